@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The one test command (README, `npm test`, .ci/run): installs, generates, type-checks, then runs every test
+# on Node and the core tests inside Deno. Ends with one line "total: N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+# 1. Install exactly what package-lock.json says, when node_modules is missing or older than the lock file.
+if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
+  echo "== npm ci"
+  npm ci --ignore-scripts --no-audit --no-fund || exit 1
+fi
+
+# 2. Code generation (idempotent; drift against the committed output is checked by the tests).
+if [[ -x scripts/gen-proto.sh && -d proto && -n "$(ls proto/*.proto 2>/dev/null)" ]]; then
+  echo "== generate gRPC code"
+  bash scripts/gen-proto.sh --check || exit 1
+fi
+if [[ -f scripts/build-wasm.ts ]]; then
+  echo "== build WebAssembly kernels"
+  npx tsx scripts/build-wasm.ts || exit 1
+fi
+
+# 3. Type checks: the whole project, then the neutrality gate over src/core (ES2022 only, no Node/Deno types).
+echo "== typecheck"
+npx tsc -p tsconfig.json --noEmit || exit 1
+npx tsc -p tsconfig.core.json --noEmit || exit 1
+
+# 4. Tests.
+status=0
+log=$(mktemp)
+echo "== mocha on Node"
+npx mocha 2>&1 | tee "$log" || status=1
+echo "== mocha inside Deno (src/core only)"
+npx deno run -A node_modules/mocha/bin/mocha.js --config .mocharc.deno.json 2>&1 | tee -a "$log" || status=1
+
+passed=$(grep -E '^(node|deno): [0-9]+ passed' "$log" | awk '{s+=$2} END {print s+0}')
+failed=$(grep -E '^(node|deno): [0-9]+ passed' "$log" | awk '{s+=$4} END {print s+0}')
+runs=$(grep -cE '^(node|deno): [0-9]+ passed' "$log")
+rm -f "$log"
+if [[ $runs -lt 2 ]]; then echo "a test run did not finish"; status=1; fi
+[[ $failed -gt 0 ]] && status=1
+echo "total: $passed passed, $failed failed"
+exit $status
