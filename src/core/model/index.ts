@@ -4,3 +4,4 @@ export * from './transaction.ts';
 export * from './payload.ts';
 export * from './block.ts';
 export * from './protocol.ts';
+export * from './limits.ts';
