@@ -5,10 +5,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 # 1. Install exactly what package-lock.json says, when node_modules is missing or older than the lock file.
-if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
-  echo "== npm ci"
-  npm ci --ignore-scripts --no-audit --no-fund || exit 1
-fi
+source scripts/ensure-deps.sh
 
 # 2. Code generation (idempotent; drift against the committed output is checked by the tests).
 if [[ -x scripts/gen-proto.sh && -d proto && -n "$(ls proto/*.proto 2>/dev/null)" ]]; then

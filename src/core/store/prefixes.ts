@@ -1,0 +1,46 @@
+/**
+ * The one table of key prefixes. Every store key is `prefix (1 byte) ‖ table key`. A prefix is never reused
+ * for another meaning: a retired table keeps its byte. Numbers inside keys are big-endian (so they sort);
+ * IDs of variable length (v2 32 bytes, v3 36 bytes) sit behind a one-byte length.
+ *
+ * | byte | table                | key                                 | value                                        |
+ * |------|----------------------|-------------------------------------|----------------------------------------------|
+ * | 0x00 | meta                 | field name (UTF-8)                  | per field (schema version, network, indexes) |
+ * | 0x01 | blocks               | len ‖ block ID                      | raw block bytes, exactly as received         |
+ * | 0x02 | blockMetadata        | len ‖ block ID                      | BlockMetadata record (block-metadata.ts)     |
+ * | 0x03 | children             | len ‖ parent ID ‖ child ID          | empty (children of X = prefix scan)          |
+ * | 0x04 | tips                 | len ‖ block ID                      | empty (a set)                                |
+ * | 0x05 | transactionBlocks    | len ‖ transaction ID ‖ block ID     | empty (every block carrying the tx)          |
+ * | 0x06 | includedBlock        | len ‖ transaction ID                | block ID of the included attachment          |
+ * | 0x07 | milestones           | milestone index (u32 BE)            | MilestoneRecord (milestone-record.ts)        |
+ * | 0x08 | milestoneIndexById   | len ‖ milestone ID                  | milestone index (u32 LE)                     |
+ * | 0x10 | (reserved) outputs            — ledger issue: output ID -> output bytes + booking metadata           |
+ * | 0x11 | (reserved) unspent            — ledger issue: output ID -> empty                                     |
+ * | 0x12 | (reserved) spent              — ledger issue: output ID -> spending tx, milestone index/timestamp     |
+ * | 0x13 | (reserved) milestoneDiffs     — ledger issue: milestone index -> created/consumed output IDs         |
+ * | 0x14 | (reserved) treasury           — ledger issue: treasury output                                        |
+ * | 0x15 | (reserved) receipts           — ledger issue: migrated-at index ‖ milestone index -> receipt         |
+ * | 0x20 | (reserved) blocksBySlot       — v3: slot (u32 BE) ‖ block ID -> empty                                |
+ * | 0xff | (reserved) tests and tools; never used by the node                                                  |
+ */
+export const PREFIX = Object.freeze({
+  meta: 0x00,
+  blocks: 0x01,
+  blockMetadata: 0x02,
+  children: 0x03,
+  tips: 0x04,
+  transactionBlocks: 0x05,
+  includedBlock: 0x06,
+  milestones: 0x07,
+  milestoneIndexById: 0x08,
+  outputs: 0x10,
+  unspent: 0x11,
+  spent: 0x12,
+  milestoneDiffs: 0x13,
+  treasury: 0x14,
+  receipts: 0x15,
+  blocksBySlot: 0x20,
+  scratch: 0xff,
+} as const);
+
+export type PrefixName = keyof typeof PREFIX;
