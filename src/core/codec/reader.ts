@@ -78,7 +78,7 @@ export class ByteReader {
   /** Length-prefixed byte string with the prefix width in bytes (1, 2 or 4) and inclusive bounds. */
   prefixed(width: 1 | 2 | 4, field: string, min: number, max: number): Uint8Array {
     const at = this.offset;
-    const n = width === 1 ? this.u8(field + ' length') : width === 2 ? this.u16(field + ' length') : this.u32(field + ' length');
+    const n = this.prefix(width, field, 'length');
     if (n < min || n > max) {
       this.fail('LENGTH_OUT_OF_RANGE', `${field} length ${n} is outside ${min}..${max}`, field, at, String(n));
     }
@@ -88,11 +88,25 @@ export class ByteReader {
   /** A count prefix (u8 or u16) checked against inclusive bounds. */
   count(width: 1 | 2, field: string, min: number, max: number): number {
     const at = this.offset;
-    const n = width === 1 ? this.u8(field + ' count') : this.u16(field + ' count');
+    const n = this.prefix(width, field, 'count');
     if (n < min || n > max) {
       this.fail('COUNT_OUT_OF_RANGE', `${field} count ${n} is outside ${min}..${max}`, field, at, String(n));
     }
     return n;
+  }
+
+  /** A length or count prefix; the field name is only assembled when the read fails. */
+  private prefix(width: 1 | 2 | 4, field: string, kind: string): number {
+    const at = this.offset;
+    if (this.bytes.length - at < width) this.need(width, `${field} ${kind}`);
+    this.offset = at + width;
+    return width === 1 ? this.bytes[at]! : width === 2 ? this.view.getUint16(at, true) : this.view.getUint32(at, true);
+  }
+
+  /** The u32 at the current offset without consuming it (payload types behind a length prefix). */
+  peekU32(field: string): number {
+    this.need(4, field);
+    return this.view.getUint32(this.offset, true);
   }
 
   /** The object must end exactly here. */

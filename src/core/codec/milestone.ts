@@ -1,0 +1,193 @@
+/** Milestone payload (type 7, spec §3.3), its essence, options and migrated funds entries. */
+import {
+  MILESTONE_OPTION_PROTOCOL_PARAMS,
+  MILESTONE_OPTION_RECEIPT,
+  PAYLOAD_MILESTONE,
+  type MigratedFundsEntry,
+  type MilestoneOption,
+  type MilestonePayload,
+  type ProtocolParamsMilestoneOption,
+  type ReceiptMilestoneOption,
+} from '../model/payload.ts';
+import type { Ed25519Signature } from '../model/transaction.ts';
+import { ID_LENGTH, LIMITS } from '../model/limits.ts';
+import type { ByteReader } from './reader.ts';
+import type { ByteWriter } from './writer.ts';
+import { readAddress, writeAddress } from './address.ts';
+import { readSignature, writeSignature } from './signature.ts';
+import { readTreasuryTransaction, writeTreasuryTransaction } from './transaction.ts';
+import { checkEmbeddedEnd, readEmbeddedHeader, writeEmbedded } from './embedded.ts';
+import { readParents, writeParents } from './parents.ts';
+import { ascendingTypeProblem, booleanByteProblem, compareLexical, distinctProblem, milestoneOptionKindProblem } from './rules.ts';
+import { decodeWhole, encodeWith, failAt, writeCount, writeFixed, writePrefixed } from './common.ts';
+
+/** Strictly ascending by the serialized bytes of consecutive elements, compared in place (no copies). */
+function checkAscendingInPlace(r: ByteReader, field: string, name: string, prevStart: number, start: number, end: number): void {
+  const c = compareLexical(r.bytes.subarray(prevStart, start), r.bytes.subarray(start, end));
+  if (c >= 0) r.fail('NOT_SORTED_UNIQUE', c === 0 ? `${name} are not unique` : `${name} are not in ascending lexical order`, field, start);
+}
+
+function readFundsEntry(r: ByteReader): MigratedFundsEntry {
+  return {
+    tailTransactionHash: r.fixed(LIMITS.tailTransactionHashLength, 'receipt.funds.tailTransactionHash'),
+    address: readAddress(r, 'receipt.funds.address', 'ed25519'),
+    deposit: r.u64('receipt.funds.deposit'),
+  };
+}
+
+function readReceiptBody(r: ByteReader): ReceiptMilestoneOption {
+  const migratedAt = r.u32('receipt.migratedAt');
+  const finalAt = r.offset;
+  const fin = r.u8('receipt.final');
+  const bp = booleanByteProblem('final', fin);
+  if (bp) failAt(r, bp, 'receipt.final', finalAt, String(fin));
+  const n = r.count(2, 'receipt.funds', LIMITS.receiptFunds.min, LIMITS.receiptFunds.max);
+  const funds: MigratedFundsEntry[] = new Array(n);
+  let prevStart = 0;
+  for (let i = 0; i < n; i++) {
+    const start = r.offset;
+    funds[i] = readFundsEntry(r);
+    if (i > 0) {
+      checkAscendingInPlace(r, 'receipt.funds', 'migrated funds entries', prevStart, start, r.offset);
+      const d = distinctProblem('tail transaction hash', funds[i - 1]!.tailTransactionHash, funds[i]!.tailTransactionHash);
+      if (d) failAt(r, d, 'receipt.funds', start);
+    }
+    prevStart = start;
+  }
+  const at = r.offset;
+  const length = readEmbeddedHeader(r, 'receipt.transaction', 'receipt');
+  if (length === 0) r.fail('MISSING_FIELD', 'receipt has no treasury transaction', 'receipt.transaction', at);
+  const start = r.offset;
+  const transaction = readTreasuryTransaction(r, 'receipt.transaction');
+  checkEmbeddedEnd(r, 'receipt.transaction', start, length);
+  return { type: MILESTONE_OPTION_RECEIPT, migratedAt, final: fin === 1, funds, transaction };
+}
+
+function readProtocolParamsBody(r: ByteReader): ProtocolParamsMilestoneOption {
+  return {
+    type: MILESTONE_OPTION_PROTOCOL_PARAMS,
+    targetMilestoneIndex: r.u32('protocolParams.targetMilestoneIndex'),
+    protocolVersion: r.u8('protocolParams.protocolVersion'),
+    params: r.prefixed(2, 'protocolParams.params', LIMITS.protocolParamsBytes.min, LIMITS.protocolParamsBytes.max),
+  };
+}
+
+export function readMilestoneOption(r: ByteReader, field: string): MilestoneOption {
+  const at = r.offset;
+  const type = r.u8(field);
+  const p = milestoneOptionKindProblem(type);
+  if (p) failAt(r, p, field, at, String(type));
+  return type === MILESTONE_OPTION_RECEIPT ? readReceiptBody(r) : readProtocolParamsBody(r);
+}
+
+function writeFundsEntry(w: ByteWriter, f: MigratedFundsEntry): void {
+  writeFixed(w, f.tailTransactionHash, LIMITS.tailTransactionHashLength, 'tail transaction hash');
+  writeAddress(w, f.address);
+  w.u64(f.deposit);
+}
+
+export function writeMilestoneOption(w: ByteWriter, o: MilestoneOption): void {
+  if (o.type === MILESTONE_OPTION_RECEIPT) {
+    w.u8(o.type).u32(o.migratedAt).u8(o.final ? 1 : 0);
+    writeCount(w, o.funds.length, 2, 'migrated funds');
+    for (let i = 0; i < o.funds.length; i++) writeFundsEntry(w, o.funds[i]!);
+    if (!o.transaction) throw new RangeError('Cannot encode receipt: the treasury transaction is missing');
+    writeEmbedded(w, writeTreasuryTransaction, o.transaction);
+  } else if (o.type === MILESTONE_OPTION_PROTOCOL_PARAMS) {
+    w.u8(o.type).u32(o.targetMilestoneIndex).u8(o.protocolVersion);
+    writePrefixed(w, o.params, 2, 'protocol parameters option params');
+  } else {
+    throw new RangeError(`Cannot encode milestone option: unknown type ${String((o as MilestoneOption).type)}`);
+  }
+}
+
+/** Reads from the u32 payload type. */
+export function readMilestone(r: ByteReader, field: string): MilestonePayload {
+  const at = r.offset;
+  const type = r.u32(field);
+  if (type !== PAYLOAD_MILESTONE) r.fail('TYPE_NOT_ALLOWED', `expected milestone payload (7), got type ${type}`, field, at, String(type));
+  const index = r.u32('milestone.index');
+  const timestamp = r.u32('milestone.timestamp');
+  const protocolVersion = r.u8('milestone.protocolVersion');
+  const previousMilestoneId = r.fixed(ID_LENGTH, 'milestone.previousMilestoneId');
+  const parents = readParents(r, 'milestone.parents', LIMITS.parents.min);
+  const inclusionMerkleRoot = r.fixed(ID_LENGTH, 'milestone.inclusionMerkleRoot');
+  const appliedMerkleRoot = r.fixed(ID_LENGTH, 'milestone.appliedMerkleRoot');
+  const metadata = r.prefixed(2, 'milestone.metadata', LIMITS.milestoneMetadata.min, LIMITS.milestoneMetadata.max);
+  const no = r.count(1, 'milestone.options', LIMITS.milestoneOptions.min, LIMITS.milestoneOptions.max);
+  const options: MilestoneOption[] = new Array(no);
+  for (let i = 0; i < no; i++) {
+    const start = r.offset;
+    const o = readMilestoneOption(r, 'milestone.options');
+    if (i > 0) {
+      const p = ascendingTypeProblem('milestone option', options[i - 1]!.type, o.type);
+      if (p) failAt(r, p, 'milestone.options', start, String(o.type));
+    }
+    options[i] = o;
+  }
+  const ns = r.count(1, 'milestone.signatures', LIMITS.milestoneSignatures.min, LIMITS.milestoneSignatures.max);
+  const signatures: Ed25519Signature[] = new Array(ns);
+  let prevStart = 0;
+  for (let i = 0; i < ns; i++) {
+    const start = r.offset;
+    signatures[i] = readSignature(r, 'milestone.signatures');
+    if (i > 0) {
+      checkAscendingInPlace(r, 'milestone.signatures', 'milestone signatures', prevStart, start, r.offset);
+      const d = distinctProblem('milestone signature public key', signatures[i - 1]!.publicKey, signatures[i]!.publicKey);
+      if (d) failAt(r, d, 'milestone.signatures', start);
+    }
+    prevStart = start;
+  }
+  return {
+    type: PAYLOAD_MILESTONE,
+    index,
+    timestamp,
+    protocolVersion,
+    previousMilestoneId,
+    parents,
+    inclusionMerkleRoot,
+    appliedMerkleRoot,
+    metadata,
+    options,
+    signatures,
+  };
+}
+
+/** Index .. options: the milestone ID preimage (spec §12.7). */
+export function writeMilestoneEssence(w: ByteWriter, m: MilestonePayload): void {
+  w.u32(m.index).u32(m.timestamp).u8(m.protocolVersion);
+  writeFixed(w, m.previousMilestoneId, ID_LENGTH, 'previous milestone ID');
+  writeParents(w, m.parents);
+  writeFixed(w, m.inclusionMerkleRoot, ID_LENGTH, 'inclusion merkle root');
+  writeFixed(w, m.appliedMerkleRoot, ID_LENGTH, 'applied merkle root');
+  writePrefixed(w, m.metadata, 2, 'milestone metadata');
+  writeCount(w, m.options.length, 1, 'milestone options');
+  for (let i = 0; i < m.options.length; i++) writeMilestoneOption(w, m.options[i]!);
+}
+
+export function writeMilestone(w: ByteWriter, m: MilestonePayload): void {
+  w.u32(PAYLOAD_MILESTONE);
+  writeMilestoneEssence(w, m);
+  writeCount(w, m.signatures.length, 1, 'milestone signatures');
+  for (let i = 0; i < m.signatures.length; i++) writeSignature(w, m.signatures[i]!);
+}
+
+export function encodeMilestoneEssence(m: MilestonePayload): Uint8Array {
+  return encodeWith(writeMilestoneEssence, m);
+}
+
+export function encodeMilestoneOption(o: MilestoneOption): Uint8Array {
+  return encodeWith(writeMilestoneOption, o);
+}
+
+export function decodeMilestoneOption(bytes: Uint8Array): MilestoneOption {
+  return decodeWhole(bytes, 'milestone option', (r) => readMilestoneOption(r, 'milestoneOption'));
+}
+
+export function encodeMigratedFundsEntry(f: MigratedFundsEntry): Uint8Array {
+  return encodeWith(writeFundsEntry, f);
+}
+
+export function decodeMigratedFundsEntry(bytes: Uint8Array): MigratedFundsEntry {
+  return decodeWhole(bytes, 'migrated funds entry', readFundsEntry);
+}

@@ -1,0 +1,58 @@
+/**
+ * Small helpers for the node's service handlers: checking identifiers from requests and shaping block answers by
+ * the requested `BlockView`, so every handler (GetBlock, GetIncludedBlock, GetIncludedBlockV3) answers alike.
+ */
+import type { Block } from '../core/model/index.ts';
+import { toHex0x } from '../core/bytes.ts';
+import { BlockView, type BlockResponse, type BlockV3Response } from './gen/node.ts';
+import { blockToProto } from './mapping.ts';
+import { NodeError } from './status.ts';
+
+export const V2_ID_LENGTH = 32;
+export const V3_ID_LENGTH = 36;
+
+/** Rejects an identifier of the wrong length with INVALID_REQUEST (-> INVALID_ARGUMENT, 400), as DECISIONS.md asks. */
+export function requireId(id: Uint8Array | undefined, length: number, what: string): Uint8Array {
+  const n = id?.length ?? 0;
+  if (!(id instanceof Uint8Array) || n !== length) {
+    throw new NodeError('INVALID_REQUEST', `invalid ${what}: ${toHex0x(id ?? new Uint8Array(0))}, expected ${length} bytes, got ${n}`);
+  }
+  return id;
+}
+
+/** The three ways to produce a stored block; only the ones the view asks for are called. */
+export interface BlockSources {
+  block: () => Block;
+  raw: () => Uint8Array;
+  json: () => string;
+}
+
+const wants = (view: BlockView, part: BlockView): boolean => view === BlockView.BLOCK_VIEW_UNSPECIFIED || view === part;
+
+function requireKnownView(view: BlockView): void {
+  if (!Object.values(BlockView).includes(view) || view === BlockView.UNRECOGNIZED) {
+    throw new NodeError('INVALID_REQUEST', `invalid block view: ${String(view)}`);
+  }
+}
+
+/** A v2 block answer holding what `view` asks for (UNSPECIFIED: all three). */
+export function blockResponse(blockId: Uint8Array, view: BlockView, src: BlockSources): BlockResponse {
+  requireKnownView(view);
+  return {
+    blockId,
+    block: wants(view, BlockView.BLOCK_VIEW_STRUCTURED) ? blockToProto(src.block()) : undefined,
+    raw: wants(view, BlockView.BLOCK_VIEW_RAW) ? src.raw() : new Uint8Array(0),
+    json: wants(view, BlockView.BLOCK_VIEW_JSON) ? src.json() : '',
+  };
+}
+
+/** A v3 block answer: bytes and JSON only; STRUCTURED is refused. */
+export function blockV3Response(blockId: Uint8Array, view: BlockView, src: Omit<BlockSources, 'block'>): BlockV3Response {
+  requireKnownView(view);
+  if (view === BlockView.BLOCK_VIEW_STRUCTURED) throw new NodeError('INVALID_REQUEST', 'the structured view is not offered for v3 blocks');
+  return {
+    blockId,
+    raw: wants(view, BlockView.BLOCK_VIEW_RAW) ? src.raw() : new Uint8Array(0),
+    json: wants(view, BlockView.BLOCK_VIEW_JSON) ? src.json() : '',
+  };
+}

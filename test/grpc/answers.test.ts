@@ -1,0 +1,64 @@
+import { expect } from 'chai';
+import { BlockView } from '../../src/grpc/gen/node.ts';
+import { blockResponse, blockV3Response, requireId, V2_ID_LENGTH, V3_ID_LENGTH } from '../../src/grpc/answers.ts';
+import { NodeError } from '../../src/grpc/status.ts';
+import * as fx from './fixtures.ts';
+
+function nodeError(fn: () => unknown): NodeError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).to.be.instanceOf(NodeError);
+    return e as NodeError;
+  }
+  expect.fail('expected a NodeError');
+}
+
+describe('grpc answers: IDs and block views', () => {
+  const id = fx.bytesOf(32, 1);
+  const calls: string[] = [];
+  const sources = {
+    block: () => (calls.push('block'), fx.blocks['tagged data']!),
+    raw: () => (calls.push('raw'), Uint8Array.of(1, 2)),
+    json: () => (calls.push('json'), '{}'),
+  };
+  beforeEach(() => (calls.length = 0));
+
+  it('checks identifier lengths (v2 32 bytes, v3 36 bytes)', () => {
+    expect(requireId(id, V2_ID_LENGTH, 'block ID')).to.equal(id);
+    expect(requireId(fx.bytesOf(36, 1), V3_ID_LENGTH, 'transaction ID')).to.have.length(36);
+    const e = nodeError(() => requireId(fx.bytesOf(36, 1), V2_ID_LENGTH, 'block ID'));
+    expect(e.code).to.equal('INVALID_REQUEST');
+    expect(e.message).to.match(/^invalid block ID: 0x0102.*, expected 32 bytes, got 36$/);
+    expect(nodeError(() => requireId(new Uint8Array(0), V3_ID_LENGTH, 'transaction ID')).message).to.equal('invalid transaction ID: 0x, expected 36 bytes, got 0');
+  });
+
+  it('UNSPECIFIED gives all three parts', () => {
+    const r = blockResponse(id, BlockView.BLOCK_VIEW_UNSPECIFIED, sources);
+    expect(r.block?.parents).to.have.length(3);
+    expect(Array.from(r.raw)).to.deep.equal([1, 2]);
+    expect(r.json).to.equal('{}');
+    expect(calls.sort()).to.deep.equal(['block', 'json', 'raw']);
+  });
+
+  it('a single view produces only its part (the others are never computed)', () => {
+    const raw = blockResponse(id, BlockView.BLOCK_VIEW_RAW, sources);
+    expect(raw.block).to.equal(undefined);
+    expect(raw.json).to.equal('');
+    expect(calls).to.deep.equal(['raw']);
+    calls.length = 0;
+    expect(blockResponse(id, BlockView.BLOCK_VIEW_STRUCTURED, sources).raw).to.have.length(0);
+    expect(calls).to.deep.equal(['block']);
+  });
+
+  it('rejects a view the enum does not know', () => {
+    expect(nodeError(() => blockResponse(id, 7 as BlockView, sources)).code).to.equal('INVALID_REQUEST');
+    expect(calls).to.deep.equal([]);
+  });
+
+  it('v3 answers carry bytes and JSON only; STRUCTURED is refused', () => {
+    const v3id = fx.bytesOf(36, 2);
+    expect(blockV3Response(v3id, BlockView.BLOCK_VIEW_UNSPECIFIED, sources)).to.deep.equal({ blockId: v3id, raw: Uint8Array.of(1, 2), json: '{}' });
+    expect(nodeError(() => blockV3Response(v3id, BlockView.BLOCK_VIEW_STRUCTURED, sources)).message).to.contain('not offered for v3');
+  });
+});
