@@ -1,0 +1,83 @@
+/**
+ * Which paths are served to whom, like Hornet's `restAPI.publicRoutes` / `protectedRoutes`, minus its flaw
+ * (node-behavior.md 1.3): patterns are anchored at both ends and matched against the lower-cased PATH only, never
+ * the query string, so `/api/core/v2/info?x=1` stays public. `*` matches any run of characters (also `/`).
+ *
+ * The check runs before routing, for every method but a CORS preflight:
+ *   * a path matching a public pattern is served to everyone (public wins when both lists match);
+ *   * a path matching a protected pattern needs `Authorization: Bearer <HS256 JWT>` valid for the configured
+ *     secret (no secret configured: nobody gets in); otherwise 403;
+ *   * a path matching neither list is 403 (DECISIONS.md), whether or not a route exists for it.
+ * So an unknown path is 403 outside the lists, and 404 (`could not find data: no route ...`) once the lists let it
+ * through: under a public pattern for everyone, under a protected pattern only for a valid token holder.
+ */
+import type { Middleware } from 'koa';
+import { HttpProblem } from './errors.ts';
+import { verifyJwtHs256, type JwtSecret } from './jwt.ts';
+
+/** Every route this gateway serves. */
+export const DEFAULT_PUBLIC_ROUTES: readonly string[] = [
+  '/health',
+  '/api/routes',
+  '/api/core/v2/info',
+  '/api/core/v2/tips',
+  '/api/core/v2/blocks*',
+  '/api/core/v2/transactions*',
+  '/api/core/v3/transactions*',
+];
+
+/** Hornet's default: everything else under /api needs a token. */
+export const DEFAULT_PROTECTED_ROUTES: readonly string[] = ['/api/*'];
+
+/** An anchored, case-insensitive regular expression for one route pattern. */
+export function routePattern(pattern: string): RegExp {
+  const body = pattern
+    .toLowerCase()
+    .split('*')
+    .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(`^${body}$`);
+}
+
+export interface AccessOptions {
+  publicRoutes?: readonly string[];
+  protectedRoutes?: readonly string[];
+  jwtSecret?: JwtSecret;
+}
+
+export type Access = 'public' | 'protected' | 'hidden';
+
+export function classifier(options: AccessOptions): (path: string) => Access {
+  const pub = (options.publicRoutes ?? DEFAULT_PUBLIC_ROUTES).map(routePattern);
+  const prot = (options.protectedRoutes ?? DEFAULT_PROTECTED_ROUTES).map(routePattern);
+  return (path) => {
+    const p = path.toLowerCase();
+    if (pub.some((r) => r.test(p))) return 'public';
+    if (prot.some((r) => r.test(p))) return 'protected';
+    return 'hidden';
+  };
+}
+
+function bearerToken(header: string | undefined): string | undefined {
+  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '');
+  return m?.[1];
+}
+
+/** The access check middleware (see the file comment). */
+export function accessControl(options: AccessOptions): Middleware {
+  const classify = classifier(options);
+  return async (ctx, next) => {
+    const access = classify(ctx.path);
+    if (access === 'hidden') throw new HttpProblem(403, `route ${ctx.path} is not exposed`);
+    if (access === 'protected') {
+      if (options.jwtSecret === undefined || options.jwtSecret.length === 0) {
+        throw new HttpProblem(403, `route ${ctx.path} is protected and this gateway accepts no tokens`);
+      }
+      const token = bearerToken(ctx.get('authorization') || undefined);
+      if (token === undefined) throw new HttpProblem(403, `route ${ctx.path} is protected: missing or malformed bearer token`);
+      const result = verifyJwtHs256(token, options.jwtSecret);
+      if (!result.ok) throw new HttpProblem(403, `route ${ctx.path} is protected: ${result.reason}`);
+    }
+    await next();
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * The Koa app: one error middleware at the top, then CORS, gzip, the access check, and the routes.
+ *
+ *   errors -> cors (answers preflights) -> gzip (JSON answers) -> access (403 / JWT) -> routes -> 404 / 405
+ */
+import Koa, { type Middleware } from 'koa';
+import type { NodeServiceClient } from '../src/grpc/gen/node.ts';
+import { accessControl, type AccessOptions } from './access.ts';
+import { DEFAULT_BODY_LIMIT_BYTES } from './body.ts';
+import { cors, type CorsOptions } from './cors.ts';
+import { HttpProblem, NodeCallError, toRestAnswer } from './errors.ts';
+import { DEFAULT_GZIP_MIN_BYTES, gzipJson } from './gzip.ts';
+import { createRouter } from './routes.ts';
+
+export interface GatewayOptions extends AccessOptions {
+  /** The node's gRPC client (createNodeClient). The gateway does not close it. */
+  client: NodeServiceClient;
+  /** Largest accepted request body; 1 MiB by default. Larger: 413. */
+  bodyLimitBytes?: number;
+  /** CORS: on (`*`) by default; `false` turns it off. */
+  cors?: boolean | CorsOptions;
+  /** gzip JSON answers of at least this many bytes (1024 by default); `false` turns it off. */
+  gzipMinBytes?: number | false;
+  /** Deadline of read calls to the node; 15 s by default. */
+  timeoutMs?: number;
+  /** Deadline of block submissions (the node may select tips and do proof of work); 120 s by default. */
+  submitTimeoutMs?: number;
+  /** Where unexpected gateway errors are reported (they answer a bare 500); console.error by default. */
+  log?: (message: string, err: unknown) => void;
+}
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+export const DEFAULT_SUBMIT_TIMEOUT_MS = 120_000;
+
+/** Renders every failure as the JSON error body; a handled status without body (404, 405, 501) too. */
+function errorMiddleware(log: (message: string, err: unknown) => void): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.body == null && ctx.status >= 400 && ctx.state.bareStatus !== true) {
+        const reason = ctx.status === 404 ? `no route ${ctx.method} ${ctx.path}` : `method ${ctx.method} is not allowed on ${ctx.path}`;
+        throw new HttpProblem(ctx.status, reason);
+      }
+    } catch (err) {
+      if (!(err instanceof HttpProblem) && !(err instanceof NodeCallError)) log(`unexpected error on ${ctx.method} ${ctx.path}`, err);
+      const answer = toRestAnswer(err);
+      ctx.remove('Content-Encoding');
+      ctx.remove('Location');
+      for (const [k, v] of Object.entries(answer.headers)) ctx.set(k, v);
+      ctx.status = answer.status;
+      ctx.body = answer.body;
+    }
+  };
+}
+
+/** The gateway app for `options.client`; serve it with `app.callback()` or startGateway. */
+export function createGateway(options: GatewayOptions): Koa {
+  const app = new Koa();
+  app.silent = true;
+  const log = options.log ?? ((message: string, err: unknown) => console.error(message, err));
+  app.use(errorMiddleware(log));
+  if (options.cors !== false) app.use(cors(options.cors === true || options.cors === undefined ? {} : options.cors));
+  if (options.gzipMinBytes !== false) app.use(gzipJson(options.gzipMinBytes ?? DEFAULT_GZIP_MIN_BYTES));
+  app.use(accessControl(options));
+  const router = createRouter({
+    client: options.client,
+    bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    submitTimeoutMs: options.submitTimeoutMs ?? DEFAULT_SUBMIT_TIMEOUT_MS,
+  });
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

@@ -1,0 +1,88 @@
+/**
+ * The REST error answer. Every failure leaves the gateway as
+ * `{"error":{"code":<HTTP status number>,"message":"<prefix>: <reason>"}}` (DECISIONS.md), built by the one error
+ * middleware at the top of the app from either a gateway-made `HttpProblem` or a failed gRPC call (`NodeCallError`).
+ */
+import { GrpcStatus, STATUS_DETAILS_KEY, decodeStatusDetails, parseServiceError, restError, type ClientErrorLike } from '../src/grpc/status.ts';
+
+/** The message prefix of each status (DECISIONS.md); other 4xx statuses (405, 413, 415) use the 400 prefix. */
+const PREFIX: Record<number, string> = {
+  400: 'invalid data provided',
+  403: 'not available for public use',
+  404: 'could not find data',
+  500: 'internal server error',
+  503: 'service unavailable',
+};
+
+export function prefixOf(status: number): string {
+  return PREFIX[status] ?? (status >= 400 && status < 500 ? PREFIX[400]! : PREFIX[500]!);
+}
+
+/** A rejection decided by the gateway itself (bad ID, wrong media type, body too large, no access). */
+export class HttpProblem extends Error {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, reason: string, headers: Record<string, string> = {}) {
+    super(reason);
+    this.name = 'HttpProblem';
+    this.status = status;
+    this.headers = headers;
+  }
+}
+
+/** A gRPC call to the node that failed; `grpcError` is the grpc-js ServiceError. */
+export class NodeCallError extends Error {
+  readonly grpcError: ClientErrorLike;
+  readonly method: string;
+
+  constructor(method: string, cause: ClientErrorLike) {
+    super(`${method} failed: ${cause.details ?? cause.message ?? 'unknown error'}`);
+    this.name = 'NodeCallError';
+    this.method = method;
+    this.grpcError = cause;
+  }
+}
+
+export interface RestAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: { error: { code: number; message: string } };
+}
+
+function answer(status: number, reason: string, headers: Record<string, string> = {}): RestAnswer {
+  return { status, headers, body: { error: { code: status, message: reason ? `${prefixOf(status)}: ${reason}` : prefixOf(status) } } };
+}
+
+/** Only the first line, at most 200 characters: a 500 must never carry a stack or a dump. */
+function oneLine(text: string): string {
+  const first = text.split('\n', 1)[0]!.trim();
+  return first.length > 200 ? `${first.slice(0, 200)}...` : first;
+}
+
+/** Retry-After when the node asked for none on RESOURCE_EXHAUSTED. */
+export const DEFAULT_RETRY_AFTER_SECONDS = 1;
+
+/** What a failed node call turns into. */
+function nodeCallAnswer(err: NodeCallError): RestAnswer {
+  const parsed = parseServiceError(err.grpcError);
+  const raw = err.grpcError.metadata?.get(STATUS_DETAILS_KEY)[0];
+  const hasDetails = raw instanceof Uint8Array && decodeStatusDetails(raw) !== undefined;
+  if (parsed.grpcCode === GrpcStatus.UNAVAILABLE && !hasDetails) {
+    // No ErrorInfo trailer: the transport failed (connection refused, node gone), not the node's logic.
+    return answer(503, 'node unreachable');
+  }
+  if (parsed.grpcCode === GrpcStatus.DEADLINE_EXCEEDED) return answer(503, 'node did not answer in time');
+  if (parsed.grpcCode === GrpcStatus.RESOURCE_EXHAUSTED && parsed.retryAfterSeconds === undefined) {
+    parsed.retryAfterSeconds = DEFAULT_RETRY_AFTER_SECONDS;
+  }
+  if (parsed.httpStatus >= 500 && parsed.httpStatus !== 503) parsed.message = oneLine(parsed.message);
+  return restError(parsed);
+}
+
+/** The REST answer for anything a handler threw. Unknown errors become a bare 500 (the caller logs them). */
+export function toRestAnswer(err: unknown): RestAnswer {
+  if (err instanceof HttpProblem) return answer(err.status, err.message, err.headers);
+  if (err instanceof NodeCallError) return nodeCallAnswer(err);
+  return answer(500, '');
+}

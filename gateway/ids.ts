@@ -1,0 +1,32 @@
+/**
+ * Identifiers in request paths, checked before any call to the node (DECISIONS.md): `0x` followed by exactly
+ * 2 * length hex digits (either case); anything else is 400 naming the value and what is wrong with it.
+ */
+import { HttpProblem } from './errors.ts';
+
+/** v2 block and transaction IDs. */
+export const V2_ID_BYTES = 32;
+/** v3 transaction IDs: 32-byte hash + 4-byte slot index. */
+export const V3_ID_BYTES = 36;
+
+const MAX_SHOWN = 80;
+
+function shown(text: string): string {
+  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}...` : text;
+}
+
+/** Parses `0x` + hex of exactly `length` bytes; `what` names the parameter in the message ("block ID"). */
+export function parseHexId(text: string, length: number, what: string): Uint8Array {
+  const fail = (why: string): never => {
+    throw new HttpProblem(400, `invalid ${what}: ${shown(text)}, ${why}`);
+  };
+  if (!text.startsWith('0x')) fail('hex string without 0x prefix');
+  const digits = text.slice(2);
+  const bad = /[^0-9a-fA-F]/.exec(digits);
+  if (bad) fail(`invalid hex character "${shown(bad[0])}" at position ${bad.index + 2}`);
+  if (digits.length % 2 !== 0) fail('hex string of odd length');
+  if (digits.length !== length * 2) fail(`expected ${length} bytes, got ${digits.length / 2}`);
+  const out = new Uint8Array(length);
+  for (let i = 0; i < length; i++) out[i] = parseInt(digits.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}

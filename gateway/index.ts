@@ -1,0 +1,11 @@
+/**
+ * The REST gateway: Koa app over the node's gRPC NodeService (`/api/core/v2/...`, `/api/core/v3/...`).
+ * It holds no ledger logic and reaches the node only through the generated client.
+ */
+export { createGateway, DEFAULT_SUBMIT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, type GatewayOptions } from './app.ts';
+export { createNodeClient, type NodeServiceClient } from './node-client.ts';
+export { DEFAULT_REST_PORT, startGateway, type RunningGateway, type StartGatewayOptions } from './server.ts';
+export { DEFAULT_PROTECTED_ROUTES, DEFAULT_PUBLIC_ROUTES, routePattern } from './access.ts';
+export { DEFAULT_BODY_LIMIT_BYTES } from './body.ts';
+export { signJwtHs256, verifyJwtHs256, type JwtSecret } from './jwt.ts';
+export { prefersBinary, SERIALIZER_V1, SERIALIZER_V2 } from './media.ts';

@@ -1,0 +1,159 @@
+/**
+ * The REST routes as thin adapters: parse the path and headers, make one gRPC call, render the answer. No ledger
+ * logic: block JSON is the node's text, block bytes are the node's stored bytes, the flat records are rendered by
+ * src/grpc/rest-json.ts.
+ */
+import type { Context } from 'koa';
+import { Router } from '@koa/router';
+import { BlockView, type NodeServiceClient, type SubmitBlockRequest } from '../src/grpc/gen/node.ts';
+import { blockMetadataToJson, hex0x, infoToJson, submitBlockToJson, tipsToJson } from '../src/grpc/rest-json.ts';
+import { readBody } from './body.ts';
+import { HttpProblem, NodeCallError } from './errors.ts';
+import { parseHexId, V2_ID_BYTES, V3_ID_BYTES } from './ids.ts';
+import { JSON_CONTENT_TYPE, JSON_TYPE, mediaTypeOf, prefersBinary, SERIALIZER_V1, SERIALIZER_V2 } from './media.ts';
+import { callNode, type CallAbort } from './node-client.ts';
+
+export interface RouteOptions {
+  client: NodeServiceClient;
+  bodyLimitBytes: number;
+  /** Deadline of read calls. */
+  timeoutMs: number;
+  /** Deadline of block submissions (tip selection and proof of work may take a while). */
+  submitTimeoutMs: number;
+}
+
+/** The route groups `/api/routes` lists. */
+export const ROUTE_GROUPS = ['core/v2', 'core/v3'] as const;
+
+const V2 = '/api/core/v2';
+const V3 = '/api/core/v3';
+
+/** Cancels the node call when the HTTP client disconnects before the answer is written. */
+function abortOn(ctx: Context): CallAbort {
+  return {
+    onAbort(cancel) {
+      const onClose = (): void => {
+        if (!ctx.res.writableEnded) cancel();
+      };
+      ctx.res.once('close', onClose);
+      return () => ctx.res.off('close', onClose);
+    },
+  };
+}
+
+/** Answers a block as the node's raw bytes (vendor type) or the node's JSON text. */
+function sendBlock(ctx: Context, binaryType: string | undefined, raw: Uint8Array, json: string): void {
+  ctx.vary('Accept');
+  if (binaryType !== undefined) {
+    if (raw.length === 0) throw new HttpProblem(500, 'the node answered without the block bytes');
+    ctx.type = binaryType;
+    ctx.body = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    return;
+  }
+  if (json.length === 0) throw new HttpProblem(500, 'the node answered without the block JSON');
+  ctx.type = JSON_CONTENT_TYPE;
+  ctx.body = json;
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The SubmitBlock request for a POST body: JSON text checked for syntax here, binary passed as it is. */
+function submission(mediaType: string, body: Uint8Array): SubmitBlockRequest {
+  if (body.length === 0) throw new HttpProblem(400, 'invalid block: request body missing');
+  if (mediaType === SERIALIZER_V1) return { block: { $case: 'raw', value: body } };
+  let text: string;
+  try {
+    text = UTF8.decode(body);
+  } catch {
+    throw new HttpProblem(400, 'invalid block: request body is not valid UTF-8');
+  }
+  try {
+    JSON.parse(text);
+  } catch (err) {
+    throw new HttpProblem(400, `invalid block: malformed JSON body: ${(err as Error).message}`);
+  }
+  return { block: { $case: 'json', value: text } };
+}
+
+export function createRouter(options: RouteOptions): Router {
+  const { client, timeoutMs, submitTimeoutMs } = options;
+  const router = new Router();
+
+  router.get('/health', async (ctx) => {
+    let healthy = false;
+    try {
+      const info = await callNode(client, 'GetInfo', client.getInfo, {}, timeoutMs, abortOn(ctx));
+      healthy = info.status?.isHealthy === true;
+    } catch (err) {
+      if (!(err instanceof NodeCallError)) throw err;
+    }
+    ctx.body = null; // before the status: Koa would turn a null body into 204
+    ctx.status = healthy ? 200 : 503;
+    ctx.state.bareStatus = true; // no JSON error body for this 503
+  });
+
+  router.get('/api/routes', (ctx) => {
+    ctx.body = { routes: [...ROUTE_GROUPS] };
+  });
+
+  router.get(`${V2}/info`, async (ctx) => {
+    ctx.body = infoToJson(await callNode(client, 'GetInfo', client.getInfo, {}, timeoutMs, abortOn(ctx)));
+  });
+
+  router.get(`${V2}/tips`, async (ctx) => {
+    const allowSemiLazy = Object.keys(ctx.query).some((k) => k.toLowerCase() === 'allowsemilazy');
+    ctx.body = tipsToJson(await callNode(client, 'GetTips', client.getTips, { allowSemiLazy }, timeoutMs, abortOn(ctx)));
+  });
+
+  router.get(`${V2}/blocks/:blockId`, async (ctx) => {
+    const blockId = parseHexId(ctx.params.blockId!, V2_ID_BYTES, 'block ID');
+    const binary = prefersBinary(ctx.get('accept'), SERIALIZER_V1);
+    const view = binary ? BlockView.BLOCK_VIEW_RAW : BlockView.BLOCK_VIEW_JSON;
+    const res = await callNode(client, 'GetBlock', client.getBlock, { blockId, view }, timeoutMs, abortOn(ctx));
+    sendBlock(ctx, binary ? SERIALIZER_V1 : undefined, res.raw, res.json);
+  });
+
+  router.get(`${V2}/blocks/:blockId/metadata`, async (ctx) => {
+    const blockId = parseHexId(ctx.params.blockId!, V2_ID_BYTES, 'block ID');
+    ctx.body = blockMetadataToJson(await callNode(client, 'GetBlockMetadata', client.getBlockMetadata, { blockId }, timeoutMs, abortOn(ctx)));
+  });
+
+  router.post(`${V2}/blocks`, async (ctx) => {
+    const mediaType = mediaTypeOf(ctx.get('content-type'));
+    if (mediaType !== JSON_TYPE && mediaType !== SERIALIZER_V1) {
+      const given = mediaType === '' ? 'no Content-Type' : `Content-Type "${mediaType.slice(0, 80)}"`;
+      throw new HttpProblem(415, `unsupported media type: ${given}, expected ${JSON_TYPE} or ${SERIALIZER_V1}`);
+    }
+    const request = submission(mediaType, await readBody(ctx.req, options.bodyLimitBytes));
+    const res = await callNode(client, 'SubmitBlock', client.submitBlock, request, submitTimeoutMs, abortOn(ctx));
+    ctx.status = 201;
+    ctx.set('Location', hex0x(res.blockId));
+    ctx.body = submitBlockToJson(res);
+  });
+
+  router.get(`${V2}/transactions/:transactionId/included-block`, async (ctx) => {
+    const transactionId = parseHexId(ctx.params.transactionId!, V2_ID_BYTES, 'transaction ID');
+    const binary = prefersBinary(ctx.get('accept'), SERIALIZER_V1);
+    const view = binary ? BlockView.BLOCK_VIEW_RAW : BlockView.BLOCK_VIEW_JSON;
+    const res = await callNode(client, 'GetIncludedBlock', client.getIncludedBlock, { transactionId, view }, timeoutMs, abortOn(ctx));
+    sendBlock(ctx, binary ? SERIALIZER_V1 : undefined, res.raw, res.json);
+  });
+
+  router.get(`${V2}/transactions/:transactionId/included-block/metadata`, async (ctx) => {
+    const transactionId = parseHexId(ctx.params.transactionId!, V2_ID_BYTES, 'transaction ID');
+    const view = BlockView.BLOCK_VIEW_UNSPECIFIED;
+    ctx.body = blockMetadataToJson(
+      await callNode(client, 'GetIncludedBlockMetadata', client.getIncludedBlockMetadata, { transactionId, view }, timeoutMs, abortOn(ctx)),
+    );
+  });
+
+  router.get(`${V3}/transactions/:transactionId/included-block`, async (ctx) => {
+    const transactionId = parseHexId(ctx.params.transactionId!, V3_ID_BYTES, 'transaction ID');
+    const binary = prefersBinary(ctx.get('accept'), SERIALIZER_V2);
+    const view = binary ? BlockView.BLOCK_VIEW_RAW : BlockView.BLOCK_VIEW_JSON;
+    const res = await callNode(client, 'GetIncludedBlockV3', client.getIncludedBlockV3, { transactionId, view }, timeoutMs, abortOn(ctx));
+    sendBlock(ctx, binary ? SERIALIZER_V2 : undefined, res.raw, res.json);
+  });
+
+  return router;
+}
