@@ -26,9 +26,9 @@ npx tsc -p tsconfig.core.json --noEmit || exit 1
 status=0
 log=$(mktemp)
 echo "== mocha on Node"
-npx mocha 2>&1 | tee "$log" || status=1
+npx mocha 'test/**/*.test.ts' 2>&1 | tee "$log" || status=1
 echo "== mocha inside Deno (src/core only)"
-npx deno run -A node_modules/mocha/bin/mocha.js --config .mocharc.deno.json 2>&1 | tee -a "$log" || status=1
+npx deno run -A node_modules/mocha/bin/mocha.js --config .mocharc.deno.json 'test/core/**/*.test.ts' 2>&1 | tee -a "$log" || status=1
 
 passed=$(grep -E '^(node|deno): [0-9]+ passed' "$log" | awk '{s+=$2} END {print s+0}')
 failed=$(grep -E '^(node|deno): [0-9]+ passed' "$log" | awk '{s+=$4} END {print s+0}')
