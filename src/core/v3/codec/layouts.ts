@@ -1,0 +1,459 @@
+/**
+ * The layout table of every v3 object (spec nova-v3 §3–§7, iota.go as the node runs it). Field order = wire order =
+ * JSON key order. Bounds, allowed types per context and ordering rules live here, next to the layout.
+ */
+import { compareBytes, equalBytes, toHex0x } from '../../bytes.ts';
+import { encodeKind } from './binary.ts';
+import { accountRules, addressRestrictions, anchorRules, delegationRules, foundryRules, nftRules, noImplicitOwner } from './output-rules.ts';
+import * as C from '../model/codes.ts';
+import {
+  bytes, entries, family, fixed, list, member, payload, struct, u16, u256, u32, u64, u8, union,
+  type Check, type CheckFailure, type Kind, type Order, type StructSchema,
+} from './schema.ts';
+
+type Obj = Record<string, unknown>;
+const bad = (code: CheckFailure['code'], message: string, field?: string): CheckFailure =>
+  field === undefined ? { code, message } : { code, message, field };
+
+// ---------------------------------------------------------------------------------------------------------------
+// orders
+
+const byBytes: Order = (_a, _b, ab, bb) => compareBytes(ab, bb);
+const byType: Order = (a, b) => (a as Obj).type as number - ((b as Obj).type as number);
+const byField = (name: string): Order => (a, b) => compareBytes((a as Obj)[name] as Uint8Array, (b as Obj)[name] as Uint8Array);
+/** Context inputs: by type, then by the type's key (commitment: none, BIC: account ID, reward: index). */
+const contextInputOrder: Order = (a, b) => {
+  const x = a as Obj;
+  const y = b as Obj;
+  if (x.type !== y.type) return (x.type as number) - (y.type as number);
+  if (x.type === C.CONTEXT_INPUT_BLOCK_ISSUANCE_CREDIT) return compareBytes(x.accountId as Uint8Array, y.accountId as Uint8Array);
+  if (x.type === C.CONTEXT_INPUT_REWARD) return (x.index as number) - (y.index as number);
+  return 0; // two commitment inputs are duplicates
+};
+/** Multi address entries: by serialized address (the entry minus its weight byte), unique. */
+const multiAddressOrder: Order = (_a, _b, ab, bb) => compareBytes(ab.subarray(0, ab.length - 1), bb.subarray(0, bb.length - 1));
+/** Distinct, in any order: used where the protocol requires uniqueness only (UTXO inputs). */
+export function findDuplicate(items: Uint8Array[]): number {
+  const seen = new Set<string>();
+  for (let i = 0; i < items.length; i++) {
+    const k = toHex0x(items[i]!);
+    if (seen.has(k)) return i;
+    seen.add(k);
+  }
+  return -1;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// addresses (§6.5)
+
+export const ADDRESS = family('address');
+const SIMPLE_ADDRESSES = [C.ADDRESS_ED25519, C.ADDRESS_ACCOUNT, C.ADDRESS_NFT, C.ADDRESS_ANCHOR];
+member(ADDRESS, C.ADDRESS_ED25519, 'Ed25519 address', [fixed('pubKeyHash', 32)]);
+member(ADDRESS, C.ADDRESS_ACCOUNT, 'account address', [fixed('accountId', 32)]);
+member(ADDRESS, C.ADDRESS_NFT, 'NFT address', [fixed('nftId', 32)]);
+member(ADDRESS, C.ADDRESS_ANCHOR, 'anchor address', [fixed('anchorId', 32)]);
+member(ADDRESS, C.ADDRESS_IMPLICIT_ACCOUNT_CREATION, 'implicit account creation address', [fixed('pubKeyHash', 32)]);
+const weightedAddress: StructSchema = { name: 'weighted address', fields: [union('address', ADDRESS, SIMPLE_ADDRESSES), u8('weight', 1)] };
+member(ADDRESS, C.ADDRESS_MULTI, 'multi address', [
+  list('addresses', { k: 'struct', schema: weightedAddress }, { prefix: 1, min: 2, max: 10, order: multiAddressOrder, orderName: 'sorted by address, unique' }),
+  u16('threshold', 1),
+], [
+  (v) => {
+    let sum = 0;
+    for (const e of v.addresses as Obj[]) sum += e.weight as number;
+    return (v.threshold as number) > sum ? bad('VALUE_OUT_OF_RANGE', `threshold ${String(v.threshold)} exceeds the sum of weights ${sum}`, 'threshold') : undefined;
+  },
+]);
+member(ADDRESS, C.ADDRESS_RESTRICTED, 'restricted address', [
+  union('address', ADDRESS, [...SIMPLE_ADDRESSES, C.ADDRESS_MULTI]),
+  bytes('allowedCapabilities', 1, 0, 2, true),
+], [noTrailingZero('allowedCapabilities')]);
+
+/** Every address kind, and the kinds allowed where an Implicit Account Creation address is not. */
+const ANY_ADDRESS = [...SIMPLE_ADDRESSES, C.ADDRESS_IMPLICIT_ACCOUNT_CREATION, C.ADDRESS_MULTI, C.ADDRESS_RESTRICTED];
+const NOT_IMPLICIT = [...SIMPLE_ADDRESSES, C.ADDRESS_MULTI, C.ADDRESS_RESTRICTED];
+
+function noTrailingZero(field: string): Check {
+  return (v) => {
+    const b = v[field] as Uint8Array;
+    return b.length > 0 && b[b.length - 1] === 0 ? bad('INVALID_FIELD', `${field} must not end with a zero byte`, field) : undefined;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// unlock conditions (§6.3)
+
+export const UNLOCK_CONDITION = family('unlock condition');
+const positiveSlot: Check = (v) => ((v.slot as number) === 0 ? bad('VALUE_OUT_OF_RANGE', 'slot must be > 0', 'slot') : undefined);
+member(UNLOCK_CONDITION, C.UC_ADDRESS, 'address unlock condition', [union('address', ADDRESS, ANY_ADDRESS)]);
+member(UNLOCK_CONDITION, C.UC_STORAGE_DEPOSIT_RETURN, 'storage deposit return unlock condition', [union('returnAddress', ADDRESS, NOT_IMPLICIT), u64('amount')]);
+member(UNLOCK_CONDITION, C.UC_TIMELOCK, 'timelock unlock condition', [u32('slot')], [positiveSlot]);
+member(UNLOCK_CONDITION, C.UC_EXPIRATION, 'expiration unlock condition', [union('returnAddress', ADDRESS, NOT_IMPLICIT), u32('slot')], [positiveSlot]);
+member(UNLOCK_CONDITION, C.UC_STATE_CONTROLLER, 'state controller address unlock condition', [union('address', ADDRESS, NOT_IMPLICIT)]);
+member(UNLOCK_CONDITION, C.UC_GOVERNOR, 'governor address unlock condition', [union('address', ADDRESS, NOT_IMPLICIT)]);
+member(UNLOCK_CONDITION, C.UC_IMMUTABLE_ACCOUNT, 'immutable account address unlock condition', [union('address', ADDRESS, [C.ADDRESS_ACCOUNT])]);
+
+// ---------------------------------------------------------------------------------------------------------------
+// features (§6.4)
+
+export const FEATURE = family('feature');
+export const BLOCK_ISSUER_KEY = family('block issuer key');
+member(BLOCK_ISSUER_KEY, C.BLOCK_ISSUER_KEY_ED25519, 'Ed25519 public key hash block issuer key', [fixed('pubKeyHash', 32)]);
+member(FEATURE, C.FEATURE_SENDER, 'sender feature', [union('address', ADDRESS, ANY_ADDRESS)]);
+member(FEATURE, C.FEATURE_ISSUER, 'issuer feature', [union('address', ADDRESS, ANY_ADDRESS)]);
+member(FEATURE, C.FEATURE_METADATA, 'metadata feature', [entries('entries')]);
+member(FEATURE, C.FEATURE_STATE_METADATA, 'state metadata feature', [entries('entries')]);
+member(FEATURE, C.FEATURE_TAG, 'tag feature', [bytes('tag', 1, 1, 64)]);
+member(FEATURE, C.FEATURE_NATIVE_TOKEN, 'native token feature', [fixed('id', C.TOKEN_ID_LENGTH), u256('amount')], [
+  (v) => ((v.amount as bigint) === 0n ? bad('VALUE_OUT_OF_RANGE', 'amount must be > 0', 'amount') : undefined),
+]);
+member(FEATURE, C.FEATURE_BLOCK_ISSUER, 'block issuer feature', [
+  u32('expirySlot'),
+  list('blockIssuerKeys', { k: 'union', family: BLOCK_ISSUER_KEY }, { prefix: 1, min: 1, max: 128, order: byBytes }),
+]);
+member(FEATURE, C.FEATURE_STAKING, 'staking feature', [u64('stakedAmount'), u64('fixedCost'), u32('startEpoch'), u32('endEpoch')]);
+
+// ---------------------------------------------------------------------------------------------------------------
+// outputs (§6.1, §6.2)
+
+export const TOKEN_SCHEME = family('token scheme');
+member(TOKEN_SCHEME, C.TOKEN_SCHEME_SIMPLE, 'simple token scheme', [u256('mintedTokens'), u256('meltedTokens'), u256('maximumSupply')], [
+  (v) => {
+    const minted = v.mintedTokens as bigint;
+    const melted = v.meltedTokens as bigint;
+    const max = v.maximumSupply as bigint;
+    if (max === 0n) return bad('VALUE_OUT_OF_RANGE', 'maximumSupply must be > 0', 'maximumSupply');
+    if (melted > minted) return bad('VALUE_OUT_OF_RANGE', 'meltedTokens exceeds mintedTokens', 'meltedTokens');
+    if (minted - melted > max) return bad('VALUE_OUT_OF_RANGE', 'circulating supply (minted - melted) exceeds maximumSupply', 'mintedTokens');
+    return undefined;
+  },
+]);
+
+function conditions(allowed: number[], min: number, max: number): Kind {
+  return { k: 'list', prefix: 1, min, max, item: { k: 'union', family: UNLOCK_CONDITION, allowed }, order: byType, orderName: 'sorted by type, one per type' };
+}
+function features(allowed: number[]): Kind {
+  return { k: 'list', prefix: 1, min: 0, max: allowed.length, item: { k: 'union', family: FEATURE, allowed }, order: byType, orderName: 'sorted by type, one per type' };
+}
+function requires(field: string, ...types: number[]): Check {
+  return (v) => {
+    const have = new Set((v[field] as Obj[]).map((x) => x.type as number));
+    for (const t of types) if (!have.has(t)) return bad('MISSING_FIELD', `${field} must contain type ${t}`, field);
+    return undefined;
+  };
+}
+
+export const OUTPUT = family('output');
+member(OUTPUT, C.OUTPUT_BASIC, 'basic output', [
+  u64('amount'),
+  u64('mana'),
+  { name: 'unlockConditions', kind: conditions([0, 1, 2, 3], 1, 4) },
+  { name: 'features', kind: features([0, 2, 4, 5]), omitEmpty: true },
+], [requires('unlockConditions', C.UC_ADDRESS), addressRestrictions]);
+member(OUTPUT, C.OUTPUT_ACCOUNT, 'account output', [
+  u64('amount'),
+  u64('mana'),
+  fixed('accountId', 32),
+  u32('foundryCounter'),
+  { name: 'unlockConditions', kind: conditions([0], 1, 1) },
+  { name: 'features', kind: features([0, 2, 6, 7]), omitEmpty: true },
+  { name: 'immutableFeatures', kind: features([1, 2]), omitEmpty: true },
+], [noImplicitOwner, accountRules, addressRestrictions]);
+member(OUTPUT, C.OUTPUT_ANCHOR, 'anchor output', [
+  u64('amount'),
+  u64('mana'),
+  fixed('anchorId', 32),
+  u32('stateIndex'),
+  { name: 'unlockConditions', kind: conditions([4, 5], 2, 2) },
+  { name: 'features', kind: features([2, 3]), omitEmpty: true },
+  { name: 'immutableFeatures', kind: features([1, 2]), omitEmpty: true },
+], [anchorRules, addressRestrictions]);
+member(OUTPUT, C.OUTPUT_FOUNDRY, 'foundry output', [
+  u64('amount'),
+  u32('serialNumber'),
+  union('tokenScheme', TOKEN_SCHEME),
+  { name: 'unlockConditions', kind: conditions([6], 1, 1) },
+  { name: 'features', kind: features([2, 5]), omitEmpty: true },
+  { name: 'immutableFeatures', kind: features([2]), omitEmpty: true },
+], [foundryRules]);
+member(OUTPUT, C.OUTPUT_NFT, 'NFT output', [
+  u64('amount'),
+  u64('mana'),
+  fixed('nftId', 32),
+  { name: 'unlockConditions', kind: conditions([0, 1, 2, 3], 1, 4) },
+  { name: 'features', kind: features([0, 2, 4]), omitEmpty: true },
+  { name: 'immutableFeatures', kind: features([1, 2]), omitEmpty: true },
+], [requires('unlockConditions', C.UC_ADDRESS), noImplicitOwner, nftRules, addressRestrictions]);
+member(OUTPUT, C.OUTPUT_DELEGATION, 'delegation output', [
+  u64('amount'),
+  u64('delegatedAmount'),
+  fixed('delegationId', 32),
+  union('validatorAddress', ADDRESS, [C.ADDRESS_ACCOUNT]),
+  u32('startEpoch'),
+  u32('endEpoch'),
+  { name: 'unlockConditions', kind: conditions([0], 1, 1) },
+], [noImplicitOwner, delegationRules, addressRestrictions]);
+
+// ---------------------------------------------------------------------------------------------------------------
+// signatures and unlocks (§3.4, §5.8)
+
+export const SIGNATURE = family('signature');
+member(SIGNATURE, C.SIGNATURE_ED25519, 'Ed25519 signature', [fixed('publicKey', 32), fixed('signature', 64)]);
+
+export const UNLOCK = family('unlock');
+const reference = (): StructSchema['fields'] => [u16('reference')];
+member(UNLOCK, C.UNLOCK_SIGNATURE, 'signature unlock', [union('signature', SIGNATURE)]);
+member(UNLOCK, C.UNLOCK_REFERENCE, 'reference unlock', reference());
+member(UNLOCK, C.UNLOCK_ACCOUNT, 'account unlock', reference());
+member(UNLOCK, C.UNLOCK_ANCHOR, 'anchor unlock', reference());
+member(UNLOCK, C.UNLOCK_NFT, 'NFT unlock', reference());
+member(UNLOCK, C.UNLOCK_MULTI, 'multi unlock', [
+  list('unlocks', { k: 'union', family: UNLOCK, allowed: [0, 1, 2, 3, 4, 6] }, { prefix: 1, min: 2, max: 10 }),
+]);
+member(UNLOCK, C.UNLOCK_EMPTY, 'empty unlock', []);
+
+// ---------------------------------------------------------------------------------------------------------------
+// transaction (§5)
+
+export const CONTEXT_INPUT = family('context input');
+member(CONTEXT_INPUT, C.CONTEXT_INPUT_COMMITMENT, 'commitment input', [fixed('commitmentId', 36)]);
+member(CONTEXT_INPUT, C.CONTEXT_INPUT_BLOCK_ISSUANCE_CREDIT, 'block issuance credit input', [fixed('accountId', 32)]);
+member(CONTEXT_INPUT, C.CONTEXT_INPUT_REWARD, 'reward input', [u16('index', 0, 127)]);
+
+export const INPUT = family('input');
+member(INPUT, C.INPUT_UTXO, 'UTXO input', [fixed('transactionId', 36), u16('transactionOutputIndex', 0, 127)]);
+
+export const ALLOTMENT: StructSchema = {
+  name: 'allotment',
+  fields: [fixed('accountId', 32), u64('mana')],
+  checks: [(v) => ((v.mana as bigint) === 0n ? bad('VALUE_OUT_OF_RANGE', 'mana must be > 0', 'mana') : undefined)],
+};
+
+export const PAYLOAD = family('payload');
+
+/** Fields 1–7 of the transaction (the part hashed into the transaction commitment). */
+export const ESSENCE_FIELDS: StructSchema['fields'] = [
+  u64('networkId'),
+  u32('creationSlot'),
+  list('contextInputs', { k: 'union', family: CONTEXT_INPUT }, { prefix: 2, min: 0, max: 128, omitEmpty: true, order: contextInputOrder, orderName: 'sorted by type and key, unique' }),
+  list('inputs', { k: 'union', family: INPUT }, { prefix: 2, min: 1, max: 128 }),
+  list('allotments', { k: 'struct', schema: ALLOTMENT }, { prefix: 2, min: 0, max: 128, omitEmpty: true, order: byField('accountId'), orderName: 'sorted by account ID, unique' }),
+  bytes('capabilities', 1, 0, 1, true),
+  payload('payload', PAYLOAD, [C.PAYLOAD_TAGGED_DATA]),
+];
+export const OUTPUTS_FIELD = list('outputs', { k: 'union', family: OUTPUT }, { prefix: 2, min: 1, max: 128 });
+
+/** No two outputs may continue the same chain: non-zero account / anchor / NFT IDs and foundry IDs are unique. */
+const chainUniqueness: Check = (v) => {
+  const seen = new Set<string>();
+  const outputs = v.outputs as Obj[];
+  for (let i = 0; i < outputs.length; i++) {
+    const o = outputs[i]!;
+    let key: string | undefined;
+    const id = (o.accountId ?? o.anchorId ?? o.nftId) as Uint8Array | undefined;
+    if (o.type !== C.OUTPUT_DELEGATION && id && !id.every((b) => b === 0)) key = `${String(o.type)}:${toHex0x(id)}`;
+    if (o.type === C.OUTPUT_FOUNDRY) {
+      const account = ((o.unlockConditions as Obj[])[0]!.address as Obj).accountId as Uint8Array;
+      key = `3:${toHex0x(account)}:${String(o.serialNumber)}:${String((o.tokenScheme as Obj).type)}`;
+    }
+    if (key === undefined) continue;
+    if (seen.has(key)) return bad('DUPLICATE', `output ${i} continues the same chain as an earlier output`, `outputs[${i}]`);
+    seen.add(key);
+  }
+  return undefined;
+};
+
+export const TRANSACTION: StructSchema = {
+  name: 'transaction',
+  fields: [...ESSENCE_FIELDS, OUTPUTS_FIELD],
+  checks: [
+    noTrailingZero('capabilities'),
+    chainUniqueness,
+    (v) => {
+      const inputs = v.inputs as Obj[];
+      const dup = findDuplicate(inputs.map((i) => concatInput(i)));
+      return dup >= 0 ? bad('DUPLICATE', `input ${dup} spends the same output as an earlier input`, `inputs[${dup}]`) : undefined;
+    },
+    (v) => {
+      const ctx = v.contextInputs as Obj[];
+      const needsCommitment = ctx.some((c) => c.type !== C.CONTEXT_INPUT_COMMITMENT);
+      if (needsCommitment && !ctx.some((c) => c.type === C.CONTEXT_INPUT_COMMITMENT)) {
+        return bad('MISSING_FIELD', 'a commitment input is required when BIC or reward inputs are present', 'contextInputs');
+      }
+      const n = (v.inputs as unknown[]).length;
+      for (let i = 0; i < ctx.length; i++) {
+        const c = ctx[i]!;
+        if (c.type === C.CONTEXT_INPUT_REWARD && (c.index as number) >= n) {
+          return bad('VALUE_OUT_OF_RANGE', `reward input index ${String(c.index)} is not below the input count ${n}`, `contextInputs[${i}].index`);
+        }
+      }
+      return undefined;
+    },
+  ],
+};
+
+function concatInput(i: Obj): Uint8Array {
+  const id = i.transactionId as Uint8Array;
+  const out = new Uint8Array(id.length + 2);
+  out.set(id);
+  out[id.length] = (i.transactionOutputIndex as number) & 0xff;
+  out[id.length + 1] = (i.transactionOutputIndex as number) >> 8;
+  return out;
+}
+
+/**
+ * Unlock rules that need the position (iota.go SignaturesUniqueAndReferenceUnlocksValidator): one unlock per input;
+ * signature unlocks unique by public key, also against signatures inside earlier multi unlocks; a referential unlock
+ * (reference / account / anchor / NFT) points to an earlier signature or multi unlock, or to an earlier referential
+ * unlock when it is itself chainable (account / anchor / NFT); multi unlocks are unique; inside a multi unlock a
+ * signature may not repeat an outer one and a referential unlock may only point to an outer signature unlock (or
+ * chain through an outer referential one).
+ */
+const unlockRules: Check = (v) => {
+  const tx = v.transaction as Obj;
+  const unlocks = v.unlocks as Obj[];
+  const inputs = (tx.inputs as unknown[]).length;
+  if (unlocks.length !== inputs) return bad('COUNT_OUT_OF_RANGE', `${unlocks.length} unlocks for ${inputs} inputs`, 'unlocks');
+  const signatures = new Map<string, number>(); // public key -> index of a top-level signature unlock
+  const innerSignatures = new Map<string, number>(); // public key -> index of the multi unlock holding it
+  const multis = new Map<string, number>(); // serialized multi unlock -> index
+  const kindAt: ('signature' | 'multi' | 'referential')[] = [];
+  const keyOf = (u: Obj) => toHex0x((u.signature as Obj).publicKey as Uint8Array);
+  const chainable = (t: unknown) => t === C.UNLOCK_ACCOUNT || t === C.UNLOCK_ANCHOR || t === C.UNLOCK_NFT;
+  const referenceProblem = (u: Obj, where: string, inner: boolean): CheckFailure | undefined => {
+    const ref = u.reference as number;
+    const target = kindAt[ref];
+    if (target === 'referential') {
+      return chainable(u.type) ? undefined : bad('INVALID_UNLOCK', `${where} references the referential unlock ${ref} but cannot chain`, `${where}.reference`);
+    }
+    if (target === 'signature' || (target === 'multi' && !inner)) return undefined;
+    return bad('INVALID_UNLOCK', `${where} references ${ref}, which is not an earlier ${inner ? 'signature' : 'signature or multi'} unlock`, `${where}.reference`);
+  };
+  for (let i = 0; i < unlocks.length; i++) {
+    const u = unlocks[i]!;
+    const where = `unlocks[${i}]`;
+    if (u.type === C.UNLOCK_SIGNATURE) {
+      const k = keyOf(u);
+      const seen = signatures.get(k) ?? innerSignatures.get(k);
+      if (seen !== undefined) return bad('DUPLICATE', `signature unlock ${i} repeats the public key of unlock ${seen}`, where);
+      signatures.set(k, i);
+      kindAt[i] = 'signature';
+    } else if (u.type === C.UNLOCK_MULTI) {
+      const bytes = toHex0x(encodeKind({ k: 'union', family: UNLOCK }, u, where));
+      const seen = multis.get(bytes);
+      if (seen !== undefined) return bad('DUPLICATE', `multi unlock ${i} repeats multi unlock ${seen}`, where);
+      const inner = u.unlocks as Obj[];
+      for (let j = 0; j < inner.length; j++) {
+        const s = inner[j]!;
+        if (s.type === C.UNLOCK_SIGNATURE) {
+          const k = keyOf(s);
+          const outer = signatures.get(k);
+          if (outer !== undefined) return bad('DUPLICATE', `signature ${i}.${j} repeats the public key of unlock ${outer}`, `${where}.unlocks[${j}]`);
+          innerSignatures.set(k, i);
+        } else if (s.type !== C.UNLOCK_EMPTY) {
+          const p = referenceProblem(s, `${where}.unlocks[${j}]`, true);
+          if (p) return p;
+        }
+      }
+      multis.set(bytes, i);
+      kindAt[i] = 'multi';
+    } else {
+      const p = referenceProblem(u, where, false);
+      if (p) return p;
+      kindAt[i] = 'referential';
+    }
+  }
+  return undefined;
+};
+
+member(PAYLOAD, C.PAYLOAD_TAGGED_DATA, 'tagged data payload', [bytes('tag', 1, 0, 64, true), bytes('data', 4, 0, 8192, true)]);
+member(PAYLOAD, C.PAYLOAD_SIGNED_TRANSACTION, 'signed transaction payload', [
+  struct('transaction', TRANSACTION),
+  list('unlocks', { k: 'union', family: UNLOCK, allowed: [0, 1, 2, 3, 4, 5] }, { prefix: 2, min: 1, max: 128 }),
+], [unlockRules]);
+member(PAYLOAD, C.PAYLOAD_CANDIDACY_ANNOUNCEMENT, 'candidacy announcement payload', []);
+
+// ---------------------------------------------------------------------------------------------------------------
+// block (§3)
+
+export const HEADER: StructSchema = {
+  name: 'block header',
+  fields: [u8('protocolVersion'), u64('networkId'), u64('issuingTime'), fixed('slotCommitmentId', 36), u32('latestFinalizedSlot'), fixed('issuerId', 32)],
+};
+
+const parents = (name: string, min: number, max: number) =>
+  list(name, { k: 'fixed', size: C.BLOCK_ID_LENGTH }, { prefix: 1, min, max, omitEmpty: min === 0, order: byBytes, orderName: 'sorted ascending, unique' });
+
+const disjointParents: Check = (v) => {
+  const weak = v.weakParents as Uint8Array[];
+  const others = [...(v.strongParents as Uint8Array[]), ...(v.shallowLikeParents as Uint8Array[])];
+  for (let i = 0; i < weak.length; i++) {
+    if (others.some((p) => equalBytes(p, weak[i]!))) return bad('DUPLICATE', `weak parent ${i} is also a strong or shallow-like parent`, `weakParents[${i}]`);
+  }
+  return undefined;
+};
+
+export const BODY = family('block body');
+member(BODY, C.BODY_BASIC, 'basic block body', [
+  parents('strongParents', 1, 8),
+  parents('weakParents', 0, 8),
+  parents('shallowLikeParents', 0, 8),
+  payload('payload', PAYLOAD, [0, 1, 2]),
+  u64('maxBurnedMana'),
+], [disjointParents]);
+member(BODY, C.BODY_VALIDATION, 'validation block body', [
+  parents('strongParents', 1, 50),
+  parents('weakParents', 0, 50),
+  parents('shallowLikeParents', 0, 50),
+  u8('highestSupportedVersion'),
+  fixed('protocolParametersHash', 32),
+], [disjointParents]);
+
+export const BLOCK: StructSchema = {
+  name: 'block',
+  fields: [struct('header', HEADER), union('body', BODY), union('signature', SIGNATURE)],
+  checks: [
+    (v) => {
+      const body = v.body as Obj;
+      const version = (v.header as Obj).protocolVersion as number;
+      return body.type === C.BODY_VALIDATION && (body.highestSupportedVersion as number) < version
+        ? bad('VALUE_OUT_OF_RANGE', `highestSupportedVersion ${String(body.highestSupportedVersion)} is below the protocol version ${version}`, 'body.highestSupportedVersion')
+        : undefined;
+    },
+  ],
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// slot commitment (§7.4) and output ID proof (§7.8)
+
+export const SLOT_COMMITMENT: StructSchema = {
+  name: 'slot commitment',
+  fields: [u8('protocolVersion'), u32('slot'), fixed('previousCommitmentId', 36), fixed('rootsId', 32), u64('cumulativeWeight'), u64('referenceManaCost')],
+};
+
+export const PROOF_NODE = family('output commitment proof node');
+member(PROOF_NODE, 0, 'hashable node', [union('l', PROOF_NODE), union('r', PROOF_NODE)]);
+member(PROOF_NODE, 1, 'leaf hash', [bytes('hash', 1, 32, 32)]);
+member(PROOF_NODE, 2, 'value hash', [bytes('hash', 1, 32, 32)]);
+
+export const OUTPUT_ID_PROOF: StructSchema = {
+  name: 'output ID proof',
+  fields: [u32('slot'), u16('outputIndex'), fixed('transactionCommitment', 32), union('outputCommitmentProof', PROOF_NODE)],
+};
+
+// Handy kinds for the public API.
+export const kinds = {
+  block: { k: 'struct', schema: BLOCK } as Kind,
+  header: { k: 'struct', schema: HEADER } as Kind,
+  body: { k: 'union', family: BODY } as Kind,
+  signature: { k: 'union', family: SIGNATURE } as Kind,
+  payload: { k: 'union', family: PAYLOAD } as Kind,
+  signedTransaction: { k: 'union', family: PAYLOAD, allowed: [C.PAYLOAD_SIGNED_TRANSACTION] } as Kind,
+  transaction: { k: 'struct', schema: TRANSACTION } as Kind,
+  unlocks: { k: 'list', prefix: 2, min: 1, max: 128, item: { k: 'union', family: UNLOCK, allowed: [0, 1, 2, 3, 4, 5] } } as Kind,
+  output: { k: 'union', family: OUTPUT } as Kind,
+  address: { k: 'union', family: ADDRESS } as Kind,
+  unlock: { k: 'union', family: UNLOCK } as Kind,
+  slotCommitment: { k: 'struct', schema: SLOT_COMMITMENT } as Kind,
+  outputIdProof: { k: 'struct', schema: OUTPUT_ID_PROOF } as Kind,
+};
