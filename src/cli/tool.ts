@@ -1,6 +1,12 @@
 /** `ledger-node tool <name>`: debugging tools for operators and wallet developers. */
 export async function tool(argv: string[]): Promise<number> {
   const [name] = argv;
-  console.error(`unknown tool "${name ?? ''}"; available: (none yet)`);
+  switch (name) {
+    case 'block':
+      return (await import('./tool-block.ts')).toolBlock(argv.slice(1));
+    case 'pow':
+      return (await import('./tool-pow.ts')).toolPow(argv.slice(1));
+  }
+  console.error(`unknown tool "${name ?? ''}"; available: block, pow`);
   return 2;
 }
