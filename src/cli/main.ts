@@ -5,8 +5,9 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
 
 const USAGE = `ledger-node ${pkg.version}
 usage:
-  ledger-node run [flags]        start the node (not available yet: prints the version)
+  ledger-node run [flags]        start the node (gRPC + REST; "ledger-node run --help" lists the flags)
   ledger-node tool block         decode/encode blocks read from standard input, one per line
+  ledger-node gateway --node HOST:PORT [--rest-port N] [--host H]   a REST gateway alone against a running node
   ledger-node --version
 `;
 
@@ -18,8 +19,9 @@ export async function main(argv: string[]): Promise<number> {
       console.log(pkg.version);
       return 0;
     case 'run':
-      console.log(`ledger-node ${pkg.version}: the node itself arrives with issue 4; nothing to run yet.`);
-      return 0;
+      return (await import('../node/run.ts')).runCommand(rest);
+    case 'gateway':
+      return (await import('../../gateway/cli.ts')).gatewayCommand(rest);
     case 'tool':
       return (await import('./tool.ts')).tool(rest);
     case undefined:

@@ -1,0 +1,157 @@
+/**
+ * The node's configuration: defaults, an optional JSON config file (`--config FILE`, keys = the flag names in
+ * camelCase) and command-line flags, in that order of precedence (flags win). Unknown flags or keys and bad values
+ * are a ConfigError, which `ledger-node run` turns into exit code 2.
+ */
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+
+export interface NodeConfig {
+  /** Folder of the LevelDB store (`<dataDir>/db`) and of `genesis.json`. */
+  dataDir: string;
+  /** Host both servers bind to. */
+  host: string;
+  /** REST gateway port; 0 = any free port. */
+  restPort: number;
+  /** gRPC port; 0 = any free port. */
+  grpcPort: number;
+  /**
+   * Minimum PoW score of the dev network created on a first start without `--genesis`. An existing network (or a
+   * genesis file) keeps its own `protocol.minPowScore`.
+   */
+  minPowScore: number;
+  /** PoW worker threads; 0 turns remote proof of work off. */
+  powWorkers: number;
+  /** PoW jobs that may wait or run at once; more are refused with RESOURCE_EXHAUSTED and a retry hint. */
+  powQueueSize: number;
+  /** A genesis / snapshot file for the first start (genesis.ts). */
+  genesis?: string;
+  /** Whether `minPowScore` was set explicitly (flag or file), so a conflict with the stored network can be reported. */
+  minPowScoreExplicit?: boolean;
+}
+
+/**
+ * Dev default min PoW score: 100 needs ceil(ln(len · 100) / ln 3) trailing zero trits, 9-10 for usual blocks,
+ * i.e. about 20 000-60 000 Curl hashes: real proof of work that a multi-core miner finishes in milliseconds.
+ * (Shimmer's 1500 needs 11-12 zeros, about 10-30 times as much.)
+ */
+export const DEV_MIN_POW_SCORE = 100;
+export const DEFAULT_REST_PORT = 14265;
+export const DEFAULT_GRPC_PORT = 14266;
+export const DEFAULT_POW_QUEUE_SIZE = 16;
+
+export function defaultConfig(): NodeConfig {
+  return {
+    dataDir: './data',
+    host: '127.0.0.1',
+    restPort: DEFAULT_REST_PORT,
+    grpcPort: DEFAULT_GRPC_PORT,
+    minPowScore: DEV_MIN_POW_SCORE,
+    powWorkers: availableParallelism(),
+    powQueueSize: DEFAULT_POW_QUEUE_SIZE,
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+type Kind = 'string' | 'port' | 'uint' | 'positive' | 'workers';
+
+/** Every setting: its flag, its config-file key and how its value is read. */
+const SETTINGS: Record<string, { key: Exclude<keyof NodeConfig, 'minPowScoreExplicit'>; kind: Kind }> = {
+  '--data-dir': { key: 'dataDir', kind: 'string' },
+  '--rest-port': { key: 'restPort', kind: 'port' },
+  '--grpc-port': { key: 'grpcPort', kind: 'port' },
+  '--min-pow-score': { key: 'minPowScore', kind: 'uint' },
+  '--pow-workers': { key: 'powWorkers', kind: 'workers' },
+  '--pow-queue-size': { key: 'powQueueSize', kind: 'positive' },
+  '--genesis': { key: 'genesis', kind: 'string' },
+};
+
+const MAX: Record<Kind, number> = { string: 0, port: 65535, uint: 0xffffffff, positive: 0xffffffff, workers: 256 };
+
+function readValue(kind: Kind, raw: unknown, where: string): string | number {
+  if (kind === 'string') {
+    if (typeof raw !== 'string' || raw === '') throw new ConfigError(`${where}: expected a non-empty string, got ${JSON.stringify(raw)}`);
+    return raw;
+  }
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
+  const min = kind === 'positive' ? 1 : 0;
+  if (!Number.isSafeInteger(n) || n < min || n > MAX[kind]) {
+    const what = kind === 'port' ? 'a port number 0..65535' : kind === 'positive' ? 'an integer >= 1' : kind === 'workers' ? 'an integer 0..256' : 'an integer >= 0';
+    throw new ConfigError(`${where}: expected ${what}, got ${JSON.stringify(raw)}`);
+  }
+  return n;
+}
+
+function assign(config: NodeConfig, key: keyof NodeConfig, value: string | number): void {
+  (config as unknown as Record<string, unknown>)[key] = value;
+  if (key === 'minPowScore') config.minPowScoreExplicit = true;
+}
+
+/** Reads a JSON config file: an object whose keys are the camelCase setting names. */
+export function readConfigFile(path: string, config: NodeConfig): void {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new ConfigError(`Cannot read config file ${path}: ${(e as Error).message}`);
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new ConfigError(`Cannot read config file ${path}: expected a JSON object`);
+  for (const [key, raw] of Object.entries(json)) {
+    const setting = Object.values(SETTINGS).find((s) => s.key === key);
+    if (!setting) {
+      const known = Object.values(SETTINGS).map((s) => s.key).join(', ');
+      throw new ConfigError(`Cannot read config file ${path}: unknown key "${key}" (known: ${known})`);
+    }
+    assign(config, setting.key, readValue(setting.kind, raw, `config file ${path}: ${key}`));
+  }
+}
+
+/**
+ * Parses `run` arguments (`--flag value` or `--flag=value`, plus `--config FILE`). The config file is applied
+ * first, then the flags, whatever their order on the command line.
+ */
+export function parseRunArgs(argv: readonly string[], base: NodeConfig = defaultConfig()): NodeConfig {
+  const config: NodeConfig = { ...base };
+  const flags: [string, string][] = [];
+  let configFile: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument "${arg}"`);
+    const eq = arg.indexOf('=');
+    const name = eq < 0 ? arg : arg.slice(0, eq);
+    if (name !== '--config' && !(name in SETTINGS)) {
+      throw new ConfigError(`unknown flag ${name} (known: --config, ${Object.keys(SETTINGS).join(', ')})`);
+    }
+    let value: string;
+    if (eq >= 0) value = arg.slice(eq + 1);
+    else {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) throw new ConfigError(`flag ${name} needs a value`);
+      value = next;
+      i++;
+    }
+    if (name === '--config') configFile = value;
+    else flags.push([name, value]);
+  }
+  if (configFile !== undefined) readConfigFile(configFile, config);
+  for (const [name, value] of flags) {
+    const setting = SETTINGS[name]!;
+    assign(config, setting.key, readValue(setting.kind, value, `flag ${name}`));
+  }
+  return config;
+}
+
+export const RUN_FLAGS_HELP = `flags of "run" (also readable from --config FILE, a JSON object with the camelCase names):
+  --data-dir DIR        store and genesis.json folder (default ./data)
+  --rest-port N         REST gateway port on 127.0.0.1 (default ${DEFAULT_REST_PORT}; 0 = any free port)
+  --grpc-port N         gRPC port on 127.0.0.1 (default ${DEFAULT_GRPC_PORT}; 0 = any free port)
+  --min-pow-score N     min PoW score of a new dev network (default ${DEV_MIN_POW_SCORE})
+  --pow-workers N       PoW worker threads (default: number of cores; 0 = remote PoW off)
+  --pow-queue-size N    PoW jobs admitted at once (default ${DEFAULT_POW_QUEUE_SIZE})
+  --genesis FILE        genesis/snapshot JSON for the first start (default: a generated dev network)`;

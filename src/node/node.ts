@@ -1,0 +1,122 @@
+/**
+ * The composition root: opens the store, creates or loads the network, starts the PoW miner, the gRPC server and
+ * the REST gateway, and stops them all again in reverse order.
+ *
+ * First start (no network in the store): the genesis is `--genesis FILE`, or a dev network generated in memory
+ * (genesis.ts `devGenesis`, with `--min-pow-score`); it is recorded in the store meta (network.ts) and written to
+ * `<data-dir>/genesis.json` so the operator sees what the network is. Later starts read the network from the store;
+ * a `--genesis` of another network is refused (NETWORK_MISMATCH).
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { NodeStore, type KeyValueStore } from '../core/store/index.ts';
+import { LevelKeyValueStore } from '../storage/level.ts';
+import { ConfigError, type NodeConfig } from './config.ts';
+import { devGenesis, genesisFromJson, genesisToJson, type Genesis } from './genesis.ts';
+import { startGrpcServer, type GrpcServerHandle } from './grpc-server.ts';
+import { consoleLogger, type Logger } from './logger.ts';
+import { createNetwork, loadNetwork, type NetworkState } from './network.ts';
+import { createMiner } from './pow/miner.ts';
+import { createPowQueue, type PowQueue } from './pow-queue.ts';
+import { startRest, type RestHandle } from './rest.ts';
+import { NodeServiceImpl } from './service.ts';
+
+export interface RunningNode {
+  readonly grpcPort: number;
+  /** Undefined when the REST gateway is off (`rest: false`). */
+  readonly restPort: number | undefined;
+  readonly service: NodeServiceImpl;
+  readonly network: NetworkState;
+  /** Stops servers, PoW and the store; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  logger?: Logger;
+  /** Start the REST gateway (default true). */
+  rest?: boolean;
+  /** Use this key-value store instead of LevelDB in `<dataDir>/db` (tests); the node closes it on stop. */
+  kv?: KeyValueStore;
+}
+
+export const GENESIS_FILE = 'genesis.json';
+export const DB_FOLDER = 'db';
+
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** Reads and checks a genesis file; any problem is a ConfigError naming the file. */
+export function readGenesisFile(path: string): Genesis {
+  try {
+    return genesisFromJson(JSON.parse(readFileSync(path, 'utf8')));
+  } catch (e) {
+    throw new ConfigError(`Cannot read genesis file ${path}: ${(e as Error).message}`);
+  }
+}
+
+/** Loads the store's network, or creates it from the genesis on a first start. */
+async function openNetwork(store: NodeStore, config: NodeConfig, logger: Logger): Promise<NetworkState> {
+  const given = config.genesis !== undefined ? readGenesisFile(config.genesis) : undefined;
+  const existing = await loadNetwork(store);
+  if (existing) {
+    if (given && given.protocol.networkName !== existing.protocol.networkName) {
+      throw new ConfigError(`Cannot start: the store in ${config.dataDir} belongs to network "${existing.protocol.networkName}", the genesis ${config.genesis} to "${given.protocol.networkName}"`);
+    }
+    if (config.minPowScoreExplicit && config.minPowScore !== existing.protocol.minPowScore) {
+      logger.warn(`--min-pow-score ${config.minPowScore} ignored: network "${existing.protocol.networkName}" has minPowScore ${existing.protocol.minPowScore}`);
+    }
+    return existing;
+  }
+  const genesis = given ?? devGenesis({ minPowScore: config.minPowScore });
+  const network = await createNetwork(store, genesis);
+  const file = join(config.dataDir, GENESIS_FILE);
+  if (!existsSync(file)) writeFileSync(file, JSON.stringify(genesisToJson(genesis), null, 2) + '\n');
+  logger.info(`created network "${genesis.protocol.networkName}" (${given ? `from ${config.genesis}` : 'dev genesis'}, minPowScore ${genesis.protocol.minPowScore}); genesis in ${file}`);
+  return network;
+}
+
+export async function startNode(config: NodeConfig, options: StartOptions = {}): Promise<RunningNode> {
+  const logger = options.logger ?? consoleLogger;
+  mkdirSync(config.dataDir, { recursive: true });
+  const kv = options.kv ?? (await LevelKeyValueStore.open(join(config.dataDir, DB_FOLDER)));
+  const cleanups: (() => Promise<void>)[] = [() => kv.close()];
+  const unwind = async () => {
+    for (const c of cleanups.splice(0).reverse()) await c().catch((e: unknown) => logger.error('shutdown step failed', e));
+  };
+  try {
+    const store = await NodeStore.open(kv);
+    const network = await openNetwork(store, config, logger);
+    let pow: PowQueue | undefined;
+    if (config.powWorkers > 0) {
+      pow = createPowQueue(createMiner({ workers: config.powWorkers }), { limit: config.powQueueSize });
+      const queue = pow;
+      cleanups.push(() => queue.close());
+    }
+    const service = new NodeServiceImpl({ store, network, version: packageVersion(), ...(pow ? { pow } : {}) });
+    const grpc: GrpcServerHandle = await startGrpcServer(service, { host: config.host, port: config.grpcPort, logger });
+    cleanups.push(() => grpc.close());
+    logger.info(`gRPC NodeService listening on ${config.host}:${grpc.port}`);
+    let rest: RestHandle | undefined;
+    if (options.rest !== false) {
+      rest = await startRest({ host: config.host, port: config.restPort, grpcAddress: `${config.host}:${grpc.port}`, logger });
+      const r = rest;
+      cleanups.push(() => r.close());
+      logger.info(`REST API listening on http://${config.host}:${rest.port}/api/core/v2/`);
+    }
+    logger.info(`network "${network.protocol.networkName}", minPowScore ${network.protocol.minPowScore}, remote PoW ${pow ? `on (${pow.workers} workers)` : 'off'}`);
+    let stopping: Promise<void> | undefined;
+    return {
+      grpcPort: grpc.port,
+      restPort: rest?.port,
+      service,
+      network,
+      // PoW jobs are aborted first, so calls waiting on them end before the servers close.
+      stop: () => (stopping ??= service.shutdown().then(unwind).then(() => logger.info('node stopped'))),
+    };
+  } catch (e) {
+    await unwind();
+    throw e;
+  }
+}

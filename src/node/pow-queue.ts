@@ -1,0 +1,51 @@
+/**
+ * Remote proof of work with bounded concurrency (node-behavior §10: Hornet mines per request without limit).
+ * The miner runs one job at a time on all its workers; at most `limit` jobs may be admitted (running or waiting).
+ * One more is refused at once with POW_QUEUE_FULL (RESOURCE_EXHAUSTED, 503 + Retry-After), the hint being the
+ * expected time until a slot frees up, from the average duration of recent jobs.
+ */
+import type { MineInput, Miner } from './pow/miner.ts';
+import { NodeError } from '../grpc/status.ts';
+
+export interface PowQueue {
+  readonly workers: number;
+  /** Jobs admitted and not finished. */
+  readonly pending: number;
+  readonly limit: number;
+  /** The nonce that gives `input` (block bytes without the nonce) `targetScore`; rejects when aborted or full. */
+  mine(input: MineInput, targetScore: number, signal: AbortSignal): Promise<bigint>;
+  close(): Promise<void>;
+}
+
+/** The part of the miner the queue uses (a test may pass its own). */
+export type MinerLike = Pick<Miner, 'workers' | 'mine' | 'close'>;
+
+export function createPowQueue(miner: MinerLike, options: { limit: number }): PowQueue {
+  const limit = options.limit;
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`Cannot create PoW queue: limit ${limit} is not a positive integer`);
+  let pending = 0;
+  let averageMs = 1000; // a cautious start; replaced by measurements
+  return {
+    workers: miner.workers,
+    limit,
+    get pending() {
+      return pending;
+    },
+    async mine(input, targetScore, signal) {
+      if (pending >= limit) {
+        const retryAfterSeconds = Math.max(1, Math.ceil((averageMs * pending) / limit / 1000));
+        throw new NodeError('POW_QUEUE_FULL', `proof of work queue is full (${pending} of ${limit} jobs); retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
+      }
+      pending++;
+      const t0 = performance.now();
+      try {
+        const result = await miner.mine(input, targetScore, signal);
+        averageMs = 0.8 * averageMs + 0.2 * (performance.now() - t0);
+        return result.nonce;
+      } finally {
+        pending--;
+      }
+    },
+    close: () => miner.close(),
+  };
+}

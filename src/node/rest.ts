@@ -1,0 +1,22 @@
+/**
+ * The REST gateway, started in the node's process. It is the same Koa app a standalone `ledger-node gateway`
+ * serves and reaches the node only through its gRPC client (on the node's own gRPC port), so both deployments
+ * behave identically. This is the node's only import of gateway/.
+ */
+import { startGateway } from '../../gateway/index.ts';
+import type { Logger } from './logger.ts';
+
+export interface RestHandle {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+export async function startRest(options: { host: string; port: number; grpcAddress: string; logger: Logger }): Promise<RestHandle> {
+  const gw = await startGateway({
+    nodeAddress: options.grpcAddress,
+    host: options.host,
+    port: options.port,
+    log: (message, err) => options.logger.error(`REST gateway: ${message}`, err),
+  });
+  return { port: gw.port, close: () => gw.close() };
+}

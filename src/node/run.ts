@@ -1,0 +1,58 @@
+/**
+ * `ledger-node run [flags]`: parse the flags (config.ts), start the node, and run until SIGINT or SIGTERM, which
+ * close the servers and the store cleanly. The signal handlers are installed before the node starts, so a signal
+ * that arrives during start-up stops the node as soon as it is up. Exit codes: 0 after a clean stop, 2 for bad
+ * flags, config or genesis, 1 when the node cannot start (e.g. the store is locked by another node).
+ */
+import { ConfigError, parseRunArgs, RUN_FLAGS_HELP } from './config.ts';
+import { consoleLogger, type Logger } from './logger.ts';
+import { startNode } from './node.ts';
+
+export async function runCommand(args: readonly string[], logger: Logger = consoleLogger): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(`usage: ledger-node run [flags]\n${RUN_FLAGS_HELP}`);
+    return 0;
+  }
+  let config;
+  try {
+    config = parseRunArgs(args);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(`ledger-node run: ${e.message}\n${RUN_FLAGS_HELP}`);
+      return 2;
+    }
+    throw e;
+  }
+  let signalled: (signal: NodeJS.Signals) => void = () => undefined;
+  const stopRequested = new Promise<NodeJS.Signals>((resolve) => {
+    signalled = resolve;
+  });
+  process.once('SIGINT', signalled);
+  process.once('SIGTERM', signalled);
+  const removeHandlers = () => {
+    process.off('SIGINT', signalled);
+    process.off('SIGTERM', signalled);
+  };
+  let node;
+  try {
+    node = await startNode(config, { logger });
+  } catch (e) {
+    removeHandlers();
+    if (e instanceof ConfigError) {
+      console.error(`ledger-node run: ${e.message}`);
+      return 2;
+    }
+    logger.error(`ledger-node run: cannot start: ${(e as Error).message}`, e);
+    return 1;
+  }
+  const signal = await stopRequested;
+  removeHandlers();
+  logger.info(`${signal} received: stopping`);
+  try {
+    await node.stop();
+  } catch (e) {
+    logger.error('stop failed', e);
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,210 @@
+/**
+ * The NodeService over NodeStore and the core: every RPC as a plain async method (request message in, answer
+ * message out, errors thrown as NodeError / ProtocolError). grpc-handlers.ts puts them on the wire.
+ */
+import { toHex0x } from '../core/bytes.ts';
+import { decodeBlock } from '../core/codec/index.ts';
+import { blockToJson } from '../core/json/index.ts';
+import { META, type BlockMetadata as StoredMetadata, type NodeStore } from '../core/store/index.ts';
+import { blockResponse, requireId, V2_ID_LENGTH, V3_ID_LENGTH } from '../grpc/answers.ts';
+import {
+  BlockView,
+  LedgerInclusionState,
+  type BlockMetadata,
+  type BlockResponse,
+  type BlockV3Response,
+  type GetBlockMetadataRequest,
+  type GetBlockRequest,
+  type GetIncludedBlockRequest,
+  type GetIncludedBlockV3Request,
+  type GetTipsRequest,
+  type InfoResponse,
+  type MilestoneInfo,
+  type SubmitBlockRequest,
+  type SubmitBlockResponse,
+  type TipsResponse,
+} from '../grpc/gen/node.ts';
+import { protocolParametersToProto } from '../grpc/mapping.ts';
+import { NodeError } from '../grpc/status.ts';
+import { Attacher } from './attach.ts';
+import { RateMeter } from './metrics.ts';
+import type { NetworkState } from './network.ts';
+import type { PowQueue } from './pow-queue.ts';
+import { submitBlock } from './submit.ts';
+import { selectTips } from './tips.ts';
+
+export const NODE_NAME = 'ledger-node';
+export const SUPPORTED_PROTOCOL_VERSIONS = [2];
+
+export interface ServiceOptions {
+  store: NodeStore;
+  network: NetworkState;
+  /** Undefined = remote PoW off. */
+  pow?: PowQueue;
+  /** The node's version (package.json). */
+  version: string;
+  now?: () => number;
+  /** Tip selection randomness (tests may fix it). */
+  random?: () => number;
+}
+
+const STATE: Record<string, LedgerInclusionState> = {
+  noTransaction: LedgerInclusionState.LEDGER_INCLUSION_STATE_NO_TRANSACTION,
+  included: LedgerInclusionState.LEDGER_INCLUSION_STATE_INCLUDED,
+  conflicting: LedgerInclusionState.LEDGER_INCLUSION_STATE_CONFLICTING,
+};
+
+export class NodeServiceImpl {
+  readonly store: NodeStore;
+  readonly network: NetworkState;
+  readonly pow: PowQueue | undefined;
+  readonly version: string;
+  readonly blocksPerSecond: RateMeter;
+  private readonly attacher: Attacher;
+  private readonly random: () => number;
+  /** Aborted by shutdown(): in-flight PoW jobs stop. */
+  private readonly lifetime = new AbortController();
+
+  constructor(options: ServiceOptions) {
+    this.store = options.store;
+    this.network = options.network;
+    this.pow = options.pow;
+    this.version = options.version;
+    this.random = options.random ?? Math.random;
+    this.attacher = new Attacher(this.store, this.network, options.now ?? Date.now);
+    this.blocksPerSecond = new RateMeter(10, options.now ?? Date.now);
+  }
+
+  // ---- blocks
+
+  async getBlock(req: GetBlockRequest): Promise<BlockResponse> {
+    const id = requireId(req.blockId, V2_ID_LENGTH, 'block ID');
+    return this.blockAnswer(id, req.view);
+  }
+
+  async getBlockMetadata(req: GetBlockMetadataRequest): Promise<BlockMetadata> {
+    const id = requireId(req.blockId, V2_ID_LENGTH, 'block ID');
+    return this.metadataAnswer(id);
+  }
+
+  /** `signal`: the call's cancellation (client gone); shutdown aborts too. */
+  async submitBlock(req: SubmitBlockRequest, signal?: AbortSignal): Promise<SubmitBlockResponse> {
+    const combined = signal ? AbortSignal.any([signal, this.lifetime.signal]) : this.lifetime.signal;
+    const blockId = await submitBlock(
+      { network: this.network, pow: this.pow, attacher: this.attacher, selectTips: () => selectTips(this.store, this.random) },
+      req,
+      combined,
+    );
+    this.blocksPerSecond.mark();
+    return { blockId };
+  }
+
+  // ---- transactions
+
+  async getIncludedBlock(req: GetIncludedBlockRequest): Promise<BlockResponse> {
+    const txId = requireId(req.transactionId, V2_ID_LENGTH, 'transaction ID');
+    return this.blockAnswer(await this.includedBlockId(txId), req.view);
+  }
+
+  async getIncludedBlockMetadata(req: GetIncludedBlockRequest): Promise<BlockMetadata> {
+    const txId = requireId(req.transactionId, V2_ID_LENGTH, 'transaction ID');
+    return this.metadataAnswer(await this.includedBlockId(txId));
+  }
+
+  /** v3 (IOTA 2.0) blocks are not stored yet, so the lookup answers NOT_FOUND until the v3 issue. */
+  async getIncludedBlockV3(req: GetIncludedBlockV3Request): Promise<BlockV3Response> {
+    const txId = requireId(req.transactionId, V3_ID_LENGTH, 'transaction ID');
+    if (req.view === BlockView.BLOCK_VIEW_STRUCTURED) throw new NodeError('INVALID_REQUEST', 'the structured view is not offered for v3 blocks');
+    const blockId = await this.includedBlockId(txId);
+    throw new NodeError('NOT_FOUND', `block not found: ${toHex0x(blockId)} (v3 blocks are not stored by this node yet)`);
+  }
+
+  // ---- node
+
+  async getInfo(): Promise<InfoResponse> {
+    const latest = (await this.store.getMeta(META.latestMilestoneIndex)) ?? this.network.genesisMilestone.index;
+    const confirmed = (await this.store.getMeta(META.confirmedMilestoneIndex)) ?? this.network.genesisMilestone.index;
+    return {
+      name: NODE_NAME,
+      version: this.version,
+      status: {
+        // No coordinator or peers yet: a running dev node with an open store is healthy (iota-sdk drops unhealthy nodes).
+        isHealthy: true,
+        latestMilestone: await this.milestoneInfo(latest),
+        confirmedMilestone: await this.milestoneInfo(confirmed),
+        pruningIndex: 0,
+      },
+      supportedProtocolVersions: SUPPORTED_PROTOCOL_VERSIONS.slice(),
+      protocol: protocolParametersToProto(this.network.protocol),
+      pendingProtocolParameters: [],
+      baseToken: { ...this.network.baseToken },
+      metrics: { blocksPerSecond: this.blocksPerSecond.rate(), referencedBlocksPerSecond: 0, referencedRate: 0 },
+      features: this.pow ? ['pow'] : [],
+    };
+  }
+
+  async getTips(_req: GetTipsRequest): Promise<TipsResponse> {
+    return { tips: await selectTips(this.store, this.random) };
+  }
+
+  /** Aborts running and queued PoW jobs and waits for writes under way. */
+  async shutdown(): Promise<void> {
+    this.lifetime.abort(new Error('the node is shutting down'));
+    await this.attacher.idle();
+  }
+
+  // ---- internals
+
+  private async includedBlockId(txId: Uint8Array): Promise<Uint8Array> {
+    const blockId = await this.store.includedBlock(txId);
+    if (blockId === undefined) throw new NodeError('NOT_FOUND', `transaction not included: ${toHex0x(txId)}`);
+    return blockId;
+  }
+
+  private async storedBlock(id: Uint8Array): Promise<Uint8Array> {
+    const raw = await this.store.getBlock(id);
+    if (raw === undefined) throw new NodeError('NOT_FOUND', `block not found: ${toHex0x(id)}`);
+    return raw;
+  }
+
+  private async blockAnswer(id: Uint8Array, view: BlockView): Promise<BlockResponse> {
+    const raw = await this.storedBlock(id);
+    let decoded: ReturnType<typeof decodeBlock> | undefined;
+    const block = () => (decoded ??= decodeBlock(raw));
+    return blockResponse(id, view, { block, raw: () => raw, json: () => JSON.stringify(blockToJson(block())) });
+  }
+
+  private async metadataAnswer(id: Uint8Array): Promise<BlockMetadata> {
+    const [raw, md] = await Promise.all([this.storedBlock(id), this.store.getBlockMetadata(id)]);
+    if (md === undefined) throw new NodeError('INTERNAL', `block ${toHex0x(id)} is stored without metadata`);
+    return metadataMessage(id, decodeBlock(raw).parents, md);
+  }
+
+  private async milestoneInfo(index: number): Promise<MilestoneInfo> {
+    const record = await this.store.milestone(index);
+    if (record) return { index, timestamp: record.timestamp, milestoneId: record.milestoneId };
+    const g = this.network.genesisMilestone;
+    if (index === g.index && index > 0) return { index, timestamp: g.timestamp, milestoneId: g.milestoneId };
+    return { index };
+  }
+}
+
+/**
+ * The metadata answer (Hornet's rules): referenced blocks carry the milestone index, white-flag index, inclusion
+ * state and (conflicting only) the conflict reason; unreferenced solid blocks carry shouldPromote/shouldReattach,
+ * both false while no milestone makes a block lazy; unsolid blocks carry neither.
+ */
+export function metadataMessage(blockId: Uint8Array, parents: Uint8Array[], md: StoredMetadata): BlockMetadata {
+  const out: BlockMetadata = { blockId, parents, isSolid: md.solid, ledgerInclusionState: LedgerInclusionState.LEDGER_INCLUSION_STATE_UNSPECIFIED };
+  if (md.milestoneIndex !== undefined) out.milestoneIndex = md.milestoneIndex;
+  if (md.referenced) {
+    out.referencedByMilestoneIndex = md.referenced.milestoneIndex;
+    out.ledgerInclusionState = STATE[md.referenced.ledgerInclusionState]!;
+    if (md.referenced.ledgerInclusionState === 'conflicting') out.conflictReason = md.referenced.conflictReason;
+    out.whiteFlagIndex = md.referenced.whiteFlagIndex;
+  } else if (md.solid) {
+    out.shouldPromote = false;
+    out.shouldReattach = false;
+  }
+  return out;
+}
