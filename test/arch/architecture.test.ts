@@ -74,6 +74,24 @@ describe('architecture', () => {
     expect(bad).to.deep.equal([]);
   });
 
+  it('src/node composes grpc, storage and core; only rest.ts hosts the gateway app; nothing below imports src/node', () => {
+    const bad: string[] = [];
+    for (const f of files('src/node')) {
+      for (const spec of imports(f)) {
+        if (!spec.startsWith('.')) continue;
+        const a = area(f, spec);
+        if (a === 'gateway' && !f.endsWith('/src/node/rest.ts')) bad.push(`${relative(root, f)} imports ${spec}`);
+        else if (!['src/node', 'src/core', 'src/storage', 'src/grpc', 'gateway'].includes(a) && !spec.endsWith('package.json')) bad.push(`${relative(root, f)} imports ${spec}`);
+      }
+    }
+    for (const dir of ['src/core', 'src/storage', 'src/grpc', 'gateway']) {
+      for (const f of files(dir)) {
+        for (const spec of imports(f)) if (spec.startsWith('.') && area(f, spec) === 'src/node') bad.push(`${relative(root, f)} imports ${spec}`);
+      }
+    }
+    expect(bad).to.deep.equal([]);
+  });
+
   it('src/core does not import from storage, grpc, node, cli or gateway (no cycles back up)', () => {
     const bad: string[] = [];
     for (const f of files('src/core')) {
