@@ -32,7 +32,13 @@ import {
   encodeUnlock,
 } from '../../../src/core/codec/index.ts';
 import type { MilestonePayload, TransactionPayload } from '../../../src/core/model/index.ts';
-import { hex, toModel } from './vector-model.ts';
+import { fromHex } from '../../../src/core/bytes.ts';
+import {
+  addressFromJson, blockFromJson, essenceFromJson, featureFromJson, inputFromJson, milestoneOptionFromJson, outputFromJson,
+  payloadFromJson, signatureFromJson, tokenSchemeFromJson, unlockFromJson,
+} from '../../../src/core/json/index.ts';
+
+const hex = (s: string): Uint8Array => fromHex(s);
 
 const id = (b: Uint8Array): string => '0x' + toHex(blake2b(b, { dkLen: 32 }));
 
@@ -55,7 +61,7 @@ describe('codec: blocks.json', () => {
       const block = decodeBlock(bytes);
       expect(toHex(encodeBlock(block))).to.equal(v.bytes);
       expect(id(bytes)).to.equal(v.derived.blockId);
-      expect(block).to.deep.equal(toModel(v.derived.jsonDecodedLocally, 'block'));
+      expect(block).to.deep.equal(blockFromJson(v.derived.jsonDecodedLocally));
       if (v.derived.transactionId) {
         const tx = block.payload as TransactionPayload;
         expect(id(encodePayload(tx))).to.equal(v.derived.transactionId);
@@ -93,27 +99,27 @@ describe('codec: blocks.json', () => {
 
 describe('codec: objects.json (single objects, both directions)', () => {
   const file = loadVectors('stardust/objects.json');
-  type Pair = [(b: Uint8Array) => unknown, (x: never) => Uint8Array, ('payload' | 'other')?];
+  type Pair = [(b: Uint8Array) => unknown, (x: never) => Uint8Array, (json: unknown) => unknown];
   const codecs: Record<string, Pair> = {
-    'ed25519-address': [decodeAddress, encodeAddress],
-    'alias-address': [decodeAddress, encodeAddress],
-    'nft-address': [decodeAddress, encodeAddress],
-    'sender-feature': [decodeFeature, encodeFeature],
-    'issuer-feature': [decodeFeature, encodeFeature],
-    'metadata-feature': [decodeFeature, encodeFeature],
-    'tag-feature': [decodeFeature, encodeFeature],
-    'feature-list(sender,issuer)': [decodeFeatures, encodeFeatures],
-    'utxo-input': [decodeInput, encodeInput],
-    'treasury-input': [decodeInput, encodeInput],
-    'ed25519-signature': [decodeSignature, encodeSignature],
-    'signature-unlock': [decodeUnlock, encodeUnlock],
-    'reference-unlock': [decodeUnlock, encodeUnlock],
-    'alias-unlock': [decodeUnlock, encodeUnlock],
-    'nft-unlock': [decodeUnlock, encodeUnlock],
-    'simple-token-scheme': [decodeTokenScheme, encodeTokenScheme],
-    'tagged-data-payload': [decodePayload, encodePayload, 'payload'],
-    'receipt-milestone-option': [decodeMilestoneOption, encodeMilestoneOption],
-    'protocol-params-milestone-option': [decodeMilestoneOption, encodeMilestoneOption],
+    'ed25519-address': [decodeAddress, encodeAddress, addressFromJson],
+    'alias-address': [decodeAddress, encodeAddress, addressFromJson],
+    'nft-address': [decodeAddress, encodeAddress, addressFromJson],
+    'sender-feature': [decodeFeature, encodeFeature, featureFromJson],
+    'issuer-feature': [decodeFeature, encodeFeature, featureFromJson],
+    'metadata-feature': [decodeFeature, encodeFeature, featureFromJson],
+    'tag-feature': [decodeFeature, encodeFeature, featureFromJson],
+    'feature-list(sender,issuer)': [decodeFeatures, encodeFeatures, (j) => (j as unknown[]).map(featureFromJson)],
+    'utxo-input': [decodeInput, encodeInput, inputFromJson],
+    'treasury-input': [decodeInput, encodeInput, inputFromJson],
+    'ed25519-signature': [decodeSignature, encodeSignature, signatureFromJson],
+    'signature-unlock': [decodeUnlock, encodeUnlock, unlockFromJson],
+    'reference-unlock': [decodeUnlock, encodeUnlock, unlockFromJson],
+    'alias-unlock': [decodeUnlock, encodeUnlock, unlockFromJson],
+    'nft-unlock': [decodeUnlock, encodeUnlock, unlockFromJson],
+    'simple-token-scheme': [decodeTokenScheme, encodeTokenScheme, tokenSchemeFromJson],
+    'tagged-data-payload': [decodePayload, encodePayload, payloadFromJson],
+    'receipt-milestone-option': [decodeMilestoneOption, encodeMilestoneOption, milestoneOptionFromJson],
+    'protocol-params-milestone-option': [decodeMilestoneOption, encodeMilestoneOption, milestoneOptionFromJson],
   };
 
   it('covers all 19 vectors', () => {
@@ -122,8 +128,8 @@ describe('codec: objects.json (single objects, both directions)', () => {
 
   for (const v of file.vectors) {
     it(`${v.name}: encode(model) = bytes and decode(bytes) = model`, () => {
-      const [decode, encode, kind] = codecs[v.name]!;
-      const model = toModel(v.json, kind ?? 'other');
+      const [decode, encode, fromJson] = codecs[v.name]!;
+      const model = fromJson(v.json);
       expect(toHex(encode(model as never))).to.equal(v.bytes);
       expect(decode(hex(v.bytes))).to.deep.equal(model);
     });
@@ -139,7 +145,7 @@ describe('codec: outputs.json serialization', () => {
   };
   for (const v of file.serialization) {
     it(`${v.name}: encodes to the source bytes (hash ${v.derived.outputHash.slice(0, 10)}…)${rejectedBy[v.name] ? ' and is rejected by the strict decoder' : ', decodes back'}`, () => {
-      const model = toModel(v.json, 'output');
+      const model = outputFromJson(v.json);
       const bytes = encodeOutput(model);
       expect(toHex(bytes)).to.equal(v.bytes);
       expect(id(bytes)).to.equal(v.derived.outputHash);
@@ -154,21 +160,21 @@ describe('codec: transactions.json', () => {
   for (const v of file.vectors) {
     it(`${v.name}: essence bytes and hash`, () => {
       const essenceJson = v.json?.essence ?? v.essenceJson ?? v.json;
-      const essence = toModel(essenceJson);
+      const essence = essenceFromJson(essenceJson);
       const bytes = encodeTransactionEssence(essence);
       if (v.bytes) expect(toHex(bytes)).to.equal(v.bytes);
       if (v.derived.essenceHex) expect(toHex(bytes)).to.equal(v.derived.essenceHex);
       expect(id(bytes)).to.equal(v.derived.essenceHash);
       expect(decodeTransactionEssence(bytes)).to.deep.equal(essence);
       if (v.derived.transactionPayloadHex) {
-        const tx = toModel(v.json, 'payload');
+        const tx = payloadFromJson(v.json);
         const txBytes = encodePayload(tx);
         expect(toHex(txBytes)).to.equal(v.derived.transactionPayloadHex);
         expect(id(txBytes)).to.equal(v.derived.transactionId);
         expect(decodePayload(txBytes)).to.deep.equal(tx);
       }
       if (v.derived.inputOutputHex) {
-        const out = toModel(v.inputOutputJson, 'output');
+        const out = outputFromJson(v.inputOutputJson);
         expect(toHex(encodeOutput(out))).to.equal(v.derived.inputOutputHex);
         expect(decodeOutput(hex(v.derived.inputOutputHex))).to.deep.equal(out);
       }
@@ -180,7 +186,7 @@ describe('codec: milestones.json', () => {
   const file = loadVectors('stardust/milestones.json');
   for (const v of file.vectors) {
     it(`${v.name}: milestone essence${v.payloadBytes ? ' and payload bytes' : ''}`, () => {
-      const ms = toModel(v.json, 'payload');
+      const ms = payloadFromJson(v.json) as MilestonePayload;
       expect(toHex(encodeMilestoneEssence(ms))).to.equal(v.derived.essenceHex);
       expect(id(encodeMilestoneEssence(ms))).to.equal(v.milestoneId ?? v.derived.milestoneId);
       if (v.payloadBytes) {
@@ -208,7 +214,7 @@ describe('codec: real Shimmer milestones 17339-17341', () => {
 
   for (const m of file.milestones) {
     it(`milestone ${m.index}: payload JSON encodes to the milestone ID; transactions give their IDs and essence hashes`, () => {
-      const ms = toModel(m.milestonePayloadJson, 'payload');
+      const ms = payloadFromJson(m.milestonePayloadJson) as MilestonePayload;
       expect(toHex(encodeMilestoneEssence(ms))).to.equal(m.derived.milestoneEssenceHex);
       expect(id(encodeMilestoneEssence(ms))).to.equal(m.milestoneIdInSource);
       expect(decodePayload(encodePayload(ms))).to.deep.equal(ms);
@@ -228,7 +234,7 @@ describe('codec: real Shimmer milestones 17339-17341', () => {
       for (const o of Object.values(m.derived.referencedInputOutputs) as { outputJson: unknown; outputBytes: string }[]) {
         const out = decodeOutput(hex(o.outputBytes));
         expect(toHex(encodeOutput(out))).to.equal(o.outputBytes);
-        expect(out).to.deep.equal(toModel(o.outputJson, 'output'));
+        expect(out).to.deep.equal(outputFromJson(o.outputJson));
         n++;
       }
     }
