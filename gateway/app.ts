@@ -1,7 +1,8 @@
 /**
  * The Koa app: one error middleware at the top, then CORS, gzip, the access check, and the routes.
  *
- *   errors -> cors (answers preflights) -> gzip (JSON answers) -> access (403 / JWT) -> routes -> 404 / 405
+ *   errors -> cors (answers preflights) -> rate limit (429, when configured) -> gzip (JSON answers) -> access (403 / JWT)
+ *   -> routes -> 404 / 405
  */
 import Koa, { type Middleware } from 'koa';
 import type { NodeServiceClient } from '../src/grpc/gen/node.ts';
@@ -11,6 +12,7 @@ import { cors, type CorsOptions } from './cors.ts';
 import { HttpProblem, NodeCallError, toRestAnswer } from './errors.ts';
 import { DEFAULT_GZIP_MIN_BYTES, gzipJson } from './gzip.ts';
 import { createRouter } from './routes.ts';
+import { rateLimit, type RateLimitOptions } from './rate-limit.ts';
 
 export interface GatewayOptions extends AccessOptions {
   /** The node's gRPC client (createNodeClient). The gateway does not close it. */
@@ -25,6 +27,10 @@ export interface GatewayOptions extends AccessOptions {
   timeoutMs?: number;
   /** Deadline of block submissions (the node may select tips and do proof of work); 120 s by default. */
   submitTimeoutMs?: number;
+  /** Per-client token-bucket rate limit (429 + Retry-After; loopback exempt unless `limitLoopback`); off by default. */
+  rateLimit?: RateLimitOptions;
+  /** Deepest accepted JSON nesting of a submitted block; 64 by default (json-guard.ts). */
+  maxJsonDepth?: number;
   /** Where unexpected gateway errors are reported (they answer a bare 500); console.error by default. */
   log?: (message: string, err: unknown) => void;
 }
@@ -60,6 +66,7 @@ export function createGateway(options: GatewayOptions): Koa {
   const log = options.log ?? ((message: string, err: unknown) => console.error(message, err));
   app.use(errorMiddleware(log));
   if (options.cors !== false) app.use(cors(options.cors === true || options.cors === undefined ? {} : options.cors));
+  if (options.rateLimit) app.use(rateLimit(options.rateLimit));
   if (options.gzipMinBytes !== false) app.use(gzipJson(options.gzipMinBytes ?? DEFAULT_GZIP_MIN_BYTES));
   app.use(accessControl(options));
   const router = createRouter({
@@ -67,6 +74,7 @@ export function createGateway(options: GatewayOptions): Koa {
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     submitTimeoutMs: options.submitTimeoutMs ?? DEFAULT_SUBMIT_TIMEOUT_MS,
+    ...(options.maxJsonDepth !== undefined ? { maxJsonDepth: options.maxJsonDepth } : {}),
   });
   app.use(router.routes());
   app.use(router.allowedMethods());

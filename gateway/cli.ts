@@ -4,12 +4,18 @@
  * LEDGER_GATEWAY_JWT_SECRET (never a flag: flags show up in process lists). Runs until SIGINT or SIGTERM.
  */
 import { DEFAULT_REST_PORT, startGateway, type StartGatewayOptions } from './server.ts';
+import { LIMIT_FLAGS, limitOptions } from './limit-flags.ts';
 
 export const GATEWAY_USAGE = `usage: ledger-node gateway --node HOST:PORT [--rest-port N] [--host H] [--body-limit BYTES]
+                            [--rate-limit RPS [--rate-burst N] [--rate-limit-loopback]] [--max-json-depth N]
   --node        the node's gRPC address (required)
   --rest-port   REST port to listen on (default ${DEFAULT_REST_PORT})
   --host        address to listen on (default 127.0.0.1)
   --body-limit  largest accepted request body in bytes (default 1048576)
+  --rate-limit  requests per second per client IP (token bucket; default off); over it: 429 with Retry-After
+  --rate-burst  requests a client may make at once (default: the rate rounded up)
+  --rate-limit-loopback  also limit loopback clients (exempt by default)
+  --max-json-depth  deepest accepted JSON nesting of a submitted block (default 64)
   environment:  LEDGER_GATEWAY_JWT_SECRET  HS256 secret for protected routes (none: protected routes are closed)`;
 
 function port(text: string, flag: string): number {
@@ -25,7 +31,11 @@ export function parseGatewayArgs(args: string[], env: Record<string, string | un
     const arg = args[i]!;
     const eq = arg.indexOf('=');
     const [flag, inline] = eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
-    if (!['--node', '--rest-port', '--host', '--body-limit'].includes(flag)) throw new Error(`unknown flag "${arg}"`);
+    if (flag === '--rate-limit-loopback' && inline === undefined) {
+      values.set(flag, 'true');
+      continue;
+    }
+    if (!['--node', '--rest-port', '--host', '--body-limit', ...LIMIT_FLAGS].includes(flag)) throw new Error(`unknown flag "${arg}"`);
     const value = inline ?? args[++i];
     if (value === undefined) throw new Error(`missing value for ${flag}`);
     values.set(flag, value);
@@ -41,6 +51,7 @@ export function parseGatewayArgs(args: string[], env: Record<string, string | un
     if (!/^[1-9]\d*$/.test(limit)) throw new Error(`invalid --body-limit: "${limit}", expected a positive number of bytes`);
     options.bodyLimitBytes = Number(limit);
   }
+  Object.assign(options, limitOptions(values));
   const secret = env.LEDGER_GATEWAY_JWT_SECRET;
   if (secret) options.jwtSecret = secret;
   return options;

@@ -5,11 +5,12 @@
  */
 import { GrpcStatus, STATUS_DETAILS_KEY, decodeStatusDetails, parseServiceError, restError, type ClientErrorLike } from '../src/grpc/status.ts';
 
-/** The message prefix of each status (DECISIONS.md); other 4xx statuses (405, 413, 415) use the 400 prefix. */
+/** The message prefix of each status (DECISIONS.md); other 4xx statuses (405, 413, 415) use the 400 prefix, 429 its own. */
 const PREFIX: Record<number, string> = {
   400: 'invalid data provided',
   403: 'not available for public use',
   404: 'could not find data',
+  429: 'too many requests',
   500: 'internal server error',
   503: 'service unavailable',
 };

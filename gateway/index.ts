@@ -7,5 +7,7 @@ export { createNodeClient, type NodeServiceClient } from './node-client.ts';
 export { DEFAULT_REST_PORT, startGateway, type RunningGateway, type StartGatewayOptions } from './server.ts';
 export { DEFAULT_PROTECTED_ROUTES, DEFAULT_PUBLIC_ROUTES, routePattern } from './access.ts';
 export { DEFAULT_BODY_LIMIT_BYTES } from './body.ts';
+export { DEFAULT_MAX_JSON_DEPTH, FORBIDDEN_JSON_KEYS, jsonGuardProblem } from './json-guard.ts';
+export { isLoopback, RateLimiter, type RateLimitOptions } from './rate-limit.ts';
 export { signJwtHs256, verifyJwtHs256, type JwtSecret } from './jwt.ts';
 export { prefersBinary, SERIALIZER_V1, SERIALIZER_V2 } from './media.ts';

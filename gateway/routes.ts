@@ -8,6 +8,7 @@ import { Router } from '@koa/router';
 import { BlockView, type NodeServiceClient, type SubmitBlockRequest } from '../src/grpc/gen/node.ts';
 import { blockMetadataToJson, hex0x, infoToJson, submitBlockToJson, tipsToJson } from '../src/grpc/rest-json.ts';
 import { readBody } from './body.ts';
+import { DEFAULT_MAX_JSON_DEPTH, guardJsonText } from './json-guard.ts';
 import { HttpProblem, NodeCallError } from './errors.ts';
 import { parseHexId, V2_ID_BYTES, V3_ID_BYTES } from './ids.ts';
 import { JSON_CONTENT_TYPE, JSON_TYPE, mediaTypeOf, prefersBinary, SERIALIZER_V1, SERIALIZER_V2 } from './media.ts';
@@ -20,6 +21,8 @@ export interface RouteOptions {
   timeoutMs: number;
   /** Deadline of block submissions (tip selection and proof of work may take a while). */
   submitTimeoutMs: number;
+  /** Deepest accepted JSON nesting of a submitted block (json-guard.ts); 64 by default. */
+  maxJsonDepth?: number;
 }
 
 /** The route groups `/api/routes` lists. */
@@ -58,7 +61,7 @@ function sendBlock(ctx: Context, binaryType: string | undefined, raw: Uint8Array
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The SubmitBlock request for a POST body: JSON text checked for syntax here, binary passed as it is. */
-function submission(mediaType: string, body: Uint8Array): SubmitBlockRequest {
+function submission(mediaType: string, body: Uint8Array, maxJsonDepth = DEFAULT_MAX_JSON_DEPTH): SubmitBlockRequest {
   if (body.length === 0) throw new HttpProblem(400, 'invalid block: request body missing');
   if (mediaType === SERIALIZER_V1) return { block: { $case: 'raw', value: body } };
   let text: string;
@@ -67,6 +70,7 @@ function submission(mediaType: string, body: Uint8Array): SubmitBlockRequest {
   } catch {
     throw new HttpProblem(400, 'invalid block: request body is not valid UTF-8');
   }
+  guardJsonText(text, maxJsonDepth); // depth and prototype-polluting keys, before any parse
   try {
     JSON.parse(text);
   } catch (err) {
@@ -124,7 +128,7 @@ export function createRouter(options: RouteOptions): Router {
       const given = mediaType === '' ? 'no Content-Type' : `Content-Type "${mediaType.slice(0, 80)}"`;
       throw new HttpProblem(415, `unsupported media type: ${given}, expected ${JSON_TYPE} or ${SERIALIZER_V1}`);
     }
-    const request = submission(mediaType, await readBody(ctx.req, options.bodyLimitBytes));
+    const request = submission(mediaType, await readBody(ctx.req, options.bodyLimitBytes), options.maxJsonDepth);
     const res = await callNode(client, 'SubmitBlock', client.submitBlock, request, submitTimeoutMs, abortOn(ctx));
     ctx.status = 201;
     ctx.set('Location', hex0x(res.blockId));

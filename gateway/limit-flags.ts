@@ -1,0 +1,32 @@
+/** The abuse-limit flags of `ledger-node gateway`: `--rate-limit`, `--rate-burst`, `--rate-limit-loopback`, `--max-json-depth`. */
+import type { GatewayOptions } from './app.ts';
+
+export const LIMIT_FLAGS: readonly string[] = ['--rate-limit', '--rate-burst', '--rate-limit-loopback', '--max-json-depth'];
+
+function positiveInt(text: string, flag: string): number {
+  if (!/^[1-9]\d{0,8}$/.test(text)) throw new Error(`invalid ${flag}: "${text}", expected a positive whole number`);
+  return Number(text);
+}
+
+/** The gateway options the limit flags in `values` (flag -> text) ask for; throws an Error naming the bad flag. */
+export function limitOptions(values: ReadonlyMap<string, string>): Pick<GatewayOptions, 'rateLimit' | 'maxJsonDepth'> {
+  const out: Pick<GatewayOptions, 'rateLimit' | 'maxJsonDepth'> = {};
+  const rate = values.get('--rate-limit');
+  const burst = values.get('--rate-burst');
+  const loopback = values.get('--rate-limit-loopback');
+  if (rate === undefined) {
+    if (burst !== undefined || loopback !== undefined) throw new Error('--rate-burst and --rate-limit-loopback need --rate-limit RPS');
+  } else {
+    const rps = Number(rate);
+    if (!/^\d+(\.\d+)?$/.test(rate) || !(rps > 0) || rps > 1e9) throw new Error(`invalid --rate-limit: "${rate}", expected requests per second > 0`);
+    out.rateLimit = { requestsPerSecond: rps };
+    if (burst !== undefined) out.rateLimit.burst = positiveInt(burst, '--rate-burst');
+    if (loopback !== undefined) {
+      if (loopback !== 'true' && loopback !== 'false') throw new Error(`invalid --rate-limit-loopback: "${loopback}", expected true or false`);
+      out.rateLimit.limitLoopback = loopback === 'true';
+    }
+  }
+  const depth = values.get('--max-json-depth');
+  if (depth !== undefined) out.maxJsonDepth = positiveInt(depth, '--max-json-depth');
+  return out;
+}

@@ -1,0 +1,61 @@
+/**
+ * The bounded PoW queue through the real node and its in-process REST gateway: with a queue of one job and a
+ * score no miner reaches, a second submission that needs proof of work is refused at once with 503, Retry-After
+ * and the JSON error body, while the first one waits; stopping the node ends the waiting one too.
+ */
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryKeyValueStore } from '../../src/core/store/index.ts';
+import { defaultConfig } from '../../src/node/config.ts';
+import { startNode, type RunningNode } from '../../src/node/node.ts';
+import { CollectingLogger } from '../node/support.ts';
+
+const UNREACHABLE_SCORE = 4_000_000_000; // ~24 zero trits: far beyond any test's time
+
+describe('bounded PoW queue through the real node (503 + Retry-After)', function () {
+  this.timeout(30_000);
+  let dir: string;
+  let node: RunningNode | undefined;
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ledger-limits-'));
+  });
+  after(async () => {
+    await node?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses the job over the queue size at once, keeps serving reads, and ends the waiting job on stop', async () => {
+    const config = { ...defaultConfig(), dataDir: dir, grpcPort: 0, restPort: 0, minPowScore: UNREACHABLE_SCORE, powWorkers: 1, powQueueSize: 1 };
+    node = await startNode(config, { logger: new CollectingLogger(), kv: new MemoryKeyValueStore() });
+    const url = `http://127.0.0.1:${node.restPort}/api/core/v2`;
+    const submit = (n: number): Promise<Response> =>
+      fetch(`${url}/blocks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: '0x706f77', data: `0x0${n}` } }),
+      });
+
+    // Two submissions that both need proof of work: one takes the only queue slot and waits, the other is refused.
+    const both = [submit(1), submit(2)];
+    const [refusedIndex, second] = await Promise.race(both.map((p, i) => p.then((r) => [i, r] as const)));
+    const first = both[1 - refusedIndex]!;
+    const info = async (): Promise<number> => (await fetch(`${url}/info`)).status;
+    expect(second.status).to.equal(503);
+    const retryAfter = second.headers.get('retry-after');
+    expect(retryAfter).to.match(/^[1-9]\d*$/);
+    const body = (await second.json()) as { error: { code: number; message: string } };
+    expect(body.error.code).to.equal(503);
+    expect(body.error.message).to.match(/^service unavailable: .*proof of work queue is full \(1 of 1 jobs\); retry in \d+ s/);
+    expect(await info()).to.equal(200); // reads are not queued behind proof of work
+
+    const t0 = Date.now();
+    await node.stop();
+    const firstStatus = await first.then((r) => r.status, () => 0);
+    expect(Date.now() - t0).to.be.below(10_000);
+    expect(firstStatus === 0 || (firstStatus >= 400 && firstStatus !== 500), `first submission ended with ${firstStatus}`).to.equal(true);
+    node = undefined;
+  });
+});
