@@ -24,6 +24,8 @@ export const DEFAULT_PUBLIC_ROUTES: readonly string[] = [
   '/api/core/v2/blocks*',
   '/api/core/v2/transactions*',
   '/api/core/v3/transactions*',
+  '/api/core/v3/info',
+  '/api/core/v3/blocks*',
 ];
 
 /** Hornet's default: everything else under /api needs a token. */

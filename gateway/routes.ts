@@ -13,6 +13,7 @@ import { HttpProblem, NodeCallError } from './errors.ts';
 import { parseHexId, V2_ID_BYTES, V3_ID_BYTES } from './ids.ts';
 import { JSON_CONTENT_TYPE, JSON_TYPE, mediaTypeOf, prefersBinary, SERIALIZER_V1, SERIALIZER_V2 } from './media.ts';
 import { callNode, type CallAbort } from './node-client.ts';
+import { addV3Routes } from './routes-v3.ts';
 
 export interface RouteOptions {
   client: NodeServiceClient;
@@ -159,5 +160,6 @@ export function createRouter(options: RouteOptions): Router {
     sendBlock(ctx, binary ? SERIALIZER_V2 : undefined, res.raw, res.json);
   });
 
+  addV3Routes(router, options);
   return router;
 }

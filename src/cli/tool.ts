@@ -6,7 +6,9 @@ export async function tool(argv: string[]): Promise<number> {
       return (await import('./tool-block.ts')).toolBlock(argv.slice(1));
     case 'pow':
       return (await import('./tool-pow.ts')).toolPow(argv.slice(1));
+    case 'genesis':
+      return (await import('./tool-genesis.ts')).toolGenesis(argv.slice(1));
   }
-  console.error(`unknown tool "${name ?? ''}"; available: block, pow`);
+  console.error(`unknown tool "${name ?? ''}"; available: block, genesis, pow`);
   return 2;
 }

@@ -27,14 +27,29 @@ export interface AttachResult {
 
 const key = (id: Uint8Array): string => toHex0x(id);
 
+/** Told about every newly stored block, inside the attach queue (must not wait for the queue). */
+export type StoredListener = (blockId: Uint8Array, block: Block, result: AttachResult) => void;
+
 export class Attacher {
   private chain: Promise<unknown> = Promise.resolve();
+  private readonly listeners: StoredListener[] = [];
 
   constructor(
     private readonly store: NodeStore,
     private readonly network: NetworkState,
     private readonly now: () => number = Date.now,
   ) {}
+
+  onStored(listener: StoredListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Runs `fn` in the attach queue: no attach runs while it does (milestone confirmation, coordinator dry runs). */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(fn);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
 
   /** Stores `bytes` (the block `block`, ID `blockId`); attaches run one at a time so tip updates never interleave. */
   attach(blockId: Uint8Array, bytes: Uint8Array, block: Block): Promise<AttachResult> {
@@ -76,7 +91,9 @@ export class Attacher {
       solidified = await this.solidifyFutureCone(batch, blockId);
     }
     await batch.commit({ sync: true });
-    return { stored: true, solid, solidified };
+    const result = { stored: true, solid, solidified };
+    for (const l of this.listeners) l(blockId, block, result);
+    return result;
   }
 
   /** Tip pool change for a block that is now solid. */

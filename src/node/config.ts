@@ -26,6 +26,14 @@ export interface NodeConfig {
   powQueueSize: number;
   /** A genesis / snapshot file for the first start (genesis.ts). */
   genesis?: string;
+  /** Seconds between milestones of the built-in coordinator (default: the genesis' `coordinator.milestoneInterval`, else 5). */
+  milestoneInterval?: number;
+  /** Run the built-in coordinator when the network has coordinator keys (default true). */
+  coordinator?: boolean;
+  /** Milliseconds between rounds of the built-in v3 validator (src/node/v3/validator.ts); 0 = off. */
+  validationInterval?: number;
+  /** Static peers ("host:port"), dialed and redialed with backoff (`--peer`, repeatable; a list in the config file). */
+  peers?: string[];
   /** Whether `minPowScore` was set explicitly (flag or file), so a conflict with the stored network can be reported. */
   minPowScoreExplicit?: boolean;
 }
@@ -59,7 +67,7 @@ export class ConfigError extends Error {
   }
 }
 
-type Kind = 'string' | 'port' | 'uint' | 'positive' | 'workers';
+type Kind = 'string' | 'port' | 'uint' | 'positive' | 'workers' | 'seconds' | 'bool' | 'peer';
 
 /** Every setting: its flag, its config-file key and how its value is read. */
 const SETTINGS: Record<string, { key: Exclude<keyof NodeConfig, 'minPowScoreExplicit'>; kind: Kind }> = {
@@ -70,11 +78,33 @@ const SETTINGS: Record<string, { key: Exclude<keyof NodeConfig, 'minPowScoreExpl
   '--pow-workers': { key: 'powWorkers', kind: 'workers' },
   '--pow-queue-size': { key: 'powQueueSize', kind: 'positive' },
   '--genesis': { key: 'genesis', kind: 'string' },
+  '--milestone-interval': { key: 'milestoneInterval', kind: 'seconds' },
+  '--coordinator': { key: 'coordinator', kind: 'bool' },
+  '--validation-interval': { key: 'validationInterval', kind: 'uint' },
+  '--peer': { key: 'peers', kind: 'peer' },
 };
 
-const MAX: Record<Kind, number> = { string: 0, port: 65535, uint: 0xffffffff, positive: 0xffffffff, workers: 256 };
+const MAX: Record<Kind, number> = { string: 0, port: 65535, uint: 0xffffffff, positive: 0xffffffff, workers: 256, seconds: 3600, bool: 0, peer: 0 };
 
-function readValue(kind: Kind, raw: unknown, where: string): string | number {
+/** A peer address: host (name, IPv4 or [IPv6]) and port 1..65535. */
+export function parsePeerAddress(raw: unknown, where: string): string {
+  const m = typeof raw === 'string' ? /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):([0-9]{1,5})$/.exec(raw) : null;
+  if (!m || Number(m[2]) < 1 || Number(m[2]) > 65535) throw new ConfigError(`${where}: expected HOST:PORT (port 1..65535), got ${JSON.stringify(raw)}`);
+  return raw as string;
+}
+
+function readValue(kind: Kind, raw: unknown, where: string): string | number | boolean | string[] {
+  if (kind === 'peer') return Array.isArray(raw) ? raw.map((r, i) => parsePeerAddress(r, `${where}[${i}]`)) : [parsePeerAddress(raw, where)];
+  if (kind === 'bool') {
+    if (raw === true || raw === 'true' || raw === 'on') return true;
+    if (raw === false || raw === 'false' || raw === 'off') return false;
+    throw new ConfigError(`${where}: expected true or false, got ${JSON.stringify(raw)}`);
+  }
+  if (kind === 'seconds') {
+    const s = typeof raw === 'number' ? raw : typeof raw === 'string' && /^[0-9]+(\.[0-9]+)?$/.test(raw) ? Number(raw) : NaN;
+    if (!(s > 0) || s > MAX.seconds) throw new ConfigError(`${where}: expected seconds in (0, 3600], got ${JSON.stringify(raw)}`);
+    return s;
+  }
   if (kind === 'string') {
     if (typeof raw !== 'string' || raw === '') throw new ConfigError(`${where}: expected a non-empty string, got ${JSON.stringify(raw)}`);
     return raw;
@@ -88,7 +118,11 @@ function readValue(kind: Kind, raw: unknown, where: string): string | number {
   return n;
 }
 
-function assign(config: NodeConfig, key: keyof NodeConfig, value: string | number): void {
+function assign(config: NodeConfig, key: keyof NodeConfig, value: string | number | boolean | string[]): void {
+  if (key === 'peers') {
+    config.peers = [...(config.peers ?? []), ...(value as string[])];
+    return;
+  }
   (config as unknown as Record<string, unknown>)[key] = value;
   if (key === 'minPowScore') config.minPowScoreExplicit = true;
 }
@@ -154,4 +188,8 @@ export const RUN_FLAGS_HELP = `flags of "run" (also readable from --config FILE,
   --min-pow-score N     min PoW score of a new dev network (default ${DEV_MIN_POW_SCORE})
   --pow-workers N       PoW worker threads (default: number of cores; 0 = remote PoW off)
   --pow-queue-size N    PoW jobs admitted at once (default ${DEFAULT_POW_QUEUE_SIZE})
-  --genesis FILE        genesis/snapshot JSON for the first start (default: a generated dev network)`;
+  --genesis FILE        genesis/snapshot JSON for the first start (default: a generated dev network)
+  --milestone-interval S  seconds between milestones of the built-in dev coordinator (default 5)
+  --coordinator BOOL    run the built-in coordinator when the network has its keys (default true)
+  --validation-interval MS  milliseconds between v3 validation blocks of the built-in validator (default 200; 0 = off)
+  --peer HOST:PORT      a static peer (its gRPC port), dialed and redialed with backoff; repeat for more peers`;

@@ -15,6 +15,7 @@ import { optional, readBoolean, readFixed, readList, readObject, readString, rea
 import { bytesToJson, u64ToJson } from '../core/json/write.ts';
 import { SHIMMER_PROTOCOL, type ProtocolParameters } from '../core/model/index.ts';
 import { compareBytes, toHex0x } from '../core/bytes.ts';
+import { genesisV3FromJson, genesisV3ToJson, type GenesisV3 } from './v3/genesis-v3.ts';
 
 export const ZERO_BLOCK_ID = new Uint8Array(32);
 
@@ -53,9 +54,13 @@ export interface Genesis {
   /** The initial outputs, as given (their shape is the ledger issue's to check). */
   outputs: unknown[];
   treasury?: { milestoneId: Uint8Array; amount: bigint };
-  /** Coordinator settings, as given. */
+  /** Coordinator settings, as given (read by ledger/genesis-ledger.ts). */
   coordinator?: unknown;
+  /** A funded dev wallet, as given (dev networks only). */
+  devWallet?: unknown;
   baseToken: BaseTokenInfo;
+  /** The IOTA 2.0 part (v3/genesis-v3.ts): parameters, committee accounts, outputs. Absent = no v3. */
+  v3?: GenesisV3;
 }
 
 /** The dev network's token: Shimmer-like denominations under a name that cannot be mistaken for a real network. */
@@ -87,7 +92,7 @@ export function devGenesis(options: { minPowScore: number; timestamp?: number })
   };
 }
 
-const KNOWN_KEYS = ['protocol', 'milestone', 'milestonePublicKeyCount', 'milestoneKeyRanges', 'solidEntryPoints', 'outputs', 'treasury', 'coordinator', 'baseToken'];
+const KNOWN_KEYS = ['protocol', 'milestone', 'milestonePublicKeyCount', 'milestoneKeyRanges', 'solidEntryPoints', 'outputs', 'treasury', 'coordinator', 'devWallet', 'baseToken', 'v3'];
 
 function parseBaseToken(v: unknown, p: JsonPath): BaseTokenInfo {
   const o = readObject(v, p);
@@ -163,6 +168,9 @@ export function genesisFromJson(json: unknown): Genesis {
   }
   const coordinator = optional(o, 'coordinator');
   if (coordinator !== undefined) g.coordinator = coordinator;
+  const devWallet = optional(o, 'devWallet');
+  if (devWallet !== undefined) g.devWallet = devWallet;
+  if (optional(o, 'v3') !== undefined) g.v3 = genesisV3FromJson(o['v3'], p.key('v3'));
   return g;
 }
 
@@ -178,6 +186,8 @@ export function genesisToJson(g: Genesis): Record<string, unknown> {
   };
   if (g.treasury) out['treasury'] = { milestoneId: bytesToJson(g.treasury.milestoneId), amount: u64ToJson(g.treasury.amount) };
   if (g.coordinator !== undefined) out['coordinator'] = g.coordinator;
+  if (g.devWallet !== undefined) out['devWallet'] = g.devWallet;
+  if (g.v3 !== undefined) out['v3'] = genesisV3ToJson(g.v3);
   out['baseToken'] = { ...g.baseToken };
   return out;
 }

@@ -49,6 +49,11 @@ export function nodeServiceHandlers(service: NodeServiceImpl, logger: Logger): N
     getIncludedBlock: unary('GetIncludedBlock', logger, (req) => service.getIncludedBlock(req)),
     getIncludedBlockMetadata: unary('GetIncludedBlockMetadata', logger, (req) => service.getIncludedBlockMetadata(req)),
     getIncludedBlockV3: unary('GetIncludedBlockV3', logger, (req) => service.getIncludedBlockV3(req)),
+    submitBlockV3: unary('SubmitBlockV3', logger, async (req) => service.submitBlockV3(req)),
+    getBlockV3: unary('GetBlockV3', logger, async (req) => service.getBlockV3(req)),
+    getBlockMetadataV3: unary('GetBlockMetadataV3', logger, async (req) => service.getBlockMetadataV3(req)),
+    getInfoV3: unary('GetInfoV3', logger, async () => service.getInfoV3()),
+    getIssuanceV3: unary('GetIssuanceV3', logger, async () => service.getIssuanceV3()),
     getInfo: unary('GetInfo', logger, () => service.getInfo()),
     getTips: unary('GetTips', logger, (req) => service.getTips(req)),
   };

@@ -1,5 +1,5 @@
 /** The gRPC server of the node: NodeService on host:port (port 0 = any free port). */
-import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { NodeServiceService } from '../grpc/gen/node.ts';
 import { nodeServiceHandlers } from './grpc-handlers.ts';
 import type { Logger } from './logger.ts';
@@ -14,9 +14,16 @@ export interface GrpcServerHandle {
 /** Messages up to 4 MiB each way: blocks are at most 32 KiB; JSON text of a block stays far below. */
 const MAX_MESSAGE = 4 * 1024 * 1024;
 
-export async function startGrpcServer(service: NodeServiceImpl, options: { host: string; port: number; logger: Logger }): Promise<GrpcServerHandle> {
+/** A further service on the same server (the PeerService of src/node/peering). */
+export interface ExtraService {
+  definition: ServiceDefinition;
+  implementation: UntypedServiceImplementation;
+}
+
+export async function startGrpcServer(service: NodeServiceImpl, options: { host: string; port: number; logger: Logger; services?: ExtraService[] }): Promise<GrpcServerHandle> {
   const server = new Server({ 'grpc.max_receive_message_length': MAX_MESSAGE, 'grpc.max_send_message_length': MAX_MESSAGE });
   server.addService(NodeServiceService, nodeServiceHandlers(service, options.logger));
+  for (const extra of options.services ?? []) server.addService(extra.definition, extra.implementation);
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
   });

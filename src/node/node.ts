@@ -12,14 +12,20 @@ import { join } from 'node:path';
 import { NodeStore, type KeyValueStore } from '../core/store/index.ts';
 import { LevelKeyValueStore } from '../storage/level.ts';
 import { ConfigError, type NodeConfig } from './config.ts';
-import { devGenesis, genesisFromJson, genesisToJson, type Genesis } from './genesis.ts';
+import { genesisFromJson, genesisToJson, type Genesis } from './genesis.ts';
+import { devNetworkGenesis } from './ledger/dev-genesis.ts';
+import { coordinatorOf, devWalletOf, hasLedger, ledgerGenesisOf } from './ledger/genesis-ledger.ts';
+import { initNodeLedger, startLedger } from './ledger/start.ts';
 import { startGrpcServer, type GrpcServerHandle } from './grpc-server.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import { createNetwork, loadNetwork, type NetworkState } from './network.ts';
 import { createMiner } from './pow/miner.ts';
 import { createPowQueue, type PowQueue } from './pow-queue.ts';
+import { createPeering, type PeeringHandle } from './peering/start.ts';
+import type { PeeringOptions } from './peering/manager.ts';
 import { startRest, type RestHandle } from './rest.ts';
 import { NodeServiceImpl } from './service.ts';
+import { initV3, startV3 } from './v3/start-v3.ts';
 
 export interface RunningNode {
   readonly grpcPort: number;
@@ -27,6 +33,8 @@ export interface RunningNode {
   readonly restPort: number | undefined;
   readonly service: NodeServiceImpl;
   readonly network: NetworkState;
+  /** The peer layer (src/node/peering): gossip, solidification, sync. */
+  readonly peering: PeeringHandle;
   /** Stops servers, PoW and the store; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -37,6 +45,8 @@ export interface StartOptions {
   rest?: boolean;
   /** Use this key-value store instead of LevelDB in `<dataDir>/db` (tests); the node closes it on stop. */
   kv?: KeyValueStore;
+  /** Peer-layer settings beyond `config.peers` (tests: faster heartbeats, ticks, backoff). */
+  peering?: Partial<PeeringOptions>;
 }
 
 export const GENESIS_FILE = 'genesis.json';
@@ -50,7 +60,12 @@ export function packageVersion(): string {
 /** Reads and checks a genesis file; any problem is a ConfigError naming the file. */
 export function readGenesisFile(path: string): Genesis {
   try {
-    return genesisFromJson(JSON.parse(readFileSync(path, 'utf8')));
+    const g = genesisFromJson(JSON.parse(readFileSync(path, 'utf8')));
+    // The ledger entries are checked up front too, so a bad file never half-starts a network.
+    if (hasLedger(g)) ledgerGenesisOf(g);
+    coordinatorOf(g);
+    devWalletOf(g);
+    return g;
   } catch (e) {
     throw new ConfigError(`Cannot read genesis file ${path}: ${(e as Error).message}`);
   }
@@ -69,7 +84,10 @@ async function openNetwork(store: NodeStore, config: NodeConfig, logger: Logger)
     }
     return existing;
   }
-  const genesis = given ?? devGenesis({ minPowScore: config.minPowScore });
+  const genesis = given ?? devNetworkGenesis({ minPowScore: config.minPowScore, ...(config.milestoneInterval !== undefined ? { milestoneInterval: config.milestoneInterval } : {}) });
+  // The ledger first: a crash between the two writes leaves a store without a network, which the next start completes.
+  await initV3(store, genesis, given === undefined);
+  await initNodeLedger(store, genesis);
   const network = await createNetwork(store, genesis);
   const file = join(config.dataDir, GENESIS_FILE);
   if (!existsSync(file)) writeFileSync(file, JSON.stringify(genesisToJson(genesis), null, 2) + '\n');
@@ -94,8 +112,9 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       const queue = pow;
       cleanups.push(() => queue.close());
     }
-    const service = new NodeServiceImpl({ store, network, version: packageVersion(), ...(pow ? { pow } : {}) });
-    const grpc: GrpcServerHandle = await startGrpcServer(service, { host: config.host, port: config.grpcPort, logger });
+    const service = new NodeServiceImpl({ store, network, version: packageVersion(), logger, ...(pow ? { pow } : {}) });
+    const peering = createPeering(service, { ...options.peering, peers: config.peers ?? [], logger });
+    const grpc: GrpcServerHandle = await startGrpcServer(service, { host: config.host, port: config.grpcPort, logger, services: [peering.grpcService] });
     cleanups.push(() => grpc.close());
     logger.info(`gRPC NodeService listening on ${config.host}:${grpc.port}`);
     let rest: RestHandle | undefined;
@@ -105,6 +124,12 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       cleanups.push(() => r.close());
       logger.info(`REST API listening on http://${config.host}:${rest.port}/api/core/v2/`);
     }
+    const ledger = await startLedger({ store, service, config, logger, ...(config.genesis !== undefined ? { given: readGenesisFile(config.genesis) } : {}) });
+    cleanups.push(() => ledger.stop());
+    const v3 = await startV3({ store, service, logger, ...(config.validationInterval !== undefined ? { validationInterval: config.validationInterval } : {}) });
+    cleanups.push(() => v3.stop());
+    await peering.start();
+    cleanups.push(() => peering.stop());
     logger.info(`network "${network.protocol.networkName}", minPowScore ${network.protocol.minPowScore}, remote PoW ${pow ? `on (${pow.workers} workers)` : 'off'}`);
     let stopping: Promise<void> | undefined;
     return {
@@ -112,6 +137,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       restPort: rest?.port,
       service,
       network,
+      peering,
       // PoW jobs are aborted first, so calls waiting on them end before the servers close.
       stop: () => (stopping ??= service.shutdown().then(unwind).then(() => logger.info('node stopped'))),
     };

@@ -17,6 +17,9 @@ import {
   type GetBlockRequest,
   type GetIncludedBlockRequest,
   type GetIncludedBlockV3Request,
+  type GetBlockV3Request,
+  type JsonV3Response,
+  type SubmitBlockV3Request,
   type GetTipsRequest,
   type InfoResponse,
   type MilestoneInfo,
@@ -31,7 +34,10 @@ import { RateMeter } from './metrics.ts';
 import type { NetworkState } from './network.ts';
 import type { PowQueue } from './pow-queue.ts';
 import { submitBlock } from './submit.ts';
-import { selectTips } from './tips.ts';
+import { v3Unavailable, type V3Service } from './v3/service-v3.ts';
+import { MilestoneProcessor } from './ledger/milestones.ts';
+import { consoleLogger, type Logger } from './logger.ts';
+import { promoteReattach, TipSelector, type PromoteReattach } from './urts.ts';
 
 export const NODE_NAME = 'ledger-node';
 export const SUPPORTED_PROTOCOL_VERSIONS = [2];
@@ -46,7 +52,11 @@ export interface ServiceOptions {
   now?: () => number;
   /** Tip selection randomness (tests may fix it). */
   random?: () => number;
+  logger?: Logger;
 }
+
+/** A node whose latest milestone is older than this is not healthy (unless its own coordinator runs). */
+export const MAX_MILESTONE_AGE_MS = 5 * 60 * 1000;
 
 const STATE: Record<string, LedgerInclusionState> = {
   noTransaction: LedgerInclusionState.LEDGER_INCLUSION_STATE_NO_TRANSACTION,
@@ -60,8 +70,20 @@ export class NodeServiceImpl {
   readonly pow: PowQueue | undefined;
   readonly version: string;
   readonly blocksPerSecond: RateMeter;
-  private readonly attacher: Attacher;
+  /** The attach path (submissions, the coordinator and blocks from peers: src/node/peering). */
+  readonly attacher: Attacher;
   private readonly random: () => number;
+  private readonly now: () => number;
+  /** URTS tip selection and tip scores. */
+  readonly tips: TipSelector;
+  /** Milestone blocks -> confirmation. */
+  readonly milestones: MilestoneProcessor;
+  /** Set by the composition root when the built-in coordinator runs (health). */
+  coordinatorActive: () => boolean = () => false;
+  /** Set by the composition root when peering runs (src/node/peering): false while the node catches up with its peers. */
+  synced: () => boolean = () => true;
+  /** The IOTA 2.0 (v3) part (src/node/v3), set by the composition root when the network has one. */
+  v3: V3Service | undefined = undefined;
   /** Aborted by shutdown(): in-flight PoW jobs stop. */
   private readonly lifetime = new AbortController();
 
@@ -71,7 +93,11 @@ export class NodeServiceImpl {
     this.pow = options.pow;
     this.version = options.version;
     this.random = options.random ?? Math.random;
-    this.attacher = new Attacher(this.store, this.network, options.now ?? Date.now);
+    this.now = options.now ?? Date.now;
+    this.attacher = new Attacher(this.store, this.network, this.now);
+    this.tips = new TipSelector(this.store, this.network);
+    this.milestones = new MilestoneProcessor(this.store, (fn) => this.attacher.exclusive(fn), options.logger ?? consoleLogger);
+    this.attacher.onStored((id, block, result) => this.milestones.stored(id, block, result));
     this.blocksPerSecond = new RateMeter(10, options.now ?? Date.now);
   }
 
@@ -89,9 +115,10 @@ export class NodeServiceImpl {
 
   /** `signal`: the call's cancellation (client gone); shutdown aborts too. */
   async submitBlock(req: SubmitBlockRequest, signal?: AbortSignal): Promise<SubmitBlockResponse> {
+    if (!this.synced()) throw new NodeError('NODE_NOT_SYNCED', 'node is not synced: it is catching up with its peers');
     const combined = signal ? AbortSignal.any([signal, this.lifetime.signal]) : this.lifetime.signal;
     const blockId = await submitBlock(
-      { network: this.network, pow: this.pow, attacher: this.attacher, selectTips: () => selectTips(this.store, this.random) },
+      { network: this.network, pow: this.pow, attacher: this.attacher, selectTips: () => this.tips.select(this.random) },
       req,
       combined,
     );
@@ -111,26 +138,40 @@ export class NodeServiceImpl {
     return this.metadataAnswer(await this.includedBlockId(txId));
   }
 
-  /** v3 (IOTA 2.0) blocks are not stored yet, so the lookup answers NOT_FOUND until the v3 issue. */
+  /** v3: the earliest confirmed attachment (src/node/v3/engine.ts); NOT_FOUND before confirmation. */
   async getIncludedBlockV3(req: GetIncludedBlockV3Request): Promise<BlockV3Response> {
     const txId = requireId(req.transactionId, V3_ID_LENGTH, 'transaction ID');
     if (req.view === BlockView.BLOCK_VIEW_STRUCTURED) throw new NodeError('INVALID_REQUEST', 'the structured view is not offered for v3 blocks');
+    if (this.v3) return this.v3.getIncludedBlock(txId, req.view);
     const blockId = await this.includedBlockId(txId);
-    throw new NodeError('NOT_FOUND', `block not found: ${toHex0x(blockId)} (v3 blocks are not stored by this node yet)`);
+    throw new NodeError('NOT_FOUND', `block not found: ${toHex0x(blockId)}`);
   }
+
+  // ---- v3 (IOTA 2.0): delegated to src/node/v3/service-v3.ts
+
+  submitBlockV3 = (req: SubmitBlockV3Request): Promise<SubmitBlockResponse> => (this.v3 ?? v3Unavailable()).submitBlock(req);
+  getBlockV3 = (req: GetBlockV3Request): Promise<BlockV3Response> => (this.v3 ?? v3Unavailable()).getBlock(req);
+  getBlockMetadataV3 = (req: GetBlockV3Request): Promise<JsonV3Response> => (this.v3 ?? v3Unavailable()).getBlockMetadata(req);
+  getInfoV3 = (): Promise<JsonV3Response> => (this.v3 ?? v3Unavailable()).getInfo();
+  getIssuanceV3 = (): Promise<JsonV3Response> => (this.v3 ?? v3Unavailable()).getIssuance();
 
   // ---- node
 
   async getInfo(): Promise<InfoResponse> {
-    const latest = (await this.store.getMeta(META.latestMilestoneIndex)) ?? this.network.genesisMilestone.index;
+    const seen = this.milestones.latest();
+    const latest = Math.max((await this.store.getMeta(META.latestMilestoneIndex)) ?? this.network.genesisMilestone.index, seen?.index ?? 0);
     const confirmed = (await this.store.getMeta(META.confirmedMilestoneIndex)) ?? this.network.genesisMilestone.index;
+    const latestMilestone = seen !== undefined && seen.index === latest && latest > confirmed ? { ...seen } : await this.milestoneInfo(latest);
+    // Hornet: synced (confirmed = latest) and the latest milestone is recent; a node running its own coordinator is
+    // the network's clock, so it is healthy while it runs.
+    const recent = latestMilestone.timestamp !== undefined && this.now() - latestMilestone.timestamp * 1000 < MAX_MILESTONE_AGE_MS;
+    const isHealthy = confirmed === latest && (recent || this.coordinatorActive()) && this.synced();
     return {
       name: NODE_NAME,
       version: this.version,
       status: {
-        // No coordinator or peers yet: a running dev node with an open store is healthy (iota-sdk drops unhealthy nodes).
-        isHealthy: true,
-        latestMilestone: await this.milestoneInfo(latest),
+        isHealthy,
+        latestMilestone,
         confirmedMilestone: await this.milestoneInfo(confirmed),
         pruningIndex: 0,
       },
@@ -143,13 +184,19 @@ export class NodeServiceImpl {
     };
   }
 
-  async getTips(_req: GetTipsRequest): Promise<TipsResponse> {
-    return { tips: await selectTips(this.store, this.random) };
+  async getTips(req: GetTipsRequest): Promise<TipsResponse> {
+    return { tips: await this.tips.select(this.random, undefined, req.allowSemiLazy === true) };
+  }
+
+  /** Runs `fn` with no block attach or milestone confirmation running meanwhile. */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return this.attacher.exclusive(fn);
   }
 
   /** Aborts running and queued PoW jobs and waits for writes under way. */
   async shutdown(): Promise<void> {
     this.lifetime.abort(new Error('the node is shutting down'));
+    this.milestones.stop();
     await this.attacher.idle();
   }
 
@@ -157,7 +204,7 @@ export class NodeServiceImpl {
 
   private async includedBlockId(txId: Uint8Array): Promise<Uint8Array> {
     const blockId = await this.store.includedBlock(txId);
-    if (blockId === undefined) throw new NodeError('NOT_FOUND', `transaction not included: ${toHex0x(txId)}`);
+    if (blockId === undefined) throw new NodeError('NOT_FOUND', `transaction not included: ${toHex0x(txId)} (unknown, or not confirmed by a milestone yet)`);
     return blockId;
   }
 
@@ -177,7 +224,8 @@ export class NodeServiceImpl {
   private async metadataAnswer(id: Uint8Array): Promise<BlockMetadata> {
     const [raw, md] = await Promise.all([this.storedBlock(id), this.store.getBlockMetadata(id)]);
     if (md === undefined) throw new NodeError('INTERNAL', `block ${toHex0x(id)} is stored without metadata`);
-    return metadataMessage(id, decodeBlock(raw).parents, md);
+    const flags = md.solid && !md.referenced ? promoteReattach(await this.tips.score(id)) : undefined;
+    return metadataMessage(id, decodeBlock(raw).parents, md, flags);
   }
 
   private async milestoneInfo(index: number): Promise<MilestoneInfo> {
@@ -191,10 +239,10 @@ export class NodeServiceImpl {
 
 /**
  * The metadata answer (Hornet's rules): referenced blocks carry the milestone index, white-flag index, inclusion
- * state and (conflicting only) the conflict reason; unreferenced solid blocks carry shouldPromote/shouldReattach,
- * both false while no milestone makes a block lazy; unsolid blocks carry neither.
+ * state and (conflicting only) the conflict reason; unreferenced solid blocks carry shouldPromote/shouldReattach
+ * from their tip score (urts.ts; both false when not given); unsolid blocks carry neither.
  */
-export function metadataMessage(blockId: Uint8Array, parents: Uint8Array[], md: StoredMetadata): BlockMetadata {
+export function metadataMessage(blockId: Uint8Array, parents: Uint8Array[], md: StoredMetadata, flags?: PromoteReattach): BlockMetadata {
   const out: BlockMetadata = { blockId, parents, isSolid: md.solid, ledgerInclusionState: LedgerInclusionState.LEDGER_INCLUSION_STATE_UNSPECIFIED };
   if (md.milestoneIndex !== undefined) out.milestoneIndex = md.milestoneIndex;
   if (md.referenced) {
@@ -203,8 +251,8 @@ export function metadataMessage(blockId: Uint8Array, parents: Uint8Array[], md: 
     if (md.referenced.ledgerInclusionState === 'conflicting') out.conflictReason = md.referenced.conflictReason;
     out.whiteFlagIndex = md.referenced.whiteFlagIndex;
   } else if (md.solid) {
-    out.shouldPromote = false;
-    out.shouldReattach = false;
+    out.shouldPromote = flags?.shouldPromote ?? false;
+    out.shouldReattach = flags?.shouldReattach ?? false;
   }
   return out;
 }

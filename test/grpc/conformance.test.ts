@@ -69,6 +69,11 @@ function serviceOf(node: MemoryNode): NodeServiceServer {
     getIncludedBlock: unimplemented(),
     getIncludedBlockMetadata: unimplemented(),
     getIncludedBlockV3: unimplemented(),
+    submitBlockV3: unimplemented(),
+    getBlockV3: unimplemented(),
+    getBlockMetadataV3: unimplemented(),
+    getInfoV3: unimplemented(),
+    getIssuanceV3: unimplemented(),
     getInfo: unimplemented(),
   };
 }

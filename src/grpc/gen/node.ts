@@ -146,6 +146,29 @@ export interface BlockV3Response {
   json: string;
 }
 
+export interface SubmitBlockV3Request {
+  block:
+    | //
+    /** `application/vnd.iota.serializer-v2` body */
+    { $case: "raw"; value: Uint8Array }
+    | //
+    /** JSON body as sent by the client */
+    { $case: "json"; value: string }
+    | undefined;
+}
+
+export interface GetBlockV3Request {
+  /** 36 bytes */
+  blockId: Uint8Array;
+  /** RAW, JSON or UNSPECIFIED (both); STRUCTURED is INVALID_ARGUMENT */
+  view: BlockView;
+}
+
+/** v3 answers whose JSON the node renders (same reason as block JSON: one mapping, in the core). */
+export interface JsonV3Response {
+  json: string;
+}
+
 export interface GetInfoRequest {
 }
 
@@ -961,6 +984,209 @@ export const BlockV3Response: MessageFns<BlockV3Response> = {
   },
 };
 
+function createBaseSubmitBlockV3Request(): SubmitBlockV3Request {
+  return { block: undefined };
+}
+
+export const SubmitBlockV3Request: MessageFns<SubmitBlockV3Request> = {
+  encode(message: SubmitBlockV3Request, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.block?.$case) {
+      case "raw":
+        writer.uint32(10).bytes(message.block.value);
+        break;
+      case "json":
+        writer.uint32(18).string(message.block.value);
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubmitBlockV3Request {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubmitBlockV3Request();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.block = { $case: "raw", value: reader.bytes() };
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.block = { $case: "json", value: reader.string() };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<SubmitBlockV3Request>, I>>(base?: I): SubmitBlockV3Request {
+    return SubmitBlockV3Request.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SubmitBlockV3Request>, I>>(object: I): SubmitBlockV3Request {
+    const message = createBaseSubmitBlockV3Request();
+    switch (object.block?.$case) {
+      case "raw": {
+        if (object.block?.value !== undefined && object.block?.value !== null) {
+          message.block = { $case: "raw", value: object.block.value };
+        }
+        break;
+      }
+      case "json": {
+        if (object.block?.value !== undefined && object.block?.value !== null) {
+          message.block = { $case: "json", value: object.block.value };
+        }
+        break;
+      }
+    }
+    return message;
+  },
+};
+
+function createBaseGetBlockV3Request(): GetBlockV3Request {
+  return { blockId: new Uint8Array(0), view: 0 };
+}
+
+export const GetBlockV3Request: MessageFns<GetBlockV3Request> = {
+  encode(message: GetBlockV3Request, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.blockId.length !== 0) {
+      writer.uint32(10).bytes(message.blockId);
+    }
+    if (message.view !== 0) {
+      writer.uint32(16).int32(message.view);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetBlockV3Request {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetBlockV3Request();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.blockId = reader.bytes();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.view = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<GetBlockV3Request>, I>>(base?: I): GetBlockV3Request {
+    return GetBlockV3Request.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetBlockV3Request>, I>>(object: I): GetBlockV3Request {
+    const message = createBaseGetBlockV3Request();
+    message.blockId = object.blockId ?? new Uint8Array(0);
+    message.view = object.view ?? 0;
+    return message;
+  },
+};
+
+function createBaseJsonV3Response(): JsonV3Response {
+  return { json: "" };
+}
+
+export const JsonV3Response: MessageFns<JsonV3Response> = {
+  encode(message: JsonV3Response, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.json !== "") {
+      writer.uint32(10).string(message.json);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): JsonV3Response {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseJsonV3Response();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.json = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<JsonV3Response>, I>>(base?: I): JsonV3Response {
+    return JsonV3Response.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<JsonV3Response>, I>>(object: I): JsonV3Response {
+    const message = createBaseJsonV3Response();
+    message.json = object.json ?? "";
+    return message;
+  },
+};
+
 function createBaseGetInfoRequest(): GetInfoRequest {
   return {};
 }
@@ -1732,6 +1958,56 @@ export const NodeServiceService = {
     responseSerialize: (value: BlockV3Response): Buffer => Buffer.from(BlockV3Response.encode(value).finish()),
     responseDeserialize: (value: Buffer): BlockV3Response => BlockV3Response.decode(value),
   },
+  /** POST /api/core/v3/blocks: a complete signed v3 block (INVALID_ARGUMENT for an invalid block). */
+  submitBlockV3: {
+    path: "/ledger.v1.NodeService/SubmitBlockV3" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SubmitBlockV3Request): Buffer => Buffer.from(SubmitBlockV3Request.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SubmitBlockV3Request => SubmitBlockV3Request.decode(value),
+    responseSerialize: (value: SubmitBlockResponse): Buffer => Buffer.from(SubmitBlockResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SubmitBlockResponse => SubmitBlockResponse.decode(value),
+  },
+  /** GET /api/core/v3/blocks/{blockId} (36-byte ID). */
+  getBlockV3: {
+    path: "/ledger.v1.NodeService/GetBlockV3" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetBlockV3Request): Buffer => Buffer.from(GetBlockV3Request.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetBlockV3Request => GetBlockV3Request.decode(value),
+    responseSerialize: (value: BlockV3Response): Buffer => Buffer.from(BlockV3Response.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BlockV3Response => BlockV3Response.decode(value),
+  },
+  /** GET /api/core/v3/blocks/{blockId}/metadata: JSON {blockId, blockState, transactionMetadata?}. */
+  getBlockMetadataV3: {
+    path: "/ledger.v1.NodeService/GetBlockMetadataV3" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetBlockV3Request): Buffer => Buffer.from(GetBlockV3Request.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetBlockV3Request => GetBlockV3Request.decode(value),
+    responseSerialize: (value: JsonV3Response): Buffer => Buffer.from(JsonV3Response.encode(value).finish()),
+    responseDeserialize: (value: Buffer): JsonV3Response => JsonV3Response.decode(value),
+  },
+  /** GET /api/core/v3/info: JSON with the protocol parameters (TIP-49 object) and the committee's status. */
+  getInfoV3: {
+    path: "/ledger.v1.NodeService/GetInfoV3" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetInfoRequest): Buffer => Buffer.from(GetInfoRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetInfoRequest => GetInfoRequest.decode(value),
+    responseSerialize: (value: JsonV3Response): Buffer => Buffer.from(JsonV3Response.encode(value).finish()),
+    responseDeserialize: (value: Buffer): JsonV3Response => JsonV3Response.decode(value),
+  },
+  /** GET /api/core/v3/blocks/issuance: JSON {strongParents, latestParentBlockIssuingTime, latestFinalizedSlot, latestCommitment}. */
+  getIssuanceV3: {
+    path: "/ledger.v1.NodeService/GetIssuanceV3" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetInfoRequest): Buffer => Buffer.from(GetInfoRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetInfoRequest => GetInfoRequest.decode(value),
+    responseSerialize: (value: JsonV3Response): Buffer => Buffer.from(JsonV3Response.encode(value).finish()),
+    responseDeserialize: (value: Buffer): JsonV3Response => JsonV3Response.decode(value),
+  },
   /** GET /api/core/v2/info. */
   getInfo: {
     path: "/ledger.v1.NodeService/GetInfo" as const,
@@ -1767,6 +2043,16 @@ export interface NodeServiceServer extends UntypedServiceImplementation {
   getIncludedBlockMetadata: handleUnaryCall<GetIncludedBlockRequest, BlockMetadata>;
   /** GET /api/core/v3/transactions/{transactionId}/included-block: the earliest confirmed attachment. */
   getIncludedBlockV3: handleUnaryCall<GetIncludedBlockV3Request, BlockV3Response>;
+  /** POST /api/core/v3/blocks: a complete signed v3 block (INVALID_ARGUMENT for an invalid block). */
+  submitBlockV3: handleUnaryCall<SubmitBlockV3Request, SubmitBlockResponse>;
+  /** GET /api/core/v3/blocks/{blockId} (36-byte ID). */
+  getBlockV3: handleUnaryCall<GetBlockV3Request, BlockV3Response>;
+  /** GET /api/core/v3/blocks/{blockId}/metadata: JSON {blockId, blockState, transactionMetadata?}. */
+  getBlockMetadataV3: handleUnaryCall<GetBlockV3Request, JsonV3Response>;
+  /** GET /api/core/v3/info: JSON with the protocol parameters (TIP-49 object) and the committee's status. */
+  getInfoV3: handleUnaryCall<GetInfoRequest, JsonV3Response>;
+  /** GET /api/core/v3/blocks/issuance: JSON {strongParents, latestParentBlockIssuingTime, latestFinalizedSlot, latestCommitment}. */
+  getIssuanceV3: handleUnaryCall<GetInfoRequest, JsonV3Response>;
   /** GET /api/core/v2/info. */
   getInfo: handleUnaryCall<GetInfoRequest, InfoResponse>;
   /** GET /api/core/v2/tips. UNAVAILABLE when not synced or no tips. */
@@ -1869,6 +2155,86 @@ export interface NodeServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: BlockV3Response) => void,
+  ): ClientUnaryCall;
+  /** POST /api/core/v3/blocks: a complete signed v3 block (INVALID_ARGUMENT for an invalid block). */
+  submitBlockV3(
+    request: SubmitBlockV3Request,
+    callback: (error: ServiceError | null, response: SubmitBlockResponse) => void,
+  ): ClientUnaryCall;
+  submitBlockV3(
+    request: SubmitBlockV3Request,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SubmitBlockResponse) => void,
+  ): ClientUnaryCall;
+  submitBlockV3(
+    request: SubmitBlockV3Request,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SubmitBlockResponse) => void,
+  ): ClientUnaryCall;
+  /** GET /api/core/v3/blocks/{blockId} (36-byte ID). */
+  getBlockV3(
+    request: GetBlockV3Request,
+    callback: (error: ServiceError | null, response: BlockV3Response) => void,
+  ): ClientUnaryCall;
+  getBlockV3(
+    request: GetBlockV3Request,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: BlockV3Response) => void,
+  ): ClientUnaryCall;
+  getBlockV3(
+    request: GetBlockV3Request,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: BlockV3Response) => void,
+  ): ClientUnaryCall;
+  /** GET /api/core/v3/blocks/{blockId}/metadata: JSON {blockId, blockState, transactionMetadata?}. */
+  getBlockMetadataV3(
+    request: GetBlockV3Request,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  getBlockMetadataV3(
+    request: GetBlockV3Request,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  getBlockMetadataV3(
+    request: GetBlockV3Request,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  /** GET /api/core/v3/info: JSON with the protocol parameters (TIP-49 object) and the committee's status. */
+  getInfoV3(
+    request: GetInfoRequest,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  getInfoV3(
+    request: GetInfoRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  getInfoV3(
+    request: GetInfoRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  /** GET /api/core/v3/blocks/issuance: JSON {strongParents, latestParentBlockIssuingTime, latestFinalizedSlot, latestCommitment}. */
+  getIssuanceV3(
+    request: GetInfoRequest,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  getIssuanceV3(
+    request: GetInfoRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  getIssuanceV3(
+    request: GetInfoRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
   ): ClientUnaryCall;
   /** GET /api/core/v2/info. */
   getInfo(

@@ -1,0 +1,102 @@
+/**
+ * The IOTA 2.0 (v3) REST routes (`/api/core/v3/...`) as thin adapters over the node's v3 RPCs: parse path and
+ * headers, make one gRPC call, answer the node's JSON text or bytes. (The v3 included-block route is in routes.ts.)
+ */
+import type { Context } from 'koa';
+import type { Router } from '@koa/router';
+import { BlockView, type SubmitBlockV3Request } from '../src/grpc/gen/node.ts';
+import { hex0x, submitBlockToJson } from '../src/grpc/rest-json.ts';
+import { readBody } from './body.ts';
+import { HttpProblem } from './errors.ts';
+import { guardJsonText } from './json-guard.ts';
+import { parseHexId, V3_ID_BYTES } from './ids.ts';
+import { JSON_CONTENT_TYPE, JSON_TYPE, mediaTypeOf, prefersBinary, SERIALIZER_V2 } from './media.ts';
+import { callNode, type CallAbort } from './node-client.ts';
+import type { RouteOptions } from './routes.ts';
+
+const V3 = '/api/core/v3';
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+function abortOn(ctx: Context): CallAbort {
+  return {
+    onAbort(cancel) {
+      const onClose = (): void => {
+        if (!ctx.res.writableEnded) cancel();
+      };
+      ctx.res.once('close', onClose);
+      return () => ctx.res.off('close', onClose);
+    },
+  };
+}
+
+function sendJsonText(ctx: Context, json: string): void {
+  if (json.length === 0) throw new HttpProblem(500, 'the node answered without JSON');
+  ctx.type = JSON_CONTENT_TYPE;
+  ctx.body = json;
+}
+
+/** The SubmitBlockV3 request for a POST body: JSON text checked for syntax here, binary passed as it is. */
+function submission(mediaType: string, body: Uint8Array): SubmitBlockV3Request {
+  if (body.length === 0) throw new HttpProblem(400, 'invalid block: request body missing');
+  if (mediaType === SERIALIZER_V2) return { block: { $case: 'raw', value: body } };
+  let text: string;
+  try {
+    text = UTF8.decode(body);
+  } catch {
+    throw new HttpProblem(400, 'invalid block: request body is not valid UTF-8');
+  }
+  guardJsonText(text); // depth and prototype-polluting keys, before any parse
+  try {
+    JSON.parse(text);
+  } catch (err) {
+    throw new HttpProblem(400, `invalid block: malformed JSON body: ${(err as Error).message}`);
+  }
+  return { block: { $case: 'json', value: text } };
+}
+
+/** Adds the v3 routes to the gateway's router (the issuance route before `/blocks/:blockId`). */
+export function addV3Routes(router: Router, options: RouteOptions): void {
+  const { client, timeoutMs, submitTimeoutMs } = options;
+
+  router.get(`${V3}/info`, async (ctx) => {
+    sendJsonText(ctx, (await callNode(client, 'GetInfoV3', client.getInfoV3, {}, timeoutMs, abortOn(ctx))).json);
+  });
+
+  router.get(`${V3}/blocks/issuance`, async (ctx) => {
+    sendJsonText(ctx, (await callNode(client, 'GetIssuanceV3', client.getIssuanceV3, {}, timeoutMs, abortOn(ctx))).json);
+  });
+
+  router.post(`${V3}/blocks`, async (ctx) => {
+    const mediaType = mediaTypeOf(ctx.get('content-type'));
+    if (mediaType !== JSON_TYPE && mediaType !== SERIALIZER_V2) {
+      const given = mediaType === '' ? 'no Content-Type' : `Content-Type "${mediaType.slice(0, 80)}"`;
+      throw new HttpProblem(415, `unsupported media type: ${given}, expected ${JSON_TYPE} or ${SERIALIZER_V2}`);
+    }
+    const request = submission(mediaType, await readBody(ctx.req, options.bodyLimitBytes));
+    const res = await callNode(client, 'SubmitBlockV3', client.submitBlockV3, request, submitTimeoutMs, abortOn(ctx));
+    ctx.status = 201;
+    ctx.set('Location', hex0x(res.blockId));
+    ctx.body = submitBlockToJson(res);
+  });
+
+  router.get(`${V3}/blocks/:blockId`, async (ctx) => {
+    const blockId = parseHexId(ctx.params.blockId!, V3_ID_BYTES, 'block ID');
+    const binary = prefersBinary(ctx.get('accept'), SERIALIZER_V2);
+    const view = binary ? BlockView.BLOCK_VIEW_RAW : BlockView.BLOCK_VIEW_JSON;
+    const res = await callNode(client, 'GetBlockV3', client.getBlockV3, { blockId, view }, timeoutMs, abortOn(ctx));
+    ctx.vary('Accept');
+    if (binary) {
+      if (res.raw.length === 0) throw new HttpProblem(500, 'the node answered without the block bytes');
+      ctx.type = SERIALIZER_V2;
+      ctx.body = Buffer.from(res.raw.buffer, res.raw.byteOffset, res.raw.byteLength);
+      return;
+    }
+    sendJsonText(ctx, res.json);
+  });
+
+  router.get(`${V3}/blocks/:blockId/metadata`, async (ctx) => {
+    const blockId = parseHexId(ctx.params.blockId!, V3_ID_BYTES, 'block ID');
+    const view = BlockView.BLOCK_VIEW_UNSPECIFIED;
+    sendJsonText(ctx, (await callNode(client, 'GetBlockMetadataV3', client.getBlockMetadataV3, { blockId, view }, timeoutMs, abortOn(ctx))).json);
+  });
+}

@@ -1,0 +1,149 @@
+/**
+ * The built-in coordinator of a dev network: every `milestoneInterval` seconds it issues the next milestone.
+ *
+ * One milestone (`issue`):
+ *   1. inside the attach queue (so the ledger cannot move meanwhile): the ledger index L and milestone L; up to 4
+ *      non-lazy tips (URTS); the previous milestone's block is added as a parent unless the tips' cone already holds
+ *      it (or it is the genesis, which has no block); with no tip at all the previous milestone block (or a solid
+ *      entry point) is the only parent; timestamp = max(now, previous + 1) seconds;
+ *   2. both Merkle roots by a dry run of White-Flag over that cone (core `computeMilestoneRoots`);
+ *   3. the payload signed with the applicable dev keys, as many as the threshold, signatures sorted by public key;
+ *   4. the nonce-0 block goes through the same submission path as any block (syntax checks, attach), and the
+ *      milestone processor confirms it; `issue` resolves once the ledger reached the new index.
+ */
+import { compareBytes, equalBytes, toHex, toHex0x } from '../core/bytes.ts';
+import { encodeBlock } from '../core/codec/index.ts';
+import { ed25519PublicKeyFromSeed, ed25519Sign } from '../core/crypto/index.ts';
+import { applicableMilestoneKeys, milestoneIdOf } from '../core/ids/index.ts';
+import { computeMilestoneRoots, LedgerState, StoreBlockSource, walkCone } from '../core/ledger/index.ts';
+import type { Block, MilestonePayload } from '../core/model/index.ts';
+import type { NodeStore } from '../core/store/index.ts';
+import type { SubmitBlockRequest, SubmitBlockResponse } from '../grpc/gen/node.ts';
+import type { CoordinatorSettings } from './ledger/genesis-ledger.ts';
+import type { MilestoneProcessor } from './ledger/milestones.ts';
+import type { Logger } from './logger.ts';
+import type { NetworkState } from './network.ts';
+import type { TipSelector } from './urts.ts';
+
+const MAX_PARENTS = 8;
+
+export interface CoordinatorDeps {
+  store: NodeStore;
+  network: NetworkState;
+  tips: TipSelector;
+  milestones: MilestoneProcessor;
+  exclusive: <T>(fn: () => Promise<T>) => Promise<T>;
+  submit: (req: SubmitBlockRequest) => Promise<SubmitBlockResponse>;
+  settings: CoordinatorSettings;
+  logger: Logger;
+  now?: () => number;
+  random?: () => number;
+}
+
+export interface IssuedMilestone {
+  index: number;
+  blockId: Uint8Array;
+  milestoneId: Uint8Array;
+  parents: Uint8Array[];
+}
+
+export class Coordinator {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private running = false;
+  private inFlight: Promise<unknown> = Promise.resolve();
+  private readonly now: () => number;
+
+  constructor(private readonly deps: CoordinatorDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  get active(): boolean {
+    return this.running;
+  }
+
+  /** Issues a milestone every interval until stop(). */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    const tick = (): void => {
+      if (!this.running) return;
+      this.inFlight = this.issue()
+        .catch((e: unknown) => this.deps.logger.warn(`coordinator: no milestone this round: ${(e as Error).message}`))
+        .finally(() => {
+          if (this.running) this.timer = setTimeout(tick, this.deps.settings.milestoneInterval * 1000);
+        });
+    };
+    this.timer = setTimeout(tick, this.deps.settings.milestoneInterval * 1000);
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    await this.inFlight.catch(() => undefined);
+  }
+
+  /** Issues and confirms the next milestone (see file comment). */
+  async issue(): Promise<IssuedMilestone> {
+    const { store, network, settings } = this.deps;
+    const { block, payload } = await this.deps.exclusive(async () => {
+      const ledger = new LedgerState(store);
+      const ledgerIndex = await ledger.ledgerIndex();
+      if (ledgerIndex === undefined) throw new Error('the store holds no ledger');
+      const previous = await store.milestone(ledgerIndex);
+      if (!previous) throw new Error(`milestone ${ledgerIndex} is not stored`);
+      const keys = await ledger.milestoneKeys();
+      if (!keys) throw new Error('the ledger has no milestone keys');
+      const index = ledgerIndex + 1;
+      const parents = await this.parents(previous.blockId);
+      const timestamp = Math.max(Math.floor(this.now() / 1000), previous.timestamp + 1);
+      const roots = await computeMilestoneRoots(store, { index, timestamp, parents });
+      const unsigned: MilestonePayload = {
+        type: 7,
+        index,
+        timestamp,
+        protocolVersion: network.protocol.version,
+        previousMilestoneId: previous.milestoneId,
+        parents,
+        inclusionMerkleRoot: roots.inclusionMerkleRoot,
+        appliedMerkleRoot: roots.appliedMerkleRoot,
+        metadata: new Uint8Array(0),
+        options: [],
+        signatures: [],
+      };
+      const applicable = new Set(applicableMilestoneKeys(keys.keyRanges, index).map(toHex));
+      const signers = settings.seeds.filter((s) => applicable.has(toHex(ed25519PublicKeyFromSeed(s)))).slice(0, keys.threshold);
+      if (signers.length < keys.threshold) throw new Error(`only ${signers.length} coordinator keys apply at index ${index}, the threshold is ${keys.threshold}`);
+      const id = milestoneIdOf(unsigned);
+      const signatures = signers
+        .map((seed) => ({ type: 0 as const, publicKey: ed25519PublicKeyFromSeed(seed), signature: ed25519Sign(seed, id) }))
+        .sort((a, b) => compareBytes(a.publicKey, b.publicKey));
+      const payload: MilestonePayload = { ...unsigned, signatures };
+      const block: Block = { protocolVersion: network.protocol.version, parents, payload, nonce: 0n };
+      return { block, payload };
+    });
+    const { blockId } = await this.deps.submit({ block: { $case: 'raw', value: encodeBlock(block) } });
+    await this.deps.milestones.waitFor(payload.index);
+    const why = this.deps.milestones.rejection(blockId);
+    if (why !== undefined) throw new Error(`milestone ${payload.index} was rejected: ${why}`);
+    return { index: payload.index, blockId, milestoneId: milestoneIdOf(payload), parents: block.parents };
+  }
+
+  /** Tips plus, when needed, the previous milestone block; sorted, unique, at most 8. */
+  private async parents(previousBlock: Uint8Array): Promise<Uint8Array[]> {
+    const { store, network } = this.deps;
+    let tips: Uint8Array[] = [];
+    try {
+      tips = await this.deps.tips.select(this.deps.random ?? Math.random);
+    } catch {
+      tips = [];
+    }
+    const hasPrevious = !previousBlock.every((b) => b === 0) && (await store.hasBlock(previousBlock));
+    if (hasPrevious && !tips.some((t) => equalBytes(t, previousBlock))) {
+      const cone = await walkCone(tips, await StoreBlockSource.open(store), 0);
+      if (!cone.some((c) => equalBytes(c.blockId, previousBlock))) tips = [...tips.slice(0, MAX_PARENTS - 1), previousBlock];
+    }
+    if (tips.length === 0) tips = [network.solidEntryPoints[0]!];
+    const unique = new Map(tips.map((t) => [toHex0x(t), t]));
+    return [...unique.values()].sort(compareBytes);
+  }
+}

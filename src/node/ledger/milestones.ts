@@ -1,0 +1,191 @@
+/**
+ * Milestones arriving as blocks (submitted, later gossiped) and their confirmation, in index order.
+ *
+ * Every stored milestone block is remembered by index. A milestone whose signatures are valid raises the latest
+ * milestone (GetInfo) even before it confirms. The next milestone (ledger index + 1) is confirmed once its block is
+ * solid (its whole past cone is present): `confirmMilestone` checks it (succession, signatures, both Merkle roots)
+ * and its batch — ledger, block metadata, milestone, indexes — is committed atomically. A milestone that fails is
+ * logged and never confirms (its block stays stored); another block with the same index may still confirm.
+ * Confirmations run in the Attacher's queue, so they never interleave with block attaches.
+ *
+ * On start the store is scanned once for milestone blocks above the ledger index (a restart forgets nothing).
+ */
+import { toHex, toHex0x } from '../../core/bytes.ts';
+import { decodeBlock } from '../../core/codec/index.ts';
+import { ProtocolError } from '../../core/errors.ts';
+import { milestoneIdOf, verifyMilestoneSignaturesOverId } from '../../core/ids/index.ts';
+import { confirmMilestone, LedgerState } from '../../core/ledger/index.ts';
+import { PAYLOAD_MILESTONE, type Block, type MilestonePayload } from '../../core/model/index.ts';
+import { META, TABLES, type NodeStore } from '../../core/store/index.ts';
+import type { Logger } from '../logger.ts';
+
+export interface LatestMilestone {
+  index: number;
+  timestamp: number;
+  milestoneId: Uint8Array;
+}
+
+export interface ConfirmedEvent {
+  index: number;
+  milestoneId: Uint8Array;
+  blockId: Uint8Array;
+  coneSize: number;
+  included: number;
+  conflicting: number;
+  ms: number;
+}
+
+type Exclusive = <T>(fn: () => Promise<T>) => Promise<T>;
+
+export class MilestoneProcessor {
+  /** index -> (block ID hex -> block ID) of stored, not yet confirmed or rejected milestone blocks. */
+  private readonly pending = new Map<number, Map<string, Uint8Array>>();
+  private readonly rejected = new Map<string, string>();
+  private readonly waiters: { index: number; resolve: () => void }[] = [];
+  private readonly listeners: ((e: ConfirmedEvent) => void)[] = [];
+  private latestSeen: LatestMilestone | undefined;
+  private scheduled = false;
+  private closed = false;
+
+  constructor(
+    private readonly store: NodeStore,
+    private readonly exclusive: Exclusive,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Finds milestone blocks above the ledger index stored before a restart, and processes them. */
+  async start(): Promise<void> {
+    const ledgerIndex = await this.store.getMeta(META.ledgerIndex);
+    if (ledgerIndex === undefined) return;
+    for await (const [id, md] of this.store.entries(TABLES.blockMetadata)) {
+      if (md.milestoneIndex !== undefined && md.milestoneIndex > ledgerIndex) this.remember(md.milestoneIndex, id);
+    }
+    if (this.pending.size > 0) await this.exclusive(() => this.process());
+  }
+
+  stop(): void {
+    this.closed = true;
+    for (const w of this.waiters.splice(0)) w.resolve();
+  }
+
+  onConfirmed(listener: (e: ConfirmedEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** The highest milestone seen with valid signatures (confirmed or not). */
+  latest(): LatestMilestone | undefined {
+    return this.latestSeen;
+  }
+
+  /** Why a milestone block was rejected, if it was. */
+  rejection(blockId: Uint8Array): string | undefined {
+    return this.rejected.get(toHex(blockId));
+  }
+
+  /** Called after every stored block (inside the attach queue): never waits for the queue itself. */
+  stored(blockId: Uint8Array, block: Block, result: { solid: boolean; solidified: number }): void {
+    const { solid, solidified } = result;
+    const isMilestone = block.payload?.type === PAYLOAD_MILESTONE;
+    if (block.payload?.type === PAYLOAD_MILESTONE) this.remember(block.payload.index, blockId);
+    if (this.pending.size > 0 && (isMilestone || solid || solidified > 0)) this.schedule();
+  }
+
+  /** Resolves once the ledger reached `index` (or the processor stopped). */
+  async waitFor(index: number): Promise<void> {
+    const now = await this.store.getMeta(META.ledgerIndex);
+    if (this.closed || (now !== undefined && now >= index)) return;
+    await new Promise<void>((resolve) => this.waiters.push({ index, resolve }));
+  }
+
+  private remember(index: number, blockId: Uint8Array): void {
+    let m = this.pending.get(index);
+    if (!m) this.pending.set(index, (m = new Map()));
+    m.set(toHex(blockId), blockId);
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.closed) return;
+    this.scheduled = true;
+    void this.exclusive(async () => {
+      this.scheduled = false;
+      await this.process();
+    }).catch((e: unknown) => this.logger.error('milestone processing failed', e));
+  }
+
+  /** Confirms every pending milestone that can be, in index order. Must run inside the attach queue. */
+  async process(): Promise<void> {
+    const ledger = new LedgerState(this.store);
+    for (;;) {
+      if (this.closed) return;
+      const ledgerIndex = await ledger.ledgerIndex();
+      if (ledgerIndex === undefined) return;
+      for (const index of [...this.pending.keys()]) if (index <= ledgerIndex) this.pending.delete(index);
+      await this.updateLatest(ledger);
+      const candidates = this.pending.get(ledgerIndex + 1);
+      if (!candidates) return;
+      let confirmed = false;
+      for (const [key, blockId] of [...candidates]) {
+        const [md, bytes] = await Promise.all([this.store.getBlockMetadata(blockId), this.store.getBlock(blockId)]);
+        if (!md || !bytes || !md.solid) continue; // waits for its cone
+        const started = Date.now();
+        try {
+          const block = decodeBlock(bytes);
+          const c = await confirmMilestone({ store: this.store, milestoneBlockId: blockId, milestoneBlock: block });
+          await c.batch.commit({ sync: true });
+          const event: ConfirmedEvent = {
+            index: c.milestoneIndex,
+            milestoneId: c.milestoneId,
+            blockId,
+            coneSize: c.verdicts.length,
+            included: c.verdicts.filter((v) => v.ledgerInclusionState === 'included').length,
+            conflicting: c.verdicts.filter((v) => v.ledgerInclusionState === 'conflicting').length,
+            ms: Date.now() - started,
+          };
+          this.logger.info(`confirmed milestone ${event.index} (block ${toHex0x(blockId)}): ${event.coneSize} blocks, ${event.included} transactions included, ${event.conflicting} conflicting, ${event.ms} ms`);
+          for (const v of c.verdicts) if (v.message) this.logger.info(`  conflicting ${toHex0x(v.blockId)}: reason ${v.conflictReason} (${v.message})`);
+          for (const l of this.listeners) l(event);
+          confirmed = true;
+          break;
+        } catch (e) {
+          if (!(e instanceof ProtocolError)) throw e;
+          candidates.delete(key);
+          this.rejected.set(key, e.message);
+          this.logger.warn(`milestone block ${toHex0x(blockId)} rejected: ${e.message}`);
+        }
+      }
+      if (candidates.size === 0) this.pending.delete(ledgerIndex + 1);
+      if (!confirmed) return;
+      this.wake(ledgerIndex + 1);
+    }
+  }
+
+  private wake(index: number): void {
+    for (let i = this.waiters.length - 1; i >= 0; i--) {
+      if (this.waiters[i]!.index <= index) this.waiters.splice(i, 1)[0]!.resolve();
+    }
+  }
+
+  /** Raises the latest milestone to the highest pending one whose signatures verify. */
+  private async updateLatest(ledger: LedgerState): Promise<void> {
+    const keys = await ledger.milestoneKeys();
+    if (!keys) return;
+    const latestStored = (await this.store.getMeta(META.latestMilestoneIndex)) ?? 0;
+    const indexes = [...this.pending.keys()].filter((i) => i > Math.max(latestStored, this.latestSeen?.index ?? 0)).sort((a, b) => b - a);
+    for (const index of indexes) {
+      for (const blockId of this.pending.get(index)!.values()) {
+        const bytes = await this.store.getBlock(blockId);
+        if (!bytes) continue;
+        const ms = decodeBlock(bytes).payload as MilestonePayload;
+        const id = milestoneIdOf(ms);
+        try {
+          verifyMilestoneSignaturesOverId(id, ms.index, ms.signatures, keys.keyRanges, keys.threshold);
+        } catch {
+          continue;
+        }
+        this.latestSeen = { index, timestamp: ms.timestamp, milestoneId: id };
+        await this.store.batch().putMeta(META.latestMilestoneIndex, index).commit({ sync: false });
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * A peer link: one bidirectional stream of PeerMessages, whichever side opened it. The gRPC client stream (we
+ * dialed) and the server call (they dialed) both become a PeerLink, so the protocol code (peer.ts) does not care.
+ */
+import { credentials, type ClientDuplexStream, type ServerDuplexStream } from '@grpc/grpc-js';
+import { PeerServiceClient, type PeerMessage } from '../../grpc/gen/peer.ts';
+
+export interface PeerLink {
+  /** "host:port" we dialed, or the remote address of an inbound call. */
+  readonly address: string;
+  readonly inbound: boolean;
+  /** Queues a message; false when the link is closed or its send buffer is over the bound (the message is dropped). */
+  send(message: PeerMessage): boolean;
+  /** Ends the stream (both directions); further messages are ignored. */
+  close(): void;
+  onMessage(listener: (m: PeerMessage) => void): void;
+  /** Called once when the stream ended, failed or was closed. */
+  onClose(listener: (reason: string) => void): void;
+}
+
+/** Bytes a link may hold unsent before further (gossip) messages to that peer are dropped. */
+export const MAX_SEND_BUFFER = 8 * 1024 * 1024;
+/** Largest PeerMessage a node accepts from a peer it dialed (a block is at most 32 KiB). */
+export const MAX_PEER_MESSAGE = 64 * 1024;
+
+type Duplex = ClientDuplexStream<PeerMessage, PeerMessage> | ServerDuplexStream<PeerMessage, PeerMessage>;
+
+class StreamLink implements PeerLink {
+  private closed = false;
+  private readonly messageListeners: ((m: PeerMessage) => void)[] = [];
+  private readonly closeListeners: ((reason: string) => void)[] = [];
+
+  constructor(
+    readonly address: string,
+    readonly inbound: boolean,
+    private readonly stream: Duplex,
+    private readonly release: () => void,
+  ) {
+    stream.on('data', (m: PeerMessage) => {
+      if (!this.closed) for (const l of this.messageListeners) l(m);
+    });
+    stream.on('error', (e: Error) => this.finish(`stream error: ${e.message}`));
+    stream.on('end', () => this.finish('the peer ended the stream'));
+    stream.on('close', () => this.finish('stream closed'));
+    if (inbound) (stream as ServerDuplexStream<PeerMessage, PeerMessage>).on('cancelled', () => this.finish('the peer cancelled the stream'));
+  }
+
+  send(message: PeerMessage): boolean {
+    if (this.closed || this.stream.writableLength > MAX_SEND_BUFFER) return false;
+    try {
+      this.stream.write(message);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.finish('closed by this node');
+  }
+
+  onMessage(listener: (m: PeerMessage) => void): void {
+    this.messageListeners.push(listener);
+  }
+
+  onClose(listener: (reason: string) => void): void {
+    this.closeListeners.push(listener);
+  }
+
+  private finish(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      if (this.inbound) {
+        const call = this.stream as ServerDuplexStream<PeerMessage, PeerMessage>;
+        call.end();
+      } else {
+        (this.stream as ClientDuplexStream<PeerMessage, PeerMessage>).cancel();
+      }
+    } catch {
+      // already gone
+    }
+    this.release();
+    for (const l of this.closeListeners.splice(0)) l(reason);
+  }
+}
+
+/** Dials `address` ("host:port") and opens the peer stream. */
+export function dialPeer(address: string): PeerLink {
+  const client = new PeerServiceClient(address, credentials.createInsecure(), {
+    'grpc.max_receive_message_length': MAX_PEER_MESSAGE,
+    'grpc.max_send_message_length': MAX_PEER_MESSAGE,
+    'grpc.keepalive_time_ms': 10_000,
+    'grpc.keepalive_timeout_ms': 5_000,
+    'grpc.initial_reconnect_backoff_ms': 100,
+  });
+  const stream = client.connect();
+  return new StreamLink(address, false, stream, () => client.close());
+}
+
+/** Wraps an inbound Connect call. */
+export function acceptPeer(call: ServerDuplexStream<PeerMessage, PeerMessage>): PeerLink {
+  return new StreamLink(call.getPeer(), true, call, () => undefined);
+}

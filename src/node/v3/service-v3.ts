@@ -1,0 +1,67 @@
+/**
+ * The v3 RPCs of the NodeService over the V3Engine (service.ts delegates here): submission, blocks, block
+ * metadata, info, issuance and the included-block lookup. Without a v3 part in the network every call but the
+ * included-block lookup answers UNAVAILABLE.
+ */
+import { toHex0x } from '../../core/bytes.ts';
+import { blockV3Response, requireId, V3_ID_LENGTH } from '../../grpc/answers.ts';
+import { BlockView, type BlockV3Response, type GetBlockV3Request, type JsonV3Response, type SubmitBlockResponse, type SubmitBlockV3Request } from '../../grpc/gen/node.ts';
+import { NodeError } from '../../grpc/status.ts';
+import type { V3Engine } from './engine.ts';
+
+export class V3Service {
+  readonly engine: V3Engine;
+  private readonly node: () => { name: string; version: string; baseToken: object };
+
+  constructor(engine: V3Engine, node: () => { name: string; version: string; baseToken: object }) {
+    this.engine = engine;
+    this.node = node;
+  }
+
+  async submitBlock(req: SubmitBlockV3Request): Promise<SubmitBlockResponse> {
+    const b = req.block;
+    if (b === undefined) throw new NodeError('INVALID_REQUEST', 'invalid block: request body missing');
+    const blockId = await this.engine.submit(b.$case === 'raw' ? { raw: b.value } : { json: b.value });
+    return { blockId };
+  }
+
+  async getBlock(req: GetBlockV3Request): Promise<BlockV3Response> {
+    const id = requireId(req.blockId, V3_ID_LENGTH, 'block ID');
+    return this.blockAnswer(id, req.view);
+  }
+
+  async getBlockMetadata(req: GetBlockV3Request): Promise<JsonV3Response> {
+    const id = requireId(req.blockId, V3_ID_LENGTH, 'block ID');
+    const md = await this.engine.read(() => this.engine.blockMetadata(id));
+    const json: Record<string, unknown> = { blockId: toHex0x(md.blockId), blockState: md.blockState };
+    if (md.transaction) {
+      const t: Record<string, unknown> = { transactionId: toHex0x(md.transaction.transactionId), transactionState: md.transaction.state };
+      if (md.transaction.failureReason !== undefined) t['transactionFailureReason'] = md.transaction.failureReason;
+      json['transactionMetadata'] = t;
+    }
+    return { json: JSON.stringify(json) };
+  }
+
+  async getInfo(): Promise<JsonV3Response> {
+    return { json: JSON.stringify(await this.engine.read(() => this.engine.info(this.node()))) };
+  }
+
+  async getIssuance(): Promise<JsonV3Response> {
+    return { json: JSON.stringify(await this.engine.read(() => this.engine.issuance())) };
+  }
+
+  async getIncludedBlock(transactionId: Uint8Array, view: BlockView): Promise<BlockV3Response> {
+    return this.blockAnswer(await this.engine.read(() => this.engine.includedBlockId(transactionId)), view);
+  }
+
+  private async blockAnswer(id: Uint8Array, view: BlockView): Promise<BlockV3Response> {
+    if (view === BlockView.BLOCK_VIEW_STRUCTURED) throw new NodeError('INVALID_REQUEST', 'the structured view is not offered for v3 blocks');
+    const raw = await this.engine.blockBytes(id);
+    return blockV3Response(id, view, { raw: () => raw, json: () => this.engine.blockJson(raw) });
+  }
+}
+
+/** The answer of every v3 RPC on a network without a v3 part. */
+export function v3Unavailable(): never {
+  throw new NodeError('NODE_NOT_SYNCED', 'service unavailable: this network has no v3 (IOTA 2.0) part in its genesis');
+}

@@ -1,0 +1,69 @@
+/**
+ * The v3 (IOTA 2.0) tables, at the prefixes reserved for v3 (0x20..). Raw v3 blocks live in the shared `blocks`
+ * table and their attachments in `transactionBlocks` (36-byte IDs behind their length byte, so they never mix with
+ * v2 IDs); everything else v3 keeps here. Records are JSON text (hex bytes, decimal strings for u64).
+ *
+ * | byte | table             | key                         | value                                              |
+ * |------|-------------------|-----------------------------|----------------------------------------------------|
+ * | 0x21 | v3BlockState      | len ‖ block ID              | BlockStateRecord: parents, seat, witness/ratifier bitsets, accepted, confirmed, slot, tx |
+ * | 0x22 | v3Tips            | len ‖ block ID              | empty (blocks without children)                     |
+ * | 0x23 | v3Outputs         | len ‖ output ID (38)        | OutputRecord: output bytes, creation slot, spender  |
+ * | 0x24 | v3Transactions    | len ‖ transaction ID        | TransactionRecord: state, included block, reason    |
+ * | 0x25 | v3Meta            | name (UTF-8)                | `genesis` (genesis v3 JSON), `status` (StatusRecord) |
+ * | 0x26 | v3AccountMana     | len ‖ account ID            | Mana allotted to the account (u64 LE)               |
+ */
+import { defineTable, emptyCodec, idKeyCodec, u64Codec, utf8Codec, type Codec } from '../../core/store/index.ts';
+
+export interface BlockStateRecord {
+  parents: string[];
+  seat: number;
+  witnesses: string;
+  ratifiers: string;
+  accepted: boolean;
+  confirmed: boolean;
+  slot: number;
+  issuingTime: string;
+  validation: boolean;
+  seq: number;
+  transactionId?: string;
+}
+
+export interface OutputRecord {
+  output: string;
+  creationSlot: number;
+  spentBy?: string;
+}
+
+export type TransactionStateV3 = 'pending' | 'confirmed' | 'failed';
+
+export interface TransactionRecord {
+  state: TransactionStateV3;
+  includedBlockId?: string;
+  failureReason?: string;
+}
+
+export interface StatusRecord {
+  latestAcceptedBlockSlot: number;
+  latestConfirmedBlockSlot: number;
+  /** Issuing times (ns, decimal) of the latest accepted / confirmed block. */
+  acceptedTangleTime: string;
+  confirmedTangleTime: string;
+}
+
+function jsonCodec<T>(): Codec<T> {
+  return {
+    encode: (v) => utf8Codec.encode(JSON.stringify(v)),
+    decode: (b, subject) => JSON.parse(utf8Codec.decode(b, subject)) as T,
+  };
+}
+
+export const V3_PREFIX = Object.freeze({ blockState: 0x21, tips: 0x22, outputs: 0x23, transactions: 0x24, meta: 0x25, accountMana: 0x26 } as const);
+
+export const V3_TABLES = Object.freeze({
+  blockState: defineTable('v3BlockState', V3_PREFIX.blockState, idKeyCodec, jsonCodec<BlockStateRecord>()),
+  tips: defineTable('v3Tips', V3_PREFIX.tips, idKeyCodec, emptyCodec),
+  outputs: defineTable('v3Outputs', V3_PREFIX.outputs, idKeyCodec, jsonCodec<OutputRecord>()),
+  transactions: defineTable('v3Transactions', V3_PREFIX.transactions, idKeyCodec, jsonCodec<TransactionRecord>()),
+  meta: defineTable('v3Meta', V3_PREFIX.meta, utf8Codec, utf8Codec),
+  accountMana: defineTable('v3AccountMana', V3_PREFIX.accountMana, idKeyCodec, u64Codec),
+});

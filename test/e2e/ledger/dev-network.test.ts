@@ -1,0 +1,145 @@
+/**
+ * End-to-end on the dev network with the reference client (iota.js 2.0.0-rc.4 SingleNodeClient): a genesis from
+ * `tool genesis`'s logic (coordinator keys, funded dev wallet, low PoW score, fast milestones), the node with its
+ * built-in coordinator and remote PoW. Transactions are built and signed by iota.js's `sendAdvanced` (its
+ * `buildTransactionPayload`: inputs commitment, essence hash, Ed25519 signatures), which needs no indexer or
+ * /outputs route because the test knows its outputs; `sendAdvanced` submits them with no parents and nonce "0", so
+ * the node selects tips and does the proof of work. Confirmation is awaited by polling block metadata.
+ */
+import { Ed25519Address, Ed25519Seed, sendAdvanced, SingleNodeClient, type IBlock, type IInputAndKeyPair } from '@iota/iota.js';
+import { expect } from 'chai';
+import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
+import { blockId as blockIdOf, transactionIdOf } from '../../../src/core/ids/index.ts';
+import { payloadFromJson } from '../../../src/core/json/index.ts';
+import { CONFLICT } from '../../../src/core/ledger/index.ts';
+import type { TransactionPayload } from '../../../src/core/model/index.ts';
+import { genesisToJson } from '../../../src/node/genesis.ts';
+import { devNetworkGenesis } from '../../../src/node/ledger/dev-genesis.ts';
+import { getJson, startLedgerNode, waitFor, type LedgerTestNode } from './support.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+interface Owned {
+  input: IInputAndKeyPair['input'];
+  output: IInputAndKeyPair['consumingOutput'];
+  seed: Ed25519Seed;
+}
+
+const hex = (b: Uint8Array): string => toHex0x(b);
+
+function addressHex(seed: Ed25519Seed): string {
+  return hex(new Ed25519Address(seed.keyPair().publicKey).toAddress());
+}
+
+function txIdOf(block: IBlock): string {
+  return toHex0x(transactionIdOf(payloadFromJson(block.payload) as TransactionPayload));
+}
+
+/** The outputs a submitted transaction creates, as spendable inputs. */
+function created(block: IBlock, seeds: Ed25519Seed[]): Owned[] {
+  const txId = txIdOf(block);
+  const outputs = (block.payload as Json).essence.outputs as Json[];
+  return outputs.map((o, i) => ({
+    input: { type: 0, transactionId: txId, transactionOutputIndex: i },
+    output: o,
+    seed: seeds.find((s) => addressHex(s) === o.unlockConditions[0].address.pubKeyHash)!,
+  }));
+}
+
+function spend(o: Owned): IInputAndKeyPair {
+  return { input: o.input, addressKeyPair: o.seed.keyPair(), consumingOutput: o.output };
+}
+
+describe('e2e ledger: dev network with the built-in coordinator and iota.js', function () {
+  this.timeout(120000);
+  let n: LedgerTestNode;
+  let client: SingleNodeClient;
+  let genesis: Json;
+  const wallet2 = new Ed25519Seed(crypto.getRandomValues(new Uint8Array(32)));
+
+  before(async () => {
+    genesis = genesisToJson(devNetworkGenesis({ minPowScore: 10, milestoneInterval: 0.25 }));
+    n = await startLedgerNode(genesis, { powWorkers: 1 });
+    client = new SingleNodeClient(`http://127.0.0.1:${n.node.restPort}`);
+  });
+  after(async () => {
+    await n?.close();
+  });
+
+  const confirmed = (blockId: string): Promise<Json> =>
+    waitFor(`confirmation of ${blockId}`, async () => {
+      const md = (await client.blockMetadata(blockId)) as Json;
+      return md.referencedByMilestoneIndex !== undefined ? md : undefined;
+    });
+
+  it('the coordinator issues milestones and /info reports them with a healthy node', async () => {
+    const info = await waitFor('milestone 2', async () => {
+      const i = (await client.info()) as Json;
+      return i.status.confirmedMilestone.index >= 2 ? i : undefined;
+    });
+    expect(info.status.isHealthy).to.equal(true);
+    expect(info.status.latestMilestone.milestoneId).to.match(/^0x[0-9a-f]{64}$/);
+    expect(info.status.latestMilestone.timestamp).to.be.a('number');
+    expect(await client.health()).to.equal(true);
+  });
+
+  let first: { blockId: string; block: IBlock };
+  let mine: Owned[];
+
+  it('a signed transfer with no parents and no nonce is confirmed; included-block returns it as JSON and raw', async () => {
+    const seed = new Ed25519Seed(fromHex0x(genesis.devWallet.seed));
+    const g = genesis.outputs[0];
+    const start: Owned = { input: { type: 0, transactionId: g.outputId.slice(0, 66), transactionOutputIndex: 0 }, output: g.output, seed };
+    const total = BigInt(g.output.amount);
+    first = await sendAdvanced(client, [spend(start)], [
+      { address: addressHex(wallet2), addressType: 0, amount: 1_000_000n },
+      { address: addressHex(seed), addressType: 0, amount: total - 1_000_000n },
+    ]);
+    // The client sent no parents: the node chose them (URTS) and mined the nonce.
+    expect(first.block.parents).to.deep.equal([]);
+    const stored = await client.block(first.blockId);
+    expect(stored.parents.length).to.be.within(1, 4);
+    expect(stored.nonce).to.not.equal('0');
+    const md = await confirmed(first.blockId);
+    expect(md.ledgerInclusionState).to.equal('included');
+    expect(md.whiteFlagIndex).to.be.a('number');
+    const txId = txIdOf(first.block);
+    const included = await client.transactionIncludedBlock(txId);
+    expect(txIdOf(included)).to.equal(txId);
+    const raw = await client.transactionIncludedBlockRaw(txId);
+    expect(hex(blockIdOf(raw))).to.equal(first.blockId);
+    mine = created(first.block, [seed, wallet2]);
+    expect(mine.map((m) => m.seed !== undefined)).to.deep.equal([true, true]);
+  });
+
+  let second: { blockId: string; block: IBlock };
+
+  it('the new outputs are spendable: a second transfer from the received output is confirmed', async () => {
+    const received = mine[0]!;
+    second = await sendAdvanced(client, [spend(received)], [{ address: addressHex(mine[1]!.seed), addressType: 0, amount: 1_000_000n }]);
+    const md = await confirmed(second.blockId);
+    expect(md.ledgerInclusionState).to.equal('included');
+    expect(hex(blockIdOf(await client.transactionIncludedBlockRaw(txIdOf(second.block))))).to.equal(second.blockId);
+  });
+
+  it('a double spend of the same input ends conflicting; included-block keeps answering with the first block', async () => {
+    const received = mine[0]!;
+    // Another transaction spending the already spent output.
+    const other = await sendAdvanced(client, [spend(received)], [{ address: addressHex(received.seed), addressType: 0, amount: 1_000_000n }]);
+    const md = await confirmed(other.blockId);
+    expect(md.ledgerInclusionState).to.equal('conflicting');
+    expect(md.conflictReason).to.equal(CONFLICT.inputAlreadySpent);
+    const res = await getJson(`${n.base}/transactions/${txIdOf(other.block)}/included-block`);
+    expect(res.status).to.equal(404);
+    // The same transaction as the second transfer, re-attached in a new block: conflicting too, and the lookup
+    // still answers with the block that was applied.
+    const reattached = await client.blockSubmit({ payload: second.block.payload! });
+    expect(reattached).to.not.equal(second.blockId);
+    const md2 = await confirmed(reattached);
+    expect([md2.ledgerInclusionState, md2.conflictReason]).to.deep.equal(['conflicting', CONFLICT.inputAlreadySpent]);
+    expect(hex(blockIdOf(await client.transactionIncludedBlockRaw(txIdOf(second.block))))).to.equal(second.blockId);
+    const incMd = (await getJson(`${n.base}/transactions/${txIdOf(second.block)}/included-block/metadata`)).body;
+    expect([incMd.blockId, incMd.ledgerInclusionState]).to.deep.equal([second.blockId, 'included']);
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * v3 (IOTA 2.0) blocks on the peer streams: two peered nodes with a v3 part in their genesis. A runs the built-in
+ * validator (its validation blocks stay local: only client submissions are gossiped), B none. A block submitted to A
+ * references A's validation blocks, which B does not have: B parks it, requests the missing parents by their
+ * 36-byte IDs, and submits the whole chain to its own V3 engine; then it serves the block.
+ */
+import { expect } from 'chai';
+import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
+import { slotFromTime, type ProtocolParametersV3 } from '../../../src/core/v3/index.ts';
+import { devGenesis, genesisToJson } from '../../../src/node/genesis.ts';
+import { devProtocolParametersV3, genesisV3ToJson, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
+import { basic, basicBlock, genesisOutputId, inputOf, key, signedTx, testGenesisV3, USER, WALLET } from '../../node/v3/helpers.ts';
+import { waitFor } from '../ledger/support.ts';
+import { NetNode, tempRoot, writeGenesis } from './support.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+const V2 = 'application/vnd.iota.serializer-v2';
+
+describe('e2e network: v3 blocks travel between peers', function () {
+  this.timeout(30000);
+  const tmp = tempRoot();
+  let a: NetNode, b: NetNode;
+  let g: GenesisV3;
+  let params: ProtocolParametersV3;
+
+  before(async () => {
+    params = devProtocolParametersV3(Math.floor(Date.now() / 1000) - 100);
+    g = testGenesisV3({ params, funded: 1 });
+    const file = writeGenesis(tmp.root, { ...genesisToJson(devGenesis({ minPowScore: 0 })), v3: genesisV3ToJson(g) });
+    a = new NetNode('a', tmp.root, { genesis: file, coordinator: false, validationInterval: 30, powWorkers: 0 });
+    b = new NetNode('b', tmp.root, { genesis: file, coordinator: false, validationInterval: 0, powWorkers: 0 });
+    await a.start();
+    await b.start([a.grpcAddress]);
+    await waitFor('peered', async () => (b.running.peering.manager.connectedPeers() === 1 ? true : undefined), 5000);
+  });
+  after(async () => {
+    for (const n of [a, b]) await n?.stop();
+    tmp.remove();
+  });
+
+  const v3 = (n: NetNode): string => `http://127.0.0.1:${n.running.restPort}/api/core/v3`;
+
+  it('a v3 block submitted to A, on top of blocks B never saw, is served by B with the same bytes', async () => {
+    // a first user block makes A's validator issue validation blocks, which stay on A: A's tips are unknown to B
+    const iss0 = (await (await fetch(`${v3(a)}/blocks/issuance`)).json()) as Json;
+    const info0 = (await (await fetch(`${v3(a)}/info`)).json()) as Json;
+    const first = basicBlock(params, {
+      issuer: USER,
+      parents: iss0.strongParents.map((p: string) => fromHex0x(p)),
+      issuingTime: BigInt(Date.now()) * 1_000_000n,
+      commitmentId: fromHex0x(info0.status.latestCommitmentId),
+    });
+    const r0 = await fetch(`${v3(a)}/blocks`, { method: 'POST', headers: { 'content-type': V2 }, body: Buffer.from(first) });
+    expect(r0.status).to.equal(201);
+    await new Promise((r) => setTimeout(r, 200));
+    const iss = (await (await fetch(`${v3(a)}/blocks/issuance`)).json()) as Json;
+    const info = (await (await fetch(`${v3(a)}/info`)).json()) as Json;
+    const now = BigInt(Date.now()) * 1_000_000n;
+    const t = (now > BigInt(iss.latestParentBlockIssuingTime) ? now : BigInt(iss.latestParentBlockIssuingTime)) + 1n;
+    const tx = signedTx({ creationSlot: slotFromTime(t, params), inputs: [inputOf(genesisOutputId(g, 0))], outputs: [basic(1_000_000_000n, key(70))] }, WALLET, params);
+    const block = basicBlock(params, { issuer: USER, parents: iss.strongParents.map((p: string) => fromHex0x(p)), issuingTime: t, commitmentId: fromHex0x(info.status.latestCommitmentId), payload: tx });
+    const r = await fetch(`${v3(a)}/blocks`, { method: 'POST', headers: { 'content-type': V2 }, body: Buffer.from(block) });
+    expect(r.status).to.equal(201);
+    const { blockId } = (await r.json()) as { blockId: string };
+    const served = await waitFor(`b serves ${blockId}`, async () => {
+      const res = await fetch(`${v3(b)}/blocks/${blockId}`, { headers: { accept: V2 } });
+      return res.status === 200 ? new Uint8Array(await res.arrayBuffer()) : undefined;
+    }, 5000);
+    expect(toHex0x(served)).to.equal(toHex0x(block));
+    expect(b.running.peering.manager.stats.requested).to.be.greaterThan(0);
+  });
+});
