@@ -28,7 +28,7 @@ export interface NodeConfig {
   genesis?: string;
   /** Seconds between milestones of the built-in coordinator (default: the genesis' `coordinator.milestoneInterval`, else 5). */
   milestoneInterval?: number;
-  /** Run the built-in coordinator when the network has coordinator keys (default true). */
+  /** Run the built-in coordinator when the network has coordinator keys (default true, except on a node that dials peers). */
   coordinator?: boolean;
   /** Milliseconds between rounds of the built-in v3 validator (src/node/v3/validator.ts); 0 = off. */
   validationInterval?: number;
@@ -190,6 +190,6 @@ export const RUN_FLAGS_HELP = `flags of "run" (also readable from --config FILE,
   --pow-queue-size N    PoW jobs admitted at once (default ${DEFAULT_POW_QUEUE_SIZE})
   --genesis FILE        genesis/snapshot JSON for the first start (default: a generated dev network)
   --milestone-interval S  seconds between milestones of the built-in dev coordinator (default 5)
-  --coordinator BOOL    run the built-in coordinator when the network has its keys (default true)
+  --coordinator BOOL    run the built-in coordinator when the network has its keys (default: true, but false when --peer is given)
   --validation-interval MS  milliseconds between v3 validation blocks of the built-in validator (default 200; 0 = off)
   --peer HOST:PORT      a static peer (its gRPC port), dialed and redialed with backoff; repeat for more peers`;

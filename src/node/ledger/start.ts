@@ -50,7 +50,14 @@ export async function startLedger(opts: { store: NodeStore; service: NodeService
     return { coordinator: undefined, stop: async () => undefined };
   }
   logger.info(`ledger at milestone ${ledgerIndex}`);
-  const g = config.coordinator === false ? undefined : coordinatorGenesis(config, service.network.protocol.networkName, opts.given, logger);
+  // Two coordinators on one network fork it. A node that dials static peers joins a network someone else coordinates
+  // unless the operator says otherwise, so there it runs only with an explicit `--coordinator true`.
+  const dialsPeers = (config.peers?.length ?? 0) > 0;
+  if (config.coordinator === undefined && dialsPeers) {
+    logger.info('coordinator off: this node dials peers; pass --coordinator true on the one node that coordinates');
+  }
+  const wanted = config.coordinator === true || (config.coordinator === undefined && !dialsPeers);
+  const g = wanted ? coordinatorGenesis(config, service.network.protocol.networkName, opts.given, logger) : undefined;
   const settings = g ? coordinatorOf(g) : undefined;
   if (!settings) return { coordinator: undefined, stop: async () => undefined };
   if (config.milestoneInterval !== undefined) settings.milestoneInterval = config.milestoneInterval;
