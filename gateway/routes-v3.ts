@@ -8,14 +8,13 @@ import { BlockView, type SubmitBlockV3Request } from '../src/grpc/gen/node.ts';
 import { hex0x, submitBlockToJson } from '../src/grpc/rest-json.ts';
 import { readBody } from './body.ts';
 import { HttpProblem } from './errors.ts';
-import { guardJsonText } from './json-guard.ts';
+import { submittedBlock } from './submission.ts';
 import { parseHexId, V3_ID_BYTES } from './ids.ts';
 import { JSON_CONTENT_TYPE, JSON_TYPE, mediaTypeOf, prefersBinary, SERIALIZER_V2 } from './media.ts';
 import { callNode, type CallAbort } from './node-client.ts';
 import type { RouteOptions } from './routes.ts';
 
 const V3 = '/api/core/v3';
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 function abortOn(ctx: Context): CallAbort {
   return {
@@ -33,25 +32,6 @@ function sendJsonText(ctx: Context, json: string): void {
   if (json.length === 0) throw new HttpProblem(500, 'the node answered without JSON');
   ctx.type = JSON_CONTENT_TYPE;
   ctx.body = json;
-}
-
-/** The SubmitBlockV3 request for a POST body: JSON text checked for syntax here, binary passed as it is. */
-function submission(mediaType: string, body: Uint8Array): SubmitBlockV3Request {
-  if (body.length === 0) throw new HttpProblem(400, 'invalid block: request body missing');
-  if (mediaType === SERIALIZER_V2) return { block: { $case: 'raw', value: body } };
-  let text: string;
-  try {
-    text = UTF8.decode(body);
-  } catch {
-    throw new HttpProblem(400, 'invalid block: request body is not valid UTF-8');
-  }
-  guardJsonText(text); // depth and prototype-polluting keys, before any parse
-  try {
-    JSON.parse(text);
-  } catch (err) {
-    throw new HttpProblem(400, `invalid block: malformed JSON body: ${(err as Error).message}`);
-  }
-  return { block: { $case: 'json', value: text } };
 }
 
 /** Adds the v3 routes to the gateway's router (the issuance route before `/blocks/:blockId`). */
@@ -72,7 +52,7 @@ export function addV3Routes(router: Router, options: RouteOptions): void {
       const given = mediaType === '' ? 'no Content-Type' : `Content-Type "${mediaType.slice(0, 80)}"`;
       throw new HttpProblem(415, `unsupported media type: ${given}, expected ${JSON_TYPE} or ${SERIALIZER_V2}`);
     }
-    const request = submission(mediaType, await readBody(ctx.req, options.bodyLimitBytes));
+    const request: SubmitBlockV3Request = { block: submittedBlock(mediaType, await readBody(ctx.req, options.bodyLimitBytes), SERIALIZER_V2, options.maxJsonDepth) };
     const res = await callNode(client, 'SubmitBlockV3', client.submitBlockV3, request, submitTimeoutMs, abortOn(ctx));
     ctx.status = 201;
     ctx.set('Location', hex0x(res.blockId));

@@ -8,12 +8,12 @@ import { Router } from '@koa/router';
 import { BlockView, type NodeServiceClient, type SubmitBlockRequest } from '../src/grpc/gen/node.ts';
 import { blockMetadataToJson, hex0x, infoToJson, submitBlockToJson, tipsToJson } from '../src/grpc/rest-json.ts';
 import { readBody } from './body.ts';
-import { DEFAULT_MAX_JSON_DEPTH, guardJsonText } from './json-guard.ts';
 import { HttpProblem, NodeCallError } from './errors.ts';
 import { parseHexId, V2_ID_BYTES, V3_ID_BYTES } from './ids.ts';
 import { JSON_CONTENT_TYPE, JSON_TYPE, mediaTypeOf, prefersBinary, SERIALIZER_V1, SERIALIZER_V2 } from './media.ts';
 import { callNode, type CallAbort } from './node-client.ts';
 import { addV3Routes } from './routes-v3.ts';
+import { submittedBlock } from './submission.ts';
 
 export interface RouteOptions {
   client: NodeServiceClient;
@@ -57,27 +57,6 @@ function sendBlock(ctx: Context, binaryType: string | undefined, raw: Uint8Array
   if (json.length === 0) throw new HttpProblem(500, 'the node answered without the block JSON');
   ctx.type = JSON_CONTENT_TYPE;
   ctx.body = json;
-}
-
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-/** The SubmitBlock request for a POST body: JSON text checked for syntax here, binary passed as it is. */
-function submission(mediaType: string, body: Uint8Array, maxJsonDepth = DEFAULT_MAX_JSON_DEPTH): SubmitBlockRequest {
-  if (body.length === 0) throw new HttpProblem(400, 'invalid block: request body missing');
-  if (mediaType === SERIALIZER_V1) return { block: { $case: 'raw', value: body } };
-  let text: string;
-  try {
-    text = UTF8.decode(body);
-  } catch {
-    throw new HttpProblem(400, 'invalid block: request body is not valid UTF-8');
-  }
-  guardJsonText(text, maxJsonDepth); // depth and prototype-polluting keys, before any parse
-  try {
-    JSON.parse(text);
-  } catch (err) {
-    throw new HttpProblem(400, `invalid block: malformed JSON body: ${(err as Error).message}`);
-  }
-  return { block: { $case: 'json', value: text } };
 }
 
 export function createRouter(options: RouteOptions): Router {
@@ -129,7 +108,7 @@ export function createRouter(options: RouteOptions): Router {
       const given = mediaType === '' ? 'no Content-Type' : `Content-Type "${mediaType.slice(0, 80)}"`;
       throw new HttpProblem(415, `unsupported media type: ${given}, expected ${JSON_TYPE} or ${SERIALIZER_V1}`);
     }
-    const request = submission(mediaType, await readBody(ctx.req, options.bodyLimitBytes), options.maxJsonDepth);
+    const request: SubmitBlockRequest = { block: submittedBlock(mediaType, await readBody(ctx.req, options.bodyLimitBytes), SERIALIZER_V1, options.maxJsonDepth) };
     const res = await callNode(client, 'SubmitBlock', client.submitBlock, request, submitTimeoutMs, abortOn(ctx));
     ctx.status = 201;
     ctx.set('Location', hex0x(res.blockId));

@@ -34,6 +34,14 @@ export interface NodeConfig {
   validationInterval?: number;
   /** Static peers ("host:port"), dialed and redialed with backoff (`--peer`, repeatable; a list in the config file). */
   peers?: string[];
+  /** Per-client REST rate limit in requests per second (429 + Retry-After); off when absent. */
+  rateLimit?: number;
+  /** Burst of the REST rate limit (default: one second's worth). */
+  rateBurst?: number;
+  /** Apply the REST rate limit to loopback clients too (exempt by default). */
+  rateLimitLoopback?: boolean;
+  /** Deepest JSON nesting a submitted block may have (default 64). */
+  maxJsonDepth?: number;
   /** Whether `minPowScore` was set explicitly (flag or file), so a conflict with the stored network can be reported. */
   minPowScoreExplicit?: boolean;
 }
@@ -82,6 +90,10 @@ const SETTINGS: Record<string, { key: Exclude<keyof NodeConfig, 'minPowScoreExpl
   '--coordinator': { key: 'coordinator', kind: 'bool' },
   '--validation-interval': { key: 'validationInterval', kind: 'uint' },
   '--peer': { key: 'peers', kind: 'peer' },
+  '--rate-limit': { key: 'rateLimit', kind: 'positive' },
+  '--rate-burst': { key: 'rateBurst', kind: 'positive' },
+  '--rate-limit-loopback': { key: 'rateLimitLoopback', kind: 'bool' },
+  '--max-json-depth': { key: 'maxJsonDepth', kind: 'positive' },
 };
 
 const MAX: Record<Kind, number> = { string: 0, port: 65535, uint: 0xffffffff, positive: 0xffffffff, workers: 256, seconds: 3600, bool: 0, peer: 0 };
@@ -178,6 +190,9 @@ export function parseRunArgs(argv: readonly string[], base: NodeConfig = default
     const setting = SETTINGS[name]!;
     assign(config, setting.key, readValue(setting.kind, value, `flag ${name}`));
   }
+  if (config.rateLimit === undefined && (config.rateBurst !== undefined || config.rateLimitLoopback !== undefined)) {
+    throw new ConfigError('--rate-burst and --rate-limit-loopback need --rate-limit RPS');
+  }
   return config;
 }
 
@@ -192,4 +207,8 @@ export const RUN_FLAGS_HELP = `flags of "run" (also readable from --config FILE,
   --milestone-interval S  seconds between milestones of the built-in dev coordinator (default 5)
   --coordinator BOOL    run the built-in coordinator when the network has its keys (default: true, but false when --peer is given)
   --validation-interval MS  milliseconds between v3 validation blocks of the built-in validator (default 200; 0 = off)
-  --peer HOST:PORT      a static peer (its gRPC port), dialed and redialed with backoff; repeat for more peers`;
+  --peer HOST:PORT      a static peer (its gRPC port), dialed and redialed with backoff; repeat for more peers
+  --rate-limit RPS      per-client REST rate limit, 429 beyond it (default off; loopback clients exempt)
+  --rate-burst N        burst of the rate limit (default: one second's worth)
+  --rate-limit-loopback BOOL  apply the rate limit to loopback clients too (default false)
+  --max-json-depth N    deepest JSON nesting of a submitted block (default 64)`;

@@ -119,7 +119,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     logger.info(`gRPC NodeService listening on ${config.host}:${grpc.port}`);
     let rest: RestHandle | undefined;
     if (options.rest !== false) {
-      rest = await startRest({ host: config.host, port: config.restPort, grpcAddress: `${config.host}:${grpc.port}`, logger });
+      rest = await startRest({ host: config.host, port: config.restPort, grpcAddress: `${config.host}:${grpc.port}`, logger, limits: config });
       const r = rest;
       cleanups.push(() => r.close());
       logger.info(`REST API listening on http://${config.host}:${rest.port}/api/core/v2/`);

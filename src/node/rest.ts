@@ -11,11 +11,24 @@ export interface RestHandle {
   close(): Promise<void>;
 }
 
-export async function startRest(options: { host: string; port: number; grpcAddress: string; logger: Logger }): Promise<RestHandle> {
+/** The abuse limits of the REST gateway, from the node's configuration (`--rate-limit`, `--max-json-depth`, ...). */
+export interface RestLimits {
+  rateLimit?: number;
+  rateBurst?: number;
+  rateLimitLoopback?: boolean;
+  maxJsonDepth?: number;
+}
+
+export async function startRest(options: { host: string; port: number; grpcAddress: string; logger: Logger; limits?: RestLimits }): Promise<RestHandle> {
+  const l = options.limits ?? {};
   const gw = await startGateway({
     nodeAddress: options.grpcAddress,
     host: options.host,
     port: options.port,
+    ...(l.rateLimit !== undefined
+      ? { rateLimit: { requestsPerSecond: l.rateLimit, ...(l.rateBurst !== undefined ? { burst: l.rateBurst } : {}), ...(l.rateLimitLoopback !== undefined ? { limitLoopback: l.rateLimitLoopback } : {}) } }
+      : {}),
+    ...(l.maxJsonDepth !== undefined ? { maxJsonDepth: l.maxJsonDepth } : {}),
     log: (message, err) => options.logger.error(`REST gateway: ${message}`, err),
   });
   return { port: gw.port, close: () => gw.close() };

@@ -1,0 +1,29 @@
+/**
+ * The body of a block submission (v2 and v3 alike): the vendor media type passes the bytes as they are; JSON is
+ * checked here for UTF-8, prototype-polluting keys, nesting depth and syntax, then passed to the node as TEXT (the node
+ * parses it with the core's one JSON mapping).
+ */
+import { HttpProblem } from './errors.ts';
+import { DEFAULT_MAX_JSON_DEPTH, guardJsonText } from './json-guard.ts';
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+export type SubmittedBlock = { $case: 'raw'; value: Uint8Array } | { $case: 'json'; value: string };
+
+export function submittedBlock(mediaType: string, body: Uint8Array, binaryType: string, maxJsonDepth = DEFAULT_MAX_JSON_DEPTH): SubmittedBlock {
+  if (body.length === 0) throw new HttpProblem(400, 'invalid block: request body missing');
+  if (mediaType === binaryType) return { $case: 'raw', value: body };
+  let text: string;
+  try {
+    text = UTF8.decode(body);
+  } catch {
+    throw new HttpProblem(400, 'invalid block: request body is not valid UTF-8');
+  }
+  guardJsonText(text, maxJsonDepth); // depth and prototype-polluting keys, before any parse
+  try {
+    JSON.parse(text);
+  } catch (err) {
+    throw new HttpProblem(400, `invalid block: malformed JSON body: ${(err as Error).message}`);
+  }
+  return { $case: 'json', value: text };
+}
