@@ -1,4 +1,4 @@
-/** Byte helpers on plain Uint8Array (no Buffer: this runs on any ECMAScript runtime). */
+/** Byte helpers on plain Uint8Array only (no host byte-buffer types: this runs on any ECMAScript runtime). */
 import { reject } from './errors.ts';
 
 const HEX = '0123456789abcdef';
