@@ -17,22 +17,22 @@ export function merkleNodeHash(left: Uint8Array, right: Uint8Array): Uint8Array 
   return blake2b256Parts(NODE_PREFIX, left, right);
 }
 
-/** Largest power of two strictly less than n (n >= 2). */
-function splitPoint(n: number): number {
+/** Largest power of two strictly less than n (n >= 2): where the tree splits its leaves. */
+export function merkleSplit(n: number): number {
   let k = 1;
   while (k * 2 < n) k *= 2;
   return k;
 }
 
-function subtree(items: Uint8Array[], from: number, to: number): Uint8Array {
+function subtree(items: readonly Uint8Array[], from: number, to: number): Uint8Array {
   const n = to - from;
   if (n === 1) return merkleLeafHash(items[from]!);
-  const k = splitPoint(n);
+  const k = merkleSplit(n);
   return merkleNodeHash(subtree(items, from, from + k), subtree(items, from + k, to));
 }
 
 /** The Merkle root over `ids` in the given order (the caller supplies White-Flag order). */
-export function merkleRoot(ids: Uint8Array[]): Uint8Array {
+export function merkleRoot(ids: readonly Uint8Array[]): Uint8Array {
   if (ids.length === 0) return blake2b256(new Uint8Array(0));
   return subtree(ids, 0, ids.length);
 }
