@@ -5,12 +5,10 @@
 import type { Context } from 'koa';
 import type { Router } from '@koa/router';
 import { BlockView, type SubmitBlockV3Request } from '../src/grpc/gen/node.ts';
-import { hex0x, submitBlockToJson } from '../src/grpc/rest-json.ts';
-import { readBody } from './body.ts';
 import { HttpProblem } from './errors.ts';
-import { submittedBlock } from './submission.ts';
+import { readSubmittedBlock, sendCreated } from './submission.ts';
 import { parseHexId, V3_ID_BYTES } from './ids.ts';
-import { JSON_CONTENT_TYPE, JSON_TYPE, mediaTypeOf, prefersBinary, SERIALIZER_V2 } from './media.ts';
+import { JSON_CONTENT_TYPE, prefersBinary, SERIALIZER_V2 } from './media.ts';
 import { callNode, type CallAbort } from './node-client.ts';
 import type { RouteOptions } from './routes.ts';
 
@@ -47,16 +45,8 @@ export function addV3Routes(router: Router, options: RouteOptions): void {
   });
 
   router.post(`${V3}/blocks`, async (ctx) => {
-    const mediaType = mediaTypeOf(ctx.get('content-type'));
-    if (mediaType !== JSON_TYPE && mediaType !== SERIALIZER_V2) {
-      const given = mediaType === '' ? 'no Content-Type' : `Content-Type "${mediaType.slice(0, 80)}"`;
-      throw new HttpProblem(415, `unsupported media type: ${given}, expected ${JSON_TYPE} or ${SERIALIZER_V2}`);
-    }
-    const request: SubmitBlockV3Request = { block: submittedBlock(mediaType, await readBody(ctx.req, options.bodyLimitBytes), SERIALIZER_V2, options.maxJsonDepth) };
-    const res = await callNode(client, 'SubmitBlockV3', client.submitBlockV3, request, submitTimeoutMs, abortOn(ctx));
-    ctx.status = 201;
-    ctx.set('Location', hex0x(res.blockId));
-    ctx.body = submitBlockToJson(res);
+    const request: SubmitBlockV3Request = { block: await readSubmittedBlock(ctx, SERIALIZER_V2, options) };
+    sendCreated(ctx, await callNode(client, 'SubmitBlockV3', client.submitBlockV3, request, submitTimeoutMs, abortOn(ctx)));
   });
 
   router.get(`${V3}/blocks/:blockId`, async (ctx) => {

@@ -6,14 +6,13 @@
 import type { Context } from 'koa';
 import { Router } from '@koa/router';
 import { BlockView, type NodeServiceClient, type SubmitBlockRequest } from '../src/grpc/gen/node.ts';
-import { blockMetadataToJson, hex0x, infoToJson, submitBlockToJson, tipsToJson } from '../src/grpc/rest-json.ts';
-import { readBody } from './body.ts';
+import { blockMetadataToJson, infoToJson, tipsToJson } from '../src/grpc/rest-json.ts';
 import { HttpProblem, NodeCallError } from './errors.ts';
 import { parseHexId, V2_ID_BYTES, V3_ID_BYTES } from './ids.ts';
-import { JSON_CONTENT_TYPE, JSON_TYPE, mediaTypeOf, prefersBinary, SERIALIZER_V1, SERIALIZER_V2 } from './media.ts';
+import { JSON_CONTENT_TYPE, prefersBinary, SERIALIZER_V1, SERIALIZER_V2 } from './media.ts';
 import { callNode, type CallAbort } from './node-client.ts';
 import { addV3Routes } from './routes-v3.ts';
-import { submittedBlock } from './submission.ts';
+import { readSubmittedBlock, sendCreated } from './submission.ts';
 
 export interface RouteOptions {
   client: NodeServiceClient;
@@ -103,16 +102,8 @@ export function createRouter(options: RouteOptions): Router {
   });
 
   router.post(`${V2}/blocks`, async (ctx) => {
-    const mediaType = mediaTypeOf(ctx.get('content-type'));
-    if (mediaType !== JSON_TYPE && mediaType !== SERIALIZER_V1) {
-      const given = mediaType === '' ? 'no Content-Type' : `Content-Type "${mediaType.slice(0, 80)}"`;
-      throw new HttpProblem(415, `unsupported media type: ${given}, expected ${JSON_TYPE} or ${SERIALIZER_V1}`);
-    }
-    const request: SubmitBlockRequest = { block: submittedBlock(mediaType, await readBody(ctx.req, options.bodyLimitBytes), SERIALIZER_V1, options.maxJsonDepth) };
-    const res = await callNode(client, 'SubmitBlock', client.submitBlock, request, submitTimeoutMs, abortOn(ctx));
-    ctx.status = 201;
-    ctx.set('Location', hex0x(res.blockId));
-    ctx.body = submitBlockToJson(res);
+    const request: SubmitBlockRequest = { block: await readSubmittedBlock(ctx, SERIALIZER_V1, options) };
+    sendCreated(ctx, await callNode(client, 'SubmitBlock', client.submitBlock, request, submitTimeoutMs, abortOn(ctx)));
   });
 
   router.get(`${V2}/transactions/:transactionId/included-block`, async (ctx) => {

@@ -3,8 +3,13 @@
  * checked here for UTF-8, prototype-polluting keys, nesting depth and syntax, then passed to the node as TEXT (the node
  * parses it with the core's one JSON mapping).
  */
+import type { Context } from 'koa';
+import type { SubmitBlockResponse } from '../src/grpc/gen/node.ts';
+import { hex0x, submitBlockToJson } from '../src/grpc/rest-json.ts';
+import { readBody } from './body.ts';
 import { HttpProblem } from './errors.ts';
 import { DEFAULT_MAX_JSON_DEPTH, guardJsonText } from './json-guard.ts';
+import { JSON_TYPE, mediaTypeOf } from './media.ts';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -26,4 +31,21 @@ export function submittedBlock(mediaType: string, body: Uint8Array, binaryType: 
     throw new HttpProblem(400, `invalid block: malformed JSON body: ${(err as Error).message}`);
   }
   return { $case: 'json', value: text };
+}
+
+/** A POSTed block: `application/json` or the given vendor type (parameters ignored), anything else 415. */
+export async function readSubmittedBlock(ctx: Context, binaryType: string, options: { bodyLimitBytes: number; maxJsonDepth?: number }): Promise<SubmittedBlock> {
+  const mediaType = mediaTypeOf(ctx.get('content-type'));
+  if (mediaType !== JSON_TYPE && mediaType !== binaryType) {
+    const given = mediaType === '' ? 'no Content-Type' : `Content-Type "${mediaType.slice(0, 80)}"`;
+    throw new HttpProblem(415, `unsupported media type: ${given}, expected ${JSON_TYPE} or ${binaryType}`);
+  }
+  return submittedBlock(mediaType, await readBody(ctx.req, options.bodyLimitBytes), binaryType, options.maxJsonDepth);
+}
+
+/** 201 with `Location: <block ID>` and `{"blockId"}`, whatever `Accept` says (DECISIONS.md). */
+export function sendCreated(ctx: Context, res: SubmitBlockResponse): void {
+  ctx.status = 201;
+  ctx.set('Location', hex0x(res.blockId));
+  ctx.body = submitBlockToJson(res);
 }
