@@ -6,23 +6,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfig, type NodeConfig } from '../../../src/node/config.ts';
-import type { Logger } from '../../../src/node/logger.ts';
 import { startNode, type RunningNode } from '../../../src/node/node.ts';
+import { CollectingLogger as QuietLogger } from '../../node/support.ts';
 
 export const SERIALIZER_V1 = 'application/vnd.iota.serializer-v1';
 
-export class QuietLogger implements Logger {
-  lines: string[] = [];
-  info(m: string): void {
-    this.lines.push(`INFO ${m}`);
-  }
-  warn(m: string): void {
-    this.lines.push(`WARN ${m}`);
-  }
-  error(m: string, e?: unknown): void {
-    this.lines.push(`ERROR ${m} ${e instanceof Error ? e.stack : String(e)}`);
-  }
-}
+/** The test logger of test/node (lines kept for assertions), under the name the e2e suites use. */
+export { QuietLogger };
 
 export interface LedgerTestNode {
   node: RunningNode;
