@@ -5,93 +5,33 @@
  */
 import { expect } from 'chai';
 import { equalBytes, fromHex0x, toHex, toHex0x } from '../../../src/core/bytes.ts';
-import { decodeBlock, decodeCommonOutput, encodeBlock, encodeOutput } from '../../../src/core/codec/index.ts';
+import { encodeOutput } from '../../../src/core/codec/index.ts';
 import { blockId as blockIdOf, milestoneIdOf, transactionIdOf } from '../../../src/core/ids/index.ts';
-import { payloadFromJson } from '../../../src/core/json/index.ts';
 import { CONFLICT, confirmMilestone, includedBlockId, initLedger, LedgerState, type LedgerGenesis } from '../../../src/core/ledger/index.ts';
-import type { Block, MilestonePayload, ProtocolParameters } from '../../../src/core/model/index.ts';
+import type { MilestonePayload } from '../../../src/core/model/index.ts';
 import { MemoryKeyValueStore, NodeStore } from '../../../src/core/store/index.ts';
-import { loadVectors } from '../../support/vectors.ts';
+import { shimmerReplay, type ShimmerReplay } from '../../support/shimmer-replay.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-const FILE: Json = loadVectors('stardust/shimmer_mainnet_milestones_17339_17341.json');
 const STATE: Record<string, string> = { no_transaction: 'noTransaction', included: 'included', conflicting: 'conflicting' };
 const REASON: Record<string, number> = { none: CONFLICT.none };
 
-function protocolFromFile(p: Json): ProtocolParameters {
-  return {
-    version: p.version,
-    networkName: p.network_name,
-    bech32Hrp: p.bech32_hrp,
-    minPowScore: p.min_pow_score,
-    belowMaxDepth: p.below_max_depth,
-    rentStructure: { vByteCost: p.rent_structure.v_byte_cost, vByteFactorData: p.rent_structure.v_byte_factor_data, vByteFactorKey: p.rent_structure.v_byte_factor_key },
-    tokenSupply: BigInt(p.token_supply),
-  };
-}
-
-interface ConeEntry {
-  id: Uint8Array;
-  bytes: Uint8Array;
-  block: Block;
-}
-
-/** Everything the test derives from the file once. */
-function prepare() {
-  const milestones: Json[] = FILE.milestones;
-  const cones: ConeEntry[][] = milestones.map((m) =>
-    m.coneInWhiteFlagOrder.map((b: Json) => {
-      const bytes = fromHex0x('0x' + b.bytes);
-      return { id: fromHex0x(b.blockId), bytes, block: decodeBlock(bytes) };
-    }),
-  );
-  const inCones = new Set(cones.flat().map((c) => toHex(c.id)));
-  const payloads: MilestonePayload[] = milestones.map((m) => payloadFromJson(m.milestonePayloadJson) as MilestonePayload);
-  // Solid entry points: whatever the cones (and the milestones) point to outside every cone.
-  const seps = new Map<string, Uint8Array>();
-  const parentLists = [...cones.flat().map((c) => c.block.parents), ...payloads.map((p) => p.parents)];
-  for (const parents of parentLists) for (const p of parents) if (!inCones.has(toHex(p))) seps.set(toHex(p), p);
-  // The milestone blocks: 17339 and 17340 are real blocks inside the next cone; 17341's is rebuilt from its payload.
-  const msBlocks = payloads.map((p) => {
-    const found = cones.flat().find((c) => c.block.payload?.type === 7 && c.block.payload.index === p.index);
-    if (found) return { id: found.id, bytes: found.bytes, block: found.block, real: true };
-    const block: Block = { protocolVersion: 2, parents: p.parents, payload: p, nonce: 0n };
-    const bytes = encodeBlock(block);
-    return { id: blockIdOf(bytes), bytes, block, real: false };
-  });
-  const previous = cones[0]!.find((c) => c.block.payload?.type === 7 && c.block.payload.index === milestones[0].index - 1)!;
-  // Outputs created by the replay itself are not part of the starting ledger.
-  const createdTx = new Set(milestones.flatMap((m) => m.createdOutputTransactionIdsInSource as string[]));
-  const consumed: [string, Json][] = milestones.flatMap((m) => Object.entries(m.derived.referencedInputOutputs));
-  return { milestones, cones, payloads, seps: [...seps.values()], msBlocks, previous, createdTx, consumed };
-}
-
-function genesisOf(d: ReturnType<typeof prepare>): LedgerGenesis {
+function genesisOf(d: ShimmerReplay): LedgerGenesis {
   const prevPayload = d.previous.block.payload as MilestonePayload;
   return {
-    protocolParameters: protocolFromFile(FILE.protocolParametersInSource),
+    protocolParameters: d.protocol,
     milestone: { index: prevPayload.index, timestamp: prevPayload.timestamp, milestoneId: d.payloads[0]!.previousMilestoneId, blockId: d.previous.id },
-    milestoneKeyRanges: FILE.nodeConfigInSource.keyRanges.map((k: Json) => ({ publicKey: fromHex0x(k.public_key), start: k.start, end: k.end })),
-    milestonePublicKeyCount: FILE.nodeConfigInSource.milestonePublicKeyCount,
-    solidEntryPoints: d.seps,
-    unspentOutputs: d.consumed
-      .filter(([id]) => !d.createdTx.has(id.slice(0, 66)))
-      .map(([id, o]) => ({
-        outputId: fromHex0x(id),
-        blockId: new Uint8Array(32),
-        milestoneIndexBooked: 0,
-        milestoneTimestampBooked: 0,
-        output: decodeCommonOutput(fromHex0x('0x' + o.outputBytes)),
-      })),
+    milestoneKeyRanges: d.keyRanges,
+    milestonePublicKeyCount: d.threshold,
+    solidEntryPoints: d.solidEntryPoints,
+    unspentOutputs: d.startingOutputs.map(({ outputId, output }) => ({ outputId, blockId: new Uint8Array(32), milestoneIndexBooked: 0, milestoneTimestampBooked: 0, output })),
   };
 }
 
-async function freshStore(d: ReturnType<typeof prepare>): Promise<NodeStore> {
+async function freshStore(d: ShimmerReplay): Promise<NodeStore> {
   const store = await NodeStore.open(new MemoryKeyValueStore(), { networkName: 'shimmer' });
   await initLedger(store, genesisOf(d));
   const batch = store.batch();
-  const blocks = [...d.cones.flat(), ...d.msBlocks.filter((m) => !m.real)];
+  const blocks = [...d.cones.flat(), ...d.milestoneBlocks.filter((m) => !m.real)];
   for (const b of blocks) {
     const p = b.block.payload;
     batch.addBlock({
@@ -108,12 +48,12 @@ async function freshStore(d: ReturnType<typeof prepare>): Promise<NodeStore> {
 
 describe('ledger: replay of the real Shimmer milestones 17339-17341', function () {
   this.timeout(60000);
-  const d = prepare();
+  const d = shimmerReplay();
 
   it('the file gives what the replay needs', () => {
     expect(d.cones.map((c) => c.length)).to.deep.equal([38, 43, 31]);
     expect(d.consumed).to.have.length(27);
-    expect(d.msBlocks.map((m) => m.real)).to.deep.equal([true, true, false]);
+    expect(d.milestoneBlocks.map((m) => m.real)).to.deep.equal([true, true, false]);
     d.payloads.forEach((p, i) => expect(toHex0x(milestoneIdOf(p))).to.equal(d.milestones[i].milestoneIdInSource));
     d.cones.flat().forEach((c) => expect(toHex(blockIdOf(c.bytes))).to.equal(toHex(c.id)));
   });
@@ -122,14 +62,14 @@ describe('ledger: replay of the real Shimmer milestones 17339-17341', function (
     const store = await freshStore(d);
     const ledger = new LedgerState(store);
     for (const [i, m] of d.milestones.entries()) {
-      const ms = d.msBlocks[i]!;
+      const ms = d.milestoneBlocks[i]!;
       const c = await confirmMilestone({ store, milestoneBlockId: ms.id, milestoneBlock: ms.block });
       expect(c.milestoneIndex).to.equal(m.index);
       expect(toHex0x(c.milestoneId)).to.equal(m.milestoneIdInSource);
       expect(toHex0x(c.inclusionMerkleRoot)).to.equal(m.milestonePayloadJson.inclusionMerkleRoot);
       expect(toHex0x(c.appliedMerkleRoot)).to.equal(m.milestonePayloadJson.appliedMerkleRoot);
       const got = c.verdicts.map((v) => ({ blockId: toHex0x(v.blockId), whiteFlagIndex: v.whiteFlagIndex, state: v.ledgerInclusionState, reason: v.conflictReason }));
-      const want = m.coneInWhiteFlagOrder.map((b: Json) => ({ blockId: b.blockId, whiteFlagIndex: b.whiteFlagIndex, state: STATE[b.inclusionState], reason: REASON[b.conflictReason] }));
+      const want = m.coneInWhiteFlagOrder.map((b: { blockId: string; whiteFlagIndex: number; inclusionState: string; conflictReason: string }) => ({ blockId: b.blockId, whiteFlagIndex: b.whiteFlagIndex, state: STATE[b.inclusionState], reason: REASON[b.conflictReason] }));
       expect(got).to.deep.equal(want);
       // Transactions applied = the ones whose outputs the source says were created.
       const includedTx = c.verdicts.filter((v) => v.ledgerInclusionState === 'included').map((v) => toHex0x(v.transactionId!));
@@ -145,7 +85,7 @@ describe('ledger: replay of the real Shimmer milestones 17339-17341', function (
     }
 
     // Included-block answers for all 16 transactions.
-    const txs: Json[] = d.milestones.flatMap((m) => m.derived.transactions);
+    const txs: { transactionId: string; blockId: string }[] = d.milestones.flatMap((m) => m.derived.transactions);
     expect(txs).to.have.length(16);
     for (const t of txs) expect(toHex0x((await includedBlockId(store, fromHex0x(t.transactionId)))!)).to.equal(t.blockId);
 
@@ -158,14 +98,15 @@ describe('ledger: replay of the real Shimmer milestones 17339-17341', function (
       // Outputs the replay created itself must carry exactly the bytes the file gives for them.
       expect(toHex(encodeOutput(out!.output))).to.equal(o.outputBytes);
     }
-    const createdByReplay = d.consumed.filter(([id]) => d.createdTx.has(id.slice(0, 66)));
+    const starting = new Set(d.startingOutputs.map((o) => toHex0x(o.outputId)));
+    const createdByReplay = d.consumed.filter(([id]) => !starting.has(id));
     expect(createdByReplay).to.have.length(4);
     for (const [id] of createdByReplay) expect((await ledger.output(fromHex0x(id)))!.milestoneIndexBooked).to.be.within(17339, 17340);
   });
 
   it('a second confirmation of the same milestone is refused and leaves the ledger as it was', async () => {
     const store = await freshStore(d);
-    const ms = d.msBlocks[0]!;
+    const ms = d.milestoneBlocks[0]!;
     await (await confirmMilestone({ store, milestoneBlockId: ms.id, milestoneBlock: ms.block })).batch.commit();
     const error = await confirmMilestone({ store, milestoneBlockId: ms.id, milestoneBlock: ms.block }).then(() => undefined, (e: unknown) => e);
     expect(error).to.have.property('code', 'VALUE_OUT_OF_RANGE');

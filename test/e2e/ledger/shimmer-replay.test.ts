@@ -7,79 +7,42 @@
  * milestones, every block's metadata, both Merkle roots, and included-block (JSON + raw) for all 16 transactions.
  */
 import { expect } from 'chai';
-import { fromHex0x, toHex, toHex0x } from '../../../src/core/bytes.ts';
-import { decodeBlock, decodeCommonOutput, encodeBlock } from '../../../src/core/codec/index.ts';
+import { toHex0x } from '../../../src/core/bytes.ts';
 import { blockId as blockIdOf, merkleRoot } from '../../../src/core/ids/index.ts';
-import { outputToJson, payloadFromJson, protocolParametersToJson } from '../../../src/core/json/index.ts';
-import type { Block, MilestonePayload } from '../../../src/core/model/index.ts';
-import { loadVectors } from '../../support/vectors.ts';
+import { outputToJson, protocolParametersToJson } from '../../../src/core/json/index.ts';
+import type { MilestonePayload } from '../../../src/core/model/index.ts';
+import { shimmerReplay, type Json, type ReplayBlock } from '../../support/shimmer-replay.ts';
 import { getJson, getRaw, postRaw, startLedgerNode, waitFor, type LedgerTestNode } from './support.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-const FILE: Json = loadVectors('stardust/shimmer_mainnet_milestones_17339_17341.json');
 const STATE: Record<string, string> = { no_transaction: 'noTransaction', included: 'included', conflicting: 'conflicting' };
 
-interface Entry {
-  id: Uint8Array;
-  bytes: Uint8Array;
-  block: Block;
-}
-
 /** The genesis file of the replay network (the node's own file format, keys as the issue names them). */
-export function replayGenesis(): { genesis: Json; cones: Entry[][]; payloads: MilestonePayload[]; rebuilt: Entry } {
-  const milestones: Json[] = FILE.milestones;
-  const cones: Entry[][] = milestones.map((m) =>
-    m.coneInWhiteFlagOrder.map((b: Json) => {
-      const bytes = fromHex0x('0x' + b.bytes);
-      return { id: fromHex0x(b.blockId), bytes, block: decodeBlock(bytes) };
-    }),
-  );
-  const inCones = new Set(cones.flat().map((c) => toHex(c.id)));
-  const payloads: MilestonePayload[] = milestones.map((m) => payloadFromJson(m.milestonePayloadJson) as MilestonePayload);
-  const seps = new Set<string>();
-  for (const parents of [...cones.flat().map((c) => c.block.parents), ...payloads.map((p) => p.parents)]) {
-    for (const p of parents) if (!inCones.has(toHex(p))) seps.add(toHex0x(p));
-  }
-  const previous = cones[0]!.find((c) => c.block.payload?.type === 7 && c.block.payload.index === milestones[0].index - 1)!;
-  const prevPayload = previous.block.payload as MilestonePayload;
-  const createdTx = new Set(milestones.flatMap((m) => m.createdOutputTransactionIdsInSource as string[]));
-  const consumed: [string, Json][] = milestones.flatMap((m) => Object.entries(m.derived.referencedInputOutputs));
-  const p = FILE.protocolParametersInSource;
-  const last = payloads[payloads.length - 1]!;
-  const rebuiltBlock: Block = { protocolVersion: 2, parents: last.parents, payload: last, nonce: 0n };
-  const rebuiltBytes = encodeBlock(rebuiltBlock);
+export function replayGenesis(): { genesis: Json; cones: ReplayBlock[][]; payloads: MilestonePayload[]; rebuilt: ReplayBlock } {
+  const d = shimmerReplay();
+  const prevPayload = d.previous.block.payload as MilestonePayload;
   return {
-    cones,
-    payloads,
-    rebuilt: { id: blockIdOf(rebuiltBytes), bytes: rebuiltBytes, block: rebuiltBlock },
+    cones: d.cones,
+    payloads: d.payloads,
+    rebuilt: d.milestoneBlocks.find((m) => !m.real)!,
     genesis: {
-      protocol: protocolParametersToJson({
-        version: p.version,
-        networkName: p.network_name,
-        bech32Hrp: p.bech32_hrp,
-        minPowScore: p.min_pow_score,
-        belowMaxDepth: p.below_max_depth,
-        rentStructure: { vByteCost: p.rent_structure.v_byte_cost, vByteFactorData: p.rent_structure.v_byte_factor_data, vByteFactorKey: p.rent_structure.v_byte_factor_key },
-        tokenSupply: BigInt(p.token_supply),
-      }),
-      milestone: { index: prevPayload.index, timestamp: prevPayload.timestamp, milestoneId: toHex0x(payloads[0]!.previousMilestoneId) },
-      milestonePublicKeyCount: FILE.nodeConfigInSource.milestonePublicKeyCount,
-      milestoneKeyRanges: FILE.nodeConfigInSource.keyRanges.map((k: Json) => ({ publicKey: k.public_key, start: k.start, end: k.end })),
-      solidEntryPoints: [...seps],
-      outputs: consumed
-        .filter(([id]) => !createdTx.has(id.slice(0, 66)))
-        .map(([id, o]) => ({
-          outputId: id,
-          blockId: toHex0x(new Uint8Array(32)),
-          milestoneIndexBooked: 0,
-          milestoneTimestampBooked: 0,
-          output: outputToJson(decodeCommonOutput(fromHex0x('0x' + o.outputBytes))),
-        })),
+      protocol: protocolParametersToJson(d.protocol),
+      milestone: { index: prevPayload.index, timestamp: prevPayload.timestamp, milestoneId: toHex0x(d.payloads[0]!.previousMilestoneId) },
+      milestonePublicKeyCount: d.threshold,
+      milestoneKeyRanges: d.keyRanges.map((k) => ({ publicKey: toHex0x(k.publicKey), start: k.start, end: k.end })),
+      solidEntryPoints: d.solidEntryPoints.map(toHex0x),
+      outputs: d.startingOutputs.map(({ outputId, output }) => ({
+        outputId: toHex0x(outputId),
+        blockId: toHex0x(new Uint8Array(32)),
+        milestoneIndexBooked: 0,
+        milestoneTimestampBooked: 0,
+        output: outputToJson(output),
+      })),
       baseToken: { name: 'Shimmer', tickerSymbol: 'SMR', unit: 'SMR', subunit: 'glow', decimals: 6, useMetricPrefix: false },
     },
   };
 }
+
+const FILE: Json = shimmerReplay().file;
 
 describe('e2e ledger: the real Shimmer milestones 17339-17341 replayed through the node over REST', function () {
   this.timeout(120000);
