@@ -1,6 +1,7 @@
 /**
  * The node's milestone path, on demand (never run by the tests):
- *   npx tsx benchmarks/ledger-node/run.ts [--sizes=100,1000] [--runs=3]
+ *   npx tsx benchmarks/ledger-node/run.ts [--sizes=100,1000] [--runs=3] [--ed25519=openssl|noble]
+ *   (--ed25519=noble: without the OpenSSL fast path that the node installs at start-up)
  *
  * For each size N: a fresh dev network (LevelDB in a temp folder, min PoW 0) and N tagged-data blocks submitted
  * through the node's submission path (each on the previous block and an auto-selected tip), then ONE built-in
@@ -22,10 +23,14 @@ import { coordinatorOf } from '../../src/node/ledger/genesis-ledger.ts';
 import { initNodeLedger } from '../../src/node/ledger/start.ts';
 import { createNetwork } from '../../src/node/network.ts';
 import { NodeServiceImpl } from '../../src/node/service.ts';
+import { installOpenSslEd25519 } from '../../src/node/crypto/ed25519-openssl.ts';
 
 const arg = (name: string, dflt: string): string => process.argv.find((x) => x.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
 const SIZES = arg('sizes', '100,1000').split(',').map(Number);
 const RUNS = Number(arg('runs', '3'));
+const ED25519 = arg('ed25519', 'openssl');
+if (ED25519 !== 'openssl' && ED25519 !== 'noble') throw new Error(`--ed25519 must be openssl or noble, got ${ED25519}`);
+if (ED25519 === 'openssl' && !installOpenSslEd25519()) throw new Error('OpenSSL Ed25519 unavailable');
 const quiet = { info: () => undefined, warn: () => undefined, error: (m: string, e?: unknown) => console.error(m, e) };
 const median = (xs: number[]): number => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 

@@ -1,6 +1,7 @@
 /**
  * Milestone confirmation time, on demand (never run by the tests):
- *   npx tsx benchmarks/ledger/run.ts [--sizes=100,1000,5000] [--runs=5]
+ *   npx tsx benchmarks/ledger/run.ts [--sizes=100,1000,5000] [--runs=5] [--ed25519=openssl|noble]
+ *   (--ed25519=noble: without the OpenSSL fast path, as before it existed; see src/node/crypto/ed25519-openssl.ts)
  *
  * For each size N, a cone of N transaction blocks is generated once: 50 wallets with real Ed25519 keys each run a
  * chain of signed transfers (every transfer spends the output of the one before it, 1 input -> 1 output), the blocks
@@ -16,11 +17,15 @@ import { join } from 'node:path';
 import { confirmMilestone } from '../../src/core/ledger/index.ts';
 import { MemoryKeyValueStore, type KeyValueStore } from '../../src/core/store/index.ts';
 import { LevelKeyValueStore } from '../../src/storage/index.ts';
+import { installOpenSslEd25519 } from '../../src/node/crypto/ed25519-openssl.ts';
 import { basicOutput, TestNetwork, transfer, Wallet, outputsOf, type BuiltBlock, type Spendable } from '../../test/core/ledger/support.ts';
 
 const arg = (name: string, dflt: string): string => process.argv.find((x) => x.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
 const SIZES = arg('sizes', '100,1000,5000').split(',').map(Number);
 const RUNS = Number(arg('runs', '5'));
+const ED25519 = arg('ed25519', 'openssl');
+if (ED25519 === 'openssl' && !installOpenSslEd25519()) throw new Error('OpenSSL Ed25519 unavailable');
+if (ED25519 !== 'openssl' && ED25519 !== 'noble') throw new Error(`--ed25519 must be openssl or noble, got ${ED25519}`);
 const CHAINS = 50;
 const AMOUNT = 1_000_000n;
 
@@ -111,7 +116,7 @@ for (const size of SIZES) {
     console.error(rows[rows.length - 1]);
   }
 }
-console.log(`\nmilestone confirmation, median of ${RUNS} runs (ms; µs/tx = total per transaction block)\n`);
+console.log(`\nmilestone confirmation, median of ${RUNS} runs (ms; µs/tx = total per transaction block; Ed25519 verify: ${ED25519})\n`);
 console.log('|  txs  | store   | confirm   | commit   | total     | µs/tx  |');
 console.log('|-------|---------|-----------|----------|-----------|--------|');
 for (const r of rows) console.log(r);

@@ -25,6 +25,7 @@ import { createPeering, type PeeringHandle } from './peering/start.ts';
 import type { PeeringOptions } from './peering/manager.ts';
 import { startRest, type RestHandle } from './rest.ts';
 import { NodeServiceImpl } from './service.ts';
+import { installOpenSslEd25519 } from './crypto/ed25519-openssl.ts';
 import { initV3, startV3 } from './v3/start-v3.ts';
 
 export interface RunningNode {
@@ -97,6 +98,7 @@ async function openNetwork(store: NodeStore, config: NodeConfig, logger: Logger)
 
 export async function startNode(config: NodeConfig, options: StartOptions = {}): Promise<RunningNode> {
   const logger = options.logger ?? consoleLogger;
+  if (!installOpenSslEd25519()) logger.warn('OpenSSL Ed25519 unavailable: signatures are verified by the (slower) pure ZIP-215 code');
   mkdirSync(config.dataDir, { recursive: true });
   const kv = options.kv ?? (await LevelKeyValueStore.open(join(config.dataDir, DB_FOLDER)));
   const cleanups: (() => Promise<void>)[] = [() => kv.close()];

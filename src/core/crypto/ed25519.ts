@@ -15,10 +15,48 @@ import { blake2b256 } from './blake2b.ts';
 export const ED25519_SEED_LENGTH = 32;
 
 /**
+ * An optional faster verifier, installed by the host runtime (the core itself stays runtime-neutral).
+ * Contract: it may return true ONLY for signatures that are also valid under ZIP-215 (e.g. a strict RFC 8032 verifier:
+ * cofactorless equation, S < L, canonical R, k over the transmitted bytes — every signature it accepts satisfies the
+ * cofactored ZIP-215 equation too). Returning false (or throwing) is never taken as a verdict: `ed25519Verify` then runs
+ * the exact ZIP-215 check. So an accelerator can only make honest signatures faster; it cannot change which signatures
+ * are valid. It is called only with a 32-byte key and a 64-byte signature.
+ */
+export type Ed25519Accelerator = (publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array) => boolean;
+
+let accelerator: Ed25519Accelerator | undefined;
+
+/** Installs (or, with undefined, removes) the process-wide fast path of `ed25519Verify`. Returns the previous one. */
+export function setEd25519Accelerator(fast: Ed25519Accelerator | undefined): Ed25519Accelerator | undefined {
+  const previous = accelerator;
+  accelerator = fast;
+  return previous;
+}
+
+/** The installed accelerator, if any. */
+export function getEd25519Accelerator(): Ed25519Accelerator | undefined {
+  return accelerator;
+}
+
+/**
  * True when `signature` (64 bytes) is a valid ZIP-215 signature of `message` by `publicKey` (32 bytes).
  * Never throws for bad input: a key or signature of the wrong length, or one that does not decode, is just invalid.
+ * Uses the installed accelerator first (see `Ed25519Accelerator`); the verdict is always exactly ZIP-215's.
  */
 export function ed25519Verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
+  if (publicKey.length !== ED25519_PUBLIC_KEY_LENGTH || signature.length !== ED25519_SIGNATURE_LENGTH) return false;
+  if (accelerator !== undefined) {
+    try {
+      if (accelerator(publicKey, message, signature) === true) return true;
+    } catch {
+      // not a verdict: fall through to the exact check
+    }
+  }
+  return ed25519VerifyZip215(publicKey, message, signature);
+}
+
+/** The exact ZIP-215 check alone (never uses the accelerator): the reference the fast path is tested against. */
+export function ed25519VerifyZip215(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
   if (publicKey.length !== ED25519_PUBLIC_KEY_LENGTH || signature.length !== ED25519_SIGNATURE_LENGTH) return false;
   try {
     return ed25519.verify(signature, message, publicKey, { zip215: true });
