@@ -8,7 +8,9 @@ export async function tool(argv: string[]): Promise<number> {
       return (await import('./tool-pow.ts')).toolPow(argv.slice(1));
     case 'genesis':
       return (await import('./tool-genesis.ts')).toolGenesis(argv.slice(1));
+    case 'check':
+      return (await import('./tool-check.ts')).toolCheck(argv.slice(1));
   }
-  console.error(`unknown tool "${name ?? ''}"; available: block, genesis, pow`);
+  console.error(`unknown tool "${name ?? ''}"; available: block, check, genesis, pow`);
   return 2;
 }

@@ -1,0 +1,314 @@
+/**
+ * The consistency checker: recomputes, from first principles, everything a STOPPED node's store derives from its
+ * blocks and compares it with what is stored.
+ *
+ *   1. blocks: every stored v2 block's bytes hash (BLAKE2b-256) to its key and decode strictly; every v2 block has
+ *      metadata and every metadata record has its block. 36-byte keys are IOTA 2.0 blocks, whose state the v3 engine
+ *      keeps in its own tables: they are counted, not checked here.
+ *   2. children: the `children` table equals the parent edges of the stored blocks, in both directions; the same for
+ *      the `transactionBlocks` re-attachment index.
+ *   3. solidity: a block is solid iff every parent is a solid entry point or a stored solid block (attach.ts heals
+ *      the future cone in the same batch, so both directions are errors); a referenced block must be solid.
+ *   4. tips, by the rule attach.ts uses (a block that becomes solid drops its parents from the pool and enters it
+ *      when it has no stored child at that moment; solid entry points start in the pool): a tip must be a solid block
+ *      or solid entry point without a solid child, and a solid block / entry point with no child at all must be a
+ *      tip. A solid block whose only children are unsolid may be either (it depends on arrival order): counted.
+ *   5. the ledger: `initLedger` of the genesis into a memory store holding the same blocks (their `referenced`
+ *      cleared), then `confirmMilestone` for every stored milestone in index order; the resulting outputs, unspent
+ *      and spent outputs, milestone diffs, treasury, receipts, milestones, milestone-ID index and included-block
+ *      index must equal the stored tables byte for byte, every block's referenced data (milestone index, white-flag
+ *      index, inclusion state, conflict reason) and milestone index must match, and so must the ledger and
+ *      confirmed milestone indexes.
+ */
+import { toHex, toHex0x } from '../../core/bytes.ts';
+import { decodeBlock } from '../../core/codec/index.ts';
+import { blake2b256 } from '../../core/crypto/index.ts';
+import { transactionIdOf } from '../../core/ids/index.ts';
+import { confirmMilestone, initLedger, LEDGER_META, LEDGER_TABLES, type LedgerGenesis } from '../../core/ledger/index.ts';
+import { PAYLOAD_TRANSACTION } from '../../core/model/index.ts';
+import {
+  META,
+  MemoryKeyValueStore,
+  NodeStore,
+  prefixRange,
+  TABLES,
+  type BlockMetadata,
+  type KeyValueStore,
+} from '../../core/store/index.ts';
+
+export interface CheckOptions {
+  /** The genesis ledger the store started from; without it the ledger replay is skipped (reported as skipped). */
+  genesis?: LedgerGenesis;
+  /** The network's solid entry points (default: the genesis', else the ledger meta's). */
+  solidEntryPoints?: Uint8Array[];
+}
+
+export interface CheckSummary {
+  blocks: number;
+  v3Blocks: number;
+  solid: number;
+  unsolid: number;
+  referenced: number;
+  childEdges: number;
+  tips: number;
+  /** Solid blocks whose only children are unsolid: may or may not be tips (arrival order). */
+  tipUndetermined: number;
+  milestonesReplayed: number;
+  ledgerIndex: number | undefined;
+  unspentOutputs: number;
+  ledgerReplay: 'done' | 'skipped: no genesis' | 'skipped: no ledger';
+  ms: number;
+}
+
+export interface CheckReport {
+  ok: boolean;
+  summary: CheckSummary;
+  /** Every disagreement, one line each. */
+  differences: string[];
+}
+
+interface BlockInfo {
+  id: Uint8Array;
+  bytes: Uint8Array;
+  parents: Uint8Array[];
+  transactionId?: Uint8Array;
+  metadata?: BlockMetadata;
+}
+
+const h = (b: Uint8Array): string => toHex0x(b);
+
+function referencedText(md: BlockMetadata | undefined): string {
+  if (md === undefined) return 'no metadata';
+  const r = md.referenced;
+  const ref = r ? `referenced by ${r.milestoneIndex}, whiteFlagIndex ${r.whiteFlagIndex}, ${r.ledgerInclusionState}, conflictReason ${r.conflictReason}` : 'not referenced';
+  return md.milestoneIndex !== undefined ? `${ref}, milestone block ${md.milestoneIndex}` : ref;
+}
+
+/** Raw entries of one table (prefix byte), keyed by hex of the whole key. */
+async function rawTable(kv: KeyValueStore, prefix: number): Promise<Map<string, Uint8Array>> {
+  const out = new Map<string, Uint8Array>();
+  for await (const [k, v] of kv.entries(prefixRange(Uint8Array.of(prefix)))) out.set(toHex(k.subarray(1)), v);
+  return out;
+}
+
+export async function checkStore(store: NodeStore, options: CheckOptions = {}): Promise<CheckReport> {
+  const started = Date.now();
+  const diffs: string[] = [];
+  const summary: CheckSummary = {
+    blocks: 0,
+    v3Blocks: 0,
+    solid: 0,
+    unsolid: 0,
+    referenced: 0,
+    childEdges: 0,
+    tips: 0,
+    tipUndetermined: 0,
+    milestonesReplayed: 0,
+    ledgerIndex: await store.getMeta(META.ledgerIndex),
+    unspentOutputs: 0,
+    ledgerReplay: 'done',
+    ms: 0,
+  };
+
+  // 1. blocks and metadata
+  const blocks = new Map<string, BlockInfo>();
+  for await (const [id, bytes] of store.entries(TABLES.blocks)) {
+    if (id.length === 36) {
+      summary.v3Blocks++;
+      continue;
+    }
+    if (id.length !== 32) {
+      diffs.push(`blocks: key ${h(id)} is ${id.length} bytes, neither a v2 (32) nor a v3 (36) block ID`);
+      continue;
+    }
+    summary.blocks++;
+    const hash = blake2b256(bytes);
+    if (toHex(hash) !== toHex(id)) diffs.push(`blocks: ${h(id)} holds bytes hashing to ${h(hash)}`);
+    try {
+      const block = decodeBlock(bytes);
+      const info: BlockInfo = { id, bytes, parents: block.parents };
+      if (block.payload?.type === PAYLOAD_TRANSACTION) info.transactionId = transactionIdOf(block.payload);
+      blocks.set(toHex(id), info);
+    } catch (e) {
+      diffs.push(`blocks: ${h(id)} does not decode: ${(e as Error).message}`);
+    }
+  }
+  for await (const [id, md] of store.entries(TABLES.blockMetadata)) {
+    const b = blocks.get(toHex(id));
+    if (b === undefined) {
+      if (!(await store.hasBlock(id))) diffs.push(`blockMetadata: ${h(id)} has metadata but no stored block`);
+      continue;
+    }
+    b.metadata = md;
+  }
+  for (const b of blocks.values()) if (b.metadata === undefined) diffs.push(`blockMetadata: block ${h(b.id)} has no metadata`);
+
+  // 2. children and transaction indexes, both directions
+  const expectedEdges = new Set<string>();
+  for (const b of blocks.values()) for (const p of b.parents) expectedEdges.add(`${toHex(p)}:${toHex(b.id)}`);
+  const storedEdges = new Set<string>();
+  for await (const [parent, child] of store.keys(TABLES.children)) {
+    const e = `${toHex(parent)}:${toHex(child)}`;
+    storedEdges.add(e);
+    if (!expectedEdges.has(e)) diffs.push(`children: edge ${h(parent)} -> ${h(child)} is stored, but ${blocks.has(toHex(child)) ? 'the child does not name that parent' : 'the child block is not stored'}`);
+  }
+  summary.childEdges = storedEdges.size;
+  for (const e of expectedEdges) {
+    if (!storedEdges.has(e)) {
+      const [p, c] = e.split(':');
+      diffs.push(`children: block 0x${c} names parent 0x${p}, but the edge is missing`);
+    }
+  }
+  const expectedTx = new Set<string>();
+  for (const b of blocks.values()) if (b.transactionId) expectedTx.add(`${toHex(b.transactionId)}:${toHex(b.id)}`);
+  const storedTx = new Set<string>();
+  for await (const [tx, blockId] of store.keys(TABLES.transactionBlocks)) {
+    if (blockId.length !== 32) continue; // v3 attachments
+    const e = `${toHex(tx)}:${toHex(blockId)}`;
+    storedTx.add(e);
+    if (!expectedTx.has(e)) diffs.push(`transactionBlocks: ${h(tx)} -> ${h(blockId)} is stored, but that block does not carry that transaction`);
+  }
+  for (const e of expectedTx) {
+    if (!storedTx.has(e)) {
+      const [t, b] = e.split(':');
+      diffs.push(`transactionBlocks: block 0x${b} carries transaction 0x${t}, but the index lacks it`);
+    }
+  }
+
+  // 3. solidity
+  const seps = options.solidEntryPoints ?? options.genesis?.solidEntryPoints ?? ((await store.getMeta(LEDGER_META.solidEntryPoints)) ?? []);
+  const sepSet = new Set(seps.map(toHex));
+  const isSolid = (k: string): boolean => sepSet.has(k) || blocks.get(k)?.metadata?.solid === true;
+  for (const b of blocks.values()) {
+    const md = b.metadata;
+    if (!md) continue;
+    const expected = b.parents.every((p) => isSolid(toHex(p)));
+    if (md.solid) summary.solid++;
+    else summary.unsolid++;
+    if (md.referenced) summary.referenced++;
+    if (md.solid && !expected) {
+      const bad = b.parents.filter((p) => !isSolid(toHex(p))).map((p) => `${h(p)} (${blocks.has(toHex(p)) ? 'unsolid' : 'not stored'})`);
+      diffs.push(`solidity: ${h(b.id)} is marked solid, but parent(s) ${bad.join(', ')} are not solid`);
+    } else if (!md.solid && expected) {
+      diffs.push(`solidity: ${h(b.id)} is marked unsolid, but every parent is solid (the future-cone walk missed it)`);
+    }
+    if (md.referenced && !md.solid) diffs.push(`solidity: ${h(b.id)} is referenced by milestone ${md.referenced.milestoneIndex} but not solid`);
+  }
+
+  // 4. tips
+  const solidChildren = new Map<string, number>();
+  const anyChildren = new Map<string, number>();
+  for (const b of blocks.values()) {
+    for (const p of b.parents) {
+      const k = toHex(p);
+      anyChildren.set(k, (anyChildren.get(k) ?? 0) + 1);
+      if (b.metadata?.solid) solidChildren.set(k, (solidChildren.get(k) ?? 0) + 1);
+    }
+  }
+  const storedTips = new Set<string>();
+  for await (const tip of store.keys(TABLES.tips)) {
+    const k = toHex(tip);
+    storedTips.add(k);
+    if (!isSolid(k)) diffs.push(`tips: ${h(tip)} is a tip but ${blocks.has(k) ? 'not solid' : 'neither a stored block nor a solid entry point'}`);
+    else if ((solidChildren.get(k) ?? 0) > 0) diffs.push(`tips: ${h(tip)} is a tip but has ${solidChildren.get(k)} solid child(ren)`);
+  }
+  summary.tips = storedTips.size;
+  const candidates = [...sepSet, ...[...blocks.values()].filter((b) => b.metadata?.solid).map((b) => toHex(b.id))];
+  for (const k of candidates) {
+    if ((solidChildren.get(k) ?? 0) > 0) continue;
+    if ((anyChildren.get(k) ?? 0) > 0) {
+      summary.tipUndetermined++;
+      continue;
+    }
+    if (!storedTips.has(k)) diffs.push(`tips: 0x${k} is ${sepSet.has(k) ? 'a solid entry point' : 'a solid block'} without children, but not a tip`);
+  }
+
+  // 5. the ledger replay
+  if (summary.ledgerIndex === undefined) summary.ledgerReplay = 'skipped: no ledger';
+  else if (options.genesis === undefined) summary.ledgerReplay = 'skipped: no genesis';
+  else await replayLedger(store, options.genesis, blocks, diffs, summary);
+  for await (const _ of store.keys(LEDGER_TABLES.unspent)) summary.unspentOutputs++;
+
+  summary.ms = Date.now() - started;
+  return { ok: diffs.length === 0, summary, differences: diffs };
+}
+
+const REPLAYED_TABLES = [
+  ['outputs', LEDGER_TABLES.outputs.prefix],
+  ['unspent', LEDGER_TABLES.unspent.prefix],
+  ['spent', LEDGER_TABLES.spent.prefix],
+  ['milestoneDiffs', LEDGER_TABLES.milestoneDiffs.prefix],
+  ['treasury', LEDGER_TABLES.treasury.prefix],
+  ['receipts', LEDGER_TABLES.receipts.prefix],
+  ['includedBlock', TABLES.includedBlock.prefix],
+  ['milestones', TABLES.milestones.prefix],
+  ['milestoneIndexById', TABLES.milestoneIndexById.prefix],
+] as const;
+
+async function replayLedger(store: NodeStore, genesis: LedgerGenesis, blocks: Map<string, BlockInfo>, diffs: string[], summary: CheckSummary): Promise<void> {
+  const memKv = new MemoryKeyValueStore();
+  const mem = await NodeStore.open(memKv);
+  try {
+    await initLedger(mem, genesis);
+    const copy = mem.batch();
+    for (const b of blocks.values()) {
+      copy.put(TABLES.blocks, b.id, b.bytes);
+      const md = b.metadata;
+      const base: BlockMetadata = { protocolVersion: md?.protocolVersion ?? 2, solid: md?.solid ?? false, arrivalTime: md?.arrivalTime ?? 0 };
+      if (md?.milestoneIndex !== undefined) base.milestoneIndex = md.milestoneIndex;
+      copy.putBlockMetadata(b.id, base);
+    }
+    await copy.commit({ sync: false });
+
+    let expectedIndex = genesis.milestone.index + 1;
+    for await (const [index, record] of store.entries(TABLES.milestones, { gt: genesis.milestone.index })) {
+      if (index !== expectedIndex) {
+        diffs.push(`milestones: index ${index} is stored after ${expectedIndex - 1} (gap)`);
+        break;
+      }
+      const b = blocks.get(toHex(record.blockId));
+      if (b === undefined) {
+        diffs.push(`milestones: milestone ${index} names block ${h(record.blockId)}, which is not stored (or does not decode)`);
+        break;
+      }
+      try {
+        const c = await confirmMilestone({ store: mem, milestoneBlockId: b.id, milestoneBlock: decodeBlock(b.bytes) });
+        await c.batch.commit({ sync: false });
+      } catch (e) {
+        diffs.push(`ledger replay: milestone ${index} (block ${h(b.id)}) does not confirm on the genesis ledger: ${(e as Error).message}`);
+        break;
+      }
+      summary.milestonesReplayed++;
+      expectedIndex++;
+    }
+
+    for (const field of [META.ledgerIndex, META.confirmedMilestoneIndex]) {
+      const [s, r] = [await store.getMeta(field), await mem.getMeta(field)];
+      if (s !== r) diffs.push(`meta ${field.name}: stored ${s}, replay ${r}`);
+    }
+    const latest = await store.getMeta(META.latestMilestoneIndex);
+    const cmi = await store.getMeta(META.confirmedMilestoneIndex);
+    if (latest === undefined || (cmi !== undefined && latest < cmi)) diffs.push(`meta latestMilestoneIndex: ${latest} is below the confirmed index ${cmi}`);
+
+    for (const [name, prefix] of REPLAYED_TABLES) {
+      const [stored, replay] = [await rawTable(store.kv, prefix), await rawTable(memKv, prefix)];
+      for (const [k, v] of stored) {
+        const r = replay.get(k);
+        if (r === undefined) diffs.push(`${name}: key 0x${k} is stored but the replay does not produce it`);
+        else if (toHex(r) !== toHex(v)) diffs.push(`${name}: key 0x${k}: stored value ${h(v)}, replay ${h(r)}`);
+      }
+      for (const k of replay.keys()) if (!stored.has(k)) diffs.push(`${name}: key 0x${k} is produced by the replay but not stored`);
+    }
+
+    const ids = [...blocks.values()].map((b) => b.id);
+    const replayed = await mem.getMany(TABLES.blockMetadata, ids);
+    ids.forEach((id, i) => {
+      const s = blocks.get(toHex(id))!.metadata;
+      const r = replayed[i];
+      if (s === undefined) return;
+      if (referencedText(s) !== referencedText(r)) diffs.push(`blockMetadata: ${h(id)}: stored ${referencedText(s)}; replay ${referencedText(r)}`);
+    });
+  } finally {
+    await mem.close();
+  }
+}

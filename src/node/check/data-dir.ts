@@ -1,0 +1,45 @@
+/**
+ * The checker on a node's data folder: opens `<dataDir>/db` (LevelDB; the node must be stopped — a running node
+ * holds the lock and the open fails with STORE_LOCKED), reads the genesis the network started from
+ * (`<dataDir>/genesis.json`, written at the first start, or a given file) and runs `checkStore`. Nothing is written.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { META, NodeStore } from '../../core/store/index.ts';
+import { LevelKeyValueStore } from '../../storage/level.ts';
+import { genesisFromJson } from '../genesis.ts';
+import { hasLedger, ledgerGenesisOf } from '../ledger/genesis-ledger.ts';
+import { loadNetwork } from '../network.ts';
+import { checkStore, type CheckOptions, type CheckReport } from './consistency.ts';
+
+export class CheckSetupError extends Error {}
+
+export async function checkDataDir(dataDir: string, opts: { genesisFile?: string } = {}): Promise<CheckReport> {
+  const dbPath = join(dataDir, 'db');
+  if (!existsSync(dbPath)) throw new CheckSetupError(`no node store in ${dataDir} (missing the db folder)`);
+  const kv = await LevelKeyValueStore.open(dbPath, { createIfMissing: false });
+  try {
+    const store = new NodeStore(kv);
+    if ((await store.getMeta(META.schemaVersion)) === undefined) throw new CheckSetupError(`the store in ${dbPath} has no schema version (not a node store)`);
+    const network = await loadNetwork(store);
+    const options: CheckOptions = {};
+    if (network) options.solidEntryPoints = network.solidEntryPoints;
+    const file = opts.genesisFile ?? join(dataDir, 'genesis.json');
+    if (existsSync(file)) {
+      let g;
+      try {
+        g = genesisFromJson(JSON.parse(readFileSync(file, 'utf8')));
+      } catch (e) {
+        throw new CheckSetupError(`cannot read genesis ${file}: ${(e as Error).message}`);
+      }
+      const name = await store.getMeta(META.networkName);
+      if (name !== undefined && name !== g.protocol.networkName) throw new CheckSetupError(`genesis ${file} is network "${g.protocol.networkName}", the store "${name}"`);
+      if (hasLedger(g)) options.genesis = ledgerGenesisOf(g);
+    } else if (opts.genesisFile !== undefined) {
+      throw new CheckSetupError(`genesis file ${file} does not exist`);
+    }
+    return await checkStore(store, options);
+  } finally {
+    await kv.close();
+  }
+}
