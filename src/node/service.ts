@@ -116,14 +116,28 @@ export class NodeServiceImpl {
   /** `signal`: the call's cancellation (client gone); shutdown aborts too. */
   async submitBlock(req: SubmitBlockRequest, signal?: AbortSignal): Promise<SubmitBlockResponse> {
     if (!this.synced()) throw new NodeError('NODE_NOT_SYNCED', 'node is not synced: it is catching up with its peers');
-    const combined = signal ? AbortSignal.any([signal, this.lifetime.signal]) : this.lifetime.signal;
-    const blockId = await submitBlock(
-      { network: this.network, pow: this.pow, attacher: this.attacher, selectTips: () => this.tips.select(this.random) },
-      req,
-      combined,
-    );
-    this.blocksPerSecond.mark();
-    return { blockId };
+    // One controller per call, listening to both signals and letting go of the node-lifetime signal when the call
+    // ends. (AbortSignal.any would do, but on Node 20 every combined signal stays registered on the long-lived
+    // lifetime signal for good: about 0.8 KB per submission, found by the soak; nodejs/node#55351.)
+    const call = new AbortController();
+    const abort = (s: AbortSignal) => () => call.abort(s.reason);
+    const sources = signal ? [signal, this.lifetime.signal] : [this.lifetime.signal];
+    const listeners = sources.map((s) => [s, abort(s)] as const);
+    for (const [s, l] of listeners) {
+      if (s.aborted) call.abort(s.reason);
+      else s.addEventListener('abort', l, { once: true });
+    }
+    try {
+      const blockId = await submitBlock(
+        { network: this.network, pow: this.pow, attacher: this.attacher, selectTips: () => this.tips.select(this.random) },
+        req,
+        call.signal,
+      );
+      this.blocksPerSecond.mark();
+      return { blockId };
+    } finally {
+      for (const [s, l] of listeners) s.removeEventListener('abort', l);
+    }
   }
 
   // ---- transactions
