@@ -7,8 +7,8 @@
  * `<data-dir>/genesis.json` so the operator sees what the network is. Later starts read the network from the store;
  * a `--genesis` of another network is refused (NETWORK_MISMATCH).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { NodeStore, type KeyValueStore } from '../core/store/index.ts';
 import { LevelKeyValueStore } from '../storage/level.ts';
 import { ConfigError, type NodeConfig } from './config.ts';
@@ -27,6 +27,7 @@ import { startRest, type RestHandle } from './rest.ts';
 import { NodeServiceImpl } from './service.ts';
 import { installOpenSslEd25519 } from './crypto/ed25519-openssl.ts';
 import { initV3, startV3 } from './v3/start-v3.ts';
+import { devGenesisV3 } from './v3/genesis-v3.ts';
 
 export interface RunningNode {
   readonly grpcPort: number;
@@ -72,6 +73,25 @@ export function readGenesisFile(path: string): Genesis {
   }
 }
 
+/** Writes a file so that after a crash it is either absent or complete (temp file, fsync, rename, fsync the folder). */
+function writeFileDurably(file: string, text: string): void {
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, text);
+  const fd = openSync(tmp, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+  const dir = openSync(dirname(file), 'r');
+  try {
+    fsyncSync(dir);
+  } finally {
+    closeSync(dir);
+  }
+}
+
 /** Loads the store's network, or creates it from the genesis on a first start. */
 async function openNetwork(store: NodeStore, config: NodeConfig, logger: Logger): Promise<NetworkState> {
   const given = config.genesis !== undefined ? readGenesisFile(config.genesis) : undefined;
@@ -85,14 +105,18 @@ async function openNetwork(store: NodeStore, config: NodeConfig, logger: Logger)
     }
     return existing;
   }
-  const genesis = given ?? devNetworkGenesis({ minPowScore: config.minPowScore, ...(config.milestoneInterval !== undefined ? { milestoneInterval: config.milestoneInterval } : {}) });
-  // The ledger first: a crash between the two writes leaves a store without a network, which the next start completes.
-  await initV3(store, genesis, given === undefined);
+  // The genesis file is written (durably) before anything goes into the store, and an interrupted first start resumes
+  // from it: a crash at any moment never leaves a ledger whose dev keys are lost or were generated anew.
+  const file = join(config.dataDir, GENESIS_FILE);
+  const resumed = given === undefined && existsSync(file) ? readGenesisFile(file) : undefined;
+  const genesis = given ?? resumed ?? devNetworkGenesis({ minPowScore: config.minPowScore, ...(config.milestoneInterval !== undefined ? { milestoneInterval: config.milestoneInterval } : {}) });
+  if (given === undefined && resumed === undefined && genesis.v3 === undefined) genesis.v3 = devGenesisV3();
+  if (!existsSync(file)) writeFileDurably(file, JSON.stringify(genesisToJson(genesis), null, 2) + '\n');
+  // The ledgers first: a crash between these writes leaves a store without a network, which the next start completes.
+  await initV3(store, genesis, false);
   await initNodeLedger(store, genesis);
   const network = await createNetwork(store, genesis);
-  const file = join(config.dataDir, GENESIS_FILE);
-  if (!existsSync(file)) writeFileSync(file, JSON.stringify(genesisToJson(genesis), null, 2) + '\n');
-  logger.info(`created network "${genesis.protocol.networkName}" (${given ? `from ${config.genesis}` : 'dev genesis'}, minPowScore ${genesis.protocol.minPowScore}); genesis in ${file}`);
+  logger.info(`created network "${genesis.protocol.networkName}" (${given ? `from ${config.genesis}` : resumed ? 'dev genesis of an interrupted first start' : 'dev genesis'}, minPowScore ${genesis.protocol.minPowScore}); genesis in ${file}`);
   return network;
 }
 
