@@ -7,6 +7,9 @@ const USAGE = `ledger-node ${pkg.version}
 usage:
   ledger-node run [flags]        start the node (gRPC + REST; "ledger-node run --help" lists the flags)
   ledger-node tool block         decode/encode blocks read from standard input, one per line
+  ledger-node tool pow --score N mine a nonce for a block read from standard input
+  ledger-node tool genesis --out FILE   write the genesis file of a new dev network
+  ledger-node tool check --data-dir DIR check a stopped node's store against a recomputation
   ledger-node gateway --node HOST:PORT [--rest-port N] [--host H]   a REST gateway alone against a running node
   ledger-node --version
 `;
