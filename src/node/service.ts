@@ -2,6 +2,7 @@
  * The NodeService over NodeStore and the core: every RPC as a plain async method (request message in, answer
  * message out, errors thrown as NodeError / ProtocolError). grpc-handlers.ts puts them on the wire.
  */
+import { setMaxListeners } from 'node:events';
 import { toHex0x } from '../core/bytes.ts';
 import { decodeBlock } from '../core/codec/index.ts';
 import { blockToJson } from '../core/json/index.ts';
@@ -85,7 +86,13 @@ export class NodeServiceImpl {
   /** The IOTA 2.0 (v3) part (src/node/v3), set by the composition root when the network has one. */
   v3: V3Service | undefined = undefined;
   /** Aborted by shutdown(): in-flight PoW jobs stop. */
-  private readonly lifetime = new AbortController();
+  /** Aborted at shutdown. Every submission in flight listens to it (and stops listening when it ends), so the number
+   * of listeners is the number of concurrent submissions: no listener-count warning applies. */
+  private readonly lifetime = (() => {
+    const c = new AbortController();
+    setMaxListeners(0, c.signal);
+    return c;
+  })();
 
   constructor(options: ServiceOptions) {
     this.store = options.store;
