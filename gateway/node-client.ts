@@ -4,6 +4,7 @@
  * nobody). Failures reject with NodeCallError, which the error middleware maps to the REST answer.
  */
 import { credentials, Metadata, type CallOptions, type ClientUnaryCall, type ServiceError } from '@grpc/grpc-js';
+import type { Context } from 'koa';
 import { NodeServiceClient } from '../src/grpc/gen/node.ts';
 import { NodeCallError } from './errors.ts';
 
@@ -24,6 +25,19 @@ type UnaryMethod<Req, Res> = (
 /** Anything that can end a call early: the HTTP request's `close` while the answer is not yet sent. */
 export interface CallAbort {
   onAbort(cancel: () => void): () => void;
+}
+
+/** Cancels the node call when the HTTP client disconnects before the answer is written. */
+export function abortOn(ctx: Context): CallAbort {
+  return {
+    onAbort(cancel) {
+      const onClose = (): void => {
+        if (!ctx.res.writableEnded) cancel();
+      };
+      ctx.res.once('close', onClose);
+      return () => ctx.res.off('close', onClose);
+    },
+  };
 }
 
 /** Calls `method` of `client` with a deadline; rejects with NodeCallError. */

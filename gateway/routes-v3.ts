@@ -2,35 +2,16 @@
  * The IOTA 2.0 (v3) REST routes (`/api/core/v3/...`) as thin adapters over the node's v3 RPCs: parse path and
  * headers, make one gRPC call, answer the node's JSON text or bytes. (The v3 included-block route is in routes.ts.)
  */
-import type { Context } from 'koa';
 import type { Router } from '@koa/router';
 import { BlockView, type SubmitBlockV3Request } from '../src/grpc/gen/node.ts';
-import { HttpProblem } from './errors.ts';
 import { readSubmittedBlock, sendCreated } from './submission.ts';
 import { parseHexId, V3_ID_BYTES } from './ids.ts';
-import { JSON_CONTENT_TYPE, prefersBinary, SERIALIZER_V2 } from './media.ts';
-import { callNode, type CallAbort } from './node-client.ts';
+import { prefersBinary, SERIALIZER_V2 } from './media.ts';
+import { abortOn, callNode } from './node-client.ts';
+import { sendBlock, sendJsonText } from './send.ts';
 import type { RouteOptions } from './routes.ts';
 
 const V3 = '/api/core/v3';
-
-function abortOn(ctx: Context): CallAbort {
-  return {
-    onAbort(cancel) {
-      const onClose = (): void => {
-        if (!ctx.res.writableEnded) cancel();
-      };
-      ctx.res.once('close', onClose);
-      return () => ctx.res.off('close', onClose);
-    },
-  };
-}
-
-function sendJsonText(ctx: Context, json: string): void {
-  if (json.length === 0) throw new HttpProblem(500, 'the node answered without JSON');
-  ctx.type = JSON_CONTENT_TYPE;
-  ctx.body = json;
-}
 
 /** Adds the v3 routes to the gateway's router (the issuance route before `/blocks/:blockId`). */
 export function addV3Routes(router: Router, options: RouteOptions): void {
@@ -54,14 +35,7 @@ export function addV3Routes(router: Router, options: RouteOptions): void {
     const binary = prefersBinary(ctx.get('accept'), SERIALIZER_V2);
     const view = binary ? BlockView.BLOCK_VIEW_RAW : BlockView.BLOCK_VIEW_JSON;
     const res = await callNode(client, 'GetBlockV3', client.getBlockV3, { blockId, view }, timeoutMs, abortOn(ctx));
-    ctx.vary('Accept');
-    if (binary) {
-      if (res.raw.length === 0) throw new HttpProblem(500, 'the node answered without the block bytes');
-      ctx.type = SERIALIZER_V2;
-      ctx.body = Buffer.from(res.raw.buffer, res.raw.byteOffset, res.raw.byteLength);
-      return;
-    }
-    sendJsonText(ctx, res.json);
+    sendBlock(ctx, binary ? SERIALIZER_V2 : undefined, res.raw, res.json);
   });
 
   router.get(`${V3}/blocks/:blockId/metadata`, async (ctx) => {

@@ -3,15 +3,15 @@
  * logic: block JSON is the node's text, block bytes are the node's stored bytes, the flat records are rendered by
  * src/grpc/rest-json.ts.
  */
-import type { Context } from 'koa';
 import { Router } from '@koa/router';
 import { BlockView, type NodeServiceClient, type SubmitBlockRequest } from '../src/grpc/gen/node.ts';
 import { blockMetadataToJson, infoToJson, tipsToJson } from '../src/grpc/rest-json.ts';
-import { HttpProblem, NodeCallError } from './errors.ts';
+import { NodeCallError } from './errors.ts';
 import { parseHexId, V2_ID_BYTES, V3_ID_BYTES } from './ids.ts';
-import { JSON_CONTENT_TYPE, prefersBinary, SERIALIZER_V1, SERIALIZER_V2 } from './media.ts';
-import { callNode, type CallAbort } from './node-client.ts';
+import { prefersBinary, SERIALIZER_V1, SERIALIZER_V2 } from './media.ts';
+import { abortOn, callNode } from './node-client.ts';
 import { addV3Routes } from './routes-v3.ts';
+import { sendBlock } from './send.ts';
 import { readSubmittedBlock, sendCreated } from './submission.ts';
 
 export interface RouteOptions {
@@ -30,33 +30,6 @@ export const ROUTE_GROUPS = ['core/v2', 'core/v3'] as const;
 
 const V2 = '/api/core/v2';
 const V3 = '/api/core/v3';
-
-/** Cancels the node call when the HTTP client disconnects before the answer is written. */
-function abortOn(ctx: Context): CallAbort {
-  return {
-    onAbort(cancel) {
-      const onClose = (): void => {
-        if (!ctx.res.writableEnded) cancel();
-      };
-      ctx.res.once('close', onClose);
-      return () => ctx.res.off('close', onClose);
-    },
-  };
-}
-
-/** Answers a block as the node's raw bytes (vendor type) or the node's JSON text. */
-function sendBlock(ctx: Context, binaryType: string | undefined, raw: Uint8Array, json: string): void {
-  ctx.vary('Accept');
-  if (binaryType !== undefined) {
-    if (raw.length === 0) throw new HttpProblem(500, 'the node answered without the block bytes');
-    ctx.type = binaryType;
-    ctx.body = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
-    return;
-  }
-  if (json.length === 0) throw new HttpProblem(500, 'the node answered without the block JSON');
-  ctx.type = JSON_CONTENT_TYPE;
-  ctx.body = json;
-}
 
 export function createRouter(options: RouteOptions): Router {
   const { client, timeoutMs, submitTimeoutMs } = options;

@@ -1,0 +1,25 @@
+/** Answers built from what the node sent: its JSON text, or a block as raw bytes or JSON (v2 and v3 alike). */
+import type { Context } from 'koa';
+import { HttpProblem } from './errors.ts';
+import { JSON_CONTENT_TYPE } from './media.ts';
+
+/** The node's JSON text as it is (the node renders TIP-25 / v3 JSON; the gateway holds no mapping). */
+export function sendJsonText(ctx: Context, json: string): void {
+  if (json.length === 0) throw new HttpProblem(500, 'the node answered without JSON');
+  ctx.type = JSON_CONTENT_TYPE;
+  ctx.body = json;
+}
+
+/** Answers a block as the node's raw bytes (vendor type) or the node's JSON text. */
+export function sendBlock(ctx: Context, binaryType: string | undefined, raw: Uint8Array, json: string): void {
+  ctx.vary('Accept');
+  if (binaryType !== undefined) {
+    if (raw.length === 0) throw new HttpProblem(500, 'the node answered without the block bytes');
+    ctx.type = binaryType;
+    ctx.body = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    return;
+  }
+  if (json.length === 0) throw new HttpProblem(500, 'the node answered without the block JSON');
+  ctx.type = JSON_CONTENT_TYPE;
+  ctx.body = json;
+}
