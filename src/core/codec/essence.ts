@@ -6,7 +6,7 @@ import type { ByteReader } from './reader.ts';
 import type { ByteWriter } from './writer.ts';
 import { readUtxoInput, writeInput } from './input.ts';
 import { readOutput, writeOutput } from './output.ts';
-import { readTaggedData, writeTaggedData } from './taggedData.ts';
+import { readTaggedData, writeTaggedData } from './tagged-data.ts';
 import { checkEmbeddedEnd, readEmbeddedHeader, writeEmbedded } from './embedded.ts';
 import { essenceKindProblem, outputIndexProblem, sameUtxo } from './rules.ts';
 import { decodeWhole, encodeWith, failAt, writeCount, writeFixed } from './common.ts';

@@ -14,11 +14,11 @@ export {
 export { decodeCommonOutput, decodeOutput, encodeOutput, outputLength, readOutput, writeOutput } from './output.ts';
 export { ADDRESS_LENGTH, addressEquals, addressId, decodeAddress, encodeAddress } from './address.ts';
 export { decodeFeature, decodeFeatures, encodeFeature, encodeFeatures } from './feature.ts';
-export { decodeUnlockCondition, encodeUnlockCondition } from './unlockCondition.ts';
+export { decodeUnlockCondition, encodeUnlockCondition } from './unlock-condition.ts';
 export { decodeInput, encodeInput } from './input.ts';
 export { decodeUnlock, encodeUnlock } from './unlock.ts';
 export { decodeSignature, encodeSignature } from './signature.ts';
-export { decodeTokenScheme, encodeTokenScheme } from './tokenScheme.ts';
-export { decodeProtocolParameters, encodeProtocolParameters } from './protocolParameters.ts';
-export { decodeTaggedData, encodeTaggedData } from './taggedData.ts';
+export { decodeTokenScheme, encodeTokenScheme } from './token-scheme.ts';
+export { decodeProtocolParameters, encodeProtocolParameters } from './protocol-parameters.ts';
+export { decodeTaggedData, encodeTaggedData } from './tagged-data.ts';
 export { compareLexical } from './rules.ts';

@@ -12,10 +12,10 @@ import {
 import { ID_LENGTH, LIMITS } from '../model/limits.ts';
 import type { ByteReader } from './reader.ts';
 import type { ByteWriter } from './writer.ts';
-import { readNativeTokens, writeNativeTokens } from './nativeToken.ts';
-import { readUnlockConditions, writeUnlockConditions } from './unlockCondition.ts';
+import { readNativeTokens, writeNativeTokens } from './native-token.ts';
+import { readUnlockConditions, writeUnlockConditions } from './unlock-condition.ts';
 import { readFeatures, writeFeatures } from './feature.ts';
-import { readTokenScheme, writeTokenScheme } from './tokenScheme.ts';
+import { readTokenScheme, writeTokenScheme } from './token-scheme.ts';
 import { outputKindProblem, type OutputContext } from './rules.ts';
 import { decodeWhole, encodedLength, encodeWith, failAt, writeFixed, writePrefixed } from './common.ts';
 

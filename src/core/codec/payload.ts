@@ -9,7 +9,7 @@ import {
 } from '../model/payload.ts';
 import type { ByteReader } from './reader.ts';
 import type { ByteWriter } from './writer.ts';
-import { readTaggedData, writeTaggedData } from './taggedData.ts';
+import { readTaggedData, writeTaggedData } from './tagged-data.ts';
 import { readTransaction, readTreasuryTransaction, writeTransaction, writeTreasuryTransaction } from './transaction.ts';
 import { readMilestone, writeMilestone } from './milestone.ts';
 import { payloadKindProblem, type PayloadContext } from './rules.ts';

@@ -3,7 +3,7 @@
  * a `ledger.` name: the protocol parameters the ledger started with, announced protocol parameter changes, the solid
  * entry points and the milestone key configuration. Each value is a versioned record (version u8 first).
  */
-import { decodeProtocolParameters, encodeProtocolParameters } from '../codec/protocolParameters.ts';
+import { decodeProtocolParameters, encodeProtocolParameters } from '../codec/protocol-parameters.ts';
 import { ByteReader } from '../codec/reader.ts';
 import { ByteWriter } from '../codec/writer.ts';
 import type { MilestoneKeyRange } from '../ids/milestone-signatures.ts';

@@ -1,5 +1,5 @@
 /** Typed reads of the ledger state over the node store (tables.ts, ledger-meta.ts). Missing data reads as undefined. */
-import { decodeProtocolParameters } from '../codec/protocolParameters.ts';
+import { decodeProtocolParameters } from '../codec/protocol-parameters.ts';
 import type { ProtocolParameters } from '../model/protocol.ts';
 import type { ReceiptMilestoneOption } from '../model/payload.ts';
 import { META } from '../store/meta.ts';

@@ -6,7 +6,7 @@
  * Cheap checks run first; signatures last. Every failure throws a ProtocolError naming the field.
  */
 import { equalBytes, toHex0x } from '../bytes.ts';
-import { decodeProtocolParameters } from '../codec/protocolParameters.ts';
+import { decodeProtocolParameters } from '../codec/protocol-parameters.ts';
 import { reject } from '../errors.ts';
 import { verifyMilestoneSignaturesOverId } from '../ids/milestone-signatures.ts';
 import type { Block } from '../model/block.ts';

@@ -12,7 +12,7 @@ import { writeBlock } from '../codec/block.ts';
 import { encodedLength } from '../codec/common.ts';
 import { check, invalid } from './fail.ts';
 import { checkMilestone, checkParents } from './milestone.ts';
-import { checkTaggedData } from './taggedData.ts';
+import { checkTaggedData } from './tagged-data.ts';
 import { checkTransaction } from './transaction.ts';
 
 export interface SyntaxContext {
@@ -42,4 +42,4 @@ export function validateBlockSyntax(block: Block, ctx: SyntaxContext): void {
   if (length > LIMITS.maxBlockLength) invalid('BLOCK_TOO_LARGE', `serialized block is ${length} bytes, more than ${LIMITS.maxBlockLength}`, 'block', length);
 }
 
-export { minStorageDeposit } from './storageDeposit.ts';
+export { minStorageDeposit } from './storage-deposit.ts';

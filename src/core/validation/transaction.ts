@@ -21,8 +21,8 @@ import { essenceKindProblem, outputIndexProblem, sameUtxo, u64Problem } from '..
 import { addressId } from '../codec/address.ts';
 import { check, invalid } from './fail.ts';
 import { checkBytes, checkInput, checkList, checkOutputShape, checkUnlock } from './shape.ts';
-import { checkTaggedData } from './taggedData.ts';
-import { minStorageDeposit, minStorageDepositReturn } from './storageDeposit.ts';
+import { checkTaggedData } from './tagged-data.ts';
+import { minStorageDeposit, minStorageDepositReturn } from './storage-deposit.ts';
 
 export interface TransactionContext {
   protocol: ProtocolParameters;
