@@ -3,7 +3,7 @@
  * `{"error":{"code":<HTTP status number>,"message":"<prefix>: <reason>"}}` (DECISIONS.md), built by the one error
  * middleware at the top of the app from either a gateway-made `HttpProblem` or a failed gRPC call (`NodeCallError`).
  */
-import { GrpcStatus, STATUS_DETAILS_KEY, decodeStatusDetails, parseServiceError, restError, type ClientErrorLike } from '../src/grpc/status.ts';
+import { GrpcStatus, STATUS_DETAILS_KEY, decodeStatusDetails, parseServiceError, type ClientErrorLike, type ParsedError } from '../src/grpc/status.ts';
 
 /** The message prefix of each status (DECISIONS.md); other 4xx statuses (405, 413, 415) use the 400 prefix, 429 its own. */
 const PREFIX: Record<number, string> = {
@@ -17,6 +17,32 @@ const PREFIX: Record<number, string> = {
 
 export function prefixOf(status: number): string {
   return PREFIX[status] ?? (status >= 400 && status < 500 ? PREFIX[400]! : PREFIX[500]!);
+}
+
+const HTTP_STATUS: Partial<Record<GrpcStatus, number>> = {
+  [GrpcStatus.OK]: 200,
+  [GrpcStatus.INVALID_ARGUMENT]: 400,
+  [GrpcStatus.NOT_FOUND]: 404,
+  [GrpcStatus.PERMISSION_DENIED]: 403,
+  [GrpcStatus.UNAUTHENTICATED]: 403,
+  [GrpcStatus.UNAVAILABLE]: 503,
+  [GrpcStatus.RESOURCE_EXHAUSTED]: 503,
+  [GrpcStatus.INTERNAL]: 500,
+};
+
+/** The HTTP status of the REST answer for a gRPC status code (500 for anything not listed). */
+export function httpStatusOf(code: GrpcStatus): number {
+  return HTTP_STATUS[code] ?? 500;
+}
+
+/** A failed node call as the REST layer sees it: the parsed error and the HTTP status it stands for. */
+export interface RestParsedError extends ParsedError {
+  httpStatus: number;
+}
+
+export function parseNodeError(err: ClientErrorLike): RestParsedError {
+  const parsed = parseServiceError(err);
+  return { ...parsed, httpStatus: httpStatusOf(parsed.grpcCode) };
 }
 
 /** A rejection decided by the gateway itself (bad ID, wrong media type, body too large, no access). */
@@ -64,9 +90,16 @@ function oneLine(text: string): string {
 /** Retry-After when the node asked for none on RESOURCE_EXHAUSTED. */
 export const DEFAULT_RETRY_AFTER_SECONDS = 1;
 
+/** The REST error answer for a parsed node error (numeric `code`, prefixed message, Retry-After). */
+export function restError(e: RestParsedError): RestAnswer {
+  const headers: Record<string, string> = {};
+  if (e.retryAfterSeconds !== undefined) headers['retry-after'] = String(e.retryAfterSeconds);
+  return answer(e.httpStatus, e.message, headers);
+}
+
 /** What a failed node call turns into. */
 function nodeCallAnswer(err: NodeCallError): RestAnswer {
-  const parsed = parseServiceError(err.grpcError);
+  const parsed = parseNodeError(err.grpcError);
   const raw = err.grpcError.metadata?.get(STATUS_DETAILS_KEY)[0];
   const hasDetails = raw instanceof Uint8Array && decodeStatusDetails(raw) !== undefined;
   if (parsed.grpcCode === GrpcStatus.UNAVAILABLE && !hasDetails) {

@@ -5,7 +5,7 @@
  */
 import { Router } from '@koa/router';
 import { BlockView, type NodeServiceClient, type SubmitBlockRequest } from '../src/grpc/gen/node.ts';
-import { blockMetadataToJson, infoToJson, tipsToJson } from '../src/grpc/rest-json.ts';
+import { blockMetadataToJson, infoToJson, tipsToJson } from './render.ts';
 import { NodeCallError } from './errors.ts';
 import { parseHexId, V2_ID_BYTES, V3_ID_BYTES } from './ids.ts';
 import { prefersBinary, SERIALIZER_V1, SERIALIZER_V2 } from './media.ts';

@@ -5,7 +5,7 @@
  */
 import type { Context } from 'koa';
 import type { SubmitBlockResponse } from '../src/grpc/gen/node.ts';
-import { hex0x, submitBlockToJson } from '../src/grpc/rest-json.ts';
+import { hex0x, submitBlockToJson } from './render.ts';
 import { readBody } from './body.ts';
 import { HttpProblem } from './errors.ts';
 import { DEFAULT_MAX_JSON_DEPTH, guardJsonText } from './json-guard.ts';

@@ -17,12 +17,12 @@ import { encodeBlock } from '../../src/core/codec/index.ts';
 import type { Block } from '../../src/core/model/index.ts';
 import { NodeStore } from '../../src/core/store/index.ts';
 import { LevelKeyValueStore } from '../../src/storage/index.ts';
-import { Coordinator } from '../../src/node/coordinator.ts';
+import { Coordinator } from '../../src/node/ledger/coordinator.ts';
 import { devNetworkGenesis } from '../../src/node/ledger/dev-genesis.ts';
 import { coordinatorOf } from '../../src/node/ledger/genesis-ledger.ts';
 import { initNodeLedger } from '../../src/node/ledger/start.ts';
 import { createNetwork } from '../../src/node/network.ts';
-import { NodeServiceImpl } from '../../src/node/service.ts';
+import { NodeServiceImpl } from '../../src/node/grpc/service.ts';
 import { installOpenSslEd25519 } from '../../src/node/crypto/ed25519-openssl.ts';
 
 const arg = (name: string, dflt: string): string => process.argv.find((x) => x.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;

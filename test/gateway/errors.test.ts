@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { GrpcStatus, NodeError, statusError } from '../../src/grpc/status.ts';
+import { GrpcStatus, statusError } from '../../src/grpc/status.ts';
+import { ProtocolError } from '../../src/core/errors.ts';
+import { NodeError } from '../../src/node/errors.ts';
 import { HttpProblem, NodeCallError, toRestAnswer } from '../../gateway/errors.ts';
 import { freePort, ID32, ID36, startFakeNode, startTestGateway, type FakeNode, type TestGateway } from './harness.ts';
 
@@ -82,9 +84,7 @@ describe('gateway errors', () => {
 
     it('INVALID_ARGUMENT (a core ProtocolError) -> 400 invalid data provided', async () => {
       node.handlers.submitBlock = () => {
-        const err = new Error('Cannot decode block: unknown payload type 9 at offset 67');
-        Object.assign(err, { name: 'ProtocolError', code: 'UNKNOWN_TYPE' });
-        throw err;
+        throw new ProtocolError('UNKNOWN_TYPE', 'Cannot decode block: unknown payload type 9 at offset 67');
       };
       const res = await fetch(`${gw.url}/api/core/v2/blocks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"protocolVersion":2}' });
       expect(res.status).to.equal(400);

@@ -6,7 +6,8 @@ import { Server, ServerCredentials, status as GrpcStatus, type ServerUnaryCall, 
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeServiceService, type NodeServiceClient } from '../../src/grpc/gen/node.ts';
-import { statusError, toServiceError } from '../../src/grpc/status.ts';
+import { statusError } from '../../src/grpc/status.ts';
+import { toServiceError } from '../../src/node/grpc/errors.ts';
 import { createGateway, createNodeClient, type GatewayOptions } from '../../gateway/index.ts';
 
 export type MethodName = keyof typeof NodeServiceService;

@@ -11,8 +11,12 @@ import type * as m from '../../src/core/model/index.ts';
 import { toHex0x } from '../../src/core/bytes.ts';
 import { BlockView, NodeServiceClient, NodeServiceService, type NodeServiceServer } from '../../src/grpc/gen/node.ts';
 import { blockFromProto } from '../../src/grpc/mapping.ts';
-import { blockResponse, requireId, V2_ID_LENGTH } from '../../src/grpc/answers.ts';
-import { GrpcStatus, NodeError, parseServiceError, restError, toServiceError } from '../../src/grpc/status.ts';
+import { blockResponse, requireId, V2_ID_LENGTH } from '../../src/node/grpc/answers.ts';
+import { GrpcStatus } from '../../src/grpc/status.ts';
+import { parseNodeError } from '../../gateway/errors.ts';
+import { NodeError } from '../../src/node/errors.ts';
+import { restError } from '../../gateway/errors.ts';
+import { toServiceError } from '../../src/node/grpc/errors.ts';
 import * as fx from './fixtures.ts';
 
 const protoDir = fileURLToPath(new URL('../../proto/', import.meta.url));
@@ -196,7 +200,7 @@ describe('grpc conformance: dynamic client (proto-loader) against the generated 
     const err = await failure(call(dynamic, 'GetBlock', { block_id: Buffer.from(missing) }));
     expect(err.code).to.equal(GrpcStatus.NOT_FOUND);
     expect(err.details).to.equal(`block not found: ${toHex0x(missing)}`);
-    const parsed = parseServiceError(err);
+    const parsed = parseNodeError(err);
     expect(parsed).to.deep.equal({ code: 'NOT_FOUND', message: `block not found: ${toHex0x(missing)}`, grpcCode: GrpcStatus.NOT_FOUND, httpStatus: 404 });
     expect(restError(parsed).body.error.message).to.equal(`could not find data: block not found: ${toHex0x(missing)}`);
   });
@@ -204,17 +208,17 @@ describe('grpc conformance: dynamic client (proto-loader) against the generated 
   it('a block ID of the wrong length is INVALID_ARGUMENT', async () => {
     const err = await failure(call(dynamic, 'GetBlock', { block_id: Buffer.alloc(31) }));
     expect(err.code).to.equal(GrpcStatus.INVALID_ARGUMENT);
-    expect(parseServiceError(err)).to.include({ code: 'INVALID_REQUEST', httpStatus: 400 });
+    expect(parseNodeError(err)).to.include({ code: 'INVALID_REQUEST', httpStatus: 400 });
     expect(err.details).to.contain('expected 32 bytes, got 31');
   });
 
   it('UNAVAILABLE and RESOURCE_EXHAUSTED travel with their code and retry advice', async () => {
     node.tipsFailure = new NodeError('NO_TIPS', 'no tips available');
     try {
-      const noTips = parseServiceError(await failure(call(dynamic, 'GetTips', {})));
+      const noTips = parseNodeError(await failure(call(dynamic, 'GetTips', {})));
       expect(noTips).to.include({ code: 'NO_TIPS', grpcCode: GrpcStatus.UNAVAILABLE, httpStatus: 503 });
       node.tipsFailure = new NodeError('POW_QUEUE_FULL', 'proof-of-work queue is full', { retryAfterSeconds: 7 });
-      const full = parseServiceError(await failure(call(dynamic, 'GetTips', {})));
+      const full = parseNodeError(await failure(call(dynamic, 'GetTips', {})));
       expect(full).to.include({ code: 'POW_QUEUE_FULL', grpcCode: GrpcStatus.RESOURCE_EXHAUSTED, httpStatus: 503, retryAfterSeconds: 7 });
       expect(restError(full).headers).to.deep.equal({ 'retry-after': '7' });
     } finally {
@@ -243,7 +247,7 @@ describe('grpc conformance: dynamic client (proto-loader) against the generated 
     const bad = { structured: { ...submitted.structured, protocol_version: 256 } };
     const err = await failure(call(dynamic, 'SubmitBlock', bad));
     expect(err.code).to.equal(GrpcStatus.INVALID_ARGUMENT);
-    expect(parseServiceError(err)).to.deep.equal({
+    expect(parseNodeError(err)).to.deep.equal({
       code: 'VALUE_OUT_OF_RANGE',
       message: 'Cannot convert structured.protocolVersion: expected an integer 0..255 (u8), got 256',
       field: 'structured.protocolVersion',
@@ -263,6 +267,6 @@ describe('grpc conformance: dynamic client (proto-loader) against the generated 
     );
     expect(tips.tips.map(toHex0x)).to.deep.equal(node.tips.map(toHex0x));
     const err = await failure(new Promise((resolve, reject) => typed.getInfo({}, (e, r) => (e ? reject(e) : resolve(r)))));
-    expect(parseServiceError(err)).to.include({ code: 'UNIMPLEMENTED', grpcCode: GrpcStatus.UNIMPLEMENTED, httpStatus: 500 });
+    expect(parseNodeError(err)).to.include({ code: 'UNIMPLEMENTED', grpcCode: GrpcStatus.UNIMPLEMENTED, httpStatus: 500 });
   });
 });

@@ -3,20 +3,11 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { Metadata } from '@grpc/grpc-js';
 import { ProtocolError } from '../../src/core/errors.ts';
 import { ErrorInfo, Status } from '../../src/grpc/gen/errors.ts';
-import {
-  ERROR_INFO_TYPE_URL,
-  GrpcStatus,
-  NodeError,
-  STATUS_DETAILS_KEY,
-  decodeStatusDetails,
-  encodeStatusDetails,
-  grpcCodeOf,
-  httpStatusOf,
-  parseServiceError,
-  restError,
-  statusError,
-  toServiceError,
-} from '../../src/grpc/status.ts';
+import { ERROR_INFO_TYPE_URL, GrpcStatus, STATUS_DETAILS_KEY, decodeStatusDetails, encodeStatusDetails, statusError } from '../../src/grpc/status.ts';
+import { parseNodeError } from '../../gateway/errors.ts';
+import { NodeError } from '../../src/node/errors.ts';
+import { grpcCodeOf, toServiceError } from '../../src/node/grpc/errors.ts';
+import { httpStatusOf, restError } from '../../gateway/errors.ts';
 
 describe('grpc status: domain errors as gRPC status + details', () => {
   it('maps gRPC status codes to HTTP statuses', () => {
@@ -72,7 +63,7 @@ describe('grpc status: domain errors as gRPC status + details', () => {
     const err = toServiceError(new ProtocolError('UNKNOWN_TYPE', 'Cannot decode output: unknown type 9 at offset 120', { field: 'outputs[0]', offset: 120, value: '9' }));
     expect(err.code).to.equal(GrpcStatus.INVALID_ARGUMENT);
     expect(err.details).to.equal('Cannot decode output: unknown type 9 at offset 120');
-    const parsed = parseServiceError(err);
+    const parsed = parseNodeError(err);
     expect(parsed).to.deep.equal({
       code: 'UNKNOWN_TYPE',
       message: 'Cannot decode output: unknown type 9 at offset 120',
@@ -85,14 +76,14 @@ describe('grpc status: domain errors as gRPC status + details', () => {
   });
 
   it('turns a NodeError into its status with retry advice, and anything else into INTERNAL', () => {
-    const full = parseServiceError(toServiceError(new NodeError('POW_QUEUE_FULL', 'proof-of-work queue is full', { retryAfterSeconds: 3 })));
+    const full = parseNodeError(toServiceError(new NodeError('POW_QUEUE_FULL', 'proof-of-work queue is full', { retryAfterSeconds: 3 })));
     expect(full).to.include({ code: 'POW_QUEUE_FULL', grpcCode: GrpcStatus.RESOURCE_EXHAUSTED, httpStatus: 503, retryAfterSeconds: 3 });
-    const boom = parseServiceError(toServiceError(new Error('disk on fire')));
+    const boom = parseNodeError(toServiceError(new Error('disk on fire')));
     expect(boom).to.include({ code: 'INTERNAL', message: 'disk on fire', grpcCode: GrpcStatus.INTERNAL, httpStatus: 500 });
-    expect(parseServiceError(toServiceError('plain string'))).to.include({ code: 'INTERNAL', message: 'plain string' });
+    expect(parseNodeError(toServiceError('plain string'))).to.include({ code: 'INTERNAL', message: 'plain string' });
     // a host error with a string code (ENOENT) is not a protocol rejection
     const enoent = Object.assign(new Error('no such file'), { code: 'ENOENT' });
-    expect(parseServiceError(toServiceError(enoent))).to.include({ code: 'INTERNAL', grpcCode: GrpcStatus.INTERNAL });
+    expect(parseNodeError(toServiceError(enoent))).to.include({ code: 'INTERNAL', grpcCode: GrpcStatus.INTERNAL });
   });
 
   it('puts the details under grpc-status-details-bin as binary metadata', () => {
@@ -104,27 +95,27 @@ describe('grpc status: domain errors as gRPC status + details', () => {
   });
 
   it('falls back to the bare status when a peer sent no details (e.g. connection refused)', () => {
-    const parsed = parseServiceError({ code: GrpcStatus.UNAVAILABLE, details: 'No connection established', metadata: new Metadata() });
+    const parsed = parseNodeError({ code: GrpcStatus.UNAVAILABLE, details: 'No connection established', metadata: new Metadata() });
     expect(parsed).to.deep.equal({ code: 'UNAVAILABLE', message: 'No connection established', grpcCode: GrpcStatus.UNAVAILABLE, httpStatus: 503 });
-    expect(parseServiceError({})).to.include({ code: 'UNKNOWN', grpcCode: GrpcStatus.UNKNOWN, httpStatus: 500 });
+    expect(parseNodeError({})).to.include({ code: 'UNKNOWN', grpcCode: GrpcStatus.UNKNOWN, httpStatus: 500 });
   });
 
   it('renders the REST error answer (numeric code, prefixed message, Retry-After)', () => {
-    const notFound = restError(parseServiceError(toServiceError(new NodeError('NOT_FOUND', 'block not found: 0xab'))));
+    const notFound = restError(parseNodeError(toServiceError(new NodeError('NOT_FOUND', 'block not found: 0xab'))));
     expect(notFound).to.deep.equal({ status: 404, headers: {}, body: { error: { code: 404, message: 'could not find data: block not found: 0xab' } } });
-    const bad = restError(parseServiceError(toServiceError(new ProtocolError('INVALID_HEX', 'blockId: invalid hex character at position 3'))));
+    const bad = restError(parseNodeError(toServiceError(new ProtocolError('INVALID_HEX', 'blockId: invalid hex character at position 3'))));
     expect(bad.body.error).to.deep.equal({ code: 400, message: 'invalid data provided: blockId: invalid hex character at position 3' });
-    const full = restError(parseServiceError(toServiceError(new NodeError('POW_QUEUE_FULL', 'proof-of-work queue is full', { retryAfterSeconds: 9 }))));
+    const full = restError(parseNodeError(toServiceError(new NodeError('POW_QUEUE_FULL', 'proof-of-work queue is full', { retryAfterSeconds: 9 }))));
     expect(full).to.deep.equal({ status: 503, headers: { 'retry-after': '9' }, body: { error: { code: 503, message: 'service unavailable: proof-of-work queue is full' } } });
-    const pow = restError(parseServiceError(toServiceError(new NodeError('POW_UNAVAILABLE', 'proof of work is not available on this node'))));
+    const pow = restError(parseNodeError(toServiceError(new NodeError('POW_UNAVAILABLE', 'proof of work is not available on this node'))));
     expect(pow.body.error.message).to.equal('service unavailable: proof of work is not available on this node');
-    expect(restError(parseServiceError(toServiceError(new NodeError('FORBIDDEN', 'route /api/x')))).body.error.message).to.equal('not available for public use: route /api/x');
-    expect(restError(parseServiceError(toServiceError(new Error('x')))).body.error).to.deep.equal({ code: 500, message: 'internal server error: x' });
+    expect(restError(parseNodeError(toServiceError(new NodeError('FORBIDDEN', 'route /api/x')))).body.error.message).to.equal('not available for public use: route /api/x');
+    expect(restError(parseNodeError(toServiceError(new Error('x')))).body.error).to.deep.equal({ code: 500, message: 'internal server error: x' });
   });
 
   it('the gateway-facing modules (status helpers, generated code) import nothing from src/core', () => {
     const dir = new URL('../../src/grpc/', import.meta.url);
-    const files = ['status.ts', 'rest-json.ts', ...readdirSync(new URL('gen/', dir), { recursive: true }).map((f) => `gen/${String(f)}`).filter((f) => f.endsWith('.ts'))];
+    const files = ['status.ts', ...readdirSync(new URL('gen/', dir), { recursive: true }).map((f) => `gen/${String(f)}`).filter((f) => f.endsWith('.ts'))];
     const offenders = files.filter((f) => /from\s+['"][^'"]*core\//.test(readFileSync(new URL(f, dir), 'utf8')));
     expect(files.length).to.be.greaterThan(4);
     expect(offenders).to.deep.equal([]);

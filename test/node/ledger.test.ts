@@ -16,15 +16,15 @@ import type { Block, MilestonePayload } from '../../src/core/model/index.ts';
 import { META, MemoryKeyValueStore, NodeStore, type KeyValueStore } from '../../src/core/store/index.ts';
 import { toolGenesis, parseGenesisArgs } from '../../src/cli/tool-genesis.ts';
 import { parseRunArgs } from '../../src/node/config.ts';
-import { Coordinator } from '../../src/node/coordinator.ts';
+import { Coordinator } from '../../src/node/ledger/coordinator.ts';
 import { genesisFromJson, genesisToJson, ZERO_BLOCK_ID, type Genesis } from '../../src/node/genesis.ts';
 import { DEV_ONLY_NOTE, devNetworkGenesis } from '../../src/node/ledger/dev-genesis.ts';
 import { coordinatorOf, devWalletOf, ledgerGenesisOf } from '../../src/node/ledger/genesis-ledger.ts';
 import { initNodeLedger } from '../../src/node/ledger/start.ts';
 import { createNetwork, loadNetwork } from '../../src/node/network.ts';
 import { readGenesisFile } from '../../src/node/node.ts';
-import { NodeServiceImpl } from '../../src/node/service.ts';
-import { promoteReattach, TipSelector, tipScore } from '../../src/node/urts.ts';
+import { NodeServiceImpl } from '../../src/node/grpc/service.ts';
+import { promoteReattach, TipSelector, tipScore } from '../../src/node/tangle/urts.ts';
 import { CollectingLogger } from './support.ts';
 
 let counter = 0;

@@ -7,7 +7,7 @@ import { status, type ServiceError } from '@grpc/grpc-js';
 import { blockToProto } from '../../src/grpc/mapping.ts';
 import { GrpcStatus } from '../../src/grpc/status.ts';
 import type { MineResult } from '../../src/node/pow/miner.ts';
-import { createPowQueue, type MinerLike } from '../../src/node/pow-queue.ts';
+import { createPowQueue, type MinerLike } from '../../src/node/pow/queue.ts';
 import { failure, startTestNode, type TestNode } from './support.ts';
 
 class StuckMiner implements MinerLike {

@@ -14,7 +14,7 @@ import { blockFromProto, blockToProto } from '../../src/grpc/mapping.ts';
 import { GrpcStatus } from '../../src/grpc/status.ts';
 import { ZERO_BLOCK_ID } from '../../src/node/genesis.ts';
 import { createMiner } from '../../src/node/pow/miner.ts';
-import { createPowQueue, type PowQueue } from '../../src/node/pow-queue.ts';
+import { createPowQueue, type PowQueue } from '../../src/node/pow/queue.ts';
 import { call, failure, startTestNode, type TestNode } from './support.ts';
 
 const MIN_SCORE = 10; // a few thousand hashes: real PoW that takes milliseconds

@@ -6,13 +6,13 @@ import { expect } from 'chai';
 import { credentials, type handleUnaryCall, type ServiceError } from '@grpc/grpc-js';
 import { MemoryKeyValueStore, NodeStore } from '../../src/core/store/index.ts';
 import { NodeServiceClient, type NodeServiceServer } from '../../src/grpc/gen/node.ts';
-import { parseServiceError, type ParsedError } from '../../src/grpc/status.ts';
+import { parseNodeError, type RestParsedError as ParsedError } from '../../gateway/errors.ts';
 import { devGenesis, type Genesis } from '../../src/node/genesis.ts';
-import { startGrpcServer, type GrpcServerHandle } from '../../src/node/grpc-server.ts';
+import { startGrpcServer, type GrpcServerHandle } from '../../src/node/grpc/server.ts';
 import type { Logger } from '../../src/node/logger.ts';
 import { createNetwork } from '../../src/node/network.ts';
-import type { PowQueue } from '../../src/node/pow-queue.ts';
-import { NodeServiceImpl } from '../../src/node/service.ts';
+import type { PowQueue } from '../../src/node/pow/queue.ts';
+import { NodeServiceImpl } from '../../src/node/grpc/service.ts';
 
 export class CollectingLogger implements Logger {
   lines: string[] = [];
@@ -81,7 +81,7 @@ export async function failure(p: Promise<unknown>): Promise<ParsedError> {
   try {
     await p;
   } catch (e) {
-    return parseServiceError(e as ServiceError);
+    return parseNodeError(e as ServiceError);
   }
   return expect.fail('the call should have failed');
 }

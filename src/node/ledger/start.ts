@@ -8,11 +8,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { initLedger } from '../../core/ledger/index.ts';
 import { META, type NodeStore } from '../../core/store/index.ts';
-import { Coordinator } from '../coordinator.ts';
+import { Coordinator } from './coordinator.ts';
 import type { NodeConfig } from '../config.ts';
 import { genesisFromJson, type Genesis } from '../genesis.ts';
 import type { Logger } from '../logger.ts';
-import type { NodeServiceImpl } from '../service.ts';
+import type { NodeServiceImpl } from '../grpc/service.ts';
 import { coordinatorOf, hasLedger, ledgerGenesisOf } from './genesis-ledger.ts';
 
 /** Writes the genesis ledger unless the store already holds one (a restart after a partial first start). */

@@ -6,9 +6,9 @@ import { TABLES, META, type NodeStore } from '../../core/store/index.ts';
 import { LedgerState } from '../../core/ledger/index.ts';
 import type { MilestoneKeyRange } from '../../core/ids/index.ts';
 import type { Block } from '../../core/model/index.ts';
-import type { AttachResult, StoredListener } from '../attach.ts';
+import type { AttachResult, StoredListener } from '../tangle/attach.ts';
 import type { NetworkState } from '../network.ts';
-import type { NodeServiceImpl } from '../service.ts';
+import type { NodeServiceImpl } from '../grpc/service.ts';
 import type { V3Engine } from '../v3/engine.ts';
 
 export interface MilestoneStatus {

@@ -5,9 +5,9 @@
  */
 import type { ServerDuplexStream } from '@grpc/grpc-js';
 import { PeerServiceService, type PeerMessage } from '../../grpc/gen/peer.ts';
-import type { ExtraService } from '../grpc-server.ts';
+import type { ExtraService } from '../grpc/server.ts';
 import type { Logger } from '../logger.ts';
-import type { NodeServiceImpl } from '../service.ts';
+import type { NodeServiceImpl } from '../grpc/service.ts';
 import { acceptPeer } from './link.ts';
 import { PeerManager, type PeeringOptions } from './manager.ts';
 import { peeringPortOf } from './port.ts';

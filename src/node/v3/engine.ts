@@ -48,7 +48,7 @@ import {
 } from '../../core/v3/index.ts';
 import { processVoteV3, type VoteBlockV3 } from '../../core/v3/consensus/committee.ts';
 import { transactionFailureV3, type ResolvedInputV3 } from '../../core/v3/ledger/semantic.ts';
-import { NodeError } from '../../grpc/status.ts';
+import { NodeError } from '../errors.ts';
 import { genesisBlockIdV3, genesisOutputIdsV3, genesisV3FromJson, genesisV3ToJson, type GenesisAccountV3, type GenesisV3 } from './genesis-v3.ts';
 import { V3_TABLES, type BlockStateRecord, type OutputRecord, type StatusRecord, type TransactionRecord, type TransactionStateV3 } from './tables.ts';
 

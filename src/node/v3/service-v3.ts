@@ -4,9 +4,9 @@
  * included-block lookup answers UNAVAILABLE.
  */
 import { toHex0x } from '../../core/bytes.ts';
-import { blockV3Response, requireId, V3_ID_LENGTH } from '../../grpc/answers.ts';
+import { blockV3Response, requireId, V3_ID_LENGTH } from '../grpc/answers.ts';
 import { BlockView, type BlockV3Response, type GetBlockV3Request, type JsonV3Response, type SubmitBlockResponse, type SubmitBlockV3Request } from '../../grpc/gen/node.ts';
-import { NodeError } from '../../grpc/status.ts';
+import { NodeError } from '../errors.ts';
 import type { V3Engine } from './engine.ts';
 
 export class V3Service {

@@ -5,7 +5,7 @@
 import type { NodeStore } from '../../core/store/index.ts';
 import type { Genesis } from '../genesis.ts';
 import type { Logger } from '../logger.ts';
-import { NODE_NAME, type NodeServiceImpl } from '../service.ts';
+import { NODE_NAME, type NodeServiceImpl } from '../grpc/service.ts';
 import { V3Engine } from './engine.ts';
 import { devGenesisV3 } from './genesis-v3.ts';
 import { V3Service } from './service-v3.ts';

@@ -9,14 +9,14 @@ import { encodeBlock } from '../../../src/core/codec/index.ts';
 import { blockId as blockIdOf } from '../../../src/core/ids/index.ts';
 import { MemoryKeyValueStore, NodeStore } from '../../../src/core/store/index.ts';
 import { BlockVersion, type PeerMessage } from '../../../src/grpc/gen/peer.ts';
-import { NodeError } from '../../../src/grpc/status.ts';
+import { NodeError } from '../../../src/node/errors.ts';
 import { devGenesis } from '../../../src/node/genesis.ts';
 import { createNetwork } from '../../../src/node/network.ts';
 import { Backoff, SeenSet, TokenBucket } from '../../../src/node/peering/limits.ts';
 import type { PeerLink } from '../../../src/node/peering/link.ts';
 import { PeerManager, type PeeringOptions } from '../../../src/node/peering/manager.ts';
 import { peeringPortOf } from '../../../src/node/peering/port.ts';
-import { NodeServiceImpl } from '../../../src/node/service.ts';
+import { NodeServiceImpl } from '../../../src/node/grpc/service.ts';
 import { CollectingLogger } from '../support.ts';
 
 /** One end of an in-memory stream; `remote` is what the test drives as the other peer. */

@@ -2,11 +2,11 @@
  * Small helpers for the node's service handlers: checking identifiers from requests and shaping block answers by
  * the requested `BlockView`, so every handler (GetBlock, GetIncludedBlock, GetIncludedBlockV3) answers alike.
  */
-import type { Block } from '../core/model/index.ts';
-import { toHex0x } from '../core/bytes.ts';
-import { BlockView, type BlockResponse, type BlockV3Response } from './gen/node.ts';
-import { blockToProto } from './mapping.ts';
-import { NodeError } from './status.ts';
+import type { Block } from '../../core/model/index.ts';
+import { toHex0x } from '../../core/bytes.ts';
+import { BlockView, type BlockResponse, type BlockV3Response } from '../../grpc/gen/node.ts';
+import { blockToProto } from '../../grpc/mapping.ts';
+import { NodeError } from '../errors.ts';
 
 export const V2_ID_LENGTH = 32;
 export const V3_ID_LENGTH = 36;

@@ -3,11 +3,11 @@
  * message out, errors thrown as NodeError / ProtocolError). grpc-handlers.ts puts them on the wire.
  */
 import { setMaxListeners } from 'node:events';
-import { toHex0x } from '../core/bytes.ts';
-import { decodeBlock } from '../core/codec/index.ts';
-import { blockToJson } from '../core/json/index.ts';
-import { META, type BlockMetadata as StoredMetadata, type NodeStore } from '../core/store/index.ts';
-import { blockResponse, requireId, V2_ID_LENGTH, V3_ID_LENGTH } from '../grpc/answers.ts';
+import { toHex0x } from '../../core/bytes.ts';
+import { decodeBlock } from '../../core/codec/index.ts';
+import { blockToJson } from '../../core/json/index.ts';
+import { META, type BlockMetadata as StoredMetadata, type NodeStore } from '../../core/store/index.ts';
+import { blockResponse, requireId, V2_ID_LENGTH, V3_ID_LENGTH } from './answers.ts';
 import {
   BlockView,
   LedgerInclusionState,
@@ -27,18 +27,18 @@ import {
   type SubmitBlockRequest,
   type SubmitBlockResponse,
   type TipsResponse,
-} from '../grpc/gen/node.ts';
-import { protocolParametersToProto } from '../grpc/mapping.ts';
-import { NodeError } from '../grpc/status.ts';
-import { Attacher } from './attach.ts';
-import { RateMeter } from './metrics.ts';
-import type { NetworkState } from './network.ts';
-import type { PowQueue } from './pow-queue.ts';
-import { submitBlock } from './submit.ts';
-import { v3Unavailable, type V3Service } from './v3/service-v3.ts';
-import { MilestoneProcessor } from './ledger/milestones.ts';
-import { consoleLogger, type Logger } from './logger.ts';
-import { promoteReattach, TipSelector, type PromoteReattach } from './urts.ts';
+} from '../../grpc/gen/node.ts';
+import { protocolParametersToProto } from '../../grpc/mapping.ts';
+import { NodeError } from '../errors.ts';
+import { Attacher } from '../tangle/attach.ts';
+import { RateMeter } from '../metrics.ts';
+import type { NetworkState } from '../network.ts';
+import type { PowQueue } from '../pow/queue.ts';
+import { submitBlock } from '../tangle/intake.ts';
+import { v3Unavailable, type V3Service } from '../v3/service-v3.ts';
+import { MilestoneProcessor } from '../ledger/milestones.ts';
+import { consoleLogger, type Logger } from '../logger.ts';
+import { promoteReattach, TipSelector, type PromoteReattach } from '../tangle/urts.ts';
 
 export const NODE_NAME = 'ledger-node';
 export const SUPPORTED_PROTOCOL_VERSIONS = [2];

@@ -4,8 +4,8 @@
  * gateway renders them from the messages with these helpers. No src/core import: the gateway may use this file.
  * Key order follows what Hornet emits (spec section 18); u64 values are decimal strings, bytes `0x` hex.
  */
-import { LedgerInclusionState, type BlockMetadata, type InfoResponse, type MilestoneInfo, type SubmitBlockResponse, type TipsResponse } from './gen/node.ts';
-import type { ProtocolParamsMilestoneOption } from './gen/stardust.ts';
+import { LedgerInclusionState, type BlockMetadata, type InfoResponse, type MilestoneInfo, type SubmitBlockResponse, type TipsResponse } from '../src/grpc/gen/node.ts';
+import type { ProtocolParamsMilestoneOption } from '../src/grpc/gen/stardust.ts';
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 

@@ -1,8 +1,8 @@
 /** The gRPC server of the node: NodeService on host:port (port 0 = any free port). */
 import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
-import { NodeServiceService } from '../grpc/gen/node.ts';
-import { nodeServiceHandlers } from './grpc-handlers.ts';
-import type { Logger } from './logger.ts';
+import { NodeServiceService } from '../../grpc/gen/node.ts';
+import { nodeServiceHandlers } from './handlers.ts';
+import type { Logger } from '../logger.ts';
 import type { NodeServiceImpl } from './service.ts';
 
 export interface GrpcServerHandle {

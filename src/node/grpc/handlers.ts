@@ -5,9 +5,10 @@
  * INTERNAL; nothing escapes to crash the process. SubmitBlock aborts its PoW job when the call is cancelled.
  */
 import type { handleUnaryCall, ServerUnaryCall, sendUnaryData } from '@grpc/grpc-js';
-import type { NodeServiceServer } from '../grpc/gen/node.ts';
-import { NodeError, toServiceError } from '../grpc/status.ts';
-import type { Logger } from './logger.ts';
+import type { NodeServiceServer } from '../../grpc/gen/node.ts';
+import { NodeError } from '../errors.ts';
+import { toServiceError } from './errors.ts';
+import type { Logger } from '../logger.ts';
 import type { NodeServiceImpl } from './service.ts';
 
 function isExpected(e: unknown): boolean {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { BlockView } from '../../src/grpc/gen/node.ts';
-import { blockResponse, blockV3Response, requireId, V2_ID_LENGTH, V3_ID_LENGTH } from '../../src/grpc/answers.ts';
-import { NodeError } from '../../src/grpc/status.ts';
-import * as fx from './fixtures.ts';
+import { blockResponse, blockV3Response, requireId, V2_ID_LENGTH, V3_ID_LENGTH } from '../../src/node/grpc/answers.ts';
+import { NodeError } from '../../src/node/errors.ts';
+import * as fx from '../grpc/fixtures.ts';
 
 function nodeError(fn: () => unknown): NodeError {
   try {

@@ -11,19 +11,19 @@
  *   4. the nonce-0 block goes through the same submission path as any block (syntax checks, attach), and the
  *      milestone processor confirms it; `issue` resolves once the ledger reached the new index.
  */
-import { compareBytes, equalBytes, toHex, toHex0x } from '../core/bytes.ts';
-import { encodeBlock } from '../core/codec/index.ts';
-import { ed25519PublicKeyFromSeed, ed25519Sign } from '../core/crypto/index.ts';
-import { applicableMilestoneKeys, milestoneIdOf } from '../core/ids/index.ts';
-import { computeMilestoneRoots, LedgerState, StoreBlockSource, walkCone } from '../core/ledger/index.ts';
-import type { Block, MilestonePayload } from '../core/model/index.ts';
-import type { NodeStore } from '../core/store/index.ts';
-import type { SubmitBlockRequest, SubmitBlockResponse } from '../grpc/gen/node.ts';
-import type { CoordinatorSettings } from './ledger/genesis-ledger.ts';
-import type { MilestoneProcessor } from './ledger/milestones.ts';
-import type { Logger } from './logger.ts';
-import type { NetworkState } from './network.ts';
-import type { TipSelector } from './urts.ts';
+import { compareBytes, equalBytes, toHex, toHex0x } from '../../core/bytes.ts';
+import { encodeBlock } from '../../core/codec/index.ts';
+import { ed25519PublicKeyFromSeed, ed25519Sign } from '../../core/crypto/index.ts';
+import { applicableMilestoneKeys, milestoneIdOf } from '../../core/ids/index.ts';
+import { computeMilestoneRoots, LedgerState, StoreBlockSource, walkCone } from '../../core/ledger/index.ts';
+import type { Block, MilestonePayload } from '../../core/model/index.ts';
+import type { NodeStore } from '../../core/store/index.ts';
+import type { SubmitBlockRequest, SubmitBlockResponse } from '../../grpc/gen/node.ts';
+import type { CoordinatorSettings } from './genesis-ledger.ts';
+import type { MilestoneProcessor } from './milestones.ts';
+import type { Logger } from '../logger.ts';
+import type { NetworkState } from '../network.ts';
+import type { TipSelector } from '../tangle/urts.ts';
 
 const MAX_PARENTS = 8;
 

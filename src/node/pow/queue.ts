@@ -4,8 +4,8 @@
  * One more is refused at once with POW_QUEUE_FULL (RESOURCE_EXHAUSTED, 503 + Retry-After), the hint being the
  * expected time until a slot frees up, from the average duration of recent jobs.
  */
-import type { MineInput, Miner } from './pow/miner.ts';
-import { NodeError } from '../grpc/status.ts';
+import type { MineInput, Miner } from './miner.ts';
+import { NodeError } from '../errors.ts';
 
 export interface PowQueue {
   readonly workers: number;

@@ -10,12 +10,12 @@
  * Tips (Hornet adds tips only when a block becomes solid): a block that becomes solid and has no children becomes a
  * tip, and its parents stop being tips. Unsolid blocks never enter the pool, so auto-filled parents are always solid.
  */
-import { toHex0x } from '../core/bytes.ts';
-import { decodeBlock } from '../core/codec/index.ts';
-import { transactionIdOf } from '../core/ids/index.ts';
-import { PAYLOAD_MILESTONE, PAYLOAD_TRANSACTION, type Block } from '../core/model/index.ts';
-import { TABLES, type BlockMetadata, type NodeStore, type StoreBatch } from '../core/store/index.ts';
-import { isSolidEntryPoint, type NetworkState } from './network.ts';
+import { toHex0x } from '../../core/bytes.ts';
+import { decodeBlock } from '../../core/codec/index.ts';
+import { transactionIdOf } from '../../core/ids/index.ts';
+import { PAYLOAD_MILESTONE, PAYLOAD_TRANSACTION, type Block } from '../../core/model/index.ts';
+import { TABLES, type BlockMetadata, type NodeStore, type StoreBatch } from '../../core/store/index.ts';
+import { isSolidEntryPoint, type NetworkState } from '../network.ts';
 
 export interface AttachResult {
   /** False when the block was already stored (the submission is idempotent). */

@@ -18,19 +18,19 @@
  * The bytes stored are the client's own bytes whenever the node changed nothing (raw submissions), else the
  * canonical encoding of the completed block.
  */
-import { decodeBlock, encodeBlock } from '../core/codec/index.ts';
-import { ProtocolError, reject } from '../core/errors.ts';
-import { blockId as blockIdOfBytes } from '../core/ids/index.ts';
-import { blockFromJson } from '../core/json/index.ts';
-import { PAYLOAD_MILESTONE, type Block } from '../core/model/index.ts';
-import { NONCE_BYTES, powScore } from '../core/pow/index.ts';
-import { validateBlockSyntax } from '../core/validation/index.ts';
-import type { SubmitBlockRequest } from '../grpc/gen/node.ts';
-import { blockFromProto } from '../grpc/mapping.ts';
-import { NodeError } from '../grpc/status.ts';
+import { decodeBlock, encodeBlock } from '../../core/codec/index.ts';
+import { ProtocolError, reject } from '../../core/errors.ts';
+import { blockId as blockIdOfBytes } from '../../core/ids/index.ts';
+import { blockFromJson } from '../../core/json/index.ts';
+import { PAYLOAD_MILESTONE, type Block } from '../../core/model/index.ts';
+import { NONCE_BYTES, powScore } from '../../core/pow/index.ts';
+import { validateBlockSyntax } from '../../core/validation/index.ts';
+import type { SubmitBlockRequest } from '../../grpc/gen/node.ts';
+import { blockFromProto } from '../../grpc/mapping.ts';
+import { NodeError } from '../errors.ts';
 import type { Attacher } from './attach.ts';
-import type { NetworkState } from './network.ts';
-import type { PowQueue } from './pow-queue.ts';
+import type { NetworkState } from '../network.ts';
+import type { PowQueue } from '../pow/queue.ts';
 
 /** The phrase the Rust SDK string-matches to fall back to local PoW (node-behavior §0). */
 export const POW_UNAVAILABLE_PHRASE = 'proof of work is not available on this node';

@@ -17,11 +17,11 @@
  * first child, where Hornet keeps it for up to 30 children / 3 s), and lazy tips are skipped at selection instead of
  * being evicted, so the table needs no extra writes. No non-lazy tip → NO_TIPS (503).
  */
-import { compareBytes, toHex } from '../core/bytes.ts';
-import { decodeBlock } from '../core/codec/index.ts';
-import { META, type NodeStore } from '../core/store/index.ts';
-import { NodeError } from '../grpc/status.ts';
-import { isSolidEntryPoint, type NetworkState } from './network.ts';
+import { compareBytes, toHex } from '../../core/bytes.ts';
+import { decodeBlock } from '../../core/codec/index.ts';
+import { META, type NodeStore } from '../../core/store/index.ts';
+import { NodeError } from '../errors.ts';
+import { isSolidEntryPoint, type NetworkState } from '../network.ts';
 
 export const URTS_DEFAULTS = Object.freeze({
   /** Hornet `maxDeltaBlockYoungestConeRootIndexToCMI`. */

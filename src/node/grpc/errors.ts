@@ -1,0 +1,55 @@
+/**
+ * The one place where domain errors become gRPC statuses: every core ProtocolError is INVALID_ARGUMENT, a NodeError
+ * gets the status of its code (table below), anything else is INTERNAL. The answer carries the ErrorInfo trailer
+ * (src/grpc/status.ts), so the gateway and other clients read the stable code back.
+ */
+import { type ServiceError } from '@grpc/grpc-js';
+import { ProtocolError } from '../../core/errors.ts';
+import { GrpcStatus, statusError, type ErrorDescription } from '../../grpc/status.ts';
+import { NodeError, type NodeErrorCode } from '../errors.ts';
+
+export const NODE_ERROR_STATUS: Readonly<Record<NodeErrorCode, GrpcStatus>> = Object.freeze({
+  INVALID_REQUEST: GrpcStatus.INVALID_ARGUMENT,
+  NOT_FOUND: GrpcStatus.NOT_FOUND,
+  PRUNED: GrpcStatus.NOT_FOUND,
+  FORBIDDEN: GrpcStatus.PERMISSION_DENIED,
+  NODE_NOT_SYNCED: GrpcStatus.UNAVAILABLE,
+  UNAVAILABLE: GrpcStatus.UNAVAILABLE,
+  NO_TIPS: GrpcStatus.UNAVAILABLE,
+  POW_UNAVAILABLE: GrpcStatus.UNAVAILABLE,
+  POW_QUEUE_FULL: GrpcStatus.RESOURCE_EXHAUSTED,
+  INTERNAL: GrpcStatus.INTERNAL,
+});
+
+/** The gRPC status code for a domain code: node codes by the table, core ProtocolError codes INVALID_ARGUMENT. */
+export function grpcCodeOf(code: string): GrpcStatus {
+  return (NODE_ERROR_STATUS as Record<string, GrpcStatus>)[code] ?? GrpcStatus.INVALID_ARGUMENT;
+}
+
+/** Whether a thrown value is a domain error (anything else is a defect, answered INTERNAL and logged). */
+export function isDomainError(err: unknown): err is NodeError | ProtocolError {
+  return err instanceof NodeError || err instanceof ProtocolError;
+}
+
+/** What a thrown value says: ProtocolError and NodeError keep their code; anything else is INTERNAL. */
+export function describeError(err: unknown): ErrorDescription {
+  if (err instanceof ProtocolError) {
+    const d: ErrorDescription = { code: err.code, message: err.message };
+    if (err.field !== undefined) d.field = err.field;
+    if (err.offset !== undefined) d.offset = err.offset;
+    if (err.value !== undefined) d.value = err.value;
+    return d;
+  }
+  if (err instanceof NodeError) {
+    const d: ErrorDescription = { code: err.code, message: err.message };
+    if (err.retryAfterSeconds !== undefined) d.retryAfterSeconds = err.retryAfterSeconds;
+    return d;
+  }
+  return { code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) };
+}
+
+/** Converts anything a service handler threw into the ServiceError to answer with. */
+export function toServiceError(err: unknown): ServiceError {
+  const d = describeError(err);
+  return statusError(grpcCodeOf(d.code), d);
+}
