@@ -1,10 +1,12 @@
 /**
  * Measures the v3 engine on the in-memory store: attaching signed basic blocks, signed transactions, and the
- * committee rounds that confirm them, for 1 and 4 seats. Run: npx tsx test/node/v3/bench-v3.ts
+ * committee rounds that confirm them, for 1 and 4 seats. On demand, never run by the tests:
+ *   npx tsx benchmarks/v3/run.ts
  */
-import { MemoryKeyValueStore, NodeStore } from '../../../src/core/store/index.ts';
-import { V3Engine } from '../../../src/node/v3/engine.ts';
-import { basic, basicBlock, genesisOutputId, GENESIS_TIME, inputOf, key, signedTx, slotStartNs, testGenesisV3, USER, WALLET } from './helpers.ts';
+import { MemoryKeyValueStore, NodeStore } from '../../src/core/store/index.ts';
+import { blockIdV3 } from '../../src/core/v3/index.ts';
+import { V3Engine } from '../../src/node/v3/engine.ts';
+import { basic, basicBlock, genesisOutputId, GENESIS_TIME, inputOf, key, signedTx, slotStartNs, testGenesisV3, USER, WALLET } from '../../test/node/v3/helpers.ts';
 
 async function run(seats: number, blocks: number, txs: number): Promise<void> {
   const g = testGenesisV3({ seats, funded: txs });
@@ -20,7 +22,7 @@ async function run(seats: number, blocks: number, txs: number): Promise<void> {
     time += 1000n;
     const b = basicBlock(p, { issuer: USER, parents: [parent], issuingTime: time, commitmentId: engine.genesisCommitmentId });
     plain.push(b);
-    parent = (await import('../../../src/core/v3/index.ts')).blockIdV3(b, p);
+    parent = blockIdV3(b, p);
   }
   let t0 = performance.now();
   for (const b of plain) await engine.submit({ raw: b });

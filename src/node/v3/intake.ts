@@ -1,0 +1,91 @@
+/**
+ * Intake of a v3 block: reading a submission (binary or JSON) and the node-level checks a block must pass before it
+ * is attached (known issuer and its signature, issuing time, slot commitment, the body's rules for validation and
+ * basic blocks, known parents issued earlier, and the ledger checks of a transaction it carries). A refused block
+ * changes nothing.
+ */
+import { equalBytes, toHex0x } from '../../core/bytes.ts';
+import { reject } from '../../core/errors.ts';
+import {
+  assertBlockSignatureV3,
+  blockFromJsonV3,
+  decodeBlockV3,
+  encodeBlockV3,
+  manaCostV3,
+  slotFromTime,
+  slotOfId,
+  transactionIdV3,
+  type BlockV3,
+  type ProtocolParametersV3,
+} from '../../core/v3/index.ts';
+import { NodeError } from '../errors.ts';
+import type { V3Dag } from './dag.ts';
+import type { V3Ledger } from './ledger.ts';
+import { key, type V3Network } from './network.ts';
+
+/** Blocks may be issued at most this far ahead of the node's clock. */
+export const MAX_FUTURE_NS = 10n * 60n * 1_000_000_000n;
+
+/** A submitted block (binary or JSON) as bytes and decoded; throws when it is empty or malformed. */
+export function readSubmissionV3(block: { raw: Uint8Array } | { json: string }, params: ProtocolParametersV3): { bytes: Uint8Array; block: BlockV3 } {
+  let bytes: Uint8Array;
+  if ('raw' in block) {
+    if (block.raw.length === 0) throw new NodeError('INVALID_REQUEST', 'invalid block: request body missing');
+    bytes = block.raw;
+  } else {
+    bytes = encodeBlockV3(blockFromJsonV3(block.json));
+  }
+  return { bytes, block: decodeBlockV3(bytes, params) };
+}
+
+/** What attaching a block that passed the checks needs. */
+export interface CheckedBlockV3 {
+  slot: number;
+  /** The issuer's seat, or -1. */
+  seat: number;
+  /** The transaction the block carries (map key), and whether the node sees it for the first time. */
+  transaction?: { txKey: string; isNew: boolean };
+}
+
+/** The node-level checks of a block that is not attached yet; throws (ProtocolError or NodeError) when it fails one. */
+export function checkBlockV3(bytes: Uint8Array, block: BlockV3, ctx: { network: V3Network; dag: V3Dag; ledger: V3Ledger; nowNs: bigint }): CheckedBlockV3 {
+  const { network, dag, ledger } = ctx;
+  const { params } = network;
+  const h = block.header;
+  const issuer = network.account(h.issuerId);
+  if (issuer === undefined) reject('INVALID_FIELD', `Cannot accept block: issuer ${toHex0x(h.issuerId)} is not a known account`, { field: 'header.issuerId' });
+  assertBlockSignatureV3(bytes, issuer.blockIssuerKeys);
+  const slot = slotFromTime(h.issuingTime, params);
+  if (h.issuingTime > ctx.nowNs + MAX_FUTURE_NS) reject('INVALID_FIELD', 'Cannot accept block: issuingTime is more than 10 minutes ahead of the node\'s clock', { field: 'header.issuingTime' });
+  const commitmentSlot = slotOfId(h.slotCommitmentId);
+  if (commitmentSlot > slot) reject('INVALID_FIELD', `Cannot accept block: slot commitment slot ${commitmentSlot} is after the block slot ${slot}`, { field: 'header.slotCommitmentId' });
+  const body = block.body;
+  const seat = network.seats.indexOf(issuer);
+  if (body.type === 1) {
+    if (seat < 0) reject('INVALID_FIELD', `Cannot accept block: validation blocks are for committee members; ${toHex0x(h.issuerId)} holds no seat`, { field: 'body.type' });
+    if (!equalBytes(body.protocolParametersHash, network.protocolParametersHash)) {
+      reject('INVALID_FIELD', 'Cannot accept block: protocolParametersHash is not the hash of this network\'s parameters', { field: 'body.protocolParametersHash' });
+    }
+    if (body.highestSupportedVersion < params.version) reject('INVALID_FIELD', `Cannot accept block: highestSupportedVersion ${body.highestSupportedVersion} is below ${params.version}`, { field: 'body.highestSupportedVersion' });
+  } else {
+    const cost = manaCostV3(block, params.workScoreParameters, network.genesisCommitment.referenceManaCost);
+    if (body.maxBurnedMana < cost) reject('INVALID_FIELD', `Cannot accept block: maxBurnedMana ${body.maxBurnedMana} is below the block's Mana cost ${cost}`, { field: 'body.maxBurnedMana' });
+  }
+  for (const [list, name] of [[body.strongParents, 'strongParents'], [body.weakParents, 'weakParents'], [body.shallowLikeParents, 'shallowLikeParents']] as const) {
+    for (const p of list) {
+      const parentTime = dag.parentTime(p);
+      if (parentTime === undefined) reject('INVALID_FIELD', `Cannot accept block: parent ${toHex0x(p)} is unknown`, { field: `body.${name}` });
+      if (h.issuingTime <= parentTime) reject('INVALID_FIELD', `Cannot accept block: issuingTime ${h.issuingTime} is not after parent ${toHex0x(p)}'s ${parentTime}`, { field: 'header.issuingTime' });
+    }
+  }
+
+  const checked: CheckedBlockV3 = { slot, seat };
+  if (body.type === 0 && body.payload?.type === 1) {
+    const payload = body.payload;
+    const tx = payload.transaction;
+    if (tx.creationSlot > slot) reject('INVALID_FIELD', `Cannot accept block: transaction creation slot ${tx.creationSlot} is after the block slot ${slot}`, { field: 'body.payload.transaction.creationSlot' });
+    const txKey = key(transactionIdV3(tx));
+    checked.transaction = { txKey, isNew: ledger.admit(payload, txKey, commitmentSlot) };
+  }
+  return checked;
+}

@@ -1,0 +1,193 @@
+/**
+ * The v3 ledger of the node (core/v3/ledger does the semantic checks): the outputs, the transactions with their
+ * state and included block, and the Mana allotted to accounts. A transaction is admitted when a block first carries
+ * it (checked against the confirmed ledger) and applied when the committee confirms an attachment of it. Kept in
+ * memory (loaded at start); changes go into the caller's store batch.
+ *
+ * Included block (DECISIONS.md: the earliest CONFIRMED attachment, lowest slot, first confirmed within a slot):
+ * a transaction is applied when its first attachment is confirmed. All attachments confirmed by that same vote are
+ * candidates; the one in the lowest slot wins, ties go to the one the node received first. That block is
+ * recorded with the transaction and NEVER changes afterwards: an attachment in a lower slot that is confirmed by a
+ * later vote does not replace it (iota-core would move to the lower slot until the slot is committed; we keep every
+ * answer stable once given). A transaction whose confirmed attachment fails the ledger checks (e.g. the loser of a
+ * double spend) is marked failed and never gets an included block. Transactions confirmed by the same vote are
+ * applied in the order of their chosen attachments (slot, then arrival), so of two conflicting transactions
+ * confirmed together the one attached in the earlier slot (then: received first) wins.
+ */
+import { fromHex0x, toHex0x } from '../../core/bytes.ts';
+import type { NodeStore, StoreBatch } from '../../core/store/index.ts';
+import { decodeBlockV3, decodeOutputV3, encodeOutputV3, outputIdV3, slotOfId, type OutputV3, type SignedTransactionPayloadV3 } from '../../core/v3/index.ts';
+import { transactionFailureV3, type ResolvedInputV3 } from '../../core/v3/ledger/semantic.ts';
+import { NodeError } from '../errors.ts';
+import type { BlockStateV3 } from './dag.ts';
+import { genesisOutputIdsV3, type GenesisV3 } from './genesis-v3.ts';
+import { key, type V3Network } from './network.ts';
+import { V3_TABLES, type OutputRecord, type TransactionRecord } from './tables.ts';
+
+interface OutputState {
+  output: OutputV3;
+  creationSlot: number;
+  spentBy?: string;
+}
+
+function outputRecord(o: OutputState): OutputRecord {
+  const r: OutputRecord = { output: toHex0x(encodeOutputV3(o.output)), creationSlot: o.creationSlot };
+  if (o.spentBy !== undefined) r.spentBy = o.spentBy;
+  return r;
+}
+
+/** A confirmed block as the ledger sees it: which transaction it carries, where and when it arrived. */
+export type AttachmentV3 = Pick<BlockStateV3, 'id' | 'slot' | 'seq' | 'transactionId'>;
+
+export class V3Ledger {
+  private readonly network: V3Network;
+  private readonly store: NodeStore;
+  private readonly outputs = new Map<string, OutputState>();
+  private readonly transactions = new Map<string, TransactionRecord>();
+  private readonly accountMana = new Map<string, bigint>();
+
+  constructor(network: V3Network, store: NodeStore) {
+    this.network = network;
+    this.store = store;
+  }
+
+  /** A new network's ledger: the genesis outputs, created in the genesis slot. */
+  static recordGenesis(genesis: GenesisV3, batch: StoreBatch): void {
+    const ids = genesisOutputIdsV3(genesis);
+    genesis.outputs.forEach((o, i) => batch.put(V3_TABLES.outputs, ids[i]!, outputRecord({ output: o, creationSlot: genesis.protocolParameters.genesisSlot })));
+  }
+
+  async load(): Promise<void> {
+    for await (const [id, r] of this.store.entries(V3_TABLES.outputs)) {
+      const o: OutputState = { output: decodeOutputV3(fromHex0x(r.output)), creationSlot: r.creationSlot };
+      if (r.spentBy !== undefined) o.spentBy = r.spentBy;
+      this.outputs.set(key(id), o);
+    }
+    for await (const [id, r] of this.store.entries(V3_TABLES.transactions)) this.transactions.set(key(id), r);
+    for await (const [id, m] of this.store.entries(V3_TABLES.accountMana)) this.accountMana.set(key(id), m);
+  }
+
+  // ---------------------------------------------------------------- admission
+
+  /**
+   * Checks a transaction a submitted block carries: refused when it failed before, or (when new) when it does not
+   * pass the ledger checks against the confirmed ledger. Returns whether the transaction is new.
+   */
+  admit(payload: SignedTransactionPayloadV3, txKey: string, blockCommitmentSlot: number): boolean {
+    const known = this.transactions.get(txKey);
+    if (known?.state === 'failed') throw new NodeError('INVALID_REQUEST', `invalid transaction ${txKey}: it failed before: ${known.failureReason ?? ''}`);
+    if (known !== undefined) return false;
+    const failure = this.failure(payload, txKey, blockCommitmentSlot);
+    if (failure !== undefined) throw new NodeError('INVALID_REQUEST', `invalid transaction ${txKey}: ${failure}`);
+    return true;
+  }
+
+  /** Records an attachment of an admitted transaction (a new one as pending). */
+  addAttachment(txKey: string, blockId: Uint8Array, isNew: boolean, batch: StoreBatch): void {
+    batch.addTransactionBlock(fromHex0x(txKey), blockId);
+    if (isNew) {
+      const rec: TransactionRecord = { state: 'pending' };
+      this.transactions.set(txKey, rec);
+      batch.put(V3_TABLES.transactions, fromHex0x(txKey), rec);
+    }
+  }
+
+  /** Why the transaction cannot be applied to the ledger as it is, or undefined when it can. */
+  private failure(payload: SignedTransactionPayloadV3, txKey: string, blockCommitmentSlot: number): string | undefined {
+    const inputs = this.resolveInputs(payload, txKey);
+    if (typeof inputs === 'string') return inputs;
+    const ctx = { params: this.network.params, blockCommitmentSlot, isKnownAccount: (id: Uint8Array) => this.network.account(id) !== undefined };
+    const failure = transactionFailureV3(payload, inputs, ctx);
+    return failure && `${failure.code}: ${failure.reason}`;
+  }
+
+  /** The consumed outputs, or why they cannot be consumed (unknown, or spent by another transaction). */
+  private resolveInputs(payload: SignedTransactionPayloadV3, txKey: string): ResolvedInputV3[] | string {
+    const out: ResolvedInputV3[] = [];
+    for (const [i, input] of payload.transaction.inputs.entries()) {
+      const oid = key(outputIdV3(input.transactionId, input.transactionOutputIndex));
+      const o = this.outputs.get(oid);
+      if (o === undefined) return `input ${i} (${oid}) is not an output of the confirmed ledger`;
+      if (o.spentBy !== undefined && o.spentBy !== txKey) return `input ${i} (${oid}) is already spent by transaction ${o.spentBy} (double spend)`;
+      out.push({ output: o.output, creationSlot: o.creationSlot });
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- confirmation
+
+  /** Ledger effects of the blocks one vote confirmed (see the included-block rule above). */
+  async applyConfirmed(confirmed: readonly AttachmentV3[], batch: StoreBatch): Promise<void> {
+    const candidates = new Map<string, AttachmentV3>();
+    for (const b of confirmed) {
+      if (b.transactionId === undefined) continue;
+      const best = candidates.get(b.transactionId);
+      if (best === undefined || b.slot < best.slot || (b.slot === best.slot && b.seq < best.seq)) candidates.set(b.transactionId, b);
+    }
+    const ordered = [...candidates.entries()].sort(([, a], [, b]) => a.slot - b.slot || a.seq - b.seq);
+    for (const [txKey, block] of ordered) {
+      const rec = this.transactions.get(txKey);
+      if (rec === undefined || rec.state !== 'pending') continue; // applied or failed before: never changes
+      const raw = await this.store.getBlock(block.id);
+      if (raw === undefined) throw new NodeError('INTERNAL', `v3 block ${key(block.id)} is not stored`);
+      const decoded = decodeBlockV3(raw, this.network.params);
+      const payload = (decoded.body as { payload: SignedTransactionPayloadV3 }).payload;
+      const failure = this.failure(payload, txKey, slotOfId(decoded.header.slotCommitmentId));
+      let next: TransactionRecord;
+      if (failure !== undefined) {
+        next = { state: 'failed', failureReason: failure };
+      } else {
+        next = { state: 'confirmed', includedBlockId: key(block.id) };
+        this.applyTransaction(payload, txKey, batch);
+      }
+      this.transactions.set(txKey, next);
+      batch.put(V3_TABLES.transactions, fromHex0x(txKey), next);
+    }
+  }
+
+  private applyTransaction(payload: SignedTransactionPayloadV3, txKey: string, batch: StoreBatch): void {
+    const tx = payload.transaction;
+    for (const input of tx.inputs) {
+      const oid = outputIdV3(input.transactionId, input.transactionOutputIndex);
+      const o = this.outputs.get(key(oid))!;
+      o.spentBy = txKey;
+      batch.put(V3_TABLES.outputs, oid, outputRecord(o));
+    }
+    const txId = fromHex0x(txKey);
+    tx.outputs.forEach((output, i) => {
+      const oid = outputIdV3(txId, i);
+      const o: OutputState = { output, creationSlot: tx.creationSlot };
+      this.outputs.set(key(oid), o);
+      batch.put(V3_TABLES.outputs, oid, outputRecord(o));
+    });
+    for (const a of tx.allotments) {
+      const m = (this.accountMana.get(key(a.accountId)) ?? 0n) + a.mana;
+      this.accountMana.set(key(a.accountId), m);
+      batch.put(V3_TABLES.accountMana, a.accountId, m);
+    }
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** A transaction's record by its map key (undefined when unknown). */
+  transaction(txKey: string): TransactionRecord | undefined {
+    return this.transactions.get(txKey);
+  }
+
+  /** The included block of a transaction; NOT_FOUND before confirmation, for a failed or an unknown transaction. */
+  includedBlockId(txId: Uint8Array): Uint8Array {
+    const t = this.transactions.get(key(txId));
+    if (t?.includedBlockId === undefined) throw new NodeError('NOT_FOUND', `transaction not included: ${toHex0x(txId)}`);
+    return fromHex0x(t.includedBlockId);
+  }
+
+  /** An output of the v3 ledger (undefined when unknown). */
+  output(outputId: Uint8Array): { output: OutputV3; creationSlot: number; spent: boolean } | undefined {
+    const o = this.outputs.get(key(outputId));
+    return o && { output: o.output, creationSlot: o.creationSlot, spent: o.spentBy !== undefined };
+  }
+
+  allottedMana(accountId: Uint8Array): bigint {
+    return this.accountMana.get(key(accountId)) ?? 0n;
+  }
+}
