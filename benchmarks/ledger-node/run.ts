@@ -17,12 +17,10 @@ import { encodeBlock } from '../../src/core/codec/index.ts';
 import type { Block } from '../../src/core/model/index.ts';
 import { NodeStore } from '../../src/core/store/index.ts';
 import { LevelKeyValueStore } from '../../src/storage/index.ts';
-import { Coordinator } from '../../src/node/ledger/coordinator.ts';
+import { composeNode } from '../../src/node/compose.ts';
 import { devNetworkGenesis } from '../../src/node/ledger/dev-genesis.ts';
 import { coordinatorOf } from '../../src/node/ledger/genesis-ledger.ts';
-import { initNodeLedger } from '../../src/node/ledger/start.ts';
-import { createNetwork } from '../../src/node/network.ts';
-import { NodeServiceImpl } from '../../src/node/grpc/service.ts';
+import { recordGenesis } from '../../src/node/open-network.ts';
 import { installOpenSslEd25519 } from '../../src/node/crypto/ed25519-openssl.ts';
 
 const arg = (name: string, dflt: string): string => process.argv.find((x) => x.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
@@ -40,19 +38,10 @@ async function once(n: number): Promise<{ issue: number; tips: number; metadata:
   try {
     const store = await NodeStore.open(kv);
     const g = devNetworkGenesis({ minPowScore: 0 });
-    await initNodeLedger(store, g);
-    const network = await createNetwork(store, g);
-    const service = new NodeServiceImpl({ store, network, version: 'bench', logger: quiet });
-    const coordinator = new Coordinator({
-      store,
-      network,
-      tips: service.tips,
-      milestones: service.milestones,
-      exclusive: (fn) => service.exclusive(fn),
-      submit: (req) => service.submitBlock(req),
-      settings: coordinatorOf(g)!,
-      logger: quiet,
-    });
+    const network = await recordGenesis(store, g);
+    const parts = await composeNode({ store, network, version: 'bench', logger: quiet, coordinator: coordinatorOf(g)! });
+    const { service } = parts;
+    const coordinator = parts.coordinator!;
     await coordinator.issue();
     let previous: Uint8Array | undefined;
     for (let i = 0; i < n; i++) {
@@ -70,7 +59,7 @@ async function once(n: number): Promise<{ issue: number; tips: number; metadata:
     t = performance.now();
     await coordinator.issue();
     const issue = performance.now() - t;
-    await service.shutdown();
+    await parts.stop();
     return { issue, tips, metadata };
   } finally {
     await kv.close();

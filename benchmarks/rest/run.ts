@@ -258,7 +258,7 @@ async function main(): Promise<void> {
     child = spawned.child;
     http = httpTarget(spawned.rest, maxC);
     grpcClient = new NodeServiceClient(`127.0.0.1:${spawned.grpc}`, credentials.createInsecure());
-    const targets: Record<PathName, Target> = { gateway: http, gRPC: serviceTarget(grpcService(grpcClient)), 'in-process': serviceTarget(inProcess.service) };
+    const targets: Record<PathName, Target> = { gateway: http, gRPC: serviceTarget(grpcService(grpcClient)), 'in-process': serviceTarget(inProcess.parts.service) };
     // the GET targets: blocks submitted (node picks parents; min PoW 100 mined here) to each node
     await miner.searcherNames();
     for (const name of ['gRPC', 'in-process'] as const) {

@@ -1,51 +1,53 @@
 /**
- * The network a store belongs to, kept in the store's meta table so a restart needs no genesis file:
- *   * `networkName` (NodeStore's own meta field),
- *   * `protocolParameters`: the protocol parameters in their binary form (spec §11 codec),
- *   * `networkInfo`: JSON text of what else the node serves from the genesis (base token, solid entry points, the
- *     genesis milestone),
- * plus, on creation, the latest/confirmed milestone index = the genesis milestone index and one tip per solid
- * entry point (so the first block has parents to select).
+ * The network a store belongs to: what never changes for the life of a network, kept in the store's meta table so a
+ * restart needs no genesis file:
+ *   * `networkName` (NodeStore's own meta field) and the network ID derived from it,
+ *   * `networkInfo`: JSON text of the base token and the genesis milestone.
+ * What can change with the ledger (the protocol parameters in force, announced changes, the solid entry points) is
+ * the ledger's: it lives in the ledger's meta fields (core LEDGER_META) and is read through ProtocolState
+ * (ledger/protocol-state.ts). On creation the genesis parameters and solid entry points go there, the
+ * latest/confirmed milestone index is the genesis milestone index, and each solid entry point is a tip (so the
+ * first block has parents to select).
  */
-import { decodeProtocolParameters, encodeProtocolParameters } from '../core/codec/index.ts';
 import { networkIdFromName } from '../core/ids/index.ts';
-import type { ProtocolParameters } from '../core/model/index.ts';
+import { LEDGER_META } from '../core/ledger/index.ts';
 import { compareBytes, fromHex0x, toHex0x } from '../core/bytes.ts';
+import { decodeProtocolParameters, encodeProtocolParameters } from '../core/codec/index.ts';
+import type { ProtocolParameters } from '../core/model/index.ts';
 import { META, StoreError, utf8Codec, type Codec, type MetaField, type NodeStore } from '../core/store/index.ts';
 import type { BaseTokenInfo, Genesis, GenesisMilestone } from './genesis.ts';
 
 export interface NetworkState {
-  protocol: ProtocolParameters;
-  /** First 8 bytes (LE) of BLAKE2b-256 of the network name (DECISIONS.md). */
+  networkName: string;
+  /** First 8 bytes (LE) of BLAKE2b-256 of the network name (docs/decisions.md). */
   networkId: bigint;
   baseToken: BaseTokenInfo;
-  /** Sorted. */
-  solidEntryPoints: Uint8Array[];
   genesisMilestone: GenesisMilestone;
 }
 
-const protocolCodec: Codec<ProtocolParameters> = {
-  encode: encodeProtocolParameters,
-  decode: (bytes) => decodeProtocolParameters(bytes),
-};
+const networkInfoField: MetaField<string> = Object.freeze({ name: 'networkInfo', codec: utf8Codec });
 
-export const NODE_META = Object.freeze({
-  protocolParameters: Object.freeze({ name: 'protocolParameters', codec: protocolCodec }) as MetaField<ProtocolParameters>,
-  networkInfo: Object.freeze({ name: 'networkInfo', codec: utf8Codec }) as MetaField<string>,
+/**
+ * Stores written before the protocol parameters moved to the ledger's meta kept them here (and the solid entry
+ * points in networkInfo); `loadNetwork` moves them over once.
+ */
+const legacyProtocolField: MetaField<ProtocolParameters> = Object.freeze({
+  name: 'protocolParameters',
+  codec: { encode: encodeProtocolParameters, decode: (bytes) => decodeProtocolParameters(bytes) } satisfies Codec<ProtocolParameters>,
 });
 
 interface NetworkInfoJson {
   baseToken: BaseTokenInfo;
-  solidEntryPoints: string[];
   genesisMilestone: { index: number; timestamp: number; milestoneId: string };
+  /** Only in stores of the earlier layout. */
+  solidEntryPoints?: string[];
 }
 
-function stateOf(protocol: ProtocolParameters, info: NetworkInfoJson): NetworkState {
+function stateOf(networkName: string, info: NetworkInfoJson): NetworkState {
   return {
-    protocol,
-    networkId: networkIdFromName(protocol.networkName),
+    networkName,
+    networkId: networkIdFromName(networkName),
     baseToken: info.baseToken,
-    solidEntryPoints: info.solidEntryPoints.map((h, i) => fromHex0x(h, `networkInfo.solidEntryPoints[${i}]`)).sort(compareBytes),
     genesisMilestone: {
       index: info.genesisMilestone.index,
       timestamp: info.genesisMilestone.timestamp,
@@ -56,11 +58,23 @@ function stateOf(protocol: ProtocolParameters, info: NetworkInfoJson): NetworkSt
 
 /** The network recorded in the store, or undefined for a store no network was created in yet. */
 export async function loadNetwork(store: NodeStore): Promise<NetworkState | undefined> {
-  const protocol = await store.getMeta(NODE_META.protocolParameters);
-  if (protocol === undefined) return undefined;
-  const text = await store.getMeta(NODE_META.networkInfo);
-  if (text === undefined) throw new StoreError('SCHEMA_MISMATCH', 'Cannot open store: it has protocol parameters but no networkInfo meta field');
-  return stateOf(protocol, JSON.parse(text) as NetworkInfoJson);
+  const text = await store.getMeta(networkInfoField);
+  if (text === undefined) {
+    if ((await store.getMeta(legacyProtocolField)) !== undefined) throw new StoreError('SCHEMA_MISMATCH', 'Cannot open store: it has protocol parameters but no networkInfo meta field');
+    return undefined;
+  }
+  const info = JSON.parse(text) as NetworkInfoJson;
+  const name = await store.getMeta(META.networkName);
+  if (name === undefined) throw new StoreError('SCHEMA_MISMATCH', 'Cannot open store: it has a networkInfo meta field but no network name');
+  if ((await store.getMeta(LEDGER_META.protocolParameters)) === undefined) await migrateLegacyLayout(store, info);
+  return stateOf(name, info);
+}
+
+async function migrateLegacyLayout(store: NodeStore, info: NetworkInfoJson): Promise<void> {
+  const protocol = await store.getMeta(legacyProtocolField);
+  if (protocol === undefined) throw new StoreError('SCHEMA_MISMATCH', 'Cannot open store: it has a network but no protocol parameters');
+  const seps = (info.solidEntryPoints ?? []).map((h, i) => fromHex0x(h, `networkInfo.solidEntryPoints[${i}]`)).sort(compareBytes);
+  await store.batch().putMeta(LEDGER_META.protocolParameters, protocol).putMeta(LEDGER_META.protocolParametersChanges, []).putMeta(LEDGER_META.solidEntryPoints, seps).commit({ sync: true });
 }
 
 /** Records a new network from its genesis in one atomic write; the store must not hold a network yet. */
@@ -71,21 +85,20 @@ export async function createNetwork(store: NodeStore, genesis: Genesis): Promise
   }
   const info: NetworkInfoJson = {
     baseToken: genesis.baseToken,
-    solidEntryPoints: genesis.solidEntryPoints.map(toHex0x),
     genesisMilestone: { index: genesis.milestone.index, timestamp: genesis.milestone.timestamp, milestoneId: toHex0x(genesis.milestone.milestoneId) },
   };
   const batch = store.batch();
   batch.putMeta(META.networkName, genesis.protocol.networkName);
-  batch.putMeta(NODE_META.protocolParameters, genesis.protocol);
-  batch.putMeta(NODE_META.networkInfo, JSON.stringify(info));
+  batch.putMeta(networkInfoField, JSON.stringify(info));
+  // A network with a ledger got these from initLedger already (the same values); one without gets them here.
+  if ((await store.getMeta(LEDGER_META.protocolParameters)) === undefined) {
+    batch.putMeta(LEDGER_META.protocolParameters, genesis.protocol);
+    batch.putMeta(LEDGER_META.protocolParametersChanges, []);
+    batch.putMeta(LEDGER_META.solidEntryPoints, [...genesis.solidEntryPoints].sort(compareBytes));
+  }
   batch.putMeta(META.latestMilestoneIndex, genesis.milestone.index);
   batch.putMeta(META.confirmedMilestoneIndex, genesis.milestone.index);
   for (const sep of genesis.solidEntryPoints) batch.addTip(sep);
   await batch.commit({ sync: true });
-  return stateOf(genesis.protocol, info);
-}
-
-/** Whether `blockId` is one of the network's solid entry points. */
-export function isSolidEntryPoint(network: NetworkState, blockId: Uint8Array): boolean {
-  return network.solidEntryPoints.some((sep) => compareBytes(sep, blockId) === 0);
+  return stateOf(genesis.protocol.networkName, info);
 }

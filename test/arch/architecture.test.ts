@@ -1,5 +1,5 @@
 /**
- * Dependency direction: gateway -> grpc ; node -> grpc, storage, core ; storage -> core ; core -> core + @noble/*.
+ * Dependency direction: gateway -> grpc ; node -> grpc, storage, core ; storage -> core ; core -> core + @noble/*, @scure/base.
  * Reads the import specifiers of every source file and checks them against these rules.
  */
 import { expect } from 'chai';
@@ -41,11 +41,11 @@ function area(file: string, spec: string): string {
 }
 
 describe('architecture', () => {
-  it('src/core imports only src/core, @noble/* and nothing from the host runtime', () => {
+  it('src/core imports only src/core, @noble/*, @scure/base and nothing from the host runtime', () => {
     const bad: string[] = [];
     for (const f of files('src/core')) {
       for (const spec of imports(f)) {
-        const ok = spec.startsWith('.') ? area(f, spec) === 'src/core' : spec.startsWith('@noble/');
+        const ok = spec.startsWith('.') ? area(f, spec) === 'src/core' : spec.startsWith('@noble/') || spec === '@scure/base';
         if (!ok) bad.push(`${relative(root, f)} imports ${spec}`);
       }
       const src = readFileSync(f, 'utf8').replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '');
@@ -87,6 +87,26 @@ describe('architecture', () => {
     for (const dir of ['src/core', 'src/storage', 'src/grpc', 'gateway']) {
       for (const f of files(dir)) {
         for (const spec of imports(f)) if (spec.startsWith('.') && area(f, spec) === 'src/node') bad.push(`${relative(root, f)} imports ${spec}`);
+      }
+    }
+    expect(bad).to.deep.equal([]);
+  });
+
+  it('src/node: domain folders never import the composition root, and hold no wire types of the node service', () => {
+    // The composition root (and the process around it) sits at the top of src/node; the domain folders below it are
+    // built by it and see each other only through narrow ports. Only the gRPC adapter (src/node/grpc) speaks the
+    // NodeService's messages; the peer layer speaks its own wire protocol (the PeerService).
+    const roots = ['compose.ts', 'node.ts', 'run.ts', 'rest.ts', 'open-network.ts'].map((f) => join(root, 'src/node', f));
+    const bad: string[] = [];
+    for (const f of files('src/node')) {
+      const folder = relative(join(root, 'src/node'), dirname(f)).split('/')[0]!;
+      if (folder === '') continue;
+      for (const spec of imports(f)) {
+        if (!spec.startsWith('.')) continue;
+        const target = resolve(dirname(f), spec);
+        if (roots.includes(target)) bad.push(`${relative(root, f)} imports the composition root ${spec}`);
+        const wire = area(f, spec) === 'src/grpc' || relative(join(root, 'src/node'), target).startsWith('grpc/');
+        if (wire && folder !== 'grpc' && !(folder === 'peering' && target.endsWith('/src/grpc/gen/peer.ts'))) bad.push(`${relative(root, f)} imports wire types ${spec}`);
       }
     }
     expect(bad).to.deep.equal([]);

@@ -16,14 +16,15 @@ import type { Block, MilestonePayload } from '../../src/core/model/index.ts';
 import { META, MemoryKeyValueStore, NodeStore, type KeyValueStore } from '../../src/core/store/index.ts';
 import { toolGenesis, parseGenesisArgs } from '../../src/cli/tool-genesis.ts';
 import { parseRunArgs } from '../../src/node/config.ts';
-import { Coordinator } from '../../src/node/ledger/coordinator.ts';
+import type { Coordinator } from '../../src/node/ledger/coordinator.ts';
 import { genesisFromJson, genesisToJson, ZERO_BLOCK_ID, type Genesis } from '../../src/node/genesis.ts';
 import { DEV_ONLY_NOTE, devNetworkGenesis } from '../../src/node/ledger/dev-genesis.ts';
 import { coordinatorOf, devWalletOf, ledgerGenesisOf } from '../../src/node/ledger/genesis-ledger.ts';
-import { initNodeLedger } from '../../src/node/ledger/start.ts';
-import { createNetwork, loadNetwork } from '../../src/node/network.ts';
+import { loadNetwork } from '../../src/node/network.ts';
+import { recordGenesis } from '../../src/node/open-network.ts';
+import { composeNode, type ComposedNode } from '../../src/node/compose.ts';
 import { readGenesisFile } from '../../src/node/node.ts';
-import { NodeServiceImpl } from '../../src/node/grpc/service.ts';
+import type { NodeServiceImpl } from '../../src/node/grpc/service.ts';
 import { promoteReattach, TipSelector, tipScore } from '../../src/node/tangle/urts.ts';
 import { CollectingLogger } from './support.ts';
 
@@ -49,6 +50,7 @@ interface Harness {
   kv: KeyValueStore;
   genesis: Genesis;
   service: NodeServiceImpl;
+  parts: ComposedNode;
   coordinator: Coordinator;
   logger: CollectingLogger;
   submit(block: Block): Promise<Uint8Array>;
@@ -59,37 +61,25 @@ async function harness(opts: { kv?: KeyValueStore; genesis?: Genesis } = {}): Pr
   const kv = opts.kv ?? new MemoryKeyValueStore();
   const store = await NodeStore.open(kv);
   const genesis = opts.genesis ?? genesisFromJson(devGenesisJson());
-  let network = await loadNetwork(store);
-  if (!network) {
-    await initNodeLedger(store, genesis);
-    network = await createNetwork(store, genesis);
-  }
+  const network = (await loadNetwork(store)) ?? (await recordGenesis(store, genesis));
   const logger = new CollectingLogger();
-  const service = new NodeServiceImpl({ store, network, version: 't', logger });
-  await service.milestones.start();
-  const coordinator = new Coordinator({
-    store,
-    network,
-    tips: service.tips,
-    milestones: service.milestones,
-    exclusive: (fn) => service.exclusive(fn),
-    submit: (req) => service.submitBlock(req),
-    settings: coordinatorOf(genesis)!,
-    logger,
-  });
+  const parts = await composeNode({ store, network, version: 't', logger, coordinator: coordinatorOf(genesis)! });
+  await parts.milestones.start();
+  const service = parts.service;
+  const coordinator = parts.coordinator!;
   return {
     store,
     kv,
     genesis,
     service,
+    parts,
     coordinator,
     logger,
     async submit(block) {
       return (await service.submitBlock({ block: { $case: 'raw', value: encodeBlock(block) } })).blockId;
     },
     async close() {
-      await coordinator.stop();
-      await service.shutdown();
+      await parts.stop();
     },
   };
 }
@@ -271,15 +261,15 @@ describe('node ledger', function () {
       const now = Math.floor(Date.now() / 1000);
       const bad = signedMilestone(h.genesis, { index: 1, timestamp: now, previousMilestoneId: new Uint8Array(32), parents: [x], inclusion: new Uint8Array(32).fill(1), applied: merkleRoot([]) });
       const badId = await h.submit(bad);
-      await h.service.exclusive(async () => undefined); // let the processor run
-      await h.service.exclusive(async () => undefined);
+      await h.parts.attacher.exclusive(async () => undefined); // let the processor run
+      await h.parts.attacher.exclusive(async () => undefined);
       expect(await h.store.getBlock(badId)).to.not.equal(undefined);
       expect(await new LedgerState(h.store).ledgerIndex()).to.equal(0);
-      expect(h.service.milestones.rejection(badId)).to.match(/inclusionMerkleRoot .* differs from the recomputed/);
+      expect(h.parts.milestones.rejection(badId)).to.match(/inclusionMerkleRoot .* differs from the recomputed/);
       expect(h.logger.lines.some((l) => l.startsWith('WARN milestone block') && l.includes('rejected'))).to.equal(true);
       const good = signedMilestone(h.genesis, { index: 1, timestamp: now, previousMilestoneId: new Uint8Array(32), parents: [x], inclusion: merkleRoot([x]), applied: merkleRoot([]) });
       const goodId = await h.submit(good);
-      await h.service.milestones.waitFor(1);
+      await h.parts.milestones.waitFor(1);
       expect((await h.store.milestone(1))?.blockId).to.deep.equal(goodId);
       expect((await h.service.getBlockMetadata({ blockId: x })).referencedByMilestoneIndex).to.equal(1);
     });
@@ -290,13 +280,13 @@ describe('node ledger', function () {
       const zId = blockIdOf(zBytes);
       const ms = signedMilestone(h.genesis, { index: 1, timestamp: Math.floor(Date.now() / 1000), previousMilestoneId: new Uint8Array(32), parents: [zId], inclusion: merkleRoot([zId]), applied: merkleRoot([]) });
       await h.submit(ms);
-      await h.service.exclusive(async () => undefined);
-      await h.service.exclusive(async () => undefined);
+      await h.parts.attacher.exclusive(async () => undefined);
+      await h.parts.attacher.exclusive(async () => undefined);
       expect(await new LedgerState(h.store).ledgerIndex()).to.equal(0);
       const info = await h.service.getInfo();
       expect([info.status?.latestMilestone?.index, info.status?.confirmedMilestone?.index, info.status?.isHealthy]).to.deep.equal([1, 0, false]);
       await h.submit(z);
-      await h.service.milestones.waitFor(1);
+      await h.parts.milestones.waitFor(1);
       expect((await h.service.getBlockMetadata({ blockId: zId })).referencedByMilestoneIndex).to.equal(1);
     });
   });
@@ -312,7 +302,7 @@ describe('node ledger', function () {
     const second = await harness({ kv, genesis });
     try {
       await second.submit(z);
-      await second.service.milestones.waitFor(1);
+      await second.parts.milestones.waitFor(1);
       expect(await second.store.getMeta(META.ledgerIndex)).to.equal(1);
     } finally {
       await second.close();
@@ -351,7 +341,7 @@ describe('node ledger', function () {
         for (const t of await store.tips()) batch.removeTip(t);
         batch.addTip(d).addTip(e).putMeta(META.confirmedMilestoneIndex, 20);
         await batch.commit();
-        const tips = new TipSelector(store, h.service.network);
+        const tips = new TipSelector(store, h.parts.network, h.parts.protocol);
         expect(await tips.coneRootIndexes(d)).to.deep.equal({ ycri: 20, ocri: 5 });
         expect(await tips.coneRootIndexes(e)).to.deep.equal({ ycri: 20, ocri: 20 });
         expect(await tips.coneRootIndexes(ZERO_BLOCK_ID)).to.deep.equal({ ycri: 0, ocri: 0 });

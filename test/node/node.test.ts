@@ -60,7 +60,7 @@ describe('node composition root (LevelDB)', function () {
       await node.stop(); // twice is fine
     }
     const genesis = genesisFromJson(JSON.parse(readFileSync(join(dir, 'genesis.json'), 'utf8')));
-    expect(genesis.protocol).to.deep.equal(node.network.protocol);
+    expect(genesis.protocol).to.deep.equal(node.parts.protocol.current);
     expect(genesis.solidEntryPoints).to.deep.equal([new Uint8Array(32)]);
 
     const logger2 = new CollectingLogger();

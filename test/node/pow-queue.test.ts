@@ -7,7 +7,7 @@ import { status, type ServiceError } from '@grpc/grpc-js';
 import { blockToProto } from '../../src/grpc/mapping.ts';
 import { GrpcStatus } from '../../src/grpc/status.ts';
 import type { MineResult } from '../../src/node/pow/miner.ts';
-import { createPowQueue, type MinerLike } from '../../src/node/pow/queue.ts';
+import { createPowQueue, type MinerLike, type PowQueue } from '../../src/node/pow/queue.ts';
 import { failure, startTestNode, type TestNode } from './support.ts';
 
 class StuckMiner implements MinerLike {
@@ -42,10 +42,12 @@ describe('node PoW queue', function () {
   this.timeout(10000);
   let miner: StuckMiner;
   let node: TestNode;
+  let pow: PowQueue;
 
   beforeEach(async () => {
     miner = new StuckMiner();
-    node = await startTestNode({ minPowScore: 1000, pow: createPowQueue(miner, { limit: 1 }) });
+    pow = createPowQueue(miner, { limit: 1 });
+    node = await startTestNode({ minPowScore: 1000, pow });
   });
   afterEach(() => node.close());
 
@@ -63,7 +65,7 @@ describe('node PoW queue', function () {
 
     first.cancel();
     await until(() => miner.signals[0]!.aborted, 'the abort of the first job');
-    await until(() => node.service.pow!.pending === 0, 'the queue to empty');
+    await until(() => pow.pending === 0, 'the queue to empty');
     await until(() => firstError !== null, 'the cancelled call to end');
     expect(firstError!.code).to.equal(status.CANCELLED);
     // the slot is free again
@@ -75,7 +77,7 @@ describe('node PoW queue', function () {
   it('shutdown aborts running PoW; the call fails with "proof of work aborted"', async () => {
     const p = new Promise((resolve, reject) => node.client.submitBlock(request('during shutdown'), (err, res) => (err ? reject(err) : resolve(res))));
     await until(() => miner.signals.length === 1, 'the job');
-    await node.service.shutdown();
+    await node.parts.stop();
     const e = await failure(p);
     expect(e.grpcCode).to.equal(GrpcStatus.INTERNAL);
     expect(e.message).to.match(/^proof of work aborted: the node is shutting down/);

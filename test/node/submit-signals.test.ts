@@ -21,7 +21,7 @@ describe('node: submissions and the lifetime signal', () => {
   it('leaves no listener on the lifetime signal, with and without a call signal', async () => {
     const n = await startTestNode();
     try {
-      const lifetime = (n.service as unknown as { lifetime: AbortController }).lifetime.signal;
+      const lifetime = (n.parts.submissions as unknown as { lifetime: AbortController }).lifetime.signal;
       const before = attached(lifetime);
       for (let i = 0; i < 200; i++) {
         await n.service.submitBlock({ block: { $case: 'json', value: json(i) } }, i % 2 ? new AbortController().signal : undefined);

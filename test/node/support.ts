@@ -12,7 +12,8 @@ import { startGrpcServer, type GrpcServerHandle } from '../../src/node/grpc/serv
 import type { Logger } from '../../src/node/logger.ts';
 import { createNetwork } from '../../src/node/network.ts';
 import type { PowQueue } from '../../src/node/pow/queue.ts';
-import { NodeServiceImpl } from '../../src/node/grpc/service.ts';
+import type { NodeServiceImpl } from '../../src/node/grpc/service.ts';
+import { composeNode, type ComposedNode } from '../../src/node/compose.ts';
 
 export class CollectingLogger implements Logger {
   lines: string[] = [];
@@ -30,6 +31,7 @@ export class CollectingLogger implements Logger {
 export interface TestNode {
   store: NodeStore;
   service: NodeServiceImpl;
+  parts: ComposedNode;
   client: NodeServiceClient;
   server: GrpcServerHandle;
   logger: CollectingLogger;
@@ -45,19 +47,21 @@ export async function startTestNode(options: { genesis?: Genesis; minPowScore?: 
     for (const t of await store.tips()) batch.removeTip(t);
     await batch.commit();
   }
-  const service = new NodeServiceImpl({ store, network, version: '9.9.9-test', ...(options.pow ? { pow: options.pow } : {}) });
   const logger = new CollectingLogger();
+  const parts = await composeNode({ store, network, version: '9.9.9-test', logger, ...(options.pow ? { pow: options.pow } : {}) });
+  const service = parts.service;
   const server = await startGrpcServer(service, { host: '127.0.0.1', port: 0, logger });
   const client = new NodeServiceClient(`127.0.0.1:${server.port}`, credentials.createInsecure());
   return {
     store,
     service,
+    parts,
     client,
     server,
     logger,
     async close() {
       client.close();
-      await service.shutdown();
+      await parts.stop();
       await server.close(500);
       await store.close();
     },

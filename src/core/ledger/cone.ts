@@ -1,8 +1,8 @@
 /**
- * The blocks a milestone newly references, in White-Flag order (spec §17.1, TIP-2): depth-first from the milestone's
- * parents, a block's parents in stored order, each block emitted once all its parents are done (post-order). Blocks an
- * earlier milestone referenced and solid entry points are never entered; no block is visited twice. Iterative, so deep
- * chains do not exhaust the call stack.
+ * The blocks a milestone newly references, in White-Flag order (docs/protocol.md §17.1, TIP-2): depth-first from the
+ * milestone's parents, a block's parents in stored order, each block emitted once all its parents are done
+ * (post-order). Blocks an earlier milestone referenced and solid entry points are never entered; no block is visited
+ * twice. Iterative, so deep chains do not exhaust the call stack.
  */
 import { toHex, toHex0x } from '../bytes.ts';
 import { reject } from '../errors.ts';

@@ -1,10 +1,10 @@
 /**
- * Confirming a milestone (TIP-29, spec §17): check the milestone against the ledger, walk its cone in White-Flag order,
- * apply the transactions, compare both Merkle roots, apply the receipt, record protocol parameter changes, and put
- * every resulting write into ONE StoreBatch. Nothing is written here: the caller commits the returned batch (atomic).
- * A milestone that fails any check (including disagreeing Merkle roots) throws a ProtocolError and yields no batch.
- * The result is computed against the ledger as read now: callers run confirmations one at a time and commit each
- * batch before computing the next.
+ * Confirming a milestone (TIP-29, docs/protocol.md §17): check the milestone against the ledger, walk its cone in
+ * White-Flag order, apply the transactions, compare both Merkle roots, apply the receipt, record protocol parameter
+ * changes, and put every resulting write into ONE StoreBatch. Nothing is written here: the caller commits the returned
+ * batch (atomic). A milestone that fails any check (including disagreeing Merkle roots) throws a ProtocolError and
+ * yields no batch. The result is computed against the ledger as read now: callers run confirmations one at a time and
+ * commit each batch before computing the next.
  */
 import { toHex } from '../bytes.ts';
 import { reject } from '../errors.ts';
@@ -124,13 +124,6 @@ export async function confirmMilestone(input: ConfirmMilestoneInput): Promise<Mi
   };
   if (receipt !== undefined) result.receipt = receipt;
   return result;
-}
-
-/** Confirms and commits in one call (acknowledged write); returns the confirmation without its spent batch. */
-export async function confirmAndCommitMilestone(input: ConfirmMilestoneInput): Promise<Omit<MilestoneConfirmation, 'batch'>> {
-  const { batch, ...rest } = await confirmMilestone(input);
-  await batch.commit();
-  return rest;
 }
 
 async function writeBlockMetadata(store: NodeStore, batch: StoreBatch, verdicts: readonly ConeVerdict[], milestoneIndex: number): Promise<void> {

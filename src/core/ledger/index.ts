@@ -1,4 +1,4 @@
-/** The UTXO ledger: state tables, genesis, milestone checks and White-Flag confirmation (spec §16, §17). */
+/** The UTXO ledger: state tables, genesis, milestone checks and White-Flag confirmation (docs/protocol.md §16, §17). */
 export * from './conflict.ts';
 export { validateTransactionSemantics, type SemanticContext, type SemanticInput, type SemanticResult } from './semantic.ts';
 export * from './tables.ts';
@@ -15,5 +15,4 @@ export * from './white-flag.ts';
 export * from './milestone-checks.ts';
 export * from './receipt.ts';
 export * from './confirm.ts';
-export * from './included-block.ts';
 export * from './dry-run.ts';

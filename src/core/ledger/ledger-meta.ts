@@ -19,7 +19,7 @@ export interface ProtocolParametersChange {
   /** The milestone index from which the parameters apply. */
   targetMilestoneIndex: number;
   protocolVersion: number;
-  /** Serialized protocol parameters (spec §11). */
+  /** Serialized protocol parameters (docs/protocol.md §11). */
   params: Uint8Array;
   /** The milestone that announced it. */
   announcedAt: number;

@@ -9,7 +9,7 @@
  * | 33     | 4    | milestone index that booked it (u32)                    |
  * | 37     | 4    | that milestone's timestamp (u32, Unix seconds)          |
  * | 41     | 2    | output length n (u16)                                   |
- * | 43     | n    | the serialized output (spec §5)                         |
+ * | 43     | n    | the serialized output (docs/protocol.md §5)             |
  *
  * SpentRecord version 1, 41 bytes: version (1) ‖ spending transaction ID (32) ‖ milestone index u32 ‖ timestamp u32.
  */

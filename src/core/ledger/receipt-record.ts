@@ -1,7 +1,7 @@
 /**
  * Receipts (TIP-34) in the `receipts` table, keyed by legacy `migratedAt` index ‖ milestone index (both u32
  * big-endian, so a range over one `migratedAt` lists its receipts in milestone order).
- * Value version 1: version (1) ‖ length u32 ‖ the serialized Receipt milestone option (spec §3.3.1).
+ * Value version 1: version (1) ‖ length u32 ‖ the serialized Receipt milestone option (docs/protocol.md §3.3.1).
  */
 import { decodeMilestoneOption, encodeMilestoneOption } from '../codec/milestone.ts';
 import { ByteReader } from '../codec/reader.ts';

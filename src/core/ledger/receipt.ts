@@ -1,9 +1,9 @@
 /**
- * Applying a receipt (TIP-34, spec §17.2): one basic output per migrated-funds entry, with output ID = milestone ID ‖
- * u16 entry index and only an Address unlock condition, and the treasury replaced by the receipt's treasury output.
- * The treasury transaction must spend the current treasury (input milestone ID = its creating milestone) and
- * balance: old treasury = Σ deposits + new treasury (else INVALID_FIELD). Migrated outputs are booked with the
- * milestone ID as their "creating block" ID, as Hornet does.
+ * Applying a receipt (TIP-34, docs/protocol.md §17.2): one basic output per migrated-funds entry, with output ID =
+ * milestone ID ‖ u16 entry index and only an Address unlock condition, and the treasury replaced by the receipt's
+ * treasury output. The treasury transaction must spend the current treasury (input milestone ID = its creating
+ * milestone) and balance: old treasury = Σ deposits + new treasury (else INVALID_FIELD). Migrated outputs are booked
+ * with the milestone ID as their "creating block" ID, as Hornet does.
  */
 import { equalBytes, toHex0x } from '../bytes.ts';
 import { reject } from '../errors.ts';

@@ -1,6 +1,6 @@
 /**
- * Applying a cone in White-Flag order (spec §17.2): every transaction is checked against the ledger plus what this
- * milestone applied before it, then either applied (inputs spent, outputs booked as `txId ‖ index`) or marked
+ * Applying a cone in White-Flag order (docs/protocol.md §17.2): every transaction is checked against the ledger plus
+ * what this milestone applied before it, then either applied (inputs spent, outputs booked as `txId ‖ index`) or marked
  * conflicting. Input resolution follows Hornet's order, per input, stopping at the first failure:
  *   spent earlier in this milestone -> 2; created earlier in this milestone -> use it; unknown to the ledger -> 3;
  *   known but spent -> 1.

@@ -1,10 +1,5 @@
-/** The Stardust block (TIP-24 / spec §2). */
+/** The Stardust block (TIP-24 / docs/protocol.md §2); its bounds are in limits.ts. */
 import type { BlockPayload } from './payload.ts';
-
-export const PROTOCOL_VERSION = 2;
-export const MAX_BLOCK_LENGTH = 32768;
-export const MIN_PARENTS = 1;
-export const MAX_PARENTS = 8;
 
 export interface Block {
   protocolVersion: number;

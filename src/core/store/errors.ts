@@ -20,7 +20,3 @@ export class StoreError extends Error {
     if (options?.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
   }
 }
-
-export function isStoreError(e: unknown): e is StoreError {
-  return e instanceof StoreError;
-}

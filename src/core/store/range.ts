@@ -21,15 +21,6 @@ export function prefixRange(prefix: Uint8Array, options: { reverse?: boolean; li
   return { gte: prefix, ...(lt ? { lt } : {}), ...options };
 }
 
-/** Whether `key` lies within the bounds of `range` (limit and direction aside). */
-export function inRange(key: Uint8Array, range: RangeOptions): boolean {
-  if (range.gt !== undefined && compareBytes(key, range.gt) <= 0) return false;
-  if (range.gte !== undefined && compareBytes(key, range.gte) < 0) return false;
-  if (range.lt !== undefined && compareBytes(key, range.lt) >= 0) return false;
-  if (range.lte !== undefined && compareBytes(key, range.lte) > 0) return false;
-  return true;
-}
-
 /** Keys must be non-empty Uint8Array (every table key starts with its one-byte prefix). */
 export function checkKey(key: unknown, field = 'key'): asserts key is Uint8Array {
   if (!(key instanceof Uint8Array)) throw new TypeError(`Cannot use store ${field}: expected a Uint8Array, got ${describe(key)}`);

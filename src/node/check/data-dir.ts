@@ -9,7 +9,6 @@ import { META, NodeStore } from '../../core/store/index.ts';
 import { LevelKeyValueStore } from '../../storage/level.ts';
 import { genesisFromJson } from '../genesis.ts';
 import { hasLedger, ledgerGenesisOf } from '../ledger/genesis-ledger.ts';
-import { loadNetwork } from '../network.ts';
 import { checkStore, type CheckOptions, type CheckReport } from './consistency.ts';
 
 export class CheckSetupError extends Error {}
@@ -21,9 +20,8 @@ export async function checkDataDir(dataDir: string, opts: { genesisFile?: string
   try {
     const store = new NodeStore(kv);
     if ((await store.getMeta(META.schemaVersion)) === undefined) throw new CheckSetupError(`the store in ${dbPath} has no schema version (not a node store)`);
-    const network = await loadNetwork(store);
+    // The solid entry points come from the ledger's meta (checkStore reads them there).
     const options: CheckOptions = {};
-    if (network) options.solidEntryPoints = network.solidEntryPoints;
     const file = opts.genesisFile ?? join(dataDir, 'genesis.json');
     if (existsSync(file)) {
       let g;

@@ -2,16 +2,18 @@
  * Small helpers for the node's service handlers: checking identifiers from requests and shaping block answers by
  * the requested `BlockView`, so every handler (GetBlock, GetIncludedBlock, GetIncludedBlockV3) answers alike.
  */
-import type { Block } from '../../core/model/index.ts';
+import { ID_LENGTH, type Block } from '../../core/model/index.ts';
+import { BLOCK_ID_LENGTH as BLOCK_ID_LENGTH_V3 } from '../../core/v3/model/codes.ts';
 import { toHex0x } from '../../core/bytes.ts';
 import { BlockView, type BlockResponse, type BlockV3Response } from '../../grpc/gen/node.ts';
 import { blockToProto } from '../../grpc/mapping.ts';
 import { NodeError } from '../errors.ts';
 
-export const V2_ID_LENGTH = 32;
-export const V3_ID_LENGTH = 36;
+/** Block and transaction IDs: 32 bytes in v2, 32 + a 4-byte slot index in v3. */
+export const V2_ID_LENGTH = ID_LENGTH;
+export const V3_ID_LENGTH = BLOCK_ID_LENGTH_V3;
 
-/** Rejects an identifier of the wrong length with INVALID_REQUEST (-> INVALID_ARGUMENT, 400), as DECISIONS.md asks. */
+/** Rejects an identifier of the wrong length with INVALID_REQUEST (-> INVALID_ARGUMENT, 400; docs/decisions.md §10). */
 export function requireId(id: Uint8Array | undefined, length: number, what: string): Uint8Array {
   const n = id?.length ?? 0;
   if (!(id instanceof Uint8Array) || n !== length) {

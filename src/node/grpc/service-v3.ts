@@ -4,24 +4,34 @@
  * included-block lookup answers UNAVAILABLE.
  */
 import { toHex0x } from '../../core/bytes.ts';
-import { blockV3Response, requireId, V3_ID_LENGTH } from '../grpc/answers.ts';
+import { blockV3Response, requireId, V3_ID_LENGTH } from './answers.ts';
 import { BlockView, type BlockV3Response, type GetBlockV3Request, type JsonV3Response, type SubmitBlockResponse, type SubmitBlockV3Request } from '../../grpc/gen/node.ts';
 import { NodeError } from '../errors.ts';
-import type { V3Engine } from './engine.ts';
+import type { V3Engine } from '../v3/engine.ts';
+
+/** What the v3 info answer says about the node. */
+export interface V3NodeIdentity {
+  name: string;
+  version: string;
+  baseToken: object;
+}
 
 export class V3Service {
-  readonly engine: V3Engine;
-  private readonly node: () => { name: string; version: string; baseToken: object };
-
-  constructor(engine: V3Engine, node: () => { name: string; version: string; baseToken: object }) {
-    this.engine = engine;
-    this.node = node;
-  }
+  /**
+   * `accepted`: told of every block a client submitted once the engine accepted it (the composition root gossips
+   * it to the peers).
+   */
+  constructor(
+    readonly engine: V3Engine,
+    private readonly identity: V3NodeIdentity,
+    private readonly accepted: (blockId: Uint8Array) => void = () => undefined,
+  ) {}
 
   async submitBlock(req: SubmitBlockV3Request): Promise<SubmitBlockResponse> {
     const b = req.block;
     if (b === undefined) throw new NodeError('INVALID_REQUEST', 'invalid block: request body missing');
     const blockId = await this.engine.submit(b.$case === 'raw' ? { raw: b.value } : { json: b.value });
+    this.accepted(blockId);
     return { blockId };
   }
 
@@ -43,7 +53,7 @@ export class V3Service {
   }
 
   async getInfo(): Promise<JsonV3Response> {
-    return { json: JSON.stringify(await this.engine.read(() => this.engine.info(this.node()))) };
+    return { json: JSON.stringify(await this.engine.read(() => this.engine.info(this.identity))) };
   }
 
   async getIssuance(): Promise<JsonV3Response> {
@@ -63,5 +73,5 @@ export class V3Service {
 
 /** The answer of every v3 RPC on a network without a v3 part. */
 export function v3Unavailable(): never {
-  throw new NodeError('NODE_NOT_SYNCED', 'service unavailable: this network has no v3 (IOTA 2.0) part in its genesis');
+  throw new NodeError('UNAVAILABLE', 'this network has no v3 (IOTA 2.0) part in its genesis');
 }

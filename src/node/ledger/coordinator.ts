@@ -8,32 +8,29 @@
  *      entry point) is the only parent; timestamp = max(now, previous + 1) seconds;
  *   2. both Merkle roots by a dry run of White-Flag over that cone (core `computeMilestoneRoots`);
  *   3. the payload signed with the applicable dev keys, as many as the threshold, signatures sorted by public key;
- *   4. the nonce-0 block goes through the same submission path as any block (syntax checks, attach), and the
+ *   4. the nonce-0 block goes through the node's one intake (syntax checks, attach) as a model block, and the
  *      milestone processor confirms it; `issue` resolves once the ledger reached the new index.
  */
 import { compareBytes, equalBytes, toHex, toHex0x } from '../../core/bytes.ts';
-import { encodeBlock } from '../../core/codec/index.ts';
 import { ed25519PublicKeyFromSeed, ed25519Sign } from '../../core/crypto/index.ts';
 import { applicableMilestoneKeys, milestoneIdOf } from '../../core/ids/index.ts';
 import { computeMilestoneRoots, LedgerState, StoreBlockSource, walkCone } from '../../core/ledger/index.ts';
-import type { Block, MilestonePayload } from '../../core/model/index.ts';
+import { LIMITS, type Block, type MilestoneOption, type MilestonePayload } from '../../core/model/index.ts';
 import type { NodeStore } from '../../core/store/index.ts';
-import type { SubmitBlockRequest, SubmitBlockResponse } from '../../grpc/gen/node.ts';
 import type { CoordinatorSettings } from './genesis-ledger.ts';
 import type { MilestoneProcessor } from './milestones.ts';
 import type { Logger } from '../logger.ts';
-import type { NetworkState } from '../network.ts';
+import type { ProtocolState } from './protocol-state.ts';
 import type { TipSelector } from '../tangle/urts.ts';
-
-const MAX_PARENTS = 8;
 
 export interface CoordinatorDeps {
   store: NodeStore;
-  network: NetworkState;
+  protocol: ProtocolState;
   tips: TipSelector;
   milestones: MilestoneProcessor;
   exclusive: <T>(fn: () => Promise<T>) => Promise<T>;
-  submit: (req: SubmitBlockRequest) => Promise<SubmitBlockResponse>;
+  /** The node's intake for the coordinator's own blocks; resolves to the block ID once stored. */
+  accept: (block: Block) => Promise<Uint8Array>;
   settings: CoordinatorSettings;
   logger: Logger;
   now?: () => number;
@@ -82,9 +79,12 @@ export class Coordinator {
     await this.inFlight.catch(() => undefined);
   }
 
-  /** Issues and confirms the next milestone (see file comment). */
-  async issue(): Promise<IssuedMilestone> {
-    const { store, network, settings } = this.deps;
+  /**
+   * Issues and confirms the next milestone (see file comment). `options`: milestone options it carries, e.g. a
+   * Protocol Parameters option that announces new parameters from a target index on (TIP-29).
+   */
+  async issue(options: MilestoneOption[] = []): Promise<IssuedMilestone> {
+    const { store, protocol, settings } = this.deps;
     const { block, payload } = await this.deps.exclusive(async () => {
       const ledger = new LedgerState(store);
       const ledgerIndex = await ledger.ledgerIndex();
@@ -101,13 +101,13 @@ export class Coordinator {
         type: 7,
         index,
         timestamp,
-        protocolVersion: network.protocol.version,
+        protocolVersion: protocol.current.version,
         previousMilestoneId: previous.milestoneId,
         parents,
         inclusionMerkleRoot: roots.inclusionMerkleRoot,
         appliedMerkleRoot: roots.appliedMerkleRoot,
         metadata: new Uint8Array(0),
-        options: [],
+        options,
         signatures: [],
       };
       const applicable = new Set(applicableMilestoneKeys(keys.keyRanges, index).map(toHex));
@@ -118,10 +118,10 @@ export class Coordinator {
         .map((seed) => ({ type: 0 as const, publicKey: ed25519PublicKeyFromSeed(seed), signature: ed25519Sign(seed, id) }))
         .sort((a, b) => compareBytes(a.publicKey, b.publicKey));
       const payload: MilestonePayload = { ...unsigned, signatures };
-      const block: Block = { protocolVersion: network.protocol.version, parents, payload, nonce: 0n };
+      const block: Block = { protocolVersion: protocol.current.version, parents, payload, nonce: 0n };
       return { block, payload };
     });
-    const { blockId } = await this.deps.submit({ block: { $case: 'raw', value: encodeBlock(block) } });
+    const blockId = await this.deps.accept(block);
     await this.deps.milestones.waitFor(payload.index);
     const why = this.deps.milestones.rejection(blockId);
     if (why !== undefined) throw new Error(`milestone ${payload.index} was rejected: ${why}`);
@@ -130,7 +130,7 @@ export class Coordinator {
 
   /** Tips plus, when needed, the previous milestone block; sorted, unique, at most 8. */
   private async parents(previousBlock: Uint8Array): Promise<Uint8Array[]> {
-    const { store, network } = this.deps;
+    const { store, protocol } = this.deps;
     let tips: Uint8Array[] = [];
     try {
       tips = await this.deps.tips.select(this.deps.random ?? Math.random);
@@ -140,9 +140,9 @@ export class Coordinator {
     const hasPrevious = !previousBlock.every((b) => b === 0) && (await store.hasBlock(previousBlock));
     if (hasPrevious && !tips.some((t) => equalBytes(t, previousBlock))) {
       const cone = await walkCone(tips, await StoreBlockSource.open(store), 0);
-      if (!cone.some((c) => equalBytes(c.blockId, previousBlock))) tips = [...tips.slice(0, MAX_PARENTS - 1), previousBlock];
+      if (!cone.some((c) => equalBytes(c.blockId, previousBlock))) tips = [...tips.slice(0, LIMITS.parents.max - 1), previousBlock];
     }
-    if (tips.length === 0) tips = [network.solidEntryPoints[0]!];
+    if (tips.length === 0) tips = [protocol.solidEntryPoints[0]!];
     const unique = new Map(tips.map((t) => [toHex0x(t), t]));
     return [...unique.values()].sort(compareBytes);
   }

@@ -9,6 +9,8 @@
  * Confirmations run in the Attacher's queue, so they never interleave with block attaches.
  *
  * On start the store is scanned once for milestone blocks above the ledger index (a restart forgets nothing).
+ * Blocks that arrive while the node runs are kept decoded, so a milestone is decoded once. After each confirmation
+ * the protocol parameters in force are reloaded (protocol-state.ts): a change announced for this index applies now.
  */
 import { toHex, toHex0x } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
@@ -18,6 +20,7 @@ import { confirmMilestone, LedgerState } from '../../core/ledger/index.ts';
 import { PAYLOAD_MILESTONE, type Block, type MilestonePayload } from '../../core/model/index.ts';
 import { META, TABLES, type NodeStore } from '../../core/store/index.ts';
 import type { Logger } from '../logger.ts';
+import type { ProtocolState } from './protocol-state.ts';
 
 export interface LatestMilestone {
   index: number;
@@ -37,9 +40,15 @@ export interface ConfirmedEvent {
 
 type Exclusive = <T>(fn: () => Promise<T>) => Promise<T>;
 
+interface PendingMilestone {
+  blockId: Uint8Array;
+  /** Undefined for blocks found by the start-up scan until first needed. */
+  block?: Block;
+}
+
 export class MilestoneProcessor {
-  /** index -> (block ID hex -> block ID) of stored, not yet confirmed or rejected milestone blocks. */
-  private readonly pending = new Map<number, Map<string, Uint8Array>>();
+  /** index -> (block ID hex -> the block) of stored, not yet confirmed or rejected milestone blocks. */
+  private readonly pending = new Map<number, Map<string, PendingMilestone>>();
   private readonly rejected = new Map<string, string>();
   private readonly waiters: { index: number; resolve: () => void }[] = [];
   private readonly listeners: ((e: ConfirmedEvent) => void)[] = [];
@@ -50,6 +59,7 @@ export class MilestoneProcessor {
   constructor(
     private readonly store: NodeStore,
     private readonly exclusive: Exclusive,
+    private readonly protocol: ProtocolState,
     private readonly logger: Logger,
   ) {}
 
@@ -58,7 +68,7 @@ export class MilestoneProcessor {
     const ledgerIndex = await this.store.getMeta(META.ledgerIndex);
     if (ledgerIndex === undefined) return;
     for await (const [id, md] of this.store.entries(TABLES.blockMetadata)) {
-      if (md.milestoneIndex !== undefined && md.milestoneIndex > ledgerIndex) this.remember(md.milestoneIndex, id);
+      if (md.milestoneIndex !== undefined && md.milestoneIndex > ledgerIndex) this.remember(md.milestoneIndex, { blockId: id });
     }
     if (this.pending.size > 0) await this.exclusive(() => this.process());
   }
@@ -86,7 +96,7 @@ export class MilestoneProcessor {
   stored(blockId: Uint8Array, block: Block, result: { solid: boolean; solidified: number }): void {
     const { solid, solidified } = result;
     const isMilestone = block.payload?.type === PAYLOAD_MILESTONE;
-    if (block.payload?.type === PAYLOAD_MILESTONE) this.remember(block.payload.index, blockId);
+    if (block.payload?.type === PAYLOAD_MILESTONE) this.remember(block.payload.index, { blockId, block });
     if (this.pending.size > 0 && (isMilestone || solid || solidified > 0)) this.schedule();
   }
 
@@ -97,10 +107,18 @@ export class MilestoneProcessor {
     await new Promise<void>((resolve) => this.waiters.push({ index, resolve }));
   }
 
-  private remember(index: number, blockId: Uint8Array): void {
+  private remember(index: number, milestone: PendingMilestone): void {
     let m = this.pending.get(index);
     if (!m) this.pending.set(index, (m = new Map()));
-    m.set(toHex(blockId), blockId);
+    m.set(toHex(milestone.blockId), milestone);
+  }
+
+  /** The decoded block of a pending milestone (read and decoded once when the start-up scan found it). */
+  private async blockOf(p: PendingMilestone): Promise<Block | undefined> {
+    if (p.block) return p.block;
+    const bytes = await this.store.getBlock(p.blockId);
+    if (bytes) p.block = decodeBlock(bytes);
+    return p.block;
   }
 
   private schedule(): void {
@@ -124,14 +142,17 @@ export class MilestoneProcessor {
       const candidates = this.pending.get(ledgerIndex + 1);
       if (!candidates) return;
       let confirmed = false;
-      for (const [key, blockId] of [...candidates]) {
-        const [md, bytes] = await Promise.all([this.store.getBlockMetadata(blockId), this.store.getBlock(blockId)]);
-        if (!md || !bytes || !md.solid) continue; // waits for its cone
+      for (const [key, pending] of [...candidates]) {
+        const { blockId } = pending;
+        const md = await this.store.getBlockMetadata(blockId);
+        if (!md || !md.solid) continue; // waits for its cone
         const started = Date.now();
         try {
-          const block = decodeBlock(bytes);
+          const block = await this.blockOf(pending);
+          if (!block) continue;
           const c = await confirmMilestone({ store: this.store, milestoneBlockId: blockId, milestoneBlock: block });
           await c.batch.commit({ sync: true });
+          await this.protocol.refresh();
           const event: ConfirmedEvent = {
             index: c.milestoneIndex,
             milestoneId: c.milestoneId,
@@ -172,10 +193,10 @@ export class MilestoneProcessor {
     const latestStored = (await this.store.getMeta(META.latestMilestoneIndex)) ?? 0;
     const indexes = [...this.pending.keys()].filter((i) => i > Math.max(latestStored, this.latestSeen?.index ?? 0)).sort((a, b) => b - a);
     for (const index of indexes) {
-      for (const blockId of this.pending.get(index)!.values()) {
-        const bytes = await this.store.getBlock(blockId);
-        if (!bytes) continue;
-        const ms = decodeBlock(bytes).payload as MilestonePayload;
+      for (const pending of this.pending.get(index)!.values()) {
+        const block = await this.blockOf(pending);
+        if (!block) continue;
+        const ms = block.payload as MilestonePayload;
         const id = milestoneIdOf(ms);
         try {
           verifyMilestoneSignaturesOverId(id, ms.index, ms.signatures, keys.keyRanges, keys.threshold);

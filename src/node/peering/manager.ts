@@ -35,22 +35,19 @@
 import { equalBytes, toHex } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
 import { ProtocolError } from '../../core/errors.ts';
-import { blockId as blockIdOfBytes, milestoneIdOf, verifyMilestoneSignaturesOverId } from '../../core/ids/index.ts';
-import { PAYLOAD_MILESTONE, type Block } from '../../core/model/index.ts';
-import { powScore } from '../../core/pow/index.ts';
-import { validateBlockSyntax } from '../../core/validation/index.ts';
+import { blockId as blockIdOfBytes } from '../../core/ids/index.ts';
+import { LIMITS, PAYLOAD_MILESTONE, type Block } from '../../core/model/index.ts';
 import { blockIdV3, decodeBlockV3 } from '../../core/v3/index.ts';
 import { BlockVersion, type Heartbeat, type PeerMessage } from '../../grpc/gen/peer.ts';
 import { NodeError } from '../errors.ts';
 import type { AttachResult } from '../tangle/attach.ts';
+import type { Accepted } from '../tangle/intake.ts';
 import type { Logger } from '../logger.ts';
-import { isSolidEntryPoint } from '../network.ts';
 import { Backoff, SeenSet, TokenBucket } from './limits.ts';
 import { dialPeer, type PeerLink } from './link.ts';
 import { hasStoredBlock, type PeeringPort } from './port.ts';
 
 export const PEER_PROTOCOL = 1;
-export const MAX_BLOCK_BYTES = 32768;
 const NODE_ID_BYTES = 16;
 const V2_ID = 32;
 const V3_ID = 36;
@@ -169,7 +166,7 @@ export class PeerManager {
   private started = 0;
   private heardHeartbeat = false;
   /** Milestones the ledger is behind the highest index known (Infinity: unknown yet, in the start grace period). */
-  private lag = Infinity;
+  private lag: number;
   private running = false;
   private ticking = false;
   private tickTimer: ReturnType<typeof setInterval> | undefined;
@@ -205,6 +202,9 @@ export class PeerManager {
     };
     this.seen = new SeenSet(this.o.seenCapacity);
     this.statics = [...new Set(options.peers)].map((address) => ({ address, backoff: new Backoff(this.o.backoffBaseMs, this.o.backoffMaxMs), self: false, bannedUntil: 0 }));
+    // A node without static peers has no one to catch up from: synced from the start. One with static peers is not
+    // before it heard from them (start() and the heartbeats refine this).
+    this.lag = this.statics.length === 0 ? 0 : Infinity;
     port.onStored((id, block, result) => this.stored(id, block, result));
     port.onConfirmed(() => {
       void this.refreshStatus().then(() => this.broadcastHeartbeat());
@@ -340,7 +340,7 @@ export class PeerManager {
     peer.handshakeTimer = setTimeout(() => {
       if (!peer.nodeId) this.drop(peer, 'no handshake in time', false);
     }, this.o.handshakeTimeoutMs);
-    link.send({ kind: { $case: 'handshake', value: { networkName: this.port.network.protocol.networkName, nodeId: this.nodeId, protocol: PEER_PROTOCOL } } });
+    link.send({ kind: { $case: 'handshake', value: { networkName: this.port.network.networkName, nodeId: this.nodeId, protocol: PEER_PROTOCOL } } });
     return peer;
   }
 
@@ -415,8 +415,8 @@ export class PeerManager {
     const banned = this.bans.get(id);
     if (banned !== undefined && banned > this.now()) return void this.drop(peer, 'banned', false);
     if (h.protocol !== PEER_PROTOCOL) return void this.drop(peer, `peer protocol ${h.protocol}, this node speaks ${PEER_PROTOCOL}`, false);
-    if (h.networkName !== this.port.network.protocol.networkName) {
-      return void this.drop(peer, `network "${h.networkName}" differs from this node's "${this.port.network.protocol.networkName}"`, false);
+    if (h.networkName !== this.port.network.networkName) {
+      return void this.drop(peer, `network "${h.networkName}" differs from this node's "${this.port.network.networkName}"`, false);
     }
     peer.nodeId = id;
     if (peer.handshakeTimer) clearTimeout(peer.handshakeTimer);
@@ -428,7 +428,7 @@ export class PeerManager {
 
   private async receiveBlock(peer: Peer, version: BlockVersion, data: Uint8Array): Promise<void> {
     if (data.length === 0) bad('an empty block');
-    if (data.length > MAX_BLOCK_BYTES) bad(`a block of ${data.length} bytes (at most ${MAX_BLOCK_BYTES})`);
+    if (data.length > LIMITS.maxBlockLength) bad(`a block of ${data.length} bytes (at most ${LIMITS.maxBlockLength})`);
     if (version === BlockVersion.BLOCK_VERSION_V2) return this.receiveV2(peer, data);
     if (version === BlockVersion.BLOCK_VERSION_V3) return this.receiveV3(peer, data);
     bad(`a block of unknown version ${version}`);
@@ -442,41 +442,20 @@ export class PeerManager {
       this.stats.duplicates++;
       return;
     }
-    const block = decodeBlock(data);
-    const protocol = this.port.network.protocol;
-    if (block.protocolVersion !== protocol.version) bad(`a block of protocol version ${block.protocolVersion}, the network's is ${protocol.version}`);
-    validateBlockSyntax(block, { protocol, networkId: this.port.network.networkId });
-    const isMilestone = block.payload?.type === PAYLOAD_MILESTONE;
-    if (isMilestone) {
-      await this.checkMilestoneSignatures(block);
-      peer.unanswered = 0;
-    } else if (!requested && protocol.minPowScore > 0) {
-      const score = powScore(data);
-      if (score < protocol.minPowScore) bad(`a block with PoW score ${score.toFixed(2)} below ${protocol.minPowScore}`);
-    }
     this.arriving.set(k, { from: peer.key, requested });
-    let result: AttachResult;
+    let accepted: Accepted;
     try {
-      result = await this.port.attach(id, data, block);
+      accepted = await this.port.accept(data, requested);
     } finally {
       this.arriving.delete(k);
     }
+    const { block, result } = accepted;
+    const isMilestone = block.payload?.type === PAYLOAD_MILESTONE;
+    if (isMilestone) peer.unanswered = 0;
     if (!result.stored) {
       // Already held (e.g. a milestone asked for again after a restart): make sure it is tracked.
       if (isMilestone) this.noteMilestone(block, id);
       if (!result.solid) this.addRoot(k, id);
-    }
-  }
-
-  private async checkMilestoneSignatures(block: Block): Promise<void> {
-    const ms = block.payload;
-    if (ms?.type !== PAYLOAD_MILESTONE) return;
-    const keys = await this.port.milestoneKeys();
-    if (!keys) return; // a network without a ledger: milestones are stored, never confirmed
-    try {
-      verifyMilestoneSignaturesOverId(milestoneIdOf(ms), ms.index, ms.signatures, keys.keyRanges, keys.threshold);
-    } catch (e) {
-      bad(`milestone ${ms.index} with invalid signatures: ${(e as Error).message}`);
     }
   }
 
@@ -534,7 +513,7 @@ export class PeerManager {
   }
 
   private async receiveV3(peer: Peer, data: Uint8Array): Promise<void> {
-    const engine = this.port.v3();
+    const engine = this.port.v3;
     if (!engine) bad('a v3 block on a network without a v3 part');
     const id = blockIdV3(data, engine.params);
     const k = toHex(id);
@@ -558,7 +537,7 @@ export class PeerManager {
   }
 
   private async submitV3(from: number, data: Uint8Array, id: Uint8Array, requested: boolean): Promise<void> {
-    const engine = this.port.v3()!;
+    const engine = this.port.v3!;
     const had = await hasStoredBlock(this.port.store, id);
     await engine.submit({ raw: data });
     if (had) return;
@@ -570,7 +549,7 @@ export class PeerManager {
   private async retryParked(): Promise<void> {
     for (const [k, p] of [...this.parked]) {
       let ready = true;
-      const engine = this.port.v3();
+      const engine = this.port.v3;
       if (!engine) return;
       for (const parent of p.parents) {
         if (!equalBytes(parent, engine.genesisBlockId) && !(await hasStoredBlock(this.port.store, parent))) {
@@ -638,7 +617,7 @@ export class PeerManager {
   /** Requests the parents of a new unsolid block that are not stored (first from the peer that sent the block). */
   private async requestMissing(parents: readonly Uint8Array[], prefer?: number): Promise<void> {
     for (const p of parents) {
-      if (isSolidEntryPoint(this.port.network, p)) continue;
+      if (this.port.protocol.isSolidEntryPoint(p)) continue;
       if (!(await this.port.store.hasBlock(p))) this.request(p, BlockVersion.BLOCK_VERSION_V2, prefer);
     }
   }
@@ -716,7 +695,7 @@ export class PeerManager {
       if (!bytes) continue;
       for (const p of decodeBlock(bytes).parents) {
         const k = toHex(p);
-        if (visited.has(k) || isSolidEntryPoint(this.port.network, p)) continue;
+        if (visited.has(k) || this.port.protocol.isSolidEntryPoint(p)) continue;
         visited.add(k);
         stack.push(p);
       }

@@ -1,5 +1,5 @@
 /**
- * Remote proof of work with bounded concurrency (node-behavior §10: Hornet mines per request without limit).
+ * Remote proof of work with bounded concurrency (docs/protocol.md §N10: Hornet mines per request without limit).
  * The miner runs one job at a time on all its workers; at most `limit` jobs may be admitted (running or waiting).
  * One more is refused at once with POW_QUEUE_FULL (RESOURCE_EXHAUSTED, 503 + Retry-After), the hint being the
  * expected time until a slot frees up, from the average duration of recent jobs.

@@ -15,7 +15,7 @@ import { decodeBlock } from '../../core/codec/index.ts';
 import { transactionIdOf } from '../../core/ids/index.ts';
 import { PAYLOAD_MILESTONE, PAYLOAD_TRANSACTION, type Block } from '../../core/model/index.ts';
 import { TABLES, type BlockMetadata, type NodeStore, type StoreBatch } from '../../core/store/index.ts';
-import { isSolidEntryPoint, type NetworkState } from '../network.ts';
+import type { ProtocolState } from '../ledger/protocol-state.ts';
 
 export interface AttachResult {
   /** False when the block was already stored (the submission is idempotent). */
@@ -36,7 +36,7 @@ export class Attacher {
 
   constructor(
     private readonly store: NodeStore,
-    private readonly network: NetworkState,
+    private readonly protocol: ProtocolState,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -64,7 +64,7 @@ export class Attacher {
   }
 
   private async isSolid(parents: readonly Uint8Array[], solidNow: ReadonlySet<string>): Promise<boolean> {
-    const unknown = parents.filter((p) => !isSolidEntryPoint(this.network, p) && !solidNow.has(key(p)));
+    const unknown = parents.filter((p) => !this.protocol.isSolidEntryPoint(p) && !solidNow.has(key(p)));
     const metas = await this.store.getMany(TABLES.blockMetadata, unknown);
     return metas.every((m) => m?.solid === true);
   }

@@ -1,74 +1,59 @@
 /**
- * SubmitBlock (node-behavior §5, DECISIONS.md): parse the raw / JSON / structured block, fill what the client left
- * for the node (parents by tip selection, nonce by proof of work), validate, and attach.
+ * The one intake of v2 blocks: client submissions (REST / gRPC), blocks from peers and the coordinator's own
+ * milestones all pass here before the Attacher stores them.
  *
- * Order (Hornet's attacher, with the status choices of DECISIONS.md):
- *   1. parse: raw with `decodeBlock(bytes, { allowNoParents: true })` (> 32768 bytes, unknown payloads, too many
- *      or unsorted parents fail here), JSON with `blockFromJson(..., { submission: true })` after JSON.parse
- *      (INVALID_JSON), structured with the proto mapping;
- *   2. the protocol version must be the network's (PROTOCOL_VERSION_MISMATCH, before any work);
- *   3. zero parents: a non-zero nonce is INVALID_NONCE; without PoW (and min score > 0) POW_UNAVAILABLE; else
- *      up to 4 tips (NO_TIPS when the pool is empty);
- *   4. full syntactic validation with the nonce as given (invalid blocks fail before any mining, hornet#1821);
- *   5. proof of work (not for milestone blocks, whose nonce must be 0, nor when minPowScore is 0): nonce 0 whose
- *      score is too low is mined at minPowScore (client parents are kept, hornet#1727), or POW_UNAVAILABLE with
- *      "proof of work is not available on this node" when this node has PoW off; then score >= minPowScore or
- *      POW_SCORE_TOO_LOW;
- *   6. attach (one atomic batch), then answer with the block ID.
- * The bytes stored are the client's own bytes whenever the node changed nothing (raw submissions), else the
- * canonical encoding of the completed block.
+ * Order (Hornet's attacher and message processor, with the status choices of docs/decisions.md):
+ *   1. decode, when bytes arrive: strict for peers; a client may leave the parents empty (the node fills them);
+ *   2. the protocol version must be the one in force (PROTOCOL_VERSION_MISMATCH, before any work);
+ *   3. a client's block without parents: a non-zero nonce is INVALID_NONCE; without PoW (and min score > 0)
+ *      POW_UNAVAILABLE; else up to 4 tips (NO_TIPS when the pool is empty);
+ *   4. full syntactic validation against the parameters in force (invalid blocks fail before any mining,
+ *      hornet#1821);
+ *   5. a peer's milestone must carry valid signatures (else the peer is misbehaving);
+ *   6. proof of work, not for milestones (nonce 0) nor when minPowScore is 0 nor for a block this node asked a peer
+ *      for (its own tangle needs it): a client's nonce-0 block whose score is too low is mined at minPowScore
+ *      (client parents are kept, hornet#1727), or POW_UNAVAILABLE when this node has PoW off; then
+ *      score >= minPowScore or POW_SCORE_TOO_LOW;
+ *   7. attach (one atomic batch).
+ * The bytes stored are the received bytes whenever the node changed nothing, else the canonical encoding of the
+ * completed block. The parameters are those in force at the ledger index (ledger/protocol-state.ts).
  */
 import { decodeBlock, encodeBlock } from '../../core/codec/index.ts';
 import { ProtocolError, reject } from '../../core/errors.ts';
-import { blockId as blockIdOfBytes } from '../../core/ids/index.ts';
-import { blockFromJson } from '../../core/json/index.ts';
+import { blockId as blockIdOfBytes, milestoneIdOf, verifyMilestoneSignaturesOverId } from '../../core/ids/index.ts';
+import type { MilestoneKeyConfig } from '../../core/ledger/index.ts';
 import { PAYLOAD_MILESTONE, type Block } from '../../core/model/index.ts';
 import { NONCE_BYTES, powScore } from '../../core/pow/index.ts';
 import { validateBlockSyntax } from '../../core/validation/index.ts';
-import type { SubmitBlockRequest } from '../../grpc/gen/node.ts';
-import { blockFromProto } from '../../grpc/mapping.ts';
-import { NodeError } from '../errors.ts';
-import type { Attacher } from './attach.ts';
+import { NodeError, POW_UNAVAILABLE_PHRASE } from '../errors.ts';
+import type { ProtocolState } from '../ledger/protocol-state.ts';
 import type { NetworkState } from '../network.ts';
 import type { PowQueue } from '../pow/queue.ts';
+import type { Attacher, AttachResult } from './attach.ts';
 
-/** The phrase the Rust SDK string-matches to fall back to local PoW (node-behavior §0). */
-export const POW_UNAVAILABLE_PHRASE = 'proof of work is not available on this node';
+/** Where a block comes from; the rules above differ by origin only where they say so. */
+export type BlockOrigin =
+  | { kind: 'client'; signal?: AbortSignal }
+  | { kind: 'peer'; requested: boolean }
+  | { kind: 'coordinator' };
 
-export interface SubmitDeps {
+/** A block as it arrives: its bytes, or a model block (JSON / structured submissions, the coordinator). */
+export type IncomingBlock = { bytes: Uint8Array } | { block: Block };
+
+export interface Accepted {
+  blockId: Uint8Array;
+  block: Block;
+  result: AttachResult;
+}
+
+export interface IntakeDeps {
   network: NetworkState;
+  protocol: ProtocolState;
   /** Undefined when remote PoW is off (`--pow-workers 0`). */
   pow: PowQueue | undefined;
   attacher: Attacher;
   selectTips: () => Promise<Uint8Array[]>;
-}
-
-export interface Submission {
-  block: Block;
-  /** The client's bytes (raw submissions). */
-  raw?: Uint8Array;
-}
-
-export function parseSubmission(req: SubmitBlockRequest): Submission {
-  const body = req.block;
-  switch (body?.$case) {
-    case 'raw':
-      if (body.value.length === 0) throw new NodeError('INVALID_REQUEST', 'invalid block: request body missing');
-      return { block: decodeBlock(body.value, { allowNoParents: true }), raw: body.value };
-    case 'json': {
-      let json: unknown;
-      try {
-        json = JSON.parse(body.value);
-      } catch (e) {
-        return reject('INVALID_JSON', `invalid block JSON: ${(e as Error).message}`, { field: 'block', value: body.value.slice(0, 80) });
-      }
-      return { block: blockFromJson(json, { submission: true }) };
-    }
-    case 'structured':
-      return { block: blockFromProto(body.value, 'block') };
-    default:
-      throw new NodeError('INVALID_REQUEST', 'invalid block: the request carries no block (set structured, raw or json)');
-  }
+  milestoneKeys: () => Promise<MilestoneKeyConfig | undefined>;
 }
 
 function abortReason(signal: AbortSignal): string {
@@ -76,48 +61,71 @@ function abortReason(signal: AbortSignal): string {
   return r instanceof Error ? r.message : r === undefined ? 'aborted' : String(r);
 }
 
-/** Runs the whole submission; resolves to the block ID once the block is durably stored. */
-export async function submitBlock(deps: SubmitDeps, req: SubmitBlockRequest, signal: AbortSignal): Promise<Uint8Array> {
-  const { block, raw } = parseSubmission(req);
-  const protocol = deps.network.protocol;
-  if (block.protocolVersion !== protocol.version) {
-    reject('PROTOCOL_VERSION_MISMATCH', `invalid block: protocol version ${block.protocolVersion} differs from the node's ${protocol.version}`, {
-      field: 'protocolVersion',
-      value: String(block.protocolVersion),
-    });
-  }
-  const isMilestone = block.payload?.type === PAYLOAD_MILESTONE;
-  const needsPow = !isMilestone && protocol.minPowScore > 0;
-  let changed = false;
-  if (block.parents.length === 0) {
-    if (block.nonce !== 0n) reject('INVALID_NONCE', 'invalid block: no parents were given but nonce was != 0', { field: 'nonce', value: String(block.nonce) });
-    if (needsPow && !deps.pow) throw new NodeError('POW_UNAVAILABLE', `${POW_UNAVAILABLE_PHRASE}: no parents were given and the node cannot do the proof of work for them`);
-    block.parents = await deps.selectTips();
-    changed = true;
-  }
-  validateBlockSyntax(block, { protocol, networkId: deps.network.networkId });
-  let bytes = !changed && raw ? raw : encodeBlock(block);
-  if (needsPow) {
-    if (block.nonce === 0n && powScore(bytes) < protocol.minPowScore) {
-      if (!deps.pow) throw new NodeError('POW_UNAVAILABLE', POW_UNAVAILABLE_PHRASE);
-      if (signal.aborted) throw new NodeError('INTERNAL', `proof of work aborted: ${abortReason(signal)}`);
-      try {
-        block.nonce = await deps.pow.mine(bytes.subarray(0, bytes.length - NONCE_BYTES), protocol.minPowScore, signal);
-      } catch (e) {
-        if (signal.aborted) throw new NodeError('INTERNAL', `proof of work aborted: ${abortReason(signal)}`);
-        throw e;
-      }
-      bytes = encodeBlock(block);
-    }
-    const score = powScore(bytes);
-    if (score < protocol.minPowScore) {
-      throw new ProtocolError('POW_SCORE_TOO_LOW', `invalid block: insufficient PoW score ${score.toFixed(2)}, the node requires ${protocol.minPowScore}`, {
-        field: 'nonce',
-        value: String(block.nonce),
+export class Intake {
+  constructor(private readonly deps: IntakeDeps) {}
+
+  /** Checks, completes and stores a block; resolves once it is durably stored (or was already). */
+  async accept(incoming: IncomingBlock, origin: BlockOrigin): Promise<Accepted> {
+    const received = 'bytes' in incoming ? incoming.bytes : undefined;
+    const block = 'block' in incoming ? incoming.block : decodeBlock(incoming.bytes, { allowNoParents: origin.kind === 'client' });
+    const protocol = this.deps.protocol.current;
+    if (block.protocolVersion !== protocol.version) {
+      reject('PROTOCOL_VERSION_MISMATCH', `invalid block: protocol version ${block.protocolVersion} differs from the node's ${protocol.version}`, {
+        field: 'protocolVersion',
+        value: String(block.protocolVersion),
       });
     }
+    const isMilestone = block.payload?.type === PAYLOAD_MILESTONE;
+    const needsPow = !isMilestone && protocol.minPowScore > 0 && !(origin.kind === 'peer' && origin.requested);
+    let changed = false;
+    if (block.parents.length === 0) {
+      if (block.nonce !== 0n) reject('INVALID_NONCE', 'invalid block: no parents were given but nonce was != 0', { field: 'nonce', value: String(block.nonce) });
+      if (needsPow && !this.deps.pow) throw new NodeError('POW_UNAVAILABLE', `${POW_UNAVAILABLE_PHRASE}: no parents were given and the node cannot do the proof of work for them`);
+      block.parents = await this.deps.selectTips();
+      changed = true;
+    }
+    validateBlockSyntax(block, { protocol, networkId: this.deps.network.networkId });
+    if (isMilestone && origin.kind === 'peer') await this.checkMilestoneSignatures(block);
+    let bytes = !changed && received ? received : encodeBlock(block);
+    if (needsPow) {
+      if (origin.kind === 'client' && block.nonce === 0n && powScore(bytes) < protocol.minPowScore) {
+        block.nonce = await this.mine(bytes, protocol.minPowScore, origin.signal);
+        bytes = encodeBlock(block);
+      }
+      const score = powScore(bytes);
+      if (score < protocol.minPowScore) {
+        throw new ProtocolError('POW_SCORE_TOO_LOW', `invalid block: insufficient PoW score ${score.toFixed(2)}, the node requires ${protocol.minPowScore}`, {
+          field: 'nonce',
+          value: String(block.nonce),
+        });
+      }
+    }
+    const blockId = blockIdOfBytes(bytes);
+    return { blockId, block, result: await this.deps.attacher.attach(blockId, bytes, block) };
   }
-  const id = blockIdOfBytes(bytes);
-  await deps.attacher.attach(id, bytes, block);
-  return id;
+
+  private async mine(bytes: Uint8Array, targetScore: number, signal: AbortSignal | undefined): Promise<bigint> {
+    const pow = this.deps.pow;
+    if (!pow) throw new NodeError('POW_UNAVAILABLE', POW_UNAVAILABLE_PHRASE);
+    const s = signal ?? new AbortController().signal;
+    if (s.aborted) throw new NodeError('INTERNAL', `proof of work aborted: ${abortReason(s)}`);
+    try {
+      return await pow.mine(bytes.subarray(0, bytes.length - NONCE_BYTES), targetScore, s);
+    } catch (e) {
+      if (s.aborted) throw new NodeError('INTERNAL', `proof of work aborted: ${abortReason(s)}`);
+      throw e;
+    }
+  }
+
+  private async checkMilestoneSignatures(block: Block): Promise<void> {
+    const ms = block.payload;
+    if (ms?.type !== PAYLOAD_MILESTONE) return;
+    const keys = await this.deps.milestoneKeys();
+    if (!keys) return; // a network without a ledger: milestones are stored, never confirmed
+    try {
+      verifyMilestoneSignaturesOverId(milestoneIdOf(ms), ms.index, ms.signatures, keys.keyRanges, keys.threshold);
+    } catch (e) {
+      throw new ProtocolError('INVALID_SIGNATURE', `milestone ${ms.index} with invalid signatures: ${(e as Error).message}`, { field: 'payload.signatures' });
+    }
+  }
 }

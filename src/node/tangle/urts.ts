@@ -1,5 +1,5 @@
 /**
- * Uniform random tip selection with Hornet's tip scores (node-behavior §5.3; hornet `pkg/tipselect/urts.go`,
+ * Uniform random tip selection with Hornet's tip scores (docs/protocol.md §N5.3; hornet `pkg/tipselect/urts.go`,
  * `pkg/tangle/tipscore.go`).
  *
  * Cone root indexes: for a block, YCRI / OCRI are the youngest / oldest milestone index among the "roots" of its
@@ -21,7 +21,8 @@ import { compareBytes, toHex } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
 import { META, type NodeStore } from '../../core/store/index.ts';
 import { NodeError } from '../errors.ts';
-import { isSolidEntryPoint, type NetworkState } from '../network.ts';
+import type { ProtocolState } from '../ledger/protocol-state.ts';
+import type { NetworkState } from '../network.ts';
 
 export const URTS_DEFAULTS = Object.freeze({
   /** Hornet `maxDeltaBlockYoungestConeRootIndexToCMI`. */
@@ -74,6 +75,7 @@ export class TipSelector {
   constructor(
     private readonly store: NodeStore,
     private readonly network: NetworkState,
+    private readonly protocol: ProtocolState,
   ) {}
 
   async confirmedMilestoneIndex(): Promise<number> {
@@ -82,7 +84,7 @@ export class TipSelector {
 
   /** A block's root index if it is a root (solid entry point or referenced), else undefined. */
   private async rootIndex(id: Uint8Array): Promise<{ root: number } | { parents: Uint8Array[] }> {
-    if (isSolidEntryPoint(this.network, id)) return { root: this.network.genesisMilestone.index };
+    if (this.protocol.isSolidEntryPoint(id)) return { root: this.network.genesisMilestone.index };
     const md = await this.store.getBlockMetadata(id);
     if (md?.referenced) return { root: md.referenced.milestoneIndex };
     const bytes = await this.store.getBlock(id);
@@ -138,7 +140,7 @@ export class TipSelector {
 
   async score(blockId: Uint8Array): Promise<TipScore> {
     const cri = await this.coneRootIndexes(blockId);
-    return tipScore(cri, await this.confirmedMilestoneIndex(), this.network.protocol.belowMaxDepth);
+    return tipScore(cri, await this.confirmedMilestoneIndex(), this.protocol.current.belowMaxDepth);
   }
 
   /** The tip pool split by score. */

@@ -4,7 +4,7 @@
  * it (checked against the confirmed ledger) and applied when the committee confirms an attachment of it. Kept in
  * memory (loaded at start); changes go into the caller's store batch.
  *
- * Included block (DECISIONS.md: the earliest CONFIRMED attachment, lowest slot, first confirmed within a slot):
+ * Included block (docs/decisions.md §16: the earliest CONFIRMED attachment, lowest slot, first confirmed in a slot):
  * a transaction is applied when its first attachment is confirmed. All attachments confirmed by that same vote are
  * candidates; the one in the lowest slot wins, ties go to the one the node received first. That block is
  * recorded with the transaction and NEVER changes afterwards: an attachment in a lower slot that is confirmed by a

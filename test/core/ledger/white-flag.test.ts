@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { toHex, toHex0x } from '../../../src/core/bytes.ts';
 import { outputId, transactionIdOf } from '../../../src/core/ids/index.ts';
-import { CONFLICT, confirmMilestone, includedBlockId, LedgerState, walkCone, type ConeBlockSource, type MilestoneConfirmation } from '../../../src/core/ledger/index.ts';
+import { CONFLICT, confirmMilestone, LedgerState, walkCone, type ConeBlockSource, type MilestoneConfirmation } from '../../../src/core/ledger/index.ts';
 import type { Block } from '../../../src/core/model/index.ts';
 import { MemoryKeyValueStore } from '../../../src/core/store/index.ts';
 import { basicOutput, bytes32, makeBlock, outputsOf, TestNetwork, transfer, Wallet, type BuiltBlock } from './support.ts';
@@ -116,7 +116,7 @@ describe('ledger: White-Flag application', () => {
     const spent = await ledger.output(net.genesisOutputs[0]!.outputId);
     expect(spent?.spent).to.deep.equal({ transactionIdSpent: txId, milestoneIndexSpent: 11, milestoneTimestampSpent: net.lastTimestamp });
     expect(await ledger.isUnspent(net.genesisOutputs[0]!.outputId)).to.equal(false);
-    expect(toHex((await includedBlockId(net.store, txId))!)).to.equal(toHex(blk.id));
+    expect(toHex((await net.store.includedBlock(txId))!)).to.equal(toHex(blk.id));
     const msMeta = await net.store.getBlockMetadata(net.tip);
     expect(msMeta).to.deep.equal({ protocolVersion: 2, solid: true, arrivalTime: 1, milestoneIndex: 11 });
     const diff = await ledger.milestoneDiff(11);
@@ -134,7 +134,7 @@ describe('ledger: White-Flag application', () => {
       [toHex(first.id), 'included', 0],
       [toHex(second.id), 'conflicting', CONFLICT.inputSpentInThisMilestone],
     ]);
-    expect(await includedBlockId(net.store, transactionIdOf(secondTx))).to.equal(undefined);
+    expect(await net.store.includedBlock(transactionIdOf(secondTx))).to.equal(undefined);
     const meta = await net.store.getBlockMetadata(second.id);
     expect(meta?.referenced).to.deep.equal({ milestoneIndex: 11, whiteFlagIndex: 1, ledgerInclusionState: 'conflicting', conflictReason: 2 });
     // Nothing of the conflicting transaction was booked.
@@ -209,7 +209,7 @@ describe('ledger: White-Flag application', () => {
       [toHex(previousMilestoneBlock), 'noTransaction', 0],
       [toHex(later.id), 'conflicting', CONFLICT.inputAlreadySpent],
     ]);
-    expect(toHex((await includedBlockId(net.store, txId))!)).to.equal(toHex(original.id));
+    expect(toHex((await net.store.includedBlock(txId))!)).to.equal(toHex(original.id));
     expect((await net.store.transactionBlocks(txId)).map(toHex).sort()).to.deep.equal([original.id, reattached.id, later.id].map(toHex).sort());
   });
 });

@@ -14,9 +14,9 @@ import { devGenesis } from '../../../src/node/genesis.ts';
 import { createNetwork } from '../../../src/node/network.ts';
 import { Backoff, SeenSet, TokenBucket } from '../../../src/node/peering/limits.ts';
 import type { PeerLink } from '../../../src/node/peering/link.ts';
-import { PeerManager, type PeeringOptions } from '../../../src/node/peering/manager.ts';
-import { peeringPortOf } from '../../../src/node/peering/port.ts';
-import { NodeServiceImpl } from '../../../src/node/grpc/service.ts';
+import type { PeerManager, PeeringOptions } from '../../../src/node/peering/manager.ts';
+import { composeNode } from '../../../src/node/compose.ts';
+import type { NodeServiceImpl } from '../../../src/node/grpc/service.ts';
 import { CollectingLogger } from '../support.ts';
 
 /** One end of an in-memory stream; `remote` is what the test drives as the other peer. */
@@ -85,17 +85,16 @@ async function harness(options: Partial<PeeringOptions> = {}, minPowScore = 0): 
   const g = devGenesis({ minPowScore, timestamp: 1700000000 });
   g.protocol.networkName = NETWORK;
   const network = await createNetwork(store, g);
-  const service = new NodeServiceImpl({ store, network, version: 'test' });
   const logger = new CollectingLogger();
-  const manager = new PeerManager(peeringPortOf(service), { peers: [], logger, tickMs: 10, heartbeatMs: 50, requestTimeoutMs: 100, ...options });
-  service.synced = () => manager.almostSynced;
+  const parts = await composeNode({ store, network, version: 'test', logger, peering: { tickMs: 10, heartbeatMs: 50, requestTimeoutMs: 100, ...options } });
+  const { service, peering: manager } = parts;
   await manager.start();
   return {
     manager,
     service,
     store,
     logger,
-    sep: network.solidEntryPoints[0]!,
+    sep: parts.protocol.solidEntryPoints[0]!,
     async connect() {
       const link = new MemLink(`mem-${Math.random()}`, true);
       manager.accept(link);
@@ -104,8 +103,7 @@ async function harness(options: Partial<PeeringOptions> = {}, minPowScore = 0): 
       return link;
     },
     async close() {
-      await manager.stop();
-      await service.shutdown();
+      await parts.stop();
       await store.close();
     },
   };

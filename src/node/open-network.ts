@@ -1,0 +1,112 @@
+/**
+ * The network a node runs on, from its store or, on a first start, from a genesis: `--genesis FILE`, or a dev network
+ * generated in memory (`devNetworkGenesis`, with `--min-pow-score`) with a dev v3 part. A first start records the
+ * genesis in the store (network, ledger, v3 part) and writes it to `<data-dir>/genesis.json`, so the operator sees
+ * what the network is. Later starts read the network from the store; a `--genesis` of another network is refused.
+ * The built-in coordinator's keys come from the genesis given with `--genesis`, else from `<data-dir>/genesis.json`
+ * when it is the same network.
+ */
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { initLedger } from '../core/ledger/index.ts';
+import { META, type NodeStore } from '../core/store/index.ts';
+import { ConfigError, type NodeConfig } from './config.ts';
+import { genesisFromJson, genesisToJson, type Genesis } from './genesis.ts';
+import { devNetworkGenesis } from './ledger/dev-genesis.ts';
+import { coordinatorOf, devWalletOf, hasLedger, ledgerGenesisOf, type CoordinatorSettings } from './ledger/genesis-ledger.ts';
+import type { Logger } from './logger.ts';
+import { createNetwork, loadNetwork, type NetworkState } from './network.ts';
+import { V3Engine } from './v3/engine.ts';
+import { devGenesisV3 } from './v3/genesis-v3.ts';
+
+export const GENESIS_FILE = 'genesis.json';
+
+/** Reads and checks a genesis file; any problem is a ConfigError naming the file. */
+export function readGenesisFile(path: string): Genesis {
+  try {
+    const g = genesisFromJson(JSON.parse(readFileSync(path, 'utf8')));
+    // The ledger entries are checked up front too, so a bad file never half-starts a network.
+    if (hasLedger(g)) ledgerGenesisOf(g);
+    coordinatorOf(g);
+    devWalletOf(g);
+    return g;
+  } catch (e) {
+    throw new ConfigError(`Cannot read genesis file ${path}: ${(e as Error).message}`);
+  }
+}
+
+/** Writes a file so that after a crash it is either absent or complete (temp file, fsync, rename, fsync the folder). */
+function writeFileDurably(file: string, text: string): void {
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, text);
+  const fd = openSync(tmp, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+  const dir = openSync(dirname(file), 'r');
+  try {
+    fsyncSync(dir);
+  } finally {
+    closeSync(dir);
+  }
+}
+
+/** Records a genesis in a store: the v3 part, the ledger, then the network (a crash between them is completed later). */
+export async function recordGenesis(store: NodeStore, genesis: Genesis): Promise<NetworkState> {
+  if (genesis.v3 !== undefined) await V3Engine.create(store, genesis.v3);
+  if (hasLedger(genesis) && (await store.getMeta(META.ledgerIndex)) === undefined) await initLedger(store, ledgerGenesisOf(genesis));
+  return createNetwork(store, genesis);
+}
+
+/** Loads the store's network, or creates it from the genesis on a first start. */
+export async function openNetwork(store: NodeStore, config: NodeConfig, logger: Logger): Promise<NetworkState> {
+  const given = config.genesis !== undefined ? readGenesisFile(config.genesis) : undefined;
+  const existing = await loadNetwork(store);
+  if (existing) {
+    if (given && given.protocol.networkName !== existing.networkName) {
+      throw new ConfigError(`Cannot start: the store in ${config.dataDir} belongs to network "${existing.networkName}", the genesis ${config.genesis} to "${given.protocol.networkName}"`);
+    }
+    return existing;
+  }
+  // The genesis file is written (durably) before anything goes into the store, and an interrupted first start resumes
+  // from it: a crash at any moment never leaves a ledger whose dev keys are lost or were generated anew.
+  const file = join(config.dataDir, GENESIS_FILE);
+  const resumed = given === undefined && existsSync(file) ? readGenesisFile(file) : undefined;
+  const genesis = given ?? resumed ?? devNetworkGenesis({ minPowScore: config.minPowScore, ...(config.milestoneInterval !== undefined ? { milestoneInterval: config.milestoneInterval } : {}) });
+  if (given === undefined && resumed === undefined && genesis.v3 === undefined) genesis.v3 = devGenesisV3();
+  if (!existsSync(file)) writeFileDurably(file, JSON.stringify(genesisToJson(genesis), null, 2) + '\n');
+  const network = await recordGenesis(store, genesis);
+  logger.info(`created network "${genesis.protocol.networkName}" (${given ? `from ${config.genesis}` : resumed ? 'dev genesis of an interrupted first start' : 'dev genesis'}, minPowScore ${genesis.protocol.minPowScore}); genesis in ${file}`);
+  return network;
+}
+
+/**
+ * The built-in coordinator's settings, when it runs. Two coordinators on one network fork it: a node that dials
+ * static peers joins a network someone else coordinates unless the operator says otherwise, so there it runs only
+ * with an explicit `--coordinator true`.
+ */
+export function coordinatorSettings(config: NodeConfig, network: NetworkState, logger: Logger): CoordinatorSettings | undefined {
+  const dialsPeers = (config.peers?.length ?? 0) > 0;
+  if (config.coordinator === undefined && dialsPeers) logger.info('coordinator off: this node dials peers; pass --coordinator true on the one node that coordinates');
+  const wanted = config.coordinator === true || (config.coordinator === undefined && !dialsPeers);
+  if (!wanted) return undefined;
+  const genesis = config.genesis !== undefined ? readGenesisFile(config.genesis) : genesisInDataDir(config, network, logger);
+  const settings = genesis ? coordinatorOf(genesis) : undefined;
+  if (settings && config.milestoneInterval !== undefined) settings.milestoneInterval = config.milestoneInterval;
+  return settings;
+}
+
+function genesisInDataDir(config: NodeConfig, network: NetworkState, logger: Logger): Genesis | undefined {
+  const file = join(config.dataDir, GENESIS_FILE);
+  if (!existsSync(file)) return undefined;
+  try {
+    const g = genesisFromJson(JSON.parse(readFileSync(file, 'utf8')));
+    return g.protocol.networkName === network.networkName ? g : undefined;
+  } catch (e) {
+    logger.warn(`coordinator: cannot read ${file}: ${(e as Error).message}`);
+    return undefined;
+  }
+}
