@@ -15,7 +15,7 @@ interface BlockVector {
   bytes: string;
 }
 
-describe('grpc mapping: real blocks (shared vectors)', () => {
+describe('grpc mapping: real blocks (test vectors)', () => {
   const { vectors } = loadVectors('stardust/blocks.json') as { vectors: BlockVector[] };
 
   it('has vectors to run', () => {
@@ -34,9 +34,10 @@ describe('grpc mapping: real blocks (shared vectors)', () => {
   }
 });
 
-describe('grpc mapping: real outputs (shared vectors)', () => {
+describe('grpc mapping: real outputs (test vectors)', () => {
   const { serialization } = loadVectors('stardust/outputs.json') as { serialization: (BlockVector & { notes?: string })[] };
-  // the iota.js foundry/NFT samples are serialization-only shapes a node rejects (spec section 20.13): never mapped
+  // the iota.js foundry/NFT samples are serialization-only shapes a node rejects (docs/protocol.md §20.13):
+  // never mapped
   const valid = serialization.filter((v) => !v.notes?.startsWith('SERIALIZATION ONLY'));
 
   it('has valid output vectors of several kinds', () => {

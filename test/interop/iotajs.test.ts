@@ -6,7 +6,8 @@
  * emits as "", "0x", [] or as keys holding `undefined`; "0x" re-added for omitted tagged-data tag/data when feeding iota.js.
  *
  * iota.js defects found (the spec / real vectors win; each asserted below so a change is noticed):
- * - D1 it refuses to decode blocks shorter than 50 bytes: the valid 46-byte block (1 parent, no payload, spec §2).
+ * - D1 it refuses to decode blocks shorter than 50 bytes: the valid 46-byte block (1 parent, no payload,
+ *   docs/protocol.md §2).
  * - D2 it refuses to decode milestones whose payload + 8 < 273 bytes (1 parent, small metadata, no options; §3.3).
  * - D3 it cannot encode a Protocol Parameters option with empty `params` (0 bytes are allowed, §3.3.2).
  * - D4 its own decode→encode of a tagged-data payload with an empty tag is not canonical: it decodes tag as "" and

@@ -4,8 +4,8 @@
  * iota.js takes and returns TIP-25-like JSON (hex strings with `0x`, u64 as decimal strings, u256 as `0x` hex), so the
  * bridge is our `blockToJson` plus these documented representational differences:
  *
- * 1. Empty byte strings. We (like iota.go/Hornet, spec §18) OMIT empty `tag`/`data` of a tagged-data payload, empty
- *    milestone `metadata`, empty alias `stateMetadata` and empty lists (`nativeTokens`, `features`,
+ * 1. Empty byte strings. We (like iota.go/Hornet, docs/protocol.md §18) OMIT empty `tag`/`data` of a tagged-data
+ *    payload, empty milestone `metadata`, empty alias `stateMetadata` and empty lists (`nativeTokens`, `features`,
  *    `immutableFeatures`, milestone `options`). iota.js's decoder emits `""` for an empty tagged-data tag/data, `"0x"`
  *    for empty milestone metadata and `[]` for empty milestone options. `normalizeIotaJs` drops those.
  * 2. Keys present with the value `undefined`: iota.js returns `payload: undefined` (block, essence) and
@@ -89,20 +89,21 @@ export function iotaJsBlockId(block: IBlock): string {
 
 /**
  * iota.js's `deserializeBlock` refuses anything shorter than its MIN_BLOCK_LENGTH (50), computed as if every block
- * had a payload; the smallest valid Stardust block (1 parent, no payload) is 46 bytes (spec §2). Defect; spec wins.
+ * had a payload; the smallest valid Stardust block (1 parent, no payload) is 46 bytes (docs/protocol.md §2). Defect;
+ * spec wins.
  */
 export const IOTAJS_MIN_BLOCK_LENGTH = 50;
 
 /**
  * iota.js's milestone decoder requires MIN_MILESTONE_PAYLOAD_LENGTH (273) bytes to remain at the payload start (the
  * block nonce included), counting 2 parents and omitting the protocol version and parent count bytes. A valid milestone
- * with 1 parent, little metadata and no options is shorter and is refused. Defect; spec §3.3 wins.
+ * with 1 parent, little metadata and no options is shorter and is refused. Defect; docs/protocol.md §3.3 wins.
  */
 export const IOTAJS_MIN_MILESTONE_REMAINING = 273;
 
 /**
  * iota.js cannot ENCODE a Protocol Parameters milestone option with empty `params` ("0x"): its `writeFixedHex` rejects
- * the empty hex string ("...params should be in hex format"). Spec §3.3.2 allows 0..8192 bytes. Defect; spec wins.
- * (Its decoder reads such an option fine and returns `params: "0x"`.)
+ * the empty hex string ("...params should be in hex format"). The protocol (docs/protocol.md §3.3.2) allows 0..8192
+ * bytes. Defect; spec wins. (Its decoder reads such an option fine and returns `params: "0x"`.)
  */
 export const IOTAJS_EMPTY_PARAMS_ERROR = /protocolParamsMilestoneOption\.params should be in hex format/;

@@ -1,6 +1,7 @@
 /**
- * What the replay of the real Shimmer milestones 17339-17341 needs, derived once from the shared vector file: the
- * cones in White-Flag order, the milestone payloads and blocks (17339's and 17340's are real blocks inside the next
+ * What the replay of the real Shimmer milestones 17339-17341 needs, derived once from the vector file
+ * (test/vectors/stardust/shimmer_mainnet_milestones_17339_17341.json): the cones in
+ * White-Flag order, the milestone payloads and blocks (17339's and 17340's are real blocks inside the next
  * cone; 17341's is rebuilt from its payload with nonce 0), the blocks the cones point to outside every cone (solid
  * entry points), milestone 17338's block (the ledger's last milestone), Shimmer's parameters and milestone keys, and
  * the consumed outputs that exist before 17339 (4 of the 27 are created by the replay itself). Used by the core

@@ -1,13 +1,11 @@
 /**
- * Loads a test vector file from the shared folder that sits beside the checkout (../shared/vectors),
- * or from $LEDGER_SHARED_DIR/vectors when set. Works on Node and inside Deno.
+ * Loads a test vector file from `test/vectors/` (e.g. `stardust/blocks.json`; sources in test/vectors/README.md).
+ * The path is resolved against this module's URL, so it works from any working directory, on Node and inside Deno.
  */
 import { readFileSync } from 'node:fs';
 
-export function vectorPath(rel: string): string | URL {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.LEDGER_SHARED_DIR;
-  if (env) return `${env}/vectors/${rel}`;
-  return new URL(`../../../shared/vectors/${rel}`, import.meta.url);
+export function vectorPath(rel: string): URL {
+  return new URL(`../vectors/${rel}`, import.meta.url);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

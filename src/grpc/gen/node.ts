@@ -92,7 +92,7 @@ export interface SubmitBlockRequest {
     /** binary media type body; parent count 0 / nonce 0 = fill them */
     { $case: "raw"; value: Uint8Array }
     | //
-    /** TIP-25 JSON body as sent by the client (parents/nonce rules as in DECISIONS.md) */
+    /** TIP-25 JSON body as sent by the client (parents/nonce rules as in docs/decisions.md §3, §4) */
     { $case: "json"; value: string }
     | undefined;
 }

@@ -52,7 +52,7 @@ function tryAll<T>(items: Iterable<T>, f: (x: T) => void): void {
   }
 }
 
-/** Loads every target with its corpus from the shared vectors. */
+/** Loads every target with its corpus from the test vectors (test/vectors). */
 export function loadTargets(): Target[] {
   // ---- v2 (Stardust)
   const blockHex: string[] = loadVectors('stardust/blocks.json').vectors.map((v: J) => v.bytes);

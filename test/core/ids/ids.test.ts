@@ -28,7 +28,7 @@ describe('ids', () => {
       const name: string = v.networkName ?? v.derived.nameThatHashesToThisId;
       it(`${name} -> ${v.networkId}`, () => expect(networkIdFromName(name).toString()).to.equal(v.networkId));
     }
-    it('hashes the name alone, not name + protocol version (DECISIONS.md)', () => {
+    it('hashes the name alone, not name + protocol version (docs/decisions.md §18)', () => {
       expect(networkIdFromName('shimmer2').toString()).to.not.equal('14364762045254553490');
     });
   });

@@ -102,7 +102,7 @@ describe('ids of models (codec-based)', () => {
   });
 
   describe('milestones.json', () => {
-    it('iota.js milestoneHelper: IDs reproduce; its signatures do not verify (spec §20.15)', () => {
+    it('iota.js milestoneHelper: IDs reproduce; its signatures do not verify (docs/protocol.md §20.15)', () => {
       const v = milestones.vectors[0];
       const block = decodeBlock(fromHex(v.derived.blockHex));
       expect(toHex0x(blockIdOf(block))).to.equal(v.blockIdOfBlockWithProtocolVersion2AndNonce0);

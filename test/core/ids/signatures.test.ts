@@ -104,7 +104,7 @@ describe('signatures over IDs', () => {
     }
   });
 
-  describe('milestones.json: the iota.js milestoneHelper fixture (spec §20.15)', () => {
+  describe('milestones.json: the iota.js milestoneHelper fixture (docs/protocol.md §20.15)', () => {
     it('its signatures do NOT verify over its (reproduced) milestone ID, as its notes say', () => {
       const v = milestones.vectors[0];
       const id = milestoneIdFromEssence(fromHex(v.derived.essenceHex));

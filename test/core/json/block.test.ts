@@ -1,4 +1,7 @@
-/** Block JSON: required keys, the submission auto-fill triggers (DECISIONS) and the nonce forms. */
+/**
+ * Block JSON: required keys, the submission auto-fill triggers (docs/decisions.md §4) and the nonce forms
+ * (docs/decisions.md §3).
+ */
 import { expect } from 'chai';
 import { blockFromJson, blockToJson } from '../../../src/core/json/index.ts';
 import { loadVectors } from '../../support/vectors.ts';

@@ -104,7 +104,7 @@ describe('core/json ⇄ core/codec: vectors with JSON and bytes', () => {
   describe('outputs.json', () => {
     const file = loadVectors('stardust/outputs.json');
     for (const v of file.serialization as any[]) {
-      // The iota.js foundry (Address UC) and NFT (no UCs) fixtures are serialization-only (spec §20.13).
+      // The iota.js foundry (Address UC) and NFT (no UCs) fixtures are serialization-only (docs/protocol.md §20.13).
       both(v.name, kinds.output, v.json, v.bytes, /SERIALIZATION ONLY/.test(v.notes ?? ''));
     }
   });

@@ -1,4 +1,6 @@
-/** Output format: key order = spec §18 table order, value encodings, omitted empties; protocol parameters. */
+/**
+ * Output format: key order = docs/protocol.md §18 table order, value encodings, omitted empties; protocol parameters.
+ */
 import { expect } from 'chai';
 import {
   blockFromJson,

@@ -1,5 +1,5 @@
 /**
- * Every JSON in the shared vectors: JSON → model → JSON gives the node's JSON back (deep equal).
+ * Every JSON in the test vectors (test/vectors): JSON → model → JSON gives the node's JSON back (deep equal).
  */
 import { expect } from 'chai';
 import {

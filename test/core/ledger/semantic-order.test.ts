@@ -1,6 +1,7 @@
 /**
- * Evaluation order (spec §16, iota.go `SemanticallyValidate`): when a transaction breaks several rules, the first step
- * in the order timelock → commitment → unlocks → sender → balance → return amounts → native tokens → chains decides.
+ * Evaluation order (docs/protocol.md §16, iota.go `SemanticallyValidate`): when a transaction breaks several rules, the
+ * first step in the order timelock → commitment → unlocks → sender → balance → return amounts → native tokens → chains
+ * decides.
  */
 import { CONFLICT } from '../../../src/core/ledger/conflict.ts';
 import { UC_STORAGE_DEPOSIT_RETURN, UC_TIMELOCK } from '../../../src/core/model/index.ts';

@@ -1,5 +1,5 @@
 /**
- * THE acceptance test of the ledger: replays the real Shimmer milestones 17339-17341 (shared vector file) on a fresh
+ * THE acceptance test of the ledger: replays the real Shimmer milestones 17339-17341 (test/vectors/stardust) on a fresh
  * ledger and compares every White-Flag index, inclusion state, conflict reason, both Merkle roots and the included
  * block of every transaction with what the real network recorded.
  */
@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { equalBytes, fromHex0x, toHex, toHex0x } from '../../../src/core/bytes.ts';
 import { encodeOutput } from '../../../src/core/codec/index.ts';
 import { blockId as blockIdOf, milestoneIdOf, transactionIdOf } from '../../../src/core/ids/index.ts';
-import { CONFLICT, confirmMilestone, includedBlockId, initLedger, LedgerState, type LedgerGenesis } from '../../../src/core/ledger/index.ts';
+import { CONFLICT, confirmMilestone, initLedger, LedgerState, type LedgerGenesis } from '../../../src/core/ledger/index.ts';
 import type { MilestonePayload } from '../../../src/core/model/index.ts';
 import { MemoryKeyValueStore, NodeStore } from '../../../src/core/store/index.ts';
 import { shimmerReplay, type ShimmerReplay } from '../../support/shimmer-replay.ts';
@@ -87,7 +87,7 @@ describe('ledger: replay of the real Shimmer milestones 17339-17341', function (
     // Included-block answers for all 16 transactions.
     const txs: { transactionId: string; blockId: string }[] = d.milestones.flatMap((m) => m.derived.transactions);
     expect(txs).to.have.length(16);
-    for (const t of txs) expect(toHex0x((await includedBlockId(store, fromHex0x(t.transactionId)))!)).to.equal(t.blockId);
+    for (const t of txs) expect(toHex0x((await store.includedBlock(fromHex0x(t.transactionId)))!)).to.equal(t.blockId);
 
     // Every one of the 27 referenced outputs is spent now, by the transaction that consumed it in the file.
     for (const [id, o] of d.consumed) {

@@ -128,7 +128,7 @@ describe('core/pow vectors (pow.json)', () => {
   it('targetZeros: length 100 at score 100 needs 9', () => {
     const t = V.targetZeros;
     expect(targetZeros(t.messageLength, t.targetScore)).to.equal(t.expectedTargetZeros);
-    expect(targetZeros(277, 1500)).to.equal(12); // spec §13.1 example
+    expect(targetZeros(277, 1500)).to.equal(12); // docs/protocol.md §13.1 example
     expect(targetZeros(420, 1500)).to.equal(13);
     expect(targetZeros(100, 0)).to.equal(0);
   });

@@ -7,8 +7,8 @@ import { encodeKind } from '../../../src/core/v3/codec/binary.ts';
 import { FEATURE, UNLOCK_CONDITION } from '../../../src/core/v3/codec/layouts.ts';
 import { blocks, h, hex, misc, outputs, params, protocolError, transactions, type Any } from './helpers.ts';
 
-const taggedBlock = hex(blocks.vectors[0].bytes); // layout annotated in spec §3.5
-const txPayload = hex(transactions.vectors[0].bytes); // layout annotated in spec §5.6
+const taggedBlock = hex(blocks.vectors[0].bytes); // layout annotated in docs/protocol.md §V3.5
+const txPayload = hex(transactions.vectors[0].bytes); // layout annotated in docs/protocol.md §V5.6
 const decodeBlock = (b: Uint8Array) => V3.decodeBlockV3(b, params);
 
 function patched(bytes: Uint8Array, at: number, ...values: number[]): Uint8Array {
@@ -155,7 +155,7 @@ describe('v3 binary: ordering and uniqueness', () => {
     expectCode(() => V3.decodeOutputV3(rawBasic([addressUc], [tag, tag])), 'NOT_SORTED_UNIQUE');
     expect(V3.decodeOutputV3(rawBasic([addressUc], [meta, tag])).type).to.equal(0);
   });
-  it('metadata entries sorted by serialized bytes: "b" before "aa" (spec D6)', () => {
+  it('metadata entries sorted by serialized bytes: "b" before "aa" (docs/protocol.md §V12.2 D6)', () => {
     const entry = (k: string) => [k.length, ...Array.from(k, (c) => c.charCodeAt(0)), 1, 0, 0x2a];
     const meta = (...keys: string[]) => Uint8Array.from([2, keys.length, ...keys.flatMap(entry)]);
     const ok = V3.decodeOutputV3(rawBasic([addressUc], [meta('b', 'aa')]));

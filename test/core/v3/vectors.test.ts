@@ -1,4 +1,4 @@
-/** Every vector of shared/vectors/nova-v3: bytes both ways, JSON both ways, IDs, work scores, signatures, mana. */
+/** Every vector of test/vectors/nova-v3: bytes both ways, JSON both ways, IDs, work scores, signatures, mana. */
 import { expect } from 'chai';
 import { blake2b256 } from '../../../src/core/crypto/blake2b.ts';
 import { ed25519Verify } from '../../../src/core/crypto/ed25519.ts';
@@ -227,7 +227,7 @@ describe('v3 vectors: ids-and-misc.json', () => {
     }
   });
 
-  it('slots of the vector times (spec §11)', () => {
+  it('slots of the vector times (docs/protocol.md §V11)', () => {
     expect(V3.slotFromTime(1695275942000000000n, params)).to.equal(13);
     expect(V3.slotFromTime(1695275852000000000n, params)).to.equal(4);
     expect(V3.slotFromTime(1695275822000000000n, params)).to.equal(1);

@@ -1,4 +1,4 @@
-/** minStorageDeposit (spec §15) against the iota.go values in outputs.json and the real Shimmer outputs. */
+/** minStorageDeposit (docs/protocol.md §15) against the iota.go values in outputs.json and the real Shimmer outputs. */
 import { expect } from 'chai';
 import { loadVectors } from '../../support/vectors.ts';
 import { fromHex } from '../../../src/core/bytes.ts';

@@ -1,5 +1,5 @@
 /**
- * The Shimmer replay through the whole node over REST: a genesis FILE built from the shared vector file (Shimmer's
+ * The Shimmer replay through the whole node over REST: a genesis FILE built from the vector file (Shimmer's
  * parameters and milestone keys, milestone 17338 as the ledger's last milestone, the outputs consumed by 17339-17341
  * that exist before them as the unspent set, the blocks the cones point to as solid entry points), a node started
  * from it (LevelDB, min PoW 1500 from the file, no coordinator), every cone block POSTed as binary with parents
