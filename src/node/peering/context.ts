@@ -1,0 +1,85 @@
+/**
+ * What every part of the peer layer shares: the options with their defaults, and one context (logger, clock,
+ * counters, whether the layer runs) that the PeerManager hands to each part.
+ */
+import type { Logger } from '../logger.ts';
+import type { PeerLink } from './link.ts';
+
+export interface PeeringOptions {
+  /** Static peers, "host:port". */
+  peers: readonly string[];
+  logger: Logger;
+  /** 16 random bytes by default. */
+  nodeId?: Uint8Array;
+  heartbeatMs?: number;
+  /** Solidification / sync loop period. */
+  tickMs?: number;
+  requestTimeoutMs?: number;
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  banMs?: number;
+  handshakeTimeoutMs?: number;
+  /** Messages per second a peer may send on average, and in one burst. */
+  messageRate?: number;
+  messageBurst?: number;
+  /** Block requests sent per tick, at most. */
+  requestsPerTick?: number;
+  /** Milestones requested ahead of the ledger index. */
+  syncWindow?: number;
+  /** With static peers: not synced before a first heartbeat, for at most this long after start. */
+  startGraceMs?: number;
+  /** Milestones a node may be behind and still take submissions and report healthy (default 2). */
+  syncTolerance?: number;
+  seenCapacity?: number;
+  /** v3 blocks waiting for parents, at most. */
+  maxParked?: number;
+  /** Unsolid blocks (not milestones) whose cones are being solidified, at most; and for how long each is tried. */
+  maxRoots?: number;
+  rootTtlMs?: number;
+  /** Dial function (tests). */
+  dial?: (address: string) => PeerLink;
+  now?: () => number;
+}
+
+/** The numeric options, every one set. */
+export type PeeringSettings = Required<Omit<PeeringOptions, 'nodeId' | 'peers' | 'logger' | 'dial' | 'now'>>;
+
+export function settingsOf(options: PeeringOptions): PeeringSettings {
+  return {
+    heartbeatMs: options.heartbeatMs ?? 1000,
+    tickMs: options.tickMs ?? 100,
+    requestTimeoutMs: options.requestTimeoutMs ?? 1500,
+    backoffBaseMs: options.backoffBaseMs ?? 250,
+    backoffMaxMs: options.backoffMaxMs ?? 15_000,
+    banMs: options.banMs ?? 5 * 60_000,
+    handshakeTimeoutMs: options.handshakeTimeoutMs ?? 5000,
+    messageRate: options.messageRate ?? 2000,
+    messageBurst: options.messageBurst ?? 10_000,
+    requestsPerTick: options.requestsPerTick ?? 200,
+    syncWindow: options.syncWindow ?? 8,
+    startGraceMs: options.startGraceMs ?? 3000,
+    syncTolerance: options.syncTolerance ?? 2,
+    seenCapacity: options.seenCapacity ?? 100_000,
+    maxParked: options.maxParked ?? 4096,
+    maxRoots: options.maxRoots ?? 10_000,
+    rootTtlMs: options.rootTtlMs ?? 60_000,
+  };
+}
+
+export interface PeeringStats {
+  received: number;
+  duplicates: number;
+  gossiped: number;
+  requested: number;
+  dropped: number;
+}
+
+export interface PeeringContext {
+  readonly settings: PeeringSettings;
+  readonly log: Logger;
+  readonly now: () => number;
+  /** The PeerManager's counters; each part counts its own. */
+  readonly stats: PeeringStats;
+  /** Between the PeerManager's start and stop. */
+  running(): boolean;
+}

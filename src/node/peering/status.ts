@@ -1,0 +1,119 @@
+/**
+ * Sync status and heartbeats. Heartbeats carry each node's latest and confirmed milestone index; this node's own
+ * come from the node (refreshed every heartbeat, tick and confirmation). `synced` is true once our ledger index
+ * reached the highest milestone index known (ours or a peer's) and, with static peers configured, once a first
+ * heartbeat arrived or the start grace period passed; "almost synced" (at most `syncTolerance` = 2 milestones
+ * behind, as Hornet) is what SubmitBlock and the health flag require. A node without any peer (none configured,
+ * none connected) counts as synced: it has no one to catch up from, and its health is the ledger's own rule.
+ */
+import type { Heartbeat, PeerMessage } from '../../grpc/gen/peer.ts';
+import type { MilestoneStatus } from '../status.ts';
+import type { PeeringContext } from './context.ts';
+import type { Peer, PeerSet } from './peers.ts';
+
+export type StatusPeers = Pick<PeerSet, 'all' | 'handshaken' | 'connectedPeers' | 'hasStaticPeers'>;
+
+export class SyncStatus {
+  private last: MilestoneStatus = { latest: 0, confirmed: 0, pruning: 0 };
+  private started = 0;
+  private heardHeartbeat = false;
+  /** Milestones the ledger is behind the highest index known (Infinity: unknown yet, in the start grace period). */
+  private lag: number;
+  private heartbeatTimer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private readonly ctx: PeeringContext,
+    private readonly peers: StatusPeers,
+    /** The node's own milestone indexes. */
+    private readonly read: () => Promise<MilestoneStatus>,
+  ) {
+    // A node without static peers has no one to catch up from: synced from the start. One with static peers is not
+    // before it heard from them (start() and the heartbeats refine this).
+    this.lag = peers.hasStaticPeers() ? Infinity : 0;
+  }
+
+  /** The start grace period begins; reads the node's status. */
+  async start(): Promise<void> {
+    this.started = this.ctx.now();
+    await this.refresh();
+    this.recompute();
+  }
+
+  startHeartbeats(): void {
+    this.heartbeatTimer = setInterval(() => this.announce(), this.ctx.settings.heartbeatMs);
+  }
+
+  stop(): void {
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+  }
+
+  get synced(): boolean {
+    return this.lag <= 0;
+  }
+
+  get almostSynced(): boolean {
+    return this.lag <= this.ctx.settings.syncTolerance;
+  }
+
+  /** The ledger index as last read. */
+  get confirmed(): number {
+    return this.last.confirmed;
+  }
+
+  /** The highest milestone index a connected peer claims, or our own latest. */
+  latestKnown(): number {
+    let m = this.last.latest;
+    for (const p of this.peers.all()) if (p.heartbeat && p.nodeId) m = Math.max(m, p.heartbeat.latestMilestoneIndex);
+    return m;
+  }
+
+  /** A peer's heartbeat arrived. */
+  heard(peer: Peer, heartbeat: Heartbeat): void {
+    peer.heartbeat = heartbeat;
+    this.heardHeartbeat = true;
+    this.recompute();
+  }
+
+  recompute(): void {
+    this.lag = this.computeLag();
+  }
+
+  /** Reads the node's milestone status again. */
+  async refresh(): Promise<void> {
+    try {
+      this.last = await this.read();
+      this.lag = this.computeLag();
+    } catch (e) {
+      if (this.ctx.running()) this.ctx.log.warn(`peering: cannot read the milestone status: ${(e as Error).message}`);
+    }
+  }
+
+  /** Refreshes the status, then sends a heartbeat to every handshaken peer. */
+  announce(): void {
+    void this.refresh().then(() => this.broadcast());
+  }
+
+  /** Sends our heartbeat to one peer (just handshaken). */
+  greet(peer: Peer): void {
+    peer.link.send(this.message());
+  }
+
+  private broadcast(): void {
+    if (!this.ctx.running()) return;
+    const msg = this.message();
+    for (const p of this.peers.handshaken()) p.link.send(msg);
+  }
+
+  private message(): PeerMessage {
+    const s = this.last;
+    return { kind: { $case: 'heartbeat', value: { latestMilestoneIndex: s.latest, confirmedMilestoneIndex: s.confirmed, pruningIndex: s.pruning, connectedPeers: this.peers.connectedPeers() } } };
+  }
+
+  private computeLag(): number {
+    const { confirmed } = this.last;
+    // a node with no peer at all has no one to catch up from: it stays usable (its health is the ledger's rule)
+    if (!this.peers.hasStaticPeers() && this.peers.handshaken().length === 0) return 0;
+    if (this.peers.hasStaticPeers() && !this.heardHeartbeat && this.ctx.now() - this.started < this.ctx.settings.startGraceMs) return Infinity;
+    return Math.max(0, this.latestKnown() - confirmed);
+  }
+}
