@@ -4,7 +4,7 @@
  * configuration around it; tests and benchmarks compose a node over a memory store the same way.
  *
  *   ProtocolState ─┬─ Attacher ── MilestoneProcessor ── Coordinator
- *                  ├─ TipSelector ── TangleReader
+ *                  ├─ ConeRoots ── TipSelector ── TangleReader
  *                  └─ Intake ─┬─ ClientSubmissions ─┐
  *                             └─ PeerManager ───────┴─ NodeStatus ── NodeServiceImpl (gRPC adapter)
  *   V3Engine ── V3Service (gRPC adapter; accepted blocks are gossiped by the PeerManager)
@@ -27,10 +27,11 @@ import { PeerManager, type PeeringOptions } from './peering/manager.ts';
 import type { PowQueue } from './pow/queue.ts';
 import { NODE_NAME, NodeStatus } from './status.ts';
 import { Attacher } from './tangle/attach.ts';
+import { ConeRoots } from './tangle/cone-roots.ts';
 import { Intake } from './tangle/intake.ts';
 import { TangleReader } from './tangle/reads.ts';
 import { ClientSubmissions } from './tangle/submissions.ts';
-import { TipSelector } from './tangle/urts.ts';
+import { TipSelector, type PoolRules } from './tangle/urts.ts';
 import { V3Engine } from './v3/engine.ts';
 import { startValidator, type ValidatorHandle } from './v3/validator.ts';
 
@@ -53,6 +54,8 @@ export interface ComposeOptions {
   coordinator?: CoordinatorSettings;
   /** Milliseconds between the v3 validator's rounds (0 = off). */
   validationInterval?: number;
+  /** Tip pool retention rules (default: Hornet's, urts.ts URTS_DEFAULTS). */
+  tipPools?: { nonLazy: PoolRules; semiLazy: PoolRules };
 }
 
 export interface ComposedNode {
@@ -86,9 +89,18 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
 
   const protocol = await ProtocolState.load(store);
   const ledger = new LedgerState(store);
-  const attacher = new Attacher(store, protocol, now);
-  const tips = new TipSelector(store, network, protocol);
-  const milestones = new MilestoneProcessor(store, (fn) => attacher.exclusive(fn), protocol, logger);
+  const coneRoots = new ConeRoots(store, network, protocol);
+  const attacher = new Attacher(store, protocol, coneRoots, now);
+  const tips = new TipSelector(store, protocol, coneRoots, now, options.tipPools);
+  attacher.onSolid((id, parents, cri) => tips.added(id, parents, cri));
+  await tips.load();
+  const milestones = new MilestoneProcessor(store, (fn) => attacher.exclusive(fn), protocol, logger, async (referenced, index) => {
+    // The confirmed index moved: cone root indexes above the confirmed cone are current again, then the pools rescored.
+    const batch = store.batch();
+    const changed = await coneRoots.afterConfirmation(referenced, index, batch);
+    if (batch.length > 0) await batch.commit({ sync: false });
+    tips.rescore(changed);
+  });
   attacher.onStored((id, block, result) => milestones.stored(id, block, result));
   const intake = new Intake({
     network,

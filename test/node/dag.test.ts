@@ -110,9 +110,11 @@ describe('node DAG: real blocks, solidity and tips', function () {
   it('tip selection picks at most 4 distinct tips, sorted', async () => {
     const node = await startTestNode({ minPowScore: 0 });
     try {
-      const batch = node.store.batch();
-      for (let i = 1; i <= 10; i++) batch.addTip(new Uint8Array(32).fill(i));
-      await batch.commit();
+      // Ten blocks on the solid entry point: ten tips (the entry point left the pool at its first child).
+      for (let i = 1; i <= 10; i++) {
+        const block = { protocolVersion: 2, parents: [ZERO_BLOCK_ID], payload: { type: 5 as const, tag: new Uint8Array([i]), data: new Uint8Array(0) }, nonce: 1n };
+        await call(node.client, 'submitBlock', { block: { $case: 'raw', value: encodeBlock(block) } });
+      }
       for (let round = 0; round < 5; round++) {
         const res = await call(node.client, 'getTips', { allowSemiLazy: false });
         const hex = res.tips.map(toHex0x);

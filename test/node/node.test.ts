@@ -48,7 +48,6 @@ describe('node composition root (LevelDB)', function () {
         const md = await call(client, 'getBlockMetadata', { blockId: id });
         before.set(toHex0x(id), { raw: block.raw, json: block.json, md });
       }
-      before.set('tips', (await call(client, 'getTips', { allowSemiLazy: false })).tips);
       // the REST gateway runs in the process, against the same node
       const info = (await (await fetch(`http://127.0.0.1:${node.restPort}/api/core/v2/info`)).json()) as { name: string; version: string; protocol: { networkName: string; minPowScore: number }; features: string[] };
       expect([info.name, info.version, info.protocol.networkName, info.protocol.minPowScore, info.features]).to.deep.equal(['ledger-node', packageVersion(), 'ledger-dev', 10, ['pow']]);
@@ -75,7 +74,11 @@ describe('node composition root (LevelDB)', function () {
         const md = await call(client, 'getBlockMetadata', { blockId: id });
         expect({ raw: block.raw, json: block.json, md }).to.deep.equal(before.get(toHex0x(id)));
       }
-      expect((await call(client, 'getTips', { allowSemiLazy: false })).tips).to.deep.equal(before.get('tips'));
+      // The tip pools live in memory: a restart refills them from the stored blocks without children.
+      const tips = (await call(client, 'getTips', { allowSemiLazy: false })).tips.map(toHex0x);
+      const withoutChildren = (await node.parts.store.tips()).map(toHex0x);
+      expect(tips).to.not.be.empty;
+      expect(withoutChildren).to.include.members(tips);
       const info = await call(client, 'getInfo', {});
       expect(info.protocol!.minPowScore).to.equal(10);
       // and the node keeps working on the restored state

@@ -14,6 +14,7 @@ import { createNetwork } from '../../src/node/network.ts';
 import type { PowQueue } from '../../src/node/pow/queue.ts';
 import type { NodeServiceImpl } from '../../src/node/grpc/service.ts';
 import { composeNode, type ComposedNode } from '../../src/node/compose.ts';
+import type { PoolRules } from '../../src/node/tangle/urts.ts';
 
 export class CollectingLogger implements Logger {
   lines: string[] = [];
@@ -38,7 +39,16 @@ export interface TestNode {
   close(): Promise<void>;
 }
 
-export async function startTestNode(options: { genesis?: Genesis; minPowScore?: number; pow?: PowQueue; noTips?: boolean } = {}): Promise<TestNode> {
+/**
+ * Tip pools in which a tip leaves at its first child: the pool is exactly the solid blocks without children, which
+ * these tests assert block by block. (The node's default, Hornet's retention rules, is tested in tip-pools.test.ts.)
+ */
+export const LEAVE_AT_FIRST_CHILD = Object.freeze({
+  nonLazy: { tipsLimit: 100, maxReferencedTipAgeMs: 0, maxChildren: 1 },
+  semiLazy: { tipsLimit: 20, maxReferencedTipAgeMs: 0, maxChildren: 1 },
+});
+
+export async function startTestNode(options: { genesis?: Genesis; minPowScore?: number; pow?: PowQueue; noTips?: boolean; tipPools?: { nonLazy: PoolRules; semiLazy: PoolRules } } = {}): Promise<TestNode> {
   const store = await NodeStore.open(new MemoryKeyValueStore());
   const genesis = options.genesis ?? devGenesis({ minPowScore: options.minPowScore ?? 0, timestamp: 1700000000 });
   const network = await createNetwork(store, genesis);
@@ -48,7 +58,7 @@ export async function startTestNode(options: { genesis?: Genesis; minPowScore?: 
     await batch.commit();
   }
   const logger = new CollectingLogger();
-  const parts = await composeNode({ store, network, version: '9.9.9-test', logger, ...(options.pow ? { pow: options.pow } : {}) });
+  const parts = await composeNode({ store, network, version: '9.9.9-test', logger, tipPools: options.tipPools ?? LEAVE_AT_FIRST_CHILD, ...(options.pow ? { pow: options.pow } : {}) });
   const service = parts.service;
   const server = await startGrpcServer(service, { host: '127.0.0.1', port: 0, logger });
   const client = new NodeServiceClient(`127.0.0.1:${server.port}`, credentials.createInsecure());

@@ -5,17 +5,18 @@
  */
 import type { ByteReader } from '../codec/reader.ts';
 
-export function readVersion(r: ByteReader, current: number): number {
+/** Reads the version byte; versions from `oldest` to `current` are readable (the caller defaults what is missing). */
+export function readVersion(r: ByteReader, current: number, oldest = current): number {
   const at = r.offset;
   const version = r.u8('version');
   if (version < 1) r.fail('VALUE_OUT_OF_RANGE', `version ${version} is outside 1..255`, 'version', at, String(version));
-  if (version < current) {
-    // No older versions exist yet; when they do, their missing fields get defaults here.
-    r.fail('VALUE_OUT_OF_RANGE', `version ${version} is older than the oldest readable version ${current}`, 'version', at, String(version));
+  if (version < oldest) {
+    r.fail('VALUE_OUT_OF_RANGE', `version ${version} is older than the oldest readable version ${oldest}`, 'version', at, String(version));
   }
   return version;
 }
 
+/** A known version must end exactly here; a newer one may carry fields this code does not know. */
 export function endRecord(r: ByteReader, version: number, current: number): void {
-  if (version === current) r.end();
+  if (version <= current) r.end();
 }

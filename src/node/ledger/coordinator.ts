@@ -34,7 +34,6 @@ export interface CoordinatorDeps {
   settings: CoordinatorSettings;
   logger: Logger;
   now?: () => number;
-  random?: () => number;
 }
 
 export interface IssuedMilestone {
@@ -131,12 +130,8 @@ export class Coordinator {
   /** Tips plus, when needed, the previous milestone block; sorted, unique, at most 8. */
   private async parents(previousBlock: Uint8Array): Promise<Uint8Array[]> {
     const { store, protocol } = this.deps;
-    let tips: Uint8Array[] = [];
-    try {
-      tips = await this.deps.tips.select(this.deps.random ?? Math.random);
-    } catch {
-      tips = [];
-    }
+    // The freshest non-lazy tips: their cones hold what arrived since the last milestone.
+    let tips = this.deps.tips.freshest(LIMITS.parents.max - 1);
     const hasPrevious = !previousBlock.every((b) => b === 0) && (await store.hasBlock(previousBlock));
     if (hasPrevious && !tips.some((t) => equalBytes(t, previousBlock))) {
       const cone = await walkCone(tips, await StoreBlockSource.open(store), 0);

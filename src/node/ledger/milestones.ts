@@ -61,6 +61,8 @@ export class MilestoneProcessor {
     private readonly exclusive: Exclusive,
     private readonly protocol: ProtocolState,
     private readonly logger: Logger,
+    /** Runs right after each confirmation, still in the attach queue: the blocks it referenced, and its index. */
+    private readonly afterConfirm: (referenced: Uint8Array[], index: number) => Promise<void> = async () => undefined,
   ) {}
 
   /** Finds milestone blocks above the ledger index stored before a restart, and processes them. */
@@ -153,6 +155,7 @@ export class MilestoneProcessor {
           const c = await confirmMilestone({ store: this.store, milestoneBlockId: blockId, milestoneBlock: block });
           await c.batch.commit({ sync: true });
           await this.protocol.refresh();
+          await this.afterConfirm([...c.verdicts.map((v) => v.blockId), blockId], c.milestoneIndex);
           const event: ConfirmedEvent = {
             index: c.milestoneIndex,
             milestoneId: c.milestoneId,

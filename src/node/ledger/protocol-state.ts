@@ -21,6 +21,7 @@ export class ProtocolState {
   private seps: readonly Uint8Array[] = [];
   private sepKeys = new Set<string>();
   private index = 0;
+  private ledger_ = false;
 
   private constructor(private readonly ledger: LedgerState) {}
 
@@ -33,12 +34,14 @@ export class ProtocolState {
   /** Reloads from the store (after a confirmed milestone). */
   async refresh(): Promise<void> {
     const store = this.ledger.store;
-    const index = (await this.ledger.ledgerIndex()) ?? (await store.getMeta(META.confirmedMilestoneIndex)) ?? 0;
+    const ledgerIndex = await this.ledger.ledgerIndex();
+    const index = ledgerIndex ?? (await store.getMeta(META.confirmedMilestoneIndex)) ?? 0;
     const params = await this.ledger.protocolParameters(index);
     if (params === undefined) throw new StoreError('SCHEMA_MISMATCH', 'Cannot read the protocol parameters: the store holds none');
     const seps = await this.ledger.solidEntryPoints();
     this.params = params;
     this.index = index;
+    this.ledger_ = ledgerIndex !== undefined;
     this.pendingChanges = (await this.ledger.protocolParametersChanges()).filter((c) => c.targetMilestoneIndex > index);
     this.seps = seps;
     this.sepKeys = new Set(seps.map(toHex));
@@ -49,9 +52,14 @@ export class ProtocolState {
     return this.params;
   }
 
-  /** The ledger index the parameters were read at. */
+  /** The ledger index (the confirmed milestone index) the parameters were read at. */
   get ledgerIndex(): number {
     return this.index;
+  }
+
+  /** Whether the store holds a ledger (a network without milestone keys has none and never confirms). */
+  get hasLedger(): boolean {
+    return this.ledger_;
   }
 
   /** Announced changes whose target index the ledger has not reached, ascending by target. */

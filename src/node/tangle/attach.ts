@@ -1,21 +1,28 @@
 /**
- * Storing an accepted block: bytes, metadata, children edges, the transaction index and the tip pool change, all in
- * ONE atomic durable batch (StoreBatch.commit with sync), so a crash leaves either the whole block or nothing.
+ * Storing accepted blocks, with group commit: the blocks waiting to be stored when a write starts are stored together
+ * in ONE atomic durable batch (bytes, metadata, children edges, the transaction index, tip table changes), so a crash
+ * leaves each block whole or absent and many blocks share one fsync; each `attach` resolves only once the batch
+ * holding its block is durable.
  *
- * Solidity (chosen here; peers and requests for missing blocks come later): a block is solid when every parent is a
- * solid entry point or a stored solid block. A block with an unknown or unsolid parent is accepted and stored as not
- * solid. When a block becomes solid, the stored children waiting for it are re-checked in the same batch and become
- * solid too when all their parents now are (a future-cone walk), so late parents heal the DAG.
+ * Solidity: a block is solid when every parent is a solid entry point or a stored (or, within a group, an earlier)
+ * solid block. A block with an unknown or unsolid parent is stored as not solid. When a block becomes solid, the
+ * stored children waiting for it are re-checked in the same batch and become solid too when all their parents now
+ * are (a future-cone walk), so late parents heal the DAG. A block that becomes solid gets its cone root indexes from
+ * its parents (cone-roots.ts) in the same batch, and joins the tip pools once the batch is durable (urts.ts).
  *
- * Tips (Hornet adds tips only when a block becomes solid): a block that becomes solid and has no children becomes a
- * tip, and its parents stop being tips. Unsolid blocks never enter the pool, so auto-filled parents are always solid.
+ * Tips table (the blocks without children, for restarts and the consistency check): a block that becomes solid and
+ * has no children enters it, and its parents leave it.
+ *
+ * The queue: work that must see a still ledger (milestone confirmation, the coordinator's dry run) runs through
+ * `exclusive`, between groups and before any waiting group, so it never waits behind more than one write.
  */
-import { toHex0x } from '../../core/bytes.ts';
+import { toHex } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
 import { transactionIdOf } from '../../core/ids/index.ts';
 import { PAYLOAD_MILESTONE, PAYLOAD_TRANSACTION, type Block } from '../../core/model/index.ts';
-import { TABLES, type BlockMetadata, type NodeStore, type StoreBatch } from '../../core/store/index.ts';
+import type { BlockMetadata, ConeRootIndexes, NodeStore, StoreBatch } from '../../core/store/index.ts';
 import type { ProtocolState } from '../ledger/protocol-state.ts';
+import type { ConeRoots } from './cone-roots.ts';
 
 export interface AttachResult {
   /** False when the block was already stored (the submission is idempotent). */
@@ -25,104 +32,221 @@ export interface AttachResult {
   solidified: number;
 }
 
-const key = (id: Uint8Array): string => toHex0x(id);
-
-/** Told about every newly stored block, inside the attach queue (must not wait for the queue). */
+/** Told about every newly stored block once its batch is durable, in the order of the batch; must not wait for the queue. */
 export type StoredListener = (blockId: Uint8Array, block: Block, result: AttachResult) => void;
 
+/** Told about every block that became solid (stored with it, or waiting for it), with its cone root indexes. */
+export type SolidListener = (blockId: Uint8Array, parents: readonly Uint8Array[], coneRoots: ConeRootIndexes) => void;
+
+interface AttachJob {
+  blockId: Uint8Array;
+  bytes: Uint8Array;
+  block: Block;
+  resolve: (r: AttachResult) => void;
+  reject: (e: unknown) => void;
+}
+
+interface ExclusiveJob {
+  run: () => Promise<void>;
+}
+
+/** Blocks stored together at most (a group of this many is about 1 MB of writes at most). */
+export const MAX_GROUP = 256;
+
+/** A block of the group being built: what the store will hold once the batch is written. */
+interface Staged {
+  metadata: BlockMetadata;
+  parents: readonly Uint8Array[];
+}
+
+/** One group's batch and what it has staged so far. */
+class Group {
+  readonly batch: StoreBatch;
+  readonly staged = new Map<string, Staged>();
+  readonly children = new Map<string, Uint8Array[]>();
+  readonly solid: { id: Uint8Array; parents: readonly Uint8Array[]; coneRoots: ConeRootIndexes }[] = [];
+
+  constructor(store: NodeStore) {
+    this.batch = store.batch();
+  }
+
+  stage(blockId: Uint8Array, staged: Staged): void {
+    this.staged.set(toHex(blockId), staged);
+  }
+
+  addChild(parent: Uint8Array, child: Uint8Array): void {
+    const k = toHex(parent);
+    const list = this.children.get(k);
+    if (list) list.push(child);
+    else this.children.set(k, [child]);
+  }
+}
+
 export class Attacher {
-  private chain: Promise<unknown> = Promise.resolve();
-  private readonly listeners: StoredListener[] = [];
+  private readonly attaches: AttachJob[] = [];
+  private readonly exclusives: ExclusiveJob[] = [];
+  private draining: Promise<void> | undefined;
+  private readonly storedListeners: StoredListener[] = [];
+  private readonly solidListeners: SolidListener[] = [];
 
   constructor(
     private readonly store: NodeStore,
     private readonly protocol: ProtocolState,
+    private readonly coneRoots: ConeRoots,
     private readonly now: () => number = Date.now,
+    private readonly maxGroup = MAX_GROUP,
   ) {}
 
   onStored(listener: StoredListener): void {
-    this.listeners.push(listener);
+    this.storedListeners.push(listener);
   }
 
-  /** Runs `fn` in the attach queue: no attach runs while it does (milestone confirmation, coordinator dry runs). */
+  onSolid(listener: SolidListener): void {
+    this.solidListeners.push(listener);
+  }
+
+  /** Runs `fn` with no attach running meanwhile (milestone confirmation, the coordinator); it goes before waiting groups. */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.chain.then(fn);
-    this.chain = run.catch(() => undefined);
-    return run;
+    return new Promise<T>((resolve, reject) => {
+      this.exclusives.push({ run: () => fn().then(resolve, reject) });
+      this.kick();
+    });
   }
 
-  /** Stores `bytes` (the block `block`, ID `blockId`); attaches run one at a time so tip updates never interleave. */
+  /** Stores `bytes` (the block `block`, ID `blockId`); resolves once the batch holding it is durable. */
   attach(blockId: Uint8Array, bytes: Uint8Array, block: Block): Promise<AttachResult> {
-    const run = this.chain.then(() => this.attachNow(blockId, bytes, block));
-    this.chain = run.catch(() => undefined);
-    return run;
+    return new Promise<AttachResult>((resolve, reject) => {
+      this.attaches.push({ blockId, bytes, block, resolve, reject });
+      this.kick();
+    });
   }
 
-  /** Resolves once every attach started so far has finished. */
+  /** Resolves once every attach and exclusive job started so far has finished. */
   async idle(): Promise<void> {
-    await this.chain;
+    while (this.draining) await this.draining;
   }
 
-  private async isSolid(parents: readonly Uint8Array[], solidNow: ReadonlySet<string>): Promise<boolean> {
-    const unknown = parents.filter((p) => !this.protocol.isSolidEntryPoint(p) && !solidNow.has(key(p)));
-    const metas = await this.store.getMany(TABLES.blockMetadata, unknown);
-    return metas.every((m) => m?.solid === true);
+  private kick(): void {
+    if (this.draining) return;
+    this.draining = this.drain().finally(() => {
+      this.draining = undefined;
+      if (this.attaches.length > 0 || this.exclusives.length > 0) this.kick();
+    });
   }
 
-  private async attachNow(blockId: Uint8Array, bytes: Uint8Array, block: Block): Promise<AttachResult> {
-    if (await this.store.hasBlock(blockId)) {
-      const md = await this.store.getBlockMetadata(blockId);
-      return { stored: false, solid: md?.solid === true, solidified: 0 };
+  private async drain(): Promise<void> {
+    for (;;) {
+      const exclusive = this.exclusives.shift();
+      if (exclusive) {
+        await exclusive.run();
+        continue;
+      }
+      if (this.attaches.length === 0) return;
+      const jobs = this.attaches.splice(0, this.maxGroup);
+      try {
+        await this.storeGroup(jobs);
+      } catch (e) {
+        for (const j of jobs) j.reject(e);
+      }
     }
-    const batch = this.store.batch();
-    const solid = await this.isSolid(block.parents, new Set());
+  }
+
+  /** Stores a group of blocks in one batch and resolves each job once it is durable. */
+  private async storeGroup(jobs: AttachJob[]): Promise<void> {
+    const group = new Group(this.store);
+    const results: AttachResult[] = [];
+    const fresh: AttachJob[] = [];
+    for (const job of jobs) {
+      const result = await this.stage(group, job);
+      results.push(result);
+      if (result.stored) fresh.push(job);
+    }
+    if (group.batch.length > 0) await group.batch.commit({ sync: true });
+    for (const s of group.solid) {
+      this.coneRoots.noteSolid(s.id, s.parents);
+      for (const l of this.solidListeners) l(s.id, s.parents, s.coneRoots);
+    }
+    jobs.forEach((job, i) => {
+      if (results[i]!.stored) for (const l of this.storedListeners) l(job.blockId, job.block, results[i]!);
+      job.resolve(results[i]!);
+    });
+  }
+
+  private async stage(group: Group, job: AttachJob): Promise<AttachResult> {
+    const { blockId, bytes, block } = job;
+    const already = group.staged.get(toHex(blockId))?.metadata ?? (await this.store.getBlockMetadata(blockId));
+    if (already) return { stored: false, solid: already.solid, solidified: 0 };
+    const solid = await this.isSolid(group, block.parents);
     const metadata: BlockMetadata = { protocolVersion: 2, solid, arrivalTime: this.now() };
     if (block.payload?.type === PAYLOAD_MILESTONE) metadata.milestoneIndex = block.payload.index;
-    batch.addBlock({
+    if (solid) metadata.coneRoots = await this.coneRoots.fromParents(block.parents, (k) => group.staged.get(k)?.metadata);
+    group.batch.addBlock({
       blockId,
       bytes,
       parents: block.parents,
       metadata,
       ...(block.payload?.type === PAYLOAD_TRANSACTION ? { transactionId: transactionIdOf(block.payload) } : {}),
     });
+    group.stage(blockId, { metadata, parents: block.parents });
+    for (const p of block.parents) group.addChild(p, blockId);
     let solidified = 0;
     if (solid) {
-      await this.becameSolid(batch, blockId, block.parents);
-      solidified = await this.solidifyFutureCone(batch, blockId);
+      await this.becameSolid(group, blockId, block.parents, metadata.coneRoots!);
+      solidified = await this.solidifyFutureCone(group, blockId);
     }
-    await batch.commit({ sync: true });
-    const result = { stored: true, solid, solidified };
-    for (const l of this.listeners) l(blockId, block, result);
-    return result;
+    return { stored: true, solid, solidified };
   }
 
-  /** Tip pool change for a block that is now solid. */
-  private async becameSolid(batch: StoreBatch, blockId: Uint8Array, parents: readonly Uint8Array[]): Promise<void> {
-    for (const parent of parents) batch.removeTip(parent);
-    if ((await this.store.children(blockId)).length === 0) batch.addTip(blockId);
+  private async metadataOf(group: Group, id: Uint8Array): Promise<BlockMetadata | undefined> {
+    return group.staged.get(toHex(id))?.metadata ?? (await this.store.getBlockMetadata(id));
+  }
+
+  private async isSolid(group: Group, parents: readonly Uint8Array[]): Promise<boolean> {
+    for (const p of parents) {
+      if (this.protocol.isSolidEntryPoint(p)) continue;
+      if ((await this.metadataOf(group, p))?.solid !== true) return false;
+    }
+    return true;
+  }
+
+  private async childrenOf(group: Group, id: Uint8Array): Promise<Uint8Array[]> {
+    return [...(await this.store.children(id)), ...(group.children.get(toHex(id)) ?? [])];
+  }
+
+  /** Tips table change for a block that is now solid; it joins the pools once the batch is durable. */
+  private async becameSolid(group: Group, blockId: Uint8Array, parents: readonly Uint8Array[], coneRoots: ConeRootIndexes): Promise<void> {
+    for (const parent of parents) group.batch.removeTip(parent);
+    if ((await this.childrenOf(group, blockId)).length === 0) group.batch.addTip(blockId);
+    group.solid.push({ id: blockId, parents, coneRoots });
   }
 
   /** Marks the stored, unsolid descendants of `root` solid when all their parents are solid now. */
-  private async solidifyFutureCone(batch: StoreBatch, root: Uint8Array): Promise<number> {
-    const solidNow = new Set<string>([key(root)]);
+  private async solidifyFutureCone(group: Group, root: Uint8Array): Promise<number> {
     const queue: Uint8Array[] = [root];
     let count = 0;
     while (queue.length > 0) {
       const id = queue.shift()!;
-      for (const child of await this.store.children(id)) {
-        if (solidNow.has(key(child))) continue;
-        const md = await this.store.getBlockMetadata(child);
-        const bytes = await this.store.getBlock(child);
-        if (!md || md.solid || !bytes) continue;
-        const parents = decodeBlock(bytes).parents;
-        if (!(await this.isSolid(parents, solidNow))) continue;
-        solidNow.add(key(child));
-        batch.putBlockMetadata(child, { ...md, solid: true });
-        await this.becameSolid(batch, child, parents);
+      for (const child of await this.childrenOf(group, id)) {
+        const key = toHex(child);
+        const staged = group.staged.get(key);
+        const md = staged?.metadata ?? (await this.store.getBlockMetadata(child));
+        if (!md || md.solid) continue;
+        const parents = staged?.parents ?? (await this.parentsOf(child));
+        if (!parents || !(await this.isSolid(group, parents))) continue;
+        const coneRoots = await this.coneRoots.fromParents(parents, (k) => group.staged.get(k)?.metadata);
+        const metadata: BlockMetadata = { ...md, solid: true, coneRoots };
+        group.batch.putBlockMetadata(child, metadata);
+        group.stage(child, { metadata, parents });
+        await this.becameSolid(group, child, parents, coneRoots);
         queue.push(child);
         count++;
       }
     }
     return count;
+  }
+
+  private async parentsOf(id: Uint8Array): Promise<readonly Uint8Array[] | undefined> {
+    const bytes = await this.store.getBlock(id);
+    return bytes === undefined ? undefined : decodeBlock(bytes).parents;
   }
 }

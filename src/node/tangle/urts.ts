@@ -1,28 +1,37 @@
 /**
- * Uniform random tip selection with Hornet's tip scores (docs/protocol.md §N5.3; hornet `pkg/tipselect/urts.go`,
- * `pkg/tangle/tipscore.go`).
+ * Uniform random tip selection with Hornet's tip scores and tip pools (docs/protocol.md §N5.3; hornet
+ * `pkg/tipselect/urts.go`).
  *
- * Cone root indexes: for a block, YCRI / OCRI are the youngest / oldest milestone index among the "roots" of its
- * past cone — the first blocks on each path that a milestone already referenced (their referencing index) or solid
- * entry points (the genesis milestone index). Computed by a post-order walk through the unreferenced past cone,
- * memoised until the confirmed milestone index (CMI) changes (a confirmation can only turn unreferenced blocks into
- * roots, so the memo stays right between confirmations).
+ * Tip score against the confirmed milestone index CMI, from the tip's cone root indexes (cone-roots.ts), in
+ * Hornet's order: CMI − OCRI > belowMaxDepth (protocol) → below max depth (lazy, the metadata says shouldReattach);
+ * CMI − YCRI > 8 → lazy (shouldPromote); CMI − OCRI > 13 → semi-lazy (shouldPromote); else healthy (non-lazy).
  *
- * Tip score against CMI, in Hornet's order: CMI − OCRI > belowMaxDepth (protocol) → below max depth (lazy, the
- * metadata says shouldReattach); CMI − YCRI > 8 → lazy (shouldPromote); CMI − OCRI > 13 → semi-lazy
- * (shouldPromote); else healthy (non-lazy).
+ * Pools (in memory, bounded by Hornet's retention rules): every block that becomes solid is scored once from the cone
+ * root indexes it got from its parents and joins the non-lazy or the semi-lazy pool (a lazy one joins none). Its
+ * parents in the same pool are then checked: beyond the pool's tips limit a referenced parent leaves at once;
+ * otherwise it leaves at its `maxChildren`-th child, or `maxReferencedTipAge` after its first child. After each
+ * confirmation every pooled tip is scored again from the values the confirmation brought (no store read); lazy tips
+ * leave. So selecting costs the same whatever the pool size, and no request recomputes a score from the store.
  *
- * Selection: up to 4 distinct tips drawn uniformly at random from the non-lazy tips of the `tips` table, sorted.
- * Differences from Hornet (documented choice): the pool is the store's `tips` table (a tip leaves the pool at its
- * first child, where Hornet keeps it for up to 30 children / 3 s), and lazy tips are skipped at selection instead of
- * being evicted, so the table needs no extra writes. No non-lazy tip → NO_TIPS (503).
+ * Selection: up to 4 distinct tips drawn uniformly at random from the non-lazy pool, sorted; NO_TIPS when it is
+ * empty. `allowSemiLazy` (GET /tips?allowSemiLazy): semi-lazy tips are preferred when more than 2 exist (Hornet).
+ * On start the pools are filled from the store's `tips` table (the blocks without children).
  */
 import { compareBytes, toHex } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
-import { META, type NodeStore } from '../../core/store/index.ts';
+import type { NodeStore } from '../../core/store/index.ts';
 import { NodeError } from '../errors.ts';
 import type { ProtocolState } from '../ledger/protocol-state.ts';
-import type { NetworkState } from '../network.ts';
+import type { ConeRoots } from './cone-roots.ts';
+
+export interface PoolRules {
+  /** Beyond this many tips a parent leaves the pool at its first child. */
+  tipsLimit: number;
+  /** A tip leaves this long after its first child (0 = never for this reason). */
+  maxReferencedTipAgeMs: number;
+  /** A tip leaves at this many children. */
+  maxChildren: number;
+}
 
 export const URTS_DEFAULTS = Object.freeze({
   /** Hornet `maxDeltaBlockYoungestConeRootIndexToCMI`. */
@@ -31,11 +40,14 @@ export const URTS_DEFAULTS = Object.freeze({
   maxDeltaOcri: 13,
   /** Hornet selects 4 parents (hard-coded). */
   tipsToSelect: 4,
+  /** Hornet's defaults (`tipsel.nonLazy` / `tipsel.semiLazy`). */
+  nonLazy: Object.freeze({ tipsLimit: 100, maxReferencedTipAgeMs: 3000, maxChildren: 30 }) as PoolRules,
+  semiLazy: Object.freeze({ tipsLimit: 20, maxReferencedTipAgeMs: 3000, maxChildren: 2 }) as PoolRules,
 });
 
 export type TipScore = 'healthy' | 'semiLazyOcri' | 'lazyYcri' | 'belowMaxDepth';
 
-export interface ConeRootIndexes {
+export interface CriPair {
   ycri: number;
   ocri: number;
 }
@@ -50,130 +62,175 @@ export function promoteReattach(score: TipScore): PromoteReattach {
   return { shouldPromote: score === 'lazyYcri' || score === 'semiLazyOcri', shouldReattach: score === 'belowMaxDepth' };
 }
 
-export function tipScore(cri: ConeRootIndexes, cmi: number, belowMaxDepth: number): TipScore {
+export function tipScore(cri: CriPair, cmi: number, belowMaxDepth: number): TipScore {
   if (cmi - cri.ocri > belowMaxDepth) return 'belowMaxDepth';
   if (cmi - cri.ycri > URTS_DEFAULTS.maxDeltaYcri) return 'lazyYcri';
   if (cmi - cri.ocri > URTS_DEFAULTS.maxDeltaOcri) return 'semiLazyOcri';
   return 'healthy';
 }
 
-/** Memo entries kept at most (then it starts over): bounds memory when milestones stop coming. */
-const MAX_MEMO = 200_000;
-
-interface Frame {
+interface Tip {
   id: Uint8Array;
   key: string;
-  parents: Uint8Array[];
-  next: number;
-  acc: ConeRootIndexes;
+  cri: CriPair;
+  /** Insertion order (freshness). */
+  seq: number;
+  children: number;
+  firstChildAt: number | undefined;
+}
+
+/** A set with O(1) add, remove and uniform random pick. */
+class Pool {
+  private readonly list: Tip[] = [];
+  private readonly at = new Map<string, number>();
+
+  constructor(readonly rules: PoolRules) {}
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  get(key: string): Tip | undefined {
+    const i = this.at.get(key);
+    return i === undefined ? undefined : this.list[i];
+  }
+
+  add(tip: Tip): void {
+    if (this.at.has(tip.key)) return;
+    this.at.set(tip.key, this.list.length);
+    this.list.push(tip);
+  }
+
+  remove(key: string): Tip | undefined {
+    const i = this.at.get(key);
+    if (i === undefined) return undefined;
+    const tip = this.list[i]!;
+    const last = this.list.pop()!;
+    if (last !== tip) {
+      this.list[i] = last;
+      this.at.set(last.key, i);
+    }
+    this.at.delete(key);
+    return tip;
+  }
+
+  tips(): readonly Tip[] {
+    return this.list;
+  }
+
+  /** `n` distinct tips drawn uniformly at random. */
+  sample(random: () => number, n: number): Tip[] {
+    const count = Math.min(n, this.list.length);
+    const picked = new Set<number>();
+    while (picked.size < count) picked.add(Math.floor(random() * this.list.length) % this.list.length);
+    return [...picked].map((i) => this.list[i]!);
+  }
 }
 
 export class TipSelector {
-  private memo = new Map<string, ConeRootIndexes>();
-  private memoCmi = -1;
+  private readonly nonLazy: Pool;
+  private readonly semiLazy: Pool;
+  private seq = 0;
 
   constructor(
     private readonly store: NodeStore,
-    private readonly network: NetworkState,
     private readonly protocol: ProtocolState,
-  ) {}
-
-  async confirmedMilestoneIndex(): Promise<number> {
-    return (await this.store.getMeta(META.confirmedMilestoneIndex)) ?? this.network.genesisMilestone.index;
+    private readonly coneRoots: ConeRoots,
+    private readonly now: () => number = Date.now,
+    rules: { nonLazy: PoolRules; semiLazy: PoolRules } = URTS_DEFAULTS,
+  ) {
+    this.nonLazy = new Pool(rules.nonLazy);
+    this.semiLazy = new Pool(rules.semiLazy);
   }
 
-  /** A block's root index if it is a root (solid entry point or referenced), else undefined. */
-  private async rootIndex(id: Uint8Array): Promise<{ root: number } | { parents: Uint8Array[] }> {
-    if (this.protocol.isSolidEntryPoint(id)) return { root: this.network.genesisMilestone.index };
-    const md = await this.store.getBlockMetadata(id);
-    if (md?.referenced) return { root: md.referenced.milestoneIndex };
-    const bytes = await this.store.getBlock(id);
-    // A block the node does not hold cannot be a tip's ancestor (tips are solid); count it as the oldest root.
-    if (bytes === undefined || md === undefined) return { root: this.network.genesisMilestone.index };
-    return { parents: decodeBlock(bytes).parents };
-  }
-
-  /** YCRI and OCRI of `blockId` against the current CMI (iterative, memoised). */
-  async coneRootIndexes(blockId: Uint8Array): Promise<ConeRootIndexes> {
-    // A store without a ledger never confirms anything: every block is as young as the genesis (no walk needed).
-    const genesisIndex = this.network.genesisMilestone.index;
-    if ((await this.store.getMeta(META.ledgerIndex)) === undefined) return { ycri: genesisIndex, ocri: genesisIndex };
-    const cmi = await this.confirmedMilestoneIndex();
-    if (cmi !== this.memoCmi || this.memo.size > MAX_MEMO) {
-      this.memo.clear();
-      this.memoCmi = cmi;
-    }
-    const start = await this.rootIndex(blockId);
-    if ('root' in start) return { ycri: start.root, ocri: start.root };
-    const cached = this.memo.get(toHex(blockId));
-    if (cached) return cached;
-    const stack: Frame[] = [{ id: blockId, key: toHex(blockId), parents: start.parents, next: 0, acc: { ycri: 0, ocri: Number.MAX_SAFE_INTEGER } }];
-    const merge = (acc: ConeRootIndexes, v: ConeRootIndexes): void => {
-      acc.ycri = Math.max(acc.ycri, v.ycri);
-      acc.ocri = Math.min(acc.ocri, v.ocri);
-    };
-    let result: ConeRootIndexes = { ycri: 0, ocri: 0 };
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1]!;
-      if (top.next < top.parents.length) {
-        const parent = top.parents[top.next++]!;
-        const key = toHex(parent);
-        const known = this.memo.get(key);
-        if (known) {
-          merge(top.acc, known);
-          continue;
-        }
-        const r = await this.rootIndex(parent);
-        if ('root' in r) merge(top.acc, { ycri: r.root, ocri: r.root });
-        else stack.push({ id: parent, key, parents: r.parents, next: 0, acc: { ycri: 0, ocri: Number.MAX_SAFE_INTEGER } });
-        continue;
-      }
-      stack.pop();
-      if (top.acc.ocri === Number.MAX_SAFE_INTEGER) top.acc.ocri = top.acc.ycri;
-      this.memo.set(top.key, top.acc);
-      result = top.acc;
-      const below = stack[stack.length - 1];
-      if (below) merge(below.acc, top.acc);
-    }
-    return result;
-  }
-
-  async score(blockId: Uint8Array): Promise<TipScore> {
-    const cri = await this.coneRootIndexes(blockId);
-    return tipScore(cri, await this.confirmedMilestoneIndex(), this.protocol.current.belowMaxDepth);
-  }
-
-  /** The tip pool split by score. */
-  async pools(): Promise<{ nonLazy: Uint8Array[]; semiLazy: Uint8Array[]; lazy: Uint8Array[] }> {
-    const out = { nonLazy: [] as Uint8Array[], semiLazy: [] as Uint8Array[], lazy: [] as Uint8Array[] };
+  /** Fills the pools from the store's tips table (start-up). */
+  async load(): Promise<void> {
     for (const tip of await this.store.tips()) {
-      const s = await this.score(tip);
-      (s === 'healthy' ? out.nonLazy : s === 'semiLazyOcri' ? out.semiLazy : out.lazy).push(tip);
+      const bytes = await this.store.getBlock(tip);
+      this.added(tip, bytes ? decodeBlock(bytes).parents : [], await this.coneRoots.get(tip));
     }
-    return out;
+  }
+
+  /** Non-lazy and semi-lazy tips in the pools. */
+  get size(): { nonLazy: number; semiLazy: number } {
+    return { nonLazy: this.nonLazy.size, semiLazy: this.semiLazy.size };
+  }
+
+  /** The score of any stored block against the current confirmed index. */
+  async score(blockId: Uint8Array): Promise<TipScore> {
+    return this.scoreOf(await this.coneRoots.get(blockId));
+  }
+
+  /** A block became solid, with the cone root indexes it got from its parents: it joins a pool, its parents age. */
+  added(blockId: Uint8Array, parents: readonly Uint8Array[], cri: CriPair): void {
+    const score = this.scoreOf(cri);
+    if (score !== 'healthy' && score !== 'semiLazyOcri') return; // lazy tips join no pool and retire no parent
+    const pool = score === 'healthy' ? this.nonLazy : this.semiLazy;
+    const key = toHex(blockId);
+    if (this.nonLazy.get(key) || this.semiLazy.get(key)) return;
+    pool.add({ id: blockId, key, cri, seq: this.seq++, children: 0, firstChildAt: undefined });
+    const now = this.now();
+    for (const parent of parents) {
+      const pkey = toHex(parent);
+      const tip = pool.get(pkey);
+      if (!tip) continue;
+      if (pool.size > pool.rules.tipsLimit || ++tip.children >= pool.rules.maxChildren) pool.remove(pkey);
+      else tip.firstChildAt ??= now;
+    }
   }
 
   /**
-   * Up to 4 distinct non-lazy tips, sorted; NO_TIPS when there is none. `allowSemiLazy` (GET /tips?allowSemiLazy):
-   * semi-lazy tips are preferred when more than 2 exist (Hornet), to get them referenced.
+   * After a confirmation: every pooled tip is scored again against the new confirmed index, with the cone root
+   * indexes the confirmation changed (`changed`: block ID hex -> values); lazy tips leave.
    */
+  rescore(changed: ReadonlyMap<string, CriPair>): void {
+    for (const pool of [this.nonLazy, this.semiLazy]) {
+      for (const tip of [...pool.tips()]) {
+        tip.cri = changed.get(tip.key) ?? tip.cri;
+        const score = this.scoreOf(tip.cri);
+        const target = score === 'healthy' ? this.nonLazy : score === 'semiLazyOcri' ? this.semiLazy : undefined;
+        if (target === pool) continue;
+        pool.remove(tip.key);
+        target?.add(tip);
+      }
+    }
+  }
+
+  /** The pools as lists (tests, the consistency view). */
+  pools(): { nonLazy: Uint8Array[]; semiLazy: Uint8Array[] } {
+    this.retire();
+    return { nonLazy: this.nonLazy.tips().map((t) => t.id), semiLazy: this.semiLazy.tips().map((t) => t.id) };
+  }
+
+  /** Up to `count` distinct non-lazy tips (semi-lazy ones when asked and more than 2 exist), sorted; NO_TIPS when none. */
   async select(random: () => number = Math.random, count = URTS_DEFAULTS.tipsToSelect, allowSemiLazy = false): Promise<Uint8Array[]> {
-    const { nonLazy, semiLazy } = await this.pools();
-    if (allowSemiLazy && semiLazy.length > 2) return sample(semiLazy, random, count);
-    if (nonLazy.length === 0) throw new NodeError('NO_TIPS', 'no tips available: attaching not possible (no non-lazy tip)');
-    return sample(nonLazy, random, count);
+    this.retire();
+    if (allowSemiLazy && this.semiLazy.size > 2) return sorted(this.semiLazy.sample(random, count));
+    if (this.nonLazy.size === 0) throw new NodeError('NO_TIPS', 'no tips available: attaching not possible (no non-lazy tip)');
+    return sorted(this.nonLazy.sample(random, count));
+  }
+
+  /** The `count` non-lazy tips that joined last (the coordinator's parents: a milestone covers the fresh tips). */
+  freshest(count: number): Uint8Array[] {
+    this.retire();
+    return sorted([...this.nonLazy.tips()].sort((a, b) => b.seq - a.seq).slice(0, count));
+  }
+
+  private scoreOf(cri: CriPair): TipScore {
+    return tipScore(cri, this.coneRoots.cmi, this.protocol.current.belowMaxDepth);
+  }
+
+  /** Tips referenced longer ago than their pool's maximum age leave. */
+  private retire(): void {
+    const now = this.now();
+    for (const pool of [this.nonLazy, this.semiLazy]) {
+      const age = pool.rules.maxReferencedTipAgeMs;
+      if (age <= 0) continue;
+      for (const tip of [...pool.tips()]) if (tip.firstChildAt !== undefined && now - tip.firstChildAt > age) pool.remove(tip.key);
+    }
   }
 }
 
-/** `n` distinct entries drawn uniformly (partial Fisher-Yates), sorted. */
-export function sample(pool: Uint8Array[], random: () => number, count: number): Uint8Array[] {
-  const a = pool.slice();
-  const n = Math.min(count, a.length);
-  for (let i = 0; i < n; i++) {
-    const j = i + Math.floor(random() * (a.length - i));
-    const t = a[i]!;
-    a[i] = a[j]!;
-    a[j] = t;
-  }
-  return a.slice(0, n).sort(compareBytes);
+function sorted(tips: readonly Tip[]): Uint8Array[] {
+  return tips.map((t) => t.id).sort(compareBytes);
 }

@@ -53,11 +53,22 @@ describe('store records', () => {
       expect(toHex(bytes)).to.equal('01' + '02' + '07' + '0504030201000000' + '44332211' + '88776655' + '02' + '09' + '0d0c0b0a');
     });
 
+    it('writes version 2 only with cone root indexes, at the documented offsets', () => {
+      const bytes = encodeBlockMetadata({ protocolVersion: 2, solid: true, arrivalTime: 1, coneRoots: { ycri: 0x01020304, ocri: 0x05060708, ci: 0x090a0b0c } });
+      expect(bytes.length).to.equal(37);
+      expect(toHex(bytes.subarray(0, 3))).to.equal('020209');
+      expect(toHex(bytes.subarray(25))).to.equal('04030201' + '08070605' + '0c0b0a09');
+      expect(encodeBlockMetadata({ protocolVersion: 2, solid: true, arrivalTime: 1 })[0]).to.equal(1);
+      const m: BlockMetadata = { protocolVersion: 2, solid: true, arrivalTime: 3, coneRoots: { ycri: 9, ocri: 0, ci: 0xffffffff } };
+      expect(decodeBlockMetadata(encodeBlockMetadata(m))).to.deep.equal(m);
+      decodeFails(toHex(encodeBlockMetadata(m)).slice(0, 70), 'TRUNCATED', 'coneRoots.ci', 33);
+    });
+
     it('reads a newer version: known fields kept, unknown flags and appended fields ignored', () => {
       const v1 = encodeBlockMetadata({ protocolVersion: 2, solid: true, arrivalTime: 9, referenced: { milestoneIndex: 3, whiteFlagIndex: 1, ledgerInclusionState: 'included', conflictReason: 0 } });
-      const v2 = Uint8Array.of(2, ...v1.subarray(1), 0xde, 0xad, 0xbe, 0xef);
-      v2[2] = v2[2]! | 0x80; // a flag bit that version 2 defines
-      expect(decodeBlockMetadata(v2)).to.deep.equal(decodeBlockMetadata(v1));
+      const v3 = Uint8Array.of(3, ...v1.subarray(1), ...new Uint8Array(12), 0xde, 0xad, 0xbe, 0xef);
+      v3[2] = v3[2]! | 0x80; // a flag bit that version 3 defines
+      expect(decodeBlockMetadata(v3)).to.deep.equal(decodeBlockMetadata(v1));
     });
 
     it('rejects corrupt records with the field and offset', () => {
