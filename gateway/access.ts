@@ -1,19 +1,20 @@
 /**
  * Which paths are served to whom, like Hornet's `restAPI.publicRoutes` / `protectedRoutes`, minus its flaw
- * (node-behavior.md 1.3): patterns are anchored at both ends and matched against the lower-cased PATH only, never
- * the query string, so `/api/core/v2/info?x=1` stays public. `*` matches any run of characters (also `/`).
+ * (docs/protocol.md §N1.3, docs/decisions.md §14): patterns are anchored at both ends and matched against the
+ * lower-cased PATH only, never the query string, so `/api/core/v2/info?x=1` stays public. `*` matches any run of
+ * characters (also `/`).
  *
  * The check runs before routing, for every method but a CORS preflight:
  *   * a path matching a public pattern is served to everyone (public wins when both lists match);
  *   * a path matching a protected pattern needs `Authorization: Bearer <HS256 JWT>` valid for the configured
- *     secret (no secret configured: nobody gets in); otherwise 403;
- *   * a path matching neither list is 403 (DECISIONS.md), whether or not a route exists for it.
+ *     secret (verified by jose, jwt.ts; no secret configured: nobody gets in); otherwise 403;
+ *   * a path matching neither list is 403 (docs/decisions.md §14), whether or not a route exists for it.
  * So an unknown path is 403 outside the lists, and 404 (`could not find data: no route ...`) once the lists let it
  * through: under a public pattern for everyone, under a protected pattern only for a valid token holder.
  */
 import type { Middleware } from 'koa';
 import { HttpProblem } from './errors.ts';
-import { verifyJwtHs256, type JwtSecret } from './jwt.ts';
+import { jwtKey, verifyJwt, type JwtKey, type JwtSecret } from './jwt.ts';
 
 /** Every route this gateway serves. */
 export const DEFAULT_PUBLIC_ROUTES: readonly string[] = [
@@ -68,16 +69,19 @@ function bearerToken(header: string | undefined): string | undefined {
 /** The access check middleware (see the file comment). */
 export function accessControl(options: AccessOptions): Middleware {
   const classify = classifier(options);
+  const secret = options.jwtSecret === undefined || options.jwtSecret.length === 0 ? undefined : options.jwtSecret;
+  let key: Promise<JwtKey> | undefined; // imported on the first protected request
   return async (ctx, next) => {
     const access = classify(ctx.path);
     if (access === 'hidden') throw new HttpProblem(403, `route ${ctx.path} is not exposed`);
     if (access === 'protected') {
-      if (options.jwtSecret === undefined || options.jwtSecret.length === 0) {
+      if (secret === undefined) {
         throw new HttpProblem(403, `route ${ctx.path} is protected and this gateway accepts no tokens`);
       }
       const token = bearerToken(ctx.get('authorization') || undefined);
       if (token === undefined) throw new HttpProblem(403, `route ${ctx.path} is protected: missing or malformed bearer token`);
-      const result = verifyJwtHs256(token, options.jwtSecret);
+      key ??= jwtKey(secret);
+      const result = await verifyJwt(token, await key);
       if (!result.ok) throw new HttpProblem(403, `route ${ctx.path} is protected: ${result.reason}`);
     }
     await next();

@@ -9,5 +9,5 @@ export { DEFAULT_PROTECTED_ROUTES, DEFAULT_PUBLIC_ROUTES, routePattern } from '.
 export { DEFAULT_BODY_LIMIT_BYTES } from './body.ts';
 export { DEFAULT_MAX_JSON_DEPTH, FORBIDDEN_JSON_KEYS, jsonGuardProblem } from './json-guard.ts';
 export { isLoopback, RateLimiter, type RateLimitOptions } from './rate-limit.ts';
-export { signJwtHs256, verifyJwtHs256, type JwtSecret } from './jwt.ts';
+export { signJwtHs256, verifyJwt, type JwtResult, type JwtSecret } from './jwt.ts';
 export { prefersBinary, SERIALIZER_V1, SERIALIZER_V2 } from './media.ts';

@@ -1,53 +1,73 @@
 /**
- * HS256 JSON Web Token verification (RFC 7519 / RFC 7515), written out with node:crypto HMAC: the header must say
- * `"alg":"HS256"`, the signature must match (constant-time compare), `exp` (if present) must lie in the future and
- * `nbf` (if present) must not. Returns the reason of a failure, so the 403 can say which check failed.
+ * HS256 JSON Web Tokens (RFC 7519 / RFC 7515).
+ *
+ * Requests are verified by `jose` (`verifyJwt`, i.e. jose's `jwtVerify` restricted to `algorithms: ['HS256']`): the
+ * header must say `"alg":"HS256"`, the signature must match, `exp` (if present) must lie in the future and `nbf` (if
+ * present) must not; jose also refuses non-numeric `iat`/`exp`/`nbf` and unknown `crit` extensions. No audience,
+ * issuer or subject is required. The result names the reason of a failure, so the 403 can say which check failed.
+ *
+ * `signJwtHs256` issues tokens (the operator's tooling and the tests), synchronously with node:crypto's HMAC.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { decodeProtectedHeader, errors, jwtVerify } from 'jose';
+import { createHmac, webcrypto } from 'node:crypto';
 
 export type JwtSecret = string | Uint8Array;
 
 export type JwtResult = { ok: true; claims: Record<string, unknown> } | { ok: false; reason: string };
 
-const B64URL = /^[A-Za-z0-9_-]*$/;
+/** An HMAC-SHA-256 CryptoKey of the secret, as jose takes it; import it once (jose imports raw bytes on every call). */
+export type JwtKey = webcrypto.CryptoKey;
 
-function decodeJsonPart(part: string): Record<string, unknown> | undefined {
-  if (!B64URL.test(part)) return undefined;
+const ENCODER = new TextEncoder();
+const JOSE_OPTIONS = { algorithms: ['HS256'] };
+/** jose's names of the numeric date claims, as the reasons say them. */
+const CLAIM_NAMES: Record<string, string> = { exp: 'expiry', nbf: 'not-before', iat: 'issued-at' };
+
+/** The secret (a string is its UTF-8) as a verification key. */
+export function jwtKey(secret: JwtSecret): Promise<JwtKey> {
+  const bytes = typeof secret === 'string' ? ENCODER.encode(secret) : secret;
+  return webcrypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+}
+
+function algorithmOf(token: string): unknown {
   try {
-    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return decodeProtectedHeader(token).alg ?? null;
   } catch {
-    return undefined;
+    return null;
+  }
+}
+
+/** jose's rejection as the reason of the 403; anything that is not a token problem (e.g. an unusable key) is thrown on. */
+function reasonOf(err: unknown, token: string): string {
+  if (!(err instanceof errors.JOSEError)) throw err;
+  if (err instanceof errors.JWTExpired) return 'token expired';
+  if (err instanceof errors.JWTClaimValidationFailed) {
+    if (err.reason === 'invalid') return `malformed token ${CLAIM_NAMES[err.claim] ?? `claim ${err.claim}`}`;
+    return err.claim === 'nbf' ? 'token not valid yet' : `token claim ${err.claim} refused`;
+  }
+  if (err instanceof errors.JWSSignatureVerificationFailed) return 'invalid token signature';
+  if (err instanceof errors.JOSEAlgNotAllowed || err.message.includes('"alg"')) return `unsupported token algorithm ${JSON.stringify(algorithmOf(token))}`;
+  if (err instanceof errors.JWTInvalid) return 'malformed token payload';
+  if (err.message === 'Invalid Compact JWS') return 'malformed token';
+  if (/signature/i.test(err.message)) return 'malformed token signature';
+  if (/payload/i.test(err.message)) return 'malformed token payload';
+  return 'malformed token header'; // the protected header, its crit / b64 extensions
+}
+
+/** Verifies `token` with jose against `secret` (or its jwtKey), at `nowSeconds` (Unix time) when given. */
+export async function verifyJwt(token: string, secret: JwtSecret | JwtKey, nowSeconds?: number): Promise<JwtResult> {
+  const options = nowSeconds === undefined ? JOSE_OPTIONS : { ...JOSE_OPTIONS, currentDate: new Date(nowSeconds * 1000) };
+  try {
+    const key = typeof secret === 'string' ? ENCODER.encode(secret) : secret;
+    const { payload } = await jwtVerify(token, key, options);
+    return { ok: true, claims: payload as Record<string, unknown> };
+  } catch (err) {
+    return { ok: false, reason: reasonOf(err, token) };
   }
 }
 
 function hmac(secret: JwtSecret, data: string): Buffer {
   return createHmac('sha256', secret).update(data).digest();
-}
-
-/** Verifies `token` against `secret` at `nowSeconds` (Unix time). */
-export function verifyJwtHs256(token: string, secret: JwtSecret, nowSeconds: number = Date.now() / 1000): JwtResult {
-  const parts = token.split('.');
-  if (parts.length !== 3) return { ok: false, reason: 'malformed token' };
-  const [h, p, s] = parts as [string, string, string];
-  const header = decodeJsonPart(h);
-  if (!header) return { ok: false, reason: 'malformed token header' };
-  if (header.alg !== 'HS256') return { ok: false, reason: `unsupported token algorithm ${JSON.stringify(header.alg ?? null)}` };
-  if (!B64URL.test(s)) return { ok: false, reason: 'malformed token signature' };
-  const given = Buffer.from(s, 'base64url');
-  const expected = hmac(secret, `${h}.${p}`);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'invalid token signature' };
-  const claims = decodeJsonPart(p);
-  if (!claims) return { ok: false, reason: 'malformed token payload' };
-  if (claims.exp !== undefined) {
-    if (typeof claims.exp !== 'number') return { ok: false, reason: 'malformed token expiry' };
-    if (nowSeconds >= claims.exp) return { ok: false, reason: 'token expired' };
-  }
-  if (claims.nbf !== undefined) {
-    if (typeof claims.nbf !== 'number') return { ok: false, reason: 'malformed token not-before' };
-    if (nowSeconds < claims.nbf) return { ok: false, reason: 'token not valid yet' };
-  }
-  return { ok: true, claims };
 }
 
 /** Signs `claims` as an HS256 token (for the operator's tooling and the tests). */
