@@ -1,11 +1,15 @@
 /**
  * The REST error answer. Every failure leaves the gateway as
- * `{"error":{"code":<HTTP status number>,"message":"<prefix>: <reason>"}}` (DECISIONS.md), built by the one error
- * middleware at the top of the app from either a gateway-made `HttpProblem` or a failed gRPC call (`NodeCallError`).
+ * `{"error":{"code":<HTTP status number>,"message":"<prefix>: <reason>"}}` (docs/decisions.md §1, §2), built by the one
+ * error middleware at the top of the app from either a gateway-made `HttpProblem` or a failed gRPC call
+ * (`NodeCallError`).
  */
 import { GrpcStatus, STATUS_DETAILS_KEY, decodeStatusDetails, parseServiceError, type ClientErrorLike, type ParsedError } from '../src/grpc/status.ts';
 
-/** The message prefix of each status (DECISIONS.md); other 4xx statuses (405, 413, 415) use the 400 prefix, 429 its own. */
+/**
+ * The message prefix of each status (docs/decisions.md §2); other 4xx statuses (405, 413, 415) use the 400 prefix, 429
+ * its own.
+ */
 const PREFIX: Record<number, string> = {
   400: 'invalid data provided',
   403: 'not available for public use',

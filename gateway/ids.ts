@@ -1,5 +1,5 @@
 /**
- * Identifiers in request paths, checked before any call to the node (DECISIONS.md): `0x` followed by exactly
+ * Identifiers in request paths, checked before any call to the node (docs/decisions.md §10): `0x` followed by exactly
  * 2 * length hex digits (either case); anything else is 400 naming the value and what is wrong with it.
  */
 import { HttpProblem } from './errors.ts';
@@ -13,6 +13,11 @@ const MAX_SHOWN = 80;
 
 function shown(text: string): string {
   return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}...` : text;
+}
+
+/** `0x` + lowercase hex, built natively as one flat string (IDs end up as JSON values and header values). */
+export function hex0x(bytes: Uint8Array): string {
+  return '0x' + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 }
 
 /** Parses `0x` + hex of exactly `length` bytes; `what` names the parameter in the message ("block ID"). */

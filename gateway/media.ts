@@ -1,12 +1,12 @@
 /**
  * Media types: the Accept negotiation of block answers and the Content-Type of submissions.
  *
- * Accept (DECISIONS.md): the answer is the vendor type when it is the first acceptable type of the header, JSON
- * otherwise, never 406. Each offered type takes the quality of the most specific media range that matches it
- * (`type/subtype` over `type/*` over `*\/*`, RFC 9110 12.5.1); q=0 makes a type unacceptable. The type with the
- * higher quality wins; on equal quality, the one whose range comes first in the header wins; when one range matches
- * both (`*\/*`, `application/*`) or nothing is acceptable, JSON wins. A missing or unparsable header means JSON.
- * Examples: `application/vnd.iota.serializer-v1` -> binary; `application/json, application/vnd...-v1` -> JSON;
+ * Accept (docs/decisions.md §11): the answer is the vendor type when it is the first acceptable type of the header,
+ * JSON otherwise, never 406. Each offered type takes the quality of the most specific media range that matches it
+ * (`type/subtype` over `type/*` over `*\/*`, RFC 9110 12.5.1); q=0 makes a type unacceptable. The type with the higher
+ * quality wins; on equal quality, the one whose range comes first in the header wins; when one range matches both
+ * (`*\/*`, `application/*`) or nothing is acceptable, JSON wins. A missing or unparsable header means JSON. Examples:
+ * `application/vnd.iota.serializer-v1` -> binary; `application/json, application/vnd...-v1` -> JSON;
  * `application/vnd...-v1;q=0.9, application/json` -> JSON; `*\/*` -> JSON; `application/json;q=0, *\/*` -> binary.
  */
 

@@ -1,20 +1,13 @@
 /**
- * TIP-25 JSON bodies of the answers that are not blocks (metadata, info, tips, submit), rendered from the gRPC
+ * The gateway's TIP-25 JSON bodies of the answers that are not blocks (metadata, info, tips, submit), rendered from the gRPC
  * messages. Blocks travel as node-rendered JSON text (see node.proto); these answers are flat records, so the
  * gateway renders them from the messages with these helpers. No src/core import: the gateway may use this file.
- * Key order follows what Hornet emits (spec section 18); u64 values are decimal strings, bytes `0x` hex.
+ * Key order follows what Hornet emits (docs/protocol.md §18); u64 values are decimal strings, bytes `0x` hex.
  */
 import { LedgerInclusionState, type BlockMetadata, type InfoResponse, type MilestoneInfo, type SubmitBlockResponse, type TipsResponse } from '../src/grpc/gen/node.ts';
 import type { ProtocolParamsMilestoneOption } from '../src/grpc/gen/stardust.ts';
+import { hex0x } from './ids.ts';
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
-/** `0x` + lowercase hex. */
-export function hex0x(bytes: Uint8Array): string {
-  let s = '0x';
-  for (const b of bytes) s += HEX[b];
-  return s;
-}
 
 export const LEDGER_INCLUSION_STATE_NAMES: Record<LedgerInclusionState, string | undefined> = {
   [LedgerInclusionState.LEDGER_INCLUSION_STATE_UNSPECIFIED]: undefined,

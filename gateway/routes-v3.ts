@@ -6,9 +6,9 @@ import type { Router } from '@koa/router';
 import { BlockView, type SubmitBlockV3Request } from '../src/grpc/gen/node.ts';
 import { readSubmittedBlock, sendCreated } from './submission.ts';
 import { parseHexId, V3_ID_BYTES } from './ids.ts';
-import { prefersBinary, SERIALIZER_V2 } from './media.ts';
+import { SERIALIZER_V2 } from './media.ts';
 import { abortOn, callNode } from './node-client.ts';
-import { sendBlock, sendJsonText } from './send.ts';
+import { sendJsonText, sendNegotiatedBlock } from './send.ts';
 import type { RouteOptions } from './routes.ts';
 
 const V3 = '/api/core/v3';
@@ -32,10 +32,7 @@ export function addV3Routes(router: Router, options: RouteOptions): void {
 
   router.get(`${V3}/blocks/:blockId`, async (ctx) => {
     const blockId = parseHexId(ctx.params.blockId!, V3_ID_BYTES, 'block ID');
-    const binary = prefersBinary(ctx.get('accept'), SERIALIZER_V2);
-    const view = binary ? BlockView.BLOCK_VIEW_RAW : BlockView.BLOCK_VIEW_JSON;
-    const res = await callNode(client, 'GetBlockV3', client.getBlockV3, { blockId, view }, timeoutMs, abortOn(ctx));
-    sendBlock(ctx, binary ? SERIALIZER_V2 : undefined, res.raw, res.json);
+    await sendNegotiatedBlock(ctx, SERIALIZER_V2, (view) => callNode(client, 'GetBlockV3', client.getBlockV3, { blockId, view }, timeoutMs, abortOn(ctx)));
   });
 
   router.get(`${V3}/blocks/:blockId/metadata`, async (ctx) => {

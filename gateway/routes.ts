@@ -8,10 +8,10 @@ import { BlockView, type NodeServiceClient, type SubmitBlockRequest } from '../s
 import { blockMetadataToJson, infoToJson, tipsToJson } from './render.ts';
 import { NodeCallError } from './errors.ts';
 import { parseHexId, V2_ID_BYTES, V3_ID_BYTES } from './ids.ts';
-import { prefersBinary, SERIALIZER_V1, SERIALIZER_V2 } from './media.ts';
+import { SERIALIZER_V1, SERIALIZER_V2 } from './media.ts';
 import { abortOn, callNode } from './node-client.ts';
 import { addV3Routes } from './routes-v3.ts';
-import { sendBlock } from './send.ts';
+import { sendNegotiatedBlock } from './send.ts';
 import { readSubmittedBlock, sendCreated } from './submission.ts';
 
 export interface RouteOptions {
@@ -63,10 +63,7 @@ export function createRouter(options: RouteOptions): Router {
 
   router.get(`${V2}/blocks/:blockId`, async (ctx) => {
     const blockId = parseHexId(ctx.params.blockId!, V2_ID_BYTES, 'block ID');
-    const binary = prefersBinary(ctx.get('accept'), SERIALIZER_V1);
-    const view = binary ? BlockView.BLOCK_VIEW_RAW : BlockView.BLOCK_VIEW_JSON;
-    const res = await callNode(client, 'GetBlock', client.getBlock, { blockId, view }, timeoutMs, abortOn(ctx));
-    sendBlock(ctx, binary ? SERIALIZER_V1 : undefined, res.raw, res.json);
+    await sendNegotiatedBlock(ctx, SERIALIZER_V1, (view) => callNode(client, 'GetBlock', client.getBlock, { blockId, view }, timeoutMs, abortOn(ctx)));
   });
 
   router.get(`${V2}/blocks/:blockId/metadata`, async (ctx) => {
@@ -81,10 +78,9 @@ export function createRouter(options: RouteOptions): Router {
 
   router.get(`${V2}/transactions/:transactionId/included-block`, async (ctx) => {
     const transactionId = parseHexId(ctx.params.transactionId!, V2_ID_BYTES, 'transaction ID');
-    const binary = prefersBinary(ctx.get('accept'), SERIALIZER_V1);
-    const view = binary ? BlockView.BLOCK_VIEW_RAW : BlockView.BLOCK_VIEW_JSON;
-    const res = await callNode(client, 'GetIncludedBlock', client.getIncludedBlock, { transactionId, view }, timeoutMs, abortOn(ctx));
-    sendBlock(ctx, binary ? SERIALIZER_V1 : undefined, res.raw, res.json);
+    await sendNegotiatedBlock(ctx, SERIALIZER_V1, (view) =>
+      callNode(client, 'GetIncludedBlock', client.getIncludedBlock, { transactionId, view }, timeoutMs, abortOn(ctx)),
+    );
   });
 
   router.get(`${V2}/transactions/:transactionId/included-block/metadata`, async (ctx) => {
@@ -97,10 +93,9 @@ export function createRouter(options: RouteOptions): Router {
 
   router.get(`${V3}/transactions/:transactionId/included-block`, async (ctx) => {
     const transactionId = parseHexId(ctx.params.transactionId!, V3_ID_BYTES, 'transaction ID');
-    const binary = prefersBinary(ctx.get('accept'), SERIALIZER_V2);
-    const view = binary ? BlockView.BLOCK_VIEW_RAW : BlockView.BLOCK_VIEW_JSON;
-    const res = await callNode(client, 'GetIncludedBlockV3', client.getIncludedBlockV3, { transactionId, view }, timeoutMs, abortOn(ctx));
-    sendBlock(ctx, binary ? SERIALIZER_V2 : undefined, res.raw, res.json);
+    await sendNegotiatedBlock(ctx, SERIALIZER_V2, (view) =>
+      callNode(client, 'GetIncludedBlockV3', client.getIncludedBlockV3, { transactionId, view }, timeoutMs, abortOn(ctx)),
+    );
   });
 
   addV3Routes(router, options);

@@ -1,7 +1,8 @@
 /** Answers built from what the node sent: its JSON text, or a block as raw bytes or JSON (v2 and v3 alike). */
 import type { Context } from 'koa';
+import { BlockView } from '../src/grpc/gen/node.ts';
 import { HttpProblem } from './errors.ts';
-import { JSON_CONTENT_TYPE } from './media.ts';
+import { JSON_CONTENT_TYPE, prefersBinary } from './media.ts';
 
 /** The node's JSON text as it is (the node renders TIP-25 / v3 JSON; the gateway holds no mapping). */
 export function sendJsonText(ctx: Context, json: string): void {
@@ -22,4 +23,18 @@ export function sendBlock(ctx: Context, binaryType: string | undefined, raw: Uin
   if (json.length === 0) throw new HttpProblem(500, 'the node answered without the block JSON');
   ctx.type = JSON_CONTENT_TYPE;
   ctx.body = json;
+}
+
+/**
+ * A block looked up by `fetch` in the view the client's Accept asks for: the node's raw bytes when it prefers
+ * `binaryType` (a block serializer type), the node's JSON text otherwise.
+ */
+export async function sendNegotiatedBlock(
+  ctx: Context,
+  binaryType: string,
+  fetch: (view: BlockView) => Promise<{ raw: Uint8Array; json: string }>,
+): Promise<void> {
+  const binary = prefersBinary(ctx.get('accept'), binaryType);
+  const res = await fetch(binary ? BlockView.BLOCK_VIEW_RAW : BlockView.BLOCK_VIEW_JSON);
+  sendBlock(ctx, binary ? binaryType : undefined, res.raw, res.json);
 }

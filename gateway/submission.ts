@@ -5,7 +5,8 @@
  */
 import type { Context } from 'koa';
 import type { SubmitBlockResponse } from '../src/grpc/gen/node.ts';
-import { hex0x, submitBlockToJson } from './render.ts';
+import { hex0x } from './ids.ts';
+import { submitBlockToJson } from './render.ts';
 import { readBody } from './body.ts';
 import { HttpProblem } from './errors.ts';
 import { DEFAULT_MAX_JSON_DEPTH, guardJsonText } from './json-guard.ts';
@@ -43,7 +44,7 @@ export async function readSubmittedBlock(ctx: Context, binaryType: string, optio
   return submittedBlock(mediaType, await readBody(ctx.req, options.bodyLimitBytes), binaryType, options.maxJsonDepth);
 }
 
-/** 201 with `Location: <block ID>` and `{"blockId"}`, whatever `Accept` says (DECISIONS.md). */
+/** 201 with `Location: <block ID>` and `{"blockId"}`, whatever `Accept` says (docs/decisions.md §13, §19). */
 export function sendCreated(ctx: Context, res: SubmitBlockResponse): void {
   ctx.status = 201;
   ctx.set('Location', hex0x(res.blockId));

@@ -6,8 +6,9 @@
  */
 import { ClassicLevel } from 'classic-level';
 import { StoreError } from '../core/store/errors.ts';
-import type { BatchOp, Entry, KeyValueStore, RangeOptions, WriteOptions } from '../core/store/kv.ts';
-import { checkKey, checkOps, checkRange, checkValue, intersectRanges } from '../core/store/range.ts';
+import { KeyValueStoreAdapter } from '../core/store/adapter.ts';
+import type { BatchOp, Entry, RangeOptions, WriteOptions } from '../core/store/kv.ts';
+import { checkKey, checkOps, checkRange, intersectRanges } from '../core/store/range.ts';
 
 type Db = ClassicLevel<Uint8Array, Uint8Array>;
 
@@ -21,12 +22,13 @@ function plain(b: Uint8Array): Uint8Array {
   return b.constructor === Uint8Array ? b : new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
-export class LevelKeyValueStore implements KeyValueStore {
+export class LevelKeyValueStore extends KeyValueStoreAdapter {
   readonly location: string;
   private readonly db: Db;
   private closed = false;
 
   private constructor(location: string, db: Db) {
+    super();
     this.location = location;
     this.db = db;
   }
@@ -67,17 +69,6 @@ export class LevelKeyValueStore implements KeyValueStore {
     return this.db.has(key);
   }
 
-  async put(key: Uint8Array, value: Uint8Array, options?: WriteOptions): Promise<void> {
-    checkKey(key);
-    checkValue(value);
-    return this.write([{ type: 'put', key, value }], options);
-  }
-
-  async del(key: Uint8Array, options?: WriteOptions): Promise<void> {
-    checkKey(key);
-    return this.write([{ type: 'del', key }], options);
-  }
-
   async write(ops: readonly BatchOp[], options: WriteOptions = {}): Promise<void> {
     this.usable();
     checkOps(ops);
@@ -87,25 +78,11 @@ export class LevelKeyValueStore implements KeyValueStore {
   }
 
   entries(range: RangeOptions = {}): AsyncIterableIterator<Entry> {
-    this.usable();
-    checkRange(range);
-    const it = this.db.iterator(levelRange(range));
-    return cursor(
-      (n) => it.nextv(n),
-      () => it.close(),
-      ([k, v]: [Uint8Array, Uint8Array]) => [plain(k), plain(v)] as const,
-    );
+    return cursor(this.iterate(range, (r) => this.db.iterator(r)), ([k, v]: [Uint8Array, Uint8Array]) => [plain(k), plain(v)] as const);
   }
 
   keys(range: RangeOptions = {}): AsyncIterableIterator<Uint8Array> {
-    this.usable();
-    checkRange(range);
-    const it = this.db.keys(levelRange(range));
-    return cursor(
-      (n) => it.nextv(n),
-      () => it.close(),
-      plain,
-    );
+    return cursor(this.iterate(range, (r) => this.db.keys(r)), plain);
   }
 
   async close(): Promise<void> {
@@ -114,13 +91,22 @@ export class LevelKeyValueStore implements KeyValueStore {
     await this.db.close();
   }
 
+  /** A Level iterator over `range` (its snapshot taken now), once the store and the range are checked. */
+  private iterate<I>(range: RangeOptions, open: (r: LevelRange) => I): I {
+    this.usable();
+    checkRange(range);
+    return open(levelRange(range));
+  }
+
   private usable(): void {
     if (this.closed) throw new StoreError('STORE_CLOSED', `Cannot use the store at ${this.location}: it is closed`);
   }
 }
 
+type LevelRange = { gt?: Uint8Array; gte?: Uint8Array; lt?: Uint8Array; lte?: Uint8Array; reverse?: boolean; limit?: number };
+
 /** One lower and one upper bound at most, and no `limit` key when unlimited (LevelDB takes -1). */
-function levelRange(range: RangeOptions): { gt?: Uint8Array; gte?: Uint8Array; lt?: Uint8Array; lte?: Uint8Array; reverse?: boolean; limit?: number } {
+function levelRange(range: RangeOptions): LevelRange {
   const r = intersectRanges(range);
   return { ...r, limit: r.limit === undefined || r.limit < 0 ? -1 : r.limit };
 }
@@ -129,7 +115,7 @@ function levelRange(range: RangeOptions): { gt?: Uint8Array; gte?: Uint8Array; l
  * An async iterator over a Level iterator that is already open (so its snapshot is already taken):
  * reads ahead in small pages, and closes the Level iterator at the end or when the loop breaks.
  */
-function cursor<R, T>(nextv: (n: number) => Promise<R[]>, close: () => Promise<void>, map: (r: R) => T): AsyncIterableIterator<T> {
+function cursor<R, T>(it: { nextv(n: number): Promise<R[]>; close(): Promise<void> }, map: (r: R) => T): AsyncIterableIterator<T> {
   let page: R[] = [];
   let at = 0;
   let ended = false;
@@ -137,7 +123,7 @@ function cursor<R, T>(nextv: (n: number) => Promise<R[]>, close: () => Promise<v
   const finish = async (): Promise<IteratorResult<T>> => {
     if (!ended) {
       ended = true;
-      await close();
+      await it.close();
     }
     return { done: true, value: undefined };
   };
@@ -146,7 +132,7 @@ function cursor<R, T>(nextv: (n: number) => Promise<R[]>, close: () => Promise<v
       if (ended) return { done: true, value: undefined };
       if (at >= page.length) {
         try {
-          page = await nextv(size);
+          page = await it.nextv(size);
         } catch (e) {
           await finish().catch(() => undefined);
           throw e;

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { BlockMetadata, InfoResponse, LedgerInclusionState } from '../../src/grpc/gen/node.ts';
 import { SHIMMER_PROTOCOL } from '../../src/core/model/index.ts';
 import { protocolParametersToProto, protocolParamsOptionToProto } from '../../src/grpc/mapping.ts';
-import { blockMetadataToJson, hex0x, infoToJson, submitBlockToJson, tipsToJson } from '../../gateway/render.ts';
+import { hex0x } from '../../gateway/ids.ts';
+import { blockMetadataToJson, infoToJson, submitBlockToJson, tipsToJson } from '../../gateway/render.ts';
 import * as fx from '../grpc/fixtures.ts';
 
 const wire = <T>(fns: { encode(m: T): { finish(): Uint8Array }; decode(b: Uint8Array): T }, msg: T): T => fns.decode(fns.encode(msg).finish());

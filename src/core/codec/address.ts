@@ -1,4 +1,4 @@
-/** Addresses (spec §9): u8 type, then 32 bytes. */
+/** Addresses (docs/protocol.md §9): u8 type, then 32 bytes. */
 import { ADDRESS_ALIAS, ADDRESS_ED25519, type Address } from '../model/address.ts';
 import { ID_LENGTH } from '../model/limits.ts';
 import type { ByteReader } from './reader.ts';

@@ -1,4 +1,4 @@
-/** The Stardust block (spec §2): version, parents, embedded payload, nonce. */
+/** The Stardust block (docs/protocol.md §2): version, parents, embedded payload, nonce. */
 import type { Block, BlockPayload } from '../model/index.ts';
 import { LIMITS } from '../model/limits.ts';
 import { ByteReader } from './reader.ts';

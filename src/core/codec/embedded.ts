@@ -1,5 +1,5 @@
 /**
- * The embedded-payload container (spec §1.2): u32 length (0 = none), then the payload from its u32 type.
+ * The embedded-payload container (docs/protocol.md §1.2): u32 length (0 = none), then the payload from its u32 type.
  * The payload's own parser must consume exactly `length` bytes (hive.go ReadPayload).
  */
 import type { ByteReader } from './reader.ts';

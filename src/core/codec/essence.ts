@@ -1,4 +1,4 @@
-/** Regular transaction essence (type 1, spec §3.2). */
+/** Regular transaction essence (type 1, docs/protocol.md §3.2). */
 import { ESSENCE_REGULAR, type TransactionEssence, type UtxoInput } from '../model/transaction.ts';
 import type { CommonOutput } from '../model/output.ts';
 import { ID_LENGTH, LIMITS } from '../model/limits.ts';
@@ -58,7 +58,7 @@ export function writeEssence(w: ByteWriter, e: TransactionEssence): void {
   writeEmbedded(w, writeTaggedData, e.payload);
 }
 
-/** The bytes whose BLAKE2b-256 every signature unlock signs (spec §12.3). */
+/** The bytes whose BLAKE2b-256 every signature unlock signs (docs/protocol.md §12.3). */
 export function encodeTransactionEssence(e: TransactionEssence): Uint8Array {
   return encodeWith(writeEssence, e);
 }

@@ -1,4 +1,4 @@
-/** Features (spec §8). */
+/** Features (docs/protocol.md §8). */
 import { FEATURE_ISSUER, FEATURE_METADATA, FEATURE_SENDER, FEATURE_TAG, type Feature } from '../model/output.ts';
 import { LIMITS } from '../model/limits.ts';
 import type { ByteReader } from './reader.ts';

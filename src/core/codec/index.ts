@@ -1,4 +1,4 @@
-/** Strict binary codec of every Stardust object (spec §1-§11). */
+/** Strict binary codec of every Stardust object (docs/protocol.md §1-§11). */
 export { ByteReader } from './reader.ts';
 export { ByteWriter } from './writer.ts';
 export { decodeBlock, encodeBlock, writeBlock, type DecodeBlockOptions } from './block.ts';

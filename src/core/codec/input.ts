@@ -1,4 +1,4 @@
-/** Inputs (spec §4): UTXO (0) and Treasury (1). */
+/** Inputs (docs/protocol.md §4): UTXO (0) and Treasury (1). */
 import { INPUT_TREASURY, INPUT_UTXO, type Input, type TreasuryInput, type UtxoInput } from '../model/transaction.ts';
 import { ID_LENGTH } from '../model/limits.ts';
 import type { ByteReader } from './reader.ts';

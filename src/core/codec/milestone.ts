@@ -1,4 +1,4 @@
-/** Milestone payload (type 7, spec §3.3), its essence, options and migrated funds entries. */
+/** Milestone payload (type 7, docs/protocol.md §3.3), its essence, options and migrated funds entries. */
 import {
   MILESTONE_OPTION_PROTOCOL_PARAMS,
   MILESTONE_OPTION_RECEIPT,
@@ -153,7 +153,7 @@ export function readMilestone(r: ByteReader, field: string): MilestonePayload {
   };
 }
 
-/** Index .. options: the milestone ID preimage (spec §12.7). */
+/** Index .. options: the milestone ID preimage (docs/protocol.md §12.7). */
 export function writeMilestoneEssence(w: ByteWriter, m: MilestonePayload): void {
   w.u32(m.index).u32(m.timestamp).u8(m.protocolVersion);
   writeFixed(w, m.previousMilestoneId, ID_LENGTH, 'previous milestone ID');

@@ -1,4 +1,4 @@
-/** Native tokens (spec §5): u8 count, then { Token ID Bytes[38], Amount u256 }, ascending by token ID. */
+/** Native tokens (docs/protocol.md §5): u8 count, then { Token ID Bytes[38], Amount u256 }, ascending by token ID. */
 import type { NativeToken } from '../model/output.ts';
 import { LIMITS, TOKEN_ID_LENGTH } from '../model/limits.ts';
 import type { ByteReader } from './reader.ts';

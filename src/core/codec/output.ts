@@ -1,4 +1,4 @@
-/** Outputs (spec §5): treasury (2), basic (3), alias (4), foundry (5), NFT (6). */
+/** Outputs (docs/protocol.md §5): treasury (2), basic (3), alias (4), foundry (5), NFT (6). */
 import {
   OUTPUT_ALIAS,
   OUTPUT_BASIC,
@@ -87,37 +87,30 @@ export function writeOutput(w: ByteWriter, o: Output): void {
       return;
     case OUTPUT_BASIC:
       writeNativeTokens(w, o.nativeTokens);
-      writeUnlockConditions(w, o.unlockConditions);
-      writeFeatures(w, o.features);
-      return;
+      break;
     case OUTPUT_ALIAS:
       writeNativeTokens(w, o.nativeTokens);
       writeFixed(w, o.aliasId, ID_LENGTH, 'alias ID');
       w.u32(o.stateIndex);
       writePrefixed(w, o.stateMetadata, 2, 'alias state metadata');
       w.u32(o.foundryCounter);
-      writeUnlockConditions(w, o.unlockConditions);
-      writeFeatures(w, o.features);
-      writeFeatures(w, o.immutableFeatures);
-      return;
+      break;
     case OUTPUT_FOUNDRY:
       writeNativeTokens(w, o.nativeTokens);
       w.u32(o.serialNumber);
       writeTokenScheme(w, o.tokenScheme);
-      writeUnlockConditions(w, o.unlockConditions);
-      writeFeatures(w, o.features);
-      writeFeatures(w, o.immutableFeatures);
-      return;
+      break;
     case OUTPUT_NFT:
       writeNativeTokens(w, o.nativeTokens);
       writeFixed(w, o.nftId, ID_LENGTH, 'NFT ID');
-      writeUnlockConditions(w, o.unlockConditions);
-      writeFeatures(w, o.features);
-      writeFeatures(w, o.immutableFeatures);
-      return;
+      break;
     default:
       throw new RangeError(`Cannot encode output: unknown type ${String((o as Output).type)}`);
   }
+  // Every kind but treasury ends with its lists; all but basic carry immutable features.
+  writeUnlockConditions(w, o.unlockConditions);
+  writeFeatures(w, o.features);
+  if (o.type !== OUTPUT_BASIC) writeFeatures(w, o.immutableFeatures);
 }
 
 export function encodeOutput(o: Output): Uint8Array {

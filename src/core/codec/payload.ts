@@ -4,8 +4,11 @@ import {
   PAYLOAD_TAGGED_DATA,
   PAYLOAD_TRANSACTION,
   PAYLOAD_TREASURY_TRANSACTION,
+  payloadKindEntry,
   type BlockPayload,
   type Payload,
+  type PayloadOf,
+  type PayloadType,
 } from '../model/payload.ts';
 import type { ByteReader } from './reader.ts';
 import type { ByteWriter } from './writer.ts';
@@ -15,37 +18,27 @@ import { readMilestone, writeMilestone } from './milestone.ts';
 import { payloadKindProblem, type PayloadContext } from './rules.ts';
 import { decodeWhole, encodeWith, failAt } from './common.ts';
 
+/** Reader and writer of each payload kind. */
+const CODECS: { readonly [T in PayloadType]: { read(r: ByteReader, field: string): PayloadOf<T>; write(w: ByteWriter, p: PayloadOf<T>): void } } = {
+  [PAYLOAD_TAGGED_DATA]: { read: readTaggedData, write: writeTaggedData },
+  [PAYLOAD_TRANSACTION]: { read: readTransaction, write: writeTransaction },
+  [PAYLOAD_MILESTONE]: { read: readMilestone, write: writeMilestone },
+  [PAYLOAD_TREASURY_TRANSACTION]: { read: readTreasuryTransaction, write: writeTreasuryTransaction },
+};
+
 /** Reads a payload (from its u32 type) of a kind allowed in `context`. */
 export function readPayload(r: ByteReader, field: string, context: PayloadContext = 'any'): Payload {
   const at = r.offset;
   const type = r.peekU32(field);
   const p = payloadKindProblem(context, type);
   if (p) failAt(r, p, field, at, String(type));
-  switch (type) {
-    case PAYLOAD_TAGGED_DATA:
-      return readTaggedData(r, field);
-    case PAYLOAD_TRANSACTION:
-      return readTransaction(r, field);
-    case PAYLOAD_MILESTONE:
-      return readMilestone(r, field);
-    default:
-      return readTreasuryTransaction(r, field);
-  }
+  return payloadKindEntry(CODECS, type)!.read(r, field);
 }
 
 export function writePayload(w: ByteWriter, p: Payload): void {
-  switch (p.type) {
-    case PAYLOAD_TAGGED_DATA:
-      return writeTaggedData(w, p);
-    case PAYLOAD_TRANSACTION:
-      return writeTransaction(w, p);
-    case PAYLOAD_MILESTONE:
-      return writeMilestone(w, p);
-    case PAYLOAD_TREASURY_TRANSACTION:
-      return writeTreasuryTransaction(w, p);
-    default:
-      throw new RangeError(`Cannot encode payload: unknown type ${String((p as Payload).type)}`);
-  }
+  const codec = payloadKindEntry(CODECS, p.type);
+  if (codec === undefined) throw new RangeError(`Cannot encode payload: unknown type ${String(p.type)}`);
+  codec.write(w, p as never);
 }
 
 /** From the u32 type through the end; no length prefix. The transaction ID is BLAKE2b-256 of these bytes. */

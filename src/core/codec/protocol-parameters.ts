@@ -1,4 +1,4 @@
-/** Protocol parameters (spec §11), the content of the protocol parameters milestone option. */
+/** Protocol parameters (docs/protocol.md §11), the content of the protocol parameters milestone option. */
 import type { ProtocolParameters } from '../model/protocol.ts';
 import type { ByteReader } from './reader.ts';
 import type { ByteWriter } from './writer.ts';

@@ -64,7 +64,7 @@ export function lengthProblem(name: string, n: number, b: Bounds): Problem | und
   return problem('LENGTH_OUT_OF_RANGE', `${name} length ${n} is outside ${b.min}..${b.max}`);
 }
 
-/** Lexical comparison of the complete serialized bytes (spec §0): <0, 0, >0. */
+/** Lexical comparison of the complete serialized bytes (docs/protocol.md §0): <0, 0, >0. */
 export function compareLexical(a: Uint8Array, b: Uint8Array): number {
   const n = a.length < b.length ? a.length : b.length;
   for (let i = 0; i < n; i++) {
@@ -113,7 +113,7 @@ export function u256Problem(name: string, v: unknown): Problem | undefined {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Allowed kinds per context (spec §1.1, §1.2, §5)
+// Allowed kinds per context (docs/protocol.md §1.1, §1.2, §5)
 
 /** Bit sets over small type codes. */
 const bit = (t: number): number => 1 << t;
@@ -193,8 +193,9 @@ export const OUTPUT_NAMES: Record<number, string> = {
   [OUTPUT_NFT]: 'NFT output',
 };
 
+/** Any known kind when `outputType` is negative (a standalone unlock condition). */
 export function unlockConditionKindProblem(outputType: number, type: number): Problem | undefined {
-  if (allowed(type, UCS_BY_OUTPUT[outputType] ?? 0)) return undefined;
+  if (allowed(type, outputType < 0 ? KNOWN_UNLOCK_CONDITIONS : (UCS_BY_OUTPUT[outputType] ?? 0))) return undefined;
   return kindFailure('unlock condition', type, KNOWN_UNLOCK_CONDITIONS, `a ${OUTPUT_NAMES[outputType]}`);
 }
 

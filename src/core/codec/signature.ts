@@ -1,4 +1,4 @@
-/** Ed25519 signature (spec §10.1): u8 type 0, public key Bytes[32], signature Bytes[64]. */
+/** Ed25519 signature (docs/protocol.md §10.1): u8 type 0, public key Bytes[32], signature Bytes[64]. */
 import { SIGNATURE_ED25519, type Signature } from '../model/transaction.ts';
 import { ED25519_PUBLIC_KEY_LENGTH, ED25519_SIGNATURE_LENGTH } from '../model/limits.ts';
 import type { ByteReader } from './reader.ts';

@@ -1,4 +1,4 @@
-/** Tagged Data payload (type 5, spec §3.1). */
+/** Tagged Data payload (type 5, docs/protocol.md §3.1). */
 import { PAYLOAD_TAGGED_DATA, type TaggedDataPayload } from '../model/payload.ts';
 import { LIMITS } from '../model/limits.ts';
 import type { ByteReader } from './reader.ts';

@@ -1,4 +1,4 @@
-/** Token schemes (spec §6): only the Simple Token Scheme (type 0). */
+/** Token schemes (docs/protocol.md §6): only the Simple Token Scheme (type 0). */
 import { TOKEN_SCHEME_SIMPLE, type TokenScheme } from '../model/output.ts';
 import type { ByteReader } from './reader.ts';
 import type { ByteWriter } from './writer.ts';

@@ -1,4 +1,6 @@
-/** Transaction payload (type 6, spec §3.2) and Treasury Transaction payload (type 4, spec §3.4). */
+/**
+ * Transaction payload (type 6, docs/protocol.md §3.2) and Treasury Transaction payload (type 4, docs/protocol.md §3.4).
+ */
 import { PAYLOAD_TRANSACTION, PAYLOAD_TREASURY_TRANSACTION, type TransactionPayload, type TreasuryTransactionPayload } from '../model/payload.ts';
 import type { Unlock } from '../model/transaction.ts';
 import { LIMITS } from '../model/limits.ts';

@@ -1,4 +1,4 @@
-/** Unlock conditions (spec §7). */
+/** Unlock conditions (docs/protocol.md §7). */
 import {
   UC_ADDRESS,
   UC_EXPIRATION,
@@ -40,12 +40,8 @@ function readBody(r: ByteReader, type: number, field: string): UnlockCondition {
 export function readUnlockCondition(r: ByteReader, field: string, outputType = -1): UnlockCondition {
   const at = r.offset;
   const type = r.u8(field);
-  if (outputType < 0) {
-    if (type > UC_IMMUTABLE_ALIAS) r.fail('UNKNOWN_TYPE', `unknown unlock condition type ${type}`, field, at, String(type));
-  } else {
-    const p = unlockConditionKindProblem(outputType, type);
-    if (p) failAt(r, p, field, at, String(type));
-  }
+  const p = unlockConditionKindProblem(outputType, type);
+  if (p) failAt(r, p, field, at, String(type));
   return readBody(r, type, field);
 }
 

@@ -1,4 +1,4 @@
-/** Unlocks (spec §10.2): signature (0), reference (1), alias (2), NFT (3). */
+/** Unlocks (docs/protocol.md §10.2): signature (0), reference (1), alias (2), NFT (3). */
 import { UNLOCK_ALIAS, UNLOCK_NFT, UNLOCK_REFERENCE, UNLOCK_SIGNATURE, type Unlock } from '../model/transaction.ts';
 import type { ByteReader } from './reader.ts';
 import type { ByteWriter } from './writer.ts';

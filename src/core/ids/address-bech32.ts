@@ -1,6 +1,6 @@
 /**
- * Bech32 addresses (spec §9): BIP-173 bech32 of the 33 serialized address bytes (type byte ‖ 32-byte hash/ID)
- * under the network's HRP (`smr`, `rms`, `iota`, `atoi`).
+ * Bech32 addresses (docs/protocol.md §9): BIP-173 bech32 of the 33 serialized address bytes (type byte ‖ 32-byte
+ * hash/ID) under the network's HRP (`smr`, `rms`, `iota`, `atoi`).
  */
 import { reject } from '../errors.ts';
 import { ADDRESS_ALIAS, ADDRESS_ED25519, ADDRESS_NFT, type Address } from '../model/address.ts';

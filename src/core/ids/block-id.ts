@@ -1,4 +1,4 @@
-/** Block ID (spec §12.1): BLAKE2b-256 of the entire serialized block, nonce included. */
+/** Block ID (docs/protocol.md §12.1): BLAKE2b-256 of the entire serialized block, nonce included. */
 import { blake2b256 } from '../crypto/blake2b.ts';
 
 export function blockId(blockBytes: Uint8Array): Uint8Array {

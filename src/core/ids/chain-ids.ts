@@ -1,5 +1,5 @@
 /**
- * Chain identifiers (spec §12.5, §12.6).
+ * Chain identifiers (docs/protocol.md §12.5, §12.6).
  * - Alias ID / NFT ID = BLAKE2b-256 of the 34-byte Output ID of the output that created the alias / NFT.
  * - Foundry ID = Native Token ID (38 bytes) = serialized Alias Address (0x08 ‖ alias ID) ‖ serial number u32 LE ‖
  *   token scheme type u8.

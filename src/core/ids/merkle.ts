@@ -1,5 +1,5 @@
 /**
- * Merkle tree hash of TIP-4 (spec §17.3), used for the milestone inclusion and applied Merkle roots:
+ * Merkle tree hash of TIP-4 (docs/protocol.md §17.3), used for the milestone inclusion and applied Merkle roots:
  *   MTH([])  = BLAKE2b-256("")
  *   MTH([d]) = BLAKE2b-256(0x00 ‖ d)                       (leaf)
  *   MTH(D)   = BLAKE2b-256(0x01 ‖ MTH(D[0..k)) ‖ MTH(D[k..n)))  with k the largest power of two < n  (node)

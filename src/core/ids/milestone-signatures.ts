@@ -1,5 +1,5 @@
 /**
- * Milestone signature check (spec §17.4, TIP-29), over an already computed milestone ID.
+ * Milestone signature check (docs/protocol.md §17.4, TIP-29), over an already computed milestone ID.
  *
  * Keys come from node configuration as ranges `{ publicKey, start, end }` (end 0 = open ended); the applicable set for
  * milestone index i is every key with start <= i and (end >= i or end = 0). A milestone is valid iff

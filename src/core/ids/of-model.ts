@@ -41,7 +41,7 @@ export function inputsCommitmentOf(consumedOutputs: Output[]): Uint8Array {
 
 /**
  * Throws ProtocolError INVALID_SIGNATURE unless the milestone's signatures meet `threshold`, use sorted unique keys
- * applicable to `ms.index` under `keyRanges`, and each verifies over the milestone ID (spec §17.4).
+ * applicable to `ms.index` under `keyRanges`, and each verifies over the milestone ID (docs/protocol.md §17.4).
  */
 export function verifyMilestoneSignatures(ms: MilestonePayload, keyRanges: readonly MilestoneKeyRange[], threshold: number): void {
   verifyMilestoneSignaturesOverId(milestoneIdOf(ms), ms.index, ms.signatures, keyRanges, threshold);

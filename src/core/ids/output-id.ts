@@ -1,4 +1,4 @@
-/** Output ID (spec §12.4): Transaction ID (32 bytes) ‖ output index as u16 little-endian; 34 bytes. */
+/** Output ID (docs/protocol.md §12.4): Transaction ID (32 bytes) ‖ output index as u16 little-endian; 34 bytes. */
 import { concatBytes, fromHex0x, toHex0x } from '../bytes.ts';
 import { reject } from '../errors.ts';
 import { ID_LENGTH, LIMITS, OUTPUT_ID_LENGTH } from '../model/limits.ts';

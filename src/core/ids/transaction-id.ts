@@ -1,5 +1,5 @@
 /**
- * Transaction ID and essence hash from bytes (spec §12.2, §12.3).
+ * Transaction ID and essence hash from bytes (docs/protocol.md §12.2, §12.3).
  * - Transaction ID = BLAKE2b-256 of the serialized Transaction payload, from its u32 type `06000000` through the last
  *   unlock; the u32 length prefix a block puts before its payload is NOT part of it.
  * - Essence hash = BLAKE2b-256 of the serialized Transaction Essence (from its type byte `01`); every Signature Unlock

@@ -1,4 +1,4 @@
-/** Addresses (spec §9): `{ type: 0, pubKeyHash }`, `{ type: 8, aliasId }`, `{ type: 16, nftId }`. */
+/** Addresses (docs/protocol.md §9): `{ type: 0, pubKeyHash }`, `{ type: 8, aliasId }`, `{ type: 16, nftId }`. */
 import {
   ADDRESS_ALIAS,
   ADDRESS_ED25519,

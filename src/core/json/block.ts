@@ -1,7 +1,7 @@
 /**
- * Block (spec §2): `{ protocolVersion, parents, payload?, nonce }`.
- * `nonce` is accepted as a decimal string or a `0x` hex string and emitted as a decimal string (DECISIONS).
- * A submitted block (`submission: true`) may leave `parents` and `nonce` for the node to fill (DECISIONS auto-fill).
+ * Block (docs/protocol.md §2): `{ protocolVersion, parents, payload?, nonce }`.
+ * `nonce` is accepted as a decimal string or a `0x` hex string and emitted as a decimal string (docs/decisions.md §3).
+ * A submitted block (`submission: true`) may leave `parents` and `nonce` for the node to fill (docs/decisions.md §4).
  */
 import { ID_LENGTH, LIMITS, type Block } from '../model/index.ts';
 import { fromJson } from './entry.ts';

@@ -1,4 +1,7 @@
-/** Transaction essence (spec §3.2): type 1; inputs, inputs commitment, outputs, optional tagged data payload. */
+/**
+ * Transaction essence (docs/protocol.md §3.2): type 1; inputs, inputs commitment, outputs, optional tagged data
+ * payload.
+ */
 import { ESSENCE_REGULAR, ID_LENGTH, LIMITS, type TransactionEssence } from '../model/index.ts';
 import { fromJson } from './entry.ts';
 import { parseUtxoInput, utxoInputToJson } from './input.ts';

@@ -1,4 +1,4 @@
-/** Features (spec §8): sender/issuer `address`, metadata `data`, tag `tag`. */
+/** Features (docs/protocol.md §8): sender/issuer `address`, metadata `data`, tag `tag`. */
 import { FEATURE_ISSUER, FEATURE_METADATA, FEATURE_SENDER, FEATURE_TAG, LIMITS, type Feature } from '../model/index.ts';
 import { addressToJson, parseAddress } from './address.ts';
 import { fromJson } from './entry.ts';

@@ -1,7 +1,8 @@
 /**
- * TIP-25 JSON ⇄ model for every Stardust object, in the exact shape Hornet / iota.go emit (spec §18, DECISIONS).
- * `...ToJson(model)` builds plain JSON values (keys in the spec's table order, empty optional fields omitted);
- * `...FromJson(value)` takes an already-parsed JSON value and throws a ProtocolError naming the JSON path.
+ * TIP-25 JSON ⇄ model for every Stardust object, in the exact shape Hornet / iota.go emit (docs/protocol.md §18,
+ * docs/decisions.md §3, §8, §9, §20). `...ToJson(model)` builds plain JSON values (keys in the spec's table order,
+ * empty optional fields omitted); `...FromJson(value)` takes an already-parsed JSON value and throws a ProtocolError
+ * naming the JSON path.
  */
 export type * from './types.ts';
 export { blockFromJson, blockToJson, type BlockFromJsonOptions } from './block.ts';

@@ -1,4 +1,7 @@
-/** Inputs (spec §4): UTXO `{ type: 0, transactionId, transactionOutputIndex }`, treasury `{ type: 1, milestoneId }`. */
+/**
+ * Inputs (docs/protocol.md §4): UTXO `{ type: 0, transactionId, transactionOutputIndex }`,
+ * treasury `{ type: 1, milestoneId }`.
+ */
 import { ID_LENGTH, INPUT_TREASURY, INPUT_UTXO, type Input, type TreasuryInput, type UtxoInput } from '../model/index.ts';
 import { fromJson } from './entry.ts';
 import type { JsonPath } from './path.ts';

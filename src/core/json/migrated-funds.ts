@@ -1,4 +1,4 @@
-/** Migrated funds entry of a receipt (spec §3.3.1): `{ tailTransactionHash (49 B), address, deposit }`. */
+/** Migrated funds entry of a receipt (docs/protocol.md §3.3.1): `{ tailTransactionHash (49 B), address, deposit }`. */
 import { LIMITS, type MigratedFundsEntry } from '../model/index.ts';
 import { addressToJson, parseEd25519Address } from './address.ts';
 import { fromJson } from './entry.ts';

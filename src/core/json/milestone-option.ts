@@ -1,4 +1,4 @@
-/** Milestone options (spec §3.3.1, §3.3.2): receipt (0) and protocol parameters (1). */
+/** Milestone options (docs/protocol.md §3.3.1, §3.3.2): receipt (0) and protocol parameters (1). */
 import {
   LIMITS,
   MILESTONE_OPTION_PROTOCOL_PARAMS,

@@ -1,4 +1,4 @@
-/** Milestone payload (spec §3.3): type 7; empty `metadata` and `options` are omitted. */
+/** Milestone payload (docs/protocol.md §3.3): type 7; empty `metadata` and `options` are omitted. */
 import { ID_LENGTH, LIMITS, PAYLOAD_MILESTONE, type MilestonePayload } from '../model/index.ts';
 import { milestoneOptionToJson, parseMilestoneOption } from './milestone-option.ts';
 import type { JsonPath } from './path.ts';

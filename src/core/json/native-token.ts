@@ -1,4 +1,4 @@
-/** Native tokens (spec §5): `{ id: 38-byte token ID, amount: u256 hex }`. */
+/** Native tokens (docs/protocol.md §5): `{ id: 38-byte token ID, amount: u256 hex }`. */
 import { TOKEN_ID_LENGTH, type NativeToken } from '../model/index.ts';
 import { fromJson } from './entry.ts';
 import type { JsonPath } from './path.ts';

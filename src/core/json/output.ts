@@ -1,4 +1,7 @@
-/** Outputs (spec §5): treasury (2), basic (3), alias (4), foundry (5), NFT (6). Empty optional lists are omitted. */
+/**
+ * Outputs (docs/protocol.md §5): treasury (2), basic (3), alias (4), foundry (5), NFT (6). Empty optional lists are
+ * omitted.
+ */
 import {
   ID_LENGTH,
   LIMITS,
@@ -11,7 +14,6 @@ import {
   type Feature,
   type NativeToken,
   type Output,
-  type UnlockCondition,
 } from '../model/index.ts';
 import { fromJson } from './entry.ts';
 import { featureToJson, parseFeature } from './feature.ts';
@@ -51,52 +53,36 @@ function feats(key: 'features' | 'immutableFeatures', list: Feature[]): { [k: st
   return list.length > 0 ? { [key]: list.map(featureToJson) } : {};
 }
 
+/** Type, amount and native tokens, then the kind's `own` fields, then the lists (immutable features in all but basic). */
+function commonOutputToJsonWith(o: CommonOutput, own: object): CommonOutputJson {
+  return {
+    type: o.type,
+    amount: u64ToJson(o.amount),
+    ...tokens(o.nativeTokens),
+    ...own,
+    unlockConditions: o.unlockConditions.map(unlockConditionToJson),
+    ...feats('features', o.features),
+    ...(o.type === OUTPUT_BASIC ? {} : feats('immutableFeatures', o.immutableFeatures)),
+  } as CommonOutputJson;
+}
+
 export function outputToJson(o: Output): OutputJson {
   switch (o.type) {
     case OUTPUT_TREASURY:
       return { type: o.type, amount: u64ToJson(o.amount) };
     case OUTPUT_BASIC:
-      return {
-        type: o.type,
-        amount: u64ToJson(o.amount),
-        ...tokens(o.nativeTokens),
-        unlockConditions: o.unlockConditions.map(unlockConditionToJson),
-        ...feats('features', o.features),
-      };
+      return commonOutputToJsonWith(o, {});
     case OUTPUT_ALIAS:
-      return {
-        type: o.type,
-        amount: u64ToJson(o.amount),
-        ...tokens(o.nativeTokens),
+      return commonOutputToJsonWith(o, {
         aliasId: bytesToJson(o.aliasId),
         stateIndex: o.stateIndex,
         ...(o.stateMetadata.length > 0 ? { stateMetadata: bytesToJson(o.stateMetadata) } : {}),
         foundryCounter: o.foundryCounter,
-        unlockConditions: o.unlockConditions.map(unlockConditionToJson),
-        ...feats('features', o.features),
-        ...feats('immutableFeatures', o.immutableFeatures),
-      };
+      });
     case OUTPUT_FOUNDRY:
-      return {
-        type: o.type,
-        amount: u64ToJson(o.amount),
-        ...tokens(o.nativeTokens),
-        serialNumber: o.serialNumber,
-        tokenScheme: tokenSchemeToJson(o.tokenScheme),
-        unlockConditions: o.unlockConditions.map(unlockConditionToJson),
-        ...feats('features', o.features),
-        ...feats('immutableFeatures', o.immutableFeatures),
-      };
+      return commonOutputToJsonWith(o, { serialNumber: o.serialNumber, tokenScheme: tokenSchemeToJson(o.tokenScheme) });
     case OUTPUT_NFT:
-      return {
-        type: o.type,
-        amount: u64ToJson(o.amount),
-        ...tokens(o.nativeTokens),
-        nftId: bytesToJson(o.nftId),
-        unlockConditions: o.unlockConditions.map(unlockConditionToJson),
-        ...feats('features', o.features),
-        ...feats('immutableFeatures', o.immutableFeatures),
-      };
+      return commonOutputToJsonWith(o, { nftId: bytesToJson(o.nftId) });
     default:
       throw new TypeError(`outputToJson: unknown output type ${String((o as { type: unknown }).type)}`);
   }
@@ -118,16 +104,20 @@ function nativeTokens(o: JsonObject, p: JsonPath): NativeToken[] {
   return readOptionalList(o, 'nativeTokens', p, LIMITS.nativeTokens.max, parseNativeToken);
 }
 
-function unlockConditions(o: JsonObject, p: JsonPath, limits: ListLimits): UnlockCondition[] {
-  return readList(required(o, 'unlockConditions', p), p.key('unlockConditions'), limits.unlockConditions.max, parseUnlockCondition);
-}
-
-function features(o: JsonObject, p: JsonPath, limits: ListLimits): Feature[] {
-  return readOptionalList(o, 'features', p, limits.features.max, parseFeature);
-}
-
-function immutableFeatures(o: JsonObject, p: JsonPath, limits: ListLimits): Feature[] {
-  return readOptionalList(o, 'immutableFeatures', p, limits.immutableFeatures?.max ?? 0, parseFeature);
+/**
+ * Amount and native tokens, then the kind's own fields (`own` reads them), then the lists (immutable features where
+ * the kind's limits have them), read and keyed in that order.
+ */
+function parseCommonOutputWith(o: JsonObject, p: JsonPath, type: number, limits: ListLimits, own: () => object): CommonOutput {
+  return {
+    type,
+    amount: amount(o, p),
+    nativeTokens: nativeTokens(o, p),
+    ...own(),
+    unlockConditions: readList(required(o, 'unlockConditions', p), p.key('unlockConditions'), limits.unlockConditions.max, parseUnlockCondition),
+    features: readOptionalList(o, 'features', p, limits.features.max, parseFeature),
+    ...(limits.immutableFeatures ? { immutableFeatures: readOptionalList(o, 'immutableFeatures', p, limits.immutableFeatures.max, parseFeature) } : {}),
+  } as CommonOutput;
 }
 
 export function parseOutput(v: unknown, p: JsonPath, context?: TypeContext): Output {
@@ -136,56 +126,22 @@ export function parseOutput(v: unknown, p: JsonPath, context?: TypeContext): Out
   switch (type) {
     case OUTPUT_TREASURY:
       return { type, amount: amount(o, p) };
-    case OUTPUT_BASIC: {
-      const l = LIMITS.basic;
-      return {
-        type,
-        amount: amount(o, p),
-        nativeTokens: nativeTokens(o, p),
-        unlockConditions: unlockConditions(o, p, l),
-        features: features(o, p, l),
-      };
-    }
-    case OUTPUT_ALIAS: {
-      const l = LIMITS.alias;
-      return {
-        type,
-        amount: amount(o, p),
-        nativeTokens: nativeTokens(o, p),
+    case OUTPUT_BASIC:
+      return parseCommonOutputWith(o, p, type, LIMITS.basic, () => ({}));
+    case OUTPUT_ALIAS:
+      return parseCommonOutputWith(o, p, type, LIMITS.alias, () => ({
         aliasId: readFixed(required(o, 'aliasId', p), p.key('aliasId'), ID_LENGTH),
         stateIndex: readU32(required(o, 'stateIndex', p), p.key('stateIndex')),
         stateMetadata: readOptionalBytes(o, 'stateMetadata', p, LIMITS.aliasStateMetadata.max),
         foundryCounter: readU32(required(o, 'foundryCounter', p), p.key('foundryCounter')),
-        unlockConditions: unlockConditions(o, p, l),
-        features: features(o, p, l),
-        immutableFeatures: immutableFeatures(o, p, l),
-      };
-    }
-    case OUTPUT_FOUNDRY: {
-      const l = LIMITS.foundry;
-      return {
-        type,
-        amount: amount(o, p),
-        nativeTokens: nativeTokens(o, p),
+      }));
+    case OUTPUT_FOUNDRY:
+      return parseCommonOutputWith(o, p, type, LIMITS.foundry, () => ({
         serialNumber: readU32(required(o, 'serialNumber', p), p.key('serialNumber')),
         tokenScheme: parseTokenScheme(required(o, 'tokenScheme', p), p.key('tokenScheme')),
-        unlockConditions: unlockConditions(o, p, l),
-        features: features(o, p, l),
-        immutableFeatures: immutableFeatures(o, p, l),
-      };
-    }
-    default: {
-      const l = LIMITS.nft;
-      return {
-        type: OUTPUT_NFT,
-        amount: amount(o, p),
-        nativeTokens: nativeTokens(o, p),
-        nftId: readFixed(required(o, 'nftId', p), p.key('nftId'), ID_LENGTH),
-        unlockConditions: unlockConditions(o, p, l),
-        features: features(o, p, l),
-        immutableFeatures: immutableFeatures(o, p, l),
-      };
-    }
+      }));
+    default:
+      return parseCommonOutputWith(o, p, OUTPUT_NFT, LIMITS.nft, () => ({ nftId: readFixed(required(o, 'nftId', p), p.key('nftId'), ID_LENGTH) }));
   }
 }
 

@@ -1,4 +1,4 @@
-/** The payload type family and the contexts that restrict it (spec §1.2). */
+/** The payload type family and the contexts that restrict it (docs/protocol.md §1.2). */
 import {
   PAYLOAD_MILESTONE,
   PAYLOAD_TAGGED_DATA,

@@ -1,4 +1,7 @@
-/** Protocol parameters in the `protocol` shape of GET /api/core/v2/info (spec §11), `rentStructure` included. */
+/**
+ * Protocol parameters in the `protocol` shape of GET /api/core/v2/info (docs/protocol.md §11), `rentStructure`
+ * included.
+ */
 import { utf8Encode } from '../bytes.ts';
 import type { ProtocolParameters, RentStructure } from '../model/index.ts';
 import { fromJson } from './entry.ts';

@@ -1,4 +1,4 @@
-/** Tagged data payload (spec §3.1): `{ type: 5, tag?, data? }`; empty tag/data are omitted. */
+/** Tagged data payload (docs/protocol.md §3.1): `{ type: 5, tag?, data? }`; empty tag/data are omitted. */
 import { LIMITS, PAYLOAD_TAGGED_DATA, type TaggedDataPayload } from '../model/index.ts';
 import type { JsonPath } from './path.ts';
 import { readOptionalBytes, type JsonObject } from './read.ts';

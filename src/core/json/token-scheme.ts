@@ -1,4 +1,7 @@
-/** Simple token scheme (spec §6): `mintedTokens`, `meltedTokens`, `maximumSupply` as u256 hex (DECISIONS). */
+/**
+ * Simple token scheme (docs/protocol.md §6): `mintedTokens`, `meltedTokens`, `maximumSupply` as u256 hex
+ * (docs/decisions.md §9).
+ */
 import { TOKEN_SCHEME_SIMPLE, type TokenScheme } from '../model/index.ts';
 import { fromJson } from './entry.ts';
 import type { JsonPath } from './path.ts';

@@ -1,4 +1,4 @@
-/** Transaction payload (spec §3.2): `{ type: 6, essence, unlocks }`. */
+/** Transaction payload (docs/protocol.md §3.2): `{ type: 6, essence, unlocks }`. */
 import { LIMITS, PAYLOAD_TRANSACTION, type TransactionPayload } from '../model/index.ts';
 import { essenceToJson, parseEssence } from './essence.ts';
 import type { JsonPath } from './path.ts';

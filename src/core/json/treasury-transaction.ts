@@ -1,4 +1,7 @@
-/** Treasury transaction payload (spec §3.4): `{ type: 4, input (treasury input), output (treasury output) }`. */
+/**
+ * Treasury transaction payload (docs/protocol.md §3.4):
+ * `{ type: 4, input (treasury input), output (treasury output) }`.
+ */
 import { PAYLOAD_TREASURY_TRANSACTION, type TreasuryOutput, type TreasuryTransactionPayload } from '../model/index.ts';
 import { parseTreasuryInput, treasuryInputToJson } from './input.ts';
 import { IN_TREASURY_TRANSACTION, outputToJson, parseOutput } from './output.ts';

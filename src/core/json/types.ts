@@ -1,6 +1,7 @@
 /**
- * The TIP-25 JSON shapes that Hornet / iota.go emit (spec §18). Key order of every interface = emitted key order.
- * `HexString` = `0x` + lowercase hex; `U64String` = decimal digits; `U256Hex` = `0x` + hex without leading zeros.
+ * The TIP-25 JSON shapes that Hornet / iota.go emit (docs/protocol.md §18). Key order of every interface = emitted key
+ * order. `HexString` = `0x` + lowercase hex; `U64String` = decimal digits; `U256Hex` = `0x` + hex without leading
+ * zeros.
  */
 export type HexString = string;
 export type U64String = string;

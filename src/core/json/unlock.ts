@@ -1,4 +1,7 @@
-/** Unlocks (spec §10.2): signature unlock `{ type: 0, signature }`, reference/alias/NFT unlocks `{ type, reference }`. */
+/**
+ * Unlocks (docs/protocol.md §10.2): signature unlock `{ type: 0, signature }`,
+ * reference/alias/NFT unlocks `{ type, reference }`.
+ */
 import { UNLOCK_ALIAS, UNLOCK_NFT, UNLOCK_REFERENCE, UNLOCK_SIGNATURE, type Unlock } from '../model/index.ts';
 import { fromJson } from './entry.ts';
 import type { JsonPath } from './path.ts';

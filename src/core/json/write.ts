@@ -1,4 +1,4 @@
-/** Model values → their JSON text forms (spec §18). */
+/** Model values → their JSON text forms (docs/protocol.md §18). */
 import { toHex0x } from '../bytes.ts';
 
 /** u64 → decimal string. */

@@ -37,27 +37,40 @@ export interface SpentRecord {
   milestoneTimestampSpent: number;
 }
 
+/** Both records start version ‖ 32-byte ID ‖ milestone index u32 ‖ milestone timestamp u32; these name the three. */
+type StampKeys = readonly [id: string, index: string, timestamp: string];
+type Stamp<K extends StampKeys> = { [P in K[0]]: Uint8Array } & { [P in K[1] | K[2]]: number };
+
+const BOOKED = ['blockId', 'milestoneIndexBooked', 'milestoneTimestampBooked'] as const;
+const SPENT = ['transactionIdSpent', 'milestoneIndexSpent', 'milestoneTimestampSpent'] as const;
+
+/** Checks the stamp first, then appends `tail()` (if any) with its u16 length after it. */
+function encodeStamped<K extends StampKeys>(record: string, version: number, [id, index, time]: K, v: Stamp<K>, tail?: () => Uint8Array): Uint8Array {
+  const fields = v as Record<string, unknown>;
+  const [idBytes, indexValue, timeValue] = [fields[id] as Uint8Array, fields[index] as number, fields[time] as number];
+  checkId(idBytes, record, id);
+  checkU32(indexValue, record, index);
+  checkU32(timeValue, record, time);
+  const rest = tail?.();
+  const w = new ByteWriter(41 + (rest === undefined ? 0 : 2 + rest.length)).u8(version).bytes(idBytes).u32(indexValue).u32(timeValue);
+  if (rest !== undefined) w.u16(rest.length).bytes(rest);
+  return w.finish();
+}
+
+/** Reads the version and the stamp; the caller reads on and ends the record. */
+function decodeStamped<K extends StampKeys>(bytes: Uint8Array, subject: string, current: number, [id, index, time]: K): { r: ByteReader; version: number; stamp: Stamp<K> } {
+  const r: ByteReader = new ByteReader(bytes, subject);
+  const version = readVersion(r, current);
+  const stamp = { [id]: r.fixed(ID_LENGTH, id), [index]: r.u32(index), [time]: r.u32(time) } as Stamp<K>;
+  return { r, version, stamp };
+}
+
 export function encodeOutputRecord(r: OutputRecord): Uint8Array {
-  checkId(r.blockId, 'output record', 'blockId');
-  checkU32(r.milestoneIndexBooked, 'output record', 'milestoneIndexBooked');
-  checkU32(r.milestoneTimestampBooked, 'output record', 'milestoneTimestampBooked');
-  const output = encodeOutput(r.output);
-  return new ByteWriter(43 + output.length)
-    .u8(OUTPUT_RECORD_VERSION)
-    .bytes(r.blockId)
-    .u32(r.milestoneIndexBooked)
-    .u32(r.milestoneTimestampBooked)
-    .u16(output.length)
-    .bytes(output)
-    .finish();
+  return encodeStamped('output record', OUTPUT_RECORD_VERSION, BOOKED, r, () => encodeOutput(r.output));
 }
 
 export function decodeOutputRecord(bytes: Uint8Array, subject = 'output record'): OutputRecord {
-  const r: ByteReader = new ByteReader(bytes, subject);
-  const version = readVersion(r, OUTPUT_RECORD_VERSION);
-  const blockId = r.fixed(ID_LENGTH, 'blockId');
-  const milestoneIndexBooked = r.u32('milestoneIndexBooked');
-  const milestoneTimestampBooked = r.u32('milestoneTimestampBooked');
+  const { r, version, stamp } = decodeStamped(bytes, subject, OUTPUT_RECORD_VERSION, BOOKED);
   const at = r.offset;
   const outputBytes = r.prefixed(2, 'output', 1, LIMITS.maxBlockLength);
   endRecord(r, version, OUTPUT_RECORD_VERSION);
@@ -67,24 +80,17 @@ export function decodeOutputRecord(bytes: Uint8Array, subject = 'output record')
   } catch (e) {
     return r.fail('INVALID_FIELD', `output does not decode (${(e as Error).message})`, 'output', at + 2);
   }
-  return { blockId, milestoneIndexBooked, milestoneTimestampBooked, output };
+  return { ...stamp, output };
 }
 
 export function encodeSpentRecord(s: SpentRecord): Uint8Array {
-  checkId(s.transactionIdSpent, 'spent record', 'transactionIdSpent');
-  checkU32(s.milestoneIndexSpent, 'spent record', 'milestoneIndexSpent');
-  checkU32(s.milestoneTimestampSpent, 'spent record', 'milestoneTimestampSpent');
-  return new ByteWriter(41).u8(SPENT_RECORD_VERSION).bytes(s.transactionIdSpent).u32(s.milestoneIndexSpent).u32(s.milestoneTimestampSpent).finish();
+  return encodeStamped('spent record', SPENT_RECORD_VERSION, SPENT, s);
 }
 
 export function decodeSpentRecord(bytes: Uint8Array, subject = 'spent record'): SpentRecord {
-  const r: ByteReader = new ByteReader(bytes, subject);
-  const version = readVersion(r, SPENT_RECORD_VERSION);
-  const transactionIdSpent = r.fixed(ID_LENGTH, 'transactionIdSpent');
-  const milestoneIndexSpent = r.u32('milestoneIndexSpent');
-  const milestoneTimestampSpent = r.u32('milestoneTimestampSpent');
+  const { r, version, stamp } = decodeStamped(bytes, subject, SPENT_RECORD_VERSION, SPENT);
   endRecord(r, version, SPENT_RECORD_VERSION);
-  return { transactionIdSpent, milestoneIndexSpent, milestoneTimestampSpent };
+  return stamp;
 }
 
 export function checkId(id: Uint8Array, record: string, field: string, length: number = ID_LENGTH): void {

@@ -1,4 +1,4 @@
-/** Addresses (TIP-18 / spec §9). Field names follow TIP-25 JSON. */
+/** Addresses (TIP-18 / docs/protocol.md §9). Field names follow TIP-25 JSON. */
 export const ADDRESS_ED25519 = 0;
 export const ADDRESS_ALIAS = 8;
 export const ADDRESS_NFT = 16;

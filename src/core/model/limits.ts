@@ -1,4 +1,6 @@
-/** Stardust protocol limits (spec §1.3). One table, used by the codec, the JSON mapping and the validator. */
+/**
+ * Stardust protocol limits (docs/protocol.md §1.3). One table, used by the codec, the JSON mapping and the validator.
+ */
 export const LIMITS = {
   protocolVersion: 2,
   maxBlockLength: 32768,

@@ -1,4 +1,4 @@
-/** Outputs, unlock conditions, features, native tokens and token schemes (TIP-18 / spec §5-§8). */
+/** Outputs, unlock conditions, features, native tokens and token schemes (TIP-18 / docs/protocol.md §5-§8). */
 import type { Address, AliasAddress } from './address.ts';
 
 export const UC_ADDRESS = 0;

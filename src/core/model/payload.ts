@@ -1,4 +1,4 @@
-/** Payloads (spec §3): Tagged Data (5), Transaction (6), Milestone (7) and Treasury Transaction (4). */
+/** Payloads (docs/protocol.md §3): Tagged Data (5), Transaction (6), Milestone (7) and Treasury Transaction (4). */
 import type { Address } from './address.ts';
 import type { TreasuryOutput } from './output.ts';
 import type { Ed25519Signature, TransactionEssence, TreasuryInput, Unlock } from './transaction.ts';
@@ -72,3 +72,15 @@ export interface MilestonePayload {
 /** Payloads a block may carry. */
 export type BlockPayload = TaggedDataPayload | TransactionPayload | MilestonePayload;
 export type Payload = BlockPayload | TreasuryTransactionPayload;
+
+export type PayloadType = Payload['type'];
+/** The payload of one kind, by its type code. */
+export type PayloadOf<T extends PayloadType> = Extract<Payload, { type: T }>;
+
+/**
+ * The entry of `type` in a table keyed by payload type (the codec's and the JSON layer's dispatch tables), or
+ * `undefined` when `type` names no payload kind.
+ */
+export function payloadKindEntry<Table extends { readonly [T in PayloadType]: unknown }>(table: Table, type: unknown): Table[PayloadType] | undefined {
+  return typeof type === 'number' && Object.prototype.hasOwnProperty.call(table, type) ? table[type as PayloadType] : undefined;
+}

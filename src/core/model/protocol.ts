@@ -1,4 +1,4 @@
-/** Protocol parameters (spec §11; JSON form is `protocol` of GET /api/core/v2/info). */
+/** Protocol parameters (docs/protocol.md §11; JSON form is `protocol` of GET /api/core/v2/info). */
 export interface RentStructure {
   vByteCost: number;
   vByteFactorData: number;

@@ -1,4 +1,4 @@
-/** Inputs, signatures, unlocks, essence and the transaction payload (TIP-20 / spec §3.2, §4, §10). */
+/** Inputs, signatures, unlocks, essence and the transaction payload (TIP-20 / docs/protocol.md §3.2, §4, §10). */
 import type { CommonOutput } from './output.ts';
 import type { TaggedDataPayload } from './payload.ts';
 

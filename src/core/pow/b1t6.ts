@@ -1,5 +1,5 @@
 /**
- * b1t6 (TIP-5, spec §13.2): every byte, read as a signed 8-bit integer, becomes 6 balanced trits,
+ * b1t6 (TIP-5, docs/protocol.md §13.2): every byte, read as a signed 8-bit integer, becomes 6 balanced trits,
  * least significant trit first; the groups follow the byte order.
  */
 

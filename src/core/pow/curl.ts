@@ -1,5 +1,5 @@
 /**
- * Curl-P-81 (spec §13.3), the plain scalar form: the readable reference and the oracle of the fast paths.
+ * Curl-P-81 (docs/protocol.md §13.3), the plain scalar form: the readable reference and the oracle of the fast paths.
  * State 729 trits; absorbing one 243-trit block copies it into state[0..243) and runs the transform;
  * the hash is state[0..243) afterwards.
  */

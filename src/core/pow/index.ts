@@ -1,4 +1,4 @@
-/** Proof of work (TIP-12 / TIP-24, spec §13): scoring, Curl-P-81, b1t6 and the nonce search. */
+/** Proof of work (TIP-12 / TIP-24, docs/protocol.md §13): scoring, Curl-P-81, b1t6 and the nonce search. */
 export { b1t6Encode, b1t6EncodeInto, byteToTrits } from './b1t6.ts';
 export { curlP81, curlTransform, HASH_TRITS, STATE_TRITS, ROUNDS } from './curl.ts';
 export { tritsToTrytes, trytesToTrits } from './trytes.ts';

@@ -1,5 +1,5 @@
 /**
- * PoW score (TIP-12 as used by TIP-24, spec §13.1):
+ * PoW score (TIP-12 as used by TIP-24, docs/protocol.md §13.1):
  * score = 3^z / n with z the trailing zero trits of
  * CurlP81( b1t6(BLAKE2b-256(block without nonce)) ‖ b1t6(nonce, 8 bytes LE) ‖ [0,0,0] ), n = block length with nonce.
  */

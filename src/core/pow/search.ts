@@ -1,7 +1,7 @@
 /**
- * Nonce search (spec §13.5): the smallest nonce in [start, start + count) whose PoW hash for `digest` has at least
- * `targetZeros` trailing zero trits. Pure and bounded: it searches its range and returns, so a caller can check a
- * cancellation flag between calls and give disjoint ranges to several workers.
+ * Nonce search (docs/protocol.md §13.5): the smallest nonce in [start, start + count) whose PoW hash for `digest` has
+ * at least `targetZeros` trailing zero trits. Pure and bounded: it searches its range and returns, so a caller can
+ * check a cancellation flag between calls and give disjoint ranges to several workers.
  */
 import { DIGEST_BYTES, MAX_NONCE, powHash, trailingZeros } from './score.ts';
 

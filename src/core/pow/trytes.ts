@@ -1,5 +1,5 @@
 /**
- * Trits (balanced ternary digits -1, 0, +1) and their display form, trytes (TIP-5, spec §13.2):
+ * Trits (balanced ternary digits -1, 0, +1) and their display form, trytes (TIP-5, docs/protocol.md §13.2):
  * three trits little-endian per tryte, value -13..13, alphabet `9ABCDEFGHIJKLMNOPQRSTUVWXYZ`.
  */
 const ALPHABET = '9ABCDEFGHIJKLMNOPQRSTUVWXYZ';

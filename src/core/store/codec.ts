@@ -4,6 +4,7 @@
  * Decoding is strict: wrong lengths raise ProtocolError (TRUNCATED / TRAILING_BYTES) naming the field and offset.
  */
 import { utf8Decode, utf8Encode } from '../bytes.ts';
+import { decodeWhole } from '../codec/common.ts';
 import { ByteReader } from '../codec/reader.ts';
 import { reject } from '../errors.ts';
 
@@ -30,35 +31,14 @@ export const emptyCodec: Codec<null> = {
 
 /** A u32 as 4 big-endian bytes, so keys sort numerically (milestone indexes, slots). */
 export const u32KeyCodec: Codec<number> = {
-  encode: (v) => {
-    checkU32(v, 'u32 key');
-    const out = new Uint8Array(4);
-    new DataView(out.buffer).setUint32(0, v, false);
-    return out;
-  },
-  decode: (b, subject) => {
-    const r = new ByteReader(b, subject);
-    const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    r.fixed(4, 'index');
-    r.end();
-    return v.getUint32(0, false);
-  },
+  encode: (v) => u32Bytes(v, 'u32 key', false),
+  decode: (b, subject) => decodeWhole(b, subject, (r) => new DataView(r.fixed(4, 'index').buffer).getUint32(0, false)),
 };
 
 /** A u32 value, little-endian. */
 export const u32Codec: Codec<number> = {
-  encode: (v) => {
-    checkU32(v, 'u32 value');
-    const out = new Uint8Array(4);
-    new DataView(out.buffer).setUint32(0, v, true);
-    return out;
-  },
-  decode: (b, subject) => {
-    const r = new ByteReader(b, subject);
-    const v = r.u32('value');
-    r.end();
-    return v;
-  },
+  encode: (v) => u32Bytes(v, 'u32 value', true),
+  decode: (b, subject) => decodeWhole(b, subject, (r) => r.u32('value')),
 };
 
 /** A u64 value, little-endian. */
@@ -69,12 +49,7 @@ export const u64Codec: Codec<bigint> = {
     new DataView(out.buffer).setBigUint64(0, v, true);
     return out;
   },
-  decode: (b, subject) => {
-    const r = new ByteReader(b, subject);
-    const v = r.u64('value');
-    r.end();
-    return v;
-  },
+  decode: (b, subject) => decodeWhole(b, subject, (r) => r.u64('value')),
 };
 
 export const utf8Codec: Codec<string> = {
@@ -94,12 +69,7 @@ export const utf8Codec: Codec<string> = {
  */
 export const idKeyCodec: Codec<Uint8Array> = {
   encode: (id) => idPrefix(id),
-  decode: (b, subject) => {
-    const r = new ByteReader(b, subject);
-    const id = r.prefixed(1, 'id', 1, 255);
-    r.end();
-    return id;
-  },
+  decode: (b, subject) => decodeWhole(b, subject, (r) => r.prefixed(1, 'id', 1, 255)),
 };
 
 /** `len(a) ‖ a ‖ b`: a prefix scan over `idPrefix(a)` lists every `b` paired with `a` (children, re-attachments). */
@@ -131,6 +101,10 @@ export function idPrefix(id: Uint8Array): Uint8Array {
   return out;
 }
 
-function checkU32(v: number, what: string): void {
+/** The 4 bytes of a u32 (big-endian in keys, little-endian in values); `what` names it when out of range. */
+function u32Bytes(v: number, what: string, littleEndian: boolean): Uint8Array {
   if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw new RangeError(`${what} out of range: ${v}`);
+  const out = new Uint8Array(4);
+  new DataView(out.buffer).setUint32(0, v, littleEndian);
+  return out;
 }

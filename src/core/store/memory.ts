@@ -10,8 +10,9 @@
  */
 import { compareBytes } from '../bytes.ts';
 import { StoreError } from './errors.ts';
-import type { BatchOp, Entry, KeyValueStore, RangeOptions, WriteOptions } from './kv.ts';
-import { checkKey, checkOps, checkRange, checkValue } from './range.ts';
+import { KeyValueStoreAdapter } from './adapter.ts';
+import type { BatchOp, Entry, RangeOptions, WriteOptions } from './kv.ts';
+import { checkKey, checkOps, checkRange } from './range.ts';
 
 type Slot = { readonly key: Uint8Array; readonly value: Uint8Array };
 type Chunk = Slot[];
@@ -56,7 +57,7 @@ function before(a: Pos, b: Pos): boolean {
   return a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
 }
 
-export class MemoryKeyValueStore implements KeyValueStore {
+export class MemoryKeyValueStore extends KeyValueStoreAdapter {
   private chunks: Chunk[] = [];
   /** Chunks (and the top-level array) that no snapshot holds; only these may be mutated in place. */
   private owned = new Set<Chunk>();
@@ -66,6 +67,7 @@ export class MemoryKeyValueStore implements KeyValueStore {
   private readonly chunkSize: number;
 
   constructor(options: MemoryStoreOptions = {}) {
+    super();
     const size = options.chunkSize ?? 256;
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`chunkSize must be a positive integer, got ${size}`);
     this.chunkSize = size;
@@ -92,17 +94,6 @@ export class MemoryKeyValueStore implements KeyValueStore {
     this.open();
     checkKey(key);
     return this.find(key) !== undefined;
-  }
-
-  async put(key: Uint8Array, value: Uint8Array, options?: WriteOptions): Promise<void> {
-    checkKey(key);
-    checkValue(value);
-    return this.write([{ type: 'put', key, value }], options);
-  }
-
-  async del(key: Uint8Array, options?: WriteOptions): Promise<void> {
-    checkKey(key);
-    return this.write([{ type: 'del', key }], options);
   }
 
   async write(ops: readonly BatchOp[], _options?: WriteOptions): Promise<void> {

@@ -1,4 +1,4 @@
-/** Block decoding with the checks that need the protocol parameters (spec nova-v3 §3.6, §5.7). */
+/** Block decoding with the checks that need the protocol parameters (docs/protocol.md §V3.6, §V5.7). */
 import { reject } from '../errors.ts';
 import { MAX_BLOCK_SIZE_V3 } from './model/codes.ts';
 import type { BlockV3 } from './model/block.ts';

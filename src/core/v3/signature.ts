@@ -1,5 +1,5 @@
 /**
- * Block signature verification (spec nova-v3 §3.4, §7.3): the Ed25519 signature must verify over
+ * Block signature verification (docs/protocol.md §V3.4, §V7.3): the Ed25519 signature must verify over
  * headerHash ‖ bodyHash, and BLAKE2b-256 of its public key must be one of the issuer account's block issuer keys
  * (taken by the caller from the account state at the block's slot commitment).
  */

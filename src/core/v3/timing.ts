@@ -1,5 +1,5 @@
 /**
- * Block rules that depend on time and the protocol parameters (spec nova-v3 §3.6): commitment age relative to the
+ * Block rules that depend on time and the protocol parameters (docs/protocol.md §V3.6): commitment age relative to the
  * block's slot, and a signed transaction's creation slot and commitment input. Kept apart from decoding because
  * valid-looking historic or example blocks may fail them.
  */

@@ -1,5 +1,5 @@
 /**
- * Transaction rules that need the protocol parameters (spec nova-v3 §5.7; iota.go Transaction syntactic checks):
+ * Transaction rules that need the protocol parameters (docs/protocol.md §V5.7; iota.go Transaction syntactic checks):
  * network ID, every output amount > 0 and ≥ its minimum storage deposit (TIP-47), a Storage Deposit Return amount
  * between the return output's minimum deposit and the output amount, amounts sum ≤ token supply, stored Mana and
  * allotted Mana sums < 2^bitsCount. Structural rules (counts, order, uniqueness, unlock references)

@@ -1,4 +1,7 @@
-/** Syntactic rules of a milestone payload (TIP-29 / TIP-34, spec §14 "Milestone"); signatures are not verified here. */
+/**
+ * Syntactic rules of a milestone payload (TIP-29 / TIP-34, docs/protocol.md §14 "Milestone"); signatures are not
+ * verified here.
+ */
 import type { MilestonePayload, ReceiptMilestoneOption, ProtocolParamsMilestoneOption } from '../model/payload.ts';
 import { MILESTONE_OPTION_RECEIPT, PAYLOAD_TREASURY_TRANSACTION } from '../model/payload.ts';
 import { ID_LENGTH, LIMITS } from '../model/limits.ts';

@@ -1,4 +1,4 @@
-/** Minimum storage deposit (TIP-19, spec §15). */
+/** Minimum storage deposit (TIP-19, docs/protocol.md §15). */
 import type { Output } from '../model/output.ts';
 import type { Address } from '../model/address.ts';
 import type { RentStructure } from '../model/protocol.ts';

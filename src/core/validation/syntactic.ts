@@ -1,7 +1,7 @@
 /**
- * Syntactic validation of a block model (spec §14), before any ledger lookup. A model may come from JSON, so
- * everything the binary decoder enforces is checked again here through the same shared rules, plus the
- * value rules the decoder leaves out. Signature verification and PoW belong elsewhere.
+ * Syntactic validation of a block model (docs/protocol.md §14), before any ledger lookup. A model may come from JSON,
+ * so everything the binary decoder enforces is checked again here through the same shared rules, plus the value rules
+ * the decoder leaves out. Signature verification and PoW belong elsewhere.
  */
 import type { Block } from '../model/block.ts';
 import type { ProtocolParameters } from '../model/protocol.ts';

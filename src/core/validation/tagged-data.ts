@@ -1,4 +1,4 @@
-/** Tagged data payload rules: tag <= 64 bytes (spec §3.1), in the contexts that allow it. */
+/** Tagged data payload rules: tag <= 64 bytes (docs/protocol.md §3.1), in the contexts that allow it. */
 import type { TaggedDataPayload } from '../model/payload.ts';
 import { LIMITS } from '../model/limits.ts';
 import { payloadKindProblem, type PayloadContext } from '../codec/rules.ts';

@@ -1,4 +1,4 @@
-/** Syntactic rules of a transaction payload (TIP-20 / TIP-18, spec §14 "Transaction"). */
+/** Syntactic rules of a transaction payload (TIP-20 / TIP-18, docs/protocol.md §14 "Transaction"). */
 import type { TransactionPayload } from '../model/payload.ts';
 import type { CommonOutput, FoundryOutput } from '../model/output.ts';
 import {
@@ -40,7 +40,7 @@ function equalIds(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-/** Foundry ID = 0x08 ‖ alias ID ‖ serial number (u32 LE) ‖ token scheme type (spec §6). */
+/** Foundry ID = 0x08 ‖ alias ID ‖ serial number (u32 LE) ‖ token scheme type (docs/protocol.md §6). */
 export function foundryId(o: FoundryOutput): Uint8Array {
   const out = new Uint8Array(38);
   const uc = o.unlockConditions.find((u) => u.type === 6);
@@ -155,7 +155,10 @@ function sameSignatureUnlock(a: Unlock, b: Unlock): boolean {
   return a.type === UNLOCK_SIGNATURE && b.type === UNLOCK_SIGNATURE && equalIds(a.signature.publicKey, b.signature.publicKey) && equalIds(a.signature.signature, b.signature.signature);
 }
 
-/** Spec §10.2: count = inputs; unique signature unlocks; references point backwards (reference -> signature). */
+/**
+ * Unlocks (docs/protocol.md §10.2): count = inputs; unique signature unlocks; references point backwards
+ * (reference -> signature).
+ */
 function checkUnlocks(unlocks: Unlock[], inputCount: number, path: string): void {
   checkList(unlocks, 'unlocks', LIMITS.inputs, path);
   if (unlocks.length !== inputCount) invalid('COUNT_OUT_OF_RANGE', `unlock count ${unlocks.length} differs from input count ${inputCount}`, path, unlocks.length);

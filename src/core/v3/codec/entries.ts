@@ -1,6 +1,7 @@
 /**
  * Metadata / State Metadata feature entries (TIP-38): a map of printable-ASCII keys to byte values.
- * Binary order follows iota.go: entries sorted by their serialized bytes (key length first), so "b" < "aa" (spec D6).
+ * Binary order follows iota.go: entries sorted by their serialized bytes (key length first), so "b" < "aa"
+ * (docs/protocol.md §V12.2 D6).
  */
 import { compareBytes } from '../../bytes.ts';
 import { reject } from '../../errors.ts';

@@ -12,6 +12,7 @@ import type { AddressV3 } from '../model/address.ts';
 import { decodeKind, encodeKind } from './binary.ts';
 import { kinds } from './layouts.ts';
 import { PROTOCOL_PARAMETERS_KIND } from './params.ts';
+import type { Kind } from './schema.ts';
 
 /** Canonical bytes of a block (the same rules are enforced as when decoding). */
 export function encodeBlockV3(block: BlockV3): Uint8Array {
@@ -22,66 +23,29 @@ export function encodeBlockV3(block: BlockV3): Uint8Array {
   return bytes;
 }
 
+/** The strict decoder and the canonical encoder of one kind; `subject` names it in errors. */
+function kindCodec<T>(kind: Kind, subject: string): [decode: (bytes: Uint8Array) => T, encode: (value: T) => Uint8Array] {
+  return [(bytes) => decodeKind(bytes, kind, subject) as T, (value) => encodeKind(kind, value, subject)];
+}
+
 /** A block payload (tagged data, signed transaction, candidacy announcement), starting with its type byte. */
-export function decodePayloadV3(bytes: Uint8Array): BlockPayloadV3 {
-  return decodeKind(bytes, kinds.payload, 'payload') as BlockPayloadV3;
-}
-export function encodePayloadV3(payload: BlockPayloadV3): Uint8Array {
-  return encodeKind(kinds.payload, payload, 'payload');
-}
+export const [decodePayloadV3, encodePayloadV3] = kindCodec<BlockPayloadV3>(kinds.payload, 'payload');
 
 /** A signed transaction payload (type byte 1 + transaction + unlocks). */
-export function decodeSignedTransactionV3(bytes: Uint8Array): SignedTransactionPayloadV3 {
-  return decodeKind(bytes, kinds.signedTransaction, 'signed transaction') as SignedTransactionPayloadV3;
-}
-export function encodeSignedTransactionV3(payload: SignedTransactionPayloadV3): Uint8Array {
-  return encodeKind(kinds.signedTransaction, payload, 'signed transaction');
-}
+export const [decodeSignedTransactionV3, encodeSignedTransactionV3] = kindCodec<SignedTransactionPayloadV3>(kinds.signedTransaction, 'signed transaction');
 
 /** The Transaction alone (no type byte, no unlocks): what signature unlocks sign (its BLAKE2b-256). */
-export function decodeTransactionV3(bytes: Uint8Array): TransactionV3 {
-  return decodeKind(bytes, kinds.transaction, 'transaction') as TransactionV3;
-}
-export function encodeTransactionV3(tx: TransactionV3): Uint8Array {
-  return encodeKind(kinds.transaction, tx, 'transaction');
-}
+export const [decodeTransactionV3, encodeTransactionV3] = kindCodec<TransactionV3>(kinds.transaction, 'transaction');
 
 /** The unlocks list with its u16 count. */
-export function encodeUnlocksV3(unlocks: UnlockV3[]): Uint8Array {
-  return encodeKind(kinds.unlocks, unlocks, 'unlocks');
-}
+export const [, encodeUnlocksV3] = kindCodec<UnlockV3[]>(kinds.unlocks, 'unlocks');
 
-export function decodeOutputV3(bytes: Uint8Array): OutputV3 {
-  return decodeKind(bytes, kinds.output, 'output') as OutputV3;
-}
-export function encodeOutputV3(output: OutputV3): Uint8Array {
-  return encodeKind(kinds.output, output, 'output');
-}
+export const [decodeOutputV3, encodeOutputV3] = kindCodec<OutputV3>(kinds.output, 'output');
 
-export function decodeAddressV3(bytes: Uint8Array): AddressV3 {
-  return decodeKind(bytes, kinds.address, 'address') as AddressV3;
-}
-export function encodeAddressV3(address: AddressV3): Uint8Array {
-  return encodeKind(kinds.address, address, 'address');
-}
+export const [decodeAddressV3, encodeAddressV3] = kindCodec<AddressV3>(kinds.address, 'address');
 
-export function decodeSlotCommitmentV3(bytes: Uint8Array): SlotCommitmentV3 {
-  return decodeKind(bytes, kinds.slotCommitment, 'slot commitment') as SlotCommitmentV3;
-}
-export function encodeSlotCommitmentV3(c: SlotCommitmentV3): Uint8Array {
-  return encodeKind(kinds.slotCommitment, c, 'slot commitment');
-}
+export const [decodeSlotCommitmentV3, encodeSlotCommitmentV3] = kindCodec<SlotCommitmentV3>(kinds.slotCommitment, 'slot commitment');
 
-export function decodeOutputIdProofV3(bytes: Uint8Array): OutputIdProofV3 {
-  return decodeKind(bytes, kinds.outputIdProof, 'output ID proof') as OutputIdProofV3;
-}
-export function encodeOutputIdProofV3(p: OutputIdProofV3): Uint8Array {
-  return encodeKind(kinds.outputIdProof, p, 'output ID proof');
-}
+export const [decodeOutputIdProofV3, encodeOutputIdProofV3] = kindCodec<OutputIdProofV3>(kinds.outputIdProof, 'output ID proof');
 
-export function decodeProtocolParametersV3(bytes: Uint8Array): ProtocolParametersV3 {
-  return decodeKind(bytes, PROTOCOL_PARAMETERS_KIND, 'protocol parameters') as ProtocolParametersV3;
-}
-export function encodeProtocolParametersV3(p: ProtocolParametersV3): Uint8Array {
-  return encodeKind(PROTOCOL_PARAMETERS_KIND, p, 'protocol parameters');
-}
+export const [decodeProtocolParametersV3, encodeProtocolParametersV3] = kindCodec<ProtocolParametersV3>(PROTOCOL_PARAMETERS_KIND, 'protocol parameters');

@@ -1,6 +1,6 @@
 /**
- * The layout table of every v3 object (spec nova-v3 §3–§7, iota.go as the node runs it). Field order = wire order =
- * JSON key order. Bounds, allowed types per context and ordering rules live here, next to the layout.
+ * The layout table of every v3 object (docs/protocol.md §V3–§V7, iota.go as the node runs it). Field order = wire order
+ * = JSON key order. Bounds, allowed types per context and ordering rules live here, next to the layout.
  */
 import { compareBytes, equalBytes, toHex0x } from '../../bytes.ts';
 import { encodeKind } from './binary.ts';
@@ -44,7 +44,7 @@ export function findDuplicate(items: Uint8Array[]): number {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// addresses (§6.5)
+// addresses (§V6.5)
 
 export const ADDRESS = family('address');
 const SIMPLE_ADDRESSES = [C.ADDRESS_ED25519, C.ADDRESS_ACCOUNT, C.ADDRESS_NFT, C.ADDRESS_ANCHOR];
@@ -81,7 +81,7 @@ function noTrailingZero(field: string): Check {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// unlock conditions (§6.3)
+// unlock conditions (§V6.3)
 
 export const UNLOCK_CONDITION = family('unlock condition');
 const positiveSlot: Check = (v) => ((v.slot as number) === 0 ? bad('VALUE_OUT_OF_RANGE', 'slot must be > 0', 'slot') : undefined);
@@ -94,7 +94,7 @@ member(UNLOCK_CONDITION, C.UC_GOVERNOR, 'governor address unlock condition', [un
 member(UNLOCK_CONDITION, C.UC_IMMUTABLE_ACCOUNT, 'immutable account address unlock condition', [union('address', ADDRESS, [C.ADDRESS_ACCOUNT])]);
 
 // ---------------------------------------------------------------------------------------------------------------
-// features (§6.4)
+// features (§V6.4)
 
 export const FEATURE = family('feature');
 export const BLOCK_ISSUER_KEY = family('block issuer key');
@@ -114,7 +114,7 @@ member(FEATURE, C.FEATURE_BLOCK_ISSUER, 'block issuer feature', [
 member(FEATURE, C.FEATURE_STAKING, 'staking feature', [u64('stakedAmount'), u64('fixedCost'), u32('startEpoch'), u32('endEpoch')]);
 
 // ---------------------------------------------------------------------------------------------------------------
-// outputs (§6.1, §6.2)
+// outputs (§V6.1, §V6.2)
 
 export const TOKEN_SCHEME = family('token scheme');
 member(TOKEN_SCHEME, C.TOKEN_SCHEME_SIMPLE, 'simple token scheme', [u256('mintedTokens'), u256('meltedTokens'), u256('maximumSupply')], [
@@ -195,7 +195,7 @@ member(OUTPUT, C.OUTPUT_DELEGATION, 'delegation output', [
 ], [noImplicitOwner, delegationRules, addressRestrictions]);
 
 // ---------------------------------------------------------------------------------------------------------------
-// signatures and unlocks (§3.4, §5.8)
+// signatures and unlocks (§V3.4, §V5.8)
 
 export const SIGNATURE = family('signature');
 member(SIGNATURE, C.SIGNATURE_ED25519, 'Ed25519 signature', [fixed('publicKey', 32), fixed('signature', 64)]);
@@ -213,7 +213,7 @@ member(UNLOCK, C.UNLOCK_MULTI, 'multi unlock', [
 member(UNLOCK, C.UNLOCK_EMPTY, 'empty unlock', []);
 
 // ---------------------------------------------------------------------------------------------------------------
-// transaction (§5)
+// transaction (§V5)
 
 export const CONTEXT_INPUT = family('context input');
 member(CONTEXT_INPUT, C.CONTEXT_INPUT_COMMITMENT, 'commitment input', [fixed('commitmentId', 36)]);
@@ -374,7 +374,7 @@ member(PAYLOAD, C.PAYLOAD_SIGNED_TRANSACTION, 'signed transaction payload', [
 member(PAYLOAD, C.PAYLOAD_CANDIDACY_ANNOUNCEMENT, 'candidacy announcement payload', []);
 
 // ---------------------------------------------------------------------------------------------------------------
-// block (§3)
+// block (§V3)
 
 export const HEADER: StructSchema = {
   name: 'block header',
@@ -424,7 +424,7 @@ export const BLOCK: StructSchema = {
 };
 
 // ---------------------------------------------------------------------------------------------------------------
-// slot commitment (§7.4) and output ID proof (§7.8)
+// slot commitment (§V7.4) and output ID proof (§V7.8)
 
 export const SLOT_COMMITMENT: StructSchema = {
   name: 'slot commitment',

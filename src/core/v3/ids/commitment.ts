@@ -1,4 +1,4 @@
-/** Slot commitment ID (§7.4) and protocol parameters hash (§7.10). */
+/** Slot commitment ID (docs/protocol.md §V7.4) and protocol parameters hash (§V7.10). */
 import { blake2b256 } from '../../crypto/blake2b.ts';
 import type { SlotCommitmentV3 } from '../model/block.ts';
 import type { ProtocolParametersV3 } from '../model/params.ts';

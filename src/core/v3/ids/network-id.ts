@@ -1,4 +1,4 @@
-/** Network ID (spec nova-v3 §7.9): first 8 bytes of BLAKE2b-256(UTF-8 network name), little-endian u64. */
+/** Network ID (docs/protocol.md §V7.9): first 8 bytes of BLAKE2b-256(UTF-8 network name), little-endian u64. */
 import { blake2b256 } from '../../crypto/blake2b.ts';
 
 const cache = new Map<string, bigint>();

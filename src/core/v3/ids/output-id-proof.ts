@@ -1,5 +1,5 @@
 /**
- * Output ID proofs (spec nova-v3 §7.8, REST `outputIdProof`): prove that an output with a given ID belongs to a
+ * Output ID proofs (docs/protocol.md §V7.8, REST `outputIdProof`): prove that an output with a given ID belongs to a
  * transaction, from the transaction commitment and a Merkle audit path of the output commitment.
  * Node kinds: 0 = inner node {l, r}; 1 = hash standing for a whole subtree; 2 = the proven output's leaf hash.
  */

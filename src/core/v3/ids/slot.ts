@@ -1,4 +1,4 @@
-/** Slots and epochs (spec nova-v3 §7.2; iota.go TimeProvider). */
+/** Slots and epochs (docs/protocol.md §V7.2; iota.go TimeProvider). */
 import type { TimeParametersV3 } from '../model/params.ts';
 
 const NS = 1_000_000_000n;

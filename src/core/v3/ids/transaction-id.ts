@@ -1,8 +1,9 @@
 /**
- * Transaction identifiers (spec nova-v3 §7.5–§7.7).
+ * Transaction identifiers (docs/protocol.md §V7.5–§V7.7).
  * transactionId = BLAKE2b-256(transactionCommitment ‖ outputCommitment) ‖ creationSlot LE, where
  * transactionCommitment = BLAKE2b-256(essence bytes) and outputCommitment = Merkle root of the serialized outputs.
- * The signed transaction ID (D1: what TIP-45 calls "Transaction ID") hashes Transaction ‖ Unlocks instead.
+ * The signed transaction ID (docs/protocol.md §V12.2 D1: what TIP-45 calls "Transaction ID") hashes Transaction ‖
+ * Unlocks instead.
  */
 import { blake2b256, blake2b256Parts } from '../../crypto/blake2b.ts';
 import { ByteWriter } from '../../codec/writer.ts';

@@ -1,5 +1,5 @@
 /**
- * JSON <-> model for v3 objects, with the key names and value kinds iota-core emits (spec nova-v3 §9).
+ * JSON <-> model for v3 objects, with the key names and value kinds iota-core emits (docs/protocol.md §V9).
  * `*ToJsonV3` returns plain JSON values (JSON.stringify-ready); `*FromJsonV3` accepts a parsed value or a JSON text.
  */
 import { reject } from '../../errors.ts';

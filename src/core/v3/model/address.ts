@@ -1,4 +1,4 @@
-/** Addresses (spec nova-v3 §6.5). Field names are the JSON names iota-core emits. */
+/** Addresses (docs/protocol.md §V6.5). Field names are the JSON names iota-core emits. */
 export interface Ed25519AddressV3 { type: 0; pubKeyHash: Uint8Array }
 export interface AccountAddressV3 { type: 8; accountId: Uint8Array }
 export interface NftAddressV3 { type: 16; nftId: Uint8Array }

@@ -1,4 +1,4 @@
-/** Blocks, slot commitments and output ID proofs (spec nova-v3 §3, §7.4, §7.8). */
+/** Blocks, slot commitments and output ID proofs (docs/protocol.md §V3, §V7.4, §V7.8). */
 import type { BlockPayloadV3, Ed25519SignatureV3 } from './transaction.ts';
 
 export interface BlockHeaderV3 {

@@ -1,4 +1,4 @@
-/** Type codes of IOTA 2.0 (protocol version 3) objects (spec nova-v3 §2). All are u8 on the wire. */
+/** Type codes of IOTA 2.0 (protocol version 3) objects (docs/protocol.md §V2). All are u8 on the wire. */
 
 export const PROTOCOL_VERSION_V3 = 3;
 /** Largest serialized block. */

@@ -1,4 +1,4 @@
-/** Outputs, unlock conditions and features (spec nova-v3 §6). u64/u256 are bigint; IDs and hashes are bytes. */
+/** Outputs, unlock conditions and features (docs/protocol.md §V6). u64/u256 are bigint; IDs and hashes are bytes. */
 import type { AccountAddressV3, AddressV3 } from './address.ts';
 
 export interface AddressUnlockConditionV3 { type: 0; address: AddressV3 }

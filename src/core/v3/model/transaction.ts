@@ -1,4 +1,4 @@
-/** Transactions, payloads, signatures and unlocks (spec nova-v3 §4, §5). */
+/** Transactions, payloads, signatures and unlocks (docs/protocol.md §V4, §V5). */
 import type { OutputV3 } from './output.ts';
 
 export interface Ed25519SignatureV3 { type: 0; publicKey: Uint8Array; signature: Uint8Array }
