@@ -10,6 +10,7 @@ usage:
   ledger-node tool pow --score N mine a nonce for a block read from standard input
   ledger-node tool genesis --out FILE   write the genesis file of a new dev network
   ledger-node tool check --data-dir DIR check a stopped node's store against a recomputation
+  ledger-node tool fill --blocks N [run flags]   store N valid blocks through the node's own intake (scale runs)
   ledger-node gateway --node HOST:PORT [--rest-port N] [--host H]   a REST gateway alone against a running node
   ledger-node --version
 `;

@@ -10,7 +10,9 @@ export async function tool(argv: string[]): Promise<number> {
       return (await import('./tool-genesis.ts')).toolGenesis(argv.slice(1));
     case 'check':
       return (await import('./tool-check.ts')).toolCheck(argv.slice(1));
+    case 'fill':
+      return (await import('./tool-fill.ts')).toolFill(argv.slice(1));
   }
-  console.error(`unknown tool "${name ?? ''}"; available: block, check, genesis, pow`);
+  console.error(`unknown tool "${name ?? ''}"; available: block, check, fill, genesis, pow`);
   return 2;
 }

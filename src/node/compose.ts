@@ -28,6 +28,7 @@ import type { PowQueue } from './pow/queue.ts';
 import { NODE_NAME, NodeStatus } from './status.ts';
 import { Attacher } from './tangle/attach.ts';
 import { ConeRoots } from './tangle/cone-roots.ts';
+import { KnownBlocks } from './tangle/known-blocks.ts';
 import { Intake } from './tangle/intake.ts';
 import { TangleReader } from './tangle/reads.ts';
 import { ClientSubmissions } from './tangle/submissions.ts';
@@ -90,9 +91,10 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
   const protocol = await ProtocolState.load(store);
   const ledger = new LedgerState(store);
   const coneRoots = new ConeRoots(store, network, protocol);
-  const attacher = new Attacher(store, protocol, coneRoots, now);
+  const attacher = new Attacher(store, protocol, coneRoots, new KnownBlocks(), now);
   const tips = new TipSelector(store, protocol, coneRoots, now, options.tipPools);
   attacher.onSolid((id, parents, cri) => tips.added(id, parents, cri));
+  await attacher.load();
   await tips.load();
   const milestones = new MilestoneProcessor(store, (fn) => attacher.exclusive(fn), protocol, logger, async (referenced, index) => {
     // The confirmed index moved: cone root indexes above the confirmed cone are current again, then the pools rescored.

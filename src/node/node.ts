@@ -1,21 +1,23 @@
 /**
  * `ledger-node run`: opens the store, the network (open-network.ts) and the PoW miner, composes the node's parts
- * (compose.ts), starts the gRPC server and the REST gateway, and stops them all again in reverse order.
+ * (compose.ts), starts the gRPC server and the REST gateway, and stops them all again in reverse order. The gateway
+ * reaches the service over the in-process transport (grpc/in-process.ts), not over the node's own gRPC port.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { NodeStore, type KeyValueStore } from '../core/store/index.ts';
-import { LevelKeyValueStore } from '../storage/level.ts';
+import { NodeStore, PREFIX, WriteThroughCache, type KeyValueStore } from '../core/store/index.ts';
+import { openDataDirStore } from '../storage/open.ts';
 import { composeNode, type ComposedNode } from './compose.ts';
 import type { NodeConfig } from './config.ts';
 import { installOpenSslEd25519 } from './crypto/ed25519-openssl.ts';
+import { nodeServiceHandlers } from './grpc/handlers.ts';
+import { InProcessNodeServer } from './grpc/in-process.ts';
 import { startGrpcServer } from './grpc/server.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import { coordinatorSettings, openNetwork } from './open-network.ts';
 import type { PeeringOptions } from './peering/manager.ts';
 import { createMiner } from './pow/miner.ts';
 import { createPowQueue, type PowQueue } from './pow/queue.ts';
-import { startRest, type RestHandle } from './rest.ts';
+import { startRest, type RestHandle, type RestNode } from './rest.ts';
 
 export { GENESIS_FILE, readGenesisFile } from './open-network.ts';
 
@@ -33,13 +35,19 @@ export interface StartOptions {
   logger?: Logger;
   /** Start the REST gateway (default true). */
   rest?: boolean;
-  /** Use this key-value store instead of LevelDB in `<dataDir>/db` (tests); the node closes it on stop. */
+  /**
+   * How the REST gateway reaches the service: 'in-process' (default, grpc/in-process.ts) or 'grpc', a gRPC client of
+   * the node's own port over loopback (what `ledger-node run` did before; tests and benchmarks compare both).
+   */
+  restTransport?: 'in-process' | 'grpc';
+  /** Use this key-value store instead of the data folder's (`<dataDir>/db` or `db-rocksdb`; tests); the node closes it on stop. */
   kv?: KeyValueStore;
   /** Peer-layer settings beyond `config.peers` (tests: faster heartbeats, ticks, backoff). */
   peering?: Partial<PeeringOptions>;
 }
 
-export const DB_FOLDER = 'db';
+/** Bytes of recently written blocks and metadata kept in memory (about 50,000 blocks with their metadata). */
+export const WRITE_CACHE_BYTES = 32 * 1024 * 1024;
 
 export function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -50,13 +58,14 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
   const logger = options.logger ?? consoleLogger;
   if (!installOpenSslEd25519()) logger.warn('OpenSSL Ed25519 unavailable: signatures are verified by the (slower) pure ZIP-215 code');
   mkdirSync(config.dataDir, { recursive: true });
-  const kv = options.kv ?? (await LevelKeyValueStore.open(join(config.dataDir, DB_FOLDER)));
+  const kv = options.kv ?? (await openDataDirStore(config.dataDir, { engine: config.dbEngine, engineIsDefault: !config.dbEngineExplicit }));
   const cleanups: (() => Promise<void>)[] = [() => kv.close()];
   const unwind = async () => {
     for (const c of cleanups.splice(0).reverse()) await c().catch((e: unknown) => logger.error('shutdown step failed', e));
   };
   try {
-    const store = await NodeStore.open(kv);
+    // Recent blocks and their metadata are read again at once (new blocks' parents, the cone a milestone confirms).
+    const store = await NodeStore.open(new WriteThroughCache(kv, { prefixes: [PREFIX.blocks, PREFIX.blockMetadata], maxBytes: WRITE_CACHE_BYTES }));
     const network = await openNetwork(store, config, logger);
     let pow: PowQueue | undefined;
     if (config.powWorkers > 0) {
@@ -84,7 +93,13 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     logger.info(`gRPC NodeService listening on ${config.host}:${grpc.port}`);
     let rest: RestHandle | undefined;
     if (options.rest !== false) {
-      rest = await startRest({ host: config.host, port: config.restPort, grpcAddress: `${config.host}:${grpc.port}`, logger, limits: config });
+      let node: RestNode = { grpcAddress: `${config.host}:${grpc.port}` };
+      if (options.restTransport !== 'grpc') {
+        const inProcess = new InProcessNodeServer(nodeServiceHandlers(parts.service, logger));
+        cleanups.push(async () => inProcess.shutdown()); // after the gateway has closed (cleanups run in reverse)
+        node = { client: inProcess.createClient() };
+      }
+      rest = await startRest({ host: config.host, port: config.restPort, node, logger, limits: config });
       const r = rest;
       cleanups.push(() => r.close());
       logger.info(`REST API listening on http://${config.host}:${rest.port}/api/core/v2/`);

@@ -1,5 +1,6 @@
 /** The storage port: the key-value interface, the typed node store over it, and the in-memory adapter. */
 export * from './kv.ts';
+export * from './adapter.ts';
 export * from './errors.ts';
 export * from './range.ts';
 export * from './codec.ts';
@@ -12,3 +13,4 @@ export * from './milestone-record.ts';
 export * from './store-batch.ts';
 export * from './node-store.ts';
 export * from './memory.ts';
+export * from './write-through.ts';

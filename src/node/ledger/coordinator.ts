@@ -57,19 +57,27 @@ export class Coordinator {
     return this.running;
   }
 
-  /** Issues a milestone every interval until stop(). */
+  /**
+   * Issues a milestone every interval until stop(), at a fixed rate: a round is due one interval after the previous
+   * round was due, so the time a round takes does not stretch the interval (a round that overruns is followed by the
+   * next one at once, never by two at a time).
+   */
   start(): void {
     if (this.running) return;
     this.running = true;
+    const intervalMs = this.deps.settings.milestoneInterval * 1000;
+    let due = this.now() + intervalMs;
     const tick = (): void => {
       if (!this.running) return;
       this.inFlight = this.issue()
         .catch((e: unknown) => this.deps.logger.warn(`coordinator: no milestone this round: ${(e as Error).message}`))
         .finally(() => {
-          if (this.running) this.timer = setTimeout(tick, this.deps.settings.milestoneInterval * 1000);
+          if (!this.running) return;
+          due = Math.max(due + intervalMs, this.now());
+          this.timer = setTimeout(tick, due - this.now());
         });
     };
-    this.timer = setTimeout(tick, this.deps.settings.milestoneInterval * 1000);
+    this.timer = setTimeout(tick, intervalMs);
   }
 
   async stop(): Promise<void> {

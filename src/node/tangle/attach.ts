@@ -20,9 +20,10 @@ import { toHex } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
 import { transactionIdOf } from '../../core/ids/index.ts';
 import { PAYLOAD_MILESTONE, PAYLOAD_TRANSACTION, type Block } from '../../core/model/index.ts';
-import type { BlockMetadata, ConeRootIndexes, NodeStore, StoreBatch } from '../../core/store/index.ts';
+import { TABLES, type BlockMetadata, type ConeRootIndexes, type NodeStore, type StoreBatch } from '../../core/store/index.ts';
 import type { ProtocolState } from '../ledger/protocol-state.ts';
 import type { ConeRoots } from './cone-roots.ts';
+import type { KnownBlocks } from './known-blocks.ts';
 
 export interface AttachResult {
   /** False when the block was already stored (the submission is idempotent). */
@@ -88,14 +89,35 @@ export class Attacher {
   private draining: Promise<void> | undefined;
   private readonly storedListeners: StoredListener[] = [];
   private readonly solidListeners: SolidListener[] = [];
+  /**
+   * Blocks (ID hex) that a stored unsolid block names as a parent: only these can have children in the store before
+   * they become solid, so only for these is the children table read when they do.
+   */
+  private readonly awaited = new Set<string>();
+  /** The blocks in the store's tips table (ID hex), so a parent that is no tip costs no delete. */
+  private readonly tipsTable = new Set<string>();
 
   constructor(
     private readonly store: NodeStore,
     private readonly protocol: ProtocolState,
     private readonly coneRoots: ConeRoots,
+    private readonly known: KnownBlocks,
     private readonly now: () => number = Date.now,
     private readonly maxGroup = MAX_GROUP,
   ) {}
+
+  /**
+   * Start-up, one pass over the metadata: which blocks are stored (KnownBlocks) and which parents the stored unsolid
+   * blocks wait for; and the tips table.
+   */
+  async load(): Promise<void> {
+    for (const tip of await this.store.tips()) this.tipsTable.add(toHex(tip));
+    for await (const [id, md] of this.store.entries(TABLES.blockMetadata)) {
+      this.known.add(id);
+      if (md.solid || md.protocolVersion !== 2) continue;
+      for (const p of (await this.parentsOf(id)) ?? []) if ((await this.store.getBlockMetadata(p))?.solid !== true) this.awaited.add(toHex(p));
+    }
+  }
 
   onStored(listener: StoredListener): void {
     this.storedListeners.push(listener);
@@ -174,8 +196,10 @@ export class Attacher {
 
   private async stage(group: Group, job: AttachJob): Promise<AttachResult> {
     const { blockId, bytes, block } = job;
-    const already = group.staged.get(toHex(blockId))?.metadata ?? (await this.store.getBlockMetadata(blockId));
+    const staged = group.staged.get(toHex(blockId))?.metadata;
+    const already = staged ?? (this.known.mightContain(blockId) ? await this.store.getBlockMetadata(blockId) : undefined);
     if (already) return { stored: false, solid: already.solid, solidified: 0 };
+    this.known.add(blockId);
     const solid = await this.isSolid(group, block.parents);
     const metadata: BlockMetadata = { protocolVersion: 2, solid, arrivalTime: this.now() };
     if (block.payload?.type === PAYLOAD_MILESTONE) metadata.milestoneIndex = block.payload.index;
@@ -189,12 +213,12 @@ export class Attacher {
     });
     group.stage(blockId, { metadata, parents: block.parents });
     for (const p of block.parents) group.addChild(p, blockId);
-    let solidified = 0;
-    if (solid) {
-      await this.becameSolid(group, blockId, block.parents, metadata.coneRoots!);
-      solidified = await this.solidifyFutureCone(group, blockId);
+    if (!solid) {
+      for (const p of block.parents) if (!this.protocol.isSolidEntryPoint(p) && (await this.metadataOf(group, p))?.solid !== true) this.awaited.add(toHex(p));
+      return { stored: true, solid, solidified: 0 };
     }
-    return { stored: true, solid, solidified };
+    const children = await this.becameSolid(group, blockId, block.parents, metadata.coneRoots!);
+    return { stored: true, solid, solidified: await this.solidifyFutureCone(group, children) };
   }
 
   private async metadataOf(group: Group, id: Uint8Array): Promise<BlockMetadata | undefined> {
@@ -209,24 +233,35 @@ export class Attacher {
     return true;
   }
 
+  /** The children of a block that just became solid: in the store only if a stored unsolid block awaited it. */
   private async childrenOf(group: Group, id: Uint8Array): Promise<Uint8Array[]> {
-    return [...(await this.store.children(id)), ...(group.children.get(toHex(id)) ?? [])];
+    const key = toHex(id);
+    const staged = group.children.get(key) ?? [];
+    if (!this.awaited.delete(key)) return staged;
+    return [...(await this.store.children(id)), ...staged];
   }
 
-  /** Tips table change for a block that is now solid; it joins the pools once the batch is durable. */
-  private async becameSolid(group: Group, blockId: Uint8Array, parents: readonly Uint8Array[], coneRoots: ConeRootIndexes): Promise<void> {
-    for (const parent of parents) group.batch.removeTip(parent);
-    if ((await this.childrenOf(group, blockId)).length === 0) group.batch.addTip(blockId);
+  /**
+   * Tips table change for a block that is now solid (it joins the pools once the batch is durable); returns its
+   * children.
+   */
+  private async becameSolid(group: Group, blockId: Uint8Array, parents: readonly Uint8Array[], coneRoots: ConeRootIndexes): Promise<Uint8Array[]> {
+    for (const parent of parents) if (this.tipsTable.delete(toHex(parent))) group.batch.removeTip(parent);
+    const children = await this.childrenOf(group, blockId);
+    if (children.length === 0) {
+      group.batch.addTip(blockId);
+      this.tipsTable.add(toHex(blockId));
+    }
     group.solid.push({ id: blockId, parents, coneRoots });
+    return children;
   }
 
-  /** Marks the stored, unsolid descendants of `root` solid when all their parents are solid now. */
-  private async solidifyFutureCone(group: Group, root: Uint8Array): Promise<number> {
-    const queue: Uint8Array[] = [root];
+  /** Marks the stored, unsolid descendants of a block that became solid solid when all their parents are solid now. */
+  private async solidifyFutureCone(group: Group, rootChildren: Uint8Array[]): Promise<number> {
+    const queue: Uint8Array[][] = [rootChildren];
     let count = 0;
     while (queue.length > 0) {
-      const id = queue.shift()!;
-      for (const child of await this.childrenOf(group, id)) {
+      for (const child of queue.shift()!) {
         const key = toHex(child);
         const staged = group.staged.get(key);
         const md = staged?.metadata ?? (await this.store.getBlockMetadata(child));
@@ -237,8 +272,7 @@ export class Attacher {
         const metadata: BlockMetadata = { ...md, solid: true, coneRoots };
         group.batch.putBlockMetadata(child, metadata);
         group.stage(child, { metadata, parents });
-        await this.becameSolid(group, child, parents, coneRoots);
-        queue.push(child);
+        queue.push(await this.becameSolid(group, child, parents, coneRoots));
         count++;
       }
     }
