@@ -29,6 +29,7 @@ import { NODE_NAME, NodeStatus } from './status.ts';
 import { Attacher } from './tangle/attach.ts';
 import { ConeRoots } from './tangle/cone-roots.ts';
 import { KnownBlocks } from './tangle/known-blocks.ts';
+import { RecentBlocks } from './tangle/recent-blocks.ts';
 import { Intake } from './tangle/intake.ts';
 import { TangleReader } from './tangle/reads.ts';
 import { ClientSubmissions } from './tangle/submissions.ts';
@@ -96,13 +97,17 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
   attacher.onSolid((id, parents, cri) => tips.added(id, parents, cri));
   await attacher.load();
   await tips.load();
-  const milestones = new MilestoneProcessor(store, (fn) => attacher.exclusive(fn), protocol, logger, async (referenced, index) => {
+  const recent = new RecentBlocks(store, protocol);
+  attacher.onStored((id, block) => recent.stored(id, block));
+  const afterConfirm = async (referenced: Uint8Array[], index: number): Promise<void> => {
+    recent.referenced(referenced);
     // The confirmed index moved: cone root indexes above the confirmed cone are current again, then the pools rescored.
     const batch = store.batch();
     const changed = await coneRoots.afterConfirmation(referenced, index, batch);
     if (batch.length > 0) await batch.commit({ sync: false });
     tips.rescore(changed);
-  });
+  };
+  const milestones = new MilestoneProcessor(store, (fn) => attacher.exclusive(fn), protocol, logger, afterConfirm, recent);
   attacher.onStored((id, block, result) => milestones.stored(id, block, result));
   const intake = new Intake({
     network,
@@ -117,6 +122,7 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
         store,
         protocol,
         tips,
+        blocks: recent,
         milestones,
         exclusive: (fn) => attacher.exclusive(fn),
         accept: async (block) => (await intake.accept({ block }, { kind: 'coordinator' })).blockId,

@@ -14,7 +14,7 @@
 import { compareBytes, equalBytes, toHex, toHex0x } from '../../core/bytes.ts';
 import { ed25519PublicKeyFromSeed, ed25519Sign } from '../../core/crypto/index.ts';
 import { applicableMilestoneKeys, milestoneIdOf } from '../../core/ids/index.ts';
-import { computeMilestoneRoots, LedgerState, StoreBlockSource, walkCone } from '../../core/ledger/index.ts';
+import { computeMilestoneRoots, LedgerState, walkCone, type ConeBlockSource } from '../../core/ledger/index.ts';
 import { LIMITS, type Block, type MilestoneOption, type MilestonePayload } from '../../core/model/index.ts';
 import type { NodeStore } from '../../core/store/index.ts';
 import type { CoordinatorSettings } from './genesis-ledger.ts';
@@ -27,6 +27,8 @@ export interface CoordinatorDeps {
   store: NodeStore;
   protocol: ProtocolState;
   tips: TipSelector;
+  /** Where cone blocks are read (the dry run, the check for the previous milestone block). */
+  blocks: ConeBlockSource;
   milestones: MilestoneProcessor;
   exclusive: <T>(fn: () => Promise<T>) => Promise<T>;
   /** The node's intake for the coordinator's own blocks; resolves to the block ID once stored. */
@@ -103,7 +105,7 @@ export class Coordinator {
       const index = ledgerIndex + 1;
       const parents = await this.parents(previous.blockId);
       const timestamp = Math.max(Math.floor(this.now() / 1000), previous.timestamp + 1);
-      const roots = await computeMilestoneRoots(store, { index, timestamp, parents });
+      const roots = await computeMilestoneRoots(store, { index, timestamp, parents }, this.deps.blocks);
       const unsigned: MilestonePayload = {
         type: 7,
         index,
@@ -142,7 +144,7 @@ export class Coordinator {
     let tips = this.deps.tips.freshest(LIMITS.parents.max - 1);
     const hasPrevious = !previousBlock.every((b) => b === 0) && (await store.hasBlock(previousBlock));
     if (hasPrevious && !tips.some((t) => equalBytes(t, previousBlock))) {
-      const cone = await walkCone(tips, await StoreBlockSource.open(store), 0);
+      const cone = await walkCone(tips, this.deps.blocks, 0);
       if (!cone.some((c) => equalBytes(c.blockId, previousBlock))) tips = [...tips.slice(0, LIMITS.parents.max - 1), previousBlock];
     }
     if (tips.length === 0) tips = [protocol.solidEntryPoints[0]!];

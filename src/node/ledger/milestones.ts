@@ -16,7 +16,7 @@ import { toHex, toHex0x } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
 import { ProtocolError } from '../../core/errors.ts';
 import { milestoneIdOf, verifyMilestoneSignaturesOverId } from '../../core/ids/index.ts';
-import { confirmMilestone, LedgerState } from '../../core/ledger/index.ts';
+import { confirmMilestone, LedgerState, type ConeBlockSource } from '../../core/ledger/index.ts';
 import { PAYLOAD_MILESTONE, type Block, type MilestonePayload } from '../../core/model/index.ts';
 import { META, TABLES, type NodeStore } from '../../core/store/index.ts';
 import type { Logger } from '../logger.ts';
@@ -63,6 +63,8 @@ export class MilestoneProcessor {
     private readonly logger: Logger,
     /** Runs right after each confirmation, still in the attach queue: the blocks it referenced, and its index. */
     private readonly afterConfirm: (referenced: Uint8Array[], index: number) => Promise<void> = async () => undefined,
+    /** Where cone blocks are read (default: the store). */
+    private readonly blocks?: ConeBlockSource,
   ) {}
 
   /** Finds milestone blocks above the ledger index stored before a restart, and processes them. */
@@ -152,7 +154,7 @@ export class MilestoneProcessor {
         try {
           const block = await this.blockOf(pending);
           if (!block) continue;
-          const c = await confirmMilestone({ store: this.store, milestoneBlockId: blockId, milestoneBlock: block });
+          const c = await confirmMilestone({ store: this.store, milestoneBlockId: blockId, milestoneBlock: block, ...(this.blocks ? { blocks: this.blocks } : {}) });
           await c.batch.commit({ sync: true });
           await this.protocol.refresh();
           await this.afterConfirm([...c.verdicts.map((v) => v.blockId), blockId], c.milestoneIndex);
