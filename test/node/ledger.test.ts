@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { compareBytes, equalBytes, toHex0x } from '../../src/core/bytes.ts';
-import { encodeBlock } from '../../src/core/codec/index.ts';
+import { decodeBlock, encodeBlock } from '../../src/core/codec/index.ts';
 import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../src/core/crypto/index.ts';
 import { bech32EncodeAddress, blockId as blockIdOf, merkleRoot, milestoneIdOf } from '../../src/core/ids/index.ts';
 import { LedgerState } from '../../src/core/ledger/index.ts';
@@ -245,19 +245,21 @@ describe('node ledger', function () {
       expect(await new LedgerState(h.store).ledgerIndex()).to.equal(1);
     });
 
-    it('adds the previous milestone block as a parent when the tips do not reference it', async () => {
+    it('reaches every tip without a child: directly up to 7, through chained checkpoints beyond', async () => {
       const m1 = await h.coordinator.issue();
-      // Seven fresher tips on the genesis entry point only: the coordinator takes the 7 freshest tips, none of which
-      // references milestone 1's block, so it adds that block as the 8th parent.
       const xs: Uint8Array[] = [];
-      for (let i = 0; i < 7; i++) xs.push(await h.submit(tagged([ZERO_BLOCK_ID], `aside ${i}`)));
+      for (let i = 0; i < 20; i++) xs.push(await h.submit(tagged([ZERO_BLOCK_ID], `aside ${i}`)));
       const m2 = await h.coordinator.issue();
-      expect(m2.parents.map(toHex0x)).to.deep.equal([m1.blockId, ...xs].sort(compareBytes).map(toHex0x));
-      // Milestone 2's block is among the freshest tips now, so milestone 3 needs nothing extra.
+      expect(m2.parents.length).to.be.at.most(8);
+      // Milestone 1's block and all 20 blocks (21 childless tips) are referenced by milestone 2.
+      for (const id of [m1.blockId, ...xs]) expect((await h.service.getBlockMetadata({ blockId: id })).referencedByMilestoneIndex).to.equal(2);
+      // ... through checkpoints: blocks without payload, each approving up to 8.
+      const parents = await Promise.all(m2.parents.map(async (p) => decodeBlock((await h.store.getBlock(p))!)));
+      expect(parents.some((b) => b.payload === undefined)).to.equal(true);
+      // With nothing new, milestone 3 approves milestone 2's block.
       const m3 = await h.coordinator.issue();
       expect(m3.parents.map(toHex0x)).to.include(toHex0x(m2.blockId));
       expect(m3.parents.map(toHex0x)).to.not.include(toHex0x(m1.blockId));
-      expect(m3.parents.length).to.be.at.most(7);
     });
 
     it('a milestone with a wrong root is stored but never confirms; a correct one for the same index does', async () => {

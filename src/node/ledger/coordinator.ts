@@ -2,10 +2,13 @@
  * The built-in coordinator of a dev network: every `milestoneInterval` seconds it issues the next milestone.
  *
  * One milestone (`issue`):
- *   1. inside the attach queue (so the ledger cannot move meanwhile): the ledger index L and milestone L; up to 4
- *      non-lazy tips (URTS); the previous milestone's block is added as a parent unless the tips' cone already holds
- *      it (or it is the genesis, which has no block); with no tip at all the previous milestone block (or a solid
- *      entry point) is the only parent; timestamp = max(now, previous + 1) seconds;
+ *   0. checkpoints: when more non-lazy tips have no child than a milestone can take, blocks without payload that
+ *      approve them, chained, so the milestone reaches them all (see `checkpoints`);
+ *   1. inside the attach queue (so the ledger cannot move meanwhile): the ledger index L and milestone L; up to 7
+ *      parents: the last checkpoint and the childless tips, then the freshest non-lazy tips (URTS); the previous
+ *      milestone's block is added as a parent unless their cone already holds it (or it is the genesis, which has no
+ *      block); with no tip at all the previous milestone block (or a solid entry point) is the only parent;
+ *      timestamp = max(now, previous + 1) seconds;
  *   2. both Merkle roots by a dry run of White-Flag over that cone (core `computeMilestoneRoots`);
  *   3. the payload signed with the applicable dev keys, as many as the threshold, signatures sorted by public key;
  *   4. the nonce-0 block goes through the node's one intake (syntax checks, attach) as a model block, and the
@@ -94,6 +97,7 @@ export class Coordinator {
    */
   async issue(options: MilestoneOption[] = []): Promise<IssuedMilestone> {
     const { store, protocol, settings } = this.deps;
+    const reach = await this.checkpoints();
     const { block, payload } = await this.deps.exclusive(async () => {
       const ledger = new LedgerState(store);
       const ledgerIndex = await ledger.ledgerIndex();
@@ -103,7 +107,7 @@ export class Coordinator {
       const keys = await ledger.milestoneKeys();
       if (!keys) throw new Error('the ledger has no milestone keys');
       const index = ledgerIndex + 1;
-      const parents = await this.parents(previous.blockId);
+      const parents = await this.parents(previous.blockId, reach);
       const timestamp = Math.max(Math.floor(this.now() / 1000), previous.timestamp + 1);
       const roots = await computeMilestoneRoots(store, { index, timestamp, parents }, this.deps.blocks);
       const unsigned: MilestonePayload = {
@@ -137,18 +141,49 @@ export class Coordinator {
     return { index: payload.index, blockId, milestoneId: milestoneIdOf(payload), parents: block.parents };
   }
 
-  /** Tips plus, when needed, the previous milestone block; sorted, unique, at most 8. */
-  private async parents(previousBlock: Uint8Array): Promise<Uint8Array[]> {
+  /**
+   * Checkpoints (as Hornet's coordinator issues them): when more non-lazy tips than a milestone can take have no child
+   * yet, blocks without payload, each approving the previous one and 7 of those tips (oldest first), so the milestone
+   * reaches them all through the last one. Returns the tips the milestone should take first.
+   */
+  private async checkpoints(): Promise<Uint8Array[]> {
+    const uncovered = this.deps.tips.childless();
+    const room = LIMITS.parents.max - 1;
+    if (uncovered.length <= room) return uncovered;
+    let last: Uint8Array | undefined;
+    let i = 0;
+    try {
+      for (let n = 0; n < MAX_CHECKPOINTS && uncovered.length - i > room - 1; n++) {
+        const take = last ? LIMITS.parents.max - 1 : LIMITS.parents.max;
+        const parents = uniqueSorted([...(last ? [last] : []), ...uncovered.slice(i, i + take)]);
+        i += take;
+        last = await this.deps.accept({ protocolVersion: this.deps.protocol.current.version, parents, nonce: 0n });
+      }
+    } catch (e) {
+      this.deps.logger.warn(`coordinator: no checkpoint this round: ${(e as Error).message}`);
+    }
+    return [...(last ? [last] : []), ...uncovered.slice(i)];
+  }
+
+  /** The tips to reach first, then the freshest tips, plus, when needed, the previous milestone block; sorted, unique, at most 8. */
+  private async parents(previousBlock: Uint8Array, reach: readonly Uint8Array[]): Promise<Uint8Array[]> {
     const { store, protocol } = this.deps;
-    // The freshest non-lazy tips: their cones hold what arrived since the last milestone.
-    let tips = this.deps.tips.freshest(LIMITS.parents.max - 1);
+    // First what has no child yet (or the checkpoint that reaches it), then the freshest non-lazy tips: their cones
+    // hold what arrived since the last milestone.
+    let tips = uniqueSorted([...reach, ...this.deps.tips.freshest(LIMITS.parents.max - 1)].slice(0, LIMITS.parents.max - 1));
     const hasPrevious = !previousBlock.every((b) => b === 0) && (await store.hasBlock(previousBlock));
     if (hasPrevious && !tips.some((t) => equalBytes(t, previousBlock))) {
       const cone = await walkCone(tips, this.deps.blocks, 0);
       if (!cone.some((c) => equalBytes(c.blockId, previousBlock))) tips = [...tips.slice(0, LIMITS.parents.max - 1), previousBlock];
     }
     if (tips.length === 0) tips = [protocol.solidEntryPoints[0]!];
-    const unique = new Map(tips.map((t) => [toHex0x(t), t]));
-    return [...unique.values()].sort(compareBytes);
+    return uniqueSorted(tips);
   }
+}
+
+/** Checkpoints issued before one milestone at most (they reach 8 + 7 × 19 = 141 childless tips). */
+const MAX_CHECKPOINTS = 20;
+
+function uniqueSorted(ids: readonly Uint8Array[]): Uint8Array[] {
+  return [...new Map(ids.map((t) => [toHex0x(t), t])).values()].sort(compareBytes);
 }

@@ -11,7 +11,8 @@
  *      hornet#1821);
  *   5. a peer's milestone must carry valid signatures (else the peer is misbehaving);
  *   6. proof of work, not for milestones (nonce 0) nor when minPowScore is 0 nor for a block this node asked a peer
- *      for (its own tangle needs it): a client's nonce-0 block whose score is too low is mined at minPowScore
+ *      for (its own tangle needs it): a client's (or the coordinator's checkpoint's) nonce-0 block whose score is too
+ *      low is mined at minPowScore
  *      (client parents are kept, hornet#1727), or POW_UNAVAILABLE when this node has PoW off; then
  *      score >= minPowScore or POW_SCORE_TOO_LOW;
  *   7. attach (one atomic batch).
@@ -88,8 +89,8 @@ export class Intake {
     if (isMilestone && origin.kind === 'peer') await this.checkMilestoneSignatures(block);
     let bytes = !changed && received ? received : encodeBlock(block);
     if (needsPow) {
-      if (origin.kind === 'client' && block.nonce === 0n && powScore(bytes) < protocol.minPowScore) {
-        block.nonce = await this.mine(bytes, protocol.minPowScore, origin.signal);
+      if (origin.kind !== 'peer' && block.nonce === 0n && powScore(bytes) < protocol.minPowScore) {
+        block.nonce = await this.mine(bytes, protocol.minPowScore, origin.kind === 'client' ? origin.signal : undefined);
         bytes = encodeBlock(block);
       }
       const score = powScore(bytes);

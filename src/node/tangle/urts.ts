@@ -216,6 +216,16 @@ export class TipSelector {
     return sorted([...this.nonLazy.tips()].sort((a, b) => b.seq - a.seq).slice(0, count));
   }
 
+  /** Non-lazy tips no block approves yet, oldest first: what a milestone has to reach to reference everything. */
+  childless(): Uint8Array[] {
+    this.retire();
+    return this.nonLazy
+      .tips()
+      .filter((t) => t.children === 0)
+      .sort((a, b) => a.seq - b.seq)
+      .map((t) => t.id);
+  }
+
   private scoreOf(cri: CriPair): TipScore {
     return tipScore(cri, this.coneRoots.cmi, this.protocol.current.belowMaxDepth);
   }
