@@ -126,6 +126,7 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
         milestones,
         exclusive: (fn) => attacher.exclusive(fn),
         accept: async (block) => (await intake.accept({ block }, { kind: 'coordinator' })).blockId,
+        ...(options.pow ? { mine: (bytes: Uint8Array, score: number) => options.pow!.mine(bytes, score, new AbortController().signal) } : {}),
         settings: options.coordinator,
         logger,
         now,

@@ -16,7 +16,9 @@
  */
 import { compareBytes, equalBytes, toHex, toHex0x } from '../../core/bytes.ts';
 import { ed25519PublicKeyFromSeed, ed25519Sign } from '../../core/crypto/index.ts';
-import { applicableMilestoneKeys, milestoneIdOf } from '../../core/ids/index.ts';
+import { applicableMilestoneKeys, blockId as blockIdOfBytes, milestoneIdOf } from '../../core/ids/index.ts';
+import { encodeBlock } from '../../core/codec/index.ts';
+import { NONCE_BYTES, powScore } from '../../core/pow/index.ts';
 import { computeMilestoneRoots, LedgerState, walkCone, type ConeBlockSource } from '../../core/ledger/index.ts';
 import { LIMITS, type Block, type MilestoneOption, type MilestonePayload } from '../../core/model/index.ts';
 import type { NodeStore } from '../../core/store/index.ts';
@@ -36,6 +38,8 @@ export interface CoordinatorDeps {
   exclusive: <T>(fn: () => Promise<T>) => Promise<T>;
   /** The node's intake for the coordinator's own blocks; resolves to the block ID once stored. */
   accept: (block: Block) => Promise<Uint8Array>;
+  /** Proof of work for checkpoints (absent: no PoW on this node; checkpoints only where the network asks for none). */
+  mine?: (bytesWithoutNonce: Uint8Array, targetScore: number) => Promise<bigint>;
   settings: CoordinatorSettings;
   logger: Logger;
   now?: () => number;
@@ -150,17 +154,30 @@ export class Coordinator {
     const uncovered = this.deps.tips.childless();
     const room = LIMITS.parents.max - 1;
     if (uncovered.length <= room) return uncovered;
+    const { minPowScore, version } = this.deps.protocol.current;
+    const mine = this.deps.mine;
+    if (minPowScore > 0 && !mine) return uncovered; // no PoW here: the freshest tips must do
+    // The chain is built (and mined) here, so every block ID is known and the whole chain is stored in one group.
+    const chain: Block[] = [];
     let last: Uint8Array | undefined;
     let i = 0;
-    try {
-      for (let n = 0; n < MAX_CHECKPOINTS && uncovered.length - i > room - 1; n++) {
-        const take = last ? LIMITS.parents.max - 1 : LIMITS.parents.max;
-        const parents = uniqueSorted([...(last ? [last] : []), ...uncovered.slice(i, i + take)]);
-        i += take;
-        last = await this.deps.accept({ protocolVersion: this.deps.protocol.current.version, parents, nonce: 0n });
+    for (let n = 0; n < MAX_CHECKPOINTS && uncovered.length - i > room - 1; n++) {
+      const take = last ? LIMITS.parents.max - 1 : LIMITS.parents.max;
+      const block: Block = { protocolVersion: version, parents: uniqueSorted([...(last ? [last] : []), ...uncovered.slice(i, i + take)]), nonce: 0n };
+      i += take;
+      let bytes = encodeBlock(block);
+      if (minPowScore > 0 && powScore(bytes) < minPowScore) {
+        block.nonce = await mine!(bytes.subarray(0, bytes.length - NONCE_BYTES), minPowScore);
+        bytes = encodeBlock(block);
       }
+      chain.push(block);
+      last = blockIdOfBytes(bytes);
+    }
+    try {
+      await Promise.all(chain.map((b) => this.deps.accept(b)));
     } catch (e) {
       this.deps.logger.warn(`coordinator: no checkpoint this round: ${(e as Error).message}`);
+      return uncovered;
     }
     return [...(last ? [last] : []), ...uncovered.slice(i)];
   }

@@ -14,7 +14,8 @@
  * has no children enters it, and its parents leave it.
  *
  * The queue: work that must see a still ledger (milestone confirmation, the coordinator's dry run) runs through
- * `exclusive`, between groups and before any waiting group, so it never waits behind more than one write.
+ * `exclusive`, between groups and before any waiting group, so it never waits behind more than one write; the
+ * coordinator's own blocks (milestones, checkpoints) come next, then the waiting groups.
  */
 import { toHex } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
@@ -85,6 +86,8 @@ class Group {
 
 export class Attacher {
   private readonly attaches: AttachJob[] = [];
+  /** The coordinator's blocks: stored in a group of their own ahead of the waiting ones. */
+  private readonly urgent: AttachJob[] = [];
   private readonly exclusives: ExclusiveJob[] = [];
   private draining: Promise<void> | undefined;
   private readonly storedListeners: StoredListener[] = [];
@@ -135,10 +138,13 @@ export class Attacher {
     });
   }
 
-  /** Stores `bytes` (the block `block`, ID `blockId`); resolves once the batch holding it is durable. */
-  attach(blockId: Uint8Array, bytes: Uint8Array, block: Block): Promise<AttachResult> {
+  /**
+   * Stores `bytes` (the block `block`, ID `blockId`); resolves once the batch holding it is durable. `urgent` blocks
+   * (the coordinator's) go before the blocks already waiting.
+   */
+  attach(blockId: Uint8Array, bytes: Uint8Array, block: Block, urgent = false): Promise<AttachResult> {
     return new Promise<AttachResult>((resolve, reject) => {
-      this.attaches.push({ blockId, bytes, block, resolve, reject });
+      (urgent ? this.urgent : this.attaches).push({ blockId, bytes, block, resolve, reject });
       this.kick();
     });
   }
@@ -152,7 +158,7 @@ export class Attacher {
     if (this.draining) return;
     this.draining = this.drain().finally(() => {
       this.draining = undefined;
-      if (this.attaches.length > 0 || this.exclusives.length > 0) this.kick();
+      if (this.attaches.length > 0 || this.urgent.length > 0 || this.exclusives.length > 0) this.kick();
     });
   }
 
@@ -163,8 +169,9 @@ export class Attacher {
         await exclusive.run();
         continue;
       }
-      if (this.attaches.length === 0) return;
-      const jobs = this.attaches.splice(0, this.maxGroup);
+      const queue = this.urgent.length > 0 ? this.urgent : this.attaches;
+      if (queue.length === 0) return;
+      const jobs = queue.splice(0, this.maxGroup);
       try {
         await this.storeGroup(jobs);
       } catch (e) {

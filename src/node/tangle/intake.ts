@@ -102,7 +102,7 @@ export class Intake {
       }
     }
     const blockId = blockIdOfBytes(bytes);
-    return { blockId, block, result: await this.deps.attacher.attach(blockId, bytes, block) };
+    return { blockId, block, result: await this.deps.attacher.attach(blockId, bytes, block, origin.kind === 'coordinator') };
   }
 
   private async mine(bytes: Uint8Array, targetScore: number, signal: AbortSignal | undefined): Promise<bigint> {
