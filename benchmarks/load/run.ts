@@ -12,13 +12,13 @@
  * pace is watched: a node that fell behind must return to its interval by itself.
  */
 import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
-import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeBlock } from '../../src/core/codec/index.ts';
 import { blockId as blockIdOf } from '../../src/core/ids/index.ts';
 import { fromHex0x, toHex0x } from '../../src/core/bytes.ts';
 import { spawnNode } from '../../test/e2e/rest/support.ts';
+import { httpClient, percentile } from './http.ts';
 
 const arg = (name: string, dflt: string): string => {
   const i = process.argv.indexOf(`--${name}`);
@@ -31,29 +31,15 @@ const INTERVAL = arg('interval', '1');
 const AFTER = Number(arg('after', '60'));
 const SAMPLE = Number(arg('sample', '5'));
 
-const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY + 8 });
 
-function call(base: string, method: string, path: string, body?: Uint8Array | string, type?: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${base}${path}`, { method, agent, headers: body === undefined ? {} : { 'content-type': type!, 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    if (body !== undefined) req.write(body);
-    req.end();
-  });
-}
 
-const percentile = (xs: number[], p: number): number => (xs.length === 0 ? NaN : xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!);
 const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 async function main(): Promise<void> {
   const dir = arg('data-dir', '') || mkdtempSync(join(tmpdir(), 'ledger-bench-load-'));
   const node = await spawnNode(dir, ['--min-pow-score', '0', '--milestone-interval', INTERVAL, '--pow-workers', '0']);
-  const base = node.rest;
-  const confirmedIndex = async (): Promise<number> => (JSON.parse((await call(base, 'GET', '/api/core/v2/info')).text) as { status: { confirmedMilestone: { index: number } } }).status.confirmedMilestone.index;
+  const http = httpClient(node.rest, CONCURRENCY + 8);
+  const confirmedIndex = async (): Promise<number> => (JSON.parse((await http.call('GET', '/api/core/v2/info')).text) as { status: { confirmedMilestone: { index: number } } }).status.confirmedMilestone.index;
   let accepted = 0;
   let refused = 0;
   const followed: { id: string; at: number }[] = [];
@@ -66,11 +52,11 @@ async function main(): Promise<void> {
     for (let i = 0; running; i++) {
       let res;
       if (MODE === 'json') {
-        res = await call(base, 'POST', '/api/core/v2/blocks', JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: toHex0x(encoder.encode('load')), data: toHex0x(encoder.encode(`${c}:${i}`)) } }), 'application/json');
+        res = await http.call('POST', '/api/core/v2/blocks', JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: toHex0x(encoder.encode('load')), data: toHex0x(encoder.encode(`${c}:${i}`)) } }), 'application/json');
       } else {
-        if (i % 50 === 0 || tips.length === 0) tips = (JSON.parse((await call(base, 'GET', '/api/core/v2/tips')).text) as { tips: string[] }).tips.map((t) => fromHex0x(t));
+        if (i % 50 === 0 || tips.length === 0) tips = (JSON.parse((await http.call('GET', '/api/core/v2/tips')).text) as { tips: string[] }).tips.map((t) => fromHex0x(t));
         const bytes = encodeBlock({ protocolVersion: 2, parents: tips, payload: { type: 5, tag: encoder.encode('load'), data: encoder.encode(`${c}:${i}`) }, nonce: 1n });
-        res = await call(base, 'POST', '/api/core/v2/blocks', bytes, 'application/vnd.iota.serializer-v1');
+        res = await http.call('POST', '/api/core/v2/blocks', bytes, 'application/vnd.iota.serializer-v1');
         if (res.status === 201) tips = [...new Map([[toHex0x(blockIdOf(bytes)), blockIdOf(bytes)], ...tips.slice(0, 3).map((t) => [toHex0x(t), t] as const)]).values()].sort((a, b) => Buffer.compare(a, b));
       }
       if (res.status === 201) {
@@ -85,7 +71,7 @@ async function main(): Promise<void> {
       const now = Date.now();
       const batch = followed.splice(0, 50);
       for (const f of batch) {
-        const md = JSON.parse((await call(base, 'GET', `/api/core/v2/blocks/${f.id}/metadata`)).text) as { referencedByMilestoneIndex?: number };
+        const md = JSON.parse((await http.call('GET', `/api/core/v2/blocks/${f.id}/metadata`)).text) as { referencedByMilestoneIndex?: number };
         if (md.referencedByMilestoneIndex !== undefined) referencedAfter.push(now - f.at);
         else if (now - f.at < 120_000) followed.push(f);
       }
@@ -120,7 +106,7 @@ async function main(): Promise<void> {
   console.log(`after the load: ${indexAfter - indexAtEnd} milestones in ${AFTER} s (${((indexAfter - indexAtEnd) / AFTER).toFixed(2)}/s)`);
   await node.proc.stop(10_000);
   if (!arg('data-dir', '')) rmSync(dir, { recursive: true, force: true });
-  agent.destroy();
+  http.close();
 }
 
 await main();

@@ -4,7 +4,8 @@
  * REST stays off) and stores N tagged-data blocks through the node's own intake, C at a time, with parents chosen by
  * the node's tip selection (and proof of work by its miner when the network asks for it), while the built-in
  * coordinator confirms them. So a store of a million valid blocks takes minutes, for scale runs and benchmarks.
- * Every S seconds one line: blocks stored, blocks/s over the window, confirmed milestone, the node's RSS.
+ * Every S seconds one line: blocks stored, blocks/s over the window, confirmed milestone, the node's RSS (and how much
+ * of it is the V8 heap and memory held outside it).
  */
 import { ConfigError, parseRunArgs } from '../node/config.ts';
 import { consoleLogger, type Logger } from '../node/logger.ts';
@@ -73,8 +74,9 @@ export async function toolFill(argv: readonly string[], logger: Logger = console
     const rate = ((stored - lastSample.stored) * 1000) / Math.max(1, now - lastSample.at);
     lastSample = { at: now, stored };
     const confirmed = (await parts.store.getMeta(META.confirmedMilestoneIndex)) ?? 0;
-    const rssMb = process.memoryUsage().rss / 2 ** 20;
-    console.log(`${((now - started) / 1000).toFixed(0)} s: ${stored} stored (${rate.toFixed(0)}/s), ${failed} refused, confirmed milestone ${confirmed}, RSS ${rssMb.toFixed(0)} MB`);
+    const m = process.memoryUsage();
+    const mb = (n: number): string => (n / 2 ** 20).toFixed(0);
+    console.log(`${((now - started) / 1000).toFixed(0)} s: ${stored} stored (${rate.toFixed(0)}/s), ${failed} refused, confirmed milestone ${confirmed}, RSS ${mb(m.rss)} MB (V8 heap ${mb(m.heapTotal)}, external ${mb(m.external)})`);
   };
   const timer = setInterval(() => void sample(), options.sampleSeconds * 1000);
   const encoder = new TextEncoder();
