@@ -1,12 +1,13 @@
 /**
  * Crash safety: `npx tsx scripts/crash-test.ts [--kills 20] [--seed S] [--data-dir DIR] [--lanes 4] [--tagged-workers 2]
- * [--milestone-interval 0.2] [--max-up-ms 2500]`.
+ * [--milestone-interval 0.2] [--max-up-ms 2500] [--db-engine leveldb|rocksdb]`.
  * Runs `ledger-node run` under a submission load, SIGKILLs it at seeded random moments and restarts it each time,
  * then stops it cleanly and checks that every acknowledged (201) block is served with the same bytes and that
  * `ledger-node tool check` passes (test/e2e/crash/harness.ts). Exit 0 only with no loss and a passing check.
  * `--data-dir` must be a new or empty folder; it is kept for inspection (`ledger-node tool check --data-dir DIR`).
  */
 import { existsSync, readdirSync } from 'node:fs';
+import { isDbEngine } from '../src/storage/open.ts';
 import { median, runCrashTest } from '../test/e2e/crash/harness.ts';
 
 function flag(name: string): string | undefined {
@@ -32,11 +33,17 @@ if (dataDir !== undefined && existsSync(dataDir) && readdirSync(dataDir).length 
   console.error(`--data-dir ${dataDir} is not empty: the crash test starts a new dev network there (the folder is kept afterwards)`);
   process.exit(2);
 }
-console.log(`crash test: ${kills} kills, seed ${seed}${dataDir ? `, data dir ${dataDir}` : ''}`);
+const engine = flag('db-engine');
+if (engine !== undefined && !isDbEngine(engine)) {
+  console.error(`--db-engine ${engine}: expected leveldb or rocksdb`);
+  process.exit(2);
+}
+console.log(`crash test: ${kills} kills, seed ${seed}${engine ? `, ${engine}` : ''}${dataDir ? `, data dir ${dataDir}` : ''}`);
 const started = Date.now();
 const r = await runCrashTest({
   kills,
   seed,
+  ...(engine ? { engine } : {}),
   ...(dataDir ? { dataDir, keep: true } : {}),
   lanes: num('lanes', 4),
   taggedWorkers: num('tagged-workers', 2),
@@ -46,7 +53,7 @@ const r = await runCrashTest({
 });
 const s = r.check.summary;
 console.log('');
-console.log(`kills:                 ${r.kills}`);
+console.log(`kills:                 ${r.kills} (${r.engine})`);
 console.log(`acknowledged blocks:   ${r.acknowledged} (${r.acknowledgedTransfers} transfers)`);
 console.log(`lost:                  ${r.lost.length}`);
 for (const l of r.lost) console.log(`  ${l}`);

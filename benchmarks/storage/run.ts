@@ -2,8 +2,9 @@
  * Storage throughput, on demand (never run by the tests):
  *   npx tsx benchmarks/storage/run.ts [folder]
  * Each write is one NodeStore batch shaped like a stored block (raw bytes, metadata, two children edges,
- * tip add/remove = 6 ops); reads are random block gets. LevelDB runs in a temp folder under `folder`
+ * tip add/remove = 6 ops); reads are random block gets. LevelDB and RocksDB run in temp folders under `folder`
  * (default: the OS temp dir; pass a folder on the disk you care about, since fsync cost depends on it).
+ * The engine comparison at scale (node-shaped group commits, interleaved, 100k and 1M blocks) is engines.ts.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { MemoryKeyValueStore } from '../../src/core/store/memory.ts';
 import { NodeStore } from '../../src/core/store/node-store.ts';
 import type { KeyValueStore } from '../../src/core/store/kv.ts';
 import { LevelKeyValueStore } from '../../src/storage/level.ts';
+import { RocksKeyValueStore } from '../../src/storage/rocksdb.ts';
 
 const blockId = (i: number): Uint8Array => {
   const id = new Uint8Array(32);
@@ -68,9 +70,10 @@ async function run(name: string, kv: KeyValueStore): Promise<void> {
 const base = process.argv[2] ?? tmpdir();
 const dir = await mkdtemp(join(base, 'ledger-bench-'));
 try {
-  console.log(`node ${process.version}, LevelDB folder ${dir}; 6 ops per batch`);
+  console.log(`node ${process.version}, store folders under ${dir}; 6 ops per batch`);
   await run('memory', new MemoryKeyValueStore());
-  await run('leveldb', await LevelKeyValueStore.open(dir));
+  await run('leveldb', await LevelKeyValueStore.open(join(dir, 'leveldb')));
+  await run('rocksdb', await RocksKeyValueStore.open(join(dir, 'rocksdb')));
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

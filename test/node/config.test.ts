@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, defaultConfig, DEV_MIN_POW_SCORE, parseRunArgs } from '../../src/node/config.ts';
+import { ConfigError, DEFAULT_DB_ENGINE, defaultConfig, DEV_MIN_POW_SCORE, parseRunArgs, RUN_FLAGS_HELP } from '../../src/node/config.ts';
 import { devGenesis, genesisFromJson, genesisToJson } from '../../src/node/genesis.ts';
 import { RateMeter } from '../../src/node/metrics.ts';
 
@@ -19,6 +19,19 @@ describe('node config', () => {
     expect(c).to.deep.include({ dataDir: './data', host: '127.0.0.1', restPort: 14265, grpcPort: 14266, minPowScore: DEV_MIN_POW_SCORE, powQueueSize: 16 });
     expect(c.powWorkers).to.equal(defaultConfig().powWorkers).and.be.at.least(1);
     expect(c.minPowScoreExplicit).to.equal(undefined);
+    expect(c.dbEngine).to.equal(DEFAULT_DB_ENGINE).and.equal(defaultConfig().dbEngine);
+    expect(c.dbEngineExplicit).to.equal(undefined);
+  });
+
+  it('reads --db-engine from a flag or the config file key dbEngine, marks it explicit, and documents it', () => {
+    for (const engine of ['leveldb', 'rocksdb'] as const) {
+      expect(parseRunArgs(['--db-engine', engine])).to.deep.include({ dbEngine: engine, dbEngineExplicit: true });
+      const file = join(dir, `engine-${engine}.json`);
+      writeFileSync(file, JSON.stringify({ dbEngine: engine }));
+      expect(parseRunArgs(['--config', file])).to.deep.include({ dbEngine: engine, dbEngineExplicit: true });
+    }
+    expect(() => parseRunArgs(['--db-engine', 'sqlite'])).to.throw(ConfigError, /flag --db-engine: expected leveldb or rocksdb, got "sqlite"/);
+    expect(RUN_FLAGS_HELP).to.contain('--db-engine').and.contain('db-rocksdb');
   });
 
   it('reads --flag value and --flag=value', () => {

@@ -1,10 +1,11 @@
 /**
- * The composition root on LevelDB: first start creates the dev network and genesis.json, gRPC and REST answer,
- * a restart on the same folder serves every block identically, a foreign genesis and a locked folder are refused.
+ * The composition root on the default storage engine: first start creates the dev network and genesis.json, gRPC and
+ * REST answer, a restart on the same folder serves every block identically, a foreign genesis and a locked folder are
+ * refused; a data folder keeps its storage engine.
  */
 import { expect } from 'chai';
 import { credentials } from '@grpc/grpc-js';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toHex0x } from '../../src/core/bytes.ts';
@@ -24,7 +25,7 @@ function clientOf(node: RunningNode): NodeServiceClient {
 
 const json = (text: string) => ({ block: { $case: 'json' as const, value: JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: '0x6e6f6465', data: '0x' + Buffer.from(text).toString('hex') } }) } });
 
-describe('node composition root (LevelDB)', function () {
+describe('node composition root', function () {
   this.timeout(30000);
   let dir: string;
   beforeEach(() => {
@@ -128,6 +129,31 @@ describe('node composition root (LevelDB)', function () {
     }
     expect(mismatch).to.be.instanceOf(ConfigError);
     expect((mismatch as Error).message).to.contain('belongs to network "my-test-net"');
+  });
+
+  it('keeps the storage engine of its data folder: followed without --db-engine, refused when the other is named', async () => {
+    const logger = new CollectingLogger();
+    let node = await startNode(configFor(dir, { dbEngine: 'leveldb', dbEngineExplicit: true, powWorkers: 0 }), { logger, rest: false });
+    const client = clientOf(node);
+    const info = await call(client, 'getInfo', {});
+    client.close();
+    await node.stop();
+    expect([existsSync(join(dir, 'db')), existsSync(join(dir, 'db-rocksdb'))]).to.deep.equal([true, false]);
+    // The default engine (not asked for) applies to new folders only: this one opens with LevelDB again.
+    node = await startNode(configFor(dir, { dbEngine: 'rocksdb', powWorkers: 0 }), { logger, rest: false });
+    const again = clientOf(node);
+    expect((await call(again, 'getInfo', {})).protocol).to.deep.equal(info.protocol);
+    again.close();
+    await node.stop();
+    let refused: unknown;
+    try {
+      await startNode(configFor(dir, { dbEngine: 'rocksdb', dbEngineExplicit: true }), { logger, rest: false });
+    } catch (e) {
+      refused = e;
+    }
+    expect(refused).to.have.property('code', 'STORE_OPEN_FAILED');
+    expect((refused as Error).message).to.contain('holds a LevelDB store').and.contain('run with --db-engine leveldb');
+    expect(existsSync(join(dir, 'db-rocksdb'))).to.equal(false);
   });
 
   it('with --pow-workers 0 and a non-zero min score, auto-fill answers UNAVAILABLE with the SDK phrase', async () => {

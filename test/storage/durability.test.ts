@@ -1,5 +1,5 @@
 /**
- * An acknowledged write survives a crash: a child process stores blocks in sync batches and prints each
+ * On each storage engine, an acknowledged write survives a crash: a child process stores blocks in sync batches and prints each
  * acknowledged block ID; it is killed with SIGKILL mid-stream, and the re-opened store must hold every
  * acknowledged block whole (bytes, metadata, children edge, tip) and no half-written batch.
  */
@@ -12,16 +12,16 @@ import { fileURLToPath } from 'node:url';
 import { fromHex, toHex } from '../../src/core/bytes.ts';
 import { NodeStore } from '../../src/core/store/node-store.ts';
 import { TABLES } from '../../src/core/store/tables.ts';
-import { LevelKeyValueStore } from '../../src/storage/level.ts';
+import { DB_ENGINES, openKeyValueStore, type DbEngine } from '../../src/storage/open.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 const writer = join(here, 'fixtures', 'durable-writer.ts');
 
 /** Runs the writer until `acks` batches are acknowledged, then SIGKILLs it; returns the acknowledged IDs. */
-function writeAndKill(dir: string, acks: number): Promise<string[]> {
+function writeAndKill(engine: DbEngine, dir: string, acks: number): Promise<string[]> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', writer, dir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', writer, engine, dir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     const acked: string[] = [];
     let buffered = '';
     let stderr = '';
@@ -45,7 +45,7 @@ function writeAndKill(dir: string, acks: number): Promise<string[]> {
   });
 }
 
-describe('LevelDB durability', function () {
+for (const engine of DB_ENGINES) describe(`${engine} durability`, function () {
   this.timeout(30000);
   let dir: string;
   beforeEach(async () => {
@@ -56,9 +56,9 @@ describe('LevelDB durability', function () {
   });
 
   it('keeps every acknowledged batch after SIGKILL, and no partial batch', async () => {
-    const acked = await writeAndKill(dir, 150);
+    const acked = await writeAndKill(engine, dir, 150);
     expect(acked.length).to.be.at.least(150);
-    const store = await NodeStore.open(await LevelKeyValueStore.open(dir), { networkName: 'durability' });
+    const store = await NodeStore.open(await openKeyValueStore(engine, dir), { networkName: 'durability' });
     try {
       for (const hex of acked) {
         const id = fromHex(hex);

@@ -1,12 +1,13 @@
 /**
- * The checker on a node's data folder: opens `<dataDir>/db` (LevelDB; the node must be stopped — a running node
- * holds the lock and the open fails with STORE_LOCKED), reads the genesis the network started from
+ * The checker on a node's data folder: opens its store with the engine the folder was created with (`<dataDir>/db`,
+ * LevelDB, or `<dataDir>/db-rocksdb`, RocksDB; the node must be stopped — a running node holds the lock and the open
+ * fails with STORE_LOCKED), reads the genesis the network started from
  * (`<dataDir>/genesis.json`, written at the first start, or a given file) and runs `checkStore`. Nothing is written.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { META, NodeStore } from '../../core/store/index.ts';
-import { LevelKeyValueStore } from '../../storage/level.ts';
+import { engineOfDataDir, ENGINE_FOLDERS, openDataDirStore } from '../../storage/open.ts';
 import { genesisFromJson } from '../genesis.ts';
 import { hasLedger, ledgerGenesisOf } from '../ledger/genesis-ledger.ts';
 import { checkStore, type CheckOptions, type CheckReport } from './consistency.ts';
@@ -14,9 +15,10 @@ import { checkStore, type CheckOptions, type CheckReport } from './consistency.t
 export class CheckSetupError extends Error {}
 
 export async function checkDataDir(dataDir: string, opts: { genesisFile?: string } = {}): Promise<CheckReport> {
-  const dbPath = join(dataDir, 'db');
-  if (!existsSync(dbPath)) throw new CheckSetupError(`no node store in ${dataDir} (missing the db folder)`);
-  const kv = await LevelKeyValueStore.open(dbPath, { createIfMissing: false });
+  const engine = engineOfDataDir(dataDir);
+  if (engine === undefined) throw new CheckSetupError(`no node store in ${dataDir} (missing the ${ENGINE_FOLDERS.leveldb} or ${ENGINE_FOLDERS.rocksdb} folder)`);
+  const kv = await openDataDirStore(dataDir, { engine, createIfMissing: false });
+  const dbPath = kv.location;
   try {
     const store = new NodeStore(kv);
     if ((await store.getMeta(META.schemaVersion)) === undefined) throw new CheckSetupError(`the store in ${dbPath} has no schema version (not a node store)`);

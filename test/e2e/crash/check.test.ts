@@ -1,5 +1,5 @@
 /**
- * The consistency checker on a real store: a dev-network node (LevelDB in a temp folder, fast milestones) takes
+ * The consistency checker on a real store: a dev-network node (the default engine in a temp folder, fast milestones) takes
  * tagged-data blocks and transfers, stops, and the checker passes; then single corruptions of every kind it checks
  * (block bytes, metadata, children, transaction index, solidity, tips, UTXO tables, diffs, included-block index,
  * referenced metadata, ledger meta) are written one at a time, each reported precisely, and undone again.
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { toHex0x } from '../../../src/core/bytes.ts';
 import { LEDGER_TABLES } from '../../../src/core/ledger/index.ts';
 import { META, NodeStore, TABLES, type BlockMetadata, type KeyValueStore } from '../../../src/core/store/index.ts';
-import { LevelKeyValueStore } from '../../../src/storage/level.ts';
+import { openDataDirStore } from '../../../src/storage/open.ts';
 import { toolCheck } from '../../../src/cli/tool-check.ts';
 import { checkStore, type CheckOptions } from '../../../src/node/check/consistency.ts';
 import { checkDataDir } from '../../../src/node/check/data-dir.ts';
@@ -75,7 +75,7 @@ describe('e2e crash: the consistency checker', function () {
     } finally {
       await node.stop();
     }
-    kv = await LevelKeyValueStore.open(join(dataDir, 'db'));
+    kv = await openDataDirStore(dataDir);
     store = new NodeStore(kv);
     options = { genesis: ledgerGenesisOf(genesisFromJson(JSON.parse(readFileSync(genesisFile, 'utf8')))) };
   });
@@ -220,7 +220,7 @@ describe('e2e crash: the consistency checker', function () {
       expect(r.value).to.equal(1);
       expect(r.out).to.match(/is a tip but has \d+ solid child/);
       expect(r.out).to.match(/check FAILED: 1 difference/);
-      const fixed = await LevelKeyValueStore.open(join(dataDir, 'db'));
+      const fixed = await openDataDirStore(dataDir);
       await fixed.write([{ type: 'del', key: tk }]);
       await fixed.close();
       r = await quietly(() => toolCheck(['--data-dir', dataDir]));
@@ -228,7 +228,7 @@ describe('e2e crash: the consistency checker', function () {
       expect(r.out).to.match(/^check passed: \d+ v2 blocks .* milestones replayed \(done\)/);
       expect((await checkDataDir(dataDir)).ok).to.equal(true);
     } finally {
-      kv = await LevelKeyValueStore.open(join(dataDir, 'db'));
+      kv = await openDataDirStore(dataDir);
       store = new NodeStore(kv);
     }
   });

@@ -3,18 +3,22 @@
  * (fast milestones, low PoW score) under a submission load of tagged-data blocks and transfer lanes, SIGKILLed at
  * seeded random moments and restarted each time without any repair; then one clean stop, every acknowledged (201)
  * block read back raw (same ID = same bytes, same payload as sent) and the consistency checker run on the store.
+ * `engine` picks the storage engine (`--db-engine`); the checker opens the store with the engine the folder keeps.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkDataDir } from '../../../src/node/check/data-dir.ts';
 import type { CheckReport } from '../../../src/node/check/consistency.ts';
+import { engineOfDataDir, type DbEngine } from '../../../src/storage/open.ts';
 import { spawnNode, type SpawnedNode } from '../rest/support.ts';
 import { makeLanes, postTagged, prng, readDevWallet, request, verifyAcks, type Ack, type Lane, type Target } from './load.ts';
 
 export interface CrashOptions {
   kills: number;
   seed: number;
+  /** Storage engine of the node (`--db-engine`; default: the node's default). */
+  engine?: DbEngine;
   /** Data folder (default: a new temp folder, removed at the end unless `keep`). */
   dataDir?: string;
   keep?: boolean;
@@ -43,6 +47,8 @@ export interface CrashResult {
   midMilestone: number;
   check: CheckReport;
   dataDir: string;
+  /** The engine of the store the node left (by its folder). */
+  engine: DbEngine | undefined;
 }
 
 const median = (xs: number[]): number => (xs.length === 0 ? NaN : xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)]!);
@@ -58,7 +64,7 @@ export async function runCrashTest(o: CrashOptions): Promise<CrashResult> {
   const random = prng(o.seed);
   const root = o.dataDir === undefined ? mkdtempSync(join(tmpdir(), 'crash-test-')) : undefined;
   const dataDir = o.dataDir ?? join(root!, 'data');
-  const args = ['--min-pow-score', '10', '--pow-workers', '1', '--milestone-interval', String(o.milestoneInterval ?? 0.2)];
+  const args = ['--min-pow-score', '10', '--pow-workers', '1', '--milestone-interval', String(o.milestoneInterval ?? 0.2), ...(o.engine ? ['--db-engine', o.engine] : [])];
   const target: Target = { base: undefined };
   const acks: Ack[] = [];
   const restartMs: number[] = [];
@@ -138,7 +144,7 @@ export async function runCrashTest(o: CrashOptions): Promise<CrashResult> {
     node = undefined;
     if (code !== 0) throw new Error(`the node did not stop cleanly (exit ${code})`);
     const check = await checkDataDir(dataDir);
-    return { kills: o.kills, acknowledged: acks.length, acknowledgedTransfers: acks.filter((a) => a.kind === 'transfer').length, lost, restartMs, ledgerIndexBefore, inFlightAtKill, midMilestone, check, dataDir };
+    return { kills: o.kills, acknowledged: acks.length, acknowledgedTransfers: acks.filter((a) => a.kind === 'transfer').length, lost, restartMs, ledgerIndexBefore, inFlightAtKill, midMilestone, check, dataDir, engine: engineOfDataDir(dataDir) };
   } finally {
     stopLoad = true;
     await Promise.allSettled(loops);
