@@ -11,7 +11,7 @@
  */
 import type { ServerDuplexStream } from '@grpc/grpc-js';
 import { LedgerState } from '../core/ledger/index.ts';
-import type { NodeStore } from '../core/store/index.ts';
+import { TABLES, type NodeStore } from '../core/store/index.ts';
 import { PeerServiceService, type PeerMessage } from '../grpc/gen/peer.ts';
 import type { ExtraService } from './grpc/server.ts';
 import { NodeServiceImpl } from './grpc/service.ts';
@@ -95,8 +95,6 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
   const attacher = new Attacher(store, protocol, coneRoots, new KnownBlocks(), now);
   const tips = new TipSelector(store, protocol, coneRoots, now, options.tipPools);
   attacher.onSolid((id, parents, cri) => tips.added(id, parents, cri));
-  await attacher.load();
-  await tips.load();
   const recent = new RecentBlocks(store, protocol);
   attacher.onStored((id, block) => recent.stored(id, block));
   const afterConfirm = async (referenced: Uint8Array[], index: number): Promise<void> => {
@@ -109,6 +107,13 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
   };
   const milestones = new MilestoneProcessor(store, (fn) => attacher.exclusive(fn), protocol, logger, afterConfirm, recent);
   attacher.onStored((id, block, result) => milestones.stored(id, block, result));
+  // One pass over the stored blocks' metadata: what the attacher and the milestone processor need to know at start.
+  for await (const [id, md] of store.entries(TABLES.blockMetadata)) {
+    attacher.noteStored(id, md);
+    milestones.noteStored(id, md);
+  }
+  await attacher.load();
+  await tips.load();
   const intake = new Intake({
     network,
     protocol,

@@ -8,7 +8,8 @@
  * logged and never confirms (its block stays stored); another block with the same index may still confirm.
  * Confirmations run in the Attacher's queue, so they never interleave with block attaches.
  *
- * On start the store is scanned once for milestone blocks above the ledger index (a restart forgets nothing).
+ * On start every stored milestone block above the ledger index is noted (`noteStored`, from the one start-up pass over
+ * the metadata) and processed (a restart forgets nothing).
  * Blocks that arrive while the node runs are kept decoded, so a milestone is decoded once. After each confirmation
  * the protocol parameters in force are reloaded (protocol-state.ts): a change announced for this index applies now.
  */
@@ -18,7 +19,7 @@ import { ProtocolError } from '../../core/errors.ts';
 import { milestoneIdOf, verifyMilestoneSignaturesOverId } from '../../core/ids/index.ts';
 import { confirmMilestone, LedgerState, type ConeBlockSource } from '../../core/ledger/index.ts';
 import { PAYLOAD_MILESTONE, type Block, type MilestonePayload } from '../../core/model/index.ts';
-import { META, TABLES, type NodeStore } from '../../core/store/index.ts';
+import { META, type BlockMetadata, type NodeStore } from '../../core/store/index.ts';
 import type { Logger } from '../logger.ts';
 import type { ProtocolState } from './protocol-state.ts';
 
@@ -68,12 +69,13 @@ export class MilestoneProcessor {
   ) {}
 
   /** Finds milestone blocks above the ledger index stored before a restart, and processes them. */
+  /** Start-up, for every stored block (the composition root's one pass over the metadata): milestones above the ledger. */
+  noteStored(blockId: Uint8Array, md: BlockMetadata): void {
+    if (this.protocol.hasLedger && md.milestoneIndex !== undefined && md.milestoneIndex > this.protocol.ledgerIndex) this.remember(md.milestoneIndex, { blockId });
+  }
+
+  /** Processes the milestone blocks found at start-up (noteStored). */
   async start(): Promise<void> {
-    const ledgerIndex = await this.store.getMeta(META.ledgerIndex);
-    if (ledgerIndex === undefined) return;
-    for await (const [id, md] of this.store.entries(TABLES.blockMetadata)) {
-      if (md.milestoneIndex !== undefined && md.milestoneIndex > ledgerIndex) this.remember(md.milestoneIndex, { blockId: id });
-    }
     if (this.pending.size > 0) await this.exclusive(() => this.process());
   }
 

@@ -21,7 +21,7 @@ import { toHex } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
 import { transactionIdOf } from '../../core/ids/index.ts';
 import { PAYLOAD_MILESTONE, PAYLOAD_TRANSACTION, type Block } from '../../core/model/index.ts';
-import { TABLES, type BlockMetadata, type ConeRootIndexes, type NodeStore, type StoreBatch } from '../../core/store/index.ts';
+import type { BlockMetadata, ConeRootIndexes, NodeStore, StoreBatch } from '../../core/store/index.ts';
 import type { ProtocolState } from '../ledger/protocol-state.ts';
 import type { ConeRoots } from './cone-roots.ts';
 import type { KnownBlocks } from './known-blocks.ts';
@@ -97,6 +97,7 @@ export class Attacher {
    * they become solid, so only for these is the children table read when they do.
    */
   private readonly awaited = new Set<string>();
+  private readonly unsolidAtStart: Uint8Array[] = [];
   /** The blocks in the store's tips table (ID hex), so a parent that is no tip costs no delete. */
   private readonly tipsTable = new Set<string>();
 
@@ -109,15 +110,16 @@ export class Attacher {
     private readonly maxGroup = MAX_GROUP,
   ) {}
 
-  /**
-   * Start-up, one pass over the metadata: which blocks are stored (KnownBlocks) and which parents the stored unsolid
-   * blocks wait for; and the tips table.
-   */
+  /** Start-up, for every stored block (the composition root's one pass over the metadata): it is known; unsolid ones wait. */
+  noteStored(blockId: Uint8Array, md: BlockMetadata): void {
+    this.known.add(blockId);
+    if (!md.solid && md.protocolVersion === 2) this.unsolidAtStart.push(blockId);
+  }
+
+  /** Start-up, after noteStored: the tips table, and the parents the stored unsolid blocks wait for. */
   async load(): Promise<void> {
     for (const tip of await this.store.tips()) this.tipsTable.add(toHex(tip));
-    for await (const [id, md] of this.store.entries(TABLES.blockMetadata)) {
-      this.known.add(id);
-      if (md.solid || md.protocolVersion !== 2) continue;
+    for (const id of this.unsolidAtStart.splice(0)) {
       for (const p of (await this.parentsOf(id)) ?? []) if ((await this.store.getBlockMetadata(p))?.solid !== true) this.awaited.add(toHex(p));
     }
   }
