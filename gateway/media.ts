@@ -61,8 +61,28 @@ function decidingRange(ranges: MediaRange[], mediaType: string): MediaRange | un
   return best;
 }
 
+/**
+ * prefersBinary's answers by type and header: clients send few distinct Accept headers, so each is parsed once (a hot
+ * path: every block read negotiates). Bounded: headers over 200 characters are not kept, and a full cache starts over.
+ */
+const preferences = new Map<string, boolean>();
+const PREFERENCES_KEPT = 256;
+
 /** True when the Accept header asks for `binaryType` rather than JSON (never throws, never "none"). */
 export function prefersBinary(acceptHeader: string | undefined, binaryType: string): boolean {
+  if (!acceptHeader) return false;
+  if (acceptHeader.length > 200) return decidePreference(acceptHeader, binaryType);
+  const key = `${binaryType}\n${acceptHeader}`;
+  let binary = preferences.get(key);
+  if (binary === undefined) {
+    binary = decidePreference(acceptHeader, binaryType);
+    if (preferences.size >= PREFERENCES_KEPT) preferences.clear();
+    preferences.set(key, binary);
+  }
+  return binary;
+}
+
+function decidePreference(acceptHeader: string, binaryType: string): boolean {
   const ranges = parseAccept(acceptHeader);
   const bin = decidingRange(ranges, binaryType);
   if (bin === undefined || bin.q === 0) return false;

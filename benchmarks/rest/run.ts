@@ -1,26 +1,35 @@
 /**
  * REST benchmark, on demand (never run by the tests), loopback only, bounded in time and count:
- *   npx tsx benchmarks/rest/run.ts [--runs=3] [--ms=1000] [--posts=100] [--blocks=200] [--concurrency=1,16]
+ *   npx tsx benchmarks/rest/run.ts [--runs=3] [--ms=1000] [--posts=100] [--blocks=200] [--concurrency=1,32] [--get-only]
+ *                                  [--paths=koa,run,...] [--cpu-prof=DIR]
  *
- * What is measured, for each operation and each concurrency level:
+ * What is measured, for each operation and each concurrency level (= connections of the HTTP paths):
  *   GET block JSON      GET /api/core/v2/blocks/{id}                       (Accept: application/json)
  *   GET block raw       GET /api/core/v2/blocks/{id}                       (Accept: application/vnd.iota.serializer-v1)
  *   POST block raw      POST /api/core/v2/blocks, pre-mined nonce           (Content-Type: application/vnd.iota.serializer-v1)
  *   POST block JSON     POST /api/core/v2/blocks, pre-mined nonce           (Content-Type: application/json, what iota.js sends)
- * along three paths, so the cost of each hop is visible:
- *   gateway    HTTP -> REST gateway -> gRPC -> service: a spawned `ledger-node run` (its in-process gateway talks to
- *              its gRPC server over loopback, as users run it); client: node:http with a keep-alive agent
- *   gRPC       the generated gRPC client straight to the same spawned node's gRPC port (no HTTP, no gateway)
- *   in-process NodeServiceImpl methods called directly in this process (no HTTP, no gRPC), on its own node
- * Both nodes use LevelDB in a temporary folder and the dev network's min PoW score (100): POSTed blocks are mined
- * beforehand with the project's miner (all cores, outside the timed part) on the node's current tips, so the node
- * only checks the score. Each measurement runs `concurrency` loops until `ms` have passed (GET) or its batch of
- * `posts` blocks is used up (POST). Every run measures every (path, operation, concurrency) once, interleaved; the
- * tables show the medians over the runs of rps, p50 and p99. Any non-2xx answer aborts the benchmark.
- * The machine is shared and has 2 cores (client and node compete for them): read medians and ratios.
+ * along these paths, so the cost of each hop is visible (every server in its own process, as users run them):
+ *   koa        the ceiling: a bare Koa app with one route answering the same block's JSON text or bytes, nothing
+ *              else (serve.ts koa); GET only
+ *   run        HTTP -> REST gateway -> in-process transport -> service: a spawned `ledger-node run`, as users run it
+ *   run/gRPC   HTTP -> REST gateway -> gRPC over loopback -> service: the same node as `ledger-node run` was before
+ *              the in-process transport (serve.ts run-over-grpc)
+ *   gateway    HTTP -> a spawned standalone `ledger-node gateway --node` -> gRPC -> the `run` node
+ *   gRPC       the generated gRPC client straight to the `run` node's gRPC port (no HTTP, no gateway)
+ *   service    NodeServiceImpl methods called directly in this process (no HTTP, no gRPC), on its own node
+ * The HTTP client is node:http with a keep-alive agent of `concurrency` sockets. The nodes use their default store in
+ * temporary folders and the dev network's min PoW score (100): POSTed blocks are mined beforehand with the project's
+ * miner (all cores, outside the timed part) on the node's current tips, so the node only checks the score. Each
+ * measurement runs `concurrency` loops until `ms` have passed (GET) or its batch of `posts` blocks is used up (POST).
+ * Every run measures every (path, operation, concurrency) once, interleaved; the tables show the medians over the runs
+ * of rps, p50 and p99, the CPU time (user + system, read from /proc where there is one) the serving processes spent per
+ * call, and each HTTP path's rps as a share of the Koa ceiling measured in the same run. Any non-2xx answer aborts the
+ * benchmark. `--cpu-prof=DIR` writes V8 CPU profiles of the `run` node and of the Koa ceiling there (node --cpu-prof)
+ * when they stop; `--paths=koa,run` measures only the paths listed.
+ * The machine is shared and has 2 cores (client and servers compete for them): read medians and ratios.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,7 +51,9 @@ const RUNS = Number(arg('runs', '3'));
 const MS = Number(arg('ms', '1000'));
 const POSTS = Number(arg('posts', '100'));
 const BLOCKS = Number(arg('blocks', '200'));
-const CONCURRENCY = arg('concurrency', '1,16').split(',').map(Number);
+const CONCURRENCY = arg('concurrency', '1,32').split(',').map(Number);
+const GET_ONLY = process.argv.includes('--get-only');
+const CPU_PROF = arg('cpu-prof', '');
 for (const [k, v] of Object.entries({ RUNS, MS, POSTS, BLOCKS })) {
   if (!Number.isInteger(v) || v < 1 || v > 100000) throw new Error(`--${k.toLowerCase()} must be an integer 1..100000`);
 }
@@ -51,13 +62,19 @@ if (POSTS <= 2 * WARMUP) throw new Error(`--posts must be more than ${2 * WARMUP
 if (CONCURRENCY.some((c) => !Number.isInteger(c) || c < 1 || c > 256)) throw new Error('--concurrency must list integers 1..256');
 
 const BIN = fileURLToPath(new URL('../../bin/ledger-node.js', import.meta.url));
+const SERVE = fileURLToPath(new URL('./serve.ts', import.meta.url));
 const RAW = 'application/vnd.iota.serializer-v1';
 const V2 = '/api/core/v2';
 
 type Op = 'GET block JSON' | 'GET block raw' | 'POST block raw' | 'POST block JSON';
-const OPS: Op[] = ['GET block JSON', 'GET block raw', 'POST block raw', 'POST block JSON'];
-type PathName = 'gateway' | 'gRPC' | 'in-process';
-const PATHS: PathName[] = ['gateway', 'gRPC', 'in-process'];
+const OPS: Op[] = GET_ONLY ? ['GET block JSON', 'GET block raw'] : ['GET block JSON', 'GET block raw', 'POST block raw', 'POST block JSON'];
+type PathName = 'koa' | 'run' | 'run/gRPC' | 'gateway' | 'gRPC' | 'service';
+const ALL_PATHS: PathName[] = ['koa', 'run', 'run/gRPC', 'gateway', 'gRPC', 'service'];
+const PATHS = arg('paths', ALL_PATHS.join(',')).split(',') as PathName[];
+if (PATHS.some((p) => !ALL_PATHS.includes(p))) throw new Error(`--paths must list some of ${ALL_PATHS.join(',')}`);
+/** The paths that answer over HTTP (their rps is compared with the Koa ceiling). */
+const HTTP_PATHS: PathName[] = ['koa', 'run', 'run/gRPC', 'gateway'];
+const measures = (p: PathName, op: Op): boolean => PATHS.includes(p) && (p !== 'koa' || op.startsWith('GET'));
 
 /** One call of an operation; resolves when the answer is complete, rejects on any failure. */
 type Call = (i: number) => Promise<void>;
@@ -70,34 +87,58 @@ interface Target {
   getRaw(id: Uint8Array): Promise<void>;
   postRaw(bytes: Uint8Array): Promise<void>;
   postJson(text: string): Promise<void>;
+  /** The serving processes (their CPU time per call is reported). */
+  pids?: number[];
+  /** Drops idle keep-alive connections (a server closes them after 5 s idle, racing the next request). */
+  reset?(): void;
 }
 
-// ---------------------------------------------------------------- the spawned node
+// ---------------------------------------------------------------- the spawned servers
 
-async function spawnNode(dataDir: string): Promise<{ child: ChildProcess; rest: number; grpc: number }> {
-  const child = spawn(process.execPath, [BIN, 'run', '--data-dir', dataDir, '--rest-port', '0', '--grpc-port', '0', '--pow-workers', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Spawns `node ...args` and resolves once every pattern matched its output, with their first capture groups. */
+function spawnServer(args: string[], patterns: RegExp[]): Promise<{ child: ChildProcess; captures: string[] }> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`node not ready in 30 s:\n${out}`));
+      reject(new Error(`${args.join(' ')} not ready in 30 s:\n${out}`));
     }, 30000);
+    let ready = false;
     const onData = (d: Buffer): void => {
       out += d.toString();
-      const grpc = /gRPC NodeService listening on 127\.0\.0\.1:(\d+)/.exec(out)?.[1];
-      const rest = /REST API listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(out)?.[1];
-      if (grpc && rest && /remote PoW/.test(out)) {
+      if (ready) return;
+      const captures = patterns.map((p) => p.exec(out)?.[1]);
+      if (captures.every((c) => c !== undefined)) {
+        ready = true;
         clearTimeout(timer);
-        resolve({ child, rest: Number(rest), grpc: Number(grpc) });
+        child.off('exit', onExit);
+        child.once('exit', (code, signal) => {
+          if (!stopping.has(child)) console.error(`${args.join(' ')} exited with ${code ?? signal} while measured:\n${out.slice(-3000)}`);
+        });
+        resolve({ child, captures: captures as string[] });
       }
+    };
+    const onExit = (code: number | null): void => {
+      clearTimeout(timer);
+      reject(new Error(`${args.join(' ')} exited with ${code}:\n${out}`));
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`node exited with ${code}:\n${out}`));
-    });
+    child.once('exit', onExit);
   });
+}
+
+const NODE_READY = [/gRPC NodeService listening on 127\.0\.0\.1:(\d+)/, /REST API listening on http:\/\/127\.0\.0\.1:(\d+)\//, /remote PoW (\w+)/];
+
+const stopping = new Set<ChildProcess>();
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  stopping.add(child);
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
 }
 
 function httpTarget(port: number, maxSockets: number): Target & { agent: Agent } {
@@ -120,6 +161,9 @@ function httpTarget(port: number, maxSockets: number): Target & { agent: Agent }
   return {
     agent,
     ids: [],
+    reset() {
+      for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+    },
     async tips() {
       return (JSON.parse((await send('GET', `${V2}/tips`, {})).toString()) as { tips: string[] }).tips.sort();
     },
@@ -210,6 +254,23 @@ interface Sample {
   p50: number;
   p99: number;
   n: number;
+  /** CPU time the serving processes spent per call, µs (NaN where not known). */
+  cpuUs: number;
+}
+
+/** CPU seconds (user + system, all threads) the processes have used so far, from /proc; NaN where unreadable. */
+function cpuSeconds(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of proc(5))
+    } catch {
+      return NaN;
+    }
+  }
+  return ticks / 100; // USER_HZ: 100 on Linux
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -217,9 +278,10 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** `concurrency` loops calling `call(i)` with i = 0, 1, ... until `limit` calls or `ms` elapsed. */
-async function measure(call: Call, concurrency: number, limit: number, ms: number): Promise<Sample> {
+async function measure(call: Call, concurrency: number, limit: number, ms: number, pids: readonly number[] = []): Promise<Sample> {
   const lat: number[] = [];
   let next = 0;
+  const cpu0 = pids.length > 0 ? cpuSeconds(pids) : NaN;
   const start = performance.now();
   const deadline = start + ms;
   const loop = async (): Promise<void> => {
@@ -230,10 +292,13 @@ async function measure(call: Call, concurrency: number, limit: number, ms: numbe
       lat.push(performance.now() - t);
     }
   };
-  await Promise.all(Array.from({ length: concurrency }, loop));
+  // every loop ends before the first failure is reported (a rejection left behind would end the process unreported)
+  const failed = (await Promise.allSettled(Array.from({ length: concurrency }, loop))).find((r) => r.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
   const elapsed = performance.now() - start;
+  const cpuUs = ((cpuSeconds(pids) - cpu0) * 1e6) / lat.length;
   lat.sort((a, b) => a - b);
-  return { rps: (lat.length / elapsed) * 1000, p50: percentile(lat, 0.5), p99: percentile(lat, 0.99), n: lat.length };
+  return { rps: (lat.length / elapsed) * 1000, p50: percentile(lat, 0.5), p99: percentile(lat, 0.99), n: lat.length, cpuUs };
 }
 
 const median = (xs: number[]): number => {
@@ -243,44 +308,82 @@ const median = (xs: number[]): number => {
 
 // ---------------------------------------------------------------- main
 
+const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
 async function main(): Promise<void> {
   const maxC = Math.max(...CONCURRENCY);
-  console.log(`REST benchmark: runs=${RUNS} ms=${MS} posts=${POSTS} blocks=${BLOCKS} concurrency=${CONCURRENCY.join(',')}`);
+  console.log(`REST benchmark: runs=${RUNS} ms=${MS} posts=${POSTS} blocks=${BLOCKS} concurrency=${CONCURRENCY.join(',')}${GET_ONLY ? ' get-only' : ''}`);
   console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}, node ${process.version}`);
-  const dirs = [mkdtempSync(join(tmpdir(), 'ledger-bench-rest-')), mkdtempSync(join(tmpdir(), 'ledger-bench-rest-'))];
-  let child: ChildProcess | undefined;
-  let grpcClient: NodeServiceClient | undefined;
-  let http: ReturnType<typeof httpTarget> | undefined;
-  const inProcess = await startNode({ ...defaultConfig(), dataDir: dirs[1]!, restPort: 0, grpcPort: 0, powWorkers: 0 }, { rest: false, logger: silentLogger });
+  const dirs = [0, 1, 2].map(() => mkdtempSync(join(tmpdir(), 'ledger-bench-rest-')));
+  const children: ChildProcess[] = [];
+  const clients: NodeServiceClient[] = [];
+  const agents: Agent[] = [];
+  const service = await startNode({ ...defaultConfig(), dataDir: dirs[2]!, restPort: 0, grpcPort: 0, powWorkers: 0 }, { rest: false, logger: silentLogger });
   const miner = createMiner();
+  const http = (port: number): Target => {
+    const t = httpTarget(port, maxC);
+    agents.push(t.agent);
+    return t;
+  };
+  const grpcTo = (port: number): Target => {
+    const client = new NodeServiceClient(`127.0.0.1:${port}`, credentials.createInsecure());
+    clients.push(client);
+    return serviceTarget(grpcService(client));
+  };
   try {
-    const spawned = await spawnNode(dirs[0]!);
-    child = spawned.child;
-    http = httpTarget(spawned.rest, maxC);
-    grpcClient = new NodeServiceClient(`127.0.0.1:${spawned.grpc}`, credentials.createInsecure());
-    const targets: Record<PathName, Target> = { gateway: http, gRPC: serviceTarget(grpcService(grpcClient)), 'in-process': serviceTarget(inProcess.parts.service) };
+    const nodeArgs = ['run', '--data-dir', dirs[0]!, '--rest-port', '0', '--grpc-port', '0', '--pow-workers', '0'];
+    const profile = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [];
+    const run = await spawnServer([...profile, BIN, ...nodeArgs], NODE_READY);
+    children.push(run.child);
+    const runGrpcPort = Number(run.captures[0]);
+    const before = await spawnServer(['--import', 'tsx', SERVE, 'run-over-grpc', dirs[1]!], NODE_READY);
+    children.push(before.child);
+    const gateway = await spawnServer([BIN, 'gateway', '--node', `127.0.0.1:${runGrpcPort}`, '--rest-port', '0'], [/gateway listening on 127\.0\.0\.1:(\d+)/]);
+    children.push(gateway.child);
+    const targets: Partial<Record<PathName, Target>> = {
+      run: http(Number(run.captures[1])),
+      'run/gRPC': http(Number(before.captures[1])),
+      gateway: http(Number(gateway.captures[0])),
+      gRPC: grpcTo(runGrpcPort),
+      service: serviceTarget(service.parts.service),
+    };
     // the GET targets: blocks submitted (node picks parents; min PoW 100 mined here) to each node
     await miner.searcherNames();
-    for (const name of ['gRPC', 'in-process'] as const) {
-      const t = targets[name];
+    const seeded = { run: targets.gRPC!, 'run/gRPC': grpcTo(Number(before.captures[0])), service: targets.service! };
+    for (const t of Object.values(seeded)) {
       const { raw } = await preMine(miner, await t.tips(), BLOCKS);
       for (const bytes of raw) await t.postRaw(bytes);
       t.ids = raw.map((b) => blockId(b));
     }
-    http.ids = targets.gRPC.ids; // same node
-    console.log(`seeded ${BLOCKS} blocks per node; pre-mining ${POSTS} blocks per POST measurement...`);
+    targets.run!.ids = targets.gateway!.ids = seeded.run.ids;
+    targets.run!.pids = targets.gRPC!.pids = [run.child.pid!];
+    targets['run/gRPC']!.pids = [before.child.pid!];
+    targets.gateway!.pids = [gateway.child.pid!, run.child.pid!];
+    targets['run/gRPC']!.ids = seeded['run/gRPC'].ids;
+    // the ceiling answers one of those blocks, exactly as the node renders it
+    const sample = await grpcService(clients[0]!).getBlock({ blockId: seeded.run.ids[0]!, view: BlockView.BLOCK_VIEW_UNSPECIFIED });
+    const koa = await spawnServer([...profile, '--import', 'tsx', SERVE, 'koa', Buffer.from(sample.json).toString('base64'), Buffer.from(sample.raw).toString('hex')], [/koa listening on 127\.0\.0\.1:(\d+)/]);
+    children.push(koa.child);
+    targets.koa = http(Number(koa.captures[0]));
+    targets.koa.ids = seeded.run.ids;
+    targets.koa.pids = [koa.child.pid!];
+    console.log(`seeded ${BLOCKS} blocks per node (block of ${sample.raw.length} bytes, JSON ${sample.json.length} characters)`);
     // pre-mine every POST batch (on the tips each node has now; all batches share them)
     const batches = new Map<string, { raw: Uint8Array[]; json: string[] }>();
-    const mineStart = performance.now();
-    for (const p of PATHS) {
-      const parents = await targets[p].tips();
-      for (let run = 0; run < RUNS; run++) {
-        for (const c of CONCURRENCY) {
-          for (const op of ['POST block raw', 'POST block JSON'] as const) batches.set(`${p}|${op}|${c}|${run}`, await preMine(miner, parents, POSTS));
+    if (!GET_ONLY) {
+      console.log(`pre-mining ${POSTS} blocks per POST measurement...`);
+      const mineStart = performance.now();
+      for (const p of PATHS) {
+        if (!measures(p, 'POST block raw')) continue;
+        const parents = await targets[p]!.tips();
+        for (let run = 0; run < RUNS; run++) {
+          for (const c of CONCURRENCY) {
+            for (const op of ['POST block raw', 'POST block JSON'] as const) batches.set(`${p}|${op}|${c}|${run}`, await preMine(miner, parents, POSTS));
+          }
         }
       }
+      console.log(`pre-mined ${batches.size * POSTS} blocks in ${((performance.now() - mineStart) / 1000).toFixed(1)} s`);
     }
-    console.log(`pre-mined ${batches.size * POSTS} blocks in ${((performance.now() - mineStart) / 1000).toFixed(1)} s`);
     await miner.close();
 
     const samples = new Map<string, Sample[]>();
@@ -288,7 +391,8 @@ async function main(): Promise<void> {
       for (const c of CONCURRENCY) {
         for (const op of OPS) {
           for (const p of PATHS) {
-            const t = targets[p];
+            if (!measures(p, op)) continue;
+            const t = targets[p]!;
             let call: Call;
             let limit = Number.MAX_SAFE_INTEGER;
             if (op === 'GET block JSON') call = (i) => t.getJson(t.ids[i % t.ids.length]!);
@@ -298,10 +402,18 @@ async function main(): Promise<void> {
               limit = POSTS;
               call = op === 'POST block raw' ? (i) => t.postRaw(batch.raw[i]!) : (i) => t.postJson(batch.json[i]!);
             }
-            // warm-up: 20 calls (for POST the batch's first 20 blocks), then the timed part
-            await measure(call, c, WARMUP, 1000);
+            // warm-up: GET calls for 1 s (fresh processes must reach optimized code), for POST the batch's first 20
+            // blocks; then the timed part
             const key = `${op}|${c}|${p}`;
-            const s = await measure(op.startsWith('POST') ? (i) => call(i + WARMUP) : call, c, limit - WARMUP, MS);
+            let s: Sample;
+            t.reset?.();
+            try {
+              if (op.startsWith('POST')) await measure(call, c, WARMUP, 1000);
+              else await measure(call, c, Number.MAX_SAFE_INTEGER, 1000);
+              s = await measure(op.startsWith('POST') ? (i) => call(i + WARMUP) : call, c, limit - WARMUP, MS, t.pids);
+            } catch (e) {
+              throw new Error(`${op} on ${p} at concurrency ${c} failed: ${(e as Error).message}`, { cause: e });
+            }
             (samples.get(key) ?? samples.set(key, []).get(key)!).push(s);
           }
         }
@@ -309,37 +421,58 @@ async function main(): Promise<void> {
       console.log(`run ${run + 1}/${RUNS} done`);
     }
 
-    console.log(`\nmedians over ${RUNS} runs (rps = completed calls per second; p50 / p99 latency in ms)`);
+    const med = (op: Op, c: number, p: PathName, f: (s: Sample) => number): number => median((samples.get(`${op}|${c}|${p}`) ?? []).map(f));
+    /** rps of `p` over the rps of `base`, run by run (same run, same machine state), then the median; NaN when one is not measured. */
+    const ratio = (op: Op, c: number, p: PathName, base: PathName): number => {
+      const a = samples.get(`${op}|${c}|${p}`);
+      const b = samples.get(`${op}|${c}|${base}`);
+      return a && b ? median(a.map((s, i) => s.rps / b[i]!.rps)) : NaN;
+    };
+    const ofKoa = (op: Op, c: number, p: PathName): number => ratio(op, c, p, 'koa');
+    console.log(
+      `\nmedians over ${RUNS} runs (rps = completed calls per second; p50 / p99 latency in ms; of koa = rps / the Koa ceiling's rps in the same run;` +
+        ` cpu = CPU time of the serving processes per call, µs)`,
+    );
     for (const c of CONCURRENCY) {
       console.log(`\nconcurrency ${c}`);
-      console.log(`${''.padEnd(17)}| ${PATHS.map((p) => p.padEnd(30)).join(' | ')}`);
-      console.log(`${'operation'.padEnd(17)}| ${PATHS.map(() => `${'rps'.padStart(8)}${'p50 / p99 ms'.padStart(22)}`).join(' | ')}`);
+      console.log(`${'operation'.padEnd(17)}| ${'path'.padEnd(9)}| ${'rps'.padStart(8)} | ${'p50 / p99 ms'.padStart(17)} | ${'cpu'.padStart(5)} | of koa`);
       for (const op of OPS) {
-        const cells = PATHS.map((p) => {
-          const s = samples.get(`${op}|${c}|${p}`)!;
-          const lat = `${median(s.map((x) => x.p50)).toFixed(3)} / ${median(s.map((x) => x.p99)).toFixed(3)}`;
-          return `${median(s.map((x) => x.rps)).toFixed(0).padStart(8)}${lat.padStart(22)}`;
-        });
-        console.log(`${op.padEnd(17)}| ${cells.join(' | ')}`);
+        for (const p of PATHS) {
+          if (!measures(p, op)) continue;
+          const lat = `${med(op, c, p, (x) => x.p50).toFixed(3)} / ${med(op, c, p, (x) => x.p99).toFixed(3)}`;
+          const share = op.startsWith('GET') && HTTP_PATHS.includes(p) && PATHS.includes('koa') ? `${(ofKoa(op, c, p) * 100).toFixed(0).padStart(5)}%` : '';
+          const cpu = med(op, c, p, (x) => x.cpuUs);
+          console.log(`${op.padEnd(17)}| ${p.padEnd(9)}| ${fmt(med(op, c, p, (x) => x.rps)).padStart(8)} | ${lat.padStart(17)} | ${(Number.isNaN(cpu) ? '' : fmt(cpu)).padStart(5)} | ${share}`);
+        }
       }
     }
-    if (CONCURRENCY.includes(1)) {
+    if (CONCURRENCY.includes(1) && ALL_PATHS.every((p) => PATHS.includes(p))) {
       console.log('\nper-call cost of each hop at concurrency 1 (differences of the median p50s, ms):');
       for (const op of OPS) {
-        const p50 = (p: PathName) => median(samples.get(`${op}|1|${p}`)!.map((x) => x.p50));
-        console.log(`  ${op.padEnd(16)} service ${p50('in-process').toFixed(3)}  + gRPC hop ${(p50('gRPC') - p50('in-process')).toFixed(3)}  + HTTP/gateway hop ${(p50('gateway') - p50('gRPC')).toFixed(3)}  = ${p50('gateway').toFixed(3)}`);
+        const p50 = (p: PathName) => med(op, 1, p, (x) => x.p50);
+        console.log(
+          `  ${op.padEnd(16)} service ${p50('service').toFixed(3)}  + HTTP/gateway in process ${(p50('run') - p50('service')).toFixed(3)} = run ${p50('run').toFixed(3)}` +
+            `  |  + gRPC hop ${(p50('gRPC') - p50('service')).toFixed(3)} + HTTP/gateway ${(p50('run/gRPC') - p50('gRPC')).toFixed(3)} = run/gRPC ${p50('run/gRPC').toFixed(3)}`,
+        );
       }
+    }
+    if (PATHS.includes('run') && PATHS.includes('koa')) console.log(`\n\`ledger-node run\` GET block at ${maxC} connections (target: at least 40% of the Koa ceiling, p99 under 10 ms):`);
+    for (const op of PATHS.includes('run') && PATHS.includes('koa') ? (['GET block JSON', 'GET block raw'] as const) : []) {
+      const share = ofKoa(op, maxC, 'run');
+      const p99 = med(op, maxC, 'run', (x) => x.p99);
+      const speedup = ratio(op, maxC, 'run', 'run/gRPC');
+      const met = share >= 0.4 && p99 < 10;
+      console.log(
+        `  ${op.padEnd(15)} ${fmt(med(op, maxC, 'run', (x) => x.rps))} rps = ${(share * 100).toFixed(0)}% of koa (${fmt(med(op, maxC, 'koa', (x) => x.rps))} rps), p99 ${p99.toFixed(2)} ms, ` +
+          `${speedup.toFixed(2)}x run/gRPC: ${met ? 'met' : 'MISSED'}`,
+      );
     }
   } finally {
     await miner.close();
-    http?.agent.destroy();
-    grpcClient?.close();
-    await inProcess.stop();
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child!.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    for (const a of agents) a.destroy();
+    for (const c of clients) c.close();
+    await service.stop();
+    for (const child of children.reverse()) await stopChild(child);
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   }
 }

@@ -1,9 +1,11 @@
 /**
  * The REST gateway, started in the node's process. It is the same Koa app a standalone `ledger-node gateway`
- * serves and reaches the node only through its gRPC client (on the node's own gRPC port), so both deployments
- * behave identically. This is the node's only import of gateway/.
+ * serves and reaches the node only through an object of the generated gRPC client type: here the in-process
+ * transport (grpc/in-process.ts: straight to the service's handlers, no HTTP/2 or protobuf on the way), or a real
+ * gRPC client of the node's own port (`grpcAddress`), so both deployments behave identically. This is the node's only
+ * import of gateway/.
  */
-import { startGateway } from '../../gateway/index.ts';
+import { startGateway, type NodeServiceClient } from '../../gateway/index.ts';
 import type { Logger } from './logger.ts';
 
 export interface RestHandle {
@@ -19,10 +21,13 @@ export interface RestLimits {
   maxJsonDepth?: number;
 }
 
-export async function startRest(options: { host: string; port: number; grpcAddress: string; logger: Logger; limits?: RestLimits }): Promise<RestHandle> {
+/** How the gateway reaches the node: a ready client (left open), or the node's gRPC `host:port`. */
+export type RestNode = { client: NodeServiceClient } | { grpcAddress: string };
+
+export async function startRest(options: { host: string; port: number; node: RestNode; logger: Logger; limits?: RestLimits }): Promise<RestHandle> {
   const l = options.limits ?? {};
   const gw = await startGateway({
-    nodeAddress: options.grpcAddress,
+    ...('client' in options.node ? { client: options.node.client } : { nodeAddress: options.node.grpcAddress }),
     host: options.host,
     port: options.port,
     ...(l.rateLimit !== undefined

@@ -3,7 +3,7 @@ import { GrpcStatus, statusError } from '../../src/grpc/status.ts';
 import { ProtocolError } from '../../src/core/errors.ts';
 import { NodeError } from '../../src/node/errors.ts';
 import { HttpProblem, NodeCallError, toRestAnswer } from '../../gateway/errors.ts';
-import { freePort, ID32, ID36, startFakeNode, startTestGateway, type FakeNode, type TestGateway } from './harness.ts';
+import { describeOverTransports, ID32, ID36, startFakeNode, startTestGateway, unreachableNode, type FakeNode, type TestGateway } from './harness.ts';
 
 interface ErrorBody {
   error: { code: number; message: string };
@@ -17,13 +17,13 @@ async function errorOf(res: Response): Promise<ErrorBody['error']> {
   return body.error;
 }
 
-describe('gateway errors', () => {
+describeOverTransports('gateway errors', (transport) => {
   let node: FakeNode;
   let gw: TestGateway;
 
   before(async () => {
-    node = await startFakeNode();
-    gw = await startTestGateway(node.address);
+    node = await startFakeNode(transport);
+    gw = await startTestGateway(node);
   });
   after(async () => {
     await gw.close();
@@ -181,7 +181,7 @@ describe('gateway errors', () => {
   describe('node unreachable', () => {
     let down: TestGateway;
     before(async () => {
-      down = await startTestGateway(`127.0.0.1:${await freePort()}`);
+      down = await startTestGateway(await unreachableNode(transport));
     });
     after(async () => {
       await down.close();

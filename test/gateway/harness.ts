@@ -1,6 +1,9 @@
 /**
- * Test harness: a fake NodeService (grpc-js server with the generated service definition and per-test handlers)
- * on a free port, and a gateway served over HTTP against it, so tests speak plain `fetch` to real sockets.
+ * Test harness: a fake NodeService (the generated service definition with per-test handlers) and a gateway served
+ * over HTTP against it, so tests speak plain `fetch` to real sockets. The fake node is reached over either
+ * transport the gateway runs on: real gRPC (a grpc-js server on a free port, as `ledger-node gateway --node` does) or
+ * the in-process transport (src/node/grpc/in-process.ts, as `ledger-node run` does). `describeOverTransports` runs a
+ * suite once per transport with the same assertions.
  */
 import { Server, ServerCredentials, status as GrpcStatus, type ServerUnaryCall, type ServiceError, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { createServer, type Server as HttpServer } from 'node:http';
@@ -8,13 +11,34 @@ import type { AddressInfo } from 'node:net';
 import { NodeServiceService, type NodeServiceClient } from '../../src/grpc/gen/node.ts';
 import { statusError } from '../../src/grpc/status.ts';
 import { toServiceError } from '../../src/node/grpc/errors.ts';
+import { InProcessNodeServer } from '../../src/node/grpc/in-process.ts';
 import { createGateway, createNodeClient, type GatewayOptions } from '../../gateway/index.ts';
+
+/** How the gateway reaches the node. */
+export type Transport = 'gRPC' | 'in-process';
+export const TRANSPORTS: readonly Transport[] = ['gRPC', 'in-process'];
+
+/** Runs `suite` once per transport, as `describe(`${title} [over ${transport}]`)` (`this` is mocha's suite). */
+export function describeOverTransports(title: string, suite: (this: Mocha.Suite, transport: Transport) => void): void {
+  for (const transport of TRANSPORTS) {
+    describe(`${title} [over ${transport}]`, function () {
+      suite.call(this, transport);
+    });
+  }
+}
+
+/** Something a gateway can be started against: a new client of the node per call. */
+export interface NodeEndpoint {
+  connect(): NodeServiceClient;
+}
 
 export type MethodName = keyof typeof NodeServiceService;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Handler = (request: any, call: ServerUnaryCall<unknown, unknown>) => unknown;
 
-export interface FakeNode {
+export interface FakeNode extends NodeEndpoint {
+  transport: Transport;
+  /** The gRPC `host:port` (gRPC transport only; '' in process). */
   address: string;
   /** The handler of each method; a missing one answers UNIMPLEMENTED. Tests replace them freely. */
   handlers: Partial<Record<MethodName, Handler>>;
@@ -27,9 +51,8 @@ function isServiceError(err: unknown): err is ServiceError {
   return err instanceof Error && typeof (err as { code?: unknown }).code === 'number' && 'metadata' in err;
 }
 
-export async function startFakeNode(): Promise<FakeNode> {
-  const server = new Server();
-  const node: FakeNode = { address: '', handlers: {}, calls: [], stop: async () => {} };
+export async function startFakeNode(transport: Transport = 'gRPC'): Promise<FakeNode> {
+  const node: FakeNode = { transport, address: '', handlers: {}, calls: [], connect: () => createNodeClient(node.address), stop: async () => {} };
   const impl: Record<string, unknown> = {};
   for (const method of Object.keys(NodeServiceService) as MethodName[]) {
     impl[method] = (call: ServerUnaryCall<unknown, unknown>, callback: (err: ServiceError | null, res?: unknown) => void) => {
@@ -47,6 +70,13 @@ export async function startFakeNode(): Promise<FakeNode> {
         );
     };
   }
+  if (transport === 'in-process') {
+    const server = new InProcessNodeServer(impl as UntypedServiceImplementation);
+    node.connect = () => server.createClient();
+    node.stop = async () => server.shutdown();
+    return node;
+  }
+  const server = new Server();
   server.addService(NodeServiceService, impl as UntypedServiceImplementation);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
@@ -62,9 +92,20 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-/** A gateway on a free port against `nodeAddress` (createGateway + node:http, as startGateway does). */
-export async function startTestGateway(nodeAddress: string, options: Omit<GatewayOptions, 'client'> = {}): Promise<TestGateway> {
-  const client = createNodeClient(nodeAddress);
+/** A node that does not answer: nothing listens on the gRPC port; in process, a stopped server. */
+export async function unreachableNode(transport: Transport): Promise<NodeEndpoint> {
+  if (transport === 'in-process') {
+    const server = new InProcessNodeServer({});
+    server.shutdown();
+    return { connect: () => server.createClient() };
+  }
+  const address = `127.0.0.1:${await freePort()}`;
+  return { connect: () => createNodeClient(address) };
+}
+
+/** A gateway on a free port against `node` (createGateway + node:http, as startGateway does). */
+export async function startTestGateway(node: NodeEndpoint, options: Omit<GatewayOptions, 'client'> = {}): Promise<TestGateway> {
+  const client = node.connect();
   const server: HttpServer = createServer(createGateway({ log: () => {}, ...options, client }).callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -1,7 +1,8 @@
 /**
  * The bounded PoW queue through the real node and its in-process REST gateway: with a queue of one job and a
  * score no miner reaches, a second submission that needs proof of work is refused at once with 503, Retry-After
- * and the JSON error body, while the first one waits; stopping the node ends the waiting one too.
+ * and the JSON error body, while the first one waits; stopping the node ends the waiting one too. Once with the
+ * gateway over gRPC (loopback to the node's port), once over the in-process transport (`ledger-node run`'s).
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,10 +12,11 @@ import { MemoryKeyValueStore } from '../../src/core/store/index.ts';
 import { defaultConfig } from '../../src/node/config.ts';
 import { startNode, type RunningNode } from '../../src/node/node.ts';
 import { CollectingLogger } from '../node/support.ts';
+import { describeOverTransports } from './harness.ts';
 
 const UNREACHABLE_SCORE = 4_000_000_000; // ~24 zero trits: far beyond any test's time
 
-describe('bounded PoW queue through the real node (503 + Retry-After)', function () {
+describeOverTransports('bounded PoW queue through the real node (503 + Retry-After)', function (transport) {
   this.timeout(30_000);
   let dir: string;
   let node: RunningNode | undefined;
@@ -29,7 +31,7 @@ describe('bounded PoW queue through the real node (503 + Retry-After)', function
 
   it('refuses the job over the queue size at once, keeps serving reads, and ends the waiting job on stop', async () => {
     const config = { ...defaultConfig(), dataDir: dir, grpcPort: 0, restPort: 0, minPowScore: UNREACHABLE_SCORE, powWorkers: 1, powQueueSize: 1 };
-    node = await startNode(config, { logger: new CollectingLogger(), kv: new MemoryKeyValueStore() });
+    node = await startNode(config, { logger: new CollectingLogger(), kv: new MemoryKeyValueStore(), restTransport: transport === 'gRPC' ? 'grpc' : 'in-process' });
     const url = `http://127.0.0.1:${node.restPort}/api/core/v2`;
     const submit = (n: number): Promise<Response> =>
       fetch(`${url}/blocks`, {

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { request as httpRequest } from 'node:http';
 import { parseGatewayArgs } from '../../gateway/cli.ts';
 import { DEFAULT_MAX_JSON_DEPTH, isLoopback, jsonGuardProblem, RateLimiter } from '../../gateway/index.ts';
-import { startFakeNode, startTestGateway, type FakeNode, type TestGateway } from './harness.ts';
+import { describeOverTransports, startFakeNode, startTestGateway, type FakeNode, type TestGateway } from './harness.ts';
 
 type ErrorBody = { error: { code: number; message: string } };
 
@@ -29,17 +29,17 @@ const postJson = (url: string, text: string): Promise<Response> =>
 
 const INFO = { name: 'n', version: 'v', status: { isHealthy: true, pruningIndex: 0 }, supportedProtocolVersions: [2], pendingProtocolParameters: [], features: [] };
 
-describe('gateway abuse limits', () => {
+describeOverTransports('gateway abuse limits', (transport) => {
   let node: FakeNode;
   const gateways: TestGateway[] = [];
   const gateway = async (options: Parameters<typeof startTestGateway>[1]): Promise<TestGateway> => {
-    const gw = await startTestGateway(node.address, options);
+    const gw = await startTestGateway(node, options);
     gateways.push(gw);
     return gw;
   };
 
   before(async () => {
-    node = await startFakeNode();
+    node = await startFakeNode(transport);
   });
   after(async () => {
     await node.stop();

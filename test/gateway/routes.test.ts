@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { BlockView, LedgerInclusionState } from '../../src/grpc/gen/node.ts';
 import { loadVectors } from '../support/vectors.ts';
-import { bytesOf, hex, ID32, ID36, startFakeNode, startTestGateway, type FakeNode, type TestGateway } from './harness.ts';
+import { bytesOf, describeOverTransports, hex, ID32, ID36, startFakeNode, startTestGateway, type FakeNode, type TestGateway } from './harness.ts';
 
 const V1 = 'application/vnd.iota.serializer-v1';
 const V2 = 'application/vnd.iota.serializer-v2';
@@ -12,13 +12,13 @@ const RAW = bytesOf(vector.bytes);
 const JSON_TEXT = JSON.stringify(vector.json);
 const BLOCK_ID = bytesOf(vector.derived.blockId);
 
-describe('gateway routes (against a fake NodeService over gRPC)', () => {
+describeOverTransports('gateway routes (against a fake NodeService)', (transport) => {
   let node: FakeNode;
   let gw: TestGateway;
 
   before(async () => {
-    node = await startFakeNode();
-    gw = await startTestGateway(node.address);
+    node = await startFakeNode(transport);
+    gw = await startTestGateway(node);
   });
   after(async () => {
     await gw.close();

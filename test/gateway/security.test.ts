@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { request as httpRequest } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { signJwtHs256 } from '../../gateway/index.ts';
-import { ID32, startFakeNode, startTestGateway, type FakeNode, type TestGateway } from './harness.ts';
+import { describeOverTransports, ID32, startFakeNode, startTestGateway, type FakeNode, type TestGateway } from './harness.ts';
 
 const SECRET = 'correct horse battery staple';
 const now = (): number => Math.floor(Date.now() / 1000);
@@ -27,13 +27,13 @@ function rawRequest(url: string, init: { method?: string; headers?: Record<strin
   });
 }
 
-describe('gateway access, CORS, body limit, gzip', () => {
+describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => {
   let node: FakeNode;
   let gw: TestGateway;
 
   before(async () => {
-    node = await startFakeNode();
-    gw = await startTestGateway(node.address, {
+    node = await startFakeNode(transport);
+    gw = await startTestGateway(node, {
       jwtSecret: SECRET,
       publicRoutes: ['/health', '/api/routes', '/api/core/v2/info', '/api/core/v2/blocks*', '/api/core/v2/transactions*', '/api/core/v3/transactions*'],
       protectedRoutes: ['/api/core/v2/tips', '/api/*'],
@@ -114,7 +114,7 @@ describe('gateway access, CORS, body limit, gzip', () => {
     });
 
     it('without a configured secret every protected route is closed', async () => {
-      const closed = await startTestGateway(node.address, { protectedRoutes: ['/api/*'], publicRoutes: ['/health'] });
+      const closed = await startTestGateway(node, { protectedRoutes: ['/api/*'], publicRoutes: ['/health'] });
       try {
         const res = await fetch(`${closed.url}/api/core/v2/info`, { headers: { authorization: `Bearer ${signJwtHs256({}, '')}` } });
         expect(res.status).to.equal(403);
@@ -125,7 +125,7 @@ describe('gateway access, CORS, body limit, gzip', () => {
     });
 
     it('by default every served route is public', async () => {
-      const open = await startTestGateway(node.address);
+      const open = await startTestGateway(node);
       try {
         for (const path of ['/health', '/api/routes', '/api/core/v2/info', '/api/core/v2/tips']) {
           expect((await fetch(open.url + path)).status, path).to.equal(200);
@@ -163,8 +163,8 @@ describe('gateway access, CORS, body limit, gzip', () => {
     });
 
     it('can be turned off or given an origin', async () => {
-      const off = await startTestGateway(node.address, { cors: false });
-      const own = await startTestGateway(node.address, { cors: { origin: 'https://explorer.example' } });
+      const off = await startTestGateway(node, { cors: false });
+      const own = await startTestGateway(node, { cors: { origin: 'https://explorer.example' } });
       try {
         expect((await fetch(`${off.url}/api/routes`)).headers.get('access-control-allow-origin')).to.equal(null);
         expect((await fetch(`${own.url}/api/routes`)).headers.get('access-control-allow-origin')).to.equal('https://explorer.example');
@@ -198,7 +198,7 @@ describe('gateway access, CORS, body limit, gzip', () => {
     });
 
     it('rejects a chunked body (no Content-Length) as soon as it passes a configured limit', async () => {
-      const small = await startTestGateway(node.address, { bodyLimitBytes: 100 });
+      const small = await startTestGateway(node, { bodyLimitBytes: 100 });
       try {
         const res = await rawRequest(`${small.url}/api/core/v2/blocks`, {
           method: 'POST',

@@ -1,11 +1,15 @@
 import { expect } from 'chai';
-import { startGateway } from '../../gateway/index.ts';
-import { startFakeNode, type FakeNode } from './harness.ts';
+import { Metadata } from '@grpc/grpc-js';
+import { startGateway, type StartGatewayOptions } from '../../gateway/index.ts';
+import { describeOverTransports, startFakeNode, type FakeNode } from './harness.ts';
 
-describe('startGateway', () => {
+describeOverTransports('startGateway', (transport) => {
   let node: FakeNode;
+  /** The node as startGateway takes it: the gRPC address, or a ready in-process client. */
+  const target = (): { nodeAddress: string } | { client: ReturnType<FakeNode['connect']> } =>
+    transport === 'gRPC' ? { nodeAddress: node.address } : { client: node.connect() };
   before(async () => {
-    node = await startFakeNode();
+    node = await startFakeNode(transport);
     node.handlers.getInfo = () => ({ name: 'n', version: 'v', status: { isHealthy: true, pruningIndex: 0 }, supportedProtocolVersions: [2], pendingProtocolParameters: [], features: [] });
   });
   after(async () => {
@@ -13,8 +17,8 @@ describe('startGateway', () => {
   });
 
   it('serves on the bound port; two gateways can serve one node; close() stops listening', async () => {
-    const a = await startGateway({ nodeAddress: node.address, host: '127.0.0.1', port: 0 });
-    const b = await startGateway({ nodeAddress: node.address, host: '127.0.0.1', port: 0 });
+    const a = await startGateway({ ...target(), host: '127.0.0.1', port: 0 });
+    const b = await startGateway({ ...target(), host: '127.0.0.1', port: 0 });
     try {
       expect(a.port).to.not.equal(b.port);
       for (const g of [a, b]) expect((await fetch(`http://127.0.0.1:${g.port}/health`)).status).to.equal(200);
@@ -30,15 +34,34 @@ describe('startGateway', () => {
   });
 
   it('rejects when the port is taken', async () => {
-    const a = await startGateway({ nodeAddress: node.address, port: 0 });
+    const a = await startGateway({ ...target(), port: 0 });
     try {
       let error: unknown;
-      await startGateway({ nodeAddress: node.address, port: a.port }).catch((e: unknown) => {
+      await startGateway({ ...target(), port: a.port }).catch((e: unknown) => {
         error = e;
       });
       expect((error as { code?: string }).code).to.equal('EADDRINUSE');
     } finally {
       await a.close();
+    }
+  });
+
+  it('leaves a ready client open when it closes (the caller owns it), and wants exactly one of address and client', async () => {
+    const client = node.connect();
+    const gw = await startGateway({ client, port: 0 });
+    expect((await fetch(`http://127.0.0.1:${gw.port}/health`)).status).to.equal(200);
+    await gw.close();
+    const info = await new Promise<{ name: string }>((resolve, reject) =>
+      client.getInfo({}, new Metadata(), { deadline: Date.now() + 5000 }, (err, res) => (err ? reject(err) : resolve(res))),
+    );
+    expect(info.name).to.equal('n');
+    client.close();
+    for (const bad of [{ port: 0 }, { nodeAddress: '127.0.0.1:1', client, port: 0 }]) {
+      let error: unknown;
+      await startGateway(bad as unknown as StartGatewayOptions).catch((e: unknown) => {
+        error = e;
+      });
+      expect(error).to.be.instanceOf(TypeError);
     }
   });
 });

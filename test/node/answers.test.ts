@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { BlockView } from '../../src/grpc/gen/node.ts';
-import { blockResponse, blockV3Response, requireId, V2_ID_LENGTH, V3_ID_LENGTH } from '../../src/node/grpc/answers.ts';
+import { blockResponse, blockV3Response, RenderedJson, requireId, V2_ID_LENGTH, V3_ID_LENGTH } from '../../src/node/grpc/answers.ts';
 import { NodeError } from '../../src/node/errors.ts';
 import * as fx from '../grpc/fixtures.ts';
 
@@ -60,5 +60,28 @@ describe('grpc answers: IDs and block views', () => {
     const v3id = fx.bytesOf(36, 2);
     expect(blockV3Response(v3id, BlockView.BLOCK_VIEW_UNSPECIFIED, sources)).to.deep.equal({ blockId: v3id, raw: Uint8Array.of(1, 2), json: '{}' });
     expect(nodeError(() => blockV3Response(v3id, BlockView.BLOCK_VIEW_STRUCTURED, sources)).message).to.contain('not offered for v3');
+  });
+});
+
+describe('grpc answers: rendered block JSON kept by block ID', () => {
+  it('renders a block once, keeps at most maxChars characters (oldest out first), never keeps a text over the bound', () => {
+    const kept = new RenderedJson(10);
+    let renders = 0;
+    const render = (text: string) => () => (renders++, text);
+    const a = fx.bytesOf(32, 1);
+    expect(kept.of(a, render('aaaa'))).to.equal('aaaa');
+    expect(kept.of(fx.bytesOf(32, 1), render('other'))).to.equal('aaaa'); // same ID, another array: no render
+    expect(renders).to.equal(1);
+    kept.of(fx.bytesOf(32, 2), render('bbbb'));
+    kept.of(fx.bytesOf(32, 3), render('cccc')); // 12 characters: the oldest (a) goes
+    expect(kept.size).to.equal(2);
+    expect(kept.of(a, render('aaaa'))).to.equal('aaaa'); // rendered again; now b goes
+    expect(renders).to.equal(4);
+    expect(kept.of(fx.bytesOf(32, 4), render('x'.repeat(11)))).to.have.length(11);
+    expect(kept.size).to.equal(2); // too large to keep; what was kept stays
+    // a view of a larger buffer is keyed by its own bytes only
+    const big = new Uint8Array(40);
+    big.set(fx.bytesOf(32, 3), 8);
+    expect(kept.of(big.subarray(8), render('never'))).to.equal('cccc');
   });
 });

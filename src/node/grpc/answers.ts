@@ -58,3 +58,39 @@ export function blockV3Response(blockId: Uint8Array, view: BlockView, src: Omit<
     json: wants(view, BlockView.BLOCK_VIEW_JSON) ? src.json() : '',
   };
 }
+
+/**
+ * The JSON text of recently answered blocks by block ID, so a block read again is not decoded and rendered again
+ * (GET block is the hot read of the REST API). A block ID is the hash of the block's bytes and the rendering is a
+ * function of the bytes, so an entry never goes stale. Bounded by the characters kept; the oldest entries go first.
+ */
+export class RenderedJson {
+  private readonly texts = new Map<string, string>();
+  private chars = 0;
+
+  constructor(private readonly maxChars: number = DEFAULT_RENDERED_JSON_CHARS) {}
+
+  /** The text of `blockId`, rendering it with `render` (and keeping it) on a miss. */
+  of(blockId: Uint8Array, render: () => string): string {
+    const key = Buffer.from(blockId.buffer, blockId.byteOffset, blockId.byteLength).toString('latin1');
+    const kept = this.texts.get(key);
+    if (kept !== undefined) return kept;
+    const text = render();
+    if (text.length > this.maxChars) return text;
+    this.chars += text.length;
+    this.texts.set(key, text);
+    for (const [oldest, old] of this.texts) {
+      if (this.chars <= this.maxChars) break;
+      this.texts.delete(oldest);
+      this.chars -= old.length;
+    }
+    return text;
+  }
+
+  get size(): number {
+    return this.texts.size;
+  }
+}
+
+/** 8 M characters: tens of thousands of typical blocks. */
+export const DEFAULT_RENDERED_JSON_CHARS = 8 * 1024 * 1024;

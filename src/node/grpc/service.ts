@@ -6,7 +6,7 @@ import { toHex0x } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
 import { reject } from '../../core/errors.ts';
 import { blockFromJson, blockToJson } from '../../core/json/index.ts';
-import { MILESTONE_OPTION_PROTOCOL_PARAMS } from '../../core/model/index.ts';
+import { MILESTONE_OPTION_PROTOCOL_PARAMS, type Block } from '../../core/model/index.ts';
 import {
   BlockView,
   LedgerInclusionState,
@@ -34,7 +34,7 @@ import type { IncomingBlock } from '../tangle/intake.ts';
 import type { BlockMetadataView, TangleReader } from '../tangle/reads.ts';
 import type { ClientSubmissions } from '../tangle/submissions.ts';
 import type { TipSelector } from '../tangle/urts.ts';
-import { blockResponse, requireId, V2_ID_LENGTH, V3_ID_LENGTH } from './answers.ts';
+import { blockResponse, RenderedJson, requireId, V2_ID_LENGTH, V3_ID_LENGTH, type BlockSources } from './answers.ts';
 import { v3Unavailable, type V3Service } from './service-v3.ts';
 
 export interface NodeServiceDeps {
@@ -79,6 +79,8 @@ export function incomingOf(req: SubmitBlockRequest): IncomingBlock {
 
 export class NodeServiceImpl {
   private readonly random: () => number;
+  /** Block JSON already rendered (GET block JSON reads it instead of decoding and rendering again). */
+  private readonly rendered = new RenderedJson();
 
   constructor(private readonly deps: NodeServiceDeps) {
     this.random = deps.random ?? Math.random;
@@ -159,10 +161,34 @@ export class NodeServiceImpl {
   }
 
   private async blockAnswer(id: Uint8Array, view: BlockView): Promise<BlockResponse> {
-    const raw = await this.deps.reader.block(id);
-    let decoded: ReturnType<typeof decodeBlock> | undefined;
-    const block = () => (decoded ??= decodeBlock(raw));
-    return blockResponse(id, view, { block, raw: () => raw, json: () => JSON.stringify(blockToJson(block())) });
+    return blockResponse(id, view, new StoredBlock(id, await this.deps.reader.block(id), this.rendered));
+  }
+}
+
+/**
+ * A stored block's answers, each made once and only when a view asks for it; the JSON text comes from the rendered
+ * ones when the block was rendered before. (Methods, not per-call closures: the TypeScript loader gives every function
+ * expression bound to a name its name at run time, a property definition per call on this hot path.)
+ */
+class StoredBlock implements BlockSources {
+  private decoded: Block | undefined;
+
+  constructor(
+    private readonly id: Uint8Array,
+    private readonly bytes: Uint8Array,
+    private readonly rendered: RenderedJson,
+  ) {}
+
+  block(): Block {
+    return (this.decoded ??= decodeBlock(this.bytes));
+  }
+
+  raw(): Uint8Array {
+    return this.bytes;
+  }
+
+  json(): string {
+    return this.rendered.of(this.id, () => JSON.stringify(blockToJson(this.block())));
   }
 }
 
