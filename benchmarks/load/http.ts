@@ -2,16 +2,16 @@
 import { Agent, request as httpRequest } from 'node:http';
 
 export interface HttpClient {
-  call(method: string, path: string, body?: Uint8Array | string, type?: string): Promise<{ status: number; text: string }>;
+  call(method: string, path: string, body?: Uint8Array | string, type?: string, headers?: Record<string, string>): Promise<{ status: number; text: string }>;
   close(): void;
 }
 
 export function httpClient(base: string, sockets: number): HttpClient {
   const agent = new Agent({ keepAlive: true, maxSockets: sockets });
   return {
-    call: (method, path, body, type) =>
+    call: (method, path, body, type, extra = {}) =>
       new Promise((resolve, reject) => {
-        const headers = body === undefined ? {} : { 'content-type': type!, 'content-length': Buffer.byteLength(body) };
+        const headers = body === undefined ? extra : { ...extra, 'content-type': type!, 'content-length': Buffer.byteLength(body) };
         const req = httpRequest(`${base}${path}`, { method, agent, headers }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
