@@ -52,55 +52,10 @@ import {
   type StatusObject,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
-import {
-  BlockMetadata,
-  BlockResponse,
-  BlockV3Response,
-  GetBlockMetadataRequest,
-  GetBlockRequest,
-  GetBlockV3Request,
-  GetIncludedBlockRequest,
-  GetIncludedBlockV3Request,
-  GetInfoRequest,
-  GetTipsRequest,
-  InfoResponse,
-  JsonV3Response,
-  NodeServiceService,
-  SubmitBlockRequest,
-  SubmitBlockResponse,
-  SubmitBlockV3Request,
-  TipsResponse,
-  type MessageFns,
-  type NodeServiceClient,
-  type NodeServiceServer,
-} from '../../grpc/gen/node.ts';
+import { NodeServiceService, type NodeServiceClient, type NodeServiceServer } from '../../grpc/gen/node.ts';
+import { detachResponse, MESSAGES, type NodeServiceMethod, type Normalizer } from './in-process-messages.ts';
 
-type Definition = typeof NodeServiceService;
-export type NodeServiceMethod = keyof Definition;
-type RequestOf<M extends NodeServiceMethod> = Parameters<Definition[M]['requestSerialize']>[0];
-type ResponseOf<M extends NodeServiceMethod> = ReturnType<Definition[M]['responseDeserialize']>;
-
-/** The generated message functions of each method (the compiler checks every method is here with its own types). */
-const MESSAGES: { readonly [M in NodeServiceMethod]: { readonly request: MessageFns<RequestOf<M>>; readonly response: MessageFns<ResponseOf<M>> } } = {
-  getBlock: { request: GetBlockRequest, response: BlockResponse },
-  getBlockMetadata: { request: GetBlockMetadataRequest, response: BlockMetadata },
-  submitBlock: { request: SubmitBlockRequest, response: SubmitBlockResponse },
-  getIncludedBlock: { request: GetIncludedBlockRequest, response: BlockResponse },
-  getIncludedBlockMetadata: { request: GetIncludedBlockRequest, response: BlockMetadata },
-  getIncludedBlockV3: { request: GetIncludedBlockV3Request, response: BlockV3Response },
-  submitBlockV3: { request: SubmitBlockV3Request, response: SubmitBlockResponse },
-  getBlockV3: { request: GetBlockV3Request, response: BlockV3Response },
-  getBlockMetadataV3: { request: GetBlockV3Request, response: JsonV3Response },
-  getInfoV3: { request: GetInfoRequest, response: JsonV3Response },
-  getIssuanceV3: { request: GetInfoRequest, response: JsonV3Response },
-  getInfo: { request: GetInfoRequest, response: InfoResponse },
-  getTips: { request: GetTipsRequest, response: TipsResponse },
-};
-
-/** A message type's fromPartial, for a value the compiler cannot tie to one method. */
-interface Normalizer {
-  fromPartial(object: unknown): unknown;
-}
+export type { NodeServiceMethod } from './in-process-messages.ts';
 
 /** The handlers an in-process server dispatches to: the node's (`nodeServiceHandlers`) or a test's. */
 export type NodeServiceHandlers = Partial<NodeServiceServer> | UntypedServiceImplementation;
@@ -186,37 +141,6 @@ function errorStatus(error: unknown, trailer: Metadata | undefined): StatusObjec
   }
   if (code === Status.OK) return { code: Status.UNIMPLEMENTED, details: 'No message received', metadata: trailersOnly(trailer ?? e.metadata) };
   return { code, details, metadata: trailersOnly(trailer ?? e.metadata) };
-}
-
-/** A copy of `bytes` as decode would hand it out (a Buffer; an empty field is a fresh empty array). */
-function copyBytes(bytes: Uint8Array): Uint8Array {
-  return bytes.length === 0 ? new Uint8Array(0) : Buffer.from(bytes);
-}
-
-/** Replaces every bytes value inside `node` (objects and arrays fromPartial just built) by a copy. */
-function copyBytesIn(node: object): void {
-  if (Array.isArray(node)) {
-    for (let i = 0; i < node.length; i++) {
-      const v: unknown = node[i];
-      if (v instanceof Uint8Array) node[i] = copyBytes(v);
-      else if (typeof v === 'object' && v !== null) copyBytesIn(v);
-    }
-    return;
-  }
-  const record = node as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    const v = record[key];
-    if (v instanceof Uint8Array) record[key] = copyBytes(v);
-    else if (typeof v === 'object' && v !== null) copyBytesIn(v);
-  }
-}
-
-/** The answer as the caller gets it: normalized like decode's output, detached from the service's objects. */
-function detachResponse<M extends NodeServiceMethod>(method: M, value: unknown): ResponseOf<M> {
-  if (typeof value !== 'object' || value === null) throw new TypeError('the answer is not a message');
-  const message = (MESSAGES[method].response as Normalizer).fromPartial(value) as ResponseOf<M>;
-  copyBytesIn(message);
-  return message;
 }
 
 function relativeTimeout(deadline: Deadline | undefined): number {
