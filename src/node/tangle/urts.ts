@@ -79,10 +79,13 @@ interface Tip {
   firstChildAt: number | undefined;
 }
 
-/** A set with O(1) add, remove and uniform random pick. */
+/** A set with O(1) add, remove and uniform random pick; referenced tips age out in the order they got a child. */
 class Pool {
   private readonly list: Tip[] = [];
   private readonly at = new Map<string, number>();
+  /** Tips in the order of their first child (a tip that left meanwhile is skipped when it comes up). */
+  private readonly aging: Tip[] = [];
+  private agingHead = 0;
 
   constructor(readonly rules: PoolRules) {}
 
@@ -116,6 +119,28 @@ class Pool {
 
   tips(): readonly Tip[] {
     return this.list;
+  }
+
+  /** `tip` got its first child now. */
+  referenced(tip: Tip, now: number): void {
+    tip.firstChildAt = now;
+    this.aging.push(tip);
+  }
+
+  /** Removes the tips whose first child came more than `maxReferencedTipAgeMs` ago: amortized O(1) per tip. */
+  retire(now: number): void {
+    const age = this.rules.maxReferencedTipAgeMs;
+    if (age <= 0) return;
+    while (this.agingHead < this.aging.length) {
+      const tip = this.aging[this.agingHead]!;
+      if (this.get(tip.key) === tip && now - tip.firstChildAt! <= age) break;
+      if (this.get(tip.key) === tip) this.remove(tip.key);
+      this.agingHead++;
+    }
+    if (this.agingHead > 1024 && this.agingHead * 2 > this.aging.length) {
+      this.aging.splice(0, this.agingHead);
+      this.agingHead = 0;
+    }
   }
 
   /** `n` distinct tips drawn uniformly at random. */
@@ -175,7 +200,7 @@ export class TipSelector {
       const tip = pool.get(pkey);
       if (!tip) continue;
       if (pool.size > pool.rules.tipsLimit || ++tip.children >= pool.rules.maxChildren) pool.remove(pkey);
-      else tip.firstChildAt ??= now;
+      else if (tip.firstChildAt === undefined && pool.rules.maxReferencedTipAgeMs > 0) pool.referenced(tip, now);
     }
   }
 
@@ -191,7 +216,9 @@ export class TipSelector {
         const target = score === 'healthy' ? this.nonLazy : score === 'semiLazyOcri' ? this.semiLazy : undefined;
         if (target === pool) continue;
         pool.remove(tip.key);
-        target?.add(tip);
+        if (!target) continue;
+        target.add(tip);
+        if (tip.firstChildAt !== undefined) target.referenced(tip, tip.firstChildAt);
       }
     }
   }
@@ -233,11 +260,8 @@ export class TipSelector {
   /** Tips referenced longer ago than their pool's maximum age leave. */
   private retire(): void {
     const now = this.now();
-    for (const pool of [this.nonLazy, this.semiLazy]) {
-      const age = pool.rules.maxReferencedTipAgeMs;
-      if (age <= 0) continue;
-      for (const tip of [...pool.tips()]) if (tip.firstChildAt !== undefined && now - tip.firstChildAt > age) pool.remove(tip.key);
-    }
+    this.nonLazy.retire(now);
+    this.semiLazy.retire(now);
   }
 }
 
