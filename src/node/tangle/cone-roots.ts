@@ -48,7 +48,7 @@ const fresh = (): Known => ({ ycri: 0, ocri: Number.MAX_SAFE_INTEGER });
 export type StagedMetadata = (key: string) => BlockMetadata | undefined;
 
 /** Unreferenced solid blocks remembered at most (the oldest are forgotten and recomputed by a walk if ever needed). */
-const MAX_UNREFERENCED = 500_000;
+const MAX_UNREFERENCED = 200_000;
 
 export class ConeRoots {
   private memo = new Map<string, Known>();

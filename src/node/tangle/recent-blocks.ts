@@ -12,7 +12,7 @@ import type { NodeStore } from '../../core/store/index.ts';
 import type { ProtocolState } from '../ledger/protocol-state.ts';
 
 /** Blocks kept at most (the oldest are forgotten and read from the store if a cone ever reaches them). */
-const MAX_RECENT = 100_000;
+const MAX_RECENT = 50_000;
 
 export class RecentBlocks implements ConeBlockSource {
   private readonly blocks = new Map<string, Block>();
