@@ -21,7 +21,8 @@ export interface ExtraService {
 }
 
 export async function startGrpcServer(service: NodeServiceImpl, options: { host: string; port: number; logger: Logger; services?: ExtraService[] }): Promise<GrpcServerHandle> {
-  const server = new Server({ 'grpc.max_receive_message_length': MAX_MESSAGE, 'grpc.max_send_message_length': MAX_MESSAGE });
+  // Without channelz: grpc-js's per-call bookkeeping for its debugging service, which the node does not serve.
+  const server = new Server({ 'grpc.max_receive_message_length': MAX_MESSAGE, 'grpc.max_send_message_length': MAX_MESSAGE, 'grpc.enable_channelz': 0 });
   server.addService(NodeServiceService, nodeServiceHandlers(service, options.logger));
   for (const extra of options.services ?? []) server.addService(extra.definition, extra.implementation);
   const port = await new Promise<number>((resolve, reject) => {
