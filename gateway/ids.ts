@@ -8,6 +8,10 @@ import { HttpProblem } from './errors.ts';
 export const V2_ID_BYTES = 32;
 /** v3 transaction IDs: 32-byte hash + 4-byte slot index. */
 export const V3_ID_BYTES = 36;
+/** Output IDs: transaction ID + output index (u16 little-endian). */
+export const OUTPUT_ID_BYTES = 34;
+
+const U32_MAX = 0xffffffff;
 
 const MAX_SHOWN = 80;
 
@@ -39,4 +43,16 @@ export function parseHexId(text: string, length: number, what: string): Uint8Arr
   const out = new Uint8Array(length);
   out.set(Buffer.from(digits, 'hex'));
   return out;
+}
+
+/**
+ * Parses a milestone index in a path (`what` names it: "milestone index", "migratedAt index"): decimal digits only
+ * (leading zeros allowed, as Hornet's strconv.ParseUint takes them) of a value up to 2^32 - 1; anything else is 400.
+ */
+export function parseIndex(text: string, what: string): number {
+  if (!/^[0-9]+$/.test(text)) throw new HttpProblem(400, `invalid ${what}: ${shown(text)}, expected a decimal number`);
+  const digits = text.replace(/^0+(?=.)/, '');
+  const value = digits.length > 10 ? Infinity : Number(digits);
+  if (value > U32_MAX) throw new HttpProblem(400, `invalid ${what}: ${shown(text)}, out of range (at most ${U32_MAX})`);
+  return value;
 }

@@ -10,6 +10,7 @@ import { NodeCallError } from './errors.ts';
 import { parseHexId, V2_ID_BYTES, V3_ID_BYTES } from './ids.ts';
 import { SERIALIZER_V1, SERIALIZER_V2 } from './media.ts';
 import { abortOn, callNode } from './node-client.ts';
+import { addLedgerRoutes } from './routes-ledger.ts';
 import { addV3Routes } from './routes-v3.ts';
 import { sendNegotiatedBlock } from './send.ts';
 import { readSubmittedBlock, sendCreated } from './submission.ts';
@@ -98,6 +99,7 @@ export function createRouter(options: RouteOptions): Router {
     );
   });
 
+  addLedgerRoutes(router, options);
   addV3Routes(router, options);
   return router;
 }

@@ -11,30 +11,31 @@ export function sendJsonText(ctx: Context, json: string): void {
   ctx.body = json;
 }
 
-/** Answers a block as the node's raw bytes (vendor type) or the node's JSON text. */
-export function sendBlock(ctx: Context, binaryType: string | undefined, raw: Uint8Array, json: string): void {
+/** Answers a block (or `what`: "output", "milestone") as the node's raw bytes (vendor type) or the node's JSON text. */
+export function sendBlock(ctx: Context, binaryType: string | undefined, raw: Uint8Array, json: string, what = 'block'): void {
   ctx.vary('Accept');
   if (binaryType !== undefined) {
-    if (raw.length === 0) throw new HttpProblem(500, 'the node answered without the block bytes');
+    if (raw.length === 0) throw new HttpProblem(500, `the node answered without the ${what} bytes`);
     ctx.type = binaryType;
     ctx.body = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
     return;
   }
-  if (json.length === 0) throw new HttpProblem(500, 'the node answered without the block JSON');
+  if (json.length === 0) throw new HttpProblem(500, `the node answered without the ${what} JSON`);
   ctx.type = JSON_CONTENT_TYPE;
   ctx.body = json;
 }
 
 /**
- * A block looked up by `fetch` in the view the client's Accept asks for: the node's raw bytes when it prefers
- * `binaryType` (a block serializer type), the node's JSON text otherwise.
+ * A block (or `what`: an output, a milestone payload) looked up by `fetch` in the view the client's Accept asks for:
+ * the node's raw bytes when it prefers `binaryType` (a serializer type), the node's JSON text otherwise.
  */
 export async function sendNegotiatedBlock(
   ctx: Context,
   binaryType: string,
   fetch: (view: BlockView) => Promise<{ raw: Uint8Array; json: string }>,
+  what = 'block',
 ): Promise<void> {
   const binary = prefersBinary(ctx.get('accept'), binaryType);
   const res = await fetch(binary ? BlockView.BLOCK_VIEW_RAW : BlockView.BLOCK_VIEW_JSON);
-  sendBlock(ctx, binary ? binaryType : undefined, res.raw, res.json);
+  sendBlock(ctx, binary ? binaryType : undefined, res.raw, res.json, what);
 }

@@ -7,6 +7,7 @@
  *                  ├─ ConeRoots ── TipSelector ── TangleReader
  *                  └─ Intake ─┬─ ClientSubmissions ─┐
  *                             └─ PeerManager ───────┴─ NodeStatus ── NodeServiceImpl (gRPC adapter)
+ *   LedgerReader ── LedgerService (the ledger RPCs of the gRPC adapter)
  *   V3Engine ── V3Service (gRPC adapter; accepted blocks are gossiped by the PeerManager)
  */
 import type { ServerDuplexStream } from '@grpc/grpc-js';
@@ -15,11 +16,13 @@ import { TABLES, type NodeStore } from '../core/store/index.ts';
 import { PeerServiceService, type PeerMessage } from '../grpc/gen/peer.ts';
 import type { ExtraService } from './grpc/server.ts';
 import { NodeServiceImpl } from './grpc/service.ts';
+import { LedgerService } from './grpc/service-ledger.ts';
 import { V3Service } from './grpc/service-v3.ts';
 import { Coordinator } from './ledger/coordinator.ts';
 import type { CoordinatorSettings } from './ledger/genesis-ledger.ts';
 import { MilestoneProcessor } from './ledger/milestones.ts';
 import { ProtocolState } from './ledger/protocol-state.ts';
+import { LedgerReader } from './ledger/reads.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import type { NetworkState } from './network.ts';
 import { acceptPeer } from './peering/link.ts';
@@ -173,6 +176,7 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
     submissions,
     status,
     tips,
+    ledger: new LedgerService(new LedgerReader(store)),
     random,
     ...(v3 ? { v3: new V3Service(v3, v3Identity, (id) => peering.announceV3(id)) } : {}),
   });

@@ -79,6 +79,19 @@ function serviceOf(node: MemoryNode): NodeServiceServer {
     getInfoV3: unimplemented(),
     getIssuanceV3: unimplemented(),
     getInfo: unimplemented(),
+    getOutput: unimplemented(),
+    getOutputMetadata: unimplemented(),
+    // Echoes which milestone the request named (the oneof as the generated code sees it).
+    getMilestone: handler((req) => {
+      const m = req.milestone;
+      if (m === undefined) throw new NodeError('INVALID_REQUEST', 'no milestone named');
+      return m.$case === 'index'
+        ? { index: m.value, milestoneId: new Uint8Array(0), raw: Uint8Array.of(7), json: '{"type":7}' }
+        : { index: 0, milestoneId: m.value, raw: new Uint8Array(0), json: '' };
+    }),
+    getMilestoneUtxoChanges: unimplemented(),
+    getReceipts: handler((req) => ({ json: JSON.stringify({ migratedAt: req.migratedAt ?? null }) })),
+    getTreasury: unimplemented(),
   };
 }
 
@@ -153,6 +166,17 @@ describe('grpc conformance: dynamic client (proto-loader) against the generated 
       '/ledger.v1.NodeService/GetInfo',
       '/ledger.v1.NodeService/GetTips',
     ]);
+  });
+
+  it('GetMilestone names its milestone by ID or by index (a oneof); GetReceipts has an optional migrated_at', async () => {
+    const byIndex = await call<Dynamic>(dynamic, 'GetMilestone', { index: 17 });
+    expect([byIndex.index, Array.from(byIndex.raw as Buffer), byIndex.json]).to.deep.equal([17, [7], '{"type":7}']);
+    const msId = fx.bytesOf(32, 42);
+    const byId = await call<Dynamic>(dynamic, 'GetMilestone', { milestone_id: Buffer.from(msId) });
+    expect(toHex0x(byId.milestone_id)).to.equal(toHex0x(msId));
+    expect((await failure(call(dynamic, 'GetMilestone', {}))).code).to.equal(GrpcStatus.INVALID_ARGUMENT);
+    expect((await call<Dynamic>(dynamic, 'GetReceipts', { migrated_at: 0 })).json).to.equal('{"migratedAt":0}');
+    expect((await call<Dynamic>(dynamic, 'GetReceipts', {})).json).to.equal('{"migratedAt":null}');
   });
 
   it('GetTips returns the tips as bytes', async () => {

@@ -4,6 +4,8 @@ import type { ProtocolParameters } from '../model/protocol.ts';
 import type { ReceiptMilestoneOption } from '../model/payload.ts';
 import { META } from '../store/meta.ts';
 import type { NodeStore } from '../store/node-store.ts';
+import { tableKey } from '../store/table.ts';
+import { TABLES } from '../store/tables.ts';
 import { LEDGER_META, type MilestoneKeyConfig, type ProtocolParametersChange } from './ledger-meta.ts';
 import type { MilestoneDiff } from './milestone-diff.ts';
 import type { OutputRecord, SpentRecord } from './output-record.ts';
@@ -40,6 +42,20 @@ export class LedgerState {
     if (record === undefined) return undefined;
     const spent = await this.store.get(LEDGER_TABLES.spent, outputId);
     return spent === undefined ? { outputId, ...record } : { outputId, ...record, spent };
+  }
+
+  /**
+   * An output (as `output`) together with the ledger index of the same snapshot, so the spent state and the index
+   * agree even while a milestone commits (one multi-get). `output` is undefined when the ledger never booked it.
+   */
+  async outputAtLedgerIndex(outputId: Uint8Array): Promise<{ ledgerIndex: number | undefined; output: LedgerOutput | undefined }> {
+    const keys = [tableKey(TABLES.meta, META.ledgerIndex.name), tableKey(LEDGER_TABLES.outputs, outputId), tableKey(LEDGER_TABLES.spent, outputId)];
+    const [index, record, spent] = await this.store.kv.getMany(keys);
+    const ledgerIndex = index === undefined ? undefined : META.ledgerIndex.codec.decode(index, `meta ${META.ledgerIndex.name}`);
+    if (record === undefined) return { ledgerIndex, output: undefined };
+    const output: LedgerOutput = { outputId, ...LEDGER_TABLES.outputs.value.decode(record, 'outputs value') };
+    if (spent !== undefined) output.spent = LEDGER_TABLES.spent.value.decode(spent, 'spent value');
+    return { ledgerIndex, output };
   }
 
   isUnspent(outputId: Uint8Array): Promise<boolean> {

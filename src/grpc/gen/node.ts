@@ -231,6 +231,53 @@ export interface TipsResponse {
   tips: Uint8Array[];
 }
 
+export interface GetOutputRequest {
+  /** 34 bytes: transaction ID ‖ output index (u16 little-endian) */
+  outputId: Uint8Array;
+  /** RAW, JSON or UNSPECIFIED (both); STRUCTURED is INVALID_ARGUMENT (GetOutputMetadata ignores it) */
+  view: BlockView;
+}
+
+export interface OutputResponse {
+  outputId: Uint8Array;
+  /** the serialized output; set for RAW / UNSPECIFIED */
+  raw: Uint8Array;
+  /** {"metadata": {...}, "output": {...}}; set for JSON / UNSPECIFIED */
+  json: string;
+}
+
+export interface GetMilestoneRequest {
+  milestone:
+    | //
+    /** 32 bytes */
+    { $case: "milestoneId"; value: Uint8Array }
+    | { $case: "index"; value: number }
+    | undefined;
+  /** GetMilestone: as in GetOutputRequest (GetMilestoneUtxoChanges ignores it) */
+  view: BlockView;
+}
+
+export interface MilestoneResponse {
+  index: number;
+  milestoneId: Uint8Array;
+  /** the serialized milestone payload, as inside its block; set for RAW / UNSPECIFIED */
+  raw: Uint8Array;
+  /** the milestone payload's JSON, as inside its block; set for JSON / UNSPECIFIED */
+  json: string;
+}
+
+export interface GetReceiptsRequest {
+  /** absent: every receipt */
+  migratedAt?: number | undefined;
+}
+
+export interface GetTreasuryRequest {
+}
+
+export interface LedgerJsonResponse {
+  json: string;
+}
+
 function createBaseGetBlockRequest(): GetBlockRequest {
   return { blockId: new Uint8Array(0), view: 0 };
 }
@@ -1892,6 +1939,489 @@ export const TipsResponse: MessageFns<TipsResponse> = {
   },
 };
 
+function createBaseGetOutputRequest(): GetOutputRequest {
+  return { outputId: new Uint8Array(0), view: 0 };
+}
+
+export const GetOutputRequest: MessageFns<GetOutputRequest> = {
+  encode(message: GetOutputRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.outputId.length !== 0) {
+      writer.uint32(10).bytes(message.outputId);
+    }
+    if (message.view !== 0) {
+      writer.uint32(16).int32(message.view);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetOutputRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetOutputRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.outputId = reader.bytes();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.view = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<GetOutputRequest>, I>>(base?: I): GetOutputRequest {
+    return GetOutputRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetOutputRequest>, I>>(object: I): GetOutputRequest {
+    const message = createBaseGetOutputRequest();
+    message.outputId = object.outputId ?? new Uint8Array(0);
+    message.view = object.view ?? 0;
+    return message;
+  },
+};
+
+function createBaseOutputResponse(): OutputResponse {
+  return { outputId: new Uint8Array(0), raw: new Uint8Array(0), json: "" };
+}
+
+export const OutputResponse: MessageFns<OutputResponse> = {
+  encode(message: OutputResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.outputId.length !== 0) {
+      writer.uint32(10).bytes(message.outputId);
+    }
+    if (message.raw.length !== 0) {
+      writer.uint32(18).bytes(message.raw);
+    }
+    if (message.json !== "") {
+      writer.uint32(26).string(message.json);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OutputResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOutputResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.outputId = reader.bytes();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.raw = reader.bytes();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.json = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<OutputResponse>, I>>(base?: I): OutputResponse {
+    return OutputResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OutputResponse>, I>>(object: I): OutputResponse {
+    const message = createBaseOutputResponse();
+    message.outputId = object.outputId ?? new Uint8Array(0);
+    message.raw = object.raw ?? new Uint8Array(0);
+    message.json = object.json ?? "";
+    return message;
+  },
+};
+
+function createBaseGetMilestoneRequest(): GetMilestoneRequest {
+  return { milestone: undefined, view: 0 };
+}
+
+export const GetMilestoneRequest: MessageFns<GetMilestoneRequest> = {
+  encode(message: GetMilestoneRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.milestone?.$case) {
+      case "milestoneId":
+        writer.uint32(10).bytes(message.milestone.value);
+        break;
+      case "index":
+        writer.uint32(16).uint32(message.milestone.value);
+        break;
+    }
+    if (message.view !== 0) {
+      writer.uint32(24).int32(message.view);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetMilestoneRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetMilestoneRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.milestone = { $case: "milestoneId", value: reader.bytes() };
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.milestone = { $case: "index", value: reader.uint32() };
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.view = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<GetMilestoneRequest>, I>>(base?: I): GetMilestoneRequest {
+    return GetMilestoneRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetMilestoneRequest>, I>>(object: I): GetMilestoneRequest {
+    const message = createBaseGetMilestoneRequest();
+    switch (object.milestone?.$case) {
+      case "milestoneId": {
+        if (object.milestone?.value !== undefined && object.milestone?.value !== null) {
+          message.milestone = { $case: "milestoneId", value: object.milestone.value };
+        }
+        break;
+      }
+      case "index": {
+        if (object.milestone?.value !== undefined && object.milestone?.value !== null) {
+          message.milestone = { $case: "index", value: object.milestone.value };
+        }
+        break;
+      }
+    }
+    message.view = object.view ?? 0;
+    return message;
+  },
+};
+
+function createBaseMilestoneResponse(): MilestoneResponse {
+  return { index: 0, milestoneId: new Uint8Array(0), raw: new Uint8Array(0), json: "" };
+}
+
+export const MilestoneResponse: MessageFns<MilestoneResponse> = {
+  encode(message: MilestoneResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.index !== 0) {
+      writer.uint32(8).uint32(message.index);
+    }
+    if (message.milestoneId.length !== 0) {
+      writer.uint32(18).bytes(message.milestoneId);
+    }
+    if (message.raw.length !== 0) {
+      writer.uint32(26).bytes(message.raw);
+    }
+    if (message.json !== "") {
+      writer.uint32(34).string(message.json);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MilestoneResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMilestoneResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.index = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.milestoneId = reader.bytes();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.raw = reader.bytes();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.json = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<MilestoneResponse>, I>>(base?: I): MilestoneResponse {
+    return MilestoneResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MilestoneResponse>, I>>(object: I): MilestoneResponse {
+    const message = createBaseMilestoneResponse();
+    message.index = object.index ?? 0;
+    message.milestoneId = object.milestoneId ?? new Uint8Array(0);
+    message.raw = object.raw ?? new Uint8Array(0);
+    message.json = object.json ?? "";
+    return message;
+  },
+};
+
+function createBaseGetReceiptsRequest(): GetReceiptsRequest {
+  return { migratedAt: undefined };
+}
+
+export const GetReceiptsRequest: MessageFns<GetReceiptsRequest> = {
+  encode(message: GetReceiptsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.migratedAt !== undefined) {
+      writer.uint32(8).uint32(message.migratedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetReceiptsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetReceiptsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.migratedAt = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<GetReceiptsRequest>, I>>(base?: I): GetReceiptsRequest {
+    return GetReceiptsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetReceiptsRequest>, I>>(object: I): GetReceiptsRequest {
+    const message = createBaseGetReceiptsRequest();
+    message.migratedAt = object.migratedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseGetTreasuryRequest(): GetTreasuryRequest {
+  return {};
+}
+
+export const GetTreasuryRequest: MessageFns<GetTreasuryRequest> = {
+  encode(_: GetTreasuryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTreasuryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTreasuryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<GetTreasuryRequest>, I>>(base?: I): GetTreasuryRequest {
+    return GetTreasuryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTreasuryRequest>, I>>(_: I): GetTreasuryRequest {
+    const message = createBaseGetTreasuryRequest();
+    return message;
+  },
+};
+
+function createBaseLedgerJsonResponse(): LedgerJsonResponse {
+  return { json: "" };
+}
+
+export const LedgerJsonResponse: MessageFns<LedgerJsonResponse> = {
+  encode(message: LedgerJsonResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.json !== "") {
+      writer.uint32(10).string(message.json);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LedgerJsonResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLedgerJsonResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.json = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<LedgerJsonResponse>, I>>(base?: I): LedgerJsonResponse {
+    return LedgerJsonResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LedgerJsonResponse>, I>>(object: I): LedgerJsonResponse {
+    const message = createBaseLedgerJsonResponse();
+    message.json = object.json ?? "";
+    return message;
+  },
+};
+
 export type NodeServiceService = typeof NodeServiceService;
 export const NodeServiceService = {
   /** GET /api/core/v2/blocks/{blockId}. NOT_FOUND when unknown (code "PRUNED" when below the pruning index). */
@@ -2028,6 +2558,79 @@ export const NodeServiceService = {
     responseSerialize: (value: TipsResponse): Buffer => Buffer.from(TipsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): TipsResponse => TipsResponse.decode(value),
   },
+  /**
+   * GET /api/core/v2/outputs/{outputId}: an output the ledger booked (by a milestone or the genesis), unspent or
+   * spent. INVALID_ARGUMENT for an ID that is not 34 bytes or whose index is over 127; NOT_FOUND when never booked.
+   */
+  getOutput: {
+    path: "/ledger.v1.NodeService/GetOutput" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetOutputRequest): Buffer => Buffer.from(GetOutputRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetOutputRequest => GetOutputRequest.decode(value),
+    responseSerialize: (value: OutputResponse): Buffer => Buffer.from(OutputResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): OutputResponse => OutputResponse.decode(value),
+  },
+  /**
+   * GET /api/core/v2/outputs/{outputId}/metadata: JSON {blockId, transactionId, outputIndex, isSpent,
+   * [milestoneIndexSpent, milestoneTimestampSpent, transactionIdSpent,] milestoneIndexBooked, milestoneTimestampBooked,
+   * ledgerIndex}; the spent fields only when spent.
+   */
+  getOutputMetadata: {
+    path: "/ledger.v1.NodeService/GetOutputMetadata" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetOutputRequest): Buffer => Buffer.from(GetOutputRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetOutputRequest => GetOutputRequest.decode(value),
+    responseSerialize: (value: LedgerJsonResponse): Buffer => Buffer.from(LedgerJsonResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LedgerJsonResponse => LedgerJsonResponse.decode(value),
+  },
+  /**
+   * GET /api/core/v2/milestones/{milestoneId} and /milestones/by-index/{index}: the payload of a confirmed milestone.
+   * NOT_FOUND for an unknown milestone and for one whose block the node does not hold (the genesis milestone).
+   */
+  getMilestone: {
+    path: "/ledger.v1.NodeService/GetMilestone" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetMilestoneRequest): Buffer => Buffer.from(GetMilestoneRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetMilestoneRequest => GetMilestoneRequest.decode(value),
+    responseSerialize: (value: MilestoneResponse): Buffer => Buffer.from(MilestoneResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MilestoneResponse => MilestoneResponse.decode(value),
+  },
+  /**
+   * GET /api/core/v2/milestones/{milestoneId}/utxo-changes and /milestones/by-index/{index}/utxo-changes:
+   * JSON {index, createdOutputs, consumedOutputs} (output IDs in White-Flag order). NOT_FOUND without a diff.
+   */
+  getMilestoneUtxoChanges: {
+    path: "/ledger.v1.NodeService/GetMilestoneUtxoChanges" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetMilestoneRequest): Buffer => Buffer.from(GetMilestoneRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetMilestoneRequest => GetMilestoneRequest.decode(value),
+    responseSerialize: (value: LedgerJsonResponse): Buffer => Buffer.from(LedgerJsonResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LedgerJsonResponse => LedgerJsonResponse.decode(value),
+  },
+  /** GET /api/core/v2/receipts and /receipts/{migratedAt}: JSON {receipts: [{receipt, milestoneIndex}]}. */
+  getReceipts: {
+    path: "/ledger.v1.NodeService/GetReceipts" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetReceiptsRequest): Buffer => Buffer.from(GetReceiptsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetReceiptsRequest => GetReceiptsRequest.decode(value),
+    responseSerialize: (value: LedgerJsonResponse): Buffer => Buffer.from(LedgerJsonResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LedgerJsonResponse => LedgerJsonResponse.decode(value),
+  },
+  /** GET /api/core/v2/treasury: JSON {milestoneId, amount}. NOT_FOUND when the ledger has no treasury output. */
+  getTreasury: {
+    path: "/ledger.v1.NodeService/GetTreasury" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTreasuryRequest): Buffer => Buffer.from(GetTreasuryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTreasuryRequest => GetTreasuryRequest.decode(value),
+    responseSerialize: (value: LedgerJsonResponse): Buffer => Buffer.from(LedgerJsonResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LedgerJsonResponse => LedgerJsonResponse.decode(value),
+  },
 } as const;
 
 export interface NodeServiceServer extends UntypedServiceImplementation {
@@ -2057,6 +2660,31 @@ export interface NodeServiceServer extends UntypedServiceImplementation {
   getInfo: handleUnaryCall<GetInfoRequest, InfoResponse>;
   /** GET /api/core/v2/tips. UNAVAILABLE when not synced or no tips. */
   getTips: handleUnaryCall<GetTipsRequest, TipsResponse>;
+  /**
+   * GET /api/core/v2/outputs/{outputId}: an output the ledger booked (by a milestone or the genesis), unspent or
+   * spent. INVALID_ARGUMENT for an ID that is not 34 bytes or whose index is over 127; NOT_FOUND when never booked.
+   */
+  getOutput: handleUnaryCall<GetOutputRequest, OutputResponse>;
+  /**
+   * GET /api/core/v2/outputs/{outputId}/metadata: JSON {blockId, transactionId, outputIndex, isSpent,
+   * [milestoneIndexSpent, milestoneTimestampSpent, transactionIdSpent,] milestoneIndexBooked, milestoneTimestampBooked,
+   * ledgerIndex}; the spent fields only when spent.
+   */
+  getOutputMetadata: handleUnaryCall<GetOutputRequest, LedgerJsonResponse>;
+  /**
+   * GET /api/core/v2/milestones/{milestoneId} and /milestones/by-index/{index}: the payload of a confirmed milestone.
+   * NOT_FOUND for an unknown milestone and for one whose block the node does not hold (the genesis milestone).
+   */
+  getMilestone: handleUnaryCall<GetMilestoneRequest, MilestoneResponse>;
+  /**
+   * GET /api/core/v2/milestones/{milestoneId}/utxo-changes and /milestones/by-index/{index}/utxo-changes:
+   * JSON {index, createdOutputs, consumedOutputs} (output IDs in White-Flag order). NOT_FOUND without a diff.
+   */
+  getMilestoneUtxoChanges: handleUnaryCall<GetMilestoneRequest, LedgerJsonResponse>;
+  /** GET /api/core/v2/receipts and /receipts/{migratedAt}: JSON {receipts: [{receipt, milestoneIndex}]}. */
+  getReceipts: handleUnaryCall<GetReceiptsRequest, LedgerJsonResponse>;
+  /** GET /api/core/v2/treasury: JSON {milestoneId, amount}. NOT_FOUND when the ledger has no treasury output. */
+  getTreasury: handleUnaryCall<GetTreasuryRequest, LedgerJsonResponse>;
 }
 
 export interface NodeServiceClient extends Client {
@@ -2267,6 +2895,115 @@ export interface NodeServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: TipsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * GET /api/core/v2/outputs/{outputId}: an output the ledger booked (by a milestone or the genesis), unspent or
+   * spent. INVALID_ARGUMENT for an ID that is not 34 bytes or whose index is over 127; NOT_FOUND when never booked.
+   */
+  getOutput(
+    request: GetOutputRequest,
+    callback: (error: ServiceError | null, response: OutputResponse) => void,
+  ): ClientUnaryCall;
+  getOutput(
+    request: GetOutputRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: OutputResponse) => void,
+  ): ClientUnaryCall;
+  getOutput(
+    request: GetOutputRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: OutputResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * GET /api/core/v2/outputs/{outputId}/metadata: JSON {blockId, transactionId, outputIndex, isSpent,
+   * [milestoneIndexSpent, milestoneTimestampSpent, transactionIdSpent,] milestoneIndexBooked, milestoneTimestampBooked,
+   * ledgerIndex}; the spent fields only when spent.
+   */
+  getOutputMetadata(
+    request: GetOutputRequest,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getOutputMetadata(
+    request: GetOutputRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getOutputMetadata(
+    request: GetOutputRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * GET /api/core/v2/milestones/{milestoneId} and /milestones/by-index/{index}: the payload of a confirmed milestone.
+   * NOT_FOUND for an unknown milestone and for one whose block the node does not hold (the genesis milestone).
+   */
+  getMilestone(
+    request: GetMilestoneRequest,
+    callback: (error: ServiceError | null, response: MilestoneResponse) => void,
+  ): ClientUnaryCall;
+  getMilestone(
+    request: GetMilestoneRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MilestoneResponse) => void,
+  ): ClientUnaryCall;
+  getMilestone(
+    request: GetMilestoneRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MilestoneResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * GET /api/core/v2/milestones/{milestoneId}/utxo-changes and /milestones/by-index/{index}/utxo-changes:
+   * JSON {index, createdOutputs, consumedOutputs} (output IDs in White-Flag order). NOT_FOUND without a diff.
+   */
+  getMilestoneUtxoChanges(
+    request: GetMilestoneRequest,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getMilestoneUtxoChanges(
+    request: GetMilestoneRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getMilestoneUtxoChanges(
+    request: GetMilestoneRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  /** GET /api/core/v2/receipts and /receipts/{migratedAt}: JSON {receipts: [{receipt, milestoneIndex}]}. */
+  getReceipts(
+    request: GetReceiptsRequest,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getReceipts(
+    request: GetReceiptsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getReceipts(
+    request: GetReceiptsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  /** GET /api/core/v2/treasury: JSON {milestoneId, amount}. NOT_FOUND when the ledger has no treasury output. */
+  getTreasury(
+    request: GetTreasuryRequest,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getTreasury(
+    request: GetTreasuryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getTreasury(
+    request: GetTreasuryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -59,6 +59,21 @@ export function blockV3Response(blockId: Uint8Array, view: BlockView, src: Omit<
   };
 }
 
+/** Refuses an unknown view and STRUCTURED (INVALID_REQUEST naming `what`) for answers offered as bytes and JSON only. */
+export function requireRawOrJsonView(view: BlockView, what: string): void {
+  requireKnownView(view);
+  if (view === BlockView.BLOCK_VIEW_STRUCTURED) throw new NodeError('INVALID_REQUEST', `the structured view is not offered for ${what}`);
+}
+
+/** The `raw` and `json` fields of an answer offered as bytes and JSON only (outputs, milestones): what `view` asks for (UNSPECIFIED: both). */
+export function rawAndJson(view: BlockView, what: string, src: Omit<BlockSources, 'block'>): { raw: Uint8Array; json: string } {
+  requireRawOrJsonView(view, what);
+  return {
+    raw: wants(view, BlockView.BLOCK_VIEW_RAW) ? src.raw() : new Uint8Array(0),
+    json: wants(view, BlockView.BLOCK_VIEW_JSON) ? src.json() : '',
+  };
+}
+
 /**
  * The JSON text of recently answered blocks by block ID, so a block read again is not decoded and rendered again
  * (GET block is the hot read of the REST API). A block ID is the hash of the block's bytes and the rendering is a

@@ -57,5 +57,11 @@ export function nodeServiceHandlers(service: NodeServiceImpl, logger: Logger): N
     getIssuanceV3: unary('GetIssuanceV3', logger, async () => service.getIssuanceV3()),
     getInfo: unary('GetInfo', logger, () => service.getInfo()),
     getTips: unary('GetTips', logger, (req) => service.getTips(req)),
+    getOutput: unary('GetOutput', logger, (req) => service.getOutput(req)),
+    getOutputMetadata: unary('GetOutputMetadata', logger, (req) => service.getOutputMetadata(req)),
+    getMilestone: unary('GetMilestone', logger, (req) => service.getMilestone(req)),
+    getMilestoneUtxoChanges: unary('GetMilestoneUtxoChanges', logger, (req) => service.getMilestoneUtxoChanges(req)),
+    getReceipts: unary('GetReceipts', logger, (req) => service.getReceipts(req)),
+    getTreasury: unary('GetTreasury', logger, () => service.getTreasury()),
   };
 }

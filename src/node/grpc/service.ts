@@ -21,7 +21,13 @@ import {
   type JsonV3Response,
   type SubmitBlockV3Request,
   type GetTipsRequest,
+  type GetMilestoneRequest,
+  type GetOutputRequest,
+  type GetReceiptsRequest,
   type InfoResponse,
+  type LedgerJsonResponse,
+  type MilestoneResponse,
+  type OutputResponse,
   type MilestoneInfo,
   type SubmitBlockRequest,
   type SubmitBlockResponse,
@@ -35,6 +41,7 @@ import type { BlockMetadataView, TangleReader } from '../tangle/reads.ts';
 import type { ClientSubmissions } from '../tangle/submissions.ts';
 import type { TipSelector } from '../tangle/urts.ts';
 import { blockResponse, RenderedJson, requireId, V2_ID_LENGTH, V3_ID_LENGTH, type BlockSources } from './answers.ts';
+import type { LedgerService } from './service-ledger.ts';
 import { v3Unavailable, type V3Service } from './service-v3.ts';
 
 export interface NodeServiceDeps {
@@ -42,6 +49,8 @@ export interface NodeServiceDeps {
   submissions: ClientSubmissions;
   status: NodeStatus;
   tips: TipSelector;
+  /** The ledger reads (outputs, milestones, receipts, treasury). */
+  ledger: LedgerService;
   /** Tip selection randomness (tests may fix it). */
   random?: () => number;
   /** The v3 RPCs, when the network has a v3 part. */
@@ -131,6 +140,15 @@ export class NodeServiceImpl {
   getBlockMetadataV3 = (req: GetBlockV3Request): Promise<JsonV3Response> => (this.deps.v3 ?? v3Unavailable()).getBlockMetadata(req);
   getInfoV3 = (): Promise<JsonV3Response> => (this.deps.v3 ?? v3Unavailable()).getInfo();
   getIssuanceV3 = (): Promise<JsonV3Response> => (this.deps.v3 ?? v3Unavailable()).getIssuance();
+
+  // ---- ledger: service-ledger.ts
+
+  getOutput = (req: GetOutputRequest): Promise<OutputResponse> => this.deps.ledger.getOutput(req);
+  getOutputMetadata = (req: GetOutputRequest): Promise<LedgerJsonResponse> => this.deps.ledger.getOutputMetadata(req);
+  getMilestone = (req: GetMilestoneRequest): Promise<MilestoneResponse> => this.deps.ledger.getMilestone(req);
+  getMilestoneUtxoChanges = (req: GetMilestoneRequest): Promise<LedgerJsonResponse> => this.deps.ledger.getMilestoneUtxoChanges(req);
+  getReceipts = (req: GetReceiptsRequest): Promise<LedgerJsonResponse> => this.deps.ledger.getReceipts(req);
+  getTreasury = (): Promise<LedgerJsonResponse> => this.deps.ledger.getTreasury();
 
   // ---- node
 

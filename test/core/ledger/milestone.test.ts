@@ -46,6 +46,21 @@ describe('ledger: milestone checks', () => {
     expect(await net.store.milestoneIndexById(c.milestoneId)).to.equal(11);
   });
 
+  it('outputAtLedgerIndex: an output with the ledger index of the same read, unspent before and spent after', async () => {
+    const { net } = await pending();
+    const ledger = new LedgerState(net.store);
+    const genesisOutput = net.genesisOutputs[0]!.outputId;
+    const before = await ledger.outputAtLedgerIndex(genesisOutput);
+    expect([before.ledgerIndex, before.output?.milestoneIndexBooked, before.output?.spent]).to.deep.equal([10, 10, undefined]);
+    const ms = await net.milestone();
+    const c = await confirmMilestone({ store: net.store, milestoneBlockId: ms.id, milestoneBlock: ms.block });
+    await c.batch.commit();
+    const after = await ledger.outputAtLedgerIndex(genesisOutput);
+    expect([after.ledgerIndex, after.output?.spent?.milestoneIndexSpent]).to.deep.equal([11, 11]);
+    expect(after.output).to.deep.equal(await ledger.output(genesisOutput));
+    expect(await ledger.outputAtLedgerIndex(outputId(bytes32('unknown'), 0))).to.deep.equal({ ledgerIndex: 11, output: undefined });
+  });
+
   for (const root of ['inclusionMerkleRoot', 'appliedMerkleRoot'] as const) {
     it(`a tampered ${root} (validly signed) is rejected after White-Flag and nothing is written`, async () => {
       const { net, kv } = await pending();

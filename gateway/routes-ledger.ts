@@ -1,0 +1,68 @@
+/**
+ * The TIP-25 ledger routes (`/api/core/v2/outputs`, `/milestones`, `/receipts`, `/treasury`) as thin adapters over
+ * the node's ledger RPCs: parse the path and headers, make one gRPC call, answer the node's JSON text or bytes.
+ */
+import type { Router } from '@koa/router';
+import type { Context } from 'koa';
+import { BlockView, type GetMilestoneRequest } from '../src/grpc/gen/node.ts';
+import { OUTPUT_ID_BYTES, parseHexId, parseIndex, V2_ID_BYTES } from './ids.ts';
+import { SERIALIZER_V1 } from './media.ts';
+import { abortOn, callNode } from './node-client.ts';
+import { sendJsonText, sendNegotiatedBlock } from './send.ts';
+import type { RouteOptions } from './routes.ts';
+
+const V2 = '/api/core/v2';
+
+type MilestoneName = GetMilestoneRequest['milestone'];
+
+const byId = (ctx: Context): MilestoneName => ({ $case: 'milestoneId', value: parseHexId(ctx.params['milestoneId']!, V2_ID_BYTES, 'milestone ID') });
+const byIndex = (ctx: Context): MilestoneName => ({ $case: 'index', value: parseIndex(ctx.params['index']!, 'milestone index') });
+
+/** Adds the ledger routes to the gateway's router (`/milestones/by-index/...` before `/milestones/:milestoneId`). */
+export function addLedgerRoutes(router: Router, options: RouteOptions): void {
+  const { client, timeoutMs } = options;
+
+  router.get(`${V2}/outputs/:outputId`, async (ctx) => {
+    const outputId = parseHexId(ctx.params.outputId!, OUTPUT_ID_BYTES, 'output ID');
+    await sendNegotiatedBlock(ctx, SERIALIZER_V1, (view) => callNode(client, 'GetOutput', client.getOutput, { outputId, view }, timeoutMs, abortOn(ctx)), 'output');
+  });
+
+  router.get(`${V2}/outputs/:outputId/metadata`, async (ctx) => {
+    const outputId = parseHexId(ctx.params.outputId!, OUTPUT_ID_BYTES, 'output ID');
+    const request = { outputId, view: BlockView.BLOCK_VIEW_UNSPECIFIED };
+    sendJsonText(ctx, (await callNode(client, 'GetOutputMetadata', client.getOutputMetadata, request, timeoutMs, abortOn(ctx))).json);
+  });
+
+  for (const [path, milestone] of [
+    [`${V2}/milestones/by-index/:index`, byIndex],
+    [`${V2}/milestones/:milestoneId`, byId],
+  ] as const) {
+    router.get(path, async (ctx) => {
+      const name = milestone(ctx);
+      await sendNegotiatedBlock(
+        ctx,
+        SERIALIZER_V1,
+        (view) => callNode(client, 'GetMilestone', client.getMilestone, { milestone: name, view }, timeoutMs, abortOn(ctx)),
+        'milestone',
+      );
+    });
+
+    router.get(`${path}/utxo-changes`, async (ctx) => {
+      const request = { milestone: milestone(ctx), view: BlockView.BLOCK_VIEW_UNSPECIFIED };
+      sendJsonText(ctx, (await callNode(client, 'GetMilestoneUtxoChanges', client.getMilestoneUtxoChanges, request, timeoutMs, abortOn(ctx))).json);
+    });
+  }
+
+  router.get(`${V2}/receipts`, async (ctx) => {
+    sendJsonText(ctx, (await callNode(client, 'GetReceipts', client.getReceipts, {}, timeoutMs, abortOn(ctx))).json);
+  });
+
+  router.get(`${V2}/receipts/:migratedAt`, async (ctx) => {
+    const migratedAt = parseIndex(ctx.params.migratedAt!, 'migratedAt index');
+    sendJsonText(ctx, (await callNode(client, 'GetReceipts', client.getReceipts, { migratedAt }, timeoutMs, abortOn(ctx))).json);
+  });
+
+  router.get(`${V2}/treasury`, async (ctx) => {
+    sendJsonText(ctx, (await callNode(client, 'GetTreasury', client.getTreasury, {}, timeoutMs, abortOn(ctx))).json);
+  });
+}

@@ -1,0 +1,99 @@
+/**
+ * The ledger RPCs of the NodeService over the LedgerReader (service.ts delegates here): outputs and their metadata,
+ * milestones and their UTXO changes, receipts and the treasury. Each checks the request, makes one read and renders
+ * the TIP-25 JSON text (key order as Hornet emits it) and, where TIP-25 offers a binary view, the serialized bytes.
+ */
+import { toHex0x } from '../../core/bytes.ts';
+import { encodeOutput } from '../../core/codec/index.ts';
+import { parseOutputId } from '../../core/ids/index.ts';
+import { milestoneOptionToJson, outputToJson, payloadToJson } from '../../core/json/index.ts';
+import { ID_LENGTH, OUTPUT_ID_LENGTH } from '../../core/model/index.ts';
+import type { GetMilestoneRequest, GetOutputRequest, GetReceiptsRequest, LedgerJsonResponse, MilestoneResponse, OutputResponse } from '../../grpc/gen/node.ts';
+import { NodeError } from '../errors.ts';
+import type { LedgerReader, MilestoneKey, OutputView } from '../ledger/reads.ts';
+import { rawAndJson, requireId, requireRawOrJsonView } from './answers.ts';
+
+export class LedgerService {
+  constructor(private readonly reader: LedgerReader) {}
+
+  async getOutput(req: GetOutputRequest): Promise<OutputResponse> {
+    const outputId = requireOutputId(req.outputId);
+    requireRawOrJsonView(req.view, 'outputs'); // before the read
+    const view = await this.reader.output(outputId);
+    const output = view.output.output;
+    return {
+      outputId,
+      ...rawAndJson(req.view, 'outputs', {
+        raw: () => encodeOutput(output),
+        json: () => JSON.stringify({ metadata: outputMetadataJson(view), output: outputToJson(output) }),
+      }),
+    };
+  }
+
+  async getOutputMetadata(req: GetOutputRequest): Promise<LedgerJsonResponse> {
+    const view = await this.reader.output(requireOutputId(req.outputId));
+    return { json: JSON.stringify(outputMetadataJson(view)) };
+  }
+
+  async getMilestone(req: GetMilestoneRequest): Promise<MilestoneResponse> {
+    const key = milestoneKeyOf(req);
+    requireRawOrJsonView(req.view, 'milestones');
+    const ms = await this.reader.milestone(key);
+    return {
+      index: ms.index,
+      milestoneId: ms.milestoneId,
+      ...rawAndJson(req.view, 'milestones', { raw: () => ms.payloadBytes, json: () => JSON.stringify(payloadToJson(ms.payload)) }),
+    };
+  }
+
+  async getMilestoneUtxoChanges(req: GetMilestoneRequest): Promise<LedgerJsonResponse> {
+    const { index, diff } = await this.reader.utxoChanges(milestoneKeyOf(req));
+    return { json: JSON.stringify({ index, createdOutputs: diff.created.map(toHex0x), consumedOutputs: diff.consumed.map(toHex0x) }) };
+  }
+
+  async getReceipts(req: GetReceiptsRequest): Promise<LedgerJsonResponse> {
+    const receipts = await this.reader.receipts(req.migratedAt);
+    return { json: JSON.stringify({ receipts: receipts.map((r) => ({ receipt: milestoneOptionToJson(r.receipt), milestoneIndex: r.milestoneIndex })) }) };
+  }
+
+  async getTreasury(): Promise<LedgerJsonResponse> {
+    const t = await this.reader.treasury();
+    return { json: JSON.stringify({ milestoneId: toHex0x(t.milestoneId), amount: t.amount.toString() }) };
+  }
+}
+
+/** 34 bytes (else INVALID_REQUEST) whose output index is 0..127 (else the core's VALUE_OUT_OF_RANGE): both 400. */
+function requireOutputId(id: Uint8Array | undefined): Uint8Array {
+  const outputId = requireId(id, OUTPUT_ID_LENGTH, 'output ID');
+  parseOutputId(outputId, 'output ID');
+  return outputId;
+}
+
+function milestoneKeyOf(req: GetMilestoneRequest): MilestoneKey {
+  const m = req.milestone;
+  switch (m?.$case) {
+    case 'milestoneId':
+      return { milestoneId: requireId(m.value, ID_LENGTH, 'milestone ID') };
+    case 'index':
+      return { index: m.value };
+    default:
+      throw new NodeError('INVALID_REQUEST', 'invalid milestone request: it names no milestone (set milestoneId or index)');
+  }
+}
+
+/** TIP-25 OutputMetadata in Hornet's key order; the spent fields only for a spent output. */
+function outputMetadataJson({ output: o, ledgerIndex }: OutputView): Record<string, unknown> {
+  const { transactionId, index } = parseOutputId(o.outputId);
+  return {
+    blockId: toHex0x(o.blockId),
+    transactionId: toHex0x(transactionId),
+    outputIndex: index,
+    isSpent: o.spent !== undefined,
+    ...(o.spent !== undefined
+      ? { milestoneIndexSpent: o.spent.milestoneIndexSpent, milestoneTimestampSpent: o.spent.milestoneTimestampSpent, transactionIdSpent: toHex0x(o.spent.transactionIdSpent) }
+      : {}),
+    milestoneIndexBooked: o.milestoneIndexBooked,
+    milestoneTimestampBooked: o.milestoneTimestampBooked,
+    ledgerIndex,
+  };
+}
