@@ -28,6 +28,7 @@ export const DEFAULT_PUBLIC_ROUTES: readonly string[] = [
   '/api/core/v2/milestones*',
   '/api/core/v2/receipts*',
   '/api/core/v2/treasury',
+  '/api/indexer/v1/*',
   '/api/core/v3/transactions*',
   '/api/core/v3/info',
   '/api/core/v3/blocks*',

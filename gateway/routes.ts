@@ -10,6 +10,7 @@ import { NodeCallError } from './errors.ts';
 import { parseHexId, V2_ID_BYTES, V3_ID_BYTES } from './ids.ts';
 import { SERIALIZER_V1, SERIALIZER_V2 } from './media.ts';
 import { abortOn, callNode } from './node-client.ts';
+import { addIndexerRoutes } from './routes-indexer.ts';
 import { addLedgerRoutes } from './routes-ledger.ts';
 import { addV3Routes } from './routes-v3.ts';
 import { sendNegotiatedBlock } from './send.ts';
@@ -27,7 +28,7 @@ export interface RouteOptions {
 }
 
 /** The route groups `/api/routes` lists. */
-export const ROUTE_GROUPS = ['core/v2', 'core/v3'] as const;
+export const ROUTE_GROUPS = ['core/v2', 'core/v3', 'indexer/v1'] as const;
 
 const V2 = '/api/core/v2';
 const V3 = '/api/core/v3';
@@ -100,6 +101,7 @@ export function createRouter(options: RouteOptions): Router {
   });
 
   addLedgerRoutes(router, options);
+  addIndexerRoutes(router, options);
   addV3Routes(router, options);
   return router;
 }

@@ -1,7 +1,7 @@
 /**
  * `ledger-node tool check --data-dir DIR [--genesis FILE] [--json]`: checks a STOPPED node's store against a fresh
- * recomputation (src/node/check): blocks, children, tips, solidity and a White-Flag replay of every confirmed
- * milestone from the genesis ledger. Exit 0 and a summary when everything agrees; exit 1 with every difference;
+ * recomputation (src/node/check): blocks, children, tips, solidity, a White-Flag replay of every confirmed
+ * milestone from the genesis ledger, and the TIP-26 output index against the unspent outputs. Exit 0 and a summary when everything agrees; exit 1 with every difference;
  * exit 2 on bad arguments or a store that cannot be opened.
  */
 import { CheckSetupError, checkDataDir } from '../node/check/data-dir.ts';
@@ -49,7 +49,7 @@ export async function toolCheck(argv: readonly string[]): Promise<number> {
     return report.ok ? 0 : 1;
   }
   const s = report.summary;
-  const line = `${s.blocks} v2 blocks (${s.solid} solid, ${s.unsolid} unsolid, ${s.referenced} referenced), ${s.v3Blocks} v3 blocks not checked, ${s.childEdges} child edges, ${s.tips} tips (${s.tipUndetermined} undetermined), ledger at ${s.ledgerIndex ?? '-'}: ${s.milestonesReplayed} milestones replayed (${s.ledgerReplay}), ${s.unspentOutputs} unspent outputs; ${s.ms} ms`;
+  const line = `${s.blocks} v2 blocks (${s.solid} solid, ${s.unsolid} unsolid, ${s.referenced} referenced), ${s.v3Blocks} v3 blocks not checked, ${s.childEdges} child edges, ${s.tips} tips (${s.tipUndetermined} undetermined), ledger at ${s.ledgerIndex ?? '-'}: ${s.milestonesReplayed} milestones replayed (${s.ledgerReplay}), ${s.unspentOutputs} unspent outputs, ${s.indexEntries} index entries; ${s.ms} ms`;
   if (report.ok) {
     console.log(`check passed: ${line}`);
     return 0;

@@ -26,6 +26,7 @@ import { LedgerReader } from './ledger/reads.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import type { NetworkState } from './network.ts';
 import { acceptPeer } from './peering/link.ts';
+import { IndexerReader } from './ledger/indexer-reads.ts';
 import { PeerManager, type PeeringOptions } from './peering/manager.ts';
 import type { PowQueue } from './pow/queue.ts';
 import { NODE_NAME, NodeStatus } from './status.ts';
@@ -176,7 +177,7 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
     submissions,
     status,
     tips,
-    ledger: new LedgerService(new LedgerReader(store)),
+    ledger: new LedgerService(new LedgerReader(store), new IndexerReader(store, () => protocol.current.bech32Hrp)),
     random,
     ...(v3 ? { v3: new V3Service(v3, v3Identity, (id) => peering.announceV3(id)) } : {}),
   });

@@ -4,11 +4,12 @@
  * genesis in the store (network, ledger, v3 part) and writes it to `<data-dir>/genesis.json`, so the operator sees
  * what the network is. Later starts read the network from the store; a `--genesis` of another network is refused.
  * The built-in coordinator's keys come from the genesis given with `--genesis`, else from `<data-dir>/genesis.json`
- * when it is the same network.
+ * when it is the same network. A store whose ledger has no TIP-26 index yet (or one of another layout) gets it built
+ * from the unspent outputs before the node starts (core ledger/indexer/build.ts).
  */
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { initLedger } from '../core/ledger/index.ts';
+import { ensureOutputIndex, initLedger } from '../core/ledger/index.ts';
 import { META, type NodeStore } from '../core/store/index.ts';
 import { ConfigError, type NodeConfig } from './config.ts';
 import { genesisFromJson, genesisToJson, type Genesis } from './genesis.ts';
@@ -61,8 +62,16 @@ export async function recordGenesis(store: NodeStore, genesis: Genesis): Promise
   return createNetwork(store, genesis);
 }
 
-/** Loads the store's network, or creates it from the genesis on a first start. */
+/** Loads the store's network, or creates it from the genesis on a first start; then makes sure the ledger is indexed. */
 export async function openNetwork(store: NodeStore, config: NodeConfig, logger: Logger): Promise<NetworkState> {
+  const network = await loadOrCreateNetwork(store, config, logger);
+  const started = Date.now();
+  const build = await ensureOutputIndex(store);
+  if (build.built) logger.info(`indexer: built the output index of ${build.outputs} unspent outputs in ${Date.now() - started} ms`);
+  return network;
+}
+
+async function loadOrCreateNetwork(store: NodeStore, config: NodeConfig, logger: Logger): Promise<NetworkState> {
   const given = config.genesis !== undefined ? readGenesisFile(config.genesis) : undefined;
   const existing = await loadNetwork(store);
   if (existing) {

@@ -92,6 +92,8 @@ function serviceOf(node: MemoryNode): NodeServiceServer {
     getMilestoneUtxoChanges: unimplemented(),
     getReceipts: handler((req) => ({ json: JSON.stringify({ migratedAt: req.migratedAt ?? null }) })),
     getTreasury: unimplemented(),
+    queryOutputs: unimplemented(),
+    getChainOutput: unimplemented(),
   };
 }
 

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { toHex0x } from '../../src/core/bytes.ts';
 import { decodeBlock, decodeOutput, decodePayload, encodeBlock, encodeOutput } from '../../src/core/codec/index.ts';
 import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../src/core/crypto/index.ts';
-import { essenceHash, inputsCommitmentOf, milestoneIdOf, networkIdFromName, outputId, transactionIdOf } from '../../src/core/ids/index.ts';
+import { bech32EncodeAddress, essenceHash, inputsCommitmentOf, milestoneIdOf, networkIdFromName, outputId, transactionIdOf } from '../../src/core/ids/index.ts';
 import { blockToJson, milestoneOptionToJson, outputToJson } from '../../src/core/json/index.ts';
 import { ledgerGenesisOf, coordinatorOf, devWalletOf } from '../../src/node/ledger/genesis-ledger.ts';
 import type { BasicOutput, Block, Ed25519Address, MilestonePayload, ReceiptMilestoneOption, TransactionPayload } from '../../src/core/model/index.ts';
@@ -280,6 +280,58 @@ describe('ledger reads over REST: outputs, milestones, receipts, treasury (a com
           expect(res.body.error.message).to.match(message);
         });
       }
+
+      describe('the indexer (TIP-26)', () => {
+        const indexer = async (path: string): Promise<{ status: number; body: Json }> => {
+          const res = await fetch(`${gw.url}/api/indexer/v1${path}`);
+          return { status: res.status, body: JSON.parse(await res.text()) };
+        };
+        const hrp = (): string => s.genesis.protocol.bech32Hrp;
+        const other = (): string => bech32EncodeAddress(hrp(), ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(OTHER_SEED)));
+        const wallet = (): string => bech32EncodeAddress(hrp(), ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(devWalletOf(s.genesis)!.seed)));
+        // What OTHER_SEED's address owns, oldest first: its genesis share, the transfer (milestone 1), the migration (2).
+        const owned = (): string[] => [s.genesisOutputs[1]!.outputId, outputId(s.txId, 0), outputId(s.ms2.milestoneId, 0)].map(toHex0x);
+
+        it('basic outputs by address and the combined unlockableByAddress route list what the address owns, oldest first', async () => {
+          const basic = await indexer(`/outputs/basic?address=${other()}`);
+          expect(basic.status).to.equal(200);
+          expect(basic.body).to.deep.include({ ledgerIndex: 2, items: owned() });
+          expect(basic.body.cursor).to.equal(undefined);
+          expect((await indexer(`/outputs?unlockableByAddress=${other()}`)).body.items).to.deep.equal(owned());
+          // The dev wallet spent its genesis output: only its change is left.
+          expect((await indexer(`/outputs/basic?address=${wallet()}`)).body.items).to.deep.equal([toHex0x(outputId(s.txId, 1))]);
+        });
+
+        it('pages of one follow the cursor without gaps or repeats', async () => {
+          const seen: string[] = [];
+          let cursor: string | undefined;
+          do {
+            const page = await indexer(`/outputs/basic?address=${other()}&pageSize=1${cursor === undefined ? '' : `&cursor=${cursor}`}`);
+            expect([page.status, page.body.pageSize, page.body.items.length]).to.deep.equal([200, 1, 1]);
+            seen.push(...(page.body.items as string[]));
+            cursor = page.body.cursor as string | undefined;
+          } while (cursor !== undefined && seen.length < 10);
+          expect(seen).to.deep.equal(owned());
+        });
+
+        const refused: [string, () => string, number, RegExp][] = [
+          ['an unknown parameter', () => '/outputs/basic?colour=red', 400, /colour/],
+          ['an address of another network', () => `/outputs/basic?address=${'smr' + other().slice(3)}`, 400, /address/],
+          ['a parameter given twice', () => `/outputs/basic?address=${'x'}&address=${'y'}`, 400, /address is given 2 times/],
+          ['a malformed cursor', () => '/outputs/basic?cursor=zz.1', 400, /cursor/],
+          ['an alias ID of 31 bytes', () => `/outputs/alias/0x${'ab'.repeat(31)}`, 400, /alias ID/],
+          ['an alias no output carries', () => `/outputs/alias/0x${'ab'.repeat(32)}`, 404, /no unspent output of alias/],
+          ['an NFT no output carries', () => `/outputs/nft/0x${'cd'.repeat(32)}`, 404, /no unspent output of nft/],
+          ['a foundry no output carries', () => `/outputs/foundry/0x08${'ef'.repeat(37)}`, 404, /no unspent output of foundry/],
+        ];
+        for (const [what, path, code, message] of refused) {
+          it(`${what}: ${code}`, async () => {
+            const res = await indexer(path());
+            expect([res.status, res.body.error?.code]).to.deep.equal([code, code]);
+            expect(res.body.error.message).to.match(message);
+          });
+        }
+      });
 
       it('the genesis milestone is 404 by ID too; the binary view is chosen by Accept as for blocks', async () => {
         expect((await json(`/milestones/${toHex0x(s.genesis.milestone.milestoneId)}`)).status).to.equal(404);

@@ -1,9 +1,9 @@
 /**
  * Confirming a milestone (TIP-29, docs/protocol.md §17): check the milestone against the ledger, walk its cone in
  * White-Flag order, apply the transactions, compare both Merkle roots, apply the receipt, record protocol parameter
- * changes, and put every resulting write into ONE StoreBatch. Nothing is written here: the caller commits the returned
- * batch (atomic). A milestone that fails any check (including disagreeing Merkle roots) throws a ProtocolError and
- * yields no batch. The result is computed against the ledger as read now: callers run confirmations one at a time and
+ * changes, and put every resulting write (the TIP-26 index's too, indexer/writes.ts) into ONE StoreBatch. Nothing is
+ * written here: the caller commits the returned batch (atomic). A milestone that fails any check (including
+ * disagreeing Merkle roots) throws a ProtocolError and yields no batch. The result is computed against the ledger as read now: callers run confirmations one at a time and
  * commit each batch before computing the next.
  */
 import { toHex } from '../bytes.ts';
@@ -23,6 +23,7 @@ import { LedgerState } from './ledger-state.ts';
 import type { MilestoneDiff } from './milestone-diff.ts';
 import { checkMerkleRoots, checkMilestoneSuccession, milestonePayloadOf } from './milestone-checks.ts';
 import { applyReceipt, type ReceiptEffects } from './receipt.ts';
+import { indexLedgerChanges } from './indexer/writes.ts';
 import { validateTransactionSemantics } from './semantic.ts';
 import { LEDGER_TABLES } from './tables.ts';
 import { applyWhiteFlag, type ConeVerdict, type ConsumedOutput, type CreatedOutput, type SemanticValidator } from './white-flag.ts';
@@ -154,6 +155,7 @@ function writeOutputs(batch: StoreBatch, created: readonly CreatedOutput[], cons
     batch.put(LEDGER_TABLES.spent, o.outputId, o.spent);
     batch.del(LEDGER_TABLES.unspent, o.outputId);
   }
+  indexLedgerChanges(batch, created, consumed);
 }
 
 /** The announced changes after this milestone, or undefined when it announces none (a later one replaces a same-target one). */

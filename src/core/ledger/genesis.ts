@@ -1,6 +1,6 @@
 /**
  * The state a ledger starts from (a snapshot, parsed elsewhere into this structure) and `initLedger`, which writes it
- * into an empty ledger in one batch.
+ * into an empty ledger in one batch, with the TIP-26 index of its unspent outputs (indexer/).
  */
 import { toHex0x } from '../bytes.ts';
 import { reject } from '../errors.ts';
@@ -11,6 +11,8 @@ import type { CommonOutput } from '../model/output.ts';
 import type { ProtocolParameters } from '../model/protocol.ts';
 import { META } from '../store/meta.ts';
 import type { NodeStore } from '../store/node-store.ts';
+import { INDEX_VERSION, INDEXER_META } from './indexer/tables.ts';
+import { indexLedgerChanges } from './indexer/writes.ts';
 import { LEDGER_META } from './ledger-meta.ts';
 import { LEDGER_TABLES } from './tables.ts';
 import type { TreasuryState } from './treasury-record.ts';
@@ -63,6 +65,8 @@ export async function initLedger(store: NodeStore, genesis: LedgerGenesis): Prom
     });
     batch.put(LEDGER_TABLES.unspent, o.outputId, null);
   });
+  indexLedgerChanges(batch, genesis.unspentOutputs, []);
+  batch.putMeta(INDEXER_META.version, INDEX_VERSION);
   if (genesis.treasury !== undefined) batch.put(LEDGER_TABLES.treasury, genesis.treasury.milestoneId, { amount: genesis.treasury.amount, spent: false });
   batch.putMilestone(milestone.index, { milestoneId: milestone.milestoneId, blockId: milestone.blockId ?? ZERO_ID, timestamp: milestone.timestamp });
   batch.putMeta(LEDGER_META.protocolParameters, genesis.protocolParameters);

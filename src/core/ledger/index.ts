@@ -16,3 +16,4 @@ export * from './milestone-checks.ts';
 export * from './receipt.ts';
 export * from './confirm.ts';
 export * from './dry-run.ts';
+export * from './indexer/index.ts';

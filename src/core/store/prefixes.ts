@@ -21,6 +21,10 @@
  * | 0x14 | (reserved) treasury           — ledger issue: treasury output                                        |
  * | 0x15 | (reserved) receipts           — ledger issue: migrated-at index ‖ milestone index -> receipt         |
  * | 0x20 | (reserved) blocksBySlot       — v3: slot (u32 BE) ‖ block ID -> empty                                |
+ * | 0x30 | (reserved) indexByType        — indexer (TIP-26): output type ‖ createdAt ‖ output ID -> empty       |
+ * | 0x31 | (reserved) indexByAddress     — indexer: address ‖ output type ‖ createdAt ‖ output ID -> roles      |
+ * | 0x32 | (reserved) indexByChainId     — indexer: output type ‖ alias/NFT/foundry ID -> output ID             |
+ * |      | 0x33-0x3f stay reserved for the indexer (ledger/indexer/tables.ts, docs/indexer.md)                  |
  * | 0xff | (reserved) tests and tools; never used by the node                                                  |
  */
 export const PREFIX = Object.freeze({
@@ -40,6 +44,9 @@ export const PREFIX = Object.freeze({
   treasury: 0x14,
   receipts: 0x15,
   blocksBySlot: 0x20,
+  indexByType: 0x30,
+  indexByAddress: 0x31,
+  indexByChainId: 0x32,
   scratch: 0xff,
 } as const);
 

@@ -65,6 +65,17 @@ export enum LedgerInclusionState {
   UNRECOGNIZED = -1,
 }
 
+export enum IndexedChain {
+  INDEXED_CHAIN_UNSPECIFIED = 0,
+  /** INDEXED_CHAIN_ALIAS - 32-byte alias ID */
+  INDEXED_CHAIN_ALIAS = 1,
+  /** INDEXED_CHAIN_NFT - 32-byte NFT ID */
+  INDEXED_CHAIN_NFT = 2,
+  /** INDEXED_CHAIN_FOUNDRY - 38-byte foundry ID */
+  INDEXED_CHAIN_FOUNDRY = 3,
+  UNRECOGNIZED = -1,
+}
+
 export interface GetBlockRequest {
   /** 32 bytes */
   blockId: Uint8Array;
@@ -276,6 +287,23 @@ export interface GetTreasuryRequest {
 
 export interface LedgerJsonResponse {
   json: string;
+}
+
+export interface QueryParameter {
+  name: string;
+  value: string;
+}
+
+export interface QueryOutputsRequest {
+  /** "outputs" (every kind), "basic", "alias", "foundry" or "nft" */
+  route: string;
+  /** in the order of the URL; a name given twice is INVALID_ARGUMENT */
+  parameters: QueryParameter[];
+}
+
+export interface GetChainOutputRequest {
+  kind: IndexedChain;
+  id: Uint8Array;
 }
 
 function createBaseGetBlockRequest(): GetBlockRequest {
@@ -2422,6 +2450,207 @@ export const LedgerJsonResponse: MessageFns<LedgerJsonResponse> = {
   },
 };
 
+function createBaseQueryParameter(): QueryParameter {
+  return { name: "", value: "" };
+}
+
+export const QueryParameter: MessageFns<QueryParameter> = {
+  encode(message: QueryParameter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): QueryParameter {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseQueryParameter();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<QueryParameter>, I>>(base?: I): QueryParameter {
+    return QueryParameter.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<QueryParameter>, I>>(object: I): QueryParameter {
+    const message = createBaseQueryParameter();
+    message.name = object.name ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseQueryOutputsRequest(): QueryOutputsRequest {
+  return { route: "", parameters: [] };
+}
+
+export const QueryOutputsRequest: MessageFns<QueryOutputsRequest> = {
+  encode(message: QueryOutputsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.route !== "") {
+      writer.uint32(10).string(message.route);
+    }
+    for (const v of message.parameters) {
+      QueryParameter.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): QueryOutputsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseQueryOutputsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.route = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.parameters.push(QueryParameter.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<QueryOutputsRequest>, I>>(base?: I): QueryOutputsRequest {
+    return QueryOutputsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<QueryOutputsRequest>, I>>(object: I): QueryOutputsRequest {
+    const message = createBaseQueryOutputsRequest();
+    message.route = object.route ?? "";
+    message.parameters = object.parameters?.map((e) => QueryParameter.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetChainOutputRequest(): GetChainOutputRequest {
+  return { kind: 0, id: new Uint8Array(0) };
+}
+
+export const GetChainOutputRequest: MessageFns<GetChainOutputRequest> = {
+  encode(message: GetChainOutputRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.kind !== 0) {
+      writer.uint32(8).int32(message.kind);
+    }
+    if (message.id.length !== 0) {
+      writer.uint32(18).bytes(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetChainOutputRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetChainOutputRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.kind = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.bytes();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<GetChainOutputRequest>, I>>(base?: I): GetChainOutputRequest {
+    return GetChainOutputRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetChainOutputRequest>, I>>(object: I): GetChainOutputRequest {
+    const message = createBaseGetChainOutputRequest();
+    message.kind = object.kind ?? 0;
+    message.id = object.id ?? new Uint8Array(0);
+    return message;
+  },
+};
+
 export type NodeServiceService = typeof NodeServiceService;
 export const NodeServiceService = {
   /** GET /api/core/v2/blocks/{blockId}. NOT_FOUND when unknown (code "PRUNED" when below the pruning index). */
@@ -2631,6 +2860,34 @@ export const NodeServiceService = {
     responseSerialize: (value: LedgerJsonResponse): Buffer => Buffer.from(LedgerJsonResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): LedgerJsonResponse => LedgerJsonResponse.decode(value),
   },
+  /**
+   * GET /api/indexer/v1/outputs (every kind, e.g. ?unlockableByAddress=), /outputs/basic, /outputs/alias,
+   * /outputs/foundry, /outputs/nft: TIP-26 JSON {ledgerIndex, pageSize, cursor?, items}. The query parameters travel
+   * as the client gave them; the node checks them (INVALID_ARGUMENT naming the parameter).
+   */
+  queryOutputs: {
+    path: "/ledger.v1.NodeService/QueryOutputs" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: QueryOutputsRequest): Buffer => Buffer.from(QueryOutputsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): QueryOutputsRequest => QueryOutputsRequest.decode(value),
+    responseSerialize: (value: LedgerJsonResponse): Buffer => Buffer.from(LedgerJsonResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LedgerJsonResponse => LedgerJsonResponse.decode(value),
+  },
+  /**
+   * GET /api/indexer/v1/outputs/alias/{aliasId}, /outputs/nft/{nftId}, /outputs/foundry/{foundryId}: TIP-26 JSON
+   * {ledgerIndex, pageSize: 0, items: [the unspent output of that chain]}; NOT_FOUND when it has none.
+   */
+  getChainOutput: {
+    path: "/ledger.v1.NodeService/GetChainOutput" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetChainOutputRequest): Buffer =>
+      Buffer.from(GetChainOutputRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetChainOutputRequest => GetChainOutputRequest.decode(value),
+    responseSerialize: (value: LedgerJsonResponse): Buffer => Buffer.from(LedgerJsonResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LedgerJsonResponse => LedgerJsonResponse.decode(value),
+  },
 } as const;
 
 export interface NodeServiceServer extends UntypedServiceImplementation {
@@ -2685,6 +2942,17 @@ export interface NodeServiceServer extends UntypedServiceImplementation {
   getReceipts: handleUnaryCall<GetReceiptsRequest, LedgerJsonResponse>;
   /** GET /api/core/v2/treasury: JSON {milestoneId, amount}. NOT_FOUND when the ledger has no treasury output. */
   getTreasury: handleUnaryCall<GetTreasuryRequest, LedgerJsonResponse>;
+  /**
+   * GET /api/indexer/v1/outputs (every kind, e.g. ?unlockableByAddress=), /outputs/basic, /outputs/alias,
+   * /outputs/foundry, /outputs/nft: TIP-26 JSON {ledgerIndex, pageSize, cursor?, items}. The query parameters travel
+   * as the client gave them; the node checks them (INVALID_ARGUMENT naming the parameter).
+   */
+  queryOutputs: handleUnaryCall<QueryOutputsRequest, LedgerJsonResponse>;
+  /**
+   * GET /api/indexer/v1/outputs/alias/{aliasId}, /outputs/nft/{nftId}, /outputs/foundry/{foundryId}: TIP-26 JSON
+   * {ledgerIndex, pageSize: 0, items: [the unspent output of that chain]}; NOT_FOUND when it has none.
+   */
+  getChainOutput: handleUnaryCall<GetChainOutputRequest, LedgerJsonResponse>;
 }
 
 export interface NodeServiceClient extends Client {
@@ -3001,6 +3269,45 @@ export interface NodeServiceClient extends Client {
   ): ClientUnaryCall;
   getTreasury(
     request: GetTreasuryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * GET /api/indexer/v1/outputs (every kind, e.g. ?unlockableByAddress=), /outputs/basic, /outputs/alias,
+   * /outputs/foundry, /outputs/nft: TIP-26 JSON {ledgerIndex, pageSize, cursor?, items}. The query parameters travel
+   * as the client gave them; the node checks them (INVALID_ARGUMENT naming the parameter).
+   */
+  queryOutputs(
+    request: QueryOutputsRequest,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  queryOutputs(
+    request: QueryOutputsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  queryOutputs(
+    request: QueryOutputsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * GET /api/indexer/v1/outputs/alias/{aliasId}, /outputs/nft/{nftId}, /outputs/foundry/{foundryId}: TIP-26 JSON
+   * {ledgerIndex, pageSize: 0, items: [the unspent output of that chain]}; NOT_FOUND when it has none.
+   */
+  getChainOutput(
+    request: GetChainOutputRequest,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getChainOutput(
+    request: GetChainOutputRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getChainOutput(
+    request: GetChainOutputRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,

@@ -18,13 +18,15 @@
  *      and spent outputs, milestone diffs, treasury, receipts, milestones, milestone-ID index and included-block
  *      index must equal the stored tables byte for byte, every block's referenced data (milestone index, white-flag
  *      index, inclusion state, conflict reason) and milestone index must match, and so must the ledger and
- *      confirmed milestone indexes.
+ *      confirmed milestone indexes. The replay writes the TIP-26 index too, so its tables are compared the same way.
+ *   6. the index (core ledger/indexer/verify.ts), without a genesis too: every unspent output has exactly the index
+ *      entries its output gives, and every index entry names an unspent output it belongs to.
  */
 import { toHex, toHex0x } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
 import { blake2b256 } from '../../core/crypto/index.ts';
 import { transactionIdOf } from '../../core/ids/index.ts';
-import { confirmMilestone, initLedger, LEDGER_META, LEDGER_TABLES, type LedgerGenesis } from '../../core/ledger/index.ts';
+import { confirmMilestone, INDEXER_TABLES, initLedger, LEDGER_META, LEDGER_TABLES, verifyOutputIndex, type LedgerGenesis } from '../../core/ledger/index.ts';
 import { PAYLOAD_TRANSACTION } from '../../core/model/index.ts';
 import {
   META,
@@ -56,6 +58,8 @@ export interface CheckSummary {
   milestonesReplayed: number;
   ledgerIndex: number | undefined;
   unspentOutputs: number;
+  /** Entries of the TIP-26 index tables. */
+  indexEntries: number;
   ledgerReplay: 'done' | 'skipped: no genesis' | 'skipped: no ledger';
   ms: number;
 }
@@ -106,6 +110,7 @@ export async function checkStore(store: NodeStore, options: CheckOptions = {}): 
     milestonesReplayed: 0,
     ledgerIndex: await store.getMeta(META.ledgerIndex),
     unspentOutputs: 0,
+    indexEntries: 0,
     ledgerReplay: 'done',
     ms: 0,
   };
@@ -227,7 +232,11 @@ export async function checkStore(store: NodeStore, options: CheckOptions = {}): 
   if (summary.ledgerIndex === undefined) summary.ledgerReplay = 'skipped: no ledger';
   else if (options.genesis === undefined) summary.ledgerReplay = 'skipped: no genesis';
   else await replayLedger(store, options.genesis, blocks, diffs, summary);
-  for await (const _ of store.keys(LEDGER_TABLES.unspent)) summary.unspentOutputs++;
+  // 6. the index against the unspent outputs
+  const index = await verifyOutputIndex(store);
+  summary.unspentOutputs = index.unspentOutputs;
+  summary.indexEntries = index.entries;
+  diffs.push(...index.differences);
 
   summary.ms = Date.now() - started;
   return { ok: diffs.length === 0, summary, differences: diffs };
@@ -243,6 +252,7 @@ const REPLAYED_TABLES = [
   ['includedBlock', TABLES.includedBlock.prefix],
   ['milestones', TABLES.milestones.prefix],
   ['milestoneIndexById', TABLES.milestoneIndexById.prefix],
+  ...Object.values(INDEXER_TABLES).map((t) => [t.name, t.prefix] as const),
 ] as const;
 
 async function replayLedger(store: NodeStore, genesis: LedgerGenesis, blocks: Map<string, BlockInfo>, diffs: string[], summary: CheckSummary): Promise<void> {

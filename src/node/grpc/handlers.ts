@@ -63,5 +63,7 @@ export function nodeServiceHandlers(service: NodeServiceImpl, logger: Logger): N
     getMilestoneUtxoChanges: unary('GetMilestoneUtxoChanges', logger, (req) => service.getMilestoneUtxoChanges(req)),
     getReceipts: unary('GetReceipts', logger, (req) => service.getReceipts(req)),
     getTreasury: unary('GetTreasury', logger, () => service.getTreasury()),
+    queryOutputs: unary('QueryOutputs', logger, (req) => service.queryOutputs(req)),
+    getChainOutput: unary('GetChainOutput', logger, (req) => service.getChainOutput(req)),
   };
 }

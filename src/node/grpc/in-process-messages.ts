@@ -14,6 +14,7 @@ import {
   GetIncludedBlockRequest,
   GetIncludedBlockV3Request,
   GetInfoRequest,
+  GetChainOutputRequest,
   GetMilestoneRequest,
   GetOutputRequest,
   GetReceiptsRequest,
@@ -25,6 +26,7 @@ import {
   MilestoneResponse,
   NodeServiceService,
   OutputResponse,
+  QueryOutputsRequest,
   SubmitBlockRequest,
   SubmitBlockResponse,
   SubmitBlockV3Request,
@@ -58,6 +60,8 @@ export const MESSAGES: { readonly [M in NodeServiceMethod]: { readonly request: 
   getMilestoneUtxoChanges: { request: GetMilestoneRequest, response: LedgerJsonResponse },
   getReceipts: { request: GetReceiptsRequest, response: LedgerJsonResponse },
   getTreasury: { request: GetTreasuryRequest, response: LedgerJsonResponse },
+  queryOutputs: { request: QueryOutputsRequest, response: LedgerJsonResponse },
+  getChainOutput: { request: GetChainOutputRequest, response: LedgerJsonResponse },
 };
 
 /** A message type's fromPartial, for a value the compiler cannot tie to one method. */

@@ -7,14 +7,36 @@ import { toHex0x } from '../../core/bytes.ts';
 import { encodeOutput } from '../../core/codec/index.ts';
 import { parseOutputId } from '../../core/ids/index.ts';
 import { milestoneOptionToJson, outputToJson, payloadToJson } from '../../core/json/index.ts';
-import { ID_LENGTH, OUTPUT_ID_LENGTH } from '../../core/model/index.ts';
-import type { GetMilestoneRequest, GetOutputRequest, GetReceiptsRequest, LedgerJsonResponse, MilestoneResponse, OutputResponse } from '../../grpc/gen/node.ts';
+import { ID_LENGTH, OUTPUT_ID_LENGTH, TOKEN_ID_LENGTH } from '../../core/model/index.ts';
+import { INDEXER_ROUTES, type IndexerRoute } from '../../core/ledger/index.ts';
+import {
+  IndexedChain,
+  type GetChainOutputRequest,
+  type GetMilestoneRequest,
+  type GetOutputRequest,
+  type GetReceiptsRequest,
+  type LedgerJsonResponse,
+  type MilestoneResponse,
+  type OutputResponse,
+  type QueryOutputsRequest,
+} from '../../grpc/gen/node.ts';
 import { NodeError } from '../errors.ts';
+import type { ChainKind, IndexerReader } from '../ledger/indexer-reads.ts';
 import type { LedgerReader, MilestoneKey, OutputView } from '../ledger/reads.ts';
 import { rawAndJson, requireId, requireRawOrJsonView } from './answers.ts';
 
+/** The chains the indexer looks up by ID, with the length of their IDs. */
+const CHAINS: ReadonlyMap<IndexedChain, { kind: ChainKind; idLength: number }> = new Map([
+  [IndexedChain.INDEXED_CHAIN_ALIAS, { kind: 'alias', idLength: ID_LENGTH }],
+  [IndexedChain.INDEXED_CHAIN_NFT, { kind: 'nft', idLength: ID_LENGTH }],
+  [IndexedChain.INDEXED_CHAIN_FOUNDRY, { kind: 'foundry', idLength: TOKEN_ID_LENGTH /* a foundry ID is a token ID */ }],
+]);
+
 export class LedgerService {
-  constructor(private readonly reader: LedgerReader) {}
+  constructor(
+    private readonly reader: LedgerReader,
+    private readonly indexer: IndexerReader,
+  ) {}
 
   async getOutput(req: GetOutputRequest): Promise<OutputResponse> {
     const outputId = requireOutputId(req.outputId);
@@ -54,6 +76,24 @@ export class LedgerService {
   async getReceipts(req: GetReceiptsRequest): Promise<LedgerJsonResponse> {
     const receipts = await this.reader.receipts(req.migratedAt);
     return { json: JSON.stringify({ receipts: receipts.map((r) => ({ receipt: milestoneOptionToJson(r.receipt), milestoneIndex: r.milestoneIndex })) }) };
+  }
+
+  async queryOutputs(req: QueryOutputsRequest): Promise<LedgerJsonResponse> {
+    const route = req.route as IndexerRoute;
+    if (!INDEXER_ROUTES.includes(route)) throw new NodeError('INVALID_REQUEST', `unknown indexer route "${req.route}" (one of ${INDEXER_ROUTES.join(', ')})`);
+    const params: Record<string, string> = Object.create(null) as Record<string, string>;
+    for (const { name, value } of req.parameters) {
+      if (name in params) throw new NodeError('INVALID_REQUEST', `query parameter ${name} is given more than once`);
+      params[name] = value;
+    }
+    return { json: JSON.stringify(await this.indexer.query(route, params)) };
+  }
+
+  async getChainOutput(req: GetChainOutputRequest): Promise<LedgerJsonResponse> {
+    const chain = CHAINS.get(req.kind);
+    if (chain === undefined) throw new NodeError('INVALID_REQUEST', `unknown chain kind ${req.kind} (alias, nft or foundry)`);
+    const id = requireId(req.id, chain.idLength, `${chain.kind} ID`);
+    return { json: JSON.stringify(await this.indexer.chainOutput(chain.kind, id)) };
   }
 
   async getTreasury(): Promise<LedgerJsonResponse> {

@@ -23,6 +23,8 @@ import {
   type GetTipsRequest,
   type GetMilestoneRequest,
   type GetOutputRequest,
+  type GetChainOutputRequest,
+  type QueryOutputsRequest,
   type GetReceiptsRequest,
   type InfoResponse,
   type LedgerJsonResponse,
@@ -149,6 +151,8 @@ export class NodeServiceImpl {
   getMilestoneUtxoChanges = (req: GetMilestoneRequest): Promise<LedgerJsonResponse> => this.deps.ledger.getMilestoneUtxoChanges(req);
   getReceipts = (req: GetReceiptsRequest): Promise<LedgerJsonResponse> => this.deps.ledger.getReceipts(req);
   getTreasury = (): Promise<LedgerJsonResponse> => this.deps.ledger.getTreasury();
+  queryOutputs = (req: QueryOutputsRequest): Promise<LedgerJsonResponse> => this.deps.ledger.queryOutputs(req);
+  getChainOutput = (req: GetChainOutputRequest): Promise<LedgerJsonResponse> => this.deps.ledger.getChainOutput(req);
 
   // ---- node
 

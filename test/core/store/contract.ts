@@ -22,6 +22,9 @@ import {
   type RangeOptions,
 } from '../../../src/core/store/index.ts';
 import { loadVectors } from '../../support/vectors.ts';
+import { bech32EncodeAddress } from '../../../src/core/ids/index.ts';
+import { indexLedgerChanges, LEDGER_TABLES, positionOf, queryOutputs, verifyOutputIndex } from '../../../src/core/ledger/index.ts';
+import type { Address } from '../../../src/core/model/index.ts';
 
 export interface StoreHarness {
   /** Opens the store under test. After `close()`, a persistent harness re-opens the same data. */
@@ -476,6 +479,53 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
         expect(await store.milestone(12)).to.deep.equal({ milestoneId: id(64), blockId, timestamp: 5 });
         expect(await store.milestoneIndexById(id(64))).to.equal(12);
         expect(await store.getMeta(META.latestMilestoneIndex)).to.equal(12);
+      });
+
+      it('serves the output index: ordered range scans of a group from a cursor, deletes in the same batch, after re-open', async function () {
+        // 40 outputs of one address over 4 timestamps, booked with their index entries in one batch.
+        const owner: Address = { type: 0, pubKeyHash: id(70) };
+        const outputs = Array.from({ length: 40 }, (_, i) => ({
+          outputId: Uint8Array.of(...id(71 + (i % 5)), i, 0),
+          milestoneTimestampBooked: 1_700_000_000 + (i % 4) * 255,
+          output: { type: 3 as const, amount: 1_000_000n, nativeTokens: [], unlockConditions: [{ type: 0 as const, address: owner }], features: [] },
+        }));
+        const batch = store.batch();
+        for (const o of outputs) {
+          batch.put(LEDGER_TABLES.outputs, o.outputId, { blockId: id(76), milestoneIndexBooked: 1, milestoneTimestampBooked: o.milestoneTimestampBooked, output: o.output });
+          batch.put(LEDGER_TABLES.unspent, o.outputId, null);
+        }
+        indexLedgerChanges(batch, outputs, []);
+        await batch.commit();
+        const ordered = outputs
+          .map((o) => h(positionOf(o.milestoneTimestampBooked, o.outputId)))
+          .sort()
+          .map((p) => `0x${p.slice(8)}`);
+        const pages = async (params: Record<string, string>): Promise<string[]> => {
+          const items: string[] = [];
+          let cursor: string | undefined;
+          do {
+            const page = await queryOutputs(store, 'basic', { ...params, ...(cursor ? { cursor } : { pageSize: '6' }) }, 1, 'smr');
+            items.push(...page.items);
+            cursor = page.cursor;
+          } while (cursor !== undefined);
+          return items;
+        };
+        const address = bech32EncodeAddress('smr', owner);
+        expect(await pages({ address })).to.deep.equal(ordered);
+        expect(await pages({ address, createdAfter: String(1_700_000_000), createdBefore: String(1_700_000_000 + 3 * 255) })).to.have.length(20);
+        // Spending deletes the entries in the spending batch.
+        const spent = outputs.slice(0, 10);
+        const spend = store.batch();
+        for (const o of spent) spend.del(LEDGER_TABLES.unspent, o.outputId);
+        indexLedgerChanges(spend, [], spent);
+        await spend.commit();
+        const left = ordered.filter((x) => !spent.some((o) => `0x${h(o.outputId)}` === x));
+        expect(await pages({ address })).to.deep.equal(left);
+        if (harness.persistent) {
+          store = await NodeStore.open(await reopen(), { networkName: 'testnet' });
+          expect(await pages({ unlockableByAddress: address })).to.deep.equal(left);
+        }
+        expect((await verifyOutputIndex(store)).differences).to.deep.equal([]);
       });
     });
   });

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toHex0x } from '../../../src/core/bytes.ts';
-import { LEDGER_TABLES } from '../../../src/core/ledger/index.ts';
+import { INDEXER_TABLES, LEDGER_TABLES, positionOf } from '../../../src/core/ledger/index.ts';
 import { META, NodeStore, TABLES, type BlockMetadata, type KeyValueStore } from '../../../src/core/store/index.ts';
 import { openDataDirStore } from '../../../src/storage/open.ts';
 import { toolCheck } from '../../../src/cli/tool-check.ts';
@@ -190,6 +190,28 @@ describe('e2e crash: the consistency checker', function () {
     await expectDetected([ik], () => store.batch().setIncludedBlock(tx, new Uint8Array(32).fill(3)).commit(), /^includedBlock: key/);
     const mk = key(TABLES.meta, META.confirmedMilestoneIndex.name);
     await expectDetected([mk], () => store.batch().putMeta(META.confirmedMilestoneIndex, index - 1).commit(), /meta confirmedMilestoneIndex: stored \d+, replay \d+/);
+  });
+
+  it('reports index entries missing for an unspent output or left for a spent one, with and without the genesis', async () => {
+    let unspent: Uint8Array | undefined;
+    for await (const id of store.keys(LEDGER_TABLES.unspent)) unspent = id;
+    const record = (await store.get(LEDGER_TABLES.outputs, unspent!))!;
+    const missing = key(INDEXER_TABLES.byType, { outputType: record.output.type, position: positionOf(record.milestoneTimestampBooked, unspent!) });
+    await expectDetected([missing], () => kv.write([{ type: 'del', key: missing }]), /^indexByType: entry 0x[0-9a-f]+ of unspent output 0x[0-9a-f]+ is missing$/);
+    await expectDetected([missing], () => kv.write([{ type: 'del', key: missing }]), /^indexByType: key 0x[0-9a-f]+ is produced by the replay but not stored$/);
+    let spent: Uint8Array | undefined;
+    for await (const id of store.keys(LEDGER_TABLES.spent)) spent = id;
+    const old = (await store.get(LEDGER_TABLES.outputs, spent!))!;
+    const stale = key(INDEXER_TABLES.byType, { outputType: old.output.type, position: positionOf(old.milestoneTimestampBooked, spent!) });
+    await expectDetected([stale], () => kv.write([{ type: 'put', key: stale, value: new Uint8Array(0) }]), new RegExp(`^indexByType: entry .* for output ${toHex0x(spent!)}: the output is spent$`));
+    const withoutGenesis = options;
+    options = {};
+    try {
+      await expectDetected([stale], () => kv.write([{ type: 'put', key: stale, value: new Uint8Array(0) }]), /the output is spent$/);
+    } finally {
+      options = withoutGenesis;
+    }
+    expect((await checkStore(store, options)).summary.indexEntries).to.be.greaterThan(0);
   });
 
   it('reports referenced metadata that the replay does not reproduce', async () => {
