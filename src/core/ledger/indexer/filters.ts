@@ -13,7 +13,7 @@
 import { equalBytes } from '../../bytes.ts';
 import type { OutputFacts } from './facts.ts';
 import type { AddressParam, OutputQuery } from './params.ts';
-import { ROLE } from './tables.ts';
+import { FLAG, ROLE } from './tables.ts';
 
 /** The role an address filter asks the address to have (`unlockableByAddress`: any role). */
 export const ADDRESS_FILTER_ROLE: Readonly<Record<Exclude<AddressParam, 'sender' | 'issuer'>, number>> = Object.freeze({
@@ -70,14 +70,36 @@ export function matchesFacts(f: OutputFacts, q: OutputQuery): boolean {
 /** Filters the scan itself settles: the range (createdAt, cursor) and the page size. */
 const SCAN_PARAMS = new Set(['route', 'pageSize', 'cursor', 'createdBefore', 'createdAfter']);
 
+/** The `has*` filters an address entry's flags settle (tables.ts FLAG). */
+const FLAG_PARAMS: Readonly<Record<string, number>> = Object.freeze({
+  hasNativeTokens: FLAG.nativeTokens,
+  hasStorageDepositReturn: FLAG.storageDepositReturn,
+  hasExpiration: FLAG.expiration,
+  hasTimelock: FLAG.timelock,
+});
+
+/** The flag checks of `q` on an address entry: `(flags & mask) === value`. */
+export function flagChecks(q: OutputQuery): { mask: number; value: number } {
+  let mask = 0;
+  let value = 0;
+  for (const [name, flag] of Object.entries(FLAG_PARAMS)) {
+    const wanted = (q as Record<string, unknown>)[name] as boolean | undefined;
+    if (wanted === undefined) continue;
+    mask |= flag;
+    if (wanted) value |= flag;
+  }
+  return { mask, value };
+}
+
 /**
- * Whether some filter of `q` needs the output itself: the scan settles createdAt and the cursor, and the roles of the
- * `scanned` address's entries (roleChecks) settle every address filter naming that address; anything else is checked
- * on the decoded output.
+ * Whether some filter of `q` needs the output itself: the scan settles createdAt and the cursor, and the entries of the
+ * `scanned` address settle every address filter naming that address (their roles: roleChecks) and the `has*` filters
+ * (their flags: flagChecks); anything else is checked on the decoded output.
  */
 export function needsOutput(q: OutputQuery, scanned: Uint8Array | undefined): boolean {
   for (const [name, value] of Object.entries(q)) {
     if (value === undefined || SCAN_PARAMS.has(name)) continue;
+    if (scanned !== undefined && name in FLAG_PARAMS) continue;
     if (scanned !== undefined && name in ADDRESS_FILTER_ROLE && equalBytes(value as Uint8Array, scanned)) continue;
     return true;
   }

@@ -15,7 +15,7 @@ import type { NodeStore } from '../../store/node-store.ts';
 import { prefixUpperBound } from '../../store/range.ts';
 import { LEDGER_TABLES } from '../tables.ts';
 import { outputFacts } from './facts.ts';
-import { matchesFacts, needsOutput, roleChecks } from './filters.ts';
+import { flagChecks, matchesFacts, needsOutput, roleChecks } from './filters.ts';
 import { formatCursor, INDEXER_MAX_PAGE_SIZE, parseOutputQuery, type IndexerRoute, type OutputQuery } from './params.ts';
 import { INDEXER_TABLES, positionOf, positionOutputId, POSITION_LENGTH, type IndexedOutputType } from './tables.ts';
 
@@ -45,6 +45,8 @@ interface Candidate {
   position: Uint8Array;
   /** Roles of the scanned address (address groups only). */
   roles: number;
+  /** What the output has (address groups only: tables.ts FLAG). */
+  flags: number;
 }
 
 /**
@@ -69,6 +71,7 @@ export async function runOutputQuery(store: NodeStore, q: OutputQuery, ledgerInd
   if (bounds === undefined) return answer;
   const scanned = SCAN_ORDER.map((name) => q[name]).find((a) => a !== undefined);
   const roles = scanned === undefined ? undefined : roleChecks(q, scanned);
+  const flags = scanned === undefined ? undefined : flagChecks(q);
   const decode = needsOutput(q, scanned);
   const want = q.pageSize + 1;
   const types = ROUTE_TYPES[q.route];
@@ -90,6 +93,7 @@ export async function runOutputQuery(store: NodeStore, q: OutputQuery, ledgerInd
     const c = nextInOrder(scans);
     if (c === undefined) break;
     if (roles !== undefined && ((c.roles & roles.required) !== roles.required || (roles.any !== 0 && (c.roles & roles.any) === 0))) continue;
+    if (flags !== undefined && (c.flags & flags.mask) !== flags.value) continue;
     if (!decode) found.push(c.position);
     else {
       pending.push(c.position);
@@ -182,7 +186,7 @@ class GroupScan {
     this.next = 0;
     for await (const [key, value] of this.kv.entries(range)) {
       if (key.length !== this.prefix.length + POSITION_LENGTH) throw new Error(`indexer: malformed index key of ${key.length} bytes under ${toHex0x(this.prefix)}`);
-      this.buffer.push({ position: key.subarray(this.prefix.length), roles: this.withRoles ? value[0]! : 0 });
+      this.buffer.push({ position: key.subarray(this.prefix.length), roles: this.withRoles ? value[0]! : 0, flags: this.withRoles ? value[1]! : 0 });
       this.lastKey = key;
     }
     if (this.buffer.length < this.chunk) this.done = true;

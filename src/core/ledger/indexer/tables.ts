@@ -10,7 +10,7 @@
  * | byte | table          | key                                                        | value                         |
  * |------|----------------|------------------------------------------------------------|-------------------------------|
  * | 0x30 | indexByType    | output type (u8) ‖ position                                | empty                         |
- * | 0x31 | indexByAddress | address (type u8 ‖ 32-byte ID) ‖ output type (u8) ‖ position | roles of the address (u8 bits, ROLE) |
+ * | 0x31 | indexByAddress | address (type u8 ‖ 32-byte ID) ‖ output type (u8) ‖ position | roles (u8, ROLE) ‖ flags (u8, FLAG) |
  * | 0x32 | indexByChainId | output type (u8) ‖ alias or NFT ID (32) / foundry ID (38)  | output ID (34)                |
  *
  * The meta field `indexer.version` says the index is complete for the ledger in the store (written with the genesis
@@ -46,6 +46,24 @@ export const ROLE = Object.freeze({
   immutableAlias: 0x20,
 } as const);
 const ALL_ROLES = 0x3f;
+
+/**
+ * What the output has, whoever the address is (second byte of the indexByAddress value): the `has*` filters of a query
+ * by address are settled on the index entry, without reading and decoding the output (iota.js asks every balance query
+ * with hasExpiration, hasTimelock and hasStorageDepositReturn set to false).
+ */
+export const FLAG = Object.freeze({
+  nativeTokens: 0x01,
+  storageDepositReturn: 0x02,
+  expiration: 0x04,
+  timelock: 0x08,
+} as const);
+const ALL_FLAGS = 0x0f;
+
+/** The indexByAddress value as one number: roles in the low byte, flags in the next. */
+export function addressEntryValue(roles: number, flags: number): number {
+  return roles | (flags << 8);
+}
 
 export interface TypeIndexKey {
   outputType: IndexedOutputType;
@@ -166,15 +184,19 @@ const chainKeyCodec: Codec<ChainIndexKey> = {
 
 const rolesCodec: Codec<number> = {
   encode: (v) => {
-    if (!Number.isInteger(v) || v < 1 || v > ALL_ROLES) throw new RangeError(`index value: roles must be 1..${ALL_ROLES}, got ${v}`);
-    return Uint8Array.of(v);
+    const [roles, flags] = [v & 0xff, v >> 8];
+    if (!Number.isInteger(v) || roles < 1 || roles > ALL_ROLES) throw new RangeError(`index value: roles must be 1..${ALL_ROLES}, got ${roles}`);
+    if (flags > ALL_FLAGS) throw new RangeError(`index value: flags must be 0..${ALL_FLAGS}, got ${flags}`);
+    return Uint8Array.of(roles, flags);
   },
   decode: (b, subject) => {
     const r: ByteReader = new ByteReader(b, subject);
-    const v = r.u8('roles');
-    if (v < 1 || v > ALL_ROLES) r.fail('INVALID_FIELD', `roles ${v} outside 1..${ALL_ROLES}`, 'roles', 0, String(v));
+    const roles = r.u8('roles');
+    if (roles < 1 || roles > ALL_ROLES) r.fail('INVALID_FIELD', `roles ${roles} outside 1..${ALL_ROLES}`, 'roles', 0, String(roles));
+    const flags = r.u8('flags');
+    if (flags > ALL_FLAGS) r.fail('INVALID_FIELD', `flags ${flags} outside 0..${ALL_FLAGS}`, 'flags', 1, String(flags));
     r.end();
-    return v;
+    return addressEntryValue(roles, flags);
   },
 };
 
@@ -198,7 +220,7 @@ export const INDEXER_TABLES = Object.freeze({
 });
 
 /** The layout of the index this code writes; a store holding another (or none) is rebuilt on open (build.ts). */
-export const INDEX_VERSION = 1;
+export const INDEX_VERSION = 2; // 2: flags beside the roles in indexByAddress
 
 export const INDEXER_META = Object.freeze({
   version: Object.freeze({ name: 'indexer.version', codec: u32Codec }) as MetaField<number>,

@@ -8,7 +8,7 @@ import { toHex } from '../../bytes.ts';
 import type { CommonOutput } from '../../model/output.ts';
 import type { StoreBatch } from '../../store/store-batch.ts';
 import { outputFacts, unlockAddresses } from './facts.ts';
-import { INDEXER_TABLES, positionOf, type AddressIndexKey, type ChainIndexKey, type TypeIndexKey } from './tables.ts';
+import { addressEntryValue, FLAG, INDEXER_TABLES, positionOf, type AddressIndexKey, type ChainIndexKey, type TypeIndexKey } from './tables.ts';
 
 /** An output with what the index needs of its booking. */
 export interface IndexableOutput {
@@ -28,9 +28,14 @@ export function indexEntriesOf(o: IndexableOutput): OutputIndexEntries {
   const facts = outputFacts(o.outputId, o.output);
   const position = positionOf(o.milestoneTimestampBooked, o.outputId);
   const outputType = facts.outputType;
+  const flags =
+    (facts.nativeTokenCount > 0 ? FLAG.nativeTokens : 0) |
+    (facts.storageDepositReturnAddress !== undefined ? FLAG.storageDepositReturn : 0) |
+    (facts.expirationTime !== undefined ? FLAG.expiration : 0) |
+    (facts.timelockTime !== undefined ? FLAG.timelock : 0);
   const entries: OutputIndexEntries = {
     byType: { outputType, position },
-    byAddress: unlockAddresses(facts).map((u) => [{ address: u.address, outputType, position }, u.roles] as const),
+    byAddress: unlockAddresses(facts).map((u) => [{ address: u.address, outputType, position }, addressEntryValue(u.roles, flags)] as const),
   };
   if (facts.chainId !== undefined && outputType !== 3) entries.byChainId = [{ outputType, chainId: facts.chainId }, o.outputId.slice()] as const;
   return entries;
@@ -39,7 +44,7 @@ export function indexEntriesOf(o: IndexableOutput): OutputIndexEntries {
 export function putOutputIndex(batch: StoreBatch, o: IndexableOutput): void {
   const e = indexEntriesOf(o);
   batch.put(INDEXER_TABLES.byType, e.byType, null);
-  for (const [key, roles] of e.byAddress) batch.put(INDEXER_TABLES.byAddress, key, roles);
+  for (const [key, value] of e.byAddress) batch.put(INDEXER_TABLES.byAddress, key, value);
   if (e.byChainId !== undefined) batch.put(INDEXER_TABLES.byChainId, e.byChainId[0], e.byChainId[1]);
 }
 

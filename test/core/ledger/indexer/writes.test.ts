@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { toHex } from '../../../../src/core/bytes.ts';
 import { encodeAddress } from '../../../../src/core/codec/index.ts';
 import { aliasIdFromOutputId, foundryId, nftIdFromOutputId } from '../../../../src/core/ids/index.ts';
-import { indexEntriesOf, INDEXER_TABLES, positionCreatedAt, positionOf, positionOutputId, ROLE } from '../../../../src/core/ledger/index.ts';
+import { addressEntryValue, FLAG, indexEntriesOf, INDEXER_TABLES, positionCreatedAt, positionOf, positionOutputId, ROLE } from '../../../../src/core/ledger/index.ts';
 import { tableKey } from '../../../../src/core/store/index.ts';
 import { alias, aliasAddress, basic, booked, bytes32, ed, foundry, nft } from './support.ts';
 
@@ -29,10 +29,12 @@ describe('indexer: entries and keys', () => {
     const o = booked('basic', 7, basic({ address: A, sdruc: B, timelock: 5, expiration: { address: A, time: 9 } }, { sender: B, tag: 'x' }));
     const e = indexEntriesOf(o);
     const position = positionOf(7, o.outputId);
+    // The output has a storage deposit return, an expiration and a timelock (no native tokens), whoever asks.
+    const hasAll = FLAG.storageDepositReturn | FLAG.expiration | FLAG.timelock;
     expect(e.byType).to.deep.equal({ outputType: 3, position });
     expect(e.byAddress).to.deep.equal([
-      [{ address: encodeAddress(A), outputType: 3, position }, ROLE.address | ROLE.expirationReturn],
-      [{ address: encodeAddress(B), outputType: 3, position }, ROLE.storageDepositReturn],
+      [{ address: encodeAddress(A), outputType: 3, position }, addressEntryValue(ROLE.address | ROLE.expirationReturn, hasAll)],
+      [{ address: encodeAddress(B), outputType: 3, position }, addressEntryValue(ROLE.storageDepositReturn, hasAll)],
     ]);
     expect(e.byChainId).to.equal(undefined);
     expect(toHex(tableKey(INDEXER_TABLES.byAddress, e.byAddress[0]![0]))).to.equal(`31${toHex(encodeAddress(A))}03${toHex(position)}`);
@@ -68,7 +70,10 @@ describe('indexer: entries and keys', () => {
     expect(() => INDEXER_TABLES.byChainId.key.decode(Uint8Array.of(5, ...new Uint8Array(32)), 'k')).to.throw(/need 38 bytes/);
     expect(() => INDEXER_TABLES.byChainId.key.decode(Uint8Array.of(3, ...new Uint8Array(32)), 'k')).to.throw(/has no chain ID/);
     expect(() => INDEXER_TABLES.byAddress.value.encode(0)).to.throw(RangeError);
-    expect(() => INDEXER_TABLES.byAddress.value.decode(Uint8Array.of(0x40), 'v')).to.throw(/roles 64/);
+    expect(() => INDEXER_TABLES.byAddress.value.decode(Uint8Array.of(0x40, 0), 'v')).to.throw(/roles 64/);
+    expect(() => INDEXER_TABLES.byAddress.value.decode(Uint8Array.of(0x01, 0x10), 'v')).to.throw(/flags 16/);
+    expect(() => INDEXER_TABLES.byAddress.value.decode(Uint8Array.of(0x01), 'v')).to.throw();
+    expect(INDEXER_TABLES.byAddress.value.decode(INDEXER_TABLES.byAddress.value.encode(addressEntryValue(0x21, 0x0b)), 'v')).to.equal(addressEntryValue(0x21, 0x0b));
     expect(() => INDEXER_TABLES.byChainId.value.decode(new Uint8Array(35), 'v')).to.throw(/trailing|TRAILING|left/i);
   });
 });
