@@ -8,13 +8,15 @@
  *   * a path matching a public pattern is served to everyone (public wins when both lists match);
  *   * a path matching a protected pattern needs `Authorization: Bearer <HS256 JWT>` valid for the configured
  *     secret (verified by jose, jwt.ts; no secret configured: nobody gets in); otherwise 403;
- *   * a path matching neither list is 403 (docs/decisions.md §14), whether or not a route exists for it.
+ *   * a path matching neither list is 403 (docs/decisions.md §14), whether or not a route exists for it;
+ *   * first of all, a path matching a loopback pattern (the dashboard's data) is served to a loopback client.
  * So an unknown path is 403 outside the lists, and 404 (`could not find data: no route ...`) once the lists let it
  * through: under a public pattern for everyone, under a protected pattern only for a valid token holder.
  */
 import type { Middleware } from 'koa';
 import { HttpProblem } from './errors.ts';
 import { jwtKey, verifyJwt, type JwtKey, type JwtSecret } from './jwt.ts';
+import { isLoopback } from './rate-limit.ts';
 
 /** Every route this gateway serves. */
 export const DEFAULT_PUBLIC_ROUTES: readonly string[] = [
@@ -32,7 +34,17 @@ export const DEFAULT_PUBLIC_ROUTES: readonly string[] = [
   '/api/core/v3/transactions*',
   '/api/core/v3/info',
   '/api/core/v3/blocks*',
+  '/api/faucet/v1/*',
+  '/dashboard',
+  '/dashboard/*',
+  '/api/mqtt/v1',
 ];
+
+/**
+ * Public to loopback clients (the socket's peer address, as the rate limit reads it; a proxy's X-Forwarded-For is not
+ * trusted), classified as usual for everyone else: the dashboard's data (docs/decisions.md §28).
+ */
+export const DEFAULT_LOOPBACK_ROUTES: readonly string[] = ['/api/dashboard/v1/*'];
 
 /** Hornet's default: everything else under /api needs a token. */
 export const DEFAULT_PROTECTED_ROUTES: readonly string[] = ['/api/*'];
@@ -50,6 +62,8 @@ export function routePattern(pattern: string): RegExp {
 export interface AccessOptions {
   publicRoutes?: readonly string[];
   protectedRoutes?: readonly string[];
+  /** Routes public to loopback clients (DEFAULT_LOOPBACK_ROUTES); others get the usual classification. */
+  loopbackRoutes?: readonly string[];
   jwtSecret?: JwtSecret;
 }
 
@@ -74,9 +88,11 @@ function bearerToken(header: string | undefined): string | undefined {
 /** The access check middleware (see the file comment). */
 export function accessControl(options: AccessOptions): Middleware {
   const classify = classifier(options);
+  const local = (options.loopbackRoutes ?? DEFAULT_LOOPBACK_ROUTES).map(routePattern);
   const secret = options.jwtSecret === undefined || options.jwtSecret.length === 0 ? undefined : options.jwtSecret;
   let key: Promise<JwtKey> | undefined; // imported on the first protected request
   return async (ctx, next) => {
+    if (local.length > 0 && isLoopback(ctx.req.socket.remoteAddress) && local.some((r) => r.test(ctx.path.toLowerCase()))) return next();
     const access = classify(ctx.path);
     if (access === 'hidden') throw new HttpProblem(403, `route ${ctx.path} is not exposed`);
     if (access === 'protected') {

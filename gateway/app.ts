@@ -4,13 +4,15 @@
  *   errors -> cors (answers preflights) -> rate limit (429, when configured) -> gzip (JSON answers) -> access (403 / JWT)
  *   -> routes -> 404 / 405
  */
-import Koa, { type Middleware } from 'koa';
+import Koa, { type Context, type Middleware } from 'koa';
 import type { NodeServiceClient } from '../src/grpc/gen/node.ts';
 import { accessControl, type AccessOptions } from './access.ts';
 import { DEFAULT_BODY_LIMIT_BYTES } from './body.ts';
 import { cors, type CorsOptions } from './cors.ts';
-import { HttpProblem, NodeCallError, toRestAnswer } from './errors.ts';
+import { HttpProblem, malformedTarget, NodeCallError, toRestAnswer } from './errors.ts';
 import { DEFAULT_GZIP_MIN_BYTES, gzipJson } from './gzip.ts';
+import type { Registry } from 'prom-client';
+import { restMetrics } from './metrics.ts';
 import { createRouter } from './routes.ts';
 import { rateLimit, type RateLimitOptions } from './rate-limit.ts';
 
@@ -31,6 +33,8 @@ export interface GatewayOptions extends AccessOptions {
   rateLimit?: RateLimitOptions;
   /** Deepest accepted JSON nesting of a submitted block; 64 by default (json-guard.ts). */
   maxJsonDepth?: number;
+  /** Where the REST latency histogram goes (metrics.ts); none by default. */
+  metrics?: Registry;
   /** Where unexpected gateway errors are reported (they answer a bare 500); console.error by default. */
   log?: (message: string, err: unknown) => void;
 }
@@ -38,17 +42,32 @@ export interface GatewayOptions extends AccessOptions {
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_SUBMIT_TIMEOUT_MS = 120_000;
 
+/**
+ * The request's path, or undefined when its target does not parse (Koa's `ctx.path` throws then, e.g. on
+ * `http://[::1`). A target other than a path (absolute-form) must be a URL first: Node's legacy parser behind `ctx.path`
+ * would warn about a bad one, then throw or guess.
+ */
+function pathOf(ctx: Context): string | undefined {
+  try {
+    return ctx.url.startsWith('/') || URL.canParse(ctx.url, 'http://gateway') ? ctx.path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Renders every failure as the JSON error body; a handled status without body (404, 405, 501) too. */
 function errorMiddleware(log: (message: string, err: unknown) => void): Middleware {
   return async (ctx, next) => {
+    const path = pathOf(ctx);
     try {
+      if (path === undefined) throw malformedTarget(ctx.url);
       await next();
       if (ctx.body == null && ctx.status >= 400 && ctx.state.bareStatus !== true) {
-        const reason = ctx.status === 404 ? `no route ${ctx.method} ${ctx.path}` : `method ${ctx.method} is not allowed on ${ctx.path}`;
+        const reason = ctx.status === 404 ? `no route ${ctx.method} ${path}` : `method ${ctx.method} is not allowed on ${path}`;
         throw new HttpProblem(ctx.status, reason);
       }
     } catch (err) {
-      if (!(err instanceof HttpProblem) && !(err instanceof NodeCallError)) log(`unexpected error on ${ctx.method} ${ctx.path}`, err);
+      if (!(err instanceof HttpProblem) && !(err instanceof NodeCallError)) log(`unexpected error on ${ctx.method} ${path ?? ctx.url}`, err);
       const answer = toRestAnswer(err);
       ctx.remove('Content-Encoding');
       ctx.remove('Location');
@@ -64,6 +83,7 @@ export function createGateway(options: GatewayOptions): Koa {
   const app = new Koa();
   app.silent = true;
   const log = options.log ?? ((message: string, err: unknown) => console.error(message, err));
+  if (options.metrics) app.use(restMetrics(options.metrics));
   app.use(errorMiddleware(log));
   if (options.cors !== false) app.use(cors(options.cors === true || options.cors === undefined ? {} : options.cors));
   if (options.rateLimit) app.use(rateLimit(options.rateLimit));

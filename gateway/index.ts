@@ -3,9 +3,13 @@
  * It holds no ledger logic and reaches the node only through the generated client.
  */
 export { createGateway, DEFAULT_SUBMIT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, type GatewayOptions } from './app.ts';
-export { createNodeClient, type NodeServiceClient } from './node-client.ts';
+export { createNodeClient, NODE_TRANSPORTS, type NodeServiceClient, type NodeTransport } from './node-client.ts';
+export { createMuxNodeClient, type MuxClientOptions } from './mux-client.ts';
+export { bearerInterceptor, nodeClientOptions, nodeCredentials, type NodeChannelSecurity } from './node-channel.ts';
 export { DEFAULT_REST_PORT, startGateway, type RunningGateway, type StartGatewayOptions } from './server.ts';
-export { DEFAULT_PROTECTED_ROUTES, DEFAULT_PUBLIC_ROUTES, routePattern } from './access.ts';
+export { createEventsClient, DEFAULT_MQTT_LIMITS, MQTT_PATH, NodeEventsClient, type MqttLimits, type MqttStats } from './mqtt/index.ts';
+export { DEFAULT_LOOPBACK_ROUTES, DEFAULT_PROTECTED_ROUTES, DEFAULT_PUBLIC_ROUTES, routePattern } from './access.ts';
+export { restMetrics } from './metrics.ts';
 export { DEFAULT_BODY_LIMIT_BYTES } from './body.ts';
 export { DEFAULT_MAX_JSON_DEPTH, FORBIDDEN_JSON_KEYS, jsonGuardProblem } from './json-guard.ts';
 export { isLoopback, RateLimiter, type RateLimitOptions } from './rate-limit.ts';

@@ -1,7 +1,20 @@
-/** The abuse-limit flags of `ledger-node gateway`: `--rate-limit`, `--rate-burst`, `--rate-limit-loopback`, `--max-json-depth`. */
+/**
+ * The abuse-limit flags of `ledger-node gateway`: `--rate-limit`, `--rate-burst`, `--rate-limit-loopback`,
+ * `--max-json-depth`, and the event API's `--mqtt-max-connections`, `--mqtt-max-connections-per-ip`,
+ * `--mqtt-max-subscriptions`, `--mqtt-max-buffered-bytes` (mqtt/mount.ts).
+ */
 import type { GatewayOptions } from './app.ts';
+import type { EventApiOptions, MqttLimits } from './mqtt/index.ts';
 
-export const LIMIT_FLAGS: readonly string[] = ['--rate-limit', '--rate-burst', '--rate-limit-loopback', '--max-json-depth'];
+/** The event API's limit flags and the limit each sets. */
+const MQTT_FLAGS: Record<string, keyof MqttLimits> = {
+  '--mqtt-max-connections': 'maxConnections',
+  '--mqtt-max-connections-per-ip': 'maxConnectionsPerIp',
+  '--mqtt-max-subscriptions': 'maxSubscriptions',
+  '--mqtt-max-buffered-bytes': 'maxBufferedBytes',
+};
+
+export const LIMIT_FLAGS: readonly string[] = ['--rate-limit', '--rate-burst', '--rate-limit-loopback', '--max-json-depth', ...Object.keys(MQTT_FLAGS)];
 
 function positiveInt(text: string, flag: string): number {
   if (!/^[1-9]\d{0,8}$/.test(text)) throw new Error(`invalid ${flag}: "${text}", expected a positive whole number`);
@@ -9,8 +22,8 @@ function positiveInt(text: string, flag: string): number {
 }
 
 /** The gateway options the limit flags in `values` (flag -> text) ask for; throws an Error naming the bad flag. */
-export function limitOptions(values: ReadonlyMap<string, string>): Pick<GatewayOptions, 'rateLimit' | 'maxJsonDepth'> {
-  const out: Pick<GatewayOptions, 'rateLimit' | 'maxJsonDepth'> = {};
+export function limitOptions(values: ReadonlyMap<string, string>): Pick<GatewayOptions, 'rateLimit' | 'maxJsonDepth'> & Pick<EventApiOptions, 'mqtt'> {
+  const out: Pick<GatewayOptions, 'rateLimit' | 'maxJsonDepth'> & { mqtt?: Partial<MqttLimits> } = {};
   const rate = values.get('--rate-limit');
   const burst = values.get('--rate-burst');
   const loopback = values.get('--rate-limit-loopback');
@@ -28,5 +41,9 @@ export function limitOptions(values: ReadonlyMap<string, string>): Pick<GatewayO
   }
   const depth = values.get('--max-json-depth');
   if (depth !== undefined) out.maxJsonDepth = positiveInt(depth, '--max-json-depth');
+  for (const [flag, limit] of Object.entries(MQTT_FLAGS)) {
+    const text = values.get(flag);
+    if (text !== undefined) (out.mqtt ??= {})[limit] = positiveInt(text, flag);
+  }
   return out;
 }

@@ -83,6 +83,8 @@ export function infoToJson(info: InfoResponse): Json {
       referencedRate: info.metrics?.referencedRate ?? 0,
     },
     features: info.features,
+    // Beyond Hornet's /info (docs/decisions.md §29): the node's peer identity, as `--peer 0xPUBKEY@HOST:PORT` names it.
+    ...(info.identity ? { identity: { publicKey: hex0x(info.identity.publicKey), nodeId: Buffer.from(info.identity.nodeId).toString('hex') } } : {}),
   };
 }
 

@@ -10,7 +10,11 @@ import { NodeCallError } from './errors.ts';
 import { parseHexId, V2_ID_BYTES, V3_ID_BYTES } from './ids.ts';
 import { SERIALIZER_V1, SERIALIZER_V2 } from './media.ts';
 import { abortOn, callNode } from './node-client.ts';
+import { addFaucetRoutes } from './routes-faucet.ts';
+import { addControlRoutes } from './routes-control.ts';
+import { addDashboardRoutes } from './dashboard.ts';
 import { addIndexerRoutes } from './routes-indexer.ts';
+import { addPeersRoutes } from './routes-peers.ts';
 import { addLedgerRoutes } from './routes-ledger.ts';
 import { addV3Routes } from './routes-v3.ts';
 import { sendNegotiatedBlock } from './send.ts';
@@ -28,7 +32,7 @@ export interface RouteOptions {
 }
 
 /** The route groups `/api/routes` lists. */
-export const ROUTE_GROUPS = ['core/v2', 'core/v3', 'indexer/v1'] as const;
+export const ROUTE_GROUPS = ['core/v2', 'core/v3', 'indexer/v1', 'faucet/v1'] as const;
 
 const V2 = '/api/core/v2';
 const V3 = '/api/core/v3';
@@ -103,5 +107,9 @@ export function createRouter(options: RouteOptions): Router {
   addLedgerRoutes(router, options);
   addIndexerRoutes(router, options);
   addV3Routes(router, options);
+  addFaucetRoutes(router, options);
+  addControlRoutes(router, options);
+  addPeersRoutes(router, options);
+  addDashboardRoutes(router);
   return router;
 }

@@ -22,7 +22,17 @@ echo "== typecheck"
 npx tsc -p tsconfig.json --noEmit || exit 1
 npx tsc -p tsconfig.core.json --noEmit || exit 1
 
-# 4. Tests.
+# 4. A browser for the dashboard's test (test/e2e/dashboard/): Debian's chromium, installed when missing. Without one
+#    that test alone is skipped with the reason; with CI=true it fails instead.
+echo "== Chromium for the dashboard browser test"
+if chromium_path=$(bash scripts/ensure-chromium.sh); then
+  export CHROMIUM_PATH="$chromium_path"
+  echo "$CHROMIUM_PATH"
+else
+  echo "no Chromium: the dashboard browser test will be skipped (with CI=true it fails)"
+fi
+
+# 5. Tests.
 status=0
 log=$(mktemp)
 echo "== mocha on Node"

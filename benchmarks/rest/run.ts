@@ -1,7 +1,7 @@
 /**
  * REST benchmark, on demand (never run by the tests), loopback only, bounded in time and count:
  *   npx tsx benchmarks/rest/run.ts [--runs=3] [--ms=1000] [--posts=100] [--blocks=200] [--concurrency=1,32] [--get-only]
- *                                  [--paths=koa,run,...] [--cpu-prof=DIR]
+ *                                  [--paths=koa,run,...] [--mux-streams=1[,N...]] [--cpu-prof=DIR]
  *
  * What is measured, for each operation and each concurrency level (= connections of the HTTP paths):
  *   GET block JSON      GET /api/core/v2/blocks/{id}                       (Accept: application/json)
@@ -14,8 +14,13 @@
  *   run        HTTP -> REST gateway -> in-process transport -> service: a spawned `ledger-node run`, as users run it
  *   run/gRPC   HTTP -> REST gateway -> gRPC over loopback -> service: the same node as `ledger-node run` was before
  *              the in-process transport (serve.ts run-over-grpc)
- *   gateway    HTTP -> a spawned standalone `ledger-node gateway --node` -> gRPC -> the `run` node
+ *   gateway    HTTP -> a spawned standalone `ledger-node gateway --node --node-transport unary` -> a unary gRPC call
+ *              per request -> the `run` node
+ *   gateway/mux  HTTP -> a spawned standalone `ledger-node gateway --node` (its default transport: the calls as frames
+ *              over one long-lived gRPC stream, proto/mux.proto) -> the `run` node; with --mux-streams=1,4 also
+ *              `gateway/mux4`, a gateway spreading its calls over 4 streams (each gateway its own process)
  *   gRPC       the generated gRPC client straight to the `run` node's gRPC port (no HTTP, no gateway)
+ *   gRPC/mux   the mux client (gateway/mux-client.ts, the same generated client type) straight to that port
  *   service    NodeServiceImpl methods called directly in this process (no HTTP, no gRPC), on its own node
  * The HTTP client is node:http with a keep-alive agent of `concurrency` sockets. The nodes use their default store in
  * temporary folders and the dev network's min PoW score (100): POSTed blocks are mined beforehand with the project's
@@ -23,9 +28,10 @@
  * measurement runs `concurrency` loops until `ms` have passed (GET) or its batch of `posts` blocks is used up (POST).
  * Every run measures every (path, operation, concurrency) once, interleaved; the tables show the medians over the runs
  * of rps, p50 and p99, the CPU time (user + system, read from /proc where there is one) the serving processes spent per
- * call, and each HTTP path's rps as a share of the Koa ceiling measured in the same run. Any non-2xx answer aborts the
- * benchmark. `--cpu-prof=DIR` writes V8 CPU profiles of the `run` node and of the Koa ceiling there (node --cpu-prof)
- * when they stop; `--paths=koa,run` measures only the paths listed.
+ * call (for the standalone gateways split into the gateway's and the node's share), and each HTTP path's rps as a share
+ * of the Koa ceiling measured in the same run. Any non-2xx answer aborts the benchmark. `--cpu-prof=DIR` writes V8 CPU
+ * profiles of the `run` node, the standalone gateways and the Koa ceiling there (node --cpu-prof) when they stop;
+ * `--paths=koa,run` measures only the paths listed.
  * The machine is shared and has 2 cores (client and servers compete for them): read medians and ratios.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -41,6 +47,7 @@ import { blockFromJson, blockToJson } from '../../src/core/json/index.ts';
 import { blockId } from '../../src/core/ids/index.ts';
 import { nonceToBytes } from '../../src/core/pow/index.ts';
 import { BlockView, NodeServiceClient, type SubmitBlockRequest } from '../../src/grpc/gen/node.ts';
+import { createMuxNodeClient } from '../../gateway/mux-client.ts';
 import { defaultConfig, DEV_MIN_POW_SCORE } from '../../src/node/config.ts';
 import { silentLogger } from '../../src/node/logger.ts';
 import { startNode } from '../../src/node/node.ts';
@@ -68,12 +75,17 @@ const V2 = '/api/core/v2';
 
 type Op = 'GET block JSON' | 'GET block raw' | 'POST block raw' | 'POST block JSON';
 const OPS: Op[] = GET_ONLY ? ['GET block JSON', 'GET block raw'] : ['GET block JSON', 'GET block raw', 'POST block raw', 'POST block JSON'];
-type PathName = 'koa' | 'run' | 'run/gRPC' | 'gateway' | 'gRPC' | 'service';
-const ALL_PATHS: PathName[] = ['koa', 'run', 'run/gRPC', 'gateway', 'gRPC', 'service'];
+const MUX_STREAMS = arg('mux-streams', '1').split(',').map(Number);
+if (MUX_STREAMS.some((n) => !Number.isInteger(n) || n < 1 || n > 64)) throw new Error('--mux-streams must list integers 1..64');
+/** The standalone gateway over the mux with `n` streams. */
+const muxPath = (n: number): string => (n === 1 ? 'gateway/mux' : `gateway/mux${n}`);
+type PathName = string;
+const GATEWAY_PATHS: PathName[] = ['gateway', ...MUX_STREAMS.map(muxPath)];
+const ALL_PATHS: PathName[] = ['koa', 'run', 'run/gRPC', ...GATEWAY_PATHS, 'gRPC', 'gRPC/mux', 'service'];
 const PATHS = arg('paths', ALL_PATHS.join(',')).split(',') as PathName[];
 if (PATHS.some((p) => !ALL_PATHS.includes(p))) throw new Error(`--paths must list some of ${ALL_PATHS.join(',')}`);
 /** The paths that answer over HTTP (their rps is compared with the Koa ceiling). */
-const HTTP_PATHS: PathName[] = ['koa', 'run', 'run/gRPC', 'gateway'];
+const HTTP_PATHS: PathName[] = ['koa', 'run', 'run/gRPC', ...GATEWAY_PATHS];
 const measures = (p: PathName, op: Op): boolean => PATHS.includes(p) && (p !== 'koa' || op.startsWith('GET'));
 
 /** One call of an operation; resolves when the answer is complete, rejects on any failure. */
@@ -256,6 +268,8 @@ interface Sample {
   n: number;
   /** CPU time the serving processes spent per call, µs (NaN where not known). */
   cpuUs: number;
+  /** The same per serving process, in the order of the target's pids (a gateway, then the node). */
+  cpuEach: number[];
 }
 
 /** CPU seconds (user + system, all threads) the processes have used so far, from /proc; NaN where unreadable. */
@@ -282,6 +296,7 @@ async function measure(call: Call, concurrency: number, limit: number, ms: numbe
   const lat: number[] = [];
   let next = 0;
   const cpu0 = pids.length > 0 ? cpuSeconds(pids) : NaN;
+  const each0 = pids.map((pid) => cpuSeconds([pid]));
   const start = performance.now();
   const deadline = start + ms;
   const loop = async (): Promise<void> => {
@@ -297,8 +312,9 @@ async function measure(call: Call, concurrency: number, limit: number, ms: numbe
   if (failed) throw (failed as PromiseRejectedResult).reason;
   const elapsed = performance.now() - start;
   const cpuUs = ((cpuSeconds(pids) - cpu0) * 1e6) / lat.length;
+  const cpuEach = pids.map((pid, i) => ((cpuSeconds([pid]) - each0[i]!) * 1e6) / lat.length);
   lat.sort((a, b) => a - b);
-  return { rps: (lat.length / elapsed) * 1000, p50: percentile(lat, 0.5), p99: percentile(lat, 0.99), n: lat.length, cpuUs };
+  return { rps: (lat.length / elapsed) * 1000, p50: percentile(lat, 0.5), p99: percentile(lat, 0.99), n: lat.length, cpuUs, cpuEach };
 }
 
 const median = (xs: number[]): number => {
@@ -325,28 +341,35 @@ async function main(): Promise<void> {
     agents.push(t.agent);
     return t;
   };
-  const grpcTo = (port: number): Target => {
-    const client = new NodeServiceClient(`127.0.0.1:${port}`, credentials.createInsecure());
+  const grpcTo = (port: number, mux = false): Target => {
+    const client = mux ? createMuxNodeClient(`127.0.0.1:${port}`) : new NodeServiceClient(`127.0.0.1:${port}`, credentials.createInsecure());
     clients.push(client);
     return serviceTarget(grpcService(client));
   };
   try {
-    const nodeArgs = ['run', '--data-dir', dirs[0]!, '--rest-port', '0', '--grpc-port', '0', '--pow-workers', '0'];
+    const nodeArgs = ['run', '--data-dir', dirs[0]!, '--rest-port', '0', '--grpc-port', '0', '--peer-port', '0', '--pow-workers', '0'];
     const profile = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [];
     const run = await spawnServer([...profile, BIN, ...nodeArgs], NODE_READY);
     children.push(run.child);
     const runGrpcPort = Number(run.captures[0]);
     const before = await spawnServer(['--import', 'tsx', SERVE, 'run-over-grpc', dirs[1]!], NODE_READY);
     children.push(before.child);
-    const gateway = await spawnServer([BIN, 'gateway', '--node', `127.0.0.1:${runGrpcPort}`, '--rest-port', '0'], [/gateway listening on 127\.0\.0\.1:(\d+)/]);
-    children.push(gateway.child);
     const targets: Partial<Record<PathName, Target>> = {
       run: http(Number(run.captures[1])),
       'run/gRPC': http(Number(before.captures[1])),
-      gateway: http(Number(gateway.captures[0])),
       gRPC: grpcTo(runGrpcPort),
+      'gRPC/mux': grpcTo(runGrpcPort, true),
       service: serviceTarget(service.parts.service),
     };
+    // the standalone gateways, each its own process: unary gRPC calls, and the mux with each number of streams
+    const gateways = new Map<PathName, ChildProcess>();
+    for (const p of GATEWAY_PATHS) {
+      const transport = p === 'gateway' ? ['--node-transport', 'unary'] : ['--node-transport', 'mux', '--node-streams', String(MUX_STREAMS[GATEWAY_PATHS.indexOf(p) - 1])];
+      const gw = await spawnServer([...profile, BIN, 'gateway', '--node', `127.0.0.1:${runGrpcPort}`, '--rest-port', '0', ...transport], [/gateway listening on 127\.0\.0\.1:(\d+)/]);
+      children.push(gw.child);
+      gateways.set(p, gw.child);
+      targets[p] = http(Number(gw.captures[0]));
+    }
     // the GET targets: blocks submitted (node picks parents; min PoW 100 mined here) to each node
     await miner.searcherNames();
     const seeded = { run: targets.gRPC!, 'run/gRPC': grpcTo(Number(before.captures[0])), service: targets.service! };
@@ -355,10 +378,13 @@ async function main(): Promise<void> {
       for (const bytes of raw) await t.postRaw(bytes);
       t.ids = raw.map((b) => blockId(b));
     }
-    targets.run!.ids = targets.gateway!.ids = seeded.run.ids;
-    targets.run!.pids = targets.gRPC!.pids = [run.child.pid!];
+    targets.run!.ids = targets['gRPC/mux']!.ids = seeded.run.ids;
+    targets.run!.pids = targets.gRPC!.pids = targets['gRPC/mux']!.pids = [run.child.pid!];
     targets['run/gRPC']!.pids = [before.child.pid!];
-    targets.gateway!.pids = [gateway.child.pid!, run.child.pid!];
+    for (const [p, child] of gateways) {
+      targets[p]!.ids = seeded.run.ids;
+      targets[p]!.pids = [child.pid!, run.child.pid!];
+    }
     targets['run/gRPC']!.ids = seeded['run/gRPC'].ids;
     // the ceiling answers one of those blocks, exactly as the node renders it
     const sample = await grpcService(clients[0]!).getBlock({ blockId: seeded.run.ids[0]!, view: BlockView.BLOCK_VIEW_UNSPECIFIED });
@@ -435,14 +461,15 @@ async function main(): Promise<void> {
     );
     for (const c of CONCURRENCY) {
       console.log(`\nconcurrency ${c}`);
-      console.log(`${'operation'.padEnd(17)}| ${'path'.padEnd(9)}| ${'rps'.padStart(8)} | ${'p50 / p99 ms'.padStart(17)} | ${'cpu'.padStart(5)} | of koa`);
+      console.log(`${'operation'.padEnd(17)}| ${'path'.padEnd(12)}| ${'rps'.padStart(8)} | ${'p50 / p99 ms'.padStart(17)} | ${'cpu'.padStart(5)} | ${'gw + node'.padStart(11)} | of koa`);
       for (const op of OPS) {
         for (const p of PATHS) {
           if (!measures(p, op)) continue;
           const lat = `${med(op, c, p, (x) => x.p50).toFixed(3)} / ${med(op, c, p, (x) => x.p99).toFixed(3)}`;
           const share = op.startsWith('GET') && HTTP_PATHS.includes(p) && PATHS.includes('koa') ? `${(ofKoa(op, c, p) * 100).toFixed(0).padStart(5)}%` : '';
           const cpu = med(op, c, p, (x) => x.cpuUs);
-          console.log(`${op.padEnd(17)}| ${p.padEnd(9)}| ${fmt(med(op, c, p, (x) => x.rps)).padStart(8)} | ${lat.padStart(17)} | ${(Number.isNaN(cpu) ? '' : fmt(cpu)).padStart(5)} | ${share}`);
+          const split = GATEWAY_PATHS.includes(p) ? `${fmt(med(op, c, p, (x) => x.cpuEach[0]!))} + ${fmt(med(op, c, p, (x) => x.cpuEach[1]!))}` : '';
+          console.log(`${op.padEnd(17)}| ${p.padEnd(12)}| ${fmt(med(op, c, p, (x) => x.rps)).padStart(8)} | ${lat.padStart(17)} | ${(Number.isNaN(cpu) ? '' : fmt(cpu)).padStart(5)} | ${split.padStart(11)} | ${share}`);
         }
       }
     }

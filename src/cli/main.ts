@@ -10,7 +10,10 @@ usage:
   ledger-node tool pow --score N mine a nonce for a block read from standard input
   ledger-node tool genesis --out FILE   write the genesis file of a new dev network
   ledger-node tool check --data-dir DIR check a stopped node's store against a recomputation
+  ledger-node tool snapshot --data-dir DIR --out FILE   write the snapshot (genesis JSON) of a stopped node's ledger
   ledger-node tool fill --blocks N [run flags]   store N valid blocks through the node's own intake (scale runs)
+  ledger-node tool jwt --subject NAME [--expires 12h] [--scope node|rest]   a token signed with LEDGER_NODE_JWT_SECRET
+  ledger-node tool identity --data-dir DIR   the node's identity public key (what --peer 0xPUBKEY@HOST:PORT names)
   ledger-node gateway --node HOST:PORT [--rest-port N] [--host H]   a REST gateway alone against a running node
   ledger-node --version
 `;

@@ -1,10 +1,12 @@
 /**
  * `ledger-node tool check --data-dir DIR [--genesis FILE] [--json]`: checks a STOPPED node's store against a fresh
  * recomputation (src/node/check): blocks, children, tips, solidity, a White-Flag replay of every confirmed
- * milestone from the genesis ledger, and the TIP-26 output index against the unspent outputs. Exit 0 and a summary when everything agrees; exit 1 with every difference;
- * exit 2 on bad arguments or a store that cannot be opened.
+ * milestone from the genesis ledger (on a pruned store: from the ledger at its pruning index), and the TIP-26 output
+ * index against the unspent outputs. Exit 0 and a summary when everything agrees; exit 1 with every difference;
+ * exit 2 on bad arguments or a store that cannot be opened. Progress on standard error when it is a terminal.
  */
 import { CheckSetupError, checkDataDir } from '../node/check/data-dir.ts';
+import { terminalProgress } from './progress.ts';
 
 const USAGE = 'usage: ledger-node tool check --data-dir DIR [--genesis FILE] [--json]';
 
@@ -37,9 +39,12 @@ export async function toolCheck(argv: readonly string[]): Promise<number> {
     return 2;
   }
   let report;
+  const progress = terminalProgress();
   try {
-    report = await checkDataDir(dataDir, genesisFile !== undefined ? { genesisFile } : {});
+    report = await checkDataDir(dataDir, { ...(genesisFile !== undefined ? { genesisFile } : {}), progress: (text) => progress.update(text) });
+    progress.done();
   } catch (e) {
+    progress.done();
     const message = e instanceof CheckSetupError ? e.message : `cannot check ${dataDir}: ${(e as Error).message}`;
     console.error(message);
     return 2;
@@ -49,7 +54,7 @@ export async function toolCheck(argv: readonly string[]): Promise<number> {
     return report.ok ? 0 : 1;
   }
   const s = report.summary;
-  const line = `${s.blocks} v2 blocks (${s.solid} solid, ${s.unsolid} unsolid, ${s.referenced} referenced), ${s.v3Blocks} v3 blocks not checked, ${s.childEdges} child edges, ${s.tips} tips (${s.tipUndetermined} undetermined), ledger at ${s.ledgerIndex ?? '-'}: ${s.milestonesReplayed} milestones replayed (${s.ledgerReplay}), ${s.unspentOutputs} unspent outputs, ${s.indexEntries} index entries; ${s.ms} ms`;
+  const line = `${s.blocks} v2 blocks (${s.solid} solid, ${s.unsolid} unsolid, ${s.referenced} referenced), ${s.v3Blocks} v3 blocks not checked, ${s.childEdges} child edges, ${s.tips} tips (${s.tipUndetermined} undetermined), ledger at ${s.ledgerIndex ?? '-'}${s.pruningIndex !== undefined ? `, pruned at ${s.pruningIndex}${s.pendingPruning > 0 ? ` (${s.pendingPruning} entries left to prune)` : ''}${s.prunedParents > 0 ? `, ${s.prunedParents} unreferenced blocks with a pruned parent` : ''}` : ''}: ${s.milestonesReplayed} milestones replayed (${s.ledgerReplay}), ${s.unspentOutputs} unspent outputs, ${s.indexEntries} index entries; ${s.ms} ms`;
   if (report.ok) {
     console.log(`check passed: ${line}`);
     return 0;

@@ -63,7 +63,7 @@ export async function toolFill(argv: readonly string[], logger: Logger = console
     throw e;
   }
   const quiet: Logger = { info: () => undefined, warn: (m) => logger.warn(m), error: (m, e) => logger.error(m, e) };
-  const node = await startNode({ ...config, grpcPort: 0 }, { logger: options.verbose ? logger : quiet, rest: false });
+  const node = await startNode({ ...config, grpcPort: 0, peerPort: 0 }, { logger: options.verbose ? logger : quiet, rest: false });
   const { parts } = node;
   const started = Date.now();
   let stored = 0;

@@ -12,7 +12,13 @@ export async function tool(argv: string[]): Promise<number> {
       return (await import('./tool-check.ts')).toolCheck(argv.slice(1));
     case 'fill':
       return (await import('./tool-fill.ts')).toolFill(argv.slice(1));
+    case 'jwt':
+      return (await import('./tool-jwt.ts')).toolJwt(argv.slice(1));
+    case 'identity':
+      return (await import('./tool-identity.ts')).toolIdentity(argv.slice(1));
+    case 'snapshot':
+      return (await import('./tool-snapshot.ts')).toolSnapshot(argv.slice(1));
   }
-  console.error(`unknown tool "${name ?? ''}"; available: block, check, fill, genesis, pow`);
+  console.error(`unknown tool "${name ?? ''}"; available: block, check, fill, genesis, identity, jwt, pow, snapshot`);
   return 2;
 }

@@ -9,26 +9,41 @@
  *                             └─ PeerManager ───────┴─ NodeStatus ── NodeServiceImpl (gRPC adapter)
  *   LedgerReader ── LedgerService (the ledger RPCs of the gRPC adapter)
  *   V3Engine ── V3Service (gRPC adapter; accepted blocks are gossiped by the PeerManager)
+ *   Attacher, MilestoneProcessor ── EventBus (events/) ── NodeEvents (gRPC adapter, TIP-28 events)
+ *   FaucetLedger, ClientSubmissions, MilestoneProcessor ── Faucet (faucet/, dev networks) ── FaucetService (gRPC adapter)
+ *   Intake, Attacher, MilestoneProcessor ── NodeMetrics (prometheus/: /metrics, /info rates, dashboard) ── PeersService
+ *   Attacher, MilestoneProcessor, RecentBlocks ── Pruner (pruning/) ── Snapshots (snapshot/) ── ControlService
  */
+import { join } from 'node:path';
 import type { ServerDuplexStream } from '@grpc/grpc-js';
 import { LedgerState } from '../core/ledger/index.ts';
 import { TABLES, type NodeStore } from '../core/store/index.ts';
 import { PeerServiceService, type PeerMessage } from '../grpc/gen/peer.ts';
+import { EventBus } from './events/bus.ts';
+import { feedEvents } from './events/feed.ts';
+import { Faucet, type FaucetSettings } from './faucet/faucet.ts';
+import { FaucetLedger } from './faucet/funds.ts';
+import { nodeEventsService } from './grpc/events.ts';
 import type { ExtraService } from './grpc/server.ts';
 import { NodeServiceImpl } from './grpc/service.ts';
 import { LedgerService } from './grpc/service-ledger.ts';
+import { FaucetService } from './grpc/service-faucet.ts';
 import { V3Service } from './grpc/service-v3.ts';
 import { Coordinator } from './ledger/coordinator.ts';
 import type { CoordinatorSettings } from './ledger/genesis-ledger.ts';
 import { MilestoneProcessor } from './ledger/milestones.ts';
 import { ProtocolState } from './ledger/protocol-state.ts';
+import { IndexerReader } from './ledger/indexer-reads.ts';
 import { LedgerReader } from './ledger/reads.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import type { NetworkState } from './network.ts';
+import { ephemeralIdentity, nodeIdOf } from './peering/handshake.ts';
 import { acceptPeer } from './peering/link.ts';
-import { IndexerReader } from './ledger/indexer-reads.ts';
 import { PeerManager, type PeeringOptions } from './peering/manager.ts';
 import type { PowQueue } from './pow/queue.ts';
+import { dashboardData } from './dashboard.ts';
+import { PeersService } from './grpc/service-peers.ts';
+import { NodeMetrics } from './prometheus/node-metrics.ts';
 import { NODE_NAME, NodeStatus } from './status.ts';
 import { Attacher } from './tangle/attach.ts';
 import { ConeRoots } from './tangle/cone-roots.ts';
@@ -39,6 +54,11 @@ import { TangleReader } from './tangle/reads.ts';
 import { ClientSubmissions } from './tangle/submissions.ts';
 import { TipSelector, type PoolRules } from './tangle/urts.ts';
 import { V3Engine } from './v3/engine.ts';
+import type { Genesis } from './genesis.ts';
+import { ControlService } from './grpc/service-control.ts';
+import { Pruner, type PrunerDeps, type PruningSettings } from './pruning/pruner.ts';
+import { Snapshots } from './snapshot/snapshots.ts';
+import { downloadSnapshotHandler, SnapshotServer } from './peering/snapshot-server.ts';
 import { startValidator, type ValidatorHandle } from './v3/validator.ts';
 
 export const DEFAULT_VALIDATION_INTERVAL_MS = 200;
@@ -62,6 +82,14 @@ export interface ComposeOptions {
   validationInterval?: number;
   /** Tip pool retention rules (default: Hornet's, urts.ts URTS_DEFAULTS). */
   tipPools?: { nonLazy: PoolRules; semiLazy: PoolRules };
+  /** The node's metrics (one is made when absent): the PoW queue and the gRPC server report to it too. */
+  metrics?: NodeMetrics;
+  /** The dev wallet's seed the faucet pays from, and its amounts; undefined = no faucet. */
+  faucet?: { seed: Uint8Array; settings?: Partial<FaucetSettings> };
+  /** Automatic pruning (pruning/pruner.ts; absent: only on demand) and the store's size on disk. */
+  pruning?: PruningSettings & Pick<PrunerDeps, 'databaseSize' | 'afterBatch'>;
+  /** Where snapshots on demand go, and the genesis whose dev entries they carry (absent: no snapshots on demand). */
+  snapshots?: { dir: string; genesis?: () => Genesis | undefined };
 }
 
 export interface ComposedNode {
@@ -78,9 +106,18 @@ export interface ComposedNode {
   readonly peering: PeerManager;
   /** The PeerService for the node's gRPC server. */
   readonly peerService: ExtraService;
+  /** The node's events (TIP-28) and their gRPC service, NodeEvents; the bus closes on stop. */
+  readonly events: EventBus;
+  readonly eventsService: ExtraService;
   readonly v3: V3Engine | undefined;
+  /** The dev network's faucet (undefined when off). */
+  readonly faucet: Faucet | undefined;
   /** The gRPC adapter. */
   readonly service: NodeServiceImpl;
+  /** Its metrics: /metrics (prom-client registry), GET /info's rates, the dashboard's data. */
+  readonly metrics: NodeMetrics;
+  /** Pruning (automatic and on demand) and snapshots on demand. */
+  readonly pruner: Pruner;
   /** Resumes milestone processing, then starts the coordinator, the v3 validator and the peer layer. */
   start(): Promise<void>;
   /** Aborts PoW in flight, waits for writes under way and stops what start() started; safe to call twice. */
@@ -118,6 +155,7 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
   }
   await attacher.load();
   await tips.load();
+  const metrics = options.metrics ?? new NodeMetrics({ now });
   const intake = new Intake({
     network,
     protocol,
@@ -125,6 +163,7 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
     attacher,
     selectTips: () => tips.select(random),
     milestoneKeys: () => ledger.milestoneKeys(),
+    observe: (origin, outcome) => metrics.blockReceived(origin, outcome),
   });
   const coordinator = options.coordinator
     ? new Coordinator({
@@ -142,7 +181,10 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
       })
     : undefined;
   const v3 = await V3Engine.open(store);
+  // The node's identity key (the data folder's, identity.ts; a process-long one when none is given): peers, /info.
+  const identity = options.peering?.identity ?? ephemeralIdentity();
   const status: NodeStatus = new NodeStatus({
+    identity: { publicKey: identity.publicKey, nodeId: nodeIdOf(identity.publicKey) },
     store,
     network,
     protocol,
@@ -152,9 +194,20 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
     coordinatorActive: () => coordinator?.active === true,
     // The peer manager is built below from the status; it is asked only once the node runs.
     synced: (): boolean => peering.almostSynced,
+    rates: () => metrics.rates,
     now,
   });
-  attacher.onStored(() => status.blocksPerSecond.mark());
+  attacher.onStored((id, _block, result) => {
+    if (!result.solid) metrics.unsolidStored(id);
+  });
+  attacher.onSolid((id) => metrics.solidified(id));
+  milestones.onConfirmed((e) => {
+    const verdicts = e.confirmation.verdicts;
+    const conflicts = verdicts.filter((v) => v.ledgerInclusionState === 'conflicting').map((v) => v.conflictReason);
+    metrics.milestoneConfirmed({ index: e.index, timestamp: e.confirmation.milestoneTimestamp, milestoneId: e.milestoneId, blockId: e.blockId, referencedBlocks: e.coneSize, includedTransactions: e.included, conflicts, ms: e.ms });
+  });
+  const events = new EventBus();
+  feedEvents(events, { store, protocol, logger, onStored: (l) => attacher.onStored(l), onSolid: (l) => attacher.onSolid(l), onConfirmed: (l) => milestones.onConfirmed(l), onLatest: (l) => milestones.onLatest(l) });
   const peering: PeerManager = new PeerManager(
     {
       network,
@@ -165,11 +218,48 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
       onConfirmed: (l) => milestones.onConfirmed((e) => l(e.index)),
       status: () => status.milestoneStatus(),
       milestoneBlockId: async (index) => (await store.milestone(index))?.blockId,
+      blockSeen: () => metrics.blockReceived('peer', 'duplicate'),
       v3,
+      // Snapshots for bootstrapping peers, from the folder of snapshots on demand (declared below, used once running).
+      ...(options.snapshots ? { snapshots: { offer: (peer, request) => snapshotServer!.offer(peer, request) } } : {}),
     },
-    { peers: [], logger, ...options.peering },
+    { peers: [], logger, ...options.peering, identity },
   );
   const submissions = new ClientSubmissions(intake, () => peering.almostSynced);
+  const { databaseSize, afterBatch, ...pruneSettings } = options.pruning ?? {};
+  const pruner = new Pruner(
+    { store, protocol, exclusive: (fn) => attacher.exclusive(fn), forget: (ids) => recent.referenced(ids), synced: () => peering.almostSynced, logger, now, ...(databaseSize ? { databaseSize } : {}), ...(afterBatch ? { afterBatch } : {}) },
+    pruneSettings,
+  );
+  milestones.onConfirmed(() => pruner.confirmed());
+  const snapshotServer = options.snapshots && new SnapshotServer({ store, network, pruneHold: (fn) => pruner.exclusive(fn), attachHold: (fn) => attacher.exclusive(fn), dir: join(options.snapshots.dir, 'peers'), logger, now });
+  const snapshots = options.snapshots && new Snapshots({ store, network, pruner, exclusive: (fn) => attacher.exclusive(fn), dir: options.snapshots.dir, logger, ...(options.snapshots.genesis ? { genesis: options.snapshots.genesis } : {}) });
+  metrics.observe({
+    milestones: () => status.milestoneStatus(),
+    latestKnown: () => peering.latestKnown(),
+    synced: () => peering.almostSynced,
+    tips: () => tips.size,
+    peers: () => ({ connected: peering.connectedPeers(), known: peering.peerInfos().filter((p) => p.relation === 'known').length }),
+    traffic: () => peering.traffic,
+    pow: () => options.pow,
+    eventSubscribers: () => events.subscribers,
+  });
+  const faucet = options.faucet && protocol.hasLedger
+    ? new Faucet(
+        {
+          seed: options.faucet.seed,
+          protocol: () => protocol.current,
+          tokenName: network.baseToken.name,
+          ledger: new FaucetLedger(store, (fn) => attacher.exclusive(fn), () => protocol.current.bech32Hrp),
+          submit: (block, signal) => submissions.submit({ block }, signal),
+          metadata: (id) => new TangleReader(store, tips).metadata(id),
+          synced: () => peering.almostSynced,
+          onConfirmed: (l) => milestones.onConfirmed((e) => l(e.confirmation)),
+          logger,
+        },
+        options.faucet.settings,
+      )
+    : undefined;
   const { name, tickerSymbol, unit, subunit, decimals } = network.baseToken;
   const v3Identity = { name: NODE_NAME, version: options.version, baseToken: { name, tickerSymbol, unit, ...(subunit !== undefined ? { subunit } : {}), decimals } };
   const service = new NodeServiceImpl({
@@ -179,6 +269,20 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
     tips,
     ledger: new LedgerService(new LedgerReader(store), new IndexerReader(store, () => protocol.current.bech32Hrp)),
     random,
+    faucet: new FaucetService(faucet),
+    control: new ControlService(pruner, snapshots),
+    peers: new PeersService(peering, () =>
+      dashboardData({
+        synced: () => peering.almostSynced,
+        tips: () => tips.size,
+        peers: () => peering.peerInfos(),
+        pow: () => options.pow,
+        powStats: () => metrics.powStats(),
+        series: () => metrics.series.samples(),
+        milestones: () => metrics.recent.all(),
+        now,
+      }),
+    ),
     ...(v3 ? { v3: new V3Service(v3, v3Identity, (id) => peering.announceV3(id)) } : {}),
   });
 
@@ -198,15 +302,25 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
     peering,
     peerService: {
       definition: PeerServiceService,
-      implementation: { connect: (call: ServerDuplexStream<PeerMessage, PeerMessage>) => peering.accept(acceptPeer(call)) },
+      implementation: { connect: (call: ServerDuplexStream<PeerMessage, PeerMessage>) => peering.accept(acceptPeer(call)), downloadSnapshot: downloadSnapshotHandler(snapshotServer) },
     },
     v3,
+    faucet,
     service,
+    metrics,
+    pruner,
+    events,
+    eventsService: nodeEventsService(events, logger),
     async start() {
       await milestones.start();
+      pruner.start();
       const ledgerIndex = await ledger.ledgerIndex();
       if (ledgerIndex === undefined) logger.info('no ledger (the genesis has no milestone keys): blocks are stored, milestones are not confirmed');
       else logger.info(`ledger at milestone ${ledgerIndex}`);
+      if (faucet) {
+        await faucet.start();
+        logger.info(`faucet on: ${faucet.address} pays ${faucet.settings.amount} per request (POST /api/faucet/v1/enqueue)`);
+      }
       if (coordinator && ledgerIndex !== undefined) {
         coordinator.start();
         logger.info(`coordinator on: a milestone every ${options.coordinator!.milestoneInterval} s with ${options.coordinator!.seeds.length} dev keys`);
@@ -219,17 +333,21 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
       }
       await peering.start();
       const peers = options.peering?.peers ?? [];
-      logger.info(`peering: ${peers.length} static peer(s)${peers.length > 0 ? ` (${peers.join(', ')})` : ''}, node ID ${Buffer.from(peering.nodeId).toString('hex')}`);
+      logger.info(`peering: ${peers.length} static peer(s)${peers.length > 0 ? ` (${peers.join(', ')})` : ''}, node ID ${Buffer.from(peering.nodeId).toString('hex')}, identity 0x${Buffer.from(identity.publicKey).toString('hex')}`);
     },
     stop() {
       return (stopping ??= (async () => {
+        await faucet?.stop();
         submissions.shutdown();
         milestones.stop();
+        snapshotServer?.stop();
+        await pruner.stop();
         await attacher.idle();
         await peering.stop();
         await validator?.stop();
         await v3?.idle();
         await coordinator?.stop();
+        events.close();
       })());
     },
   };

@@ -15,6 +15,7 @@ export const NODE_ERROR_CODES = [
   'NO_TIPS',
   'POW_UNAVAILABLE', // message must contain POW_UNAVAILABLE_PHRASE
   'POW_QUEUE_FULL', // with retryAfterSeconds
+  'TOO_MANY_REQUESTS', // one client has too many requests waiting (the faucet), with retryAfterSeconds
   'INTERNAL',
 ] as const;
 export type NodeErrorCode = (typeof NODE_ERROR_CODES)[number];

@@ -6,14 +6,18 @@
  * JSON keys: `protocol` (the TIP-25 info `protocol` object), `milestone` {index, timestamp, milestoneId},
  * `milestonePublicKeyCount`, `milestoneKeyRanges` [{publicKey, start, end}], `solidEntryPoints` [blockId],
  * `outputs` [...], `treasury` {milestoneId, amount}, `coordinator` (kept as given), and optionally `baseToken`
- * (the TIP-25 info `baseToken` object; the dev token when absent).
+ * (the TIP-25 info `baseToken` object; the dev token when absent). A snapshot (snapshot/) adds `milestone.blockId`,
+ * `protocolParametersChanges` [{targetMilestoneIndex, protocolVersion, params, announcedAt}] (pending at its milestone)
+ * and `receipts` [{milestoneIndex, receipt}] (the receipt milestone option's JSON, as GET /receipts lists them).
  */
-import { protocolParametersToJson } from '../core/json/index.ts';
+import { milestoneOptionToJson, protocolParametersToJson } from '../core/json/index.ts';
+import { parseMilestoneOption } from '../core/json/milestone-option.ts';
+import type { ProtocolParametersChange } from '../core/ledger/index.ts';
 import { parseProtocolParameters } from '../core/json/protocol.ts';
 import { JsonPath } from '../core/json/path.ts';
-import { optional, readBoolean, readFixed, readList, readObject, readString, readU32, readU64, readU8, required, assertNoForbiddenKeys } from '../core/json/read.ts';
+import { optional, readBoolean, readBytes, readFixed, readList, readObject, readString, readU32, readU64, readU8, required, assertNoForbiddenKeys } from '../core/json/read.ts';
 import { bytesToJson, u64ToJson } from '../core/json/write.ts';
-import { SHIMMER_PROTOCOL, type ProtocolParameters } from '../core/model/index.ts';
+import { LIMITS, MILESTONE_OPTION_RECEIPT, SHIMMER_PROTOCOL, type ProtocolParameters, type ReceiptMilestoneOption } from '../core/model/index.ts';
 import { compareBytes, toHex0x } from '../core/bytes.ts';
 import { genesisV3FromJson, genesisV3ToJson, type GenesisV3 } from './v3/genesis-v3.ts';
 
@@ -34,6 +38,8 @@ export interface GenesisMilestone {
   timestamp: number;
   /** 32 bytes. */
   milestoneId: Uint8Array;
+  /** The block that carried it (a snapshot names it; a genesis has none). */
+  blockId?: Uint8Array;
 }
 
 export interface MilestoneKeyRangeInfo {
@@ -61,6 +67,10 @@ export interface Genesis {
   baseToken: BaseTokenInfo;
   /** The IOTA 2.0 part (v3/genesis-v3.ts): parameters, committee accounts, outputs. Absent = no v3. */
   v3?: GenesisV3;
+  /** A snapshot's announced protocol parameter changes not in force at its milestone yet. */
+  protocolParametersChanges?: ProtocolParametersChange[];
+  /** A snapshot's receipts (the milestone that carried each). */
+  receipts?: { milestoneIndex: number; receipt: ReceiptMilestoneOption }[];
 }
 
 /** The dev network's token: Shimmer-like denominations under a name that cannot be mistaken for a real network. */
@@ -92,7 +102,7 @@ export function devGenesis(options: { minPowScore: number; timestamp?: number })
   };
 }
 
-const KNOWN_KEYS = ['protocol', 'milestone', 'milestonePublicKeyCount', 'milestoneKeyRanges', 'solidEntryPoints', 'outputs', 'treasury', 'coordinator', 'devWallet', 'baseToken', 'v3'];
+const KNOWN_KEYS = ['protocol', 'milestone', 'milestonePublicKeyCount', 'milestoneKeyRanges', 'solidEntryPoints', 'outputs', 'treasury', 'coordinator', 'devWallet', 'baseToken', 'v3', 'protocolParametersChanges', 'receipts'];
 
 function parseBaseToken(v: unknown, p: JsonPath): BaseTokenInfo {
   const o = readObject(v, p);
@@ -111,11 +121,30 @@ function parseBaseToken(v: unknown, p: JsonPath): BaseTokenInfo {
 
 function parseMilestone(v: unknown, p: JsonPath): GenesisMilestone {
   const o = readObject(v, p);
-  return {
+  const m: GenesisMilestone = {
     index: readU32(required(o, 'index', p), p.key('index')),
     timestamp: readU32(required(o, 'timestamp', p), p.key('timestamp')),
     milestoneId: readFixed(required(o, 'milestoneId', p), p.key('milestoneId'), 32),
   };
+  if (optional(o, 'blockId') !== undefined) m.blockId = readFixed(o['blockId'], p.key('blockId'), 32);
+  return m;
+}
+
+function parseChange(v: unknown, p: JsonPath): ProtocolParametersChange {
+  const o = readObject(v, p);
+  return {
+    targetMilestoneIndex: readU32(required(o, 'targetMilestoneIndex', p), p.key('targetMilestoneIndex')),
+    protocolVersion: readU8(required(o, 'protocolVersion', p), p.key('protocolVersion')),
+    params: readBytes(required(o, 'params', p), p.key('params'), 0, LIMITS.protocolParamsBytes.max),
+    announcedAt: readU32(required(o, 'announcedAt', p), p.key('announcedAt')),
+  };
+}
+
+function parseReceipt(v: unknown, p: JsonPath): { milestoneIndex: number; receipt: ReceiptMilestoneOption } {
+  const o = readObject(v, p);
+  const receipt = parseMilestoneOption(required(o, 'receipt', p), p.key('receipt'));
+  if (receipt.type !== MILESTONE_OPTION_RECEIPT) return p.key('receipt.type').fail('TYPE_NOT_ALLOWED', `expected a receipt (type ${MILESTONE_OPTION_RECEIPT})`, receipt.type);
+  return { milestoneIndex: readU32(required(o, 'milestoneIndex', p), p.key('milestoneIndex')), receipt };
 }
 
 function parseKeyRange(v: unknown, p: JsonPath): MilestoneKeyRangeInfo {
@@ -171,6 +200,8 @@ export function genesisFromJson(json: unknown): Genesis {
   const devWallet = optional(o, 'devWallet');
   if (devWallet !== undefined) g.devWallet = devWallet;
   if (optional(o, 'v3') !== undefined) g.v3 = genesisV3FromJson(o['v3'], p.key('v3'));
+  if (optional(o, 'protocolParametersChanges') !== undefined) g.protocolParametersChanges = readList(o['protocolParametersChanges'], p.key('protocolParametersChanges'), 1000, parseChange);
+  if (optional(o, 'receipts') !== undefined) g.receipts = readList(o['receipts'], p.key('receipts'), 1_000_000, parseReceipt);
   return g;
 }
 
@@ -178,7 +209,7 @@ export function genesisFromJson(json: unknown): Genesis {
 export function genesisToJson(g: Genesis): Record<string, unknown> {
   const out: Record<string, unknown> = {
     protocol: protocolParametersToJson(g.protocol),
-    milestone: { index: g.milestone.index, timestamp: g.milestone.timestamp, milestoneId: bytesToJson(g.milestone.milestoneId) },
+    milestone: { index: g.milestone.index, timestamp: g.milestone.timestamp, milestoneId: bytesToJson(g.milestone.milestoneId), ...(g.milestone.blockId ? { blockId: bytesToJson(g.milestone.blockId) } : {}) },
     milestonePublicKeyCount: g.milestonePublicKeyCount,
     milestoneKeyRanges: g.milestoneKeyRanges.map((r) => ({ publicKey: bytesToJson(r.publicKey), start: r.start, end: r.end })),
     solidEntryPoints: g.solidEntryPoints.map(bytesToJson),
@@ -188,6 +219,10 @@ export function genesisToJson(g: Genesis): Record<string, unknown> {
   if (g.coordinator !== undefined) out['coordinator'] = g.coordinator;
   if (g.devWallet !== undefined) out['devWallet'] = g.devWallet;
   if (g.v3 !== undefined) out['v3'] = genesisV3ToJson(g.v3);
+  if (g.protocolParametersChanges !== undefined) {
+    out['protocolParametersChanges'] = g.protocolParametersChanges.map((c) => ({ targetMilestoneIndex: c.targetMilestoneIndex, protocolVersion: c.protocolVersion, params: bytesToJson(c.params), announcedAt: c.announcedAt }));
+  }
+  if (g.receipts !== undefined) out['receipts'] = g.receipts.map((r) => ({ milestoneIndex: r.milestoneIndex, receipt: milestoneOptionToJson(r.receipt) }));
   out['baseToken'] = { ...g.baseToken };
   return out;
 }

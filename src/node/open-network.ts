@@ -14,7 +14,7 @@ import { META, type NodeStore } from '../core/store/index.ts';
 import { ConfigError, type NodeConfig } from './config.ts';
 import { genesisFromJson, genesisToJson, type Genesis } from './genesis.ts';
 import { devNetworkGenesis } from './ledger/dev-genesis.ts';
-import { coordinatorOf, devWalletOf, hasLedger, ledgerGenesisOf, type CoordinatorSettings } from './ledger/genesis-ledger.ts';
+import { coordinatorOf, devWalletOf, hasLedger, ledgerGenesisOf, type CoordinatorSettings, type DevWallet } from './ledger/genesis-ledger.ts';
 import type { Logger } from './logger.ts';
 import { createNetwork, loadNetwork, type NetworkState } from './network.ts';
 import { V3Engine } from './v3/engine.ts';
@@ -106,6 +106,12 @@ export function coordinatorSettings(config: NodeConfig, network: NetworkState, l
   const settings = genesis ? coordinatorOf(genesis) : undefined;
   if (settings && config.milestoneInterval !== undefined) settings.milestoneInterval = config.milestoneInterval;
   return settings;
+}
+
+/** The dev wallet the faucet pays from: the genesis' `devWallet` (`--genesis`, else the data folder's of this network). */
+export function devWalletFor(config: NodeConfig, network: NetworkState, logger: Logger): DevWallet | undefined {
+  const genesis = config.genesis !== undefined ? readGenesisFile(config.genesis) : genesisInDataDir(config, network, logger);
+  return genesis ? devWalletOf(genesis) : undefined;
 }
 
 function genesisInDataDir(config: NodeConfig, network: NetworkState, logger: Logger): Genesis | undefined {

@@ -5,7 +5,8 @@
  * gRPC client of the node's own port (`grpcAddress`), so both deployments behave identically. This is the node's only
  * import of gateway/.
  */
-import { startGateway, type NodeServiceClient } from '../../gateway/index.ts';
+import { startGateway, type MqttLimits, type NodeChannelSecurity, type NodeEventsClient, type NodeServiceClient, type NodeTransport } from '../../gateway/index.ts';
+import type { Registry } from 'prom-client';
 import type { Logger } from './logger.ts';
 
 export interface RestHandle {
@@ -19,21 +20,44 @@ export interface RestLimits {
   rateBurst?: number;
   rateLimitLoopback?: boolean;
   maxJsonDepth?: number;
+  mqttMaxConnections?: number;
+  mqttMaxConnectionsPerIp?: number;
+  mqttMaxSubscriptions?: number;
+  mqttMaxBufferedBytes?: number;
 }
 
-/** How the gateway reaches the node: a ready client (left open), or the node's gRPC `host:port`. */
-export type RestNode = { client: NodeServiceClient } | { grpcAddress: string };
+/** The event API's limits among the node's configuration (`--mqtt-*`). */
+function mqttLimits(l: RestLimits): Partial<MqttLimits> {
+  const out: Partial<MqttLimits> = {};
+  if (l.mqttMaxConnections !== undefined) out.maxConnections = l.mqttMaxConnections;
+  if (l.mqttMaxConnectionsPerIp !== undefined) out.maxConnectionsPerIp = l.mqttMaxConnectionsPerIp;
+  if (l.mqttMaxSubscriptions !== undefined) out.maxSubscriptions = l.mqttMaxSubscriptions;
+  if (l.mqttMaxBufferedBytes !== undefined) out.maxBufferedBytes = l.mqttMaxBufferedBytes;
+  return out;
+}
 
-export async function startRest(options: { host: string; port: number; node: RestNode; logger: Logger; limits?: RestLimits }): Promise<RestHandle> {
+/**
+ * How the gateway reaches the node: a ready client (left open), or the node's gRPC `host:port` (unary calls by default;
+ * `security`: the door's TLS certificate and the token the node made for itself when the door is guarded).
+ */
+export type RestNode = { client: NodeServiceClient; events?: NodeEventsClient } | { grpcAddress: string; transport?: NodeTransport; security?: NodeChannelSecurity };
+
+/** `metrics`: the node's registry, which the gateway's REST and event API metrics join; `jwtSecret`: of protected routes. */
+export async function startRest(options: { host: string; port: number; node: RestNode; logger: Logger; limits?: RestLimits; metrics?: Registry; jwtSecret?: string }): Promise<RestHandle> {
   const l = options.limits ?? {};
   const gw = await startGateway({
-    ...('client' in options.node ? { client: options.node.client } : { nodeAddress: options.node.grpcAddress }),
+    ...('client' in options.node
+      ? { client: options.node.client, ...(options.node.events ? { events: options.node.events } : {}) }
+      : { nodeAddress: options.node.grpcAddress, nodeTransport: options.node.transport ?? 'unary', ...(options.node.security ? { nodeSecurity: options.node.security } : {}) }),
+    mqtt: mqttLimits(l),
     host: options.host,
     port: options.port,
     ...(l.rateLimit !== undefined
       ? { rateLimit: { requestsPerSecond: l.rateLimit, ...(l.rateBurst !== undefined ? { burst: l.rateBurst } : {}), ...(l.rateLimitLoopback !== undefined ? { limitLoopback: l.rateLimitLoopback } : {}) } }
       : {}),
     ...(l.maxJsonDepth !== undefined ? { maxJsonDepth: l.maxJsonDepth } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.jwtSecret ? { jwtSecret: options.jwtSecret } : {}),
     log: (message, err) => options.logger.error(`REST gateway: ${message}`, err),
   });
   return { port: gw.port, close: () => gw.close() };

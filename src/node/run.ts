@@ -2,13 +2,16 @@
  * `ledger-node run [flags]`: parse the flags (config.ts), start the node, and run until SIGINT or SIGTERM, which
  * close the servers and the store cleanly. The signal handlers are installed before the node starts, so a signal
  * that arrives during start-up stops the node as soon as it is up. Exit codes: 0 after a clean stop, 2 for bad
- * flags, config or genesis, 1 when the node cannot start (e.g. the store is locked by another node).
+ * flags, config or genesis, 1 when the node cannot start (e.g. the store is locked by another node). Log lines are
+ * text or JSON (`--log-format`). The JWT secret comes from the environment, never a flag (flags show up in process
+ * lists): LEDGER_NODE_JWT_SECRET guards the node service door (every call needs a token) and the REST gateway's
+ * protected routes; without it, LEDGER_GATEWAY_JWT_SECRET (the earlier name) guards the REST routes alone, as before.
  */
 import { ConfigError, parseRunArgs, RUN_FLAGS_HELP } from './config.ts';
-import { consoleLogger, type Logger } from './logger.ts';
+import { consoleLogger, consoleLoggerFor, type Logger } from './logger.ts';
 import { startNode } from './node.ts';
 
-export async function runCommand(args: readonly string[], logger: Logger = consoleLogger): Promise<number> {
+export async function runCommand(args: readonly string[], given: Logger = consoleLogger): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     console.log(`usage: ledger-node run [flags]\n${RUN_FLAGS_HELP}`);
     return 0;
@@ -23,6 +26,7 @@ export async function runCommand(args: readonly string[], logger: Logger = conso
     }
     throw e;
   }
+  const logger = given === consoleLogger ? consoleLoggerFor(config.logFormat) : given;
   let signalled: (signal: NodeJS.Signals) => void = () => undefined;
   const stopRequested = new Promise<NodeJS.Signals>((resolve) => {
     signalled = resolve;
@@ -35,7 +39,9 @@ export async function runCommand(args: readonly string[], logger: Logger = conso
   };
   let node;
   try {
-    node = await startNode(config, { logger });
+    const nodeSecret = process.env.LEDGER_NODE_JWT_SECRET;
+    const restSecret = process.env.LEDGER_GATEWAY_JWT_SECRET;
+    node = await startNode(config, { logger, ...(nodeSecret ? { nodeJwtSecret: nodeSecret } : restSecret ? { restJwtSecret: restSecret } : {}) });
   } catch (e) {
     removeHandlers();
     if (e instanceof ConfigError) {

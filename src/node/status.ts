@@ -1,6 +1,7 @@
 /**
  * What the node says about itself (GET /info, the peers' heartbeats): the milestones it knows, whether it is
- * healthy, the protocol parameters in force and the pending ones, and its rates.
+ * healthy, the protocol parameters in force and the pending ones, and its rates (those of the last confirmed
+ * milestone, Hornet's confirmed-milestone metric, from the node's metrics: metrics.ts, prometheus/node-metrics.ts).
  *
  * Health (Hornet): synced (confirmed = latest) and the latest milestone is recent; a node running its own
  * coordinator is the network's clock, so it is healthy while it runs; a node catching up with its peers is not.
@@ -11,7 +12,7 @@ import { META, type NodeStore } from '../core/store/index.ts';
 import type { BaseTokenInfo } from './genesis.ts';
 import type { MilestoneProcessor } from './ledger/milestones.ts';
 import type { ProtocolState } from './ledger/protocol-state.ts';
-import { RateMeter } from './metrics.ts';
+import type { MilestoneRates } from './metrics.ts';
 import type { NetworkState } from './network.ts';
 
 export const NODE_NAME = 'ledger-node';
@@ -47,6 +48,8 @@ export interface NodeInfo {
   baseToken: BaseTokenInfo;
   metrics: { blocksPerSecond: number; referencedBlocksPerSecond: number; referencedRate: number };
   features: string[];
+  /** The node's peer identity: its Ed25519 public key and the node ID derived from it. */
+  identity?: { publicKey: Uint8Array; nodeId: Uint8Array };
 }
 
 export interface NodeStatusDeps {
@@ -59,17 +62,18 @@ export interface NodeStatusDeps {
   coordinatorActive: () => boolean;
   /** False while the node catches up with its peers. */
   synced: () => boolean;
+  /** The rates of the last confirmed milestone (zero when absent). */
+  rates?: () => MilestoneRates;
   now?: () => number;
+  /** The node's peer identity (/info shows it). */
+  identity?: { publicKey: Uint8Array; nodeId: Uint8Array };
 }
 
 export class NodeStatus {
-  /** Newly stored blocks per second (every source). */
-  readonly blocksPerSecond: RateMeter;
   private readonly now: () => number;
 
   constructor(private readonly deps: NodeStatusDeps) {
     this.now = deps.now ?? Date.now;
-    this.blocksPerSecond = new RateMeter(10, this.now);
   }
 
   async milestoneStatus(): Promise<MilestoneStatus> {
@@ -77,7 +81,8 @@ export class NodeStatus {
     const genesis = network.genesisMilestone.index;
     const confirmed = (await store.getMeta(META.ledgerIndex)) ?? (await store.getMeta(META.confirmedMilestoneIndex)) ?? genesis;
     const latest = Math.max(confirmed, (await store.getMeta(META.latestMilestoneIndex)) ?? genesis, milestones.latest()?.index ?? 0);
-    return { latest, confirmed, pruning: 0 };
+    // Nothing below the genesis (or snapshot) milestone is held; once pruned, nothing at or below the pruning index.
+    return { latest, confirmed, pruning: this.deps.protocol.pruningIndex ?? genesis };
   }
 
   async info(): Promise<NodeInfo> {
@@ -97,8 +102,9 @@ export class NodeStatus {
       protocol: protocol.current,
       pendingProtocolParameters: protocol.pending.slice(),
       baseToken: { ...network.baseToken },
-      metrics: { blocksPerSecond: this.blocksPerSecond.rate(), referencedBlocksPerSecond: 0, referencedRate: 0 },
+      metrics: this.deps.rates?.() ?? { blocksPerSecond: 0, referencedBlocksPerSecond: 0, referencedRate: 0 },
       features: this.deps.powEnabled ? ['pow'] : [],
+      ...(this.deps.identity ? { identity: { ...this.deps.identity } } : {}),
     };
   }
 

@@ -1,9 +1,10 @@
 /**
  * Test harness: a fake NodeService (the generated service definition with per-test handlers) and a gateway served
- * over HTTP against it, so tests speak plain `fetch` to real sockets. The fake node is reached over either
- * transport the gateway runs on: real gRPC (a grpc-js server on a free port, as `ledger-node gateway --node` does) or
- * the in-process transport (src/node/grpc/in-process.ts, as `ledger-node run` does). `describeOverTransports` runs a
- * suite once per transport with the same assertions.
+ * over HTTP against it, so tests speak plain `fetch` to real sockets. The fake node is reached over any transport the
+ * gateway runs on: real unary gRPC (a grpc-js server on a free port, as `ledger-node gateway --node-transport unary`
+ * does), the multiplexed transport over the same server (NodeMux beside NodeService, as `ledger-node gateway` does by
+ * default), or the in-process transport (src/node/grpc/in-process.ts, as `ledger-node run` does).
+ * `describeOverTransports` runs a suite once per transport with the same assertions.
  */
 import { Server, ServerCredentials, status as GrpcStatus, type ServerUnaryCall, type ServiceError, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { createServer, type Server as HttpServer } from 'node:http';
@@ -12,11 +13,12 @@ import { NodeServiceService, type NodeServiceClient } from '../../src/grpc/gen/n
 import { statusError } from '../../src/grpc/status.ts';
 import { toServiceError } from '../../src/node/grpc/errors.ts';
 import { InProcessNodeServer } from '../../src/node/grpc/in-process.ts';
+import { serveNodeMux } from '../../src/node/grpc/mux-server.ts';
 import { createGateway, createNodeClient, type GatewayOptions } from '../../gateway/index.ts';
 
 /** How the gateway reaches the node. */
-export type Transport = 'gRPC' | 'in-process';
-export const TRANSPORTS: readonly Transport[] = ['gRPC', 'in-process'];
+export type Transport = 'gRPC' | 'mux' | 'in-process';
+export const TRANSPORTS: readonly Transport[] = ['gRPC', 'mux', 'in-process'];
 
 /** Runs `suite` once per transport, as `describe(`${title} [over ${transport}]`)` (`this` is mocha's suite). */
 export function describeOverTransports(title: string, suite: (this: Mocha.Suite, transport: Transport) => void): void {
@@ -25,6 +27,11 @@ export function describeOverTransports(title: string, suite: (this: Mocha.Suite,
       suite.call(this, transport);
     });
   }
+}
+
+/** A client of the node's gRPC `address` over `transport` (unary gRPC or the mux). */
+export function connectTo(transport: Exclude<Transport, 'in-process'>, address: string): NodeServiceClient {
+  return createNodeClient(address, transport === 'mux' ? 'mux' : 'unary');
 }
 
 /** Something a gateway can be started against: a new client of the node per call. */
@@ -53,6 +60,7 @@ function isServiceError(err: unknown): err is ServiceError {
 
 export async function startFakeNode(transport: Transport = 'gRPC'): Promise<FakeNode> {
   const node: FakeNode = { transport, address: '', handlers: {}, calls: [], connect: () => createNodeClient(node.address), stop: async () => {} };
+  if (transport === 'mux') node.connect = () => connectTo('mux', node.address);
   const impl: Record<string, unknown> = {};
   for (const method of Object.keys(NodeServiceService) as MethodName[]) {
     impl[method] = (call: ServerUnaryCall<unknown, unknown>, callback: (err: ServiceError | null, res?: unknown) => void) => {
@@ -78,11 +86,16 @@ export async function startFakeNode(transport: Transport = 'gRPC'): Promise<Fake
   }
   const server = new Server();
   server.addService(NodeServiceService, impl as UntypedServiceImplementation);
+  const mux = serveNodeMux(server, impl as UntypedServiceImplementation);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );
   node.address = `127.0.0.1:${port}`;
-  node.stop = () => new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+  node.stop = () =>
+    new Promise<void>((resolve) => {
+      mux.goAway();
+      server.tryShutdown(() => resolve());
+    });
   return node;
 }
 
@@ -100,7 +113,7 @@ export async function unreachableNode(transport: Transport): Promise<NodeEndpoin
     return { connect: () => server.createClient() };
   }
   const address = `127.0.0.1:${await freePort()}`;
-  return { connect: () => createNodeClient(address) };
+  return { connect: () => connectTo(transport, address) };
 }
 
 /** A gateway on a free port against `node` (createGateway + node:http, as startGateway does). */

@@ -2,7 +2,8 @@
  * The bounded PoW queue through the real node and its in-process REST gateway: with a queue of one job and a
  * score no miner reaches, a second submission that needs proof of work is refused at once with 503, Retry-After
  * and the JSON error body, while the first one waits; stopping the node ends the waiting one too. Once with the
- * gateway over gRPC (loopback to the node's port), once over the in-process transport (`ledger-node run`'s).
+ * gateway over unary gRPC (loopback to the node's port), once over the multiplexed transport to the same port (a
+ * standalone gateway's), once over the in-process transport (`ledger-node run`'s).
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,7 +32,7 @@ describeOverTransports('bounded PoW queue through the real node (503 + Retry-Aft
 
   it('refuses the job over the queue size at once, keeps serving reads, and ends the waiting job on stop', async () => {
     const config = { ...defaultConfig(), dataDir: dir, grpcPort: 0, restPort: 0, minPowScore: UNREACHABLE_SCORE, powWorkers: 1, powQueueSize: 1 };
-    node = await startNode(config, { logger: new CollectingLogger(), kv: new MemoryKeyValueStore(), restTransport: transport === 'gRPC' ? 'grpc' : 'in-process' });
+    node = await startNode(config, { logger: new CollectingLogger(), kv: new MemoryKeyValueStore(), restTransport: ({ gRPC: 'grpc', mux: 'mux', 'in-process': 'in-process' } as const)[transport] });
     const url = `http://127.0.0.1:${node.restPort}/api/core/v2`;
     const submit = (n: number): Promise<Response> =>
       fetch(`${url}/blocks`, {

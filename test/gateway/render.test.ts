@@ -62,6 +62,7 @@ describe('grpc rest-json: TIP-25 bodies from gRPC messages', () => {
       baseToken: { name: 'Shimmer', tickerSymbol: 'SMR', unit: 'SMR', subunit: 'glow', decimals: 6, useMetricPrefix: false },
       metrics: { blocksPerSecond: 1.5, referencedBlocksPerSecond: 1.25, referencedRate: 83.3 },
       features: ['pow'],
+      identity: { publicKey: fx.bytesOf(32, 7), nodeId: fx.bytesOf(16, 8) },
     });
     expect(infoToJson(info)).to.deep.equal({
       name: 'ledger-node',
@@ -86,6 +87,7 @@ describe('grpc rest-json: TIP-25 bodies from gRPC messages', () => {
       baseToken: { name: 'Shimmer', tickerSymbol: 'SMR', unit: 'SMR', subunit: 'glow', decimals: 6, useMetricPrefix: false },
       metrics: { blocksPerSecond: 1.5, referencedBlocksPerSecond: 1.25, referencedRate: 83.3 },
       features: ['pow'],
+      identity: { publicKey: hex0x(fx.bytesOf(32, 7)), nodeId: Buffer.from(fx.bytesOf(16, 8)).toString('hex') },
     });
   });
 

@@ -5,9 +5,9 @@ import { describeOverTransports, startFakeNode, type FakeNode } from './harness.
 
 describeOverTransports('startGateway', (transport) => {
   let node: FakeNode;
-  /** The node as startGateway takes it: the gRPC address, or a ready in-process client. */
-  const target = (): { nodeAddress: string } | { client: ReturnType<FakeNode['connect']> } =>
-    transport === 'gRPC' ? { nodeAddress: node.address } : { client: node.connect() };
+  /** The node as startGateway takes it: the gRPC address (unary calls or the mux), or a ready in-process client. */
+  const target = (): { nodeAddress: string; nodeTransport: 'unary' | 'mux' } | { client: ReturnType<FakeNode['connect']> } =>
+    transport === 'in-process' ? { client: node.connect() } : { nodeAddress: node.address, nodeTransport: transport === 'mux' ? 'mux' : 'unary' };
   before(async () => {
     node = await startFakeNode(transport);
     node.handlers.getInfo = () => ({ name: 'n', version: 'v', status: { isHealthy: true, pruningIndex: 0 }, supportedProtocolVersions: [2], pendingProtocolParameters: [], features: [] });

@@ -111,6 +111,12 @@ describe('gateway units', () => {
       expect(parseGatewayArgs(['--node', '[::1]:50051'])).to.deep.equal({ nodeAddress: '[::1]:50051', port: 14265 });
     });
 
+    it('parses --node-transport and --node-streams (the mux by default)', () => {
+      expect(parseGatewayArgs(['--node', 'h:1', '--node-transport', 'unary'])).to.deep.equal({ nodeAddress: 'h:1', port: 14265, nodeTransport: 'unary' });
+      expect(parseGatewayArgs(['--node', 'h:1', '--node-transport=mux', '--node-streams', '4'])).to.deep.equal({ nodeAddress: 'h:1', port: 14265, nodeTransport: 'mux', mux: { streams: 4 } });
+      expect(parseGatewayArgs(['--node', 'h:1', '--node-streams', '2'])).to.deep.equal({ nodeAddress: 'h:1', port: 14265, mux: { streams: 2 } });
+    });
+
     for (const [args, message] of [
       [[], /missing --node/],
       [['--node', 'localhost'], /invalid --node: "localhost"/],
@@ -118,6 +124,9 @@ describe('gateway units', () => {
       [['--node', 'h:1', '--body-limit', '0'], /invalid --body-limit/],
       [['--node'], /missing value for --node/],
       [['--node', 'h:1', '--verbose'], /unknown flag "--verbose"/],
+      [['--node', 'h:1', '--node-transport', 'http'], /invalid --node-transport: "http", expected unary or mux/],
+      [['--node', 'h:1', '--node-streams', '0'], /invalid --node-streams: "0"/],
+      [['--node', 'h:1', '--node-transport', 'unary', '--node-streams', '2'], /--node-streams needs --node-transport mux/],
     ] as [string[], RegExp][]) {
       it(`rejects ${JSON.stringify(args)}`, () => {
         expect(() => parseGatewayArgs(args)).to.throw(message);

@@ -94,6 +94,15 @@ function serviceOf(node: MemoryNode): NodeServiceServer {
     getTreasury: unimplemented(),
     queryOutputs: unimplemented(),
     getChainOutput: unimplemented(),
+    faucetInfo: unimplemented(),
+    faucetEnqueue: unimplemented(),
+    getPeers: unimplemented(),
+    getPeer: unimplemented(),
+    addPeer: unimplemented(),
+    removePeer: unimplemented(),
+    getDashboard: unimplemented(),
+    pruneDatabase: unimplemented(),
+    createSnapshot: unimplemented(),
   };
 }
 

@@ -44,7 +44,7 @@ describe('ledger-node run (process)', function () {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`starts, logs both listeners, and exits 0 on ${signal}`, async () => {
       let sent = false;
-      const r = await run(['run', '--data-dir', dir, '--grpc-port', '0', '--rest-port=0', '--pow-workers', '0'], (out, kill) => {
+      const r = await run(['run', '--data-dir', dir, '--grpc-port', '0', '--peer-port', '0', '--rest-port=0', '--pow-workers', '0'], (out, kill) => {
         if (!sent && /REST API listening on/.test(out) && /remote PoW off/.test(out)) {
           sent = true;
           kill(signal);

@@ -16,7 +16,7 @@ describe('node config', () => {
 
   it('defaults: ./data, REST 14265, gRPC 14266, min PoW score 100, one worker per core', () => {
     const c = parseRunArgs([]);
-    expect(c).to.deep.include({ dataDir: './data', host: '127.0.0.1', restPort: 14265, grpcPort: 14266, minPowScore: DEV_MIN_POW_SCORE, powQueueSize: 16 });
+    expect(c).to.deep.include({ dataDir: './data', restHost: '127.0.0.1', restPort: 14265, grpcHost: '127.0.0.1', grpcPort: 14266, peerHost: '127.0.0.1', peerPort: 15600, minPowScore: DEV_MIN_POW_SCORE, powQueueSize: 16 });
     expect(c.powWorkers).to.equal(defaultConfig().powWorkers).and.be.at.least(1);
     expect(c.minPowScoreExplicit).to.equal(undefined);
     expect(c.dbEngine).to.equal(DEFAULT_DB_ENGINE).and.equal(defaultConfig().dbEngine);

@@ -24,8 +24,7 @@ import { startGrpcServer, type GrpcServerHandle } from '../../src/node/grpc/serv
 import type { IssuedMilestone } from '../../src/node/ledger/coordinator.ts';
 import { devNetworkGenesis } from '../../src/node/ledger/dev-genesis.ts';
 import { recordGenesis } from '../../src/node/open-network.ts';
-import { createNodeClient } from '../../gateway/index.ts';
-import { startTestGateway, TRANSPORTS, type NodeEndpoint, type TestGateway } from '../gateway/harness.ts';
+import { connectTo, startTestGateway, TRANSPORTS, type NodeEndpoint, type TestGateway } from '../gateway/harness.ts';
 import { CollectingLogger } from './support.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -107,7 +106,7 @@ async function endpointOf(transport: (typeof TRANSPORTS)[number], parts: Compose
     return { endpoint: { connect: () => server.createClient() }, stop: async () => server.shutdown() };
   }
   const server: GrpcServerHandle = await startGrpcServer(parts.service, { host: '127.0.0.1', port: 0, logger });
-  return { endpoint: { connect: () => createNodeClient(`127.0.0.1:${server.port}`) }, stop: () => server.close(500) };
+  return { endpoint: { connect: () => connectTo(transport, `127.0.0.1:${server.port}`) }, stop: () => server.close(500) };
 }
 
 describe('ledger reads over REST: outputs, milestones, receipts, treasury (a composed dev-network node)', function () {

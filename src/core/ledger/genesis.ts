@@ -13,7 +13,8 @@ import { META } from '../store/meta.ts';
 import type { NodeStore } from '../store/node-store.ts';
 import { INDEX_VERSION, INDEXER_META } from './indexer/tables.ts';
 import { indexLedgerChanges } from './indexer/writes.ts';
-import { LEDGER_META } from './ledger-meta.ts';
+import type { ReceiptMilestoneOption } from '../model/payload.ts';
+import { LEDGER_META, type ProtocolParametersChange } from './ledger-meta.ts';
 import { LEDGER_TABLES } from './tables.ts';
 import type { TreasuryState } from './treasury-record.ts';
 
@@ -37,6 +38,10 @@ export interface LedgerGenesis {
   solidEntryPoints: Uint8Array[];
   unspentOutputs: GenesisOutput[];
   treasury?: TreasuryState;
+  /** Announced protocol parameter changes not in force at the milestone yet (a snapshot's pending ones). */
+  protocolParametersChanges?: ProtocolParametersChange[];
+  /** Receipts of earlier milestones (a snapshot keeps them: GET /receipts). */
+  receipts?: { milestoneIndex: number; receipt: ReceiptMilestoneOption }[];
 }
 
 const ZERO_ID = new Uint8Array(ID_LENGTH);
@@ -70,7 +75,8 @@ export async function initLedger(store: NodeStore, genesis: LedgerGenesis): Prom
   if (genesis.treasury !== undefined) batch.put(LEDGER_TABLES.treasury, genesis.treasury.milestoneId, { amount: genesis.treasury.amount, spent: false });
   batch.putMilestone(milestone.index, { milestoneId: milestone.milestoneId, blockId: milestone.blockId ?? ZERO_ID, timestamp: milestone.timestamp });
   batch.putMeta(LEDGER_META.protocolParameters, genesis.protocolParameters);
-  batch.putMeta(LEDGER_META.protocolParametersChanges, []);
+  batch.putMeta(LEDGER_META.protocolParametersChanges, [...(genesis.protocolParametersChanges ?? [])].sort((a, b) => a.targetMilestoneIndex - b.targetMilestoneIndex));
+  for (const r of genesis.receipts ?? []) batch.put(LEDGER_TABLES.receipts, { migratedAt: r.receipt.migratedAt, milestoneIndex: r.milestoneIndex }, r.receipt);
   batch.putMeta(LEDGER_META.solidEntryPoints, genesis.solidEntryPoints);
   batch.putMeta(LEDGER_META.milestoneKeys, { keyRanges: genesis.milestoneKeyRanges, threshold: genesis.milestonePublicKeyCount });
   batch.putMeta(META.ledgerIndex, milestone.index);

@@ -25,6 +25,20 @@ export interface ProtocolParametersChange {
   announcedAt: number;
 }
 
+/**
+ * Where pruning stands (core pruning/): the pruning index P and how far the deletions got. It is written with the
+ * solid entry points of P before anything is deleted, so a crash leaves a store whose entry points are already P's
+ * and whose deletions resume at `done + 1`.
+ */
+export interface PruningState {
+  /** Nothing referenced at or below this milestone is kept (once `done` reached it). */
+  index: number;
+  /** Milestones whose data is deleted, through this index (equals `index` when the run finished). */
+  done: number;
+  /** The milestone at the pruning index (its record is pruned with it; the ledger can be rebuilt from it). */
+  milestone: { milestoneId: Uint8Array; timestamp: number; blockId: Uint8Array };
+}
+
 /** Milestone signature rules: the key ranges and the number of signatures required (`milestonePublicKeyCount`). */
 export interface MilestoneKeyConfig {
   keyRanges: MilestoneKeyRange[];
@@ -119,6 +133,24 @@ const keyConfigCodec: Codec<MilestoneKeyConfig> = versioned(
   },
 );
 
+const pruningCodec: Codec<PruningState> = versioned(
+  (w, p) => {
+    checkU32(p.index, 'pruning state', 'index');
+    checkU32(p.done, 'pruning state', 'done');
+    checkU32(p.milestone.timestamp, 'pruning state', 'milestone.timestamp');
+    checkId(p.milestone.milestoneId, 'pruning state', 'milestone.milestoneId');
+    checkId(p.milestone.blockId, 'pruning state', 'milestone.blockId');
+    w.u32(p.index).u32(p.done).bytes(p.milestone.milestoneId).u32(p.milestone.timestamp).bytes(p.milestone.blockId);
+  },
+  (r) => {
+    const index = r.u32('index');
+    const done = r.u32('done');
+    const milestoneId = r.fixed(ID_LENGTH, 'milestone.milestoneId');
+    const timestamp = r.u32('milestone.timestamp');
+    return { index, done, milestone: { milestoneId, timestamp, blockId: r.fixed(ID_LENGTH, 'milestone.blockId') } };
+  },
+);
+
 function field<T>(name: string, codec: Codec<T>): MetaField<T> {
   return Object.freeze({ name, codec });
 }
@@ -131,4 +163,6 @@ export const LEDGER_META = Object.freeze({
   /** Blocks treated as known and referenced below the genesis milestone. */
   solidEntryPoints: field('ledger.solidEntryPoints', idListCodec),
   milestoneKeys: field('ledger.milestoneKeys', keyConfigCodec),
+  /** Absent until the first pruning. */
+  pruning: field('ledger.pruning', pruningCodec),
 });

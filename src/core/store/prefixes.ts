@@ -14,6 +14,7 @@
  * | 0x06 | includedBlock        | len ‖ transaction ID                | block ID of the included attachment          |
  * | 0x07 | milestones           | milestone index (u32 BE)            | MilestoneRecord (milestone-record.ts)        |
  * | 0x08 | milestoneIndexById   | len ‖ milestone ID                  | milestone index (u32 LE)                     |
+ * | 0x09 | unreferencedBlocks   | confirmed index (u32 BE) ‖ block ID | empty (blocks stored at that index; pruning) |
  * | 0x10 | (reserved) outputs            — ledger issue: output ID -> output bytes + booking metadata           |
  * | 0x11 | (reserved) unspent            — ledger issue: output ID -> empty                                     |
  * | 0x12 | (reserved) spent              — ledger issue: output ID -> spending tx, milestone index/timestamp     |
@@ -37,6 +38,7 @@ export const PREFIX = Object.freeze({
   includedBlock: 0x06,
   milestones: 0x07,
   milestoneIndexById: 0x08,
+  unreferencedBlocks: 0x09,
   outputs: 0x10,
   unspent: 0x11,
   spent: 0x12,

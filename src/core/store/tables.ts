@@ -1,5 +1,6 @@
 /** The node's tables (prefixes.ts lists every byte). The ledger issue defines its own beside these with defineTable. */
 import { decodeBlockMetadata, encodeBlockMetadata, type BlockMetadata } from './block-metadata.ts';
+import { reject } from '../errors.ts';
 import { bytesCodec, emptyCodec, idKeyCodec, idPairKeyCodec, u32Codec, u32KeyCodec, utf8Codec, type Codec } from './codec.ts';
 import { decodeMilestoneRecord, encodeMilestoneRecord, type MilestoneRecord } from './milestone-record.ts';
 import { PREFIX } from './prefixes.ts';
@@ -7,6 +8,26 @@ import { defineTable } from './table.ts';
 
 const blockMetadataCodec: Codec<BlockMetadata> = { encode: encodeBlockMetadata, decode: decodeBlockMetadata };
 const milestoneRecordCodec: Codec<MilestoneRecord> = { encode: encodeMilestoneRecord, decode: decodeMilestoneRecord };
+
+/** A block stored while the confirmed milestone index was `index` (an empty ID only as a range bound). */
+export interface UnreferencedKey {
+  index: number;
+  blockId: Uint8Array;
+}
+
+/** index (u32 BE, so a range is "stored at or below an index") ‖ the block ID (the rest of the key). */
+const unreferencedKeyCodec: Codec<UnreferencedKey> = {
+  encode: ({ index, blockId }) => {
+    const out = new Uint8Array(4 + blockId.length);
+    out.set(u32KeyCodec.encode(index), 0);
+    out.set(blockId, 4);
+    return out;
+  },
+  decode: (b, subject) => {
+    if (b.length < 5) return reject('TRUNCATED', `Cannot decode ${subject}: need a 4-byte index and a block ID, got ${b.length} bytes`, { field: subject });
+    return { index: u32KeyCodec.decode(b.subarray(0, 4), subject), blockId: b.slice(4) };
+  },
+};
 
 export const TABLES = Object.freeze({
   /** Meta fields by name; typed access through meta.ts. */
@@ -23,4 +44,9 @@ export const TABLES = Object.freeze({
   includedBlock: defineTable('includedBlock', PREFIX.includedBlock, idKeyCodec, bytesCodec),
   milestones: defineTable('milestones', PREFIX.milestones, u32KeyCodec, milestoneRecordCodec),
   milestoneIndexById: defineTable('milestoneIndexById', PREFIX.milestoneIndexById, idKeyCodec, u32Codec),
+  /**
+   * Every v2 block the attacher stores, under the confirmed milestone index of that moment (Hornet's unreferenced
+   * blocks table): pruning to P deletes the blocks stored at or below P that no milestone referenced, and the entries.
+   */
+  unreferencedBlocks: defineTable('unreferencedBlocks', PREFIX.unreferencedBlocks, unreferencedKeyCodec, emptyCodec),
 });

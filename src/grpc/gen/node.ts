@@ -230,6 +230,16 @@ export interface InfoResponse {
     | undefined;
   /** e.g. "pow" when remote proof of work is on */
   features: string[];
+  /** the node's peer identity (absent from nodes without one) */
+  identity: NodeIdentity | undefined;
+}
+
+/** The node's Ed25519 identity key (its data folder's identity.key) and the node ID derived from it. */
+export interface NodeIdentity {
+  /** 32 bytes */
+  publicKey: Uint8Array;
+  /** 16 bytes: the first 16 of BLAKE2b-256 of public_key */
+  nodeId: Uint8Array;
 }
 
 export interface GetTipsRequest {
@@ -304,6 +314,138 @@ export interface QueryOutputsRequest {
 export interface GetChainOutputRequest {
   kind: IndexedChain;
   id: Uint8Array;
+}
+
+export interface FaucetInfoRequest {
+}
+
+export interface FaucetInfoResponse {
+  isHealthy: boolean;
+  /** the faucet's bech32 address */
+  address: string;
+  /** what the faucet can still pay: its funds less every waiting request */
+  balance: bigint;
+  tokenName: string;
+  bech32Hrp: string;
+}
+
+export interface FaucetEnqueueRequest {
+  /** bech32, as the client sent it */
+  address: string;
+  /**
+   * The client's IP address as the REST gateway saw it: at most a few requests of one client (one IPv6 /64) wait at
+   * once, more of them for a loopback client. Empty: not counted per client (a caller of the node service itself).
+   */
+  client: string;
+}
+
+export interface FaucetEnqueueResponse {
+  address: string;
+  /** requests waiting, this one included */
+  waitingRequests: number;
+}
+
+export interface GetPeersRequest {
+}
+
+export interface GetPeerRequest {
+  peerId: string;
+}
+
+export interface AddPeerRequest {
+  /** HOST:PORT (this node's form) or a multiaddress /ip4|ip6|dns/HOST/tcp/PORT[/p2p/ID] */
+  address: string;
+  alias?: string | undefined;
+}
+
+export interface RemovePeerResponse {
+}
+
+/** The peer's last heartbeat, named as Hornet names it ("solid" = confirmed, "pruned" = pruning index). */
+export interface PeerHeartbeat {
+  solidMilestoneIndex: number;
+  prunedMilestoneIndex: number;
+  latestMilestoneIndex: number;
+  connectedPeers: number;
+  syncedPeers: number;
+}
+
+export interface PeerGossipMetrics {
+  newBlocks: number;
+  knownBlocks: number;
+  receivedBlocks: number;
+  receivedBlockRequests: number;
+  receivedMilestoneRequests: number;
+  receivedHeartbeats: number;
+  sentBlocks: number;
+  sentBlockRequests: number;
+  sentMilestoneRequests: number;
+  sentHeartbeats: number;
+  droppedPackets: number;
+}
+
+export interface PeerGossip {
+  /** absent before the first heartbeat */
+  heartbeat?: PeerHeartbeat | undefined;
+  metrics: PeerGossipMetrics | undefined;
+}
+
+export interface Peer {
+  /** the node ID (hex) once known; a static peer never connected: its HOST:PORT */
+  id: string;
+  multiAddresses: string[];
+  alias?:
+    | string
+    | undefined;
+  /** "known" (static) or "unknown" (it dialed this node) */
+  relation: string;
+  connected: boolean;
+  /** while connected */
+  gossip?:
+    | PeerGossip
+    | undefined;
+  /** HOST:PORT dialed, or the remote address of an inbound stream */
+  address: string;
+}
+
+export interface PeersResponse {
+  peers: Peer[];
+}
+
+export interface GetDashboardRequest {
+}
+
+export interface DashboardResponse {
+  json: string;
+}
+
+export interface PruneDatabaseRequest {
+  target:
+    | //
+    /** prune everything at or below this milestone */
+    { $case: "index"; value: number }
+    | //
+    /** keep this many milestones below the confirmed one */
+    { $case: "depth"; value: number }
+    | //
+    /** e.g. "30GB" (KB, MB, GB, TB decimal; KiB, MiB, GiB, TiB binary) */
+    { $case: "targetDatabaseSize"; value: string }
+    | undefined;
+}
+
+export interface PruneDatabaseResponse {
+  /** the pruning index reached */
+  index: number;
+}
+
+export interface CreateSnapshotRequest {
+  /** the milestone of the snapshot (0: not given, refused as TIP-25 requires it) */
+  index: number;
+}
+
+export interface CreateSnapshotResponse {
+  index: number;
+  filePath: string;
 }
 
 function createBaseGetBlockRequest(): GetBlockRequest {
@@ -1684,6 +1826,7 @@ function createBaseInfoResponse(): InfoResponse {
     baseToken: undefined,
     metrics: undefined,
     features: [],
+    identity: undefined,
   };
 }
 
@@ -1719,6 +1862,9 @@ export const InfoResponse: MessageFns<InfoResponse> = {
     }
     for (const v of message.features) {
       writer.uint32(74).string(v!);
+    }
+    if (message.identity !== undefined) {
+      NodeIdentity.encode(message.identity, writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -1818,6 +1964,14 @@ export const InfoResponse: MessageFns<InfoResponse> = {
             message.features.push(reader.string());
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.identity = NodeIdentity.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1853,6 +2007,76 @@ export const InfoResponse: MessageFns<InfoResponse> = {
       ? NodeMetrics.fromPartial(object.metrics)
       : undefined;
     message.features = object.features?.map((e) => e) || [];
+    message.identity = (object.identity !== undefined && object.identity !== null)
+      ? NodeIdentity.fromPartial(object.identity)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseNodeIdentity(): NodeIdentity {
+  return { publicKey: new Uint8Array(0), nodeId: new Uint8Array(0) };
+}
+
+export const NodeIdentity: MessageFns<NodeIdentity> = {
+  encode(message: NodeIdentity, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.publicKey.length !== 0) {
+      writer.uint32(10).bytes(message.publicKey);
+    }
+    if (message.nodeId.length !== 0) {
+      writer.uint32(18).bytes(message.nodeId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NodeIdentity {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNodeIdentity();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.publicKey = reader.bytes();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nodeId = reader.bytes();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<NodeIdentity>, I>>(base?: I): NodeIdentity {
+    return NodeIdentity.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NodeIdentity>, I>>(object: I): NodeIdentity {
+    const message = createBaseNodeIdentity();
+    message.publicKey = object.publicKey ?? new Uint8Array(0);
+    message.nodeId = object.nodeId ?? new Uint8Array(0);
     return message;
   },
 };
@@ -2651,6 +2875,1429 @@ export const GetChainOutputRequest: MessageFns<GetChainOutputRequest> = {
   },
 };
 
+function createBaseFaucetInfoRequest(): FaucetInfoRequest {
+  return {};
+}
+
+export const FaucetInfoRequest: MessageFns<FaucetInfoRequest> = {
+  encode(_: FaucetInfoRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FaucetInfoRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFaucetInfoRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<FaucetInfoRequest>, I>>(base?: I): FaucetInfoRequest {
+    return FaucetInfoRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FaucetInfoRequest>, I>>(_: I): FaucetInfoRequest {
+    const message = createBaseFaucetInfoRequest();
+    return message;
+  },
+};
+
+function createBaseFaucetInfoResponse(): FaucetInfoResponse {
+  return { isHealthy: false, address: "", balance: 0n, tokenName: "", bech32Hrp: "" };
+}
+
+export const FaucetInfoResponse: MessageFns<FaucetInfoResponse> = {
+  encode(message: FaucetInfoResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.isHealthy !== false) {
+      writer.uint32(8).bool(message.isHealthy);
+    }
+    if (message.address !== "") {
+      writer.uint32(18).string(message.address);
+    }
+    if (message.balance !== 0n) {
+      if (BigInt.asUintN(64, message.balance) !== message.balance) {
+        throw new globalThis.Error("value provided for field message.balance of type uint64 too large");
+      }
+      writer.uint32(24).uint64(message.balance);
+    }
+    if (message.tokenName !== "") {
+      writer.uint32(34).string(message.tokenName);
+    }
+    if (message.bech32Hrp !== "") {
+      writer.uint32(42).string(message.bech32Hrp);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FaucetInfoResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFaucetInfoResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.isHealthy = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.balance = reader.uint64() as bigint;
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.tokenName = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.bech32Hrp = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<FaucetInfoResponse>, I>>(base?: I): FaucetInfoResponse {
+    return FaucetInfoResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FaucetInfoResponse>, I>>(object: I): FaucetInfoResponse {
+    const message = createBaseFaucetInfoResponse();
+    message.isHealthy = object.isHealthy ?? false;
+    message.address = object.address ?? "";
+    message.balance = (object.balance !== undefined && object.balance !== null) ? BigInt(object.balance) : 0n;
+    message.tokenName = object.tokenName ?? "";
+    message.bech32Hrp = object.bech32Hrp ?? "";
+    return message;
+  },
+};
+
+function createBaseFaucetEnqueueRequest(): FaucetEnqueueRequest {
+  return { address: "", client: "" };
+}
+
+export const FaucetEnqueueRequest: MessageFns<FaucetEnqueueRequest> = {
+  encode(message: FaucetEnqueueRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.address !== "") {
+      writer.uint32(10).string(message.address);
+    }
+    if (message.client !== "") {
+      writer.uint32(18).string(message.client);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FaucetEnqueueRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFaucetEnqueueRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.client = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<FaucetEnqueueRequest>, I>>(base?: I): FaucetEnqueueRequest {
+    return FaucetEnqueueRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FaucetEnqueueRequest>, I>>(object: I): FaucetEnqueueRequest {
+    const message = createBaseFaucetEnqueueRequest();
+    message.address = object.address ?? "";
+    message.client = object.client ?? "";
+    return message;
+  },
+};
+
+function createBaseFaucetEnqueueResponse(): FaucetEnqueueResponse {
+  return { address: "", waitingRequests: 0 };
+}
+
+export const FaucetEnqueueResponse: MessageFns<FaucetEnqueueResponse> = {
+  encode(message: FaucetEnqueueResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.address !== "") {
+      writer.uint32(10).string(message.address);
+    }
+    if (message.waitingRequests !== 0) {
+      writer.uint32(16).uint32(message.waitingRequests);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FaucetEnqueueResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFaucetEnqueueResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.waitingRequests = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<FaucetEnqueueResponse>, I>>(base?: I): FaucetEnqueueResponse {
+    return FaucetEnqueueResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FaucetEnqueueResponse>, I>>(object: I): FaucetEnqueueResponse {
+    const message = createBaseFaucetEnqueueResponse();
+    message.address = object.address ?? "";
+    message.waitingRequests = object.waitingRequests ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetPeersRequest(): GetPeersRequest {
+  return {};
+}
+
+export const GetPeersRequest: MessageFns<GetPeersRequest> = {
+  encode(_: GetPeersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPeersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPeersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<GetPeersRequest>, I>>(base?: I): GetPeersRequest {
+    return GetPeersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPeersRequest>, I>>(_: I): GetPeersRequest {
+    const message = createBaseGetPeersRequest();
+    return message;
+  },
+};
+
+function createBaseGetPeerRequest(): GetPeerRequest {
+  return { peerId: "" };
+}
+
+export const GetPeerRequest: MessageFns<GetPeerRequest> = {
+  encode(message: GetPeerRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.peerId !== "") {
+      writer.uint32(10).string(message.peerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPeerRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPeerRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.peerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<GetPeerRequest>, I>>(base?: I): GetPeerRequest {
+    return GetPeerRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPeerRequest>, I>>(object: I): GetPeerRequest {
+    const message = createBaseGetPeerRequest();
+    message.peerId = object.peerId ?? "";
+    return message;
+  },
+};
+
+function createBaseAddPeerRequest(): AddPeerRequest {
+  return { address: "", alias: undefined };
+}
+
+export const AddPeerRequest: MessageFns<AddPeerRequest> = {
+  encode(message: AddPeerRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.address !== "") {
+      writer.uint32(10).string(message.address);
+    }
+    if (message.alias !== undefined) {
+      writer.uint32(18).string(message.alias);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AddPeerRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAddPeerRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.alias = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<AddPeerRequest>, I>>(base?: I): AddPeerRequest {
+    return AddPeerRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AddPeerRequest>, I>>(object: I): AddPeerRequest {
+    const message = createBaseAddPeerRequest();
+    message.address = object.address ?? "";
+    message.alias = object.alias ?? undefined;
+    return message;
+  },
+};
+
+function createBaseRemovePeerResponse(): RemovePeerResponse {
+  return {};
+}
+
+export const RemovePeerResponse: MessageFns<RemovePeerResponse> = {
+  encode(_: RemovePeerResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemovePeerResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemovePeerResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<RemovePeerResponse>, I>>(base?: I): RemovePeerResponse {
+    return RemovePeerResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RemovePeerResponse>, I>>(_: I): RemovePeerResponse {
+    const message = createBaseRemovePeerResponse();
+    return message;
+  },
+};
+
+function createBasePeerHeartbeat(): PeerHeartbeat {
+  return {
+    solidMilestoneIndex: 0,
+    prunedMilestoneIndex: 0,
+    latestMilestoneIndex: 0,
+    connectedPeers: 0,
+    syncedPeers: 0,
+  };
+}
+
+export const PeerHeartbeat: MessageFns<PeerHeartbeat> = {
+  encode(message: PeerHeartbeat, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.solidMilestoneIndex !== 0) {
+      writer.uint32(8).uint32(message.solidMilestoneIndex);
+    }
+    if (message.prunedMilestoneIndex !== 0) {
+      writer.uint32(16).uint32(message.prunedMilestoneIndex);
+    }
+    if (message.latestMilestoneIndex !== 0) {
+      writer.uint32(24).uint32(message.latestMilestoneIndex);
+    }
+    if (message.connectedPeers !== 0) {
+      writer.uint32(32).uint32(message.connectedPeers);
+    }
+    if (message.syncedPeers !== 0) {
+      writer.uint32(40).uint32(message.syncedPeers);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PeerHeartbeat {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePeerHeartbeat();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.solidMilestoneIndex = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.prunedMilestoneIndex = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.latestMilestoneIndex = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.connectedPeers = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.syncedPeers = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<PeerHeartbeat>, I>>(base?: I): PeerHeartbeat {
+    return PeerHeartbeat.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PeerHeartbeat>, I>>(object: I): PeerHeartbeat {
+    const message = createBasePeerHeartbeat();
+    message.solidMilestoneIndex = object.solidMilestoneIndex ?? 0;
+    message.prunedMilestoneIndex = object.prunedMilestoneIndex ?? 0;
+    message.latestMilestoneIndex = object.latestMilestoneIndex ?? 0;
+    message.connectedPeers = object.connectedPeers ?? 0;
+    message.syncedPeers = object.syncedPeers ?? 0;
+    return message;
+  },
+};
+
+function createBasePeerGossipMetrics(): PeerGossipMetrics {
+  return {
+    newBlocks: 0,
+    knownBlocks: 0,
+    receivedBlocks: 0,
+    receivedBlockRequests: 0,
+    receivedMilestoneRequests: 0,
+    receivedHeartbeats: 0,
+    sentBlocks: 0,
+    sentBlockRequests: 0,
+    sentMilestoneRequests: 0,
+    sentHeartbeats: 0,
+    droppedPackets: 0,
+  };
+}
+
+export const PeerGossipMetrics: MessageFns<PeerGossipMetrics> = {
+  encode(message: PeerGossipMetrics, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.newBlocks !== 0) {
+      writer.uint32(8).uint32(message.newBlocks);
+    }
+    if (message.knownBlocks !== 0) {
+      writer.uint32(16).uint32(message.knownBlocks);
+    }
+    if (message.receivedBlocks !== 0) {
+      writer.uint32(24).uint32(message.receivedBlocks);
+    }
+    if (message.receivedBlockRequests !== 0) {
+      writer.uint32(32).uint32(message.receivedBlockRequests);
+    }
+    if (message.receivedMilestoneRequests !== 0) {
+      writer.uint32(40).uint32(message.receivedMilestoneRequests);
+    }
+    if (message.receivedHeartbeats !== 0) {
+      writer.uint32(48).uint32(message.receivedHeartbeats);
+    }
+    if (message.sentBlocks !== 0) {
+      writer.uint32(56).uint32(message.sentBlocks);
+    }
+    if (message.sentBlockRequests !== 0) {
+      writer.uint32(64).uint32(message.sentBlockRequests);
+    }
+    if (message.sentMilestoneRequests !== 0) {
+      writer.uint32(72).uint32(message.sentMilestoneRequests);
+    }
+    if (message.sentHeartbeats !== 0) {
+      writer.uint32(80).uint32(message.sentHeartbeats);
+    }
+    if (message.droppedPackets !== 0) {
+      writer.uint32(88).uint32(message.droppedPackets);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PeerGossipMetrics {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePeerGossipMetrics();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.newBlocks = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.knownBlocks = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.receivedBlocks = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.receivedBlockRequests = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.receivedMilestoneRequests = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.receivedHeartbeats = reader.uint32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.sentBlocks = reader.uint32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.sentBlockRequests = reader.uint32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.sentMilestoneRequests = reader.uint32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.sentHeartbeats = reader.uint32();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.droppedPackets = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<PeerGossipMetrics>, I>>(base?: I): PeerGossipMetrics {
+    return PeerGossipMetrics.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PeerGossipMetrics>, I>>(object: I): PeerGossipMetrics {
+    const message = createBasePeerGossipMetrics();
+    message.newBlocks = object.newBlocks ?? 0;
+    message.knownBlocks = object.knownBlocks ?? 0;
+    message.receivedBlocks = object.receivedBlocks ?? 0;
+    message.receivedBlockRequests = object.receivedBlockRequests ?? 0;
+    message.receivedMilestoneRequests = object.receivedMilestoneRequests ?? 0;
+    message.receivedHeartbeats = object.receivedHeartbeats ?? 0;
+    message.sentBlocks = object.sentBlocks ?? 0;
+    message.sentBlockRequests = object.sentBlockRequests ?? 0;
+    message.sentMilestoneRequests = object.sentMilestoneRequests ?? 0;
+    message.sentHeartbeats = object.sentHeartbeats ?? 0;
+    message.droppedPackets = object.droppedPackets ?? 0;
+    return message;
+  },
+};
+
+function createBasePeerGossip(): PeerGossip {
+  return { heartbeat: undefined, metrics: undefined };
+}
+
+export const PeerGossip: MessageFns<PeerGossip> = {
+  encode(message: PeerGossip, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.heartbeat !== undefined) {
+      PeerHeartbeat.encode(message.heartbeat, writer.uint32(10).fork()).join();
+    }
+    if (message.metrics !== undefined) {
+      PeerGossipMetrics.encode(message.metrics, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PeerGossip {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePeerGossip();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.heartbeat = PeerHeartbeat.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.metrics = PeerGossipMetrics.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<PeerGossip>, I>>(base?: I): PeerGossip {
+    return PeerGossip.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PeerGossip>, I>>(object: I): PeerGossip {
+    const message = createBasePeerGossip();
+    message.heartbeat = (object.heartbeat !== undefined && object.heartbeat !== null)
+      ? PeerHeartbeat.fromPartial(object.heartbeat)
+      : undefined;
+    message.metrics = (object.metrics !== undefined && object.metrics !== null)
+      ? PeerGossipMetrics.fromPartial(object.metrics)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePeer(): Peer {
+  return {
+    id: "",
+    multiAddresses: [],
+    alias: undefined,
+    relation: "",
+    connected: false,
+    gossip: undefined,
+    address: "",
+  };
+}
+
+export const Peer: MessageFns<Peer> = {
+  encode(message: Peer, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    for (const v of message.multiAddresses) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.alias !== undefined) {
+      writer.uint32(26).string(message.alias);
+    }
+    if (message.relation !== "") {
+      writer.uint32(34).string(message.relation);
+    }
+    if (message.connected !== false) {
+      writer.uint32(40).bool(message.connected);
+    }
+    if (message.gossip !== undefined) {
+      PeerGossip.encode(message.gossip, writer.uint32(50).fork()).join();
+    }
+    if (message.address !== "") {
+      writer.uint32(58).string(message.address);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Peer {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePeer();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.multiAddresses.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.alias = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.relation = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.connected = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.gossip = PeerGossip.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<Peer>, I>>(base?: I): Peer {
+    return Peer.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Peer>, I>>(object: I): Peer {
+    const message = createBasePeer();
+    message.id = object.id ?? "";
+    message.multiAddresses = object.multiAddresses?.map((e) => e) || [];
+    message.alias = object.alias ?? undefined;
+    message.relation = object.relation ?? "";
+    message.connected = object.connected ?? false;
+    message.gossip = (object.gossip !== undefined && object.gossip !== null)
+      ? PeerGossip.fromPartial(object.gossip)
+      : undefined;
+    message.address = object.address ?? "";
+    return message;
+  },
+};
+
+function createBasePeersResponse(): PeersResponse {
+  return { peers: [] };
+}
+
+export const PeersResponse: MessageFns<PeersResponse> = {
+  encode(message: PeersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.peers) {
+      Peer.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PeersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePeersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.peers.push(Peer.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<PeersResponse>, I>>(base?: I): PeersResponse {
+    return PeersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PeersResponse>, I>>(object: I): PeersResponse {
+    const message = createBasePeersResponse();
+    message.peers = object.peers?.map((e) => Peer.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetDashboardRequest(): GetDashboardRequest {
+  return {};
+}
+
+export const GetDashboardRequest: MessageFns<GetDashboardRequest> = {
+  encode(_: GetDashboardRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDashboardRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDashboardRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<GetDashboardRequest>, I>>(base?: I): GetDashboardRequest {
+    return GetDashboardRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetDashboardRequest>, I>>(_: I): GetDashboardRequest {
+    const message = createBaseGetDashboardRequest();
+    return message;
+  },
+};
+
+function createBaseDashboardResponse(): DashboardResponse {
+  return { json: "" };
+}
+
+export const DashboardResponse: MessageFns<DashboardResponse> = {
+  encode(message: DashboardResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.json !== "") {
+      writer.uint32(10).string(message.json);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DashboardResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDashboardResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.json = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<DashboardResponse>, I>>(base?: I): DashboardResponse {
+    return DashboardResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DashboardResponse>, I>>(object: I): DashboardResponse {
+    const message = createBaseDashboardResponse();
+    message.json = object.json ?? "";
+    return message;
+  },
+};
+
+function createBasePruneDatabaseRequest(): PruneDatabaseRequest {
+  return { target: undefined };
+}
+
+export const PruneDatabaseRequest: MessageFns<PruneDatabaseRequest> = {
+  encode(message: PruneDatabaseRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.target?.$case) {
+      case "index":
+        writer.uint32(8).uint32(message.target.value);
+        break;
+      case "depth":
+        writer.uint32(16).uint32(message.target.value);
+        break;
+      case "targetDatabaseSize":
+        writer.uint32(26).string(message.target.value);
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PruneDatabaseRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePruneDatabaseRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.target = { $case: "index", value: reader.uint32() };
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.target = { $case: "depth", value: reader.uint32() };
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.target = { $case: "targetDatabaseSize", value: reader.string() };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<PruneDatabaseRequest>, I>>(base?: I): PruneDatabaseRequest {
+    return PruneDatabaseRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PruneDatabaseRequest>, I>>(object: I): PruneDatabaseRequest {
+    const message = createBasePruneDatabaseRequest();
+    switch (object.target?.$case) {
+      case "index": {
+        if (object.target?.value !== undefined && object.target?.value !== null) {
+          message.target = { $case: "index", value: object.target.value };
+        }
+        break;
+      }
+      case "depth": {
+        if (object.target?.value !== undefined && object.target?.value !== null) {
+          message.target = { $case: "depth", value: object.target.value };
+        }
+        break;
+      }
+      case "targetDatabaseSize": {
+        if (object.target?.value !== undefined && object.target?.value !== null) {
+          message.target = { $case: "targetDatabaseSize", value: object.target.value };
+        }
+        break;
+      }
+    }
+    return message;
+  },
+};
+
+function createBasePruneDatabaseResponse(): PruneDatabaseResponse {
+  return { index: 0 };
+}
+
+export const PruneDatabaseResponse: MessageFns<PruneDatabaseResponse> = {
+  encode(message: PruneDatabaseResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.index !== 0) {
+      writer.uint32(8).uint32(message.index);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PruneDatabaseResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePruneDatabaseResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.index = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<PruneDatabaseResponse>, I>>(base?: I): PruneDatabaseResponse {
+    return PruneDatabaseResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PruneDatabaseResponse>, I>>(object: I): PruneDatabaseResponse {
+    const message = createBasePruneDatabaseResponse();
+    message.index = object.index ?? 0;
+    return message;
+  },
+};
+
+function createBaseCreateSnapshotRequest(): CreateSnapshotRequest {
+  return { index: 0 };
+}
+
+export const CreateSnapshotRequest: MessageFns<CreateSnapshotRequest> = {
+  encode(message: CreateSnapshotRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.index !== 0) {
+      writer.uint32(8).uint32(message.index);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateSnapshotRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateSnapshotRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.index = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<CreateSnapshotRequest>, I>>(base?: I): CreateSnapshotRequest {
+    return CreateSnapshotRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateSnapshotRequest>, I>>(object: I): CreateSnapshotRequest {
+    const message = createBaseCreateSnapshotRequest();
+    message.index = object.index ?? 0;
+    return message;
+  },
+};
+
+function createBaseCreateSnapshotResponse(): CreateSnapshotResponse {
+  return { index: 0, filePath: "" };
+}
+
+export const CreateSnapshotResponse: MessageFns<CreateSnapshotResponse> = {
+  encode(message: CreateSnapshotResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.index !== 0) {
+      writer.uint32(8).uint32(message.index);
+    }
+    if (message.filePath !== "") {
+      writer.uint32(18).string(message.filePath);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateSnapshotResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateSnapshotResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.index = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.filePath = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<CreateSnapshotResponse>, I>>(base?: I): CreateSnapshotResponse {
+    return CreateSnapshotResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateSnapshotResponse>, I>>(object: I): CreateSnapshotResponse {
+    const message = createBaseCreateSnapshotResponse();
+    message.index = object.index ?? 0;
+    message.filePath = object.filePath ?? "";
+    return message;
+  },
+};
+
 export type NodeServiceService = typeof NodeServiceService;
 export const NodeServiceService = {
   /** GET /api/core/v2/blocks/{blockId}. NOT_FOUND when unknown (code "PRUNED" when below the pruning index). */
@@ -2888,6 +4535,119 @@ export const NodeServiceService = {
     responseSerialize: (value: LedgerJsonResponse): Buffer => Buffer.from(LedgerJsonResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): LedgerJsonResponse => LedgerJsonResponse.decode(value),
   },
+  /**
+   * GET /api/faucet/v1/info: the dev network's faucet (inx-faucet's GET /api/info). UNAVAILABLE when the node has
+   * no faucet (no dev wallet in the network's genesis).
+   */
+  faucetInfo: {
+    path: "/ledger.v1.NodeService/FaucetInfo" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FaucetInfoRequest): Buffer => Buffer.from(FaucetInfoRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FaucetInfoRequest => FaucetInfoRequest.decode(value),
+    responseSerialize: (value: FaucetInfoResponse): Buffer => Buffer.from(FaucetInfoResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FaucetInfoResponse => FaucetInfoResponse.decode(value),
+  },
+  /**
+   * POST /api/faucet/v1/enqueue {"address": "<bech32>"} (inx-faucet's POST /api/enqueue): queues a payout to the
+   * address. INVALID_ARGUMENT for a malformed address, one of another network, one already waiting or holding
+   * enough; UNAVAILABLE with retry_after_seconds (inx-faucet: 500) when the faucet cannot pay, its queue is full or
+   * the node is not synced; RESOURCE_EXHAUSTED TOO_MANY_REQUESTS when the client has too many requests waiting.
+   */
+  faucetEnqueue: {
+    path: "/ledger.v1.NodeService/FaucetEnqueue" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FaucetEnqueueRequest): Buffer => Buffer.from(FaucetEnqueueRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FaucetEnqueueRequest => FaucetEnqueueRequest.decode(value),
+    responseSerialize: (value: FaucetEnqueueResponse): Buffer =>
+      Buffer.from(FaucetEnqueueResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FaucetEnqueueResponse => FaucetEnqueueResponse.decode(value),
+  },
+  /** GET /api/core/v2/peers (protected): every peer, as Hornet answers them. */
+  getPeers: {
+    path: "/ledger.v1.NodeService/GetPeers" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPeersRequest): Buffer => Buffer.from(GetPeersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPeersRequest => GetPeersRequest.decode(value),
+    responseSerialize: (value: PeersResponse): Buffer => Buffer.from(PeersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PeersResponse => PeersResponse.decode(value),
+  },
+  /** GET /api/core/v2/peers/{peerId}: one peer by its ID (node ID, or a static peer's address); NOT_FOUND when unknown. */
+  getPeer: {
+    path: "/ledger.v1.NodeService/GetPeer" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPeerRequest): Buffer => Buffer.from(GetPeerRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPeerRequest => GetPeerRequest.decode(value),
+    responseSerialize: (value: Peer): Buffer => Buffer.from(Peer.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Peer => Peer.decode(value),
+  },
+  /**
+   * POST /api/core/v2/peers {multiAddress, alias?}: adds a static peer at run time (dialed now, redialed with backoff,
+   * not kept across restarts). INVALID_ARGUMENT for an address that is neither HOST:PORT nor /ip4|ip6|dns/HOST/tcp/PORT.
+   */
+  addPeer: {
+    path: "/ledger.v1.NodeService/AddPeer" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AddPeerRequest): Buffer => Buffer.from(AddPeerRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AddPeerRequest => AddPeerRequest.decode(value),
+    responseSerialize: (value: Peer): Buffer => Buffer.from(Peer.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Peer => Peer.decode(value),
+  },
+  /** DELETE /api/core/v2/peers/{peerId}: disconnects the peer and forgets it as a static peer; NOT_FOUND when unknown. */
+  removePeer: {
+    path: "/ledger.v1.NodeService/RemovePeer" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPeerRequest): Buffer => Buffer.from(GetPeerRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPeerRequest => GetPeerRequest.decode(value),
+    responseSerialize: (value: RemovePeerResponse): Buffer => Buffer.from(RemovePeerResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RemovePeerResponse => RemovePeerResponse.decode(value),
+  },
+  /** The dashboard's figures beyond /info (per-second blocks, last milestones, tips, peers, PoW) as JSON text. */
+  getDashboard: {
+    path: "/ledger.v1.NodeService/GetDashboard" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetDashboardRequest): Buffer => Buffer.from(GetDashboardRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetDashboardRequest => GetDashboardRequest.decode(value),
+    responseSerialize: (value: DashboardResponse): Buffer => Buffer.from(DashboardResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DashboardResponse => DashboardResponse.decode(value),
+  },
+  /**
+   * POST /api/core/v2/control/database/prune (protected, TIP-25) {index} | {depth} | {targetDatabaseSize}: prunes
+   * the store up to that milestone (at most the confirmed one minus belowMaxDepth + 5) and answers the pruning index.
+   * INVALID_ARGUMENT when there is nothing to prune; UNAVAILABLE while pruning or a snapshot is running.
+   */
+  pruneDatabase: {
+    path: "/ledger.v1.NodeService/PruneDatabase" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PruneDatabaseRequest): Buffer => Buffer.from(PruneDatabaseRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PruneDatabaseRequest => PruneDatabaseRequest.decode(value),
+    responseSerialize: (value: PruneDatabaseResponse): Buffer =>
+      Buffer.from(PruneDatabaseResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PruneDatabaseResponse => PruneDatabaseResponse.decode(value),
+  },
+  /**
+   * POST /api/core/v2/control/snapshots/create (protected, TIP-25) {index}: writes the snapshot (genesis JSON) of
+   * milestone `index` into the data folder's snapshots/ folder and answers its path. INVALID_ARGUMENT for an index
+   * outside the pruning index..confirmed milestone; UNAVAILABLE while pruning or a snapshot is running.
+   */
+  createSnapshot: {
+    path: "/ledger.v1.NodeService/CreateSnapshot" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateSnapshotRequest): Buffer =>
+      Buffer.from(CreateSnapshotRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateSnapshotRequest => CreateSnapshotRequest.decode(value),
+    responseSerialize: (value: CreateSnapshotResponse): Buffer =>
+      Buffer.from(CreateSnapshotResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateSnapshotResponse => CreateSnapshotResponse.decode(value),
+  },
 } as const;
 
 export interface NodeServiceServer extends UntypedServiceImplementation {
@@ -2953,6 +4713,43 @@ export interface NodeServiceServer extends UntypedServiceImplementation {
    * {ledgerIndex, pageSize: 0, items: [the unspent output of that chain]}; NOT_FOUND when it has none.
    */
   getChainOutput: handleUnaryCall<GetChainOutputRequest, LedgerJsonResponse>;
+  /**
+   * GET /api/faucet/v1/info: the dev network's faucet (inx-faucet's GET /api/info). UNAVAILABLE when the node has
+   * no faucet (no dev wallet in the network's genesis).
+   */
+  faucetInfo: handleUnaryCall<FaucetInfoRequest, FaucetInfoResponse>;
+  /**
+   * POST /api/faucet/v1/enqueue {"address": "<bech32>"} (inx-faucet's POST /api/enqueue): queues a payout to the
+   * address. INVALID_ARGUMENT for a malformed address, one of another network, one already waiting or holding
+   * enough; UNAVAILABLE with retry_after_seconds (inx-faucet: 500) when the faucet cannot pay, its queue is full or
+   * the node is not synced; RESOURCE_EXHAUSTED TOO_MANY_REQUESTS when the client has too many requests waiting.
+   */
+  faucetEnqueue: handleUnaryCall<FaucetEnqueueRequest, FaucetEnqueueResponse>;
+  /** GET /api/core/v2/peers (protected): every peer, as Hornet answers them. */
+  getPeers: handleUnaryCall<GetPeersRequest, PeersResponse>;
+  /** GET /api/core/v2/peers/{peerId}: one peer by its ID (node ID, or a static peer's address); NOT_FOUND when unknown. */
+  getPeer: handleUnaryCall<GetPeerRequest, Peer>;
+  /**
+   * POST /api/core/v2/peers {multiAddress, alias?}: adds a static peer at run time (dialed now, redialed with backoff,
+   * not kept across restarts). INVALID_ARGUMENT for an address that is neither HOST:PORT nor /ip4|ip6|dns/HOST/tcp/PORT.
+   */
+  addPeer: handleUnaryCall<AddPeerRequest, Peer>;
+  /** DELETE /api/core/v2/peers/{peerId}: disconnects the peer and forgets it as a static peer; NOT_FOUND when unknown. */
+  removePeer: handleUnaryCall<GetPeerRequest, RemovePeerResponse>;
+  /** The dashboard's figures beyond /info (per-second blocks, last milestones, tips, peers, PoW) as JSON text. */
+  getDashboard: handleUnaryCall<GetDashboardRequest, DashboardResponse>;
+  /**
+   * POST /api/core/v2/control/database/prune (protected, TIP-25) {index} | {depth} | {targetDatabaseSize}: prunes
+   * the store up to that milestone (at most the confirmed one minus belowMaxDepth + 5) and answers the pruning index.
+   * INVALID_ARGUMENT when there is nothing to prune; UNAVAILABLE while pruning or a snapshot is running.
+   */
+  pruneDatabase: handleUnaryCall<PruneDatabaseRequest, PruneDatabaseResponse>;
+  /**
+   * POST /api/core/v2/control/snapshots/create (protected, TIP-25) {index}: writes the snapshot (genesis JSON) of
+   * milestone `index` into the data folder's snapshots/ folder and answers its path. INVALID_ARGUMENT for an index
+   * outside the pruning index..confirmed milestone; UNAVAILABLE while pruning or a snapshot is running.
+   */
+  createSnapshot: handleUnaryCall<CreateSnapshotRequest, CreateSnapshotResponse>;
 }
 
 export interface NodeServiceClient extends Client {
@@ -3311,6 +5108,163 @@ export interface NodeServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * GET /api/faucet/v1/info: the dev network's faucet (inx-faucet's GET /api/info). UNAVAILABLE when the node has
+   * no faucet (no dev wallet in the network's genesis).
+   */
+  faucetInfo(
+    request: FaucetInfoRequest,
+    callback: (error: ServiceError | null, response: FaucetInfoResponse) => void,
+  ): ClientUnaryCall;
+  faucetInfo(
+    request: FaucetInfoRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FaucetInfoResponse) => void,
+  ): ClientUnaryCall;
+  faucetInfo(
+    request: FaucetInfoRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FaucetInfoResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * POST /api/faucet/v1/enqueue {"address": "<bech32>"} (inx-faucet's POST /api/enqueue): queues a payout to the
+   * address. INVALID_ARGUMENT for a malformed address, one of another network, one already waiting or holding
+   * enough; UNAVAILABLE with retry_after_seconds (inx-faucet: 500) when the faucet cannot pay, its queue is full or
+   * the node is not synced; RESOURCE_EXHAUSTED TOO_MANY_REQUESTS when the client has too many requests waiting.
+   */
+  faucetEnqueue(
+    request: FaucetEnqueueRequest,
+    callback: (error: ServiceError | null, response: FaucetEnqueueResponse) => void,
+  ): ClientUnaryCall;
+  faucetEnqueue(
+    request: FaucetEnqueueRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FaucetEnqueueResponse) => void,
+  ): ClientUnaryCall;
+  faucetEnqueue(
+    request: FaucetEnqueueRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FaucetEnqueueResponse) => void,
+  ): ClientUnaryCall;
+  /** GET /api/core/v2/peers (protected): every peer, as Hornet answers them. */
+  getPeers(
+    request: GetPeersRequest,
+    callback: (error: ServiceError | null, response: PeersResponse) => void,
+  ): ClientUnaryCall;
+  getPeers(
+    request: GetPeersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PeersResponse) => void,
+  ): ClientUnaryCall;
+  getPeers(
+    request: GetPeersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PeersResponse) => void,
+  ): ClientUnaryCall;
+  /** GET /api/core/v2/peers/{peerId}: one peer by its ID (node ID, or a static peer's address); NOT_FOUND when unknown. */
+  getPeer(request: GetPeerRequest, callback: (error: ServiceError | null, response: Peer) => void): ClientUnaryCall;
+  getPeer(
+    request: GetPeerRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Peer) => void,
+  ): ClientUnaryCall;
+  getPeer(
+    request: GetPeerRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Peer) => void,
+  ): ClientUnaryCall;
+  /**
+   * POST /api/core/v2/peers {multiAddress, alias?}: adds a static peer at run time (dialed now, redialed with backoff,
+   * not kept across restarts). INVALID_ARGUMENT for an address that is neither HOST:PORT nor /ip4|ip6|dns/HOST/tcp/PORT.
+   */
+  addPeer(request: AddPeerRequest, callback: (error: ServiceError | null, response: Peer) => void): ClientUnaryCall;
+  addPeer(
+    request: AddPeerRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Peer) => void,
+  ): ClientUnaryCall;
+  addPeer(
+    request: AddPeerRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Peer) => void,
+  ): ClientUnaryCall;
+  /** DELETE /api/core/v2/peers/{peerId}: disconnects the peer and forgets it as a static peer; NOT_FOUND when unknown. */
+  removePeer(
+    request: GetPeerRequest,
+    callback: (error: ServiceError | null, response: RemovePeerResponse) => void,
+  ): ClientUnaryCall;
+  removePeer(
+    request: GetPeerRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RemovePeerResponse) => void,
+  ): ClientUnaryCall;
+  removePeer(
+    request: GetPeerRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RemovePeerResponse) => void,
+  ): ClientUnaryCall;
+  /** The dashboard's figures beyond /info (per-second blocks, last milestones, tips, peers, PoW) as JSON text. */
+  getDashboard(
+    request: GetDashboardRequest,
+    callback: (error: ServiceError | null, response: DashboardResponse) => void,
+  ): ClientUnaryCall;
+  getDashboard(
+    request: GetDashboardRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DashboardResponse) => void,
+  ): ClientUnaryCall;
+  getDashboard(
+    request: GetDashboardRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DashboardResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * POST /api/core/v2/control/database/prune (protected, TIP-25) {index} | {depth} | {targetDatabaseSize}: prunes
+   * the store up to that milestone (at most the confirmed one minus belowMaxDepth + 5) and answers the pruning index.
+   * INVALID_ARGUMENT when there is nothing to prune; UNAVAILABLE while pruning or a snapshot is running.
+   */
+  pruneDatabase(
+    request: PruneDatabaseRequest,
+    callback: (error: ServiceError | null, response: PruneDatabaseResponse) => void,
+  ): ClientUnaryCall;
+  pruneDatabase(
+    request: PruneDatabaseRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PruneDatabaseResponse) => void,
+  ): ClientUnaryCall;
+  pruneDatabase(
+    request: PruneDatabaseRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PruneDatabaseResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * POST /api/core/v2/control/snapshots/create (protected, TIP-25) {index}: writes the snapshot (genesis JSON) of
+   * milestone `index` into the data folder's snapshots/ folder and answers its path. INVALID_ARGUMENT for an index
+   * outside the pruning index..confirmed milestone; UNAVAILABLE while pruning or a snapshot is running.
+   */
+  createSnapshot(
+    request: CreateSnapshotRequest,
+    callback: (error: ServiceError | null, response: CreateSnapshotResponse) => void,
+  ): ClientUnaryCall;
+  createSnapshot(
+    request: CreateSnapshotRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateSnapshotResponse) => void,
+  ): ClientUnaryCall;
+  createSnapshot(
+    request: CreateSnapshotRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateSnapshotResponse) => void,
   ): ClientUnaryCall;
 }
 

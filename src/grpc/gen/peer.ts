@@ -12,7 +12,9 @@ import {
   Client,
   type ClientDuplexStream,
   type ClientOptions,
+  type ClientReadableStream,
   type handleBidiStreamingCall,
+  type handleServerStreamingCall,
   makeGenericClientConstructor,
   type Metadata,
   type UntypedServiceImplementation,
@@ -25,8 +27,11 @@ export const protobufFileName = "peer.proto";
 /**
  * The peer protocol between ledger nodes: one long-lived bidirectional stream per pair of peers.
  *
- * The dialing node opens `Connect`; both sides first send a `Handshake` (network name, a random node ID) and drop
- * the stream when the networks differ. After it, either side may send at any time:
+ * The dialing node opens `Connect` on the other node's peer door (a listener of its own that serves only this
+ * service). Both sides first send a `Handshake` (network name, identity public key, a fresh nonce), then a
+ * `HandshakeProof`: their identity key's signature over the other side's nonce, both keys and the network ID
+ * (src/node/peering/handshake.ts). A stream is dropped when the networks differ, the proof does not verify, or the
+ * key is not the one the dialer expected (`--peer 0xPUBKEY@HOST:PORT`). After it, either side may send at any time:
  *   * `block`      - raw block bytes, v2 (Stardust, 32-byte IDs) or v3 (IOTA 2.0, 36-byte IDs); gossip of a new
  *                    block, or the answer to a request. The receiver validates it like any submission.
  *   * `request`    - a block by ID (a missing parent) or a milestone by index (sync); the answer is a `block`
@@ -50,16 +55,35 @@ export interface PeerMessage {
     | { $case: "block"; value: PeerBlock }
     | { $case: "blockRequest"; value: BlockRequest }
     | { $case: "milestoneRequest"; value: MilestoneRequest }
+    | { $case: "handshakeProof"; value: HandshakeProof }
+    | { $case: "snapshotRequest"; value: SnapshotRequest }
+    | { $case: "snapshotOffer"; value: SnapshotOffer }
     | undefined;
 }
 
 export interface Handshake {
   /** The protocol parameters' network name; peers of another network are dropped. */
   networkName: string;
-  /** 16 random bytes chosen at start: recognises a connection to itself. */
+  /**
+   * The first 16 bytes of BLAKE2b-256 of `public_key`: the node ID the peers routes show; recognises a connection to
+   * itself.
+   */
   nodeId: Uint8Array;
-  /** Version of this peer protocol (1). */
+  /** Version of this peer protocol (2: with identity keys). */
   protocol: number;
+  /** The sender's Ed25519 identity public key (32 bytes), kept in its data folder. */
+  publicKey: Uint8Array;
+  /** 32 random bytes, fresh for this stream: the other side signs them in its HandshakeProof. */
+  nonce: Uint8Array;
+}
+
+/**
+ * Sent once the other side's Handshake arrived: the Ed25519 signature, by the sender's identity key, of
+ * "ledger-node peer handshake v2" || network ID (u64 little-endian) || sender's public key || receiver's public key ||
+ * receiver's nonce || sender's nonce. The receiver's fresh nonce makes a recorded proof worthless on another stream.
+ */
+export interface HandshakeProof {
+  signature: Uint8Array;
 }
 
 export interface Heartbeat {
@@ -67,6 +91,8 @@ export interface Heartbeat {
   confirmedMilestoneIndex: number;
   pruningIndex: number;
   connectedPeers: number;
+  /** connected peers whose last heartbeat says they are synced (confirmed at most 2 below latest) */
+  syncedPeers: number;
 }
 
 export interface PeerBlock {
@@ -83,6 +109,50 @@ export interface BlockRequest {
 
 export interface MilestoneRequest {
   index: number;
+}
+
+/**
+ * Bootstrap from a peer (src/node/open-from-peer.ts, src/node/peering/snapshot-server.ts): a node with an empty data
+ * folder asks a handshaken peer for a snapshot.
+ * The answer is a SnapshotOffer on the same stream; the file itself comes through DownloadSnapshot with the offer's
+ * ticket. Nothing in an offer is trusted: the receiver checks the milestone block against the milestone keys it
+ * was given, and the file against `hash`, `size` and its own ledger checks (docs/decisions.md §30).
+ */
+export interface SnapshotRequest {
+  /**
+   * 0: the snapshot the serving node chooses (its confirmed milestone, or a recent snapshot it holds); else the
+   * milestone of a download to resume.
+   */
+  index: number;
+}
+
+export interface SnapshotOffer {
+  /** The milestone of the snapshot; 0 with `reason` when refused (busy, no ledger, not synced). */
+  index: number;
+  /** Bytes of the snapshot file (the genesis/snapshot JSON, one output per line). */
+  size: bigint;
+  /** BLAKE2b-256 of the file's bytes. */
+  hash: Uint8Array;
+  /** The ledger state hash of the snapshot (src/node/bootstrap/format.ts): the same for every honest node at `index`. */
+  ledgerHash: Uint8Array;
+  /** The block that carried milestone `index` (its payload is checked against the milestone keys). */
+  milestoneBlock: Uint8Array;
+  /** 16 random bytes for DownloadSnapshot, valid once, for a short while. */
+  ticket: Uint8Array;
+  /** Data bytes per SnapshotChunk, at most. */
+  chunkSize: number;
+  reason: string;
+}
+
+export interface SnapshotDownload {
+  ticket: Uint8Array;
+  /** First byte wanted (a resumed download). */
+  offset: bigint;
+}
+
+export interface SnapshotChunk {
+  offset: bigint;
+  data: Uint8Array;
 }
 
 function createBasePeerMessage(): PeerMessage {
@@ -106,6 +176,15 @@ export const PeerMessage: MessageFns<PeerMessage> = {
         break;
       case "milestoneRequest":
         MilestoneRequest.encode(message.kind.value, writer.uint32(42).fork()).join();
+        break;
+      case "handshakeProof":
+        HandshakeProof.encode(message.kind.value, writer.uint32(50).fork()).join();
+        break;
+      case "snapshotRequest":
+        SnapshotRequest.encode(message.kind.value, writer.uint32(58).fork()).join();
+        break;
+      case "snapshotOffer":
+        SnapshotOffer.encode(message.kind.value, writer.uint32(66).fork()).join();
         break;
     }
     return writer;
@@ -164,6 +243,30 @@ export const PeerMessage: MessageFns<PeerMessage> = {
             message.kind = { $case: "milestoneRequest", value: MilestoneRequest.decode(reader, reader.uint32()) };
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.kind = { $case: "handshakeProof", value: HandshakeProof.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.kind = { $case: "snapshotRequest", value: SnapshotRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.kind = { $case: "snapshotOffer", value: SnapshotOffer.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -212,13 +315,37 @@ export const PeerMessage: MessageFns<PeerMessage> = {
         }
         break;
       }
+      case "handshakeProof": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = { $case: "handshakeProof", value: HandshakeProof.fromPartial(object.kind.value) };
+        }
+        break;
+      }
+      case "snapshotRequest": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = { $case: "snapshotRequest", value: SnapshotRequest.fromPartial(object.kind.value) };
+        }
+        break;
+      }
+      case "snapshotOffer": {
+        if (object.kind?.value !== undefined && object.kind?.value !== null) {
+          message.kind = { $case: "snapshotOffer", value: SnapshotOffer.fromPartial(object.kind.value) };
+        }
+        break;
+      }
     }
     return message;
   },
 };
 
 function createBaseHandshake(): Handshake {
-  return { networkName: "", nodeId: new Uint8Array(0), protocol: 0 };
+  return {
+    networkName: "",
+    nodeId: new Uint8Array(0),
+    protocol: 0,
+    publicKey: new Uint8Array(0),
+    nonce: new Uint8Array(0),
+  };
 }
 
 export const Handshake: MessageFns<Handshake> = {
@@ -231,6 +358,12 @@ export const Handshake: MessageFns<Handshake> = {
     }
     if (message.protocol !== 0) {
       writer.uint32(24).uint32(message.protocol);
+    }
+    if (message.publicKey.length !== 0) {
+      writer.uint32(34).bytes(message.publicKey);
+    }
+    if (message.nonce.length !== 0) {
+      writer.uint32(42).bytes(message.nonce);
     }
     return writer;
   },
@@ -272,6 +405,22 @@ export const Handshake: MessageFns<Handshake> = {
             message.protocol = reader.uint32();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.publicKey = reader.bytes();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.nonce = reader.bytes();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -292,12 +441,69 @@ export const Handshake: MessageFns<Handshake> = {
     message.networkName = object.networkName ?? "";
     message.nodeId = object.nodeId ?? new Uint8Array(0);
     message.protocol = object.protocol ?? 0;
+    message.publicKey = object.publicKey ?? new Uint8Array(0);
+    message.nonce = object.nonce ?? new Uint8Array(0);
+    return message;
+  },
+};
+
+function createBaseHandshakeProof(): HandshakeProof {
+  return { signature: new Uint8Array(0) };
+}
+
+export const HandshakeProof: MessageFns<HandshakeProof> = {
+  encode(message: HandshakeProof, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.signature.length !== 0) {
+      writer.uint32(10).bytes(message.signature);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): HandshakeProof {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHandshakeProof();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.signature = reader.bytes();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<HandshakeProof>, I>>(base?: I): HandshakeProof {
+    return HandshakeProof.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<HandshakeProof>, I>>(object: I): HandshakeProof {
+    const message = createBaseHandshakeProof();
+    message.signature = object.signature ?? new Uint8Array(0);
     return message;
   },
 };
 
 function createBaseHeartbeat(): Heartbeat {
-  return { latestMilestoneIndex: 0, confirmedMilestoneIndex: 0, pruningIndex: 0, connectedPeers: 0 };
+  return { latestMilestoneIndex: 0, confirmedMilestoneIndex: 0, pruningIndex: 0, connectedPeers: 0, syncedPeers: 0 };
 }
 
 export const Heartbeat: MessageFns<Heartbeat> = {
@@ -313,6 +519,9 @@ export const Heartbeat: MessageFns<Heartbeat> = {
     }
     if (message.connectedPeers !== 0) {
       writer.uint32(32).uint32(message.connectedPeers);
+    }
+    if (message.syncedPeers !== 0) {
+      writer.uint32(40).uint32(message.syncedPeers);
     }
     return writer;
   },
@@ -362,6 +571,14 @@ export const Heartbeat: MessageFns<Heartbeat> = {
             message.connectedPeers = reader.uint32();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.syncedPeers = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -383,6 +600,7 @@ export const Heartbeat: MessageFns<Heartbeat> = {
     message.confirmedMilestoneIndex = object.confirmedMilestoneIndex ?? 0;
     message.pruningIndex = object.pruningIndex ?? 0;
     message.connectedPeers = object.connectedPeers ?? 0;
+    message.syncedPeers = object.syncedPeers ?? 0;
     return message;
   },
 };
@@ -576,6 +794,352 @@ export const MilestoneRequest: MessageFns<MilestoneRequest> = {
   },
 };
 
+function createBaseSnapshotRequest(): SnapshotRequest {
+  return { index: 0 };
+}
+
+export const SnapshotRequest: MessageFns<SnapshotRequest> = {
+  encode(message: SnapshotRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.index !== 0) {
+      writer.uint32(8).uint32(message.index);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SnapshotRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSnapshotRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.index = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<SnapshotRequest>, I>>(base?: I): SnapshotRequest {
+    return SnapshotRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SnapshotRequest>, I>>(object: I): SnapshotRequest {
+    const message = createBaseSnapshotRequest();
+    message.index = object.index ?? 0;
+    return message;
+  },
+};
+
+function createBaseSnapshotOffer(): SnapshotOffer {
+  return {
+    index: 0,
+    size: 0n,
+    hash: new Uint8Array(0),
+    ledgerHash: new Uint8Array(0),
+    milestoneBlock: new Uint8Array(0),
+    ticket: new Uint8Array(0),
+    chunkSize: 0,
+    reason: "",
+  };
+}
+
+export const SnapshotOffer: MessageFns<SnapshotOffer> = {
+  encode(message: SnapshotOffer, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.index !== 0) {
+      writer.uint32(8).uint32(message.index);
+    }
+    if (message.size !== 0n) {
+      if (BigInt.asUintN(64, message.size) !== message.size) {
+        throw new globalThis.Error("value provided for field message.size of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.size);
+    }
+    if (message.hash.length !== 0) {
+      writer.uint32(26).bytes(message.hash);
+    }
+    if (message.ledgerHash.length !== 0) {
+      writer.uint32(34).bytes(message.ledgerHash);
+    }
+    if (message.milestoneBlock.length !== 0) {
+      writer.uint32(42).bytes(message.milestoneBlock);
+    }
+    if (message.ticket.length !== 0) {
+      writer.uint32(50).bytes(message.ticket);
+    }
+    if (message.chunkSize !== 0) {
+      writer.uint32(56).uint32(message.chunkSize);
+    }
+    if (message.reason !== "") {
+      writer.uint32(66).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SnapshotOffer {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSnapshotOffer();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.index = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.size = reader.uint64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.hash = reader.bytes();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ledgerHash = reader.bytes();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.milestoneBlock = reader.bytes();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.ticket = reader.bytes();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.chunkSize = reader.uint32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<SnapshotOffer>, I>>(base?: I): SnapshotOffer {
+    return SnapshotOffer.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SnapshotOffer>, I>>(object: I): SnapshotOffer {
+    const message = createBaseSnapshotOffer();
+    message.index = object.index ?? 0;
+    message.size = (object.size !== undefined && object.size !== null) ? BigInt(object.size) : 0n;
+    message.hash = object.hash ?? new Uint8Array(0);
+    message.ledgerHash = object.ledgerHash ?? new Uint8Array(0);
+    message.milestoneBlock = object.milestoneBlock ?? new Uint8Array(0);
+    message.ticket = object.ticket ?? new Uint8Array(0);
+    message.chunkSize = object.chunkSize ?? 0;
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseSnapshotDownload(): SnapshotDownload {
+  return { ticket: new Uint8Array(0), offset: 0n };
+}
+
+export const SnapshotDownload: MessageFns<SnapshotDownload> = {
+  encode(message: SnapshotDownload, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ticket.length !== 0) {
+      writer.uint32(10).bytes(message.ticket);
+    }
+    if (message.offset !== 0n) {
+      if (BigInt.asUintN(64, message.offset) !== message.offset) {
+        throw new globalThis.Error("value provided for field message.offset of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.offset);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SnapshotDownload {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSnapshotDownload();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ticket = reader.bytes();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.offset = reader.uint64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<SnapshotDownload>, I>>(base?: I): SnapshotDownload {
+    return SnapshotDownload.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SnapshotDownload>, I>>(object: I): SnapshotDownload {
+    const message = createBaseSnapshotDownload();
+    message.ticket = object.ticket ?? new Uint8Array(0);
+    message.offset = (object.offset !== undefined && object.offset !== null) ? BigInt(object.offset) : 0n;
+    return message;
+  },
+};
+
+function createBaseSnapshotChunk(): SnapshotChunk {
+  return { offset: 0n, data: new Uint8Array(0) };
+}
+
+export const SnapshotChunk: MessageFns<SnapshotChunk> = {
+  encode(message: SnapshotChunk, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.offset !== 0n) {
+      if (BigInt.asUintN(64, message.offset) !== message.offset) {
+        throw new globalThis.Error("value provided for field message.offset of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.offset);
+    }
+    if (message.data.length !== 0) {
+      writer.uint32(18).bytes(message.data);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SnapshotChunk {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSnapshotChunk();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.offset = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.data = reader.bytes();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<SnapshotChunk>, I>>(base?: I): SnapshotChunk {
+    return SnapshotChunk.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SnapshotChunk>, I>>(object: I): SnapshotChunk {
+    const message = createBaseSnapshotChunk();
+    message.offset = (object.offset !== undefined && object.offset !== null) ? BigInt(object.offset) : 0n;
+    message.data = object.data ?? new Uint8Array(0);
+    return message;
+  },
+};
+
 export type PeerServiceService = typeof PeerServiceService;
 export const PeerServiceService = {
   connect: {
@@ -587,16 +1151,35 @@ export const PeerServiceService = {
     responseSerialize: (value: PeerMessage): Buffer => Buffer.from(PeerMessage.encode(value).finish()),
     responseDeserialize: (value: Buffer): PeerMessage => PeerMessage.decode(value),
   },
+  /** The chunks of a snapshot this node offered on a Connect stream (SnapshotOffer.ticket), from `offset` on. */
+  downloadSnapshot: {
+    path: "/ledger.peer.v1.PeerService/DownloadSnapshot" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: SnapshotDownload): Buffer => Buffer.from(SnapshotDownload.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SnapshotDownload => SnapshotDownload.decode(value),
+    responseSerialize: (value: SnapshotChunk): Buffer => Buffer.from(SnapshotChunk.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SnapshotChunk => SnapshotChunk.decode(value),
+  },
 } as const;
 
 export interface PeerServiceServer extends UntypedServiceImplementation {
   connect: handleBidiStreamingCall<PeerMessage, PeerMessage>;
+  /** The chunks of a snapshot this node offered on a Connect stream (SnapshotOffer.ticket), from `offset` on. */
+  downloadSnapshot: handleServerStreamingCall<SnapshotDownload, SnapshotChunk>;
 }
 
 export interface PeerServiceClient extends Client {
   connect(): ClientDuplexStream<PeerMessage, PeerMessage>;
   connect(options: Partial<CallOptions>): ClientDuplexStream<PeerMessage, PeerMessage>;
   connect(metadata: Metadata, options?: Partial<CallOptions>): ClientDuplexStream<PeerMessage, PeerMessage>;
+  /** The chunks of a snapshot this node offered on a Connect stream (SnapshotOffer.ticket), from `offset` on. */
+  downloadSnapshot(request: SnapshotDownload, options?: Partial<CallOptions>): ClientReadableStream<SnapshotChunk>;
+  downloadSnapshot(
+    request: SnapshotDownload,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<SnapshotChunk>;
 }
 
 export const PeerServiceClient = makeGenericClientConstructor(

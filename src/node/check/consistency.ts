@@ -21,28 +21,28 @@
  *      confirmed milestone indexes. The replay writes the TIP-26 index too, so its tables are compared the same way.
  *   6. the index (core ledger/indexer/verify.ts), without a genesis too: every unspent output has exactly the index
  *      entries its output gives, and every index entry names an unspent output it belongs to.
+ *
+ * A pruned store (core pruning/, docs/decisions.md §27) is replayed from the ledger at its pruning index P, rebuilt
+ * from the store (replay.ts), without a genesis too. A kept block referenced above P must name only stored blocks or
+ * solid entry points of P as parents; a block no milestone referenced (or one still waiting for an unfinished run)
+ * whose parent was pruned keeps its solid flag and is only counted; solid entry points need not be tips.
  */
 import { toHex, toHex0x } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
 import { blake2b256 } from '../../core/crypto/index.ts';
 import { transactionIdOf } from '../../core/ids/index.ts';
-import { confirmMilestone, INDEXER_TABLES, initLedger, LEDGER_META, LEDGER_TABLES, verifyOutputIndex, type LedgerGenesis } from '../../core/ledger/index.ts';
+import { LEDGER_META, verifyOutputIndex, type LedgerGenesis } from '../../core/ledger/index.ts';
 import { PAYLOAD_TRANSACTION } from '../../core/model/index.ts';
-import {
-  META,
-  MemoryKeyValueStore,
-  NodeStore,
-  prefixRange,
-  TABLES,
-  type BlockMetadata,
-  type KeyValueStore,
-} from '../../core/store/index.ts';
+import { META, NodeStore, TABLES } from '../../core/store/index.ts';
+import { baseAtPruningIndex, replayLedger, type BlockInfo } from './replay.ts';
 
 export interface CheckOptions {
   /** The genesis ledger the store started from; without it the ledger replay is skipped (reported as skipped). */
   genesis?: LedgerGenesis;
-  /** The network's solid entry points (default: the genesis', else the ledger meta's). */
+  /** The network's solid entry points (default: the genesis', else the ledger meta's; a pruned store's own). */
   solidEntryPoints?: Uint8Array[];
+  /** Told what the check is doing (a terminal shows it: tool check). */
+  progress?: (text: string) => void;
 }
 
 export interface CheckSummary {
@@ -60,7 +60,13 @@ export interface CheckSummary {
   unspentOutputs: number;
   /** Entries of the TIP-26 index tables. */
   indexEntries: number;
-  ledgerReplay: 'done' | 'skipped: no genesis' | 'skipped: no ledger';
+  ledgerReplay: 'done' | 'done from the pruning index' | 'skipped: no genesis' | 'skipped: no ledger';
+  /** The store's pruning index (undefined: never pruned). */
+  pruningIndex?: number;
+  /** Entries an unfinished pruning run has still to delete (the node finishes it on its next start). */
+  pendingPruning: number;
+  /** Kept blocks no milestone referenced whose parent was pruned (below max depth; pruned in their turn). */
+  prunedParents: number;
   ms: number;
 }
 
@@ -71,29 +77,7 @@ export interface CheckReport {
   differences: string[];
 }
 
-interface BlockInfo {
-  id: Uint8Array;
-  bytes: Uint8Array;
-  parents: Uint8Array[];
-  transactionId?: Uint8Array;
-  metadata?: BlockMetadata;
-}
-
 const h = (b: Uint8Array): string => toHex0x(b);
-
-function referencedText(md: BlockMetadata | undefined): string {
-  if (md === undefined) return 'no metadata';
-  const r = md.referenced;
-  const ref = r ? `referenced by ${r.milestoneIndex}, whiteFlagIndex ${r.whiteFlagIndex}, ${r.ledgerInclusionState}, conflictReason ${r.conflictReason}` : 'not referenced';
-  return md.milestoneIndex !== undefined ? `${ref}, milestone block ${md.milestoneIndex}` : ref;
-}
-
-/** Raw entries of one table (prefix byte), keyed by hex of the whole key. */
-async function rawTable(kv: KeyValueStore, prefix: number): Promise<Map<string, Uint8Array>> {
-  const out = new Map<string, Uint8Array>();
-  for await (const [k, v] of kv.entries(prefixRange(Uint8Array.of(prefix)))) out.set(toHex(k.subarray(1)), v);
-  return out;
-}
 
 export async function checkStore(store: NodeStore, options: CheckOptions = {}): Promise<CheckReport> {
   const started = Date.now();
@@ -112,8 +96,14 @@ export async function checkStore(store: NodeStore, options: CheckOptions = {}): 
     unspentOutputs: 0,
     indexEntries: 0,
     ledgerReplay: 'done',
+    pendingPruning: 0,
+    prunedParents: 0,
     ms: 0,
   };
+  const pruning = await store.getMeta(LEDGER_META.pruning);
+  if (pruning) summary.pruningIndex = pruning.index;
+  const P = pruning?.index;
+  options.progress?.('check: reading the blocks');
 
   // 1. blocks and metadata
   const blocks = new Map<string, BlockInfo>();
@@ -126,7 +116,7 @@ export async function checkStore(store: NodeStore, options: CheckOptions = {}): 
       diffs.push(`blocks: key ${h(id)} is ${id.length} bytes, neither a v2 (32) nor a v3 (36) block ID`);
       continue;
     }
-    summary.blocks++;
+    if (++summary.blocks % 10_000 === 0) options.progress?.(`check: ${summary.blocks} blocks read`);
     const hash = blake2b256(bytes);
     if (toHex(hash) !== toHex(id)) diffs.push(`blocks: ${h(id)} holds bytes hashing to ${h(hash)}`);
     try {
@@ -181,7 +171,8 @@ export async function checkStore(store: NodeStore, options: CheckOptions = {}): 
   }
 
   // 3. solidity
-  const seps = options.solidEntryPoints ?? options.genesis?.solidEntryPoints ?? ((await store.getMeta(LEDGER_META.solidEntryPoints)) ?? []);
+  const storedSeps = (await store.getMeta(LEDGER_META.solidEntryPoints)) ?? [];
+  const seps = options.solidEntryPoints ?? (pruning ? storedSeps : (options.genesis?.solidEntryPoints ?? storedSeps));
   const sepSet = new Set(seps.map(toHex));
   const isSolid = (k: string): boolean => sepSet.has(k) || blocks.get(k)?.metadata?.solid === true;
   for (const b of blocks.values()) {
@@ -191,7 +182,12 @@ export async function checkStore(store: NodeStore, options: CheckOptions = {}): 
     if (md.solid) summary.solid++;
     else summary.unsolid++;
     if (md.referenced) summary.referenced++;
-    if (md.solid && !expected) {
+    const pruned = b.parents.filter((p) => !isSolid(toHex(p)) && !blocks.has(toHex(p)));
+    if (md.solid && !expected && P !== undefined && pruned.length > 0 && md.referenced && md.referenced.milestoneIndex > P) {
+      diffs.push(`solid entry points: ${h(b.id)} (referenced by milestone ${md.referenced.milestoneIndex}) names ${pruned.map(h).join(', ')}, pruned but not a solid entry point of the pruning index ${P}`);
+    } else if (md.solid && !expected && P !== undefined && pruned.length === b.parents.filter((p) => !isSolid(toHex(p))).length) {
+      summary.prunedParents++;
+    } else if (md.solid && !expected) {
       const bad = b.parents.filter((p) => !isSolid(toHex(p))).map((p) => `${h(p)} (${blocks.has(toHex(p)) ? 'unsolid' : 'not stored'})`);
       diffs.push(`solidity: ${h(b.id)} is marked solid, but parent(s) ${bad.join(', ')} are not solid`);
     } else if (!md.solid && expected) {
@@ -218,7 +214,8 @@ export async function checkStore(store: NodeStore, options: CheckOptions = {}): 
     else if ((solidChildren.get(k) ?? 0) > 0) diffs.push(`tips: ${h(tip)} is a tip but has ${solidChildren.get(k)} solid child(ren)`);
   }
   summary.tips = storedTips.size;
-  const candidates = [...sepSet, ...[...blocks.values()].filter((b) => b.metadata?.solid).map((b) => toHex(b.id))];
+  // Pruning never adds its solid entry points to the tips (their kept children already left the pool).
+  const candidates = [...(P === undefined ? sepSet : []), ...[...blocks.values()].filter((b) => b.metadata?.solid).map((b) => toHex(b.id))];
   for (const k of candidates) {
     if ((solidChildren.get(k) ?? 0) > 0) continue;
     if ((anyChildren.get(k) ?? 0) > 0) {
@@ -228,10 +225,17 @@ export async function checkStore(store: NodeStore, options: CheckOptions = {}): 
     if (!storedTips.has(k)) diffs.push(`tips: 0x${k} is ${sepSet.has(k) ? 'a solid entry point' : 'a solid block'} without children, but not a tip`);
   }
 
-  // 5. the ledger replay
+  // 5. the ledger replay: from the genesis, or from the ledger at the pruning index
+  let base: LedgerGenesis | undefined = options.genesis;
+  if (pruning && summary.ledgerIndex !== undefined) {
+    options.progress?.(`check: rebuilding the ledger at the pruning index ${pruning.index}`);
+    base = await baseAtPruningIndex(store, pruning, diffs);
+    summary.ledgerReplay = 'done from the pruning index';
+  }
   if (summary.ledgerIndex === undefined) summary.ledgerReplay = 'skipped: no ledger';
-  else if (options.genesis === undefined) summary.ledgerReplay = 'skipped: no genesis';
-  else await replayLedger(store, options.genesis, blocks, diffs, summary);
+  else if (base === undefined) summary.ledgerReplay = pruning ? summary.ledgerReplay : 'skipped: no genesis';
+  else await replayLedger(store, base, blocks, diffs, summary, pruning, options.progress);
+  options.progress?.('check: the output index');
   // 6. the index against the unspent outputs
   const index = await verifyOutputIndex(store);
   summary.unspentOutputs = index.unspentOutputs;
@@ -240,85 +244,4 @@ export async function checkStore(store: NodeStore, options: CheckOptions = {}): 
 
   summary.ms = Date.now() - started;
   return { ok: diffs.length === 0, summary, differences: diffs };
-}
-
-const REPLAYED_TABLES = [
-  ['outputs', LEDGER_TABLES.outputs.prefix],
-  ['unspent', LEDGER_TABLES.unspent.prefix],
-  ['spent', LEDGER_TABLES.spent.prefix],
-  ['milestoneDiffs', LEDGER_TABLES.milestoneDiffs.prefix],
-  ['treasury', LEDGER_TABLES.treasury.prefix],
-  ['receipts', LEDGER_TABLES.receipts.prefix],
-  ['includedBlock', TABLES.includedBlock.prefix],
-  ['milestones', TABLES.milestones.prefix],
-  ['milestoneIndexById', TABLES.milestoneIndexById.prefix],
-  ...Object.values(INDEXER_TABLES).map((t) => [t.name, t.prefix] as const),
-] as const;
-
-async function replayLedger(store: NodeStore, genesis: LedgerGenesis, blocks: Map<string, BlockInfo>, diffs: string[], summary: CheckSummary): Promise<void> {
-  const memKv = new MemoryKeyValueStore();
-  const mem = await NodeStore.open(memKv);
-  try {
-    await initLedger(mem, genesis);
-    const copy = mem.batch();
-    for (const b of blocks.values()) {
-      copy.put(TABLES.blocks, b.id, b.bytes);
-      const md = b.metadata;
-      const base: BlockMetadata = { protocolVersion: md?.protocolVersion ?? 2, solid: md?.solid ?? false, arrivalTime: md?.arrivalTime ?? 0 };
-      if (md?.milestoneIndex !== undefined) base.milestoneIndex = md.milestoneIndex;
-      copy.putBlockMetadata(b.id, base);
-    }
-    await copy.commit({ sync: false });
-
-    let expectedIndex = genesis.milestone.index + 1;
-    for await (const [index, record] of store.entries(TABLES.milestones, { gt: genesis.milestone.index })) {
-      if (index !== expectedIndex) {
-        diffs.push(`milestones: index ${index} is stored after ${expectedIndex - 1} (gap)`);
-        break;
-      }
-      const b = blocks.get(toHex(record.blockId));
-      if (b === undefined) {
-        diffs.push(`milestones: milestone ${index} names block ${h(record.blockId)}, which is not stored (or does not decode)`);
-        break;
-      }
-      try {
-        const c = await confirmMilestone({ store: mem, milestoneBlockId: b.id, milestoneBlock: decodeBlock(b.bytes) });
-        await c.batch.commit({ sync: false });
-      } catch (e) {
-        diffs.push(`ledger replay: milestone ${index} (block ${h(b.id)}) does not confirm on the genesis ledger: ${(e as Error).message}`);
-        break;
-      }
-      summary.milestonesReplayed++;
-      expectedIndex++;
-    }
-
-    for (const field of [META.ledgerIndex, META.confirmedMilestoneIndex]) {
-      const [s, r] = [await store.getMeta(field), await mem.getMeta(field)];
-      if (s !== r) diffs.push(`meta ${field.name}: stored ${s}, replay ${r}`);
-    }
-    const latest = await store.getMeta(META.latestMilestoneIndex);
-    const cmi = await store.getMeta(META.confirmedMilestoneIndex);
-    if (latest === undefined || (cmi !== undefined && latest < cmi)) diffs.push(`meta latestMilestoneIndex: ${latest} is below the confirmed index ${cmi}`);
-
-    for (const [name, prefix] of REPLAYED_TABLES) {
-      const [stored, replay] = [await rawTable(store.kv, prefix), await rawTable(memKv, prefix)];
-      for (const [k, v] of stored) {
-        const r = replay.get(k);
-        if (r === undefined) diffs.push(`${name}: key 0x${k} is stored but the replay does not produce it`);
-        else if (toHex(r) !== toHex(v)) diffs.push(`${name}: key 0x${k}: stored value ${h(v)}, replay ${h(r)}`);
-      }
-      for (const k of replay.keys()) if (!stored.has(k)) diffs.push(`${name}: key 0x${k} is produced by the replay but not stored`);
-    }
-
-    const ids = [...blocks.values()].map((b) => b.id);
-    const replayed = await mem.getMany(TABLES.blockMetadata, ids);
-    ids.forEach((id, i) => {
-      const s = blocks.get(toHex(id))!.metadata;
-      const r = replayed[i];
-      if (s === undefined) return;
-      if (referencedText(s) !== referencedText(r)) diffs.push(`blockMetadata: ${h(id)}: stored ${referencedText(s)}; replay ${referencedText(r)}`);
-    });
-  } finally {
-    await mem.close();
-  }
 }

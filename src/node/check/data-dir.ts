@@ -14,7 +14,7 @@ import { checkStore, type CheckOptions, type CheckReport } from './consistency.t
 
 export class CheckSetupError extends Error {}
 
-export async function checkDataDir(dataDir: string, opts: { genesisFile?: string } = {}): Promise<CheckReport> {
+export async function checkDataDir(dataDir: string, opts: { genesisFile?: string; progress?: (text: string) => void } = {}): Promise<CheckReport> {
   const engine = engineOfDataDir(dataDir);
   if (engine === undefined) throw new CheckSetupError(`no node store in ${dataDir} (missing the ${ENGINE_FOLDERS.leveldb} or ${ENGINE_FOLDERS.rocksdb} folder)`);
   const kv = await openDataDirStore(dataDir, { engine, createIfMissing: false });
@@ -23,7 +23,7 @@ export async function checkDataDir(dataDir: string, opts: { genesisFile?: string
     const store = new NodeStore(kv);
     if ((await store.getMeta(META.schemaVersion)) === undefined) throw new CheckSetupError(`the store in ${dbPath} has no schema version (not a node store)`);
     // The solid entry points come from the ledger's meta (checkStore reads them there).
-    const options: CheckOptions = {};
+    const options: CheckOptions = opts.progress ? { progress: opts.progress } : {};
     const file = opts.genesisFile ?? join(dataDir, 'genesis.json');
     if (existsSync(file)) {
       let g;

@@ -18,6 +18,7 @@ export const NODE_ERROR_STATUS: Readonly<Record<NodeErrorCode, GrpcStatus>> = Ob
   NO_TIPS: GrpcStatus.UNAVAILABLE,
   POW_UNAVAILABLE: GrpcStatus.UNAVAILABLE,
   POW_QUEUE_FULL: GrpcStatus.RESOURCE_EXHAUSTED,
+  TOO_MANY_REQUESTS: GrpcStatus.RESOURCE_EXHAUSTED,
   INTERNAL: GrpcStatus.INTERNAL,
 });
 

@@ -2,9 +2,10 @@
  * Puts NodeServiceImpl on the wire: each unary handler awaits the method and answers through the callback.
  * Every rejection crosses the wire through `toServiceError` (status code + ErrorInfo details trailer).
  * Anything that is not a NodeError / ProtocolError is unexpected: its stack is logged and the call answers
- * INTERNAL; nothing escapes to crash the process. SubmitBlock aborts its PoW job when the call is cancelled.
+ * INTERNAL; nothing escapes to crash the process. SubmitBlock aborts its PoW job when the call is cancelled, and
+ * QueryOutputs its index scan.
  */
-import type { handleUnaryCall, ServerUnaryCall, sendUnaryData } from '@grpc/grpc-js';
+import { status, type handleUnaryCall, type ServerUnaryCall, type sendUnaryData } from '@grpc/grpc-js';
 import type { NodeServiceServer } from '../../grpc/gen/node.ts';
 import { NodeError } from '../errors.ts';
 import { toServiceError } from './errors.ts';
@@ -15,8 +16,18 @@ function isExpected(e: unknown): boolean {
   return e instanceof NodeError || (e instanceof Error && e.name === 'ProtocolError');
 }
 
-function unary<Req, Res>(name: string, logger: Logger, run: (req: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>): handleUnaryCall<Req, Res> {
-  return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
+/** Told about every answered call: the method, its gRPC status name (OK, NOT_FOUND, ...) and its seconds. */
+export type CallObserver = (method: string, code: string, seconds: number) => void;
+
+function unaryHandler<Req, Res>(name: string, logger: Logger, run: (req: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>, observe?: CallObserver): handleUnaryCall<Req, Res> {
+  return (call: ServerUnaryCall<Req, Res>, rawCallback: sendUnaryData<Res>) => {
+    const t0 = observe ? performance.now() : 0;
+    const callback: sendUnaryData<Res> = observe
+      ? (err, res) => {
+          observe(name, status[err?.code ?? status.OK] ?? String(err?.code), (performance.now() - t0) / 1000);
+          rawCallback(err, res);
+        }
+      : rawCallback;
     let p: Promise<Res>;
     try {
       p = run(call.request, call);
@@ -38,7 +49,8 @@ function unary<Req, Res>(name: string, logger: Logger, run: (req: Req, call: Ser
   };
 }
 
-export function nodeServiceHandlers(service: NodeServiceImpl, logger: Logger): NodeServiceServer {
+export function nodeServiceHandlers(service: NodeServiceImpl, logger: Logger, observe?: CallObserver): NodeServiceServer {
+  const unary = <Req, Res>(name: string, l: Logger, run: (req: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>) => unaryHandler(name, l, run, observe);
   return {
     getBlock: unary('GetBlock', logger, (req) => service.getBlock(req)),
     getBlockMetadata: unary('GetBlockMetadata', logger, (req) => service.getBlockMetadata(req)),
@@ -63,7 +75,20 @@ export function nodeServiceHandlers(service: NodeServiceImpl, logger: Logger): N
     getMilestoneUtxoChanges: unary('GetMilestoneUtxoChanges', logger, (req) => service.getMilestoneUtxoChanges(req)),
     getReceipts: unary('GetReceipts', logger, (req) => service.getReceipts(req)),
     getTreasury: unary('GetTreasury', logger, () => service.getTreasury()),
-    queryOutputs: unary('QueryOutputs', logger, (req) => service.queryOutputs(req)),
+    queryOutputs: unary('QueryOutputs', logger, (req, call) => {
+      const cancelled = new AbortController();
+      call.once('cancelled', () => cancelled.abort(new Error('the client cancelled the call')));
+      return service.queryOutputs(req, cancelled.signal);
+    }),
     getChainOutput: unary('GetChainOutput', logger, (req) => service.getChainOutput(req)),
+    faucetInfo: unary('FaucetInfo', logger, () => service.faucetInfo()),
+    faucetEnqueue: unary('FaucetEnqueue', logger, (req) => service.faucetEnqueue(req)),
+    getPeers: unary('GetPeers', logger, () => service.getPeers()),
+    getPeer: unary('GetPeer', logger, (req) => service.getPeer(req)),
+    addPeer: unary('AddPeer', logger, (req) => service.addPeer(req)),
+    removePeer: unary('RemovePeer', logger, (req) => service.removePeer(req)),
+    getDashboard: unary('GetDashboard', logger, () => service.getDashboard()),
+    pruneDatabase: unary('PruneDatabase', logger, (req) => service.pruneDatabase(req)),
+    createSnapshot: unary('CreateSnapshot', logger, (req) => service.createSnapshot(req)),
   };
 }

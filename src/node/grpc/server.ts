@@ -1,7 +1,12 @@
-/** The gRPC server of the node: NodeService on host:port (port 0 = any free port). */
-import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
+/**
+ * The gRPC server of the node: NodeService on host:port (port 0 = any free port), and beside it NodeMux, the
+ * multiplexed transport of the same handlers that standalone gateways use (mux-server.ts).
+ */
+import { Server, ServerCredentials, type ChannelOptions, type ServerInterceptor, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { NodeServiceService } from '../../grpc/gen/node.ts';
-import { nodeServiceHandlers } from './handlers.ts';
+import { MAX_MESSAGE_BYTES } from '../../grpc/mux.ts';
+import { nodeServiceHandlers, type CallObserver } from './handlers.ts';
+import { serveNodeMux } from './mux-server.ts';
 import type { Logger } from '../logger.ts';
 import type { NodeServiceImpl } from './service.ts';
 
@@ -12,21 +17,32 @@ export interface GrpcServerHandle {
 }
 
 /** Messages up to 4 MiB each way: blocks are at most 32 KiB; JSON text of a block stays far below. */
-const MAX_MESSAGE = 4 * 1024 * 1024;
+const MAX_MESSAGE = MAX_MESSAGE_BYTES;
 
-/** A further service on the same server (the PeerService of src/node/peering). */
+/** A further service on the same server (NodeEvents; the PeerService on the peer door, src/node/doors.ts). */
 export interface ExtraService {
   definition: ServiceDefinition;
   implementation: UntypedServiceImplementation;
 }
 
-export async function startGrpcServer(service: NodeServiceImpl, options: { host: string; port: number; logger: Logger; services?: ExtraService[] }): Promise<GrpcServerHandle> {
+/** Who may call and within which limits (the node service door's: src/node/doors.ts, guards.ts); plaintext without `credentials`. */
+export interface GrpcServerGuards {
+  interceptors?: ServerInterceptor[];
+  credentials?: ServerCredentials;
+  serverOptions?: ChannelOptions;
+}
+
+/** `calls` is told about every NodeService call answered (unary and multiplexed; the metrics port). */
+export async function startGrpcServer(service: NodeServiceImpl, options: { host: string; port: number; logger: Logger; services?: ExtraService[]; calls?: CallObserver } & GrpcServerGuards): Promise<GrpcServerHandle> {
   // Without channelz: grpc-js's per-call bookkeeping for its debugging service, which the node does not serve.
-  const server = new Server({ 'grpc.max_receive_message_length': MAX_MESSAGE, 'grpc.max_send_message_length': MAX_MESSAGE, 'grpc.enable_channelz': 0 });
-  server.addService(NodeServiceService, nodeServiceHandlers(service, options.logger));
+  const limits = { 'grpc.max_receive_message_length': MAX_MESSAGE, 'grpc.max_send_message_length': MAX_MESSAGE, 'grpc.enable_channelz': 0, ...options.serverOptions };
+  const server = new Server({ ...limits, ...(options.interceptors ? { interceptors: options.interceptors } : {}) });
+  const handlers = nodeServiceHandlers(service, options.logger, options.calls);
+  server.addService(NodeServiceService, handlers);
+  const mux = serveNodeMux(server, handlers);
   for (const extra of options.services ?? []) server.addService(extra.definition, extra.implementation);
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
+    server.bindAsync(`${options.host}:${options.port}`, options.credentials ?? ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
   });
   return {
     port,
@@ -37,6 +53,7 @@ export async function startGrpcServer(service: NodeServiceImpl, options: { host:
           resolve();
         }, graceMs);
         timer.unref();
+        mux.goAway(); // the gateways' streams end once their calls under way are answered
         server.tryShutdown(() => {
           clearTimeout(timer);
           resolve();

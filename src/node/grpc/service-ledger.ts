@@ -78,7 +78,8 @@ export class LedgerService {
     return { json: JSON.stringify({ receipts: receipts.map((r) => ({ receipt: milestoneOptionToJson(r.receipt), milestoneIndex: r.milestoneIndex })) }) };
   }
 
-  async queryOutputs(req: QueryOutputsRequest): Promise<LedgerJsonResponse> {
+  /** `signal`: the call's cancellation (client gone, deadline passed): the scan stops between store reads. */
+  async queryOutputs(req: QueryOutputsRequest, signal?: AbortSignal): Promise<LedgerJsonResponse> {
     const route = req.route as IndexerRoute;
     if (!INDEXER_ROUTES.includes(route)) throw new NodeError('INVALID_REQUEST', `unknown indexer route "${req.route}" (one of ${INDEXER_ROUTES.join(', ')})`);
     const params: Record<string, string> = Object.create(null) as Record<string, string>;
@@ -86,7 +87,7 @@ export class LedgerService {
       if (name in params) throw new NodeError('INVALID_REQUEST', `query parameter ${name} is given more than once`);
       params[name] = value;
     }
-    return { json: JSON.stringify(await this.indexer.query(route, params)) };
+    return { json: JSON.stringify(await this.indexer.query(route, params, signal ? { signal } : {})) };
   }
 
   async getChainOutput(req: GetChainOutputRequest): Promise<LedgerJsonResponse> {

@@ -24,6 +24,15 @@ import {
   type GetMilestoneRequest,
   type GetOutputRequest,
   type GetChainOutputRequest,
+  type FaucetEnqueueRequest,
+  type FaucetEnqueueResponse,
+  type FaucetInfoResponse,
+  type AddPeerRequest,
+  type DashboardResponse,
+  type GetPeerRequest,
+  type Peer,
+  type PeersResponse,
+  type RemovePeerResponse,
   type QueryOutputsRequest,
   type GetReceiptsRequest,
   type InfoResponse,
@@ -45,6 +54,10 @@ import type { TipSelector } from '../tangle/urts.ts';
 import { blockResponse, RenderedJson, requireId, V2_ID_LENGTH, V3_ID_LENGTH, type BlockSources } from './answers.ts';
 import type { LedgerService } from './service-ledger.ts';
 import { v3Unavailable, type V3Service } from './service-v3.ts';
+import { FaucetService } from './service-faucet.ts';
+import type { PeersService } from './service-peers.ts';
+import type { ControlService } from './service-control.ts';
+import type { CreateSnapshotRequest, CreateSnapshotResponse, PruneDatabaseRequest, PruneDatabaseResponse } from '../../grpc/gen/node.ts';
 
 export interface NodeServiceDeps {
   reader: TangleReader;
@@ -57,6 +70,12 @@ export interface NodeServiceDeps {
   random?: () => number;
   /** The v3 RPCs, when the network has a v3 part. */
   v3?: V3Service;
+  /** The dev network's faucet RPCs (absent: the faucet is off). */
+  faucet?: FaucetService;
+  /** The peers RPCs and the dashboard's data (service-peers.ts). */
+  peers?: PeersService;
+  /** Pruning and snapshots on demand (service-control.ts). */
+  control?: ControlService;
 }
 
 const STATE: Record<string, LedgerInclusionState> = {
@@ -151,8 +170,37 @@ export class NodeServiceImpl {
   getMilestoneUtxoChanges = (req: GetMilestoneRequest): Promise<LedgerJsonResponse> => this.deps.ledger.getMilestoneUtxoChanges(req);
   getReceipts = (req: GetReceiptsRequest): Promise<LedgerJsonResponse> => this.deps.ledger.getReceipts(req);
   getTreasury = (): Promise<LedgerJsonResponse> => this.deps.ledger.getTreasury();
-  queryOutputs = (req: QueryOutputsRequest): Promise<LedgerJsonResponse> => this.deps.ledger.queryOutputs(req);
+  /** `signal`: the call's cancellation; the indexer's scan stops with it. */
+  queryOutputs = (req: QueryOutputsRequest, signal?: AbortSignal): Promise<LedgerJsonResponse> => this.deps.ledger.queryOutputs(req, signal);
   getChainOutput = (req: GetChainOutputRequest): Promise<LedgerJsonResponse> => this.deps.ledger.getChainOutput(req);
+
+  // ---- faucet: service-faucet.ts
+
+  faucetInfo = (): Promise<FaucetInfoResponse> => (this.deps.faucet ?? new FaucetService(undefined)).info();
+  faucetEnqueue = (req: FaucetEnqueueRequest): Promise<FaucetEnqueueResponse> => (this.deps.faucet ?? new FaucetService(undefined)).enqueue(req);
+
+  // ---- peers and the dashboard: service-peers.ts
+
+  getPeers = (): Promise<PeersResponse> => this.peersService().getPeers();
+  getPeer = (req: GetPeerRequest): Promise<Peer> => this.peersService().getPeer(req);
+  addPeer = (req: AddPeerRequest): Promise<Peer> => this.peersService().addPeer(req);
+  removePeer = (req: GetPeerRequest): Promise<RemovePeerResponse> => this.peersService().removePeer(req);
+  getDashboard = (): Promise<DashboardResponse> => this.peersService().getDashboard();
+
+  // ---- control (pruning, snapshots): service-control.ts
+
+  pruneDatabase = (req: PruneDatabaseRequest): Promise<PruneDatabaseResponse> => this.controlService().pruneDatabase(req);
+  createSnapshot = (req: CreateSnapshotRequest): Promise<CreateSnapshotResponse> => this.controlService().createSnapshot(req);
+
+  private controlService(): ControlService {
+    if (!this.deps.control) throw new NodeError('UNAVAILABLE', 'this node offers no pruning or snapshots');
+    return this.deps.control;
+  }
+
+  private peersService(): PeersService {
+    if (!this.deps.peers) throw new NodeError('UNAVAILABLE', 'this node serves no peer layer');
+    return this.deps.peers;
+  }
 
   // ---- node
 
@@ -175,6 +223,7 @@ export class NodeServiceImpl {
       baseToken: info.baseToken,
       metrics: info.metrics,
       features: info.features,
+      identity: info.identity,
     };
   }
 

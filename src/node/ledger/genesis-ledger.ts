@@ -85,13 +85,15 @@ export function ledgerGenesisOf(g: Genesis): LedgerGenesis {
   }
   const lg: LedgerGenesis = {
     protocolParameters: g.protocol,
-    milestone: { index: g.milestone.index, timestamp: g.milestone.timestamp, milestoneId: g.milestone.milestoneId },
+    milestone: { index: g.milestone.index, timestamp: g.milestone.timestamp, milestoneId: g.milestone.milestoneId, ...(g.milestone.blockId ? { blockId: g.milestone.blockId } : {}) },
     milestoneKeyRanges: g.milestoneKeyRanges.map((r) => ({ publicKey: r.publicKey, start: r.start, end: r.end })),
     milestonePublicKeyCount: g.milestonePublicKeyCount,
     solidEntryPoints: g.solidEntryPoints,
     unspentOutputs: outputs,
   };
   if (g.treasury) lg.treasury = { milestoneId: g.treasury.milestoneId, amount: g.treasury.amount };
+  if (g.protocolParametersChanges) lg.protocolParametersChanges = g.protocolParametersChanges;
+  if (g.receipts) lg.receipts = g.receipts;
   return lg;
 }
 

@@ -17,7 +17,7 @@ import { toHex, toHex0x } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
 import { ProtocolError } from '../../core/errors.ts';
 import { milestoneIdOf, verifyMilestoneSignaturesOverId } from '../../core/ids/index.ts';
-import { confirmMilestone, LedgerState, type ConeBlockSource } from '../../core/ledger/index.ts';
+import { confirmMilestone, LedgerState, type ConeBlockSource, type MilestoneConfirmation } from '../../core/ledger/index.ts';
 import { PAYLOAD_MILESTONE, type Block, type MilestonePayload } from '../../core/model/index.ts';
 import { META, type BlockMetadata, type NodeStore } from '../../core/store/index.ts';
 import type { Logger } from '../logger.ts';
@@ -37,6 +37,8 @@ export interface ConfirmedEvent {
   included: number;
   conflicting: number;
   ms: number;
+  /** What the confirmation did (verdicts, outputs created and consumed, the receipt); its batch is committed. */
+  confirmation: MilestoneConfirmation;
 }
 
 type Exclusive = <T>(fn: () => Promise<T>) => Promise<T>;
@@ -53,6 +55,7 @@ export class MilestoneProcessor {
   private readonly rejected = new Map<string, string>();
   private readonly waiters: { index: number; resolve: () => void }[] = [];
   private readonly listeners: ((e: ConfirmedEvent) => void)[] = [];
+  private readonly latestListeners: ((m: LatestMilestone) => void)[] = [];
   private latestSeen: LatestMilestone | undefined;
   private scheduled = false;
   private closed = false;
@@ -86,6 +89,11 @@ export class MilestoneProcessor {
 
   onConfirmed(listener: (e: ConfirmedEvent) => void): void {
     this.listeners.push(listener);
+  }
+
+  /** Told each time a milestone with valid signatures raises the latest milestone. */
+  onLatest(listener: (m: LatestMilestone) => void): void {
+    this.latestListeners.push(listener);
   }
 
   /** The highest milestone seen with valid signatures (confirmed or not). */
@@ -168,6 +176,7 @@ export class MilestoneProcessor {
             included: c.verdicts.filter((v) => v.ledgerInclusionState === 'included').length,
             conflicting: c.verdicts.filter((v) => v.ledgerInclusionState === 'conflicting').length,
             ms: Date.now() - started,
+            confirmation: c,
           };
           this.logger.info(`confirmed milestone ${event.index} (block ${toHex0x(blockId)}): ${event.coneSize} blocks, ${event.included} transactions included, ${event.conflicting} conflicting, ${event.ms} ms`);
           for (const v of c.verdicts) if (v.message) this.logger.info(`  conflicting ${toHex0x(v.blockId)}: reason ${v.conflictReason} (${v.message})`);
@@ -177,6 +186,7 @@ export class MilestoneProcessor {
         } catch (e) {
           if (!(e instanceof ProtocolError)) throw e;
           candidates.delete(key);
+          if (this.rejected.size >= 1000) this.rejected.delete(this.rejected.keys().next().value as string); // bounded
           this.rejected.set(key, e.message);
           this.logger.warn(`milestone block ${toHex0x(blockId)} rejected: ${e.message}`);
         }
@@ -212,6 +222,7 @@ export class MilestoneProcessor {
         }
         this.latestSeen = { index, timestamp: ms.timestamp, milestoneId: id };
         await this.store.batch().putMeta(META.latestMilestoneIndex, index).commit({ sync: false });
+        for (const l of this.latestListeners) l(this.latestSeen);
         return;
       }
     }

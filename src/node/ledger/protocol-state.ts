@@ -8,10 +8,11 @@
  * target milestone is confirmed, the same rule the ledger applies when it confirms that milestone. Changes whose
  * target lies ahead are pending (GET /info `pendingProtocolParameters`).
  *
- * Reads are synchronous (intake and tip selection ask on every block); `refresh` reloads after each confirmation.
+ * Reads are synchronous (intake and tip selection ask on every block); `refresh` reloads after each confirmation and
+ * after pruning moved the solid entry points (with the pruning index).
  */
 import { toHex } from '../../core/bytes.ts';
-import { LedgerState, type ProtocolParametersChange } from '../../core/ledger/index.ts';
+import { LEDGER_META, LedgerState, type ProtocolParametersChange } from '../../core/ledger/index.ts';
 import type { ProtocolParameters } from '../../core/model/index.ts';
 import { META, StoreError, type NodeStore } from '../../core/store/index.ts';
 
@@ -22,6 +23,7 @@ export class ProtocolState {
   private sepKeys = new Set<string>();
   private index = 0;
   private ledger_ = false;
+  private pruned: number | undefined;
 
   private constructor(private readonly ledger: LedgerState) {}
 
@@ -39,6 +41,7 @@ export class ProtocolState {
     const params = await this.ledger.protocolParameters(index);
     if (params === undefined) throw new StoreError('SCHEMA_MISMATCH', 'Cannot read the protocol parameters: the store holds none');
     const seps = await this.ledger.solidEntryPoints();
+    this.pruned = (await store.getMeta(LEDGER_META.pruning))?.index;
     this.params = params;
     this.index = index;
     this.ledger_ = ledgerIndex !== undefined;
@@ -70,6 +73,11 @@ export class ProtocolState {
   /** Sorted. */
   get solidEntryPoints(): readonly Uint8Array[] {
     return this.seps;
+  }
+
+  /** The pruning index (core pruning/), undefined until the store was pruned. */
+  get pruningIndex(): number | undefined {
+    return this.pruned;
   }
 
   isSolidEntryPoint(blockId: Uint8Array): boolean {

@@ -2,7 +2,7 @@
  * Reads of the ledger the node answers with (TIP-25's outputs, milestones, receipts and treasury routes): outputs
  * with their booking and spent records, confirmed milestones (the record of the store and the payload inside the
  * milestone's block), the UTXO changes of a milestone, receipts and the current treasury output. Missing data is a
- * NOT_FOUND NodeError naming what was asked for.
+ * NOT_FOUND NodeError naming what was asked for; a milestone at or below the pruning index is PRUNED (pruning/answers.ts).
  */
 import { toHex0x } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
@@ -10,6 +10,7 @@ import { LedgerState, type LedgerOutput, type MilestoneDiff, type StoredReceipt,
 import { PAYLOAD_MILESTONE, type MilestonePayload } from '../../core/model/index.ts';
 import type { NodeStore } from '../../core/store/index.ts';
 import { NodeError } from '../errors.ts';
+import { notFound, prunedMilestone } from '../pruning/answers.ts';
 
 /** A milestone asked for by its index or by its ID. */
 export type MilestoneKey = { index: number } | { milestoneId: Uint8Array };
@@ -40,7 +41,7 @@ export class LedgerReader {
   /** An output the ledger booked, spent or unspent, with the ledger index of the same snapshot. */
   async output(outputId: Uint8Array): Promise<OutputView> {
     const { ledgerIndex, output } = await this.ledger.outputAtLedgerIndex(outputId);
-    if (output === undefined) throw new NodeError('NOT_FOUND', `output not found: ${toHex0x(outputId)}`);
+    if (output === undefined) throw await notFound(this.store, `output not found: ${toHex0x(outputId)}`);
     if (ledgerIndex === undefined) throw new NodeError('INTERNAL', `output ${toHex0x(outputId)} is stored without a ledger index`);
     return { output, ledgerIndex };
   }
@@ -49,7 +50,7 @@ export class LedgerReader {
   async milestoneIndex(key: MilestoneKey): Promise<number> {
     if ('index' in key) return key.index;
     const index = await this.store.milestoneIndexById(key.milestoneId);
-    if (index === undefined) throw new NodeError('NOT_FOUND', `milestone not found: ${toHex0x(key.milestoneId)}`);
+    if (index === undefined) throw await notFound(this.store, `milestone not found: ${toHex0x(key.milestoneId)}`);
     return index;
   }
 
@@ -57,7 +58,7 @@ export class LedgerReader {
   async milestone(key: MilestoneKey): Promise<MilestoneView> {
     const index = await this.milestoneIndex(key);
     const record = await this.store.milestone(index);
-    if (record === undefined) throw new NodeError('NOT_FOUND', `milestone index not found: ${index}`);
+    if (record === undefined) throw (await prunedMilestone(this.store, index, `milestone ${index}`)) ?? new NodeError('NOT_FOUND', `milestone index not found: ${index}`);
     const bytes = await this.store.getBlock(record.blockId);
     if (bytes === undefined) {
       throw new NodeError('NOT_FOUND', `milestone ${index} (${toHex0x(record.milestoneId)}) has no stored block: the ledger starts from it (genesis or snapshot), its payload is not held`);
@@ -74,7 +75,7 @@ export class LedgerReader {
   async utxoChanges(key: MilestoneKey): Promise<{ index: number; diff: MilestoneDiff }> {
     const index = await this.milestoneIndex(key);
     const diff = await this.ledger.milestoneDiff(index);
-    if (diff === undefined) throw new NodeError('NOT_FOUND', `no UTXO changes stored for milestone index ${index}`);
+    if (diff === undefined) throw (await prunedMilestone(this.store, index, `the UTXO changes of milestone ${index}`)) ?? new NodeError('NOT_FOUND', `no UTXO changes stored for milestone index ${index}`);
     return { index, diff };
   }
 

@@ -3,14 +3,16 @@
  * counters, whether the layer runs) that the PeerManager hands to each part.
  */
 import type { Logger } from '../logger.ts';
+import type { Traffic } from './gossip-metrics.ts';
+import type { PeerIdentity } from './handshake.ts';
 import type { PeerLink } from './link.ts';
 
 export interface PeeringOptions {
-  /** Static peers, "host:port". */
+  /** Static peers, "host:port", or "0xPUBKEY@host:port" to accept only the peer of that identity key. */
   peers: readonly string[];
   logger: Logger;
-  /** 16 random bytes by default. */
-  nodeId?: Uint8Array;
+  /** The node's identity key (identity.ts); a fresh one for the process by default. The node ID derives from it. */
+  identity?: PeerIdentity;
   heartbeatMs?: number;
   /** Solidification / sync loop period. */
   tickMs?: number;
@@ -19,6 +21,8 @@ export interface PeeringOptions {
   backoffMaxMs?: number;
   banMs?: number;
   handshakeTimeoutMs?: number;
+  /** Streams other nodes opened to this one, handshaken or not, at most; a further one is closed at once. */
+  maxInbound?: number;
   /** Messages per second a peer may send on average, and in one burst. */
   messageRate?: number;
   messageBurst?: number;
@@ -42,7 +46,7 @@ export interface PeeringOptions {
 }
 
 /** The numeric options, every one set. */
-export type PeeringSettings = Required<Omit<PeeringOptions, 'nodeId' | 'peers' | 'logger' | 'dial' | 'now'>>;
+export type PeeringSettings = Required<Omit<PeeringOptions, 'identity' | 'peers' | 'logger' | 'dial' | 'now'>>;
 
 export function settingsOf(options: PeeringOptions): PeeringSettings {
   return {
@@ -53,6 +57,7 @@ export function settingsOf(options: PeeringOptions): PeeringSettings {
     backoffMaxMs: options.backoffMaxMs ?? 15_000,
     banMs: options.banMs ?? 5 * 60_000,
     handshakeTimeoutMs: options.handshakeTimeoutMs ?? 5000,
+    maxInbound: options.maxInbound ?? 64,
     messageRate: options.messageRate ?? 2000,
     messageBurst: options.messageBurst ?? 10_000,
     requestsPerTick: options.requestsPerTick ?? 200,
@@ -80,6 +85,8 @@ export interface PeeringContext {
   readonly now: () => number;
   /** The PeerManager's counters; each part counts its own. */
   readonly stats: PeeringStats;
+  /** Messages sent and received by kind, every peer together (gossip-metrics.ts). */
+  readonly traffic: Traffic;
   /** Between the PeerManager's start and stop. */
   running(): boolean;
 }

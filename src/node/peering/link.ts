@@ -2,7 +2,7 @@
  * A peer link: one bidirectional stream of PeerMessages, whichever side opened it. The gRPC client stream (we
  * dialed) and the server call (they dialed) both become a PeerLink, so the protocol code (manager.ts and its parts) does not care.
  */
-import { credentials, type ClientDuplexStream, type ServerDuplexStream } from '@grpc/grpc-js';
+import { credentials, type ChannelCredentials, type ClientDuplexStream, type ServerDuplexStream } from '@grpc/grpc-js';
 import { PeerServiceClient, type PeerMessage } from '../../grpc/gen/peer.ts';
 
 export interface PeerLink {
@@ -86,9 +86,9 @@ class StreamLink implements PeerLink {
   }
 }
 
-/** Dials `address` ("host:port") and opens the peer stream. */
-export function dialPeer(address: string): PeerLink {
-  const client = new PeerServiceClient(address, credentials.createInsecure(), {
+/** Dials `address` ("host:port", a peer door) and opens the peer stream; plaintext unless `channel` says TLS. */
+export function dialPeer(address: string, channel: ChannelCredentials = credentials.createInsecure()): PeerLink {
+  const client = new PeerServiceClient(address, channel, {
     'grpc.max_receive_message_length': MAX_PEER_MESSAGE,
     'grpc.max_send_message_length': MAX_PEER_MESSAGE,
     'grpc.keepalive_time_ms': 10_000,

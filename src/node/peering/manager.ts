@@ -28,8 +28,12 @@ import { BlockVersion, type PeerMessage } from '../../grpc/gen/peer.ts';
 import { NodeError } from '../errors.ts';
 import type { AttachResult } from '../tangle/attach.ts';
 import type { Accepted } from '../tangle/intake.ts';
+import { peerTarget } from './addresses.ts';
 import { settingsOf, type PeeringContext, type PeeringOptions, type PeeringStats } from './context.ts';
+import { emptyTraffic, type Traffic } from './gossip-metrics.ts';
+import { ephemeralIdentity, nodeIdOf, type PeerIdentity } from './handshake.ts';
 import { SeenSet } from './limits.ts';
+import { snapshotRefusal } from './snapshot-server.ts';
 import { dialPeer, type PeerLink } from './link.ts';
 import { PeerSet, type Peer, type PeerInfo } from './peers.ts';
 import type { PeeringPort } from './port.ts';
@@ -37,15 +41,20 @@ import { Requests } from './requests.ts';
 import { SyncStatus } from './status.ts';
 import { Sync } from './sync.ts';
 import { V3Parking } from './v3-parking.ts';
-import { bad, blockMessage, Misbehaviour, NODE_ID_BYTES } from './wire.ts';
+import { bad, blockMessage, Misbehaviour } from './wire.ts';
 
 export type { PeeringOptions, PeeringStats } from './context.ts';
 export type { PeerInfo } from './peers.ts';
+export type { GossipCounters, MessageKind, Traffic } from './gossip-metrics.ts';
 export { PEER_PROTOCOL } from './wire.ts';
 
 export class PeerManager {
+  /** The node's identity key, and the node ID derived from it (handshake.ts). */
+  readonly identity: PeerIdentity;
   readonly nodeId: Uint8Array;
   readonly stats: PeeringStats = { received: 0, duplicates: 0, gossiped: 0, requested: 0, dropped: 0 };
+  /** Messages sent and received by kind, every peer together. */
+  readonly traffic: Traffic = emptyTraffic();
   private readonly ctx: PeeringContext;
   private readonly seen: SeenSet;
   private readonly peers: PeerSet;
@@ -61,11 +70,12 @@ export class PeerManager {
     private readonly port: PeeringPort,
     options: PeeringOptions,
   ) {
-    this.nodeId = options.nodeId ?? crypto.getRandomValues(new Uint8Array(NODE_ID_BYTES));
+    this.identity = options.identity ?? ephemeralIdentity();
+    this.nodeId = nodeIdOf(this.identity.publicKey);
     const settings = settingsOf(options);
-    this.ctx = { settings, log: options.logger, now: options.now ?? Date.now, stats: this.stats, running: () => this.running };
+    this.ctx = { settings, log: options.logger, now: options.now ?? Date.now, stats: this.stats, traffic: this.traffic, running: () => this.running };
     this.seen = new SeenSet(settings.seenCapacity);
-    this.peers = new PeerSet(this.ctx, this.nodeId, port.network, options.dial ?? dialPeer, options.peers, {
+    this.peers = new PeerSet(this.ctx, this.identity, port.network, options.dial ?? dialPeer, options.peers, {
       message: (peer, m) => this.receive(peer, m),
       connected: (peer) => this.status.greet(peer),
     });
@@ -133,8 +143,36 @@ export class PeerManager {
     return this.peers.connectedPeers();
   }
 
+  /** Every peer, as the peers routes show them (peers.ts PeerInfo). */
   peerInfos(): PeerInfo[] {
     return this.peers.infos();
+  }
+
+  /** One peer by its ID (node ID, or a static peer's address); NOT_FOUND when unknown. */
+  peerInfo(id: string): PeerInfo {
+    const key = id.toLowerCase();
+    const info = this.peers.infos().find((p) => p.id === key || p.id === id || p.address === id);
+    if (!info) throw new NodeError('NOT_FOUND', `peer not found: ${id}`);
+    return info;
+  }
+
+  /**
+   * Adds a static peer at run time (`host:port`, or a multiaddress /ip4|ip6|dns/HOST/tcp/PORT, either optionally
+   * preceded by `0xPUBKEY@`): dialed at once and redialed with backoff like a `--peer`, until removed; not kept across
+   * restarts. Returns it as listed.
+   */
+  addPeer(address: string, alias?: string): PeerInfo {
+    const { address: dial, publicKey } = peerTarget(address);
+    this.peers.addStatic(dial, alias, publicKey);
+    const info = this.peers.infos().find((p) => p.address === dial);
+    if (!info) throw new NodeError('INVALID_REQUEST', `peer ${dial} is this node itself`);
+    return info;
+  }
+
+  /** Disconnects a peer and forgets it as a static peer; NOT_FOUND when unknown. */
+  removePeer(id: string): void {
+    if (!this.peers.remove(id)) throw new NodeError('NOT_FOUND', `peer not found: ${id}`);
+    this.status.recompute();
   }
 
   /** The highest milestone index a connected peer claims, or our own latest. */
@@ -152,6 +190,7 @@ export class PeerManager {
       const kind = m.kind;
       if (kind === undefined) bad('empty message');
       if (kind.$case === 'handshake') return this.peers.handshake(peer, kind.value);
+      if (kind.$case === 'handshakeProof') return this.peers.proof(peer, kind.value.signature);
       if (!peer.nodeId) bad(`${kind.$case} before the handshake`);
       switch (kind.$case) {
         case 'heartbeat':
@@ -163,6 +202,11 @@ export class PeerManager {
           return void this.requests.answerBlock(peer, kind.value.version, kind.value.blockId).catch((e: unknown) => this.blockFailed(peer, e));
         case 'milestoneRequest':
           return void this.requests.answerMilestone(peer, kind.value.index).catch((e: unknown) => this.blockFailed(peer, e));
+        case 'snapshotRequest':
+          if (!this.port.snapshots) return void peer.link.send(snapshotRefusal('this node serves no snapshots'));
+          return void this.port.snapshots.offer(peer, kind.value).catch((e: unknown) => this.ctx.log.warn(`peer ${peer.link.address}: snapshot offer failed: ${(e as Error).message}`));
+        case 'snapshotOffer':
+          bad('a snapshot offer nobody asked for');
       }
     } catch (e) {
       this.blockFailed(peer, e);
@@ -187,7 +231,11 @@ export class PeerManager {
     const id = blockIdOfBytes(data);
     const k = toHex(id);
     const arrival = this.requests.arrival(k);
-    if (arrival === 'duplicate') return;
+    if (arrival === 'duplicate') {
+      peer.metrics.knownBlocks++;
+      this.port.blockSeen?.();
+      return;
+    }
     const requested = arrival === 'requested';
     this.arriving.set(k, { from: peer.key, requested });
     let accepted: Accepted;
@@ -197,6 +245,8 @@ export class PeerManager {
       this.arriving.delete(k);
     }
     const { block, result } = accepted;
+    if (result.stored) peer.metrics.newBlocks++;
+    else peer.metrics.knownBlocks++;
     const isMilestone = block.payload?.type === PAYLOAD_MILESTONE;
     if (isMilestone) peer.unanswered = 0;
     if (!result.stored) {

@@ -1,21 +1,30 @@
 /**
- * The peer set: one `Peer` per stream, whichever side opened it, and the static peers (`--peer HOST:PORT`), dialed
- * and redialed with exponential backoff. Each stream starts with a handshake (same network name, a random node ID;
- * a stream to ourselves is closed and that address is not dialed again); a stream without a handshake in time is
- * closed. A dropped peer may be banned: its node ID is refused, and its static address not redialed, for `banMs`.
+ * The peer set: one `Peer` per stream, whichever side opened it, and the static peers (`--peer [0xPUBKEY@]HOST:PORT`),
+ * dialed and redialed with exponential backoff. Each stream starts with the handshake of handshake.ts (same network
+ * and protocol, an identity key proven by signature; a stream to ourselves is closed and that address is not dialed
+ * again); a peer counts as connected once its proof verified, and a stream without that in time is closed. A static
+ * peer named with its key is refused (and logged with both keys) when another key answers. A dropped peer may be
+ * banned: its node ID is refused, and its static address not redialed, for `banMs`.
  */
-import { equalBytes, toHex } from '../../core/bytes.ts';
-import type { Heartbeat, PeerMessage } from '../../grpc/gen/peer.ts';
+import { equalBytes, toHex, toHex0x } from '../../core/bytes.ts';
+import type { Handshake, Heartbeat, PeerMessage } from '../../grpc/gen/peer.ts';
 import type { NetworkState } from '../network.ts';
+import { multiAddressOf, peerTarget } from './addresses.ts';
 import type { PeeringContext } from './context.ts';
+import { countingLink, countReceived, emptyCounters, type GossipCounters } from './gossip-metrics.ts';
+import { NONCE_BYTES, nodeIdOf, proofVerifies, proveIdentity, usableIdentityKey, type PeerIdentity } from './handshake.ts';
 import { Backoff, TokenBucket } from './limits.ts';
 import type { PeerLink } from './link.ts';
-import { bad, NODE_ID_BYTES, PEER_PROTOCOL } from './wire.ts';
+import { bad, PEER_PROTOCOL } from './wire.ts';
 
 export interface Peer {
   key: number;
   link: PeerLink;
-  /** Hex node ID once the handshake arrived. */
+  /** The nonce we sent on this stream (the peer signs it). */
+  nonce: Uint8Array;
+  /** The peer's Handshake once it arrived and passed the checks; its proof is still to come. */
+  hello?: { publicKey: Uint8Array; nonce: Uint8Array; nodeId: string };
+  /** Hex node ID once the handshake completed (the proof verified). */
   nodeId?: string;
   bucket: TokenBucket;
   heartbeat?: Heartbeat;
@@ -23,23 +32,41 @@ export interface Peer {
   /** Milestone requests sent to this peer and not answered (reset by any milestone it delivers). */
   unanswered: number;
   closed: boolean;
+  /** What Hornet's peers routes answer as `gossip.metrics` (gossip-metrics.ts). */
+  metrics: GossipCounters;
 }
 
+/** A peer as the peers routes show it (Hornet's PeerResponse). */
 export interface PeerInfo {
+  /** The node ID (hex) once known; a static peer that never completed a handshake is listed under its address. */
   id: string;
+  /** `host:port` dialed, or the remote address of an inbound stream. */
   address: string;
+  multiAddresses: string[];
+  alias?: string;
+  /** 'known': a static peer (`--peer`, or added at run time); 'unknown': it dialed us. */
+  relation: 'known' | 'unknown';
   inbound: boolean;
   connected: boolean;
   heartbeat?: Heartbeat;
+  /** Present while a stream to the peer is open. */
+  metrics?: GossipCounters;
 }
 
 interface StaticPeer {
   address: string;
+  /** The identity key it must prove (`--peer 0xPUBKEY@HOST:PORT`); any key when absent. */
+  expected?: Uint8Array;
+  alias?: string;
+  /** The node ID of its last handshake. */
+  nodeId?: string;
   backoff: Backoff;
   peer?: Peer;
   timer?: ReturnType<typeof setTimeout>;
   self: boolean;
   bannedUntil: number;
+  /** Removed at run time: never redialed. */
+  removed?: boolean;
 }
 
 /** What the peer set reports to its owner. */
@@ -55,17 +82,22 @@ export class PeerSet {
   private readonly statics: StaticPeer[];
   private readonly bans = new Map<string, number>();
   private nextKey = 1;
+  private readonly nodeId: Uint8Array;
 
   constructor(
     private readonly ctx: PeeringContext,
-    private readonly nodeId: Uint8Array,
+    private readonly identity: PeerIdentity,
     private readonly network: NetworkState,
     private readonly dial: (address: string) => PeerLink,
     addresses: readonly string[],
     private readonly events: PeerEvents,
   ) {
     const { backoffBaseMs, backoffMaxMs } = ctx.settings;
-    this.statics = [...new Set(addresses)].map((address) => ({ address, backoff: new Backoff(backoffBaseMs, backoffMaxMs), self: false, bannedUntil: 0 }));
+    this.nodeId = nodeIdOf(identity.publicKey);
+    this.statics = [...new Set(addresses)].map((raw) => {
+      const { address, publicKey } = peerTarget(raw);
+      return { address, ...(publicKey ? { expected: publicKey } : {}), backoff: new Backoff(backoffBaseMs, backoffMaxMs), self: false, bannedUntil: 0 };
+    });
   }
 
   // ------------------------------------------------------------------ views
@@ -94,16 +126,78 @@ export class PeerSet {
     return this.statics.some((s) => !s.self);
   }
 
+  /**
+   * One entry per peer: each static peer (its open stream, if any), then each peer that dialed us and is not a static
+   * peer's node (two streams to one node, one dialed each way, are one peer). Peers without a handshake yet that
+   * dialed us are left out: they have no ID.
+   */
   infos(): PeerInfo[] {
-    const out: PeerInfo[] = [...this.peers.values()].map((p) => ({
-      id: p.nodeId ?? '',
-      address: p.link.address,
-      inbound: p.link.inbound,
-      connected: p.nodeId !== undefined,
-      ...(p.heartbeat ? { heartbeat: { ...p.heartbeat } } : {}),
-    }));
-    for (const s of this.statics) if (!s.peer && !s.self) out.push({ id: '', address: s.address, inbound: false, connected: false });
+    const out: PeerInfo[] = [];
+    const listed = new Set<string>();
+    for (const s of this.statics) {
+      if (s.self) continue;
+      const inbound = s.nodeId === undefined ? undefined : this.handshaken().find((p) => p.nodeId === s.nodeId && p.link.inbound);
+      const p = s.peer && !s.peer.closed && s.peer.nodeId ? s.peer : inbound;
+      const id = p?.nodeId ?? s.nodeId ?? s.address;
+      listed.add(id);
+      out.push(this.info(id, s.address, 'known', p, s.alias));
+    }
+    for (const p of this.handshaken()) {
+      if (listed.has(p.nodeId!)) continue;
+      listed.add(p.nodeId!);
+      out.push(this.info(p.nodeId!, p.link.address, 'unknown', p));
+    }
     return out;
+  }
+
+  private info(id: string, address: string, relation: 'known' | 'unknown', p: Peer | undefined, alias?: string): PeerInfo {
+    const connected = p !== undefined && !p.closed && p.nodeId !== undefined;
+    return {
+      id,
+      address,
+      multiAddresses: [multiAddressOf(address)],
+      ...(alias !== undefined ? { alias } : {}),
+      relation,
+      inbound: p?.link.inbound ?? false,
+      connected,
+      ...(connected && p.heartbeat ? { heartbeat: { ...p.heartbeat } } : {}),
+      ...(connected ? { metrics: { ...p.metrics } } : {}),
+    };
+  }
+
+  /** Adds a static peer at run time (dialed now, redialed with backoff); an address already known only gets the alias. */
+  addStatic(address: string, alias?: string, expected?: Uint8Array): void {
+    const known = this.statics.find((s) => s.address === address);
+    if (known) {
+      if (alias !== undefined) known.alias = alias;
+      return;
+    }
+    const { backoffBaseMs, backoffMaxMs } = this.ctx.settings;
+    const s: StaticPeer = { address, backoff: new Backoff(backoffBaseMs, backoffMaxMs), self: false, bannedUntil: 0, ...(alias !== undefined ? { alias } : {}), ...(expected ? { expected } : {}) };
+    this.statics.push(s);
+    this.ctx.log.info(`peer ${address} added${alias !== undefined ? ` (${alias})` : ''}`);
+    this.connectStatic(s);
+  }
+
+  /**
+   * Forgets a peer by ID (node ID, or the address of a static peer): a static peer is no longer dialed, and every
+   * stream to that node is closed (it may dial again; it is not banned). False when no such peer is known.
+   */
+  remove(id: string): boolean {
+    const key = id.toLowerCase();
+    const statics = this.statics.filter((s) => !s.self && (s.address === id || s.nodeId === key));
+    const nodeIds = new Set<string>(statics.flatMap((s) => (s.nodeId ? [s.nodeId] : [])));
+    if ([...this.peers.values()].some((p) => p.nodeId === key)) nodeIds.add(key);
+    if (statics.length === 0 && nodeIds.size === 0) return false;
+    for (const s of statics) {
+      s.removed = true;
+      if (s.timer) clearTimeout(s.timer);
+      this.statics.splice(this.statics.indexOf(s), 1);
+      if (s.peer) this.close(s.peer);
+    }
+    for (const p of [...this.peers.values()]) if (p.nodeId !== undefined && nodeIds.has(p.nodeId)) this.close(p);
+    this.ctx.log.info(`peer ${id} removed`);
+    return true;
   }
 
   // ------------------------------------------------------------------ connections
@@ -119,17 +213,29 @@ export class PeerSet {
     for (const p of [...this.peers.values()]) this.close(p);
   }
 
-  /** Takes an inbound stream. */
+  /** Takes an inbound stream, unless `maxInbound` of them are open already. */
   accept(link: PeerLink): void {
+    const inbound = [...this.peers.values()].filter((p) => p.link.inbound && !p.closed).length;
+    if (inbound >= this.ctx.settings.maxInbound) {
+      this.ctx.log.warn(`peer ${link.address} refused: ${inbound} inbound peer streams open already (at most ${this.ctx.settings.maxInbound})`);
+      link.close();
+      return;
+    }
     this.open(link);
   }
 
   /** Takes a stream (inbound, or dialed for static peer `s`) and sends our handshake. */
   private open(link: PeerLink, s?: StaticPeer): Peer {
     const { messageRate, messageBurst, handshakeTimeoutMs } = this.ctx.settings;
-    const peer: Peer = { key: this.nextKey++, link, bucket: new TokenBucket(messageRate, messageBurst, this.ctx.now), unanswered: 0, closed: false };
+    const metrics = emptyCounters();
+    const counted = countingLink(link, metrics, this.ctx.traffic);
+    const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
+    const peer: Peer = { key: this.nextKey++, link: counted, nonce, bucket: new TokenBucket(messageRate, messageBurst, this.ctx.now), unanswered: 0, closed: false, metrics };
     this.peers.set(peer.key, peer);
-    link.onMessage((m) => this.events.message(peer, m));
+    link.onMessage((m) => {
+      countReceived(m, metrics, this.ctx.traffic);
+      this.events.message(peer, m);
+    });
     link.onClose((reason) => {
       peer.closed = true;
       if (peer.handshakeTimer) clearTimeout(peer.handshakeTimer);
@@ -143,17 +249,27 @@ export class PeerSet {
     peer.handshakeTimer = setTimeout(() => {
       if (!peer.nodeId) this.drop(peer, 'no handshake in time', false);
     }, handshakeTimeoutMs);
-    link.send({ kind: { $case: 'handshake', value: { networkName: this.network.networkName, nodeId: this.nodeId, protocol: PEER_PROTOCOL } } });
+    const hello = { networkName: this.network.networkName, nodeId: this.nodeId, protocol: PEER_PROTOCOL, publicKey: this.identity.publicKey, nonce };
+    counted.send({ kind: { $case: 'handshake', value: hello } });
     return peer;
   }
 
-  /** A peer's handshake; a second one, or a node ID of the wrong length, is Misbehaviour. */
-  handshake(peer: Peer, h: { networkName: string; nodeId: Uint8Array; protocol: number }): void {
-    if (peer.nodeId) bad('a second handshake');
-    if (h.nodeId.length !== NODE_ID_BYTES) bad(`node ID of ${h.nodeId.length} bytes, expected ${NODE_ID_BYTES}`);
-    const id = toHex(h.nodeId);
-    if (equalBytes(h.nodeId, this.nodeId)) {
-      const s = this.staticOf(peer);
+  /**
+   * A peer's Handshake: checked (protocol, network, identity key, node ID, bans, the key a static peer must have),
+   * then answered with our proof. A second one, or a malformed key, nonce or node ID, is Misbehaviour.
+   */
+  handshake(peer: Peer, h: Handshake): void {
+    if (peer.hello || peer.nodeId) bad('a second handshake');
+    if (h.protocol !== PEER_PROTOCOL) return void this.drop(peer, `peer protocol ${h.protocol}, this node speaks ${PEER_PROTOCOL}`, false);
+    if (h.networkName !== this.network.networkName) {
+      return void this.drop(peer, `network "${h.networkName}" differs from this node's "${this.network.networkName}"`, false);
+    }
+    if (!usableIdentityKey(h.publicKey)) bad(`an identity key of ${h.publicKey.length} bytes that is no usable Ed25519 public key`);
+    if (h.nonce.length !== NONCE_BYTES) bad(`a handshake nonce of ${h.nonce.length} bytes, expected ${NONCE_BYTES}`);
+    const derived = nodeIdOf(h.publicKey);
+    if (!equalBytes(h.nodeId, derived)) bad(`node ID ${toHex(h.nodeId)} is not the one of its identity key (${toHex(derived)})`);
+    const s = this.staticOf(peer);
+    if (equalBytes(h.publicKey, this.identity.publicKey)) {
       if (s) {
         s.self = true;
         this.ctx.log.warn(`peer ${s.address} is this node itself: not dialed again`);
@@ -161,16 +277,34 @@ export class PeerSet {
       this.close(peer);
       return;
     }
+    const id = toHex(derived);
     const banned = this.bans.get(id);
     if (banned !== undefined && banned > this.ctx.now()) return void this.drop(peer, 'banned', false);
-    if (h.protocol !== PEER_PROTOCOL) return void this.drop(peer, `peer protocol ${h.protocol}, this node speaks ${PEER_PROTOCOL}`, false);
-    if (h.networkName !== this.network.networkName) {
-      return void this.drop(peer, `network "${h.networkName}" differs from this node's "${this.network.networkName}"`, false);
+    if (s?.expected && !equalBytes(s.expected, h.publicKey)) {
+      return void this.drop(peer, `refused: its identity key ${toHex0x(h.publicKey)} is not the expected ${toHex0x(s.expected)}`, false);
     }
+    peer.hello = { publicKey: h.publicKey, nonce: h.nonce, nodeId: id };
+    const signature = proveIdentity(this.identity, this.network.networkId, h.publicKey, h.nonce, peer.nonce);
+    peer.link.send({ kind: { $case: 'handshakeProof', value: { signature } } });
+  }
+
+  /** A peer's HandshakeProof: the handshake completes when it verifies; otherwise Misbehaviour (its ID is not banned: unproven). */
+  proof(peer: Peer, signature: Uint8Array): void {
+    if (peer.nodeId) bad('a second handshake proof');
+    const hello = peer.hello;
+    if (!hello) bad('a handshake proof before the handshake');
+    if (!proofVerifies(this.network.networkId, this.identity.publicKey, peer.nonce, hello.publicKey, hello.nonce, signature)) {
+      bad('its handshake proof does not verify with its identity key');
+    }
+    const id = hello.nodeId;
     peer.nodeId = id;
     if (peer.handshakeTimer) clearTimeout(peer.handshakeTimer);
-    this.staticOf(peer)?.backoff.reset();
-    this.ctx.log.info(`peer ${peer.link.address} connected (${peer.link.inbound ? 'inbound' : 'outbound'}, node ${id})`);
+    const s = this.staticOf(peer);
+    if (s) {
+      s.backoff.reset();
+      s.nodeId = id;
+    }
+    this.ctx.log.info(`peer ${peer.link.address} connected (${peer.link.inbound ? 'inbound' : 'outbound'}, node ${id}, identity ${toHex0x(hello.publicKey)})`);
     this.events.connected(peer);
   }
 
@@ -181,7 +315,11 @@ export class PeerSet {
     this.ctx.log.warn(`peer ${peer.link.address}${peer.nodeId ? ` (${peer.nodeId})` : ''} dropped: ${reason}`);
     if (ban) {
       const until = this.ctx.now() + this.ctx.settings.banMs;
-      if (peer.nodeId) this.bans.set(peer.nodeId, until);
+      if (peer.nodeId) {
+        // expired bans go first: identity keys cost nothing, so a peer could fill the map with new ones
+        if (this.bans.size >= 1024) for (const [k, t] of this.bans) if (t <= this.ctx.now() || this.bans.size >= 1024) this.bans.delete(k);
+        this.bans.set(peer.nodeId, until);
+      }
       const s = this.staticOf(peer);
       if (s) s.bannedUntil = until;
     }
@@ -199,7 +337,7 @@ export class PeerSet {
   }
 
   private connectStatic(s: StaticPeer): void {
-    if (!this.ctx.running() || s.self || s.peer) return;
+    if (!this.ctx.running() || s.self || s.removed || s.peer) return;
     let link: PeerLink;
     try {
       link = this.dial(s.address);
@@ -212,7 +350,7 @@ export class PeerSet {
   }
 
   private scheduleRedial(s: StaticPeer): void {
-    if (!this.ctx.running() || s.self || s.timer) return;
+    if (!this.ctx.running() || s.self || s.removed || s.timer) return;
     const delay = Math.max(s.backoff.next(), s.bannedUntil - this.ctx.now());
     s.timer = setTimeout(() => {
       s.timer = undefined;

@@ -9,6 +9,8 @@ import type { MilestoneStatus } from '../status.ts';
 import type { Accepted } from '../tangle/intake.ts';
 import type { StoredListener } from '../tangle/attach.ts';
 import type { V3Engine } from '../v3/engine.ts';
+import type { RequestingPeer } from './snapshot-server.ts';
+import type { SnapshotRequest } from '../../grpc/gen/peer.ts';
 
 export interface PeeringPort {
   readonly network: NetworkState;
@@ -21,8 +23,12 @@ export interface PeeringPort {
   status(): Promise<MilestoneStatus>;
   /** The block ID of a confirmed milestone. */
   milestoneBlockId(index: number): Promise<Uint8Array | undefined>;
+  /** A peer sent a block the seen-set already held (dropped before the intake; the metrics count it a duplicate). */
+  blockSeen?(): void;
   /** The v3 engine when the network has a v3 part. */
   readonly v3: V3Engine | undefined;
+  /** Answers a peer's SnapshotRequest (snapshot-server.ts); absent: this node serves no snapshots. */
+  readonly snapshots?: { offer(peer: RequestingPeer, request: SnapshotRequest): Promise<void> };
 }
 
 /** Whether a block (v2 or v3) is stored. */

@@ -16,6 +16,9 @@ import { bad, blockMessage } from './wire.ts';
 const V2_ID = 32;
 const V3_ID = 36;
 
+/** Block requests remembered at most (the oldest is forgotten first; it is asked again when still missing). */
+const MAX_OUTSTANDING = 50_000;
+
 /** Milestone requests a peer may leave unanswered before it is dropped (it claims milestones it does not serve). */
 const MAX_UNANSWERED_MILESTONES = 20;
 
@@ -90,6 +93,8 @@ export class Requests {
     }
     // a block seen before but lost (e.g. its attach failed) must not be dropped as a duplicate when it comes back
     this.seen.delete(k);
+    // bounded: peers sending unsolid blocks with made-up parents would otherwise fill it between expiries
+    if (!o && this.outstanding.size >= MAX_OUTSTANDING) this.outstanding.delete(this.outstanding.keys().next().value as string);
     this.outstanding.set(k, { at: now, peer: peer.key, version });
     this.ctx.stats.requested++;
     return peer.link.send({ kind: { $case: 'blockRequest', value: { version, blockId: id } } });

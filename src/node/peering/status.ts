@@ -106,7 +106,18 @@ export class SyncStatus {
 
   private message(): PeerMessage {
     const s = this.last;
-    return { kind: { $case: 'heartbeat', value: { latestMilestoneIndex: s.latest, confirmedMilestoneIndex: s.confirmed, pruningIndex: s.pruning, connectedPeers: this.peers.connectedPeers() } } };
+    const value = { latestMilestoneIndex: s.latest, confirmedMilestoneIndex: s.confirmed, pruningIndex: s.pruning, connectedPeers: this.peers.connectedPeers(), syncedPeers: this.syncedPeers() };
+    return { kind: { $case: 'heartbeat', value } };
+  }
+
+  /** Connected peers (distinct node IDs) whose last heartbeat says they are at most `syncTolerance` milestones behind. */
+  syncedPeers(): number {
+    const synced = new Set<string>();
+    for (const p of this.peers.handshaken()) {
+      const h = p.heartbeat;
+      if (h && h.confirmedMilestoneIndex + this.ctx.settings.syncTolerance >= h.latestMilestoneIndex) synced.add(p.nodeId!);
+    }
+    return synced.size;
   }
 
   private computeLag(): number {

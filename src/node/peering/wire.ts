@@ -5,7 +5,8 @@
  */
 import type { BlockVersion, PeerMessage } from '../../grpc/gen/peer.ts';
 
-export const PEER_PROTOCOL = 1;
+/** 2: identity keys proven in the handshake (handshake.ts); a peer of protocol 1 is refused. */
+export const PEER_PROTOCOL = 2;
 export const NODE_ID_BYTES = 16;
 
 /** A block message: `data` is the block's bytes in `version`'s encoding. */

@@ -6,6 +6,7 @@
  */
 import type { MineInput, Miner } from './miner.ts';
 import { NodeError } from '../errors.ts';
+import type { PowOutcome } from '../metrics.ts';
 
 export interface PowQueue {
   readonly workers: number;
@@ -20,7 +21,9 @@ export interface PowQueue {
 /** The part of the miner the queue uses (a test may pass its own). */
 export type MinerLike = Pick<Miner, 'workers' | 'mine' | 'close'>;
 
-export function createPowQueue(miner: MinerLike, options: { limit: number }): PowQueue {
+/** `observe` is told how each job ended, its seconds and hashes (the metrics port). */
+export function createPowQueue(miner: MinerLike, options: { limit: number; observe?: (outcome: PowOutcome, seconds: number, hashes: number) => void }): PowQueue {
+  const observe = options.observe ?? (() => undefined);
   const limit = options.limit;
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`Cannot create PoW queue: limit ${limit} is not a positive integer`);
   let pending = 0;
@@ -34,14 +37,20 @@ export function createPowQueue(miner: MinerLike, options: { limit: number }): Po
     async mine(input, targetScore, signal) {
       if (pending >= limit) {
         const retryAfterSeconds = Math.max(1, Math.ceil((averageMs * pending) / limit / 1000));
+        observe('refused', 0, 0);
         throw new NodeError('POW_QUEUE_FULL', `proof of work queue is full (${pending} of ${limit} jobs); retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
       }
       pending++;
       const t0 = performance.now();
       try {
         const result = await miner.mine(input, targetScore, signal);
-        averageMs = 0.8 * averageMs + 0.2 * (performance.now() - t0);
+        const ms = performance.now() - t0;
+        averageMs = 0.8 * averageMs + 0.2 * ms;
+        observe('mined', ms / 1000, result.hashes);
         return result.nonce;
+      } catch (e) {
+        observe(signal.aborted ? 'aborted' : 'failed', (performance.now() - t0) / 1000, 0);
+        throw e;
       } finally {
         pending--;
       }

@@ -21,7 +21,7 @@ import { toHex } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
 import { transactionIdOf } from '../../core/ids/index.ts';
 import { PAYLOAD_MILESTONE, PAYLOAD_TRANSACTION, type Block } from '../../core/model/index.ts';
-import type { BlockMetadata, ConeRootIndexes, NodeStore, StoreBatch } from '../../core/store/index.ts';
+import { TABLES, type BlockMetadata, type ConeRootIndexes, type NodeStore, type StoreBatch } from '../../core/store/index.ts';
 import type { ProtocolState } from '../ledger/protocol-state.ts';
 import type { ConeRoots } from './cone-roots.ts';
 import type { KnownBlocks } from './known-blocks.ts';
@@ -35,7 +35,7 @@ export interface AttachResult {
 }
 
 /** Told about every newly stored block once its batch is durable, in the order of the batch; must not wait for the queue. */
-export type StoredListener = (blockId: Uint8Array, block: Block, result: AttachResult) => void;
+export type StoredListener = (blockId: Uint8Array, block: Block, result: AttachResult, bytes: Uint8Array) => void;
 
 /** Told about every block that became solid (stored with it, or waiting for it), with its cone root indexes. */
 export type SolidListener = (blockId: Uint8Array, parents: readonly Uint8Array[], coneRoots: ConeRootIndexes) => void;
@@ -198,7 +198,7 @@ export class Attacher {
       for (const l of this.solidListeners) l(s.id, s.parents, s.coneRoots);
     }
     jobs.forEach((job, i) => {
-      if (results[i]!.stored) for (const l of this.storedListeners) l(job.blockId, job.block, results[i]!);
+      if (results[i]!.stored) for (const l of this.storedListeners) l(job.blockId, job.block, results[i]!, job.bytes);
       job.resolve(results[i]!);
     });
   }
@@ -220,6 +220,8 @@ export class Attacher {
       metadata,
       ...(block.payload?.type === PAYLOAD_TRANSACTION ? { transactionId: transactionIdOf(block.payload) } : {}),
     });
+    // Under the confirmed index of now: pruning deletes it with that index if no milestone referenced it by then.
+    if (this.protocol.hasLedger) group.batch.put(TABLES.unreferencedBlocks, { index: this.protocol.ledgerIndex, blockId }, null);
     group.stage(blockId, { metadata, parents: block.parents });
     for (const p of block.parents) group.addChild(p, blockId);
     if (!solid) {

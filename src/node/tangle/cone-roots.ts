@@ -2,7 +2,7 @@
  * Cone root indexes (docs/protocol.md §N5.3; Hornet `pkg/dag/cone_root_indexes.go`): for a solid block no milestone
  * referenced yet, the youngest (YCRI) and oldest (OCRI) milestone index among the roots of its past cone — the first
  * blocks on each path that a milestone referenced (their referencing index) or solid entry points (the genesis
- * milestone index). A referenced block or a solid entry point is its own root.
+ * milestone index; the pruning index once pruned). A referenced block or a solid entry point is its own root.
  *
  * They are kept per block, with the confirmed milestone index they hold for (`ci`), so scoring a tip reads them
  * instead of walking its cone:
@@ -143,7 +143,11 @@ export class ConeRoots {
   }
 
   private rootOf(id: Uint8Array, md: BlockMetadata | undefined): Known | undefined {
-    if (this.protocol.isSolidEntryPoint(id)) return { ycri: this.network.genesisMilestone.index, ocri: this.network.genesisMilestone.index };
+    if (this.protocol.isSolidEntryPoint(id)) {
+      // Entry points stand for the milestone they were taken at: the genesis (or snapshot), or the pruning index.
+      const at = this.protocol.pruningIndex ?? this.network.genesisMilestone.index;
+      return { ycri: at, ocri: at };
+    }
     // Without a ledger nothing is ever confirmed: every block is as young as the genesis.
     if (!this.protocol.hasLedger) return { ycri: this.network.genesisMilestone.index, ocri: this.network.genesisMilestone.index };
     if (md?.referenced) return { ycri: md.referenced.milestoneIndex, ocri: md.referenced.milestoneIndex };

@@ -28,6 +28,7 @@ import { NONCE_BYTES, powScore } from '../../core/pow/index.ts';
 import { validateBlockSyntax } from '../../core/validation/index.ts';
 import { NodeError, POW_UNAVAILABLE_PHRASE } from '../errors.ts';
 import type { ProtocolState } from '../ledger/protocol-state.ts';
+import type { BlockOutcome } from '../metrics.ts';
 import type { NetworkState } from '../network.ts';
 import type { PowQueue } from '../pow/queue.ts';
 import type { Attacher, AttachResult } from './attach.ts';
@@ -55,6 +56,8 @@ export interface IntakeDeps {
   attacher: Attacher;
   selectTips: () => Promise<Uint8Array[]>;
   milestoneKeys: () => Promise<MilestoneKeyConfig | undefined>;
+  /** Told what became of every block (the metrics port): stored, unsolid, duplicate, or invalid (a ProtocolError). */
+  observe?: (origin: BlockOrigin['kind'], outcome: BlockOutcome) => void;
 }
 
 function abortReason(signal: AbortSignal): string {
@@ -67,6 +70,21 @@ export class Intake {
 
   /** Checks, completes and stores a block; resolves once it is durably stored (or was already). */
   async accept(incoming: IncomingBlock, origin: BlockOrigin): Promise<Accepted> {
+    const observe = this.deps.observe;
+    if (!observe) return this.admit(incoming, origin);
+    let accepted: Accepted;
+    try {
+      accepted = await this.admit(incoming, origin);
+    } catch (e) {
+      if (e instanceof ProtocolError) observe(origin.kind, 'invalid');
+      throw e;
+    }
+    const { stored, solid } = accepted.result;
+    observe(origin.kind, !stored ? 'duplicate' : solid ? 'stored' : 'unsolid');
+    return accepted;
+  }
+
+  private async admit(incoming: IncomingBlock, origin: BlockOrigin): Promise<Accepted> {
     const received = 'bytes' in incoming ? incoming.bytes : undefined;
     const block = 'block' in incoming ? incoming.block : decodeBlock(incoming.bytes, { allowNoParents: origin.kind === 'client' });
     const protocol = this.deps.protocol.current;

@@ -3,6 +3,7 @@ import { toHex0x } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
 import type { BlockMetadata, NodeStore } from '../../core/store/index.ts';
 import { NodeError } from '../errors.ts';
+import { notFound } from '../pruning/answers.ts';
 import { promoteReattach, type PromoteReattach, type TipSelector } from './urts.ts';
 
 export interface BlockMetadataView {
@@ -19,10 +20,10 @@ export class TangleReader {
     private readonly tips: TipSelector,
   ) {}
 
-  /** The stored bytes of a block (NOT_FOUND when the node does not hold it). */
+  /** The stored bytes of a block (NOT_FOUND when the node does not hold it; on a pruned node the message says so). */
   async block(id: Uint8Array): Promise<Uint8Array> {
     const raw = await this.store.getBlock(id);
-    if (raw === undefined) throw new NodeError('NOT_FOUND', `block not found: ${toHex0x(id)}`);
+    if (raw === undefined) throw await notFound(this.store, `block not found: ${toHex0x(id)}`);
     return raw;
   }
 
@@ -37,7 +38,7 @@ export class TangleReader {
   /** The block whose transaction a milestone included (NOT_FOUND before confirmation). */
   async includedBlockId(transactionId: Uint8Array): Promise<Uint8Array> {
     const blockId = await this.store.includedBlock(transactionId);
-    if (blockId === undefined) throw new NodeError('NOT_FOUND', `transaction not included: ${toHex0x(transactionId)} (unknown, or not confirmed by a milestone yet)`);
+    if (blockId === undefined) throw await notFound(this.store, `transaction not included: ${toHex0x(transactionId)}`, 'unknown, or not confirmed by a milestone yet');
     return blockId;
   }
 }

@@ -2,7 +2,15 @@
  * The DAG of v3 blocks as the node keeps it: every attached block's state (parents, issuer seat, the committee's
  * witness / ratifier sets, accepted, confirmed, slot, arrival order), the tips, and the status (latest accepted /
  * confirmed slot and tangle time). Acceptance and confirmation come from the committee's votes
- * (core/v3/consensus/committee.ts). Kept in memory (loaded at start); changes go into the caller's store batch.
+ * (core/v3/consensus/committee.ts). Changes go into the caller's store batch.
+ *
+ * In memory: what the votes still work on, i.e. every block not confirmed yet, the tips, and the latest
+ * `maxConfirmed` confirmed blocks; older confirmed blocks are read from the store (`stored`, `ensureLoaded`). Dropping
+ * them changes no vote: confirmation is closed towards the past (a confirmed block's past cone is confirmed), the
+ * ratification walk skips confirmed blocks, and the witness walk through them only reaches more confirmed blocks,
+ * whose witness sets no longer decide anything (their stored sets stay as they were when they left memory).
+ * Basic blocks are refused while `maxPending` of them wait for confirmation (validation blocks, which confirm them,
+ * never are), so a stalled committee cannot make the unconfirmed part grow without bound.
  */
 import { compareBytes, equalBytes, fromHex0x } from '../../core/bytes.ts';
 import { TABLES, type NodeStore, type StoreBatch } from '../../core/store/index.ts';
@@ -13,6 +21,15 @@ import { key, type V3Network } from './network.ts';
 import { V3_TABLES, type BlockStateRecord, type StatusRecord } from './tables.ts';
 
 export const MAX_STRONG_PARENTS_V3 = 8;
+
+export interface V3DagLimits {
+  /** Confirmed blocks kept in memory (the latest ones); older ones are read from the store. */
+  maxConfirmed: number;
+  /** Unconfirmed basic blocks at most; a further one is refused until votes confirm some. */
+  maxPending: number;
+}
+
+export const V3_DAG_LIMITS: V3DagLimits = { maxConfirmed: 10_000, maxPending: 50_000 };
 
 export interface BlockStateV3 extends VoteBlockV3 {
   id: Uint8Array;
@@ -55,14 +72,18 @@ function blockFromRecord(id: Uint8Array, r: BlockStateRecord): BlockStateV3 {
 export class V3Dag {
   private readonly network: V3Network;
   private readonly blocks = new Map<string, BlockStateV3>();
+  /** Confirmed blocks in memory, oldest confirmation first: the first to go. */
+  private readonly confirmedInMemory: string[] = [];
+  private readonly limits: V3DagLimits;
   private readonly tips = new Set<string>();
   private statusRecord: StatusRecord;
   /** Blocks that are not validation blocks and not confirmed yet: the validator issues while there are any. */
   private unconfirmedUserBlocks = 0;
   private nextSeq = 0;
 
-  constructor(network: V3Network) {
+  constructor(network: V3Network, limits: Partial<V3DagLimits> = {}) {
     this.network = network;
+    this.limits = { ...V3_DAG_LIMITS, ...limits };
     const t = network.genesisTimeNs.toString();
     const slot = network.params.genesisSlot;
     this.statusRecord = { latestAcceptedBlockSlot: slot, latestConfirmedBlockSlot: slot, acceptedTangleTime: t, confirmedTangleTime: t };
@@ -73,16 +94,66 @@ export class V3Dag {
     batch.put(V3_TABLES.tips, genesisBlockIdV3(genesis.protocolParameters), null);
   }
 
+  /** Start-up: the status, the tips, the unconfirmed blocks and the latest confirmed ones (bounded, see above). */
   async load(store: NodeStore): Promise<void> {
     const status = await store.get(V3_TABLES.meta, 'status');
     if (status !== undefined) this.statusRecord = JSON.parse(status) as StatusRecord;
-    for await (const [id, r] of store.entries(V3_TABLES.blockState)) {
-      const b = blockFromRecord(id, r);
-      if (r.seq >= this.nextSeq) this.nextSeq = r.seq + 1;
-      this.blocks.set(key(id), b);
-      if (!b.validation && !b.confirmed) this.unconfirmedUserBlocks++;
-    }
     for await (const id of store.keys(V3_TABLES.tips)) this.tips.add(key(id));
+    const max = this.limits.maxConfirmed;
+    let latest: BlockStateV3[] = [];
+    const newestFirst = (a: BlockStateV3, b: BlockStateV3): number => b.seq - a.seq;
+    for await (const [id, r] of store.entries(V3_TABLES.blockState)) {
+      if (r.seq >= this.nextSeq) this.nextSeq = r.seq + 1;
+      if (!r.validation && !r.confirmed) this.unconfirmedUserBlocks++;
+      const b = blockFromRecord(id, r);
+      if (!r.confirmed) this.blocks.set(key(id), b);
+      else if (this.tips.has(key(id))) this.admit(b);
+      else if (latest.push(b) > 2 * max) latest = latest.sort(newestFirst).slice(0, max);
+    }
+    for (const b of latest.sort(newestFirst).slice(0, max).reverse()) this.admit(b);
+  }
+
+  /** Puts a confirmed block's state back in memory (it leaves again with the oldest, see `trim`). */
+  private admit(b: BlockStateV3): void {
+    this.blocks.set(key(b.id), b);
+    this.confirmedInMemory.push(key(b.id));
+  }
+
+  /** A block's state from memory or, for an older confirmed block, from the store (undefined when unknown). */
+  async stored(id: Uint8Array, store: NodeStore): Promise<BlockStateV3 | undefined> {
+    const b = this.blocks.get(key(id));
+    if (b !== undefined) return b;
+    const r = await store.get(V3_TABLES.blockState, id);
+    return r === undefined ? undefined : blockFromRecord(id, r);
+  }
+
+  /** Brings the states of `ids` (a new block's parents) into memory when they are stored, so checks and votes see them. */
+  async ensureLoaded(ids: readonly Uint8Array[], store: NodeStore): Promise<void> {
+    for (const id of ids) {
+      if (this.blocks.has(key(id))) continue;
+      const r = await store.get(V3_TABLES.blockState, id);
+      if (r !== undefined) this.admit(blockFromRecord(id, r));
+    }
+  }
+
+  /** Lets the oldest confirmed blocks go beyond `maxConfirmed` (tips stay while they are tips). */
+  trim(): void {
+    const queue = this.confirmedInMemory;
+    for (let passes = queue.length; queue.length > this.limits.maxConfirmed && passes > 0; passes--) {
+      const k = queue.shift()!;
+      if (this.tips.has(k)) queue.push(k);
+      else this.blocks.delete(k);
+    }
+  }
+
+  /** Block states held in memory (the bound the tests and benchmarks watch). */
+  get inMemory(): number {
+    return this.blocks.size;
+  }
+
+  /** Whether a new basic block must wait: `maxPending` basic blocks are unconfirmed. */
+  get full(): boolean {
+    return this.unconfirmedUserBlocks >= this.limits.maxPending;
   }
 
   /** Latest accepted / confirmed slot and tangle time. */
@@ -172,6 +243,7 @@ export class V3Dag {
   confirm(confirmed: readonly string[]): BlockStateV3[] {
     return confirmed.map((k) => {
       const b = this.blocks.get(k)!;
+      this.confirmedInMemory.push(k);
       if (b.slot > this.statusRecord.latestConfirmedBlockSlot) this.statusRecord.latestConfirmedBlockSlot = b.slot;
       if (b.issuingTime > BigInt(this.statusRecord.confirmedTangleTime)) this.statusRecord.confirmedTangleTime = b.issuingTime.toString();
       if (!b.validation) this.unconfirmedUserBlocks--;

@@ -9,13 +9,14 @@
  *
  * Every change (a submitted block or a validation block) runs alone (one queue) and is written in ONE store batch:
  * the block, its state, the tips, the states the committee vote changed, the ledger effects of what became
- * confirmed and the status. State is also kept in memory (loaded at start) so votes need no store reads.
+ * confirmed and the status. The states votes still work on are kept in memory (dag.ts: the unconfirmed blocks, the
+ * tips and the latest confirmed ones, within V3DagLimits); older ones are read from the store.
  */
 import { fromHex0x, toHex0x } from '../../core/bytes.ts';
 import type { NodeStore } from '../../core/store/index.ts';
 import { blockIdV3, blockToJsonV3, decodeBlockV3, encodeBlockV3, type BlockV3, type OutputV3, type ProtocolParametersV3, type SlotCommitmentV3 } from '../../core/v3/index.ts';
 import { NodeError } from '../errors.ts';
-import { V3Dag, type BlockStateNameV3 } from './dag.ts';
+import { V3Dag, type BlockStateNameV3, type V3DagLimits } from './dag.ts';
 import { genesisV3FromJson, genesisV3ToJson, type GenesisAccountV3, type GenesisV3 } from './genesis-v3.ts';
 import { infoJsonV3, issuanceJsonV3 } from './info.ts';
 import { checkBlockV3, readSubmissionV3 } from './intake.ts';
@@ -49,7 +50,7 @@ export class V3Engine {
   private queue: Promise<unknown> = Promise.resolve();
   private broken: Error | undefined;
 
-  private constructor(store: NodeStore, genesis: GenesisV3, now: () => number) {
+  private constructor(store: NodeStore, genesis: GenesisV3, now: () => number, limits: Partial<V3DagLimits>) {
     this.store = store;
     this.now = now;
     const network = new V3Network(genesis);
@@ -61,7 +62,7 @@ export class V3Engine {
     this.genesisCommitment = network.genesisCommitment;
     this.genesisCommitmentId = network.genesisCommitmentId;
     this.seats = network.seats;
-    this.dag = new V3Dag(network);
+    this.dag = new V3Dag(network, limits);
     this.ledger = new V3Ledger(network, store);
   }
 
@@ -76,10 +77,10 @@ export class V3Engine {
   }
 
   /** The engine of a store with a v3 genesis, or undefined when the network has no v3 part. */
-  static async open(store: NodeStore, options: { now?: () => number } = {}): Promise<V3Engine | undefined> {
+  static async open(store: NodeStore, options: { now?: () => number; limits?: Partial<V3DagLimits> } = {}): Promise<V3Engine | undefined> {
     const text = await store.get(V3_TABLES.meta, 'genesis');
     if (text === undefined) return undefined;
-    const engine = new V3Engine(store, genesisV3FromJson(JSON.parse(text)), options.now ?? Date.now);
+    const engine = new V3Engine(store, genesisV3FromJson(JSON.parse(text)), options.now ?? Date.now, options.limits ?? {});
     await engine.dag.load(store);
     await engine.ledger.load();
     return engine;
@@ -123,7 +124,10 @@ export class V3Engine {
 
   private async attach(bytes: Uint8Array, block: BlockV3): Promise<Uint8Array> {
     const id = blockIdV3(bytes, this.params);
-    if (this.dag.block(id) !== undefined) return id;
+    if (this.dag.block(id) !== undefined || (await this.store.has(V3_TABLES.blockState, id))) return id;
+    if (block.body.type === 0 && this.dag.full) throw new NodeError('UNAVAILABLE', 'too many v3 blocks wait for confirmation: submit again once the committee confirmed some');
+    const { body } = block;
+    await this.dag.ensureLoaded([...body.strongParents, ...body.weakParents, ...body.shallowLikeParents], this.store);
     const checked = checkBlockV3(bytes, block, { network: this.network, dag: this.dag, ledger: this.ledger, nowNs: this.nowNs() });
     const tx = checked.transaction;
     const batch = this.store.batch();
@@ -136,6 +140,7 @@ export class V3Engine {
       this.dag.persist(outcome.changed, batch);
       // confirmations (and the ledger changes they carry) are synced to disk; other attaches are not waited for
       await batch.commit({ sync: outcome.confirmed.length > 0 });
+      this.dag.trim();
     } catch (e) {
       this.broken = e as Error;
       throw e;
@@ -148,6 +153,11 @@ export class V3Engine {
   /** Whether user blocks wait for confirmation (the validator only issues then). */
   get hasUnconfirmedBlocks(): boolean {
     return this.dag.hasUnconfirmedBlocks;
+  }
+
+  /** v3 block states held in memory (dag.ts bounds them). */
+  get blocksInMemory(): number {
+    return this.dag.inMemory;
   }
 
   /** Seats whose validator seed the genesis holds. */
@@ -176,7 +186,7 @@ export class V3Engine {
   // ---------------------------------------------------------------- reads
 
   async blockBytes(id: Uint8Array): Promise<Uint8Array> {
-    const raw = this.dag.block(id) !== undefined ? await this.store.getBlock(id) : undefined;
+    const raw = (await this.dag.stored(id, this.store)) !== undefined ? await this.store.getBlock(id) : undefined;
     if (raw === undefined) throw new NodeError('NOT_FOUND', `block not found: ${toHex0x(id)}`);
     return raw;
   }
@@ -185,8 +195,8 @@ export class V3Engine {
     return JSON.stringify(blockToJsonV3(decodeBlockV3(raw, this.params)));
   }
 
-  blockMetadata(id: Uint8Array): BlockMetadataV3 {
-    const b = this.dag.block(id);
+  async blockMetadata(id: Uint8Array): Promise<BlockMetadataV3> {
+    const b = await this.dag.stored(id, this.store);
     if (b === undefined) throw new NodeError('NOT_FOUND', `block not found: ${toHex0x(id)}`);
     const md: BlockMetadataV3 = { blockId: id, blockState: V3Dag.stateName(b) };
     if (b.transactionId !== undefined) {

@@ -42,6 +42,16 @@ export class NetNode {
     return `127.0.0.1:${this.running.grpcPort}`;
   }
 
+  /** Its peer door (what `--peer` dials). */
+  get peerAddress(): string {
+    return `${this.config.peerHost ?? '127.0.0.1'}:${this.running.peerPort}`;
+  }
+
+  /** `0xPUBKEY@HOST:PORT`: its peer door, naming its identity key. */
+  get peerTarget(): string {
+    return `0x${Buffer.from(this.running.identity.publicKey).toString('hex')}@${this.peerAddress}`;
+  }
+
   async start(peers: string[] = []): Promise<void> {
     const config: NodeConfig = { ...defaultConfig(), dataDir: this.dataDir, restPort: 0, grpcPort: 0, powWorkers: 1, ...this.config, peers };
     this.node = await startNode(config, { logger: this.logger, peering: FAST_PEERING });

@@ -14,10 +14,11 @@ import { encodeBlock } from '../../../src/core/codec/index.ts';
 import { blockId as blockIdOf, transactionIdOf } from '../../../src/core/ids/index.ts';
 import { payloadFromJson } from '../../../src/core/json/index.ts';
 import type { TransactionPayload } from '../../../src/core/model/index.ts';
-import { BlockVersion, PeerServiceClient, type PeerMessage } from '../../../src/grpc/gen/peer.ts';
+import { BlockVersion, type PeerMessage } from '../../../src/grpc/gen/peer.ts';
 import { genesisToJson } from '../../../src/node/genesis.ts';
 import { devNetworkGenesis } from '../../../src/node/ledger/dev-genesis.ts';
 import { getJson, getRaw, waitFor } from '../ledger/support.ts';
+import { connectAsPeer } from '../../support/peer-handshake.ts';
 import { NetNode, tempRoot, writeGenesis } from './support.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -51,8 +52,8 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
     b = new NetNode('b', tmp.root, { genesis: withoutKeysFile });
     c = new NetNode('c', tmp.root, { genesis: withoutKeysFile });
     await a.start();
-    await b.start([a.grpcAddress]);
-    await c.start([a.grpcAddress, b.grpcAddress]);
+    await b.start([a.peerAddress]);
+    await c.start([a.peerAddress, b.peerAddress]);
     const seed = new Ed25519Seed(fromHex0x(genesis.devWallet.seed));
     const g = genesis.outputs[0];
     wallet = { input: { type: 0, transactionId: g.outputId.slice(0, 66), transactionOutputIndex: 0 }, output: g.output, seed };
@@ -155,7 +156,7 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
     const { blockId, txId } = await transfer(b, 3_000_000n);
     await referenced(a, blockId);
     await waitFor('four milestones without c', async () => ((await a.ledgerIndex()) >= stoppedAt + 4 ? true : undefined));
-    await c.start([a.grpcAddress, b.grpcAddress]);
+    await c.start([a.peerAddress, b.peerAddress]);
     // just started: behind, so not synced; submissions are refused with 503 and info is not healthy
     expect(c.running.parts.peering.synced).to.equal(false);
     const early = await fetch(`${c.rest}/blocks`, {
@@ -186,7 +187,7 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
   it('a fresh node that joins late syncs from the genesis milestone by milestone and agrees', async () => {
     const d = new NetNode('d', tmp.root, { genesis: withoutKeysFile });
     try {
-      await d.start([b.grpcAddress]);
+      await d.start([b.peerAddress]);
       const target = await a.ledgerIndex();
       expect(await d.ledgerIndex()).to.equal(0);
       const t0 = Date.now();
@@ -210,7 +211,7 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
       { connect: { path: '/ledger.peer.v1.PeerService/Connect', requestStream: true, responseStream: true, requestSerialize: (b: Buffer) => b, requestDeserialize: (b: Buffer) => b, responseSerialize: (b: Buffer) => b, responseDeserialize: (b: Buffer) => b } },
       'PeerService',
     );
-    const raw = new Raw(b.grpcAddress, credentials.createInsecure()) as unknown as { connect(): ClientDuplexStream<Buffer, Buffer>; close(): void };
+    const raw = new Raw(b.peerAddress, credentials.createInsecure()) as unknown as { connect(): ClientDuplexStream<Buffer, Buffer>; close(): void };
     const garbage = raw.connect();
     const ended = new Promise<string>((resolve) => {
       garbage.on('error', (e) => resolve(e.message));
@@ -222,18 +223,15 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
     raw.close();
     // 2./3. a well-behaved handshake, then an oversized block, or an invalid one
     const rogue = async (payload: Uint8Array): Promise<void> => {
-      const client = new PeerServiceClient(b.grpcAddress, credentials.createInsecure());
-      const s = client.connect();
+      const { stream: s, close } = await connectAsPeer(b.peerAddress, networkName);
       const closed = new Promise<void>((resolve) => {
         s.on('error', () => resolve());
         s.on('end', () => resolve());
       });
-      s.on('data', () => undefined);
       const send = (m: PeerMessage): boolean => s.write(m);
-      send({ kind: { $case: 'handshake', value: { networkName, nodeId: crypto.getRandomValues(new Uint8Array(16)), protocol: 1 } } });
       send({ kind: { $case: 'block', value: { version: BlockVersion.BLOCK_VERSION_V2, data: payload } } });
       await closed;
-      client.close();
+      close();
     };
     await rogue(new Uint8Array(40000));
     const tips = (await b.running.parts.service.getTips({ allowSemiLazy: false })).tips;

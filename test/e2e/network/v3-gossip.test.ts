@@ -31,7 +31,7 @@ describe('e2e network: v3 blocks travel between peers', function () {
     a = new NetNode('a', tmp.root, { genesis: file, coordinator: false, validationInterval: 30, powWorkers: 0 });
     b = new NetNode('b', tmp.root, { genesis: file, coordinator: false, validationInterval: 0, powWorkers: 0 });
     await a.start();
-    await b.start([a.grpcAddress]);
+    await b.start([a.peerAddress]);
     await waitFor('peered', async () => (b.running.parts.peering.connectedPeers() === 1 ? true : undefined), 5000);
   });
   after(async () => {

@@ -26,10 +26,11 @@ export interface Spawned {
 
 /**
  * Spawns `node bin/ledger-node.js ...args` and waits until every pattern matched the output; returns the first
- * capture group of each. Fails (and kills the process) when it exits first or `timeoutMs` passes.
+ * capture group of each. Fails (and kills the process) when it exits first or `timeoutMs` passes. `env` adds
+ * environment variables (e.g. the gateway's JWT secret).
  */
-export async function spawnLedgerNode(args: string[], patterns: RegExp[], timeoutMs = 30000): Promise<{ proc: Spawned; captures: string[] }> {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export async function spawnLedgerNode(args: string[], patterns: RegExp[], timeoutMs = 30000, env?: Record<string, string>): Promise<{ proc: Spawned; captures: string[] }> {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const proc: Spawned = {
@@ -86,10 +87,10 @@ export interface SpawnedNode {
   rest: string;
 }
 
-/** `ledger-node run --data-dir DIR --rest-port 0 --grpc-port 0 ...extra`, ready once both listeners are logged. */
+/** `ledger-node run --data-dir DIR --rest-port 0 --grpc-port 0 --peer-port 0 ...extra`, ready once the listeners are logged. */
 export async function spawnNode(dataDir: string, extra: string[] = []): Promise<SpawnedNode> {
   const { proc, captures } = await spawnLedgerNode(
-    ['run', '--data-dir', dataDir, '--rest-port', '0', '--grpc-port', '0', ...extra],
+    ['run', '--data-dir', dataDir, '--rest-port', '0', '--grpc-port', '0', '--peer-port', '0', ...extra],
     [/gRPC NodeService listening on 127\.0\.0\.1:(\d+)/, /REST API listening on http:\/\/127\.0\.0\.1:(\d+)\//, /(remote PoW (?:on|off))/],
   );
   const grpcPort = Number(captures[0]);

@@ -10,9 +10,11 @@ describe('peering: --peer configuration', () => {
     const c = parseRunArgs(['--peer', '127.0.0.1:15001', '--peer=node-b.local:15002', '--peer', '[::1]:15003']);
     expect(c.peers).to.deep.equal(['127.0.0.1:15001', 'node-b.local:15002', '[::1]:15003']);
     expect(parseRunArgs([]).peers).to.equal(undefined);
+    const key = `0x${'ab'.repeat(32)}`;
+    expect(parseRunArgs(['--peer', `${key}@10.0.0.1:15600`]).peers).to.deep.equal([`${key}@10.0.0.1:15600`]);
   });
   it('refuses addresses without a valid port', () => {
-    for (const bad of ['127.0.0.1', '127.0.0.1:0', 'host:70000', ':15000', 'a b:1', 'http://x:1']) {
+    for (const bad of ['127.0.0.1', '127.0.0.1:0', 'host:70000', ':15000', 'a b:1', 'http://x:1', `0x${'ab'.repeat(31)}@h:1`, `${'ab'.repeat(32)}@h:1`]) {
       expect(() => parseRunArgs(['--peer', bad]), bad).to.throw(ConfigError, /expected HOST:PORT/);
     }
   });

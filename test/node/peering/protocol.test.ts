@@ -18,6 +18,7 @@ import type { PeerManager, PeeringOptions } from '../../../src/node/peering/mana
 import { composeNode } from '../../../src/node/compose.ts';
 import type { NodeServiceImpl } from '../../../src/node/grpc/service.ts';
 import { CollectingLogger } from '../support.ts';
+import { TestPeer } from '../../support/peer-handshake.ts';
 
 /** One end of an in-memory stream; `remote` is what the test drives as the other peer. */
 class MemLink implements PeerLink {
@@ -98,8 +99,10 @@ async function harness(options: Partial<PeeringOptions> = {}, minPowScore = 0): 
     async connect() {
       const link = new MemLink(`mem-${Math.random()}`, true);
       manager.accept(link);
-      link.deliver({ kind: { $case: 'handshake', value: { networkName: NETWORK, nodeId: crypto.getRandomValues(new Uint8Array(16)), protocol: 1 } } });
-      link.deliver({ kind: { $case: 'heartbeat', value: { latestMilestoneIndex: 0, confirmedMilestoneIndex: 0, pruningIndex: 0, connectedPeers: 1 } } });
+      const peer = new TestPeer();
+      link.deliver(peer.hello(NETWORK));
+      link.deliver(peer.proof(NETWORK, link.of('handshake')[0]!));
+      link.deliver({ kind: { $case: 'heartbeat', value: { latestMilestoneIndex: 0, confirmedMilestoneIndex: 0, pruningIndex: 0, connectedPeers: 1, syncedPeers: 0 } } });
       return link;
     },
     async close() {
@@ -161,7 +164,7 @@ describe('peering: stream protocol', function () {
     expect(early.closed).to.equal(true);
     const other = new MemLink('other', true);
     h.manager.accept(other);
-    other.deliver({ kind: { $case: 'handshake', value: { networkName: 'another', nodeId: new Uint8Array(16).fill(1), protocol: 1 } } });
+    other.deliver(new TestPeer().hello('another'));
     expect(other.closed).to.equal(true);
     expect(h.logger.lines.join('\n')).to.contain('network "another" differs');
     expect(good.closed).to.equal(false);
@@ -225,7 +228,7 @@ describe('peering: stream protocol', function () {
     ['a block of unknown version', blockMsg(new Uint8Array([2, 1]), 7 as BlockVersion), 'unknown version'],
     ['an empty message', { kind: undefined }, 'empty message'],
     ['a request with a wrong-length ID', { kind: { $case: 'blockRequest', value: { version: BlockVersion.BLOCK_VERSION_V2, blockId: new Uint8Array(31) } } }, '31-byte ID'],
-    ['a second handshake', { kind: { $case: 'handshake', value: { networkName: NETWORK, nodeId: new Uint8Array(16).fill(3), protocol: 1 } } }, 'a second handshake'],
+    ['a second handshake', new TestPeer().hello(NETWORK), 'a second handshake'],
   ] as [string, PeerMessage, string][]) {
     it(`disconnects and bans a peer sending ${name}; the other peers go on`, async () => {
       h = await harness();
@@ -246,23 +249,24 @@ describe('peering: stream protocol', function () {
     h = await harness();
     const link = new MemLink('rogue', true);
     h.manager.accept(link);
-    const nodeId = new Uint8Array(16).fill(7);
-    link.deliver({ kind: { $case: 'handshake', value: { networkName: NETWORK, nodeId, protocol: 1 } } });
+    const rogue = new TestPeer();
+    link.deliver(rogue.hello(NETWORK));
+    link.deliver(rogue.proof(NETWORK, link.of('handshake')[0]!));
     link.deliver(blockMsg(new Uint8Array(40000)));
     await until('dropped', () => link.closed);
     const again = new MemLink('rogue-again', true);
     h.manager.accept(again);
-    again.deliver({ kind: { $case: 'handshake', value: { networkName: NETWORK, nodeId, protocol: 1 } } });
+    again.deliver(rogue.hello(NETWORK));
     expect(again.closed).to.equal(true);
     expect(h.logger.lines.join('\n')).to.contain('dropped: banned');
   });
 
   it('drops a peer over its message rate', async () => {
     h = await harness({ messageRate: 5, messageBurst: 5 });
-    const p = await h.connect(); // handshake + heartbeat = 2 tokens
-    for (let i = 0; i < 3; i++) p.deliver({ kind: { $case: 'heartbeat', value: { latestMilestoneIndex: 0, confirmedMilestoneIndex: 0, pruningIndex: 0, connectedPeers: 1 } } });
+    const p = await h.connect(); // handshake + proof + heartbeat = 3 tokens
+    for (let i = 0; i < 2; i++) p.deliver({ kind: { $case: 'heartbeat', value: { latestMilestoneIndex: 0, confirmedMilestoneIndex: 0, pruningIndex: 0, connectedPeers: 1, syncedPeers: 0 } } });
     expect(p.closed).to.equal(false);
-    p.deliver({ kind: { $case: 'heartbeat', value: { latestMilestoneIndex: 0, confirmedMilestoneIndex: 0, pruningIndex: 0, connectedPeers: 1 } } });
+    p.deliver({ kind: { $case: 'heartbeat', value: { latestMilestoneIndex: 0, confirmedMilestoneIndex: 0, pruningIndex: 0, connectedPeers: 1, syncedPeers: 0 } } });
     expect(p.closed).to.equal(true);
     expect(h.logger.lines.join('\n')).to.contain('more than 5 messages/s');
   });
@@ -281,7 +285,7 @@ describe('peering: stream protocol', function () {
     h = await harness();
     expect(h.manager.synced).to.equal(true);
     const p = await h.connect();
-    p.deliver({ kind: { $case: 'heartbeat', value: { latestMilestoneIndex: 5, confirmedMilestoneIndex: 5, pruningIndex: 0, connectedPeers: 1 } } });
+    p.deliver({ kind: { $case: 'heartbeat', value: { latestMilestoneIndex: 5, confirmedMilestoneIndex: 5, pruningIndex: 0, connectedPeers: 1, syncedPeers: 0 } } });
     expect(h.manager.synced).to.equal(false);
     const err = await h.service.submitBlock({ block: { $case: 'raw', value: tagged([h.sep], 7).bytes } }).then(
       () => undefined,
@@ -300,7 +304,7 @@ describe('peering: stream protocol', function () {
     h = await harness();
     const p = await h.connect();
     const beat = (latest: number): void =>
-      p.deliver({ kind: { $case: 'heartbeat', value: { latestMilestoneIndex: latest, confirmedMilestoneIndex: latest, pruningIndex: 0, connectedPeers: 1 } } });
+      p.deliver({ kind: { $case: 'heartbeat', value: { latestMilestoneIndex: latest, confirmedMilestoneIndex: latest, pruningIndex: 0, connectedPeers: 1, syncedPeers: 0 } } });
     beat(2);
     expect([h.manager.synced, h.manager.almostSynced]).to.deep.equal([false, true]);
     const ok = await h.service.submitBlock({ block: { $case: 'raw', value: tagged([h.sep], 8).bytes } });
@@ -328,7 +332,7 @@ describe('peering: stream protocol', function () {
       },
     });
     // the second "peer" answers with our own node ID
-    self[0]!.deliver({ kind: { $case: 'handshake', value: { networkName: NETWORK, nodeId: h.manager.nodeId, protocol: 1 } } });
+    self[0]!.deliver(new TestPeer(h.manager.identity).hello(NETWORK));
     await until('5 dials', () => dials.length >= 5, 5000);
     const gaps = dials.slice(1).map((t, i) => t - dials[i]!);
     expect(gaps[0]!).to.be.at.least(14);

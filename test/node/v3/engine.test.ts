@@ -44,7 +44,7 @@ describe('v3 engine', () => {
     });
   const spend = (slot: number, outputIndex = 0, outputs = [basic(1_000_000_000n, key(70))], extra: Partial<SignedTransactionPayloadV3['transaction']> = {}, bad = false) =>
     signedTx({ creationSlot: slot, inputs: [inputOf(genesisOutputId(g, outputIndex))], outputs, ...extra }, WALLET, params(), bad);
-  const state = (id: Uint8Array) => engine.blockMetadata(id).blockState;
+  const state = async (id: Uint8Array) => (await engine.blockMetadata(id)).blockState;
 
   beforeEach(async () => {
     g = testGenesisV3();
@@ -68,15 +68,15 @@ describe('v3 engine', () => {
   it('one seat: a transaction block is accepted by the first validation round and confirmed by the second', async () => {
     const tx = spend(1001);
     const id = await engine.submit({ raw: block({ time: slotStartNs(params(), 1001), payload: tx }) });
-    expect(state(id)).to.equal('pending');
-    expect(engine.blockMetadata(id).transaction?.state).to.equal('pending');
+    expect(await state(id)).to.equal('pending');
+    expect((await engine.blockMetadata(id)).transaction?.state).to.equal('pending');
     expect(() => engine.includedBlockId(txIdOf(tx))).to.throw(/transaction not included/);
     expect(engine.hasUnconfirmedBlocks).to.equal(true);
     await engine.issueValidationBlocks();
-    expect(state(id)).to.equal('accepted');
+    expect(await state(id)).to.equal('accepted');
     expect(() => engine.includedBlockId(txIdOf(tx))).to.throw(/transaction not included/);
     await engine.issueValidationBlocks();
-    expect(state(id)).to.equal('confirmed');
+    expect(await state(id)).to.equal('confirmed');
     expect(engine.hasUnconfirmedBlocks).to.equal(false);
     expect(toHex0x(engine.includedBlockId(txIdOf(tx)))).to.equal(toHex0x(id));
     expect(engine.output(genesisOutputId(g, 0))?.spent).to.equal(true);
@@ -95,7 +95,7 @@ describe('v3 engine', () => {
     await engine.issueValidationBlocks();
     await engine.idle();
     const again = (await V3Engine.open(store, { now: () => NOW_MS }))!;
-    expect(again.blockMetadata(id).blockState).to.equal('confirmed');
+    expect((await again.blockMetadata(id)).blockState).to.equal('confirmed');
     expect(toHex0x(again.includedBlockId(txIdOf(tx)))).to.equal(toHex0x(id));
     expect(again.output(genesisOutputId(g, 0))?.spent).to.equal(true);
     expect(again.hasUnconfirmedBlocks).to.equal(false);
@@ -108,7 +108,7 @@ describe('v3 engine', () => {
     const early = await engine.submit({ raw: block({ time: slotStartNs(params(), 1002), payload: tx }) });
     await engine.issueValidationBlocks();
     await engine.issueValidationBlocks();
-    expect([state(early), state(late)]).to.deep.equal(['confirmed', 'confirmed']);
+    expect([await state(early), await state(late)]).to.deep.equal(['confirmed', 'confirmed']);
     expect(toHex0x(engine.includedBlockId(txIdOf(tx)))).to.equal(toHex0x(early));
   });
 
@@ -122,8 +122,8 @@ describe('v3 engine', () => {
     const lower = await engine.submit({ raw: block({ time: slotStartNs(params(), 1002), payload: tx }) });
     await engine.issueValidationBlocks();
     await engine.issueValidationBlocks();
-    expect(state(lower)).to.equal('confirmed');
-    expect(engine.blockMetadata(lower).transaction?.state).to.equal('confirmed');
+    expect(await state(lower)).to.equal('confirmed');
+    expect((await engine.blockMetadata(lower)).transaction?.state).to.equal('confirmed');
     // ... but the included block stays the first confirmed attachment
     expect(toHex0x(engine.includedBlockId(txIdOf(tx)))).to.equal(toHex0x(first));
   });
@@ -135,10 +135,10 @@ describe('v3 engine', () => {
     const idB = await engine.submit({ raw: block({ time: slotStartNs(params(), 1002), payload: b }) });
     await engine.issueValidationBlocks();
     await engine.issueValidationBlocks();
-    expect([state(idA), state(idB)]).to.deep.equal(['confirmed', 'confirmed']);
+    expect([await state(idA), await state(idB)]).to.deep.equal(['confirmed', 'confirmed']);
     expect(toHex0x(engine.includedBlockId(txIdOf(a)))).to.equal(toHex0x(idA));
     expect(() => engine.includedBlockId(txIdOf(b))).to.throw(/transaction not included/);
-    const md = engine.blockMetadata(idB).transaction!;
+    const md = (await engine.blockMetadata(idB)).transaction!;
     expect(md.state).to.equal('failed');
     expect(md.failureReason).to.match(/already spent by transaction/);
     const c = spend(1001, 0, [basic(1_000_000_000n, key(73))]);
@@ -224,9 +224,9 @@ describe('v3 engine', () => {
       const id = await n.engine.submit({ raw: basicBlock(n.engine.params, { issuer: USER, parents: [n.engine.genesisBlockId], issuingTime: slotStartNs(n.engine.params, 1001), commitmentId: n.engine.genesisCommitmentId, payload: tx }) });
       const ids = await n.engine.issueValidationBlocks();
       expect(ids).to.have.length(3);
-      expect(n.engine.blockMetadata(id).blockState).to.equal('accepted');
+      expect((await n.engine.blockMetadata(id)).blockState).to.equal('accepted');
       await n.engine.issueValidationBlocks();
-      expect(n.engine.blockMetadata(id).blockState).to.equal('confirmed');
+      expect((await n.engine.blockMetadata(id)).blockState).to.equal('confirmed');
       expect(n.engine.info({ name: 'x', version: 'y', baseToken: {} })['committee']).to.deep.include({ threshold: 3 });
     } finally {
       await n.store.close();

@@ -8,6 +8,11 @@
  * A page holds up to `pageSize` output IDs; when more match, `cursor` is the position of the first one of the next
  * page and the page size (`<76 hex digits>.<pageSize>`), as inx-indexer (pkg/indexer/types.go, pkg/server/routes.go):
  * the next call starts AT that position, so pages neither overlap nor skip an output that stays unspent.
+ *
+ * A query examines at most a budget of index entries (`scanBudget`: 10 per item of the page, at least 10,000). When
+ * the budget runs out before the page is full, the page holds what matched so far and `cursor` is the position of the
+ * next entry to examine: a short (even empty) page with a cursor, which a client following cursors simply continues.
+ * A signal stops the scan between store reads.
  */
 import { compareBytes, toHex0x } from '../../bytes.ts';
 import type { KeyValueStore } from '../../store/kv.ts';
@@ -59,16 +64,62 @@ export async function queryOutputs(
   params: Readonly<Record<string, string>>,
   ledgerIndex: number,
   hrp: string,
-  options: { maxPageSize?: number } = {},
+  options: { maxPageSize?: number } & ScanLimits = {},
 ): Promise<IndexerAnswer> {
-  return runOutputQuery(store, parseOutputQuery(route, params, hrp, options.maxPageSize ?? INDEXER_MAX_PAGE_SIZE), ledgerIndex);
+  return runOutputQuery(store, parseOutputQuery(route, params, hrp, options.maxPageSize ?? INDEXER_MAX_PAGE_SIZE), ledgerIndex, options);
+}
+
+/** What stops a scan: an AbortSignal fits (src/core has no DOM types, so only what is read is named). */
+export interface ScanSignal {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+}
+
+export interface ScanLimits {
+  /** Index entries examined at most (default `scanBudget(pageSize)`); a positive integer. */
+  budget?: number;
+  /** Checked before every store read: once aborted, the query rejects with the signal's reason. */
+  signal?: ScanSignal;
+}
+
+/** A page and what it cost. */
+export interface ScannedPage {
+  answer: IndexerAnswer;
+  /** Index entries examined. */
+  examined: number;
+  /** The budget ran out before the page was full (the cursor, if any, is the next entry to examine). */
+  exhausted: boolean;
+}
+
+/** At least this many index entries per query, whatever the page size. */
+export const MIN_SCAN_BUDGET = 10_000;
+/** Index entries examined per item of the page. */
+export const SCAN_BUDGET_PER_ITEM = 10;
+
+/** The default budget of a query: 10 index entries per item of the page, at least 10,000. */
+export function scanBudget(pageSize: number): number {
+  return Math.max(MIN_SCAN_BUDGET, SCAN_BUDGET_PER_ITEM * pageSize);
 }
 
 /** One page of a checked query. */
-export async function runOutputQuery(store: NodeStore, q: OutputQuery, ledgerIndex: number): Promise<IndexerAnswer> {
+export async function runOutputQuery(store: NodeStore, q: OutputQuery, ledgerIndex: number, limits: ScanLimits = {}): Promise<IndexerAnswer> {
+  return (await scanOutputQuery(store, q, ledgerIndex, limits)).answer;
+}
+
+function checkSignal(signal: ScanSignal | undefined): void {
+  if (signal?.aborted !== true) return;
+  throw signal.reason instanceof Error ? signal.reason : new Error('indexer: the query was aborted');
+}
+
+/** One page of a checked query, with the number of index entries it examined. */
+export async function scanOutputQuery(store: NodeStore, q: OutputQuery, ledgerIndex: number, limits: ScanLimits = {}): Promise<ScannedPage> {
+  const budget = limits.budget ?? scanBudget(q.pageSize);
+  if (!Number.isSafeInteger(budget) || budget < 1) throw new RangeError(`indexer: the scan budget must be a positive integer, got ${budget}`);
+  const { signal } = limits;
+  checkSignal(signal);
   const answer: IndexerAnswer = { ledgerIndex, pageSize: q.pageSize, items: [] };
   const bounds = rangeBounds(q);
-  if (bounds === undefined) return answer;
+  if (bounds === undefined) return { answer, examined: 0, exhausted: false };
   const scanned = SCAN_ORDER.map((name) => q[name]).find((a) => a !== undefined);
   const roles = scanned === undefined ? undefined : roleChecks(q, scanned);
   const flags = scanned === undefined ? undefined : flagChecks(q);
@@ -80,6 +131,7 @@ export async function runOutputQuery(store: NodeStore, q: OutputQuery, ledgerInd
   const found: Uint8Array[] = [];
   let pending: Uint8Array[] = [];
   const flush = async (): Promise<void> => {
+    checkSignal(signal);
     const records = await store.getMany(LEDGER_TABLES.outputs, pending.map(positionOutputId));
     pending.forEach((position, i) => {
       const record = records[i];
@@ -88,10 +140,25 @@ export async function runOutputQuery(store: NodeStore, q: OutputQuery, ledgerInd
     });
     pending = [];
   };
+  /** Reads the groups whose buffer is used up (`limit`: at most that many entries each). */
+  const refill = async (limit?: number): Promise<void> => {
+    for (const s of scans) {
+      if (!s.needsRead()) continue;
+      checkSignal(signal);
+      await s.read(limit);
+    }
+  };
+  let examined = 0;
+  let exhausted = false;
   while (found.length < want) {
-    for (const s of scans) if (s.needsRead()) await s.read();
+    if (examined >= budget) {
+      exhausted = true;
+      break;
+    }
+    await refill();
     const c = nextInOrder(scans);
     if (c === undefined) break;
+    examined++;
     if (roles !== undefined && ((c.roles & roles.required) !== roles.required || (roles.any !== 0 && (c.roles & roles.any) === 0))) continue;
     if (flags !== undefined && (c.flags & flags.mask) !== flags.value) continue;
     if (!decode) found.push(c.position);
@@ -101,9 +168,17 @@ export async function runOutputQuery(store: NodeStore, q: OutputQuery, ledgerInd
     }
   }
   if (pending.length > 0) await flush();
+  let cut = false;
   if (found.length > q.pageSize) answer.cursor = formatCursor(found[q.pageSize]!, q.pageSize);
+  else if (exhausted) {
+    // Out of budget before the page was full: continue at the next entry to examine, if there is one.
+    await refill(1);
+    const next = headInOrder(scans);
+    if (next !== undefined) answer.cursor = formatCursor(next.position, q.pageSize);
+    cut = next !== undefined;
+  }
   answer.items = found.slice(0, q.pageSize).map((p) => toHex0x(p.subarray(4)));
-  return answer;
+  return { answer, examined, exhausted: cut };
 }
 
 interface Bounds {
@@ -180,8 +255,9 @@ class GroupScan {
     this.next++;
   }
 
-  async read(): Promise<void> {
-    const range = { ...(this.lastKey === undefined ? { gte: this.gte } : { gt: this.lastKey }), ...(this.lt !== undefined ? { lt: this.lt } : {}), limit: this.chunk };
+  /** Reads the next chunk; `limit` reads fewer entries than the chunk (the chunk then stays as it is). */
+  async read(limit = this.chunk): Promise<void> {
+    const range = { ...(this.lastKey === undefined ? { gte: this.gte } : { gt: this.lastKey }), ...(this.lt !== undefined ? { lt: this.lt } : {}), limit };
     this.buffer = [];
     this.next = 0;
     for await (const [key, value] of this.kv.entries(range)) {
@@ -189,18 +265,29 @@ class GroupScan {
       this.buffer.push({ position: key.subarray(this.prefix.length), roles: this.withRoles ? value[0]! : 0, flags: this.withRoles ? value[1]! : 0 });
       this.lastKey = key;
     }
-    if (this.buffer.length < this.chunk) this.done = true;
-    this.chunk = Math.min(MAX_CHUNK, this.chunk * 2);
+    if (this.buffer.length < limit) this.done = true;
+    if (limit === this.chunk) this.chunk = Math.min(MAX_CHUNK, this.chunk * 2);
   }
 }
 
-/** Takes the candidate with the smallest position among the groups' heads (each group is ordered); undefined at the end. */
-function nextInOrder(scans: readonly GroupScan[]): Candidate | undefined {
+/** The group whose head has the smallest position (each group is ordered); undefined at the end. */
+function firstGroup(scans: readonly GroupScan[]): GroupScan | undefined {
   let best: GroupScan | undefined;
   for (const s of scans) {
     const h = s.head();
     if (h !== undefined && (best === undefined || compareBytes(h.position, best.head()!.position) < 0)) best = s;
   }
+  return best;
+}
+
+/** The candidate with the smallest position among the groups' heads, without taking it. */
+function headInOrder(scans: readonly GroupScan[]): Candidate | undefined {
+  return firstGroup(scans)?.head();
+}
+
+/** Takes the candidate with the smallest position among the groups' heads; undefined at the end. */
+function nextInOrder(scans: readonly GroupScan[]): Candidate | undefined {
+  const best = firstGroup(scans);
   if (best === undefined) return undefined;
   const chosen = best.head()!;
   best.take();

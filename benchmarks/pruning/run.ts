@@ -1,0 +1,123 @@
+/**
+ * Pruning under a steady write load: `npx tsx benchmarks/pruning/run.ts [--blocks 300000] [--keep 20] [--sample 15]
+ * [--engine rocksdb|leveldb] [--data-dir DIR]`.
+ *
+ *   1. `ledger-node run` on a fresh folder (min PoW score 0, a milestone every second): one tagged-data block is posted
+ *      and followed until a milestone references it (the "early block"); the node stops;
+ *   2. `ledger-node tool fill --blocks N --prune-milestones K --milestone-interval 1` on the same folder (with
+ *      `npm start`'s memory settings: a 256 MB V8 heap cap, MALLOC_ARENA_MAX=2): every `--sample` seconds one row
+ *      with the blocks stored, the confirmed milestone, the pruning index (from the node's log), the store's size on
+ *      disk and the process's RSS;
+ *   3. `ledger-node run` again: GET of the early block must answer 404 and say "pruned", GET /info's pruningIndex;
+ *   4. `ledger-node tool check` on the stopped store.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { folderSize } from '../../src/node/pruning/size.ts';
+import { BIN, spawnNode } from '../../test/e2e/rest/support.ts';
+
+const arg = (name: string, dflt: string): string => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1]! : dflt;
+};
+const BLOCKS = Number(arg('blocks', '300000'));
+const KEEP = arg('keep', '20');
+const SAMPLE = Number(arg('sample', '15'));
+const ENGINE = arg('engine', 'rocksdb');
+const FLAGS = ['--min-pow-score', '0', '--milestone-interval', '1', '--db-engine', ENGINE];
+
+const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const mb = (bytes: number): string => (bytes / 1e6).toFixed(0);
+
+async function json(url: string, init?: RequestInit): Promise<{ status: number; body: Record<string, unknown> }> {
+  const r = await fetch(url, init);
+  return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+}
+
+async function earlyBlock(dir: string): Promise<string> {
+  const node = await spawnNode(dir, FLAGS);
+  try {
+    const hex = (s: string): string => `0x${Buffer.from(s).toString('hex')}`;
+    const posted = await json(`${node.rest}/api/core/v2/blocks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: hex('early'), data: hex('early block') } }) });
+    const id = posted.body['blockId'] as string;
+    for (;;) {
+      const md = await json(`${node.rest}/api/core/v2/blocks/${id}/metadata`);
+      if (md.body['referencedByMilestoneIndex'] !== undefined) {
+        console.log(`early block ${id} referenced by milestone ${String(md.body['referencedByMilestoneIndex'])}`);
+        return id;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    await node.proc.stop();
+  }
+}
+
+async function fill(dir: string): Promise<void> {
+  const args = [BIN, 'tool', 'fill', '--blocks', String(BLOCKS), '--sample', String(SAMPLE), '--verbose', '--data-dir', dir, '--prune-milestones', KEEP, ...FLAGS];
+  const child = spawn(process.execPath, ['--max-old-space-size=256', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MALLOC_ARENA_MAX: '2' } });
+  let pruningIndex = 0;
+  let runs = 0;
+  let confirmed = 0;
+  let stored = '0';
+  const onLine = (line: string): void => {
+    const p = / pruning index (\d+)/.exec(line);
+    if (p) {
+      pruningIndex = Number(p[1]);
+      runs++;
+    }
+    const c = /confirmed milestone (\d+)/.exec(line);
+    if (c) confirmed = Number(c[1]);
+    const s = /^\d+ s: (\d+) stored/.exec(line);
+    if (s) stored = s[1]!;
+    if (/ s: \d+ stored|filled|refused|ERROR|WARN/.test(line)) console.log(`  fill: ${line}`);
+  };
+  let buffer = '';
+  const feed = (chunk: Buffer): void => {
+    buffer += chunk.toString('utf8');
+    const lines = buffer.split('\n');
+    buffer = lines.pop()!;
+    lines.forEach(onLine);
+  };
+  child.stdout.on('data', feed);
+  child.stderr.on('data', feed);
+  const started = Date.now();
+  console.log('| time | blocks stored | confirmed milestone | pruning index (runs) | store on disk | RSS |');
+  console.log('|---:|---:|---:|---:|---:|---:|');
+  const timer = setInterval(() => {
+    const size = folderSize(join(dir, ENGINE === 'rocksdb' ? 'db-rocksdb' : 'db'));
+    console.log(`| ${((Date.now() - started) / 1000).toFixed(0)} s | ${stored} | ${confirmed} | ${pruningIndex} (${runs}) | ${mb(size)} MB | ${rssMb(child.pid!).toFixed(0)} MB |`);
+  }, SAMPLE * 1000);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearInterval(timer);
+  if (code !== 0) throw new Error(`fill exited with ${code}`);
+}
+
+async function main(): Promise<void> {
+  const dir = arg('data-dir', '') || mkdtempSync(join(tmpdir(), 'ledger-bench-prune-'));
+  try {
+    const early = await earlyBlock(dir);
+    await fill(dir);
+    const node = await spawnNode(dir, FLAGS);
+    try {
+      const info = await json(`${node.rest}/api/core/v2/info`);
+      const status = info.body['status'] as Record<string, unknown>;
+      console.log(`after the fill: confirmed milestone ${JSON.stringify(status['confirmedMilestone'])}, pruningIndex ${String(status['pruningIndex'])}`);
+      const r = await json(`${node.rest}/api/core/v2/blocks/${early}`);
+      console.log(`GET the early block: ${r.status} ${JSON.stringify(r.body)}`);
+    } finally {
+      await node.proc.stop();
+    }
+    const check = spawn(process.execPath, [BIN, 'tool', 'check', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    check.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const code = await new Promise<number | null>((resolve) => check.once('exit', resolve));
+    console.log(`tool check: exit ${code}: ${out.trim().split('\n').slice(-1)[0]}`);
+  } finally {
+    if (!arg('data-dir', '')) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

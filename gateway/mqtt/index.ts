@@ -1,0 +1,55 @@
+/**
+ * The event API of a gateway (TIP-28, MQTT over WebSocket at `/api/mqtt/v1`): on for every gateway that can follow the
+ * node's events, i.e. one given the node's address (it opens and closes its own NodeEvents client) or handed a
+ * NodeEvents client (the node's in-process one, left open); off with `mqtt: false`.
+ */
+import type { Server } from 'node:http';
+import type { NodeServiceClient } from '../../src/grpc/gen/node.ts';
+import type { AccessOptions } from '../access.ts';
+import type { NodeChannelSecurity } from '../node-channel.ts';
+import { mountMqtt, type MountedMqtt, type MqttLimits } from './mount.ts';
+import { createEventsClient, type NodeEventsClient } from './node-events.ts';
+
+export { DEFAULT_MQTT_LIMITS, MQTT_PATH, type MountedMqtt, type MqttLimits, type MqttStats } from './mount.ts';
+export { createEventsClient, NodeEventsClient } from './node-events.ts';
+
+export interface EventApiOptions {
+  /** The node's NodeEvents client (left open); without it a gateway given the node's address makes its own. */
+  events?: NodeEventsClient;
+  /** Limits of the MQTT broker (mount.ts DEFAULT_MQTT_LIMITS), or false: no event API. */
+  mqtt?: Partial<MqttLimits> | false;
+}
+
+export interface EventApi {
+  /** Undefined when the event API is off. */
+  readonly mqtt: MountedMqtt | undefined;
+  close(): Promise<void>;
+}
+
+export async function startEventApi(
+  server: Server,
+  options: EventApiOptions & AccessOptions & { nodeAddress?: string | undefined; nodeSecurity?: NodeChannelSecurity | undefined; node: NodeServiceClient; timeoutMs: number; log?: (message: string, err: unknown) => void },
+): Promise<EventApi> {
+  const own = options.events === undefined && options.nodeAddress !== undefined && options.mqtt !== false ? createEventsClient(options.nodeAddress, options.nodeSecurity) : undefined;
+  const events = options.mqtt === false ? undefined : (options.events ?? own);
+  if (events === undefined) return { mqtt: undefined, close: async () => undefined };
+  const log = options.log ?? ((message: string, err: unknown) => console.error(message, err ?? ''));
+  const { publicRoutes, protectedRoutes, jwtSecret } = options;
+  const mqtt = await mountMqtt(server, {
+    node: options.node,
+    events,
+    ...(options.mqtt ? { limits: options.mqtt } : {}),
+    ...(publicRoutes ? { publicRoutes } : {}),
+    ...(protectedRoutes ? { protectedRoutes } : {}),
+    ...(jwtSecret !== undefined ? { jwtSecret } : {}),
+    timeoutMs: options.timeoutMs,
+    log: (message, err) => log(`event API: ${message}`, err),
+  });
+  return {
+    mqtt,
+    async close() {
+      await mqtt.close();
+      own?.close();
+    },
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * TIP-25's control routes (protected: `/api/*` outside the public list needs the JWT, access.ts), as Hornet serves
+ * them (components/coreapi/control.go):
+ *   * `POST /api/core/v2/control/database/prune` with exactly one of `{"index": N}`, `{"depth": N}` or
+ *     `{"targetDatabaseSize": "30GB"}` answers `{"index": <pruning index reached>}` once pruned;
+ *   * `POST /api/core/v2/control/snapshots/create` with `{"index": N}` answers `{"index", "filePath"}` once the
+ *     snapshot (the node's genesis/snapshot JSON) is written in the node's `<data-dir>/snapshots/`.
+ * Both wait for the node (a prune or a snapshot of a large store takes a while): their deadline is CONTROL_TIMEOUT_MS.
+ */
+import type { Router } from '@koa/router';
+import type { Context } from 'koa';
+import type { PruneDatabaseRequest } from '../src/grpc/gen/node.ts';
+import { readBody } from './body.ts';
+import { HttpProblem } from './errors.ts';
+import { guardJsonText } from './json-guard.ts';
+import { JSON_TYPE, mediaTypeOf } from './media.ts';
+import { abortOn, callNode } from './node-client.ts';
+import type { RouteOptions } from './routes.ts';
+
+const CONTROL = '/api/core/v2/control';
+export const CONTROL_TIMEOUT_MS = 10 * 60 * 1000;
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The JSON object of the body (415 for another media type, 400 for anything but an object). */
+async function jsonBody(ctx: Context, options: RouteOptions): Promise<Record<string, unknown>> {
+  const mediaType = mediaTypeOf(ctx.get('content-type'));
+  if (mediaType !== JSON_TYPE) {
+    throw new HttpProblem(415, `unsupported media type: ${mediaType === '' ? 'no Content-Type' : `Content-Type "${mediaType.slice(0, 80)}"`}, expected ${JSON_TYPE}`);
+  }
+  let text: string;
+  try {
+    text = UTF8.decode(await readBody(ctx.req, options.bodyLimitBytes));
+  } catch (err) {
+    if (err instanceof HttpProblem) throw err;
+    throw new HttpProblem(400, 'invalid request: the body is not valid UTF-8');
+  }
+  guardJsonText(text, options.maxJsonDepth, 'invalid request');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new HttpProblem(400, `invalid request: malformed JSON body: ${(err as Error).message}`);
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new HttpProblem(400, 'invalid request: expected a JSON object');
+  return json as Record<string, unknown>;
+}
+
+function milestoneIndex(v: unknown, key: string): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 0xffffffff) throw new HttpProblem(400, `invalid request: "${key}" must be a milestone index (an integer 0..4294967295)`);
+  return v;
+}
+
+export function addControlRoutes(router: Router, options: RouteOptions): void {
+  const { client } = options;
+
+  router.post(`${CONTROL}/database/prune`, async (ctx) => {
+    const body = await jsonBody(ctx, options);
+    const given = (['index', 'depth', 'targetDatabaseSize'] as const).filter((k) => body[k] !== undefined && body[k] !== null);
+    if (given.length !== 1) throw new HttpProblem(400, 'invalid request: either index, depth or targetDatabaseSize has to be specified');
+    let request: PruneDatabaseRequest;
+    if (given[0] === 'targetDatabaseSize') {
+      const size = body['targetDatabaseSize'];
+      if (typeof size !== 'string' || size === '') throw new HttpProblem(400, 'invalid request: "targetDatabaseSize" must be a size like "30GB"');
+      request = { target: { $case: 'targetDatabaseSize', value: size } };
+    } else if (given[0] === 'depth') {
+      request = { target: { $case: 'depth', value: milestoneIndex(body['depth'], 'depth') } };
+    } else {
+      request = { target: { $case: 'index', value: milestoneIndex(body['index'], 'index') } };
+    }
+    const answer = await callNode(client, 'PruneDatabase', client.pruneDatabase, request, CONTROL_TIMEOUT_MS, abortOn(ctx));
+    ctx.body = { index: answer.index };
+  });
+
+  router.post(`${CONTROL}/snapshots/create`, async (ctx) => {
+    const body = await jsonBody(ctx, options);
+    const index = milestoneIndex(body['index'], 'index');
+    if (index === 0) throw new HttpProblem(400, 'invalid request: index needs to be specified');
+    const answer = await callNode(client, 'CreateSnapshot', client.createSnapshot, { index }, CONTROL_TIMEOUT_MS, abortOn(ctx));
+    ctx.body = { index: answer.index, filePath: answer.filePath };
+  });
+}

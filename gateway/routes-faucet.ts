@@ -1,0 +1,89 @@
+/**
+ * The dev network's faucet (`/api/faucet/v1`), inx-faucet's REST API on the REST port: `GET /info` answers
+ * `{isHealthy, address, balance, tokenName, bech32Hrp}` and `POST /enqueue` with `{"address": "<bech32>"}` answers 202
+ * `{address, waitingRequests}`, so the SDKs' `requestFundsFromFaucet(url, address)` works with
+ * `url = http://HOST:REST_PORT/api/faucet/v1/enqueue`. The node checks the address and decides; a node without a dev
+ * wallet answers 503. Errors have the gateway's body (docs/decisions.md §1, §2) with inx-faucet's message as reason.
+ * The node counts waiting requests per client: the gateway passes the client's IP address (the socket's peer, as the
+ * rate limit reads it), and a client with too many requests waiting gets 429 with Retry-After; a faucet that cannot
+ * take a request now (not synced, not enough funds, queue full) answers 503 with Retry-After (decisions §26).
+ */
+import type { Router } from '@koa/router';
+import type { Context } from 'koa';
+import { readBody } from './body.ts';
+import { HttpProblem, NodeCallError, parseNodeError } from './errors.ts';
+import { guardJsonText } from './json-guard.ts';
+import { JSON_TYPE, mediaTypeOf } from './media.ts';
+import { abortOn, callNode } from './node-client.ts';
+import type { RouteOptions } from './routes.ts';
+import { sendJsonText } from './send.ts';
+
+const FAUCET = '/api/faucet/v1';
+/** The node's code for a client with too many requests waiting (RESOURCE_EXHAUSTED, elsewhere 503): here 429. */
+const TOO_MANY_REQUESTS = 'TOO_MANY_REQUESTS';
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** inx-faucet's answer to a body it cannot bind: 400 `Invalid Request! Error: ...`. */
+function badRequest(reason: string): HttpProblem {
+  return new HttpProblem(400, `Invalid Request! Error: ${reason}`);
+}
+
+/** The `address` of an enqueue body (JSON; absent reads as "", which the node refuses as no bech32 address). */
+async function enqueueAddress(ctx: Context, options: RouteOptions): Promise<string> {
+  const mediaType = mediaTypeOf(ctx.get('content-type'));
+  if (mediaType !== JSON_TYPE) {
+    const given = mediaType === '' ? 'no Content-Type' : `Content-Type "${mediaType.slice(0, 80)}"`;
+    throw new HttpProblem(415, `unsupported media type: ${given}, expected ${JSON_TYPE}`);
+  }
+  const body = await readBody(ctx.req, options.bodyLimitBytes);
+  let text: string;
+  try {
+    text = UTF8.decode(body);
+  } catch {
+    throw badRequest('request body is not valid UTF-8');
+  }
+  guardJsonText(text, options.maxJsonDepth, 'Invalid Request! Error');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw badRequest(`malformed JSON body: ${(err as Error).message}`);
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw badRequest('expected a JSON object {"address": "<bech32>"}');
+  const address = (json as { address?: unknown }).address;
+  if (address === undefined || address === null) return '';
+  if (typeof address !== 'string') throw badRequest(`"address" must be a string, got ${typeof address}`);
+  return address;
+}
+
+/** A refusal for too many waiting requests of this client as 429 with the node's Retry-After; undefined otherwise. */
+function tooManyRequests(e: unknown): HttpProblem | undefined {
+  if (!(e instanceof NodeCallError)) return undefined;
+  const parsed = parseNodeError(e.grpcError);
+  if (parsed.code !== TOO_MANY_REQUESTS) return undefined;
+  return new HttpProblem(429, parsed.message, { 'retry-after': String(parsed.retryAfterSeconds ?? 1) });
+}
+
+export function addFaucetRoutes(router: Router, options: RouteOptions): void {
+  const { client, timeoutMs } = options;
+
+  router.get(`${FAUCET}/info`, async (ctx) => {
+    const info = await callNode(client, 'FaucetInfo', client.faucetInfo, {}, timeoutMs, abortOn(ctx));
+    // The balance is a u64: written as its exact decimal digits, as inx-faucet's JSON number.
+    sendJsonText(
+      ctx,
+      `{"isHealthy":${info.isHealthy},"address":${JSON.stringify(info.address)},"balance":${info.balance.toString()},` +
+        `"tokenName":${JSON.stringify(info.tokenName)},"bech32Hrp":${JSON.stringify(info.bech32Hrp)}}`,
+    );
+  });
+
+  router.post(`${FAUCET}/enqueue`, async (ctx) => {
+    const address = await enqueueAddress(ctx, options);
+    const request = { address, client: ctx.req.socket.remoteAddress ?? '' };
+    const answer = await callNode(client, 'FaucetEnqueue', client.faucetEnqueue, request, timeoutMs, abortOn(ctx)).catch((e: unknown) => {
+      throw tooManyRequests(e) ?? e;
+    });
+    ctx.status = 202;
+    ctx.body = { address: answer.address, waitingRequests: answer.waitingRequests };
+  });
+}

@@ -1,0 +1,105 @@
+/**
+ * The peers routes of TIP-25 (protected: under `/api/*`, outside the public list) as Hornet answers them, and the
+ * dashboard's data route:
+ *
+ *   GET    /api/core/v2/peers            [PeerResponse...]
+ *   GET    /api/core/v2/peers/{peerId}   PeerResponse (404 when unknown)
+ *   POST   /api/core/v2/peers            {"multiAddress": "...", "alias"?: "..."} -> 200 PeerResponse (a static peer,
+ *                                        dialed now; the address HOST:PORT, this node's form, or a multiaddress
+ *                                        /ip4|ip6|dns/HOST/tcp/PORT[/p2p/ID])
+ *   DELETE /api/core/v2/peers/{peerId}   204 (disconnected, no longer dialed)
+ *   GET    /api/dashboard/v1/data        the dashboard's figures (public on loopback, else protected: access.ts)
+ *
+ * PeerResponse: {id, multiAddresses, alias?, relation: "known"|"unknown", connected, gossip?: {heartbeat:
+ * {solidMilestoneIndex, prunedMilestoneIndex, latestMilestoneIndex, connectedPeers, syncedPeers}, metrics:
+ * {newBlocks, knownBlocks, receivedBlocks, receivedBlockRequests, receivedMilestoneRequests, receivedHeartbeats,
+ * sentBlocks, sentBlockRequests, sentMilestoneRequests, sentHeartbeats, droppedPackets}}}, `gossip` while connected.
+ */
+import type { Router } from '@koa/router';
+import type { Context } from 'koa';
+import type { Peer } from '../src/grpc/gen/node.ts';
+import { readBody } from './body.ts';
+import { HttpProblem } from './errors.ts';
+import { guardJsonText } from './json-guard.ts';
+import { JSON_TYPE, mediaTypeOf } from './media.ts';
+import { abortOn, callNode } from './node-client.ts';
+import type { RouteOptions } from './routes.ts';
+import { sendJsonText } from './send.ts';
+
+const PEERS = '/api/core/v2/peers';
+export const DASHBOARD_DATA = '/api/dashboard/v1/data';
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Hornet's PeerResponse (key order as Hornet emits it; `alias` and `gossip` only when present). */
+export function peerToJson(p: Peer): Record<string, unknown> {
+  const out: Record<string, unknown> = { id: p.id, multiAddresses: p.multiAddresses };
+  if (p.alias !== undefined) out.alias = p.alias;
+  out.relation = p.relation;
+  out.connected = p.connected;
+  if (p.gossip) {
+    const h = p.gossip.heartbeat;
+    out.gossip = {
+      heartbeat: h
+        ? { solidMilestoneIndex: h.solidMilestoneIndex, prunedMilestoneIndex: h.prunedMilestoneIndex, latestMilestoneIndex: h.latestMilestoneIndex, connectedPeers: h.connectedPeers, syncedPeers: h.syncedPeers }
+        : null,
+      metrics: { ...p.gossip.metrics },
+    };
+  }
+  return out;
+}
+
+/** The body of POST /peers: `multiAddress` (required) and `alias` (optional), as Hornet's addPeerRequest. */
+async function addPeerBody(ctx: Context, options: RouteOptions): Promise<{ address: string; alias?: string }> {
+  const mediaType = mediaTypeOf(ctx.get('content-type'));
+  if (mediaType !== JSON_TYPE) {
+    const given = mediaType === '' ? 'no Content-Type' : `Content-Type "${mediaType.slice(0, 80)}"`;
+    throw new HttpProblem(415, `unsupported media type: ${given}, expected ${JSON_TYPE}`);
+  }
+  let text: string;
+  try {
+    text = UTF8.decode(await readBody(ctx.req, options.bodyLimitBytes));
+  } catch (err) {
+    if (err instanceof HttpProblem) throw err;
+    throw new HttpProblem(400, 'invalid addPeerRequest: the body is not valid UTF-8');
+  }
+  guardJsonText(text, options.maxJsonDepth, 'invalid addPeerRequest');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new HttpProblem(400, `invalid addPeerRequest: malformed JSON: ${(err as Error).message}`);
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new HttpProblem(400, 'invalid addPeerRequest: expected {"multiAddress": "...", "alias": "..."}');
+  const { multiAddress, alias } = json as { multiAddress?: unknown; alias?: unknown };
+  if (typeof multiAddress !== 'string' || multiAddress === '') throw new HttpProblem(400, 'invalid addPeerRequest: "multiAddress" must be a non-empty string (HOST:PORT or /ip4/HOST/tcp/PORT)');
+  if (alias !== undefined && alias !== null && typeof alias !== 'string') throw new HttpProblem(400, 'invalid addPeerRequest: "alias" must be a string');
+  return { address: multiAddress, ...(typeof alias === 'string' ? { alias } : {}) };
+}
+
+export function addPeersRoutes(router: Router, options: RouteOptions): void {
+  const { client, timeoutMs } = options;
+
+  router.get(PEERS, async (ctx) => {
+    const answer = await callNode(client, 'GetPeers', client.getPeers, {}, timeoutMs, abortOn(ctx));
+    ctx.body = answer.peers.map(peerToJson);
+  });
+
+  router.get(`${PEERS}/:peerId`, async (ctx) => {
+    ctx.body = peerToJson(await callNode(client, 'GetPeer', client.getPeer, { peerId: ctx.params.peerId! }, timeoutMs, abortOn(ctx)));
+  });
+
+  router.post(PEERS, async (ctx) => {
+    const body = await addPeerBody(ctx, options);
+    ctx.body = peerToJson(await callNode(client, 'AddPeer', client.addPeer, body, timeoutMs, abortOn(ctx)));
+  });
+
+  router.delete(`${PEERS}/:peerId`, async (ctx) => {
+    await callNode(client, 'RemovePeer', client.removePeer, { peerId: ctx.params.peerId! }, timeoutMs, abortOn(ctx));
+    ctx.body = null; // before the status: Koa would turn a null body into 204 anyway
+    ctx.status = 204;
+  });
+
+  router.get(DASHBOARD_DATA, async (ctx) => {
+    sendJsonText(ctx, (await callNode(client, 'GetDashboard', client.getDashboard, {}, timeoutMs, abortOn(ctx))).json);
+  });
+}

@@ -1,0 +1,130 @@
+/**
+ * The NodeEvents service (proto/events.proto): the event bus (src/node/events) on the wire. `Subscribe` streams every
+ * batch of the bus from the call on, mapped to the wire messages here (the one mapping; the in-process transport of
+ * in-process-events.ts uses it too). A reader that falls behind is not buffered without bound: once more than
+ * `maxQueuedBatches` batches wait in its stream it is cut off with RESOURCE_EXHAUSTED and its subscription dropped.
+ * The stream ends when the node stops (the bus closes).
+ */
+import { status as Status, type ServerWritableStream, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import {
+  BlockPayloadKind,
+  ChainKind,
+  NodeEventsService,
+  type Event,
+  type EventBatch,
+  type SubscribeRequest,
+} from '../../grpc/gen/events.ts';
+import type { MilestoneInfo } from '../../grpc/gen/node.ts';
+import type { BlockPayloadKind as DomainPayloadKind, EventBus, NodeEvent, OutputEvent } from '../events/bus.ts';
+import type { LatestMilestone } from '../ledger/milestones.ts';
+import type { Logger } from '../logger.ts';
+import type { ExtraService } from './server.ts';
+import { metadataMessage } from './service.ts';
+
+/** Batches a subscriber may leave unread before it is cut off (a batch is one group commit or one confirmation). */
+export const DEFAULT_MAX_QUEUED_BATCHES = 4096;
+
+const PAYLOAD_KINDS: Record<DomainPayloadKind, BlockPayloadKind> = {
+  none: BlockPayloadKind.BLOCK_PAYLOAD_KIND_NONE,
+  transaction: BlockPayloadKind.BLOCK_PAYLOAD_KIND_TRANSACTION,
+  taggedData: BlockPayloadKind.BLOCK_PAYLOAD_KIND_TAGGED_DATA,
+  milestone: BlockPayloadKind.BLOCK_PAYLOAD_KIND_MILESTONE,
+};
+
+const CHAIN_KINDS = { alias: ChainKind.CHAIN_KIND_ALIAS, nft: ChainKind.CHAIN_KIND_NFT, foundry: ChainKind.CHAIN_KIND_FOUNDRY } as const;
+
+const EMPTY = new Uint8Array(0);
+
+type Bytes = (b: Uint8Array) => Uint8Array;
+
+const same: Bytes = (b) => b;
+
+function milestoneInfo(m: LatestMilestone, bytes: Bytes): MilestoneInfo {
+  return { index: m.index, timestamp: m.timestamp, milestoneId: bytes(m.milestoneId) };
+}
+
+function ledgerOutput(o: OutputEvent, bytes: Bytes): Event['kind'] {
+  const value = {
+    outputId: bytes(o.outputId),
+    json: o.json,
+    unlocks: o.unlocks.map((u) => ({ condition: u.condition, address: u.address })),
+    chain: o.chain ? CHAIN_KINDS[o.chain.kind] : ChainKind.CHAIN_KIND_NONE,
+    chainId: o.chain ? bytes(o.chain.id) : EMPTY,
+  };
+  return o.kind === 'created' ? { $case: 'outputCreated', value } : { $case: 'outputSpent', value };
+}
+
+/** One bus event as its wire message; `bytes` copies byte fields where the receiver must not share them (in process). */
+export function eventMessage(e: NodeEvent, bytes: Bytes = same): Event {
+  switch (e.kind) {
+    case 'block':
+      return {
+        kind: {
+          $case: 'block',
+          value: {
+            blockId: bytes(e.blockId),
+            raw: bytes(e.raw),
+            payload: PAYLOAD_KINDS[e.payload],
+            ...(e.tag !== undefined ? { tag: bytes(e.tag) } : {}),
+            milestone: e.milestone ? bytes(e.milestone) : EMPTY,
+          },
+        },
+      };
+    case 'metadata': {
+      const md = metadataMessage(e.view);
+      return { kind: { $case: 'metadata', value: { ...md, blockId: bytes(md.blockId), parents: md.parents.map(bytes) } } };
+    }
+    case 'latest':
+      return { kind: { $case: 'latestMilestone', value: milestoneInfo(e.milestone, bytes) } };
+    case 'confirmed':
+      return { kind: { $case: 'confirmedMilestone', value: milestoneInfo(e.milestone, bytes) } };
+    case 'created':
+    case 'spent':
+      return { kind: ledgerOutput(e, bytes) };
+    case 'included':
+      return { kind: { $case: 'included', value: { transactionId: bytes(e.transactionId), blockId: bytes(e.blockId), raw: bytes(e.raw) } } };
+    case 'receipt':
+      return { kind: { $case: 'receipt', value: { milestoneIndex: e.milestoneIndex, json: e.json } } };
+  }
+}
+
+export function batchMessage(batch: readonly NodeEvent[], bytes: Bytes = same): EventBatch {
+  return { events: batch.map((e) => eventMessage(e, bytes)) };
+}
+
+/** The error a subscriber that fell behind gets. */
+export function tooSlow(maxQueuedBatches: number): { code: Status; details: string } {
+  return { code: Status.RESOURCE_EXHAUSTED, details: `event subscriber too slow: more than ${maxQueuedBatches} batches unread` };
+}
+
+/** The NodeEvents service for the node's gRPC server. */
+export function nodeEventsService(bus: EventBus, logger: Logger, maxQueuedBatches = DEFAULT_MAX_QUEUED_BATCHES): ExtraService {
+  const subscribe = (call: ServerWritableStream<SubscribeRequest, EventBatch>): void => {
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      unsubscribe();
+    };
+    const unsubscribe = bus.subscribe(
+      (batch) => {
+        if (done) return;
+        if (call.writableLength > maxQueuedBatches) {
+          logger.warn(`NodeEvents: subscriber ${call.getPeer()} cut off: more than ${maxQueuedBatches} batches unread`);
+          finish();
+          call.emit('error', tooSlow(maxQueuedBatches));
+          return;
+        }
+        call.write(batchMessage(batch));
+      },
+      () => {
+        if (done) return;
+        finish();
+        call.end();
+      },
+    );
+    call.once('cancelled', finish);
+    call.once('error', finish);
+  };
+  return { definition: NodeEventsService, implementation: { subscribe } satisfies UntypedServiceImplementation };
+}

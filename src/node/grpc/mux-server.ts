@@ -1,0 +1,398 @@
+/**
+ * The node's side of the multiplexed transport (proto/mux.proto, docs/decisions.md §24): the NodeMux service, served
+ * beside NodeService on the same gRPC server, runs each CALL frame through the same handlers as the unary service,
+ * with a server-call object of grpc-js's surface (server-call.ts, as the in-process transport does), and answers
+ * with what grpc-js's server would send for the unary call:
+ *   * the request decoded and the answer encoded by the method's generated message functions (MESSAGES);
+ *   * a failure as FAILURE frame with the status code, details and the trailers a trailers-only answer carries
+ *     (content-type, the handler's trailer metadata with `grpc-status-details-bin`, date); an unknown method
+ *     UNIMPLEMENTED "The server does not implement the method /ledger.v1.NodeService/X", a method without handler
+ *     UNIMPLEMENTED naming it, a request that does not decode INTERNAL "Error deserializing request", an answer that
+ *     does not encode INTERNAL "Error serializing response", one above the message limit RESOURCE_EXHAUSTED
+ *     "Sent message larger than max (N vs. 4194304)"; the stream goes on;
+ *   * the caller's deadline (`timeout_ms`) cancels the server call and answers DEADLINE_EXCEEDED "Deadline exceeded";
+ *     a CANCEL frame or the stream's end (the gateway went away) cancels it: the handler sees 'cancelled' (SubmitBlock
+ *     aborts its proof of work) and a later answer is dropped.
+ * Shutdown (`goAway`): each stream gets a GOAWAY frame, later CALL frames are REFUSED (the gateway sends them again on
+ * a new stream, which finds the node gone), the calls under way are answered, then the stream ends with status OK.
+ *
+ * Limits, so that one stream cannot take the node's memory or event loop (docs/decisions.md §24): at most `maxCalls`
+ * calls under way per stream (a CALL beyond is answered RESOURCE_EXHAUSTED, not run); every call ends at `maxCallMs`
+ * (the node door's unary cap) at the latest, one without a deadline too; a received batch stays bytes, its frames
+ * decoded and dispatched one at a time, FRAMES_PER_TURN a turn of the event loop; while more than BACKLOG_BYTES of
+ * answers wait, no frame is dispatched (mid-batch too) nor read (the stream is paused: HTTP/2 flow control holds the
+ * gateway back), and more than `maxQueuedBytes` received and not dispatched end the stream RESOURCE_EXHAUSTED. No
+ * exception leaves a frame: bad metadata fails the call INVALID_ARGUMENT naming the key, anything unexpected INTERNAL
+ * (logged once per stream); bytes that do not decode end the stream INTERNAL.
+ */
+import { Metadata, status as Status, type Server, type ServerDuplexStream, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { DeadlineTimer, trailersOnly, type Expiring } from '../../grpc/client-call.ts';
+import type { MuxBatch, MuxFrame } from '../../grpc/gen/mux.ts';
+import { NodeServiceService } from '../../grpc/gen/node.ts';
+import { BatchReader, encodeMessage, EXCHANGE_UNDECODED, failureFrame, frame, frameBytes, FrameKind, FrameWriter, InvalidMetadataError, MAX_CALLS_IN_FLIGHT, MAX_MESSAGE_BYTES, metadataOf, METHOD_OF, servicePath, type Encoder, type NodeServiceMethod } from '../../grpc/mux.ts';
+import { consoleLogger, type Logger } from '../logger.ts';
+import { MESSAGES } from './in-process-messages.ts';
+import type { NodeServiceHandlers } from './in-process.ts';
+import { DispatchedServerCall, errorStatus, invokeHandler, type Respond, type UnaryHandler } from './server-call.ts';
+
+/** Answers waiting to be written beyond this: no further frames are dispatched or read until it drains to half. */
+const BACKLOG_BYTES = 4 * 1024 * 1024;
+
+/** Frames dispatched per turn of the event loop at most: the node's other work goes on between. */
+const FRAMES_PER_TURN = 1024;
+
+/** The longest a multiplexed call runs: NODE_DOOR_MAX_CALL_MS of src/node/doors.ts (test/grpc/mux-limits.test.ts keeps them equal). */
+export const MUX_MAX_CALL_MS = 120_000;
+
+/**
+ * The limits of the NodeMux streams, by default the node's: `maxCalls` under way per stream (MAX_CALLS_IN_FLIGHT),
+ * `maxCallMs` the longest call (MUX_MAX_CALL_MS), `maxQueuedBytes` received and not dispatched (two messages'
+ * worth); `logger` for unexpected failures (the console).
+ */
+export interface NodeMuxOptions {
+  maxCalls?: number;
+  maxCallMs?: number;
+  maxQueuedBytes?: number;
+  logger?: Logger;
+}
+
+type Limits = Required<NodeMuxOptions>;
+
+interface MessageCodec extends Encoder<unknown> {
+  decode(bytes: Uint8Array): unknown;
+}
+
+/** One timer for the deadlines of all calls under way on every stream. */
+const deadlines = new DeadlineTimer<MuxServerCall>();
+
+/** One call of a stream: the handler's server call, with its stream and ID; `capped`: it ends at the node's limit. */
+class MuxServerCall extends DispatchedServerCall<unknown> implements Expiring {
+  constructor(
+    readonly id: number,
+    readonly method: NodeServiceMethod,
+    private readonly stream: MuxServerStream,
+    request: unknown,
+    metadata: Metadata | undefined,
+    deadline: number,
+    readonly capped: boolean,
+  ) {
+    super(request, metadata, deadline, NodeServiceService[method].path, stream.peer, stream.host);
+  }
+
+  deadlineExceeded(): void {
+    this.stream.expired(this);
+  }
+
+  /** The handler's callback (made here: a closure per call, not a named function expression). */
+  responder(): Respond {
+    return (error, value, trailer) => this.stream.answer(this, error, value, trailer);
+  }
+}
+
+/** One Exchange stream: its calls under way, the batches received and not yet dispatched, and its writer. */
+class MuxServerStream {
+  readonly peer: string;
+  readonly host: string;
+  private readonly calls = new Map<number, MuxServerCall>();
+  private readonly writer: FrameWriter;
+  private readonly inbox: BatchReader[] = [];
+  private queuedBytes = 0; // of the batches in the inbox
+  private goingAway = false;
+  private halfClosed = false;
+  private gone = false;
+  private paused = false;
+  private turnScheduled = false;
+  private loggedUnexpected = false;
+
+  constructor(
+    private readonly stream: ServerDuplexStream<Buffer, MuxBatch>,
+    private readonly handlers: NodeServiceHandlers,
+    private readonly streams: Set<MuxServerStream>,
+    private readonly limits: Limits,
+  ) {
+    this.peer = stream.getPeer();
+    this.host = stream.getHost();
+    this.writer = new FrameWriter(stream, undefined, () => this.safely(() => this.flushed()));
+    streams.add(this);
+    stream.on('data', (bytes: Buffer) => this.safely(() => this.receive(bytes)));
+    stream.on('end', () => this.halfClose());
+    stream.on('cancelled', () => this.lost());
+    stream.on('error', () => this.lost());
+    stream.on('close', () => this.lost());
+  }
+
+  /** Adds its calls under way, bytes received and not dispatched, and answers waiting to be written to `into`. */
+  count(into: ReturnType<NodeMuxHandle['stats']>): void {
+    into.calls += this.calls.size;
+    into.queuedBytes += this.queuedBytes;
+    into.backlogBytes += this.writer.pendingBytes;
+  }
+
+  /** No new calls: GOAWAY, then the stream ends once the calls under way are answered. */
+  goAway(): void {
+    if (this.goingAway || this.gone) return;
+    this.goingAway = true;
+    this.send(frame(FrameKind.FRAME_KIND_GOAWAY, 0));
+    this.maybeEnd();
+  }
+
+  /** The handler's answer; dropped when the call ended (cancelled, expired, stream gone). */
+  answer(call: MuxServerCall, error: unknown, value: unknown, trailer: unknown): void {
+    if (this.calls.get(call.id) !== call) return;
+    this.forget(call);
+    if (error) {
+      const status = errorStatus(error, trailer as Parameters<typeof errorStatus>[1]);
+      this.send(failureFrame(call.id, status.code, status.details, status.metadata));
+    } else {
+      let bytes: Uint8Array;
+      try {
+        if (typeof value !== 'object' || value === null) throw new TypeError('the answer is not a message');
+        bytes = encodeMessage(MESSAGES[call.method].response as unknown as MessageCodec, value);
+      } catch {
+        this.send(failureFrame(call.id, Status.INTERNAL, 'Error serializing response', trailersOnly(undefined)));
+        return this.maybeEnd();
+      }
+      const answer = frame(FrameKind.FRAME_KIND_ANSWER, call.id, bytes);
+      const size = frameBytes(answer);
+      if (size > MAX_MESSAGE_BYTES) this.send(failureFrame(call.id, Status.RESOURCE_EXHAUSTED, `Sent message larger than max (${bytes.length + 5} vs. ${MAX_MESSAGE_BYTES})`, trailersOnly(undefined)));
+      else this.queue(answer, size);
+    }
+    this.maybeEnd();
+  }
+
+  /** The call's deadline (or the node's limit) passed: cancelled, DEADLINE_EXCEEDED as grpc-js's server (the door) sends it. */
+  expired(call: MuxServerCall): void {
+    if (this.calls.get(call.id) !== call) return;
+    this.forget(call, true);
+    const details = call.capped ? `Deadline exceeded (this node answers a call within ${this.limits.maxCallMs / 1000} s)` : 'Deadline exceeded';
+    this.send(failureFrame(call.id, Status.DEADLINE_EXCEEDED, details, trailersOnly(undefined)));
+    this.maybeEnd();
+  }
+
+  private receive(bytes: Buffer): void {
+    if (this.gone) return;
+    this.inbox.push(new BatchReader(bytes));
+    this.queuedBytes += bytes.length;
+    this.dispatchQueued();
+  }
+
+  /** Dispatches the frames received, in order, while the backlog of answers allows, FRAMES_PER_TURN a turn. */
+  private dispatchQueued(): void {
+    let budget = FRAMES_PER_TURN;
+    while (this.inbox.length > 0 && !this.gone && this.writer.pendingBytes <= BACKLOG_BYTES) {
+      if (budget-- === 0) {
+        this.nextTurn();
+        break;
+      }
+      const reader = this.inbox[0]!;
+      let f: MuxFrame | undefined;
+      try {
+        f = reader.next();
+      } catch {
+        return this.abort(Status.INTERNAL, 'Error deserializing request');
+      }
+      if (f === undefined) {
+        this.inbox.shift();
+        this.queuedBytes -= reader.bytes.length;
+      } else this.dispatch(f);
+    }
+    if (this.gone) return;
+    if (this.queuedBytes > this.limits.maxQueuedBytes) {
+      return this.abort(Status.RESOURCE_EXHAUSTED, `Too much received and not yet dispatched (${this.queuedBytes} bytes, at most ${this.limits.maxQueuedBytes}): read the answers`);
+    }
+    this.holdReading();
+    if (this.inbox.length === 0) this.maybeEnd();
+  }
+
+  /** One frame; nothing it throws leaves here: a CALL that failed unexpectedly is answered INTERNAL. */
+  private dispatch(f: MuxFrame): void {
+    try {
+      if (f.kind === FrameKind.FRAME_KIND_CALL) this.call(f);
+      else if (f.kind === FrameKind.FRAME_KIND_CANCEL) this.cancel(f.callId);
+    } catch (e) {
+      this.unexpected(e, `a frame of call ${f.callId}`);
+      if (f.kind !== FrameKind.FRAME_KIND_CALL) return;
+      const call = this.calls.get(f.callId);
+      if (call !== undefined) this.forget(call, true);
+      this.fail(f.callId, Status.INTERNAL, 'Internal error');
+    }
+  }
+
+  private call(f: MuxFrame): void {
+    if (this.goingAway) return this.send(frame(FrameKind.FRAME_KIND_REFUSED, f.callId));
+    const clash = this.calls.get(f.callId);
+    if (clash === undefined && this.calls.size >= this.limits.maxCalls) {
+      return this.fail(f.callId, Status.RESOURCE_EXHAUSTED, `Too many calls under way on this stream (at most ${this.limits.maxCalls}): wait for answers`);
+    }
+    let metadata: Metadata | undefined;
+    try {
+      metadata = f.metadata.length > 0 ? metadataOf(f.metadata) : undefined;
+    } catch (e) {
+      if (e instanceof InvalidMetadataError) return this.fail(f.callId, Status.INVALID_ARGUMENT, e.message);
+      throw e;
+    }
+    const method = METHOD_OF.get(f.method);
+    if (method === undefined) return this.fail(f.callId, Status.UNIMPLEMENTED, `The server does not implement the method ${servicePath(f.method)}`);
+    const handler = this.handlers[method] as UnaryHandler | undefined;
+    if (handler === undefined) return this.fail(f.callId, Status.UNIMPLEMENTED, `The server does not implement the method ${method}`);
+    let request: unknown;
+    try {
+      request = (MESSAGES[method].request as unknown as MessageCodec).decode(f.message);
+    } catch {
+      return this.fail(f.callId, Status.INTERNAL, 'Error deserializing request');
+    }
+    const now = Date.now();
+    const capped = f.timeoutMs === 0 || f.timeoutMs > this.limits.maxCallMs;
+    const call = new MuxServerCall(f.callId, method, this, request, metadata, f.timeoutMs > 0 ? now + f.timeoutMs : Infinity, capped);
+    if (clash !== undefined) this.forget(clash, true);
+    this.calls.set(f.callId, call);
+    deadlines.add(call, now + (capped ? this.limits.maxCallMs : f.timeoutMs));
+    invokeHandler(handler, this.handlers, call, call.responder());
+  }
+
+  private cancel(id: number): void {
+    const call = this.calls.get(id);
+    if (call === undefined) return;
+    this.forget(call, true);
+    this.maybeEnd();
+  }
+
+  private fail(id: number, code: Status, details: string): void {
+    this.send(failureFrame(id, code, details, trailersOnly(undefined)));
+  }
+
+  private send(f: MuxFrame): void {
+    this.queue(f, frameBytes(f));
+  }
+
+  /** Queues a frame; too much waiting to be written stops the reading of further calls. */
+  private queue(f: MuxFrame, size: number): void {
+    this.writer.push(f, size);
+    if (!this.paused && this.writer.pendingBytes > BACKLOG_BYTES) {
+      this.paused = true;
+      this.stream.pause();
+    }
+  }
+
+  /** Reading pauses while received frames wait or answers back up; it resumes once neither holds (the backlog at half). */
+  private holdReading(): void {
+    const hold = this.inbox.length > 0 || this.writer.pendingBytes > (this.paused ? BACKLOG_BYTES / 2 : BACKLOG_BYTES);
+    if (hold === this.paused || this.gone) return;
+    this.paused = hold;
+    if (hold) this.stream.pause();
+    else this.stream.resume();
+  }
+
+  /** The rest of the inbox on a later turn of the event loop. */
+  private nextTurn(): void {
+    if (this.turnScheduled) return;
+    this.turnScheduled = true;
+    setImmediate(() => {
+      this.turnScheduled = false;
+      this.safely(() => this.dispatchQueued());
+    });
+  }
+
+  /** The call is no longer under way on the stream; with `cancel` the handler is told it ended. */
+  private forget(call: MuxServerCall, cancel = false): void {
+    this.calls.delete(call.id);
+    deadlines.remove(call);
+    if (cancel) call.cancel();
+  }
+
+  /** After each round of writes: dispatching (then reading) goes on once the backlog is down to half. */
+  private flushed(): void {
+    if (this.gone || this.writer.pendingBytes > BACKLOG_BYTES / 2) return;
+    if (this.inbox.length === 0) this.holdReading();
+    else if (!this.turnScheduled) this.dispatchQueued();
+  }
+
+  /** The gateway sends no more calls: the stream ends once the calls under way are answered. */
+  private halfClose(): void {
+    this.halfClosed = true;
+    this.maybeEnd();
+  }
+
+  private maybeEnd(): void {
+    if ((this.goingAway || this.halfClosed) && this.calls.size === 0 && this.inbox.length === 0 && !this.gone) {
+      this.gone = true;
+      this.streams.delete(this);
+      this.writer.endWhenWritten();
+    }
+  }
+
+  /** Runs `work` of the stream's own (not a frame's): whatever it throws ends the stream INTERNAL, logged once. */
+  private safely(work: () => void): void {
+    try {
+      work();
+    } catch (e) {
+      this.unexpected(e, 'the stream');
+      this.abort(Status.INTERNAL, 'Internal error');
+    }
+  }
+
+  private unexpected(error: unknown, what: string): void {
+    if (this.loggedUnexpected) return;
+    this.loggedUnexpected = true;
+    try {
+      this.limits.logger.error(`NodeMux stream from ${this.peer}: ${what} failed unexpectedly (INTERNAL; further failures on this stream are not logged)`, error);
+    } catch {} // a logger that throws: nothing more to do
+  }
+
+  /** Ends the stream with `code`: the calls under way are cancelled, what was received and not dispatched dropped. */
+  private abort(code: Status, details: string): void {
+    if (this.gone) return;
+    this.lost();
+    try {
+      this.stream.emit('error', { code, details, metadata: new Metadata() }); // grpc-js ends the stream with this status
+    } catch {} // the stream is gone already
+  }
+
+  /** The stream broke or the gateway cancelled it: every call under way is cancelled. */
+  private lost(): void {
+    this.gone = true;
+    this.streams.delete(this);
+    this.writer.close();
+    this.inbox.length = 0;
+    this.queuedBytes = 0;
+    for (const call of this.calls.values()) {
+      deadlines.remove(call);
+      call.cancel();
+    }
+    this.calls.clear();
+  }
+}
+
+/** The NodeMux service on a gRPC server: its streams, and the shutdown step that ends them. */
+export interface NodeMuxHandle {
+  /** GOAWAY on every stream: no new calls; each stream ends once its calls under way are answered. */
+  goAway(): void;
+  /** What the open streams hold now, in all: calls under way, bytes received and not dispatched, answers waiting. */
+  stats(): { streams: number; calls: number; queuedBytes: number; backlogBytes: number };
+}
+
+/** Adds NodeMux to `server`, dispatching to `handlers` (the NodeService's, served by the same server). */
+export function serveNodeMux(server: Server, handlers: NodeServiceHandlers, options: NodeMuxOptions = {}): NodeMuxHandle {
+  const { maxCalls = MAX_CALLS_IN_FLIGHT, maxCallMs = MUX_MAX_CALL_MS, maxQueuedBytes = 2 * MAX_MESSAGE_BYTES, logger = consoleLogger } = options;
+  const limits: Limits = { maxCalls, maxCallMs, maxQueuedBytes, logger };
+  const streams = new Set<MuxServerStream>();
+  let closing = false;
+  const implementation: UntypedServiceImplementation = {
+    exchange: (stream: ServerDuplexStream<Buffer, MuxBatch>) => {
+      const s = new MuxServerStream(stream, handlers, streams, limits);
+      if (closing) s.goAway();
+    },
+  };
+  server.addService({ exchange: EXCHANGE_UNDECODED }, implementation);
+  return {
+    goAway() {
+      closing = true;
+      for (const s of [...streams]) s.goAway();
+    },
+    stats() {
+      const out = { streams: streams.size, calls: 0, queuedBytes: 0, backlogBytes: 0 };
+      for (const s of streams) s.count(out);
+      return out;
+    },
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * The server side of a NodeService call that does not come through grpc-js's own unary dispatch: the in-process
+ * transport (in-process.ts) and the multiplexed one (mux-server.ts) call the same handlers as the gRPC server does,
+ * with a server-call object of grpc-js's ServerUnaryCall surface, and turn the handler's outcome into what grpc-js's
+ * server would send (server.ts, server-interceptors.ts):
+ *   * a handler that throws is UNKNOWN "Unknown error";
+ *   * an error's `code` and `details` become the status (no numeric code: UNKNOWN with the error's message), its
+ *     metadata (or the trailer given to the callback) the trailers; an "error" with code OK is UNIMPLEMENTED
+ *     "No message received";
+ *   * the caller going away (cancel, deadline, a broken connection) turns the call `cancelled` and emits
+ *     'cancelled' on the next tick (SubmitBlock aborts its proof of work).
+ */
+import { EventEmitter } from 'node:events';
+import { Metadata, status as Status, type Deadline, type ServerUnaryCall, type StatusObject } from '@grpc/grpc-js';
+import { trailersOnly } from '../../grpc/client-call.ts';
+
+/** A handler's callback: (error, value, trailer), as grpc-js's sendUnaryData. */
+export type Respond = (error: unknown, value?: unknown, trailer?: Metadata) => void;
+
+/** What a handler's error turns into on the wire (grpc-js's serverErrorToStatus). */
+export function errorStatus(error: unknown, trailer: Metadata | undefined): StatusObject {
+  const e = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; details?: unknown; message?: unknown; metadata?: Metadata };
+  let code: number = Status.UNKNOWN;
+  let details = 'message' in e ? String(e.message) : 'Unknown Error';
+  if (typeof e.code === 'number' && Number.isInteger(e.code)) {
+    code = e.code;
+    if (typeof e.details === 'string') details = e.details;
+  }
+  if (code === Status.OK) return { code: Status.UNIMPLEMENTED, details: 'No message received', metadata: trailersOnly(trailer ?? e.metadata) };
+  return { code, details, metadata: trailersOnly(trailer ?? e.metadata) };
+}
+
+/** The server side of one call, as a handler sees it (grpc-js's ServerUnaryCall surface). */
+export class DispatchedServerCall<Req> extends EventEmitter implements ServerUnaryCall<Req, unknown> {
+  cancelled = false;
+  private copiedMetadata: Metadata | undefined;
+
+  constructor(
+    readonly request: Req,
+    private readonly callerMetadata: Metadata | undefined,
+    private readonly deadline: Deadline,
+    private readonly path: string,
+    private readonly peer: string,
+    private readonly host: string,
+  ) {
+    super();
+  }
+
+  /** A copy of the caller's metadata, made when a handler first looks. */
+  get metadata(): Metadata {
+    return (this.copiedMetadata ??= this.callerMetadata?.clone() ?? new Metadata());
+  }
+
+  getPeer(): string {
+    return this.peer;
+  }
+
+  sendMetadata(_responseMetadata: Metadata): void {}
+
+  getDeadline(): Deadline {
+    return this.deadline;
+  }
+
+  getPath(): string {
+    return this.path;
+  }
+
+  getHost(): string {
+    return this.host;
+  }
+
+  getAuthContext(): ReturnType<ServerUnaryCall<Req, unknown>['getAuthContext']> {
+    return {};
+  }
+
+  getMetricsRecorder(): ReturnType<ServerUnaryCall<Req, unknown>['getMetricsRecorder']> {
+    throw new Error(`ORCA metrics are not offered by this transport`);
+  }
+
+  /** The caller went away (cancel, deadline, broken stream): 'cancelled' on the next tick, as grpc-js notifies it. */
+  cancel(): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    process.nextTick(() => this.emit('cancelled', 'cancelled'));
+  }
+}
+
+/** A handler as a service implementation holds it. */
+export type UnaryHandler = (call: unknown, callback: unknown) => void;
+
+/** Calls `handler` (with `this` = `self`, as grpc-js binds it); a handler that throws answers UNKNOWN "Unknown error". */
+export function invokeHandler(handler: UnaryHandler, self: object, call: DispatchedServerCall<unknown>, respond: Respond): void {
+  try {
+    handler.call(self, call, respond);
+  } catch {
+    respond({ code: Status.UNKNOWN, details: 'Unknown error' });
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * The gauges (and the peer traffic counters the peer layer keeps itself) read from the node's parts at each scrape:
+ * milestones, sync, tips, peers and their messages, the PoW queue, event subscribers and the size of the data folder.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Counter, Gauge, type Registry } from 'prom-client';
+
+/** What the node's parts tell at a scrape (the composition root builds it). */
+export interface ScrapeSources {
+  milestones(): Promise<{ latest: number; confirmed: number; pruning: number }>;
+  /** The highest milestone index this node or a connected peer knows. */
+  latestKnown(): number;
+  synced(): boolean;
+  tips(): { nonLazy: number; semiLazy: number };
+  peers(): { connected: number; known: number };
+  /** Peer messages by kind since start (the peer layer's own counters). */
+  traffic(): { received: Partial<Record<string, number>>; sent: Partial<Record<string, number>>; dropped: number };
+  /** Undefined when remote PoW is off. */
+  pow(): { workers: number; pending: number; limit: number } | undefined;
+  /** Streams following the node's events (each gateway's event API holds one). */
+  eventSubscribers(): number;
+}
+
+/** Figures the metrics object keeps itself. */
+export interface OwnFigures {
+  unsolidTracked(): number;
+  pow(): { hashRate: number };
+}
+
+/** The data folder is measured at most this often (a walk over the engine's files). */
+const SIZE_CACHE_MS = 10_000;
+
+/** Bytes of the regular files below `dir`. */
+export async function folderBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    try {
+      if (e.isDirectory()) total += await folderBytes(p);
+      else if (e.isFile()) total += (await stat(p)).size;
+    } catch {
+      // a file the engine removed meanwhile (compaction)
+    }
+  }
+  return total;
+}
+
+export function registerScrapeGauges(registry: Registry, s: ScrapeSources, own: OwnFigures): void {
+  const registers = [registry];
+  const gauge = (name: string, help: string, read: () => number | Promise<number>): void => {
+    new Gauge({
+      name,
+      help,
+      registers,
+      async collect() {
+        this.set(await read());
+      },
+    });
+  };
+  gauge('ledger_milestone_latest_index', 'Highest milestone index known with valid signatures', async () => (await s.milestones()).latest);
+  gauge('ledger_milestone_confirmed_index', 'Index of the last confirmed milestone (the ledger index)', async () => (await s.milestones()).confirmed);
+  gauge('ledger_pruning_index', 'Milestone index below which the node pruned its store (0: never pruned)', async () => (await s.milestones()).pruning);
+  gauge('ledger_sync_lag_milestones', 'Milestones the ledger is behind the highest index this node or a peer knows', async () => Math.max(0, s.latestKnown() - (await s.milestones()).confirmed));
+  gauge('ledger_synced', '1 while the node is at most 2 milestones behind (it takes submissions), else 0', () => (s.synced() ? 1 : 0));
+  gauge('ledger_unsolid_blocks', 'Blocks stored without their past cone and not solid yet (as far as the metrics track them)', () => own.unsolidTracked());
+  new Gauge({
+    name: 'ledger_tips',
+    help: 'Tips in the tip selection pools',
+    labelNames: ['pool'],
+    registers,
+    collect() {
+      const t = s.tips();
+      this.set({ pool: 'non_lazy' }, t.nonLazy);
+      this.set({ pool: 'semi_lazy' }, t.semiLazy);
+    },
+  });
+  gauge('ledger_peers_connected', 'Peers with an open stream and a completed handshake (distinct node IDs)', () => s.peers().connected);
+  gauge('ledger_peers_known', 'Static peers (--peer, or added at run time)', () => s.peers().known);
+  const traffic = (direction: 'received' | 'sent'): void => {
+    new Counter({
+      name: `ledger_peer_messages_${direction}_total`,
+      help: `Peer messages ${direction}, every peer together, by type`,
+      labelNames: ['type'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [type, n] of Object.entries(s.traffic()[direction])) this.inc({ type }, n ?? 0);
+      },
+    });
+  };
+  traffic('received');
+  traffic('sent');
+  new Counter({
+    name: 'ledger_peer_messages_dropped_total',
+    help: 'Peer messages not sent: the stream was closed or its send buffer full',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(s.traffic().dropped);
+    },
+  });
+  gauge('ledger_pow_workers', 'Proof-of-work worker threads (0: remote PoW off)', () => s.pow()?.workers ?? 0);
+  gauge('ledger_pow_queue_jobs', 'Proof-of-work jobs admitted and not finished (running or waiting)', () => s.pow()?.pending ?? 0);
+  gauge('ledger_pow_queue_limit', 'Proof-of-work jobs admitted at once at most (more: 503 with Retry-After)', () => s.pow()?.limit ?? 0);
+  gauge('ledger_pow_hash_rate', 'Curl-P-81 hashes per second of the last mined proof-of-work job', () => own.pow().hashRate);
+  gauge('ledger_event_subscribers', 'Streams following the node events (TIP-28; each gateway event API holds one)', () => s.eventSubscribers());
+}
+
+/** `ledger_database_size_bytes`: the data folder on disk, measured at most every SIZE_CACHE_MS. */
+export function registerDatabaseSize(registry: Registry, dir: string): void {
+  let cached: { at: number; bytes: number } | undefined;
+  new Gauge({
+    name: 'ledger_database_size_bytes',
+    help: 'Bytes on disk of the data folder (the store and genesis.json)',
+    registers: [registry],
+    async collect() {
+      if (!cached || Date.now() - cached.at > SIZE_CACHE_MS) cached = { at: Date.now(), bytes: await folderBytes(dir).catch(() => 0) };
+      this.set(cached.bytes);
+    },
+  });
+}

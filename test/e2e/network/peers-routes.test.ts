@@ -1,0 +1,143 @@
+/**
+ * Issue 16, the peers routes of TIP-25 between two `ledger-node run` processes (the JWT secret in the environment, as
+ * an operator sets it): B starts without peers, adds A at run time with POST /peers (a multiaddress), lists it with its
+ * connection state, heartbeat and gossip counters as Hornet answers them, while A lists B as an unknown (inbound)
+ * peer; DELETE disconnects A for good. Every peers route needs the token.
+ */
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { signJwtHs256 } from '../../../gateway/index.ts';
+import { spawnLedgerNode, type Spawned } from '../rest/support.ts';
+
+const SECRET = 'peers routes secret';
+const AUTH = { authorization: `Bearer ${signJwtHs256({ sub: 'operator' }, SECRET)}` };
+
+interface PeerJson {
+  id: string;
+  multiAddresses: string[];
+  alias?: string;
+  relation: string;
+  connected: boolean;
+  gossip?: { heartbeat: { solidMilestoneIndex: number; latestMilestoneIndex: number; connectedPeers: number; syncedPeers: number } | null; metrics: Record<string, number> };
+}
+
+interface Proc {
+  proc: Spawned;
+  rest: string;
+  /** The peer door: what `--peer` and POST /peers name. */
+  peerPort: number;
+}
+
+async function start(args: string[]): Promise<Proc> {
+  const { proc, captures } = await spawnLedgerNode(
+    ['run', '--rest-port', '0', '--grpc-port', '0', '--peer-port', '0', '--min-pow-score', '0', '--pow-workers', '0', ...args],
+    [/peer door listening on 127\.0\.0\.1:(\d+)/, /REST API listening on http:\/\/127\.0\.0\.1:(\d+)\//, /(remote PoW off)/],
+    30000,
+    { LEDGER_GATEWAY_JWT_SECRET: SECRET },
+  );
+  return { proc, peerPort: Number(captures[0]), rest: `http://127.0.0.1:${captures[1]}/api/core/v2` };
+}
+
+async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 15000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('e2e network: the peers routes (GET, POST, DELETE) between two nodes', function () {
+  this.timeout(60000);
+  let dir: string;
+  let a: Proc;
+  let b: Proc;
+  let aId: string;
+
+  const peers = async (n: Proc): Promise<PeerJson[]> => {
+    const res = await fetch(`${n.rest}/peers`, { headers: AUTH });
+    expect(res.status).to.equal(200);
+    return (await res.json()) as PeerJson[];
+  };
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ledger-e2e-peers-'));
+    a = await start(['--data-dir', join(dir, 'a'), '--milestone-interval', '1']);
+    b = await start(['--data-dir', join(dir, 'b'), '--genesis', join(dir, 'a', 'genesis.json'), '--coordinator', 'false']);
+  });
+  after(async () => {
+    await b?.proc.stop();
+    await a?.proc.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('every peers route is protected: 403 without the token', async () => {
+    for (const [method, path] of [['GET', '/peers'], ['GET', '/peers/x'], ['POST', '/peers'], ['DELETE', '/peers/x']] as const) {
+      const res = await fetch(`${b.rest}${path}`, { method });
+      expect(res.status, `${method} ${path}`).to.equal(403);
+    }
+    expect(await peers(b)).to.deep.equal([]);
+  });
+
+  it('POST /peers adds A as a static peer at run time (multiaddress form); a bad address is 400', async () => {
+    const bad = await fetch(`${b.rest}/peers`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ multiAddress: '/ip4/127.0.0.1/udp/1' }) });
+    expect(bad.status).to.equal(400);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).to.match(/invalid peer address/);
+    const res = await fetch(`${b.rest}/peers`, {
+      method: 'POST',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body: JSON.stringify({ multiAddress: `/ip4/127.0.0.1/tcp/${a.peerPort}`, alias: 'node A' }),
+    });
+    expect(res.status).to.equal(200);
+    const added = (await res.json()) as PeerJson;
+    expect(added).to.include({ alias: 'node A', relation: 'known' });
+    expect(added.multiAddresses).to.deep.equal([`/ip4/127.0.0.1/tcp/${a.peerPort}`]);
+  });
+
+  it("B lists A connected, with A's heartbeat and the gossip counters; A lists B as unknown", async () => {
+    const listed = await waitFor('A connected with blocks gossiped', async () => {
+      const [p] = await peers(b);
+      return p?.connected && p.gossip?.heartbeat && p.gossip.metrics.newBlocks! > 0 ? p : undefined;
+    });
+    aId = listed.id;
+    expect(aId).to.match(/^[0-9a-f]{32}$/);
+    expect(listed).to.include({ alias: 'node A', relation: 'known', connected: true });
+    expect(Object.keys(listed)).to.deep.equal(['id', 'multiAddresses', 'alias', 'relation', 'connected', 'gossip']);
+    expect(listed.gossip!.heartbeat!.latestMilestoneIndex).to.be.at.least(1);
+    expect(listed.gossip!.heartbeat!.connectedPeers).to.equal(1);
+    expect(Object.keys(listed.gossip!.metrics)).to.deep.equal([
+      'newBlocks', 'knownBlocks', 'receivedBlocks', 'receivedBlockRequests', 'receivedMilestoneRequests', 'receivedHeartbeats',
+      'sentBlocks', 'sentBlockRequests', 'sentMilestoneRequests', 'sentHeartbeats', 'droppedPackets',
+    ]);
+    expect(listed.gossip!.metrics.receivedHeartbeats).to.be.at.least(1);
+    expect(listed.gossip!.metrics.sentHeartbeats).to.be.at.least(1);
+    expect(listed.gossip!.metrics.receivedBlocks).to.be.at.least(listed.gossip!.metrics.newBlocks!);
+
+    const [inbound] = await waitFor('B listed by A', async () => ((await peers(a)).some((p) => p.connected) ? peers(a) : undefined));
+    expect(inbound).to.include({ relation: 'unknown', connected: true });
+    expect(inbound!.id).to.match(/^[0-9a-f]{32}$/);
+    expect(inbound!.multiAddresses[0]).to.match(/^\/ip[46]\/.+\/tcp\/\d+$/);
+  });
+
+  it('GET /peers/{peerId} by node ID or by address; an unknown peer is 404', async () => {
+    const byId = (await (await fetch(`${b.rest}/peers/${aId}`, { headers: AUTH })).json()) as PeerJson;
+    expect(byId.id).to.equal(aId);
+    const byAddress = (await (await fetch(`${b.rest}/peers/127.0.0.1:${a.peerPort}`, { headers: AUTH })).json()) as PeerJson;
+    expect(byAddress.id).to.equal(aId);
+    expect((await fetch(`${b.rest}/peers/${'00'.repeat(16)}`, { headers: AUTH })).status).to.equal(404);
+  });
+
+  it('DELETE /peers/{peerId} disconnects A and stops dialing it; a second DELETE is 404', async () => {
+    const res = await fetch(`${b.rest}/peers/${aId}`, { method: 'DELETE', headers: AUTH });
+    expect(res.status).to.equal(204);
+    expect(await res.text()).to.equal('');
+    expect(await peers(b)).to.deep.equal([]);
+    await waitFor('A to see B gone', async () => ((await peers(a)).length === 0 ? true : undefined));
+    await new Promise((r) => setTimeout(r, 1000)); // longer than the redial backoff
+    expect(await peers(b)).to.deep.equal([]);
+    expect((await fetch(`${b.rest}/peers/${aId}`, { method: 'DELETE', headers: AUTH })).status).to.equal(404);
+  });
+});

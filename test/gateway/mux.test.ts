@@ -1,0 +1,466 @@
+/**
+ * The multiplexed transport (proto/mux.proto: gateway/mux-client.ts against src/node/grpc/mux-server.ts) against
+ * real unary gRPC: the same handlers served both ways on one grpc-js server and every path compared (answers, errors
+ * with message, code, details and trailers, deadlines and cancellation with the handler seeing 'cancelled', message
+ * limits), then what only the mux has to prove: many calls on one stream answered out of order, a call too large for
+ * the limit failing alone while the stream goes on, backpressure, the node restarting under it (UNAVAILABLE, then
+ * recovery), an orderly shutdown, unknown methods and undecodable requests on the wire, and the fallback to unary
+ * calls against a node without NodeMux.
+ */
+import { expect } from 'chai';
+import { credentials, Metadata, Server, ServerCredentials, status as Status, type ClientUnaryCall, type ServerUnaryCall, type ServiceError, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { connect, createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
+import { createMuxNodeClient } from '../../gateway/mux-client.ts';
+import { FrameKind, NodeMuxClient, type MuxBatch } from '../../src/grpc/gen/mux.ts';
+import { BlockView, NodeServiceClient, NodeServiceService, type BlockResponse } from '../../src/grpc/gen/node.ts';
+import { decodeStatusDetails, STATUS_DETAILS_KEY } from '../../src/grpc/status.ts';
+import { NodeError } from '../../src/node/errors.ts';
+import { nodeServiceHandlers } from '../../src/node/grpc/handlers.ts';
+import { serveNodeMux } from '../../src/node/grpc/mux-server.ts';
+import type { NodeServiceImpl } from '../../src/node/grpc/service.ts';
+import { CollectingLogger } from '../node/support.ts';
+import { freePort } from './harness.ts';
+
+type Method = keyof typeof NodeServiceService;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Respond = (error: any, value?: unknown, trailer?: Metadata) => void;
+type Call = ServerUnaryCall<unknown, unknown>;
+
+const ID = new Uint8Array(32).fill(7);
+const MiB = 1024 * 1024;
+
+interface Rig {
+  port: number;
+  unary: NodeServiceClient;
+  mux: NodeServiceClient;
+  /** GOAWAY on the mux streams, then grpc-js's graceful shutdown. */
+  stop(): Promise<void>;
+  /** Drops every connection at once, like a node that dies. */
+  kill(): void;
+}
+
+async function serve(handlers: UntypedServiceImplementation, port = 0, withMux = true): Promise<Rig> {
+  const server = new Server({ 'grpc.max_receive_message_length': 4 * MiB, 'grpc.max_send_message_length': 4 * MiB });
+  server.addService(NodeServiceService, handlers);
+  const mux = withMux ? serveNodeMux(server, handlers) : undefined;
+  const bound = await new Promise<number>((resolve, reject) => server.bindAsync(`127.0.0.1:${port}`, ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+  return {
+    port: bound,
+    unary: new NodeServiceClient(`127.0.0.1:${bound}`, credentials.createInsecure()),
+    mux: createMuxNodeClient(`127.0.0.1:${bound}`),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        mux?.goAway();
+        server.tryShutdown(() => resolve());
+      }),
+    kill: () => server.forceShutdown(),
+  };
+}
+
+interface Outcome {
+  response?: unknown;
+  error?: { message: string; code: number; details: string; keys: string[]; metadata: Record<string, string[]>; date: boolean; errorInfo: unknown };
+}
+
+const DATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+/** An error as comparable data: the `date` trailer only by its form; bytes values as hex. */
+function describeError(err: ServiceError): NonNullable<Outcome['error']> {
+  const map = err.metadata.toJSON();
+  const metadata: Record<string, string[]> = {};
+  for (const [k, values] of Object.entries(map)) {
+    if (k !== 'date') metadata[k] = values.map((v) => (typeof v === 'string' ? v : `bytes:${Buffer.from(v).toString('hex')}`));
+  }
+  const details = err.metadata.get(STATUS_DETAILS_KEY)[0];
+  return {
+    message: err.message,
+    code: err.code,
+    details: err.details,
+    keys: Object.keys(map),
+    metadata,
+    date: map.date === undefined ? false : DATE.test(String(map.date[0])),
+    errorInfo: details instanceof Uint8Array ? decodeStatusDetails(details) : undefined,
+  };
+}
+
+function invoke(client: NodeServiceClient, method: Method, request: unknown, options: { deadline?: number; metadata?: Metadata } = {}, onCall?: (call: ClientUnaryCall) => void): Promise<Outcome> {
+  return new Promise((resolve) => {
+    let returned = false;
+    const fn = client[method] as unknown as (r: unknown, m: Metadata, o: object, cb: (e: ServiceError | null, v?: unknown) => void) => ClientUnaryCall;
+    const call = fn.call(client, request, options.metadata ?? new Metadata(), options.deadline === undefined ? {} : { deadline: options.deadline }, (err, res) => {
+      expect(returned, 'the callback ran inside the method call').to.equal(true);
+      resolve(err ? { error: describeError(err) } : { response: res });
+    });
+    returned = true;
+    onCall?.(call);
+  });
+}
+
+/** The same call over unary gRPC and over the mux: the outcomes must be equal. */
+async function both(rig: Rig, method: Method, request: unknown, options: { deadline?: number; metadata?: Metadata } = {}): Promise<Outcome> {
+  const [unary, mux] = await Promise.all([invoke(rig.unary, method, request, options), invoke(rig.mux, method, request, options)]);
+  expect(mux).to.deep.equal(unary);
+  return mux;
+}
+
+const blockRequest = { blockId: ID, view: BlockView.BLOCK_VIEW_UNSPECIFIED };
+const submit = { block: { $case: 'raw', value: Uint8Array.of(1) } };
+
+/** A TCP relay on a fixed port to a backend port: `stop()` drops every connection and stops listening. */
+async function startRelay(backend: number): Promise<{ port: number; start(backend: number): Promise<void>; stop(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let target = backend;
+  let server: NetServer | undefined;
+  const listen = (port: number) =>
+    new Promise<number>((resolve) => {
+      server = createNetServer((inbound) => {
+        const outbound = connect(target, '127.0.0.1');
+        for (const s of [inbound, outbound]) {
+          sockets.add(s);
+          s.on('error', () => s.destroy());
+          s.on('close', () => {
+            sockets.delete(s);
+            inbound.destroy();
+            outbound.destroy();
+          });
+        }
+        inbound.pipe(outbound).pipe(inbound);
+      });
+      server.listen(port, '127.0.0.1', () => resolve((server!.address() as AddressInfo).port));
+    });
+  const port = await listen(0);
+  return {
+    port,
+    async start(next) {
+      target = next;
+      await listen(port);
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        if (server?.listening) server.close(() => resolve());
+        else resolve();
+      }),
+  };
+}
+
+async function until(check: () => boolean, timeoutMs = 3000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('mux transport: unary NodeService calls as frames over long-lived gRPC streams', () => {
+  describe('the node handlers, compared with unary gRPC', () => {
+    const aborted: string[] = [];
+    const service = {
+      getBlock: async () => ({ blockId: ID, block: undefined, raw: Uint8Array.of(2, 1, 0, 9), json: '{"protocolVersion":2}' }),
+      getTips: async () => ({ tips: [new Uint8Array(32).fill(1)] }),
+      getBlockMetadata: async () => {
+        throw new NodeError('NOT_FOUND', 'block not found: 0x07');
+      },
+      getInfo: async () => {
+        throw new NodeError('POW_QUEUE_FULL', 'proof of work queue is full', { retryAfterSeconds: 7 });
+      },
+      getIncludedBlockMetadata: async () => {
+        throw new Error('storage read failed');
+      },
+      submitBlock: (_req: unknown, signal: AbortSignal) =>
+        new Promise((_resolve, reject) => {
+          signal.addEventListener('abort', () => {
+            aborted.push('submitBlock');
+            reject(new NodeError('UNAVAILABLE', 'aborted'));
+          });
+        }),
+    } as unknown as NodeServiceImpl;
+    let rig: Rig;
+    before(async () => {
+      rig = await serve(nodeServiceHandlers(service, new CollectingLogger()) as unknown as UntypedServiceImplementation);
+    });
+    after(async () => {
+      rig.unary.close();
+      rig.mux.close();
+      await rig.stop();
+    });
+
+    it('answers and domain errors: the same message, code, details, ErrorInfo trailer and trailers', async () => {
+      expect((await both(rig, 'getBlock', blockRequest)).response).to.deep.include({ json: '{"protocolVersion":2}' });
+      await both(rig, 'getTips', { allowSemiLazy: true });
+      const notFound = (await both(rig, 'getBlockMetadata', { blockId: ID })).error!;
+      expect(notFound).to.deep.include({ code: Status.NOT_FOUND, message: '5 NOT_FOUND: block not found: 0x07', keys: ['content-type', STATUS_DETAILS_KEY, 'date'], date: true });
+      const full = (await both(rig, 'getInfo', {})).error!;
+      expect((full.errorInfo as { info: { retryAfterSeconds?: number } }).info.retryAfterSeconds).to.equal(7);
+      expect((await both(rig, 'getIncludedBlockMetadata', { transactionId: ID, view: 0 })).error!.code).to.equal(Status.INTERNAL);
+    });
+
+    it('a deadline that passes: DEADLINE_EXCEEDED for the caller, the handler sees cancelled (PoW aborts)', async () => {
+      aborted.length = 0;
+      const outcomes = await Promise.all([rig.unary, rig.mux].map((c) => invoke(c, 'submitBlock', submit, { deadline: Date.now() + 150 })));
+      for (const o of outcomes) {
+        expect(o.error).to.deep.include({ code: Status.DEADLINE_EXCEEDED, metadata: {}, keys: [] });
+        expect(o.error!.details).to.match(/^Deadline exceeded after \d+\.\d{3}s/);
+      }
+      await until(() => aborted.length === 2);
+    });
+
+    it('a cancel: CANCELLED "Cancelled on client", the handler sees cancelled', async () => {
+      aborted.length = 0;
+      const outcomes = await Promise.all([rig.unary, rig.mux].map((c) => invoke(c, 'submitBlock', submit, {}, (call) => setTimeout(() => call.cancel(), 50))));
+      expect(outcomes[1]).to.deep.equal(outcomes[0]);
+      expect(outcomes[0]!.error).to.include({ code: Status.CANCELLED, details: 'Cancelled on client' });
+      await until(() => aborted.length === 2);
+    });
+
+    it('a deadline already passed fails without reaching the node', async () => {
+      for (const c of [rig.unary, rig.mux]) {
+        const o = await invoke(c, 'getTips', { allowSemiLazy: false }, { deadline: Date.now() - 5 });
+        expect(o.error).to.deep.include({ code: Status.DEADLINE_EXCEEDED, metadata: {}, keys: [] });
+      }
+    });
+  });
+
+  describe("grpc-js's server edges and the message limits, compared with unary gRPC", () => {
+    let answerBytes = 0;
+    const started: string[] = [];
+    let release: (() => void) | undefined;
+    const handlers: UntypedServiceImplementation = {
+      getBlock: (call: Call, cb: Respond) => {
+        if (answerBytes === 0) throw new Error('thrown synchronously');
+        cb(null, { blockId: (call.request as { blockId: Uint8Array }).blockId, block: undefined, raw: new Uint8Array(answerBytes).fill(3), json: '' });
+      },
+      getTips: (_call: Call, cb: Respond) => cb(null, null),
+      getInfo: (_call: Call, cb: Respond) => cb({ code: Status.OK, details: 'not an error' }),
+      getInfoV3: (_call: Call, cb: Respond) => {
+        const trailer = new Metadata();
+        trailer.set('x-extra', 'v');
+        trailer.add('x-extra', 'w');
+        trailer.set('x-raw-bin', Buffer.from([1, 2, 3]));
+        cb(Object.assign(new Error('with trailers'), { code: Status.FAILED_PRECONDITION }), null, trailer);
+      },
+      getIssuanceV3: (call: Call, cb: Respond) => {
+        cb(null, { json: JSON.stringify({ custom: call.metadata.get('x-custom'), path: call.getPath(), finite: Number.isFinite(Number(call.getDeadline())) }) });
+      },
+      getBlockMetadataV3: (call: Call, cb: Respond) => {
+        started.push('slow');
+        release = () => cb(null, { json: `slow ${Buffer.from((call.request as { blockId: Uint8Array }).blockId).toString('hex').slice(0, 4)}` });
+      },
+      submitBlock: (_call: Call, cb: Respond) => cb(null, { blockId: ID }),
+      // getBlockV3, ... missing: UNIMPLEMENTED
+    };
+    let rig: Rig;
+    before(async () => {
+      rig = await serve(handlers);
+    });
+    after(async () => {
+      rig.unary.close();
+      rig.mux.close();
+      await rig.stop();
+    });
+
+    it('a throwing handler, an answer that is no message, an "error" with status OK, trailers, a missing handler', async () => {
+      answerBytes = 0;
+      expect((await both(rig, 'getBlock', blockRequest)).error).to.include({ code: Status.UNKNOWN, details: 'Unknown error' });
+      expect((await both(rig, 'getTips', { allowSemiLazy: false })).error).to.include({ code: Status.INTERNAL, details: 'Error serializing response' });
+      expect((await both(rig, 'getInfo', {})).error).to.include({ code: Status.UNIMPLEMENTED, details: 'No message received' });
+      expect((await both(rig, 'getInfoV3', {})).error!.metadata).to.deep.equal({ 'content-type': ['application/grpc+proto'], 'x-extra': ['v, w'], 'x-raw-bin': ['bytes:010203'] });
+      expect((await both(rig, 'getBlockV3', { blockId: ID, view: 0 })).error).to.include({ code: Status.UNIMPLEMENTED, details: 'The server does not implement the method getBlockV3' });
+    });
+
+    it('the server call: the caller`s metadata, the path, the deadline', async () => {
+      const metadata = new Metadata();
+      metadata.set('x-custom', 'hello');
+      const o = await both(rig, 'getIssuanceV3', {}, { metadata, deadline: Date.now() + 5000 });
+      expect(JSON.parse((o.response as { json: string }).json)).to.deep.equal({ custom: ['hello'], path: '/ledger.v1.NodeService/GetIssuanceV3', finite: true });
+    });
+
+    it('messages up to the 4 MiB limit pass; a larger answer or request fails alone with RESOURCE_EXHAUSTED, the stream goes on', async () => {
+      started.length = 0;
+      const slow = invoke(rig.mux, 'getBlockMetadataV3', { blockId: ID, view: 0 }); // under way on the same stream throughout
+      await until(() => started.length === 1);
+      answerBytes = 3 * MiB;
+      expect(((await both(rig, 'getBlock', blockRequest)).response as BlockResponse).raw.length).to.equal(3 * MiB);
+      answerBytes = 5 * MiB;
+      const tooLarge = (await both(rig, 'getBlock', blockRequest)).error!;
+      expect(tooLarge).to.include({ code: Status.RESOURCE_EXHAUSTED });
+      expect(tooLarge.details).to.match(/^Sent message larger than max \(5242\d{3} vs\. 4194304\)$/);
+      const request = (await both(rig, 'submitBlock', { block: { $case: 'raw', value: new Uint8Array(5 * MiB) } })).error!;
+      expect(request).to.include({ code: Status.RESOURCE_EXHAUSTED, details: 'Received message larger than max (5242885 vs 4194304)' });
+      release!();
+      expect((await slow).response).to.deep.equal({ json: 'slow 0707' });
+    });
+  });
+
+  describe('what only the mux has to prove', () => {
+    it('concurrent calls on one stream, answered out of order: each caller gets its own answer', async () => {
+      const order: number[] = [];
+      const rig = await serve({
+        getBlockMetadataV3: (call: Call, cb: Respond) => {
+          const n = (call.request as { blockId: Uint8Array }).blockId[0]!;
+          setTimeout(() => cb(null, { json: `answer ${n}` }), (n * 7919) % 40);
+        },
+      });
+      try {
+        const calls = Array.from({ length: 200 }, (_, i) =>
+          invoke(rig.mux, 'getBlockMetadataV3', { blockId: Uint8Array.of(i), view: 0 }).then((o) => {
+            order.push(i);
+            return o;
+          }),
+        );
+        const outcomes = await Promise.all(calls);
+        outcomes.forEach((o, i) => expect(o.response).to.deep.equal({ json: `answer ${i}` }));
+        expect(order).to.not.deep.equal([...order].sort((a, b) => a - b));
+      } finally {
+        rig.mux.close();
+        rig.unary.close();
+        await rig.stop();
+      }
+    });
+
+    it('backpressure: 64 MiB of answers to 128 concurrent calls arrive whole (batches within the limit, writes held back)', async () => {
+      const rig = await serve({
+        getBlock: (call: Call, cb: Respond) => {
+          const id = (call.request as { blockId: Uint8Array }).blockId;
+          cb(null, { blockId: id, block: undefined, raw: new Uint8Array(MiB / 2).fill(id[0]!), json: '' });
+        },
+      });
+      try {
+        const outcomes = await Promise.all(Array.from({ length: 128 }, (_, i) => invoke(rig.mux, 'getBlock', { blockId: Uint8Array.of(i), view: 0 })));
+        outcomes.forEach((o, i) => {
+          const raw = (o.response as BlockResponse).raw;
+          expect([raw.length, raw[0], raw[raw.length - 1]]).to.deep.equal([MiB / 2, i, i]);
+        });
+      } finally {
+        rig.mux.close();
+        rig.unary.close();
+        await rig.stop();
+      }
+    });
+
+    it('the node dies under calls: UNAVAILABLE like unary calls; restarted on its port, the next calls go through', async function () {
+      this.timeout(20000);
+      let hanging = 0;
+      const handlers: UntypedServiceImplementation = {
+        getInfo: () => {
+          hanging++;
+        },
+        getTips: (_call: Call, cb: Respond) => cb(null, { tips: [ID] }),
+      };
+      // The clients reach the node through a TCP relay on a fixed port, so its death is a dropped connection, as
+      // when the process is killed, and its restart is the same address answering again.
+      let rig = await serve(handlers);
+      const relay = await startRelay(rig.port);
+      const address = `127.0.0.1:${relay.port}`;
+      const unary = new NodeServiceClient(address, credentials.createInsecure());
+      const mux = createMuxNodeClient(address);
+      try {
+        expect((await invoke(mux, 'getTips', { allowSemiLazy: false })).response).to.deep.equal({ tips: [ID] });
+        const inFlight = [unary, mux].map((c) => invoke(c, 'getInfo', {}));
+        await until(() => hanging === 2);
+        await relay.stop();
+        rig.kill();
+        const [u, m] = await Promise.all(inFlight);
+        expect(u.error).to.deep.include({ code: Status.UNAVAILABLE, details: 'Connection dropped' });
+        expect(m.error).to.deep.equal(u.error);
+        // while nothing listens: UNAVAILABLE at once, without the details trailer (the gateway: 503 node unreachable)
+        const down = await invoke(mux, 'getTips', { allowSemiLazy: false }, { deadline: Date.now() + 5000 });
+        expect(down.error).to.deep.include({ code: Status.UNAVAILABLE, errorInfo: undefined });
+        rig = await serve(handlers);
+        await relay.start(rig.port);
+        let answer: Outcome = {};
+        const end = Date.now() + 15000;
+        while (answer.response === undefined && Date.now() < end) {
+          answer = await invoke(mux, 'getTips', { allowSemiLazy: false }, { deadline: Date.now() + 2000 });
+          if (answer.error) {
+            expect(answer.error.code).to.equal(Status.UNAVAILABLE);
+            await new Promise((r) => setTimeout(r, 100));
+          }
+        }
+        expect(answer.response).to.deep.equal({ tips: [ID] });
+      } finally {
+        for (const c of [unary, mux, rig.unary, rig.mux]) c.close();
+        await relay.stop();
+        await rig.stop();
+      }
+    });
+
+    it('an orderly shutdown: calls under way are answered, the stream ends, the server stops without being forced', async () => {
+      let release: (() => void) | undefined;
+      const rig = await serve({ getInfoV3: (_call: Call, cb: Respond) => (release = () => cb(null, { json: 'late' })) });
+      const pending = invoke(rig.mux, 'getInfoV3', {});
+      await until(() => release !== undefined);
+      const t0 = Date.now();
+      const stopped = rig.stop();
+      setTimeout(() => release!(), 100);
+      expect((await pending).response).to.deep.equal({ json: 'late' });
+      await stopped;
+      expect(Date.now() - t0).to.be.below(1500);
+      const after = await invoke(rig.mux, 'getInfoV3', {}, { deadline: Date.now() + 5000 });
+      expect(after.error!.code).to.equal(Status.UNAVAILABLE);
+      rig.mux.close();
+      rig.unary.close();
+    });
+
+    it('on the wire: an unknown method and a request that does not decode fail as the unary server fails them', async () => {
+      const rig = await serve({ getBlock: (_call: Call, cb: Respond) => cb(null, { blockId: ID, block: undefined, raw: new Uint8Array(0), json: '' }) });
+      const raw = new NodeMuxClient(`127.0.0.1:${rig.port}`, credentials.createInsecure());
+      try {
+        const stream = raw.exchange();
+        const frames: MuxBatch['frames'] = [];
+        stream.on('data', (b: MuxBatch) => frames.push(...b.frames));
+        const base = { timeoutMs: 0, statusCode: 0, statusDetails: '', metadata: [] };
+        stream.write({
+          frames: [
+            { ...base, kind: FrameKind.FRAME_KIND_CALL, callId: 1, method: 'NoSuchMethod', message: new Uint8Array(0) },
+            { ...base, kind: FrameKind.FRAME_KIND_CALL, callId: 2, method: 'GetBlock', message: Uint8Array.of(0xff) },
+          ],
+        });
+        await until(() => frames.length === 2);
+        const unaryOf = (path: string, body: Buffer) =>
+          new Promise<ServiceError>((resolve) => rig.unary.makeUnaryRequest(path, (b: Buffer) => b, (b: Buffer) => b, body, (e) => resolve(e!)));
+        const unknown = await unaryOf('/ledger.v1.NodeService/NoSuchMethod', Buffer.alloc(0));
+        const garbled = await unaryOf('/ledger.v1.NodeService/GetBlock', Buffer.from([0xff]));
+        const byId = new Map(frames.map((f) => [f.callId, f]));
+        expect([byId.get(1)!.kind, byId.get(1)!.statusCode, byId.get(1)!.statusDetails]).to.deep.equal([FrameKind.FRAME_KIND_FAILURE, unknown.code, unknown.details]);
+        expect(unknown.details).to.equal('The server does not implement the method /ledger.v1.NodeService/NoSuchMethod');
+        expect([byId.get(2)!.statusCode, byId.get(2)!.statusDetails]).to.deep.equal([garbled.code, garbled.details]);
+        expect(garbled).to.include({ code: Status.INTERNAL, details: 'Error deserializing request' });
+        stream.end();
+      } finally {
+        raw.close();
+        rig.mux.close();
+        rig.unary.close();
+        await rig.stop();
+      }
+    });
+
+    it('a node without NodeMux: the calls go through as unary calls, and the fallback is told once', async () => {
+      const rig = await serve({ getTips: (_call: Call, cb: Respond) => cb(null, { tips: [ID] }) }, 0, false);
+      const told: string[] = [];
+      const client = createMuxNodeClient(`127.0.0.1:${rig.port}`, { onFallback: (reason) => told.push(reason) });
+      try {
+        const first = await Promise.all([1, 2, 3].map(() => invoke(client, 'getTips', { allowSemiLazy: false })));
+        const later = await invoke(client, 'getTips', { allowSemiLazy: false });
+        for (const o of [...first, later]) expect(o.response).to.deep.equal({ tips: [ID] });
+        expect(told).to.have.length(1);
+        expect(told[0]).to.match(/does not serve ledger\.mux\.v1\.NodeMux .*using unary gRPC calls/);
+        const missing = await both({ ...rig, mux: client }, 'getInfo', {});
+        expect(missing.error!.code).to.equal(Status.UNIMPLEMENTED);
+      } finally {
+        client.close();
+        rig.mux.close();
+        rig.unary.close();
+        await rig.stop();
+      }
+    });
+  });
+});
+
+describe('mux client: a closed client throws like a closed grpc-js channel', () => {
+  it('throws "Channel has been shut down" after close()', async () => {
+    const client = createMuxNodeClient(`127.0.0.1:${await freePort()}`);
+    client.close();
+    expect(() => client.getTips({ allowSemiLazy: false }, () => undefined)).to.throw('Channel has been shut down');
+  });
+});

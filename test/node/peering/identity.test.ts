@@ -1,0 +1,227 @@
+/**
+ * Peer identity (src/node/identity.ts, src/node/peering/handshake.ts) over in-memory links: the identity key file
+ * (created 0600, stable, read by `tool identity`), the handshake's proof (a replayed or forged proof, a proof before
+ * the handshake, a node ID that is not the key's, a key of small order: dropped), and static peers named with their
+ * key (`0xPUBKEY@HOST:PORT`): the right key connects, another is refused with a log line naming both keys.
+ */
+import { expect } from 'chai';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { toHex0x } from '../../../src/core/bytes.ts';
+import { networkIdFromName } from '../../../src/core/ids/index.ts';
+import { MemoryKeyValueStore, NodeStore } from '../../../src/core/store/index.ts';
+import type { PeerMessage } from '../../../src/grpc/gen/peer.ts';
+import { toolIdentity } from '../../../src/cli/tool-identity.ts';
+import { composeNode, type ComposedNode } from '../../../src/node/compose.ts';
+import { devGenesis } from '../../../src/node/genesis.ts';
+import { IDENTITY_FILE, loadOrCreateIdentity, readIdentity } from '../../../src/node/identity.ts';
+import { createNetwork } from '../../../src/node/network.ts';
+import { ephemeralIdentity, nodeIdOf, proofVerifies, proveIdentity, usableIdentityKey } from '../../../src/node/peering/handshake.ts';
+import type { PeerLink } from '../../../src/node/peering/link.ts';
+import type { PeeringOptions } from '../../../src/node/peering/manager.ts';
+import { TestPeer } from '../../support/peer-handshake.ts';
+import { CollectingLogger } from '../support.ts';
+
+const NETWORK = 'identity-test';
+
+class MemLink implements PeerLink {
+  readonly sent: PeerMessage[] = [];
+  closed = false;
+  private readonly messageListeners: ((m: PeerMessage) => void)[] = [];
+  private readonly closeListeners: ((r: string) => void)[] = [];
+  constructor(
+    readonly address: string,
+    readonly inbound: boolean,
+  ) {}
+  send(m: PeerMessage): boolean {
+    if (this.closed) return false;
+    this.sent.push(m);
+    return true;
+  }
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const l of this.closeListeners.splice(0)) l('closed');
+  }
+  onMessage(l: (m: PeerMessage) => void): void {
+    this.messageListeners.push(l);
+  }
+  onClose(l: (r: string) => void): void {
+    this.closeListeners.push(l);
+  }
+  deliver(m: PeerMessage): void {
+    for (const l of this.messageListeners) l(m);
+  }
+  first(kind: 'handshake' | 'handshakeProof'): PeerMessage {
+    const m = this.sent.find((x) => x.kind?.$case === kind);
+    if (!m) throw new Error(`the node sent no ${kind}`);
+    return m;
+  }
+}
+
+async function node(options: Partial<PeeringOptions> = {}): Promise<{ parts: ComposedNode; logger: CollectingLogger; close(): Promise<void> }> {
+  const store = await NodeStore.open(new MemoryKeyValueStore());
+  const g = devGenesis({ minPowScore: 0, timestamp: 1700000000 });
+  g.protocol.networkName = NETWORK;
+  const network = await createNetwork(store, g);
+  const logger = new CollectingLogger();
+  const parts = await composeNode({ store, network, version: 'test', logger, peering: { tickMs: 10, heartbeatMs: 50, backoffBaseMs: 5000, ...options } });
+  await parts.peering.start();
+  return {
+    parts,
+    logger,
+    async close() {
+      await parts.stop();
+      await store.close();
+    },
+  };
+}
+
+const until = async (what: string, probe: () => boolean, ms = 2000): Promise<void> => {
+  const end = Date.now() + ms;
+  while (!probe()) {
+    if (Date.now() > end) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+};
+
+describe('peer identity: the key file', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'ledger-identity-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is created once with mode 0600, read back the same, and printed by tool identity', () => {
+    const first = loadOrCreateIdentity(dir);
+    expect(first.created).to.equal(true);
+    expect(statSync(join(dir, IDENTITY_FILE)).mode & 0o777).to.equal(0o600);
+    const again = loadOrCreateIdentity(dir);
+    expect(again.created).to.equal(false);
+    expect(toHex0x(again.identity.publicKey)).to.equal(toHex0x(first.identity.publicKey));
+    expect(again.identity.nodeId).to.deep.equal(nodeIdOf(first.identity.publicKey));
+    // the file's key signs what its public key verifies
+    const msg = new TextEncoder().encode('x');
+    const peer = ephemeralIdentity();
+    const sig = proveIdentity(again.identity, 1n, peer.publicKey, msg, msg);
+    expect(proofVerifies(1n, peer.publicKey, msg, again.identity.publicKey, msg, sig)).to.equal(true);
+    const lines: string[] = [];
+    const log = console.log;
+    console.log = (line: string) => lines.push(line);
+    try {
+      expect(toolIdentity(['--data-dir', dir])).to.equal(0);
+    } finally {
+      console.log = log;
+    }
+    expect(lines).to.deep.equal([toHex0x(first.identity.publicKey)]);
+  });
+
+  it('tool identity: exit 1 without a key, a file that is no Ed25519 key is refused', () => {
+    const err = console.error;
+    console.error = () => undefined;
+    try {
+      expect(toolIdentity(['--data-dir', dir])).to.equal(1);
+      expect(toolIdentity([])).to.equal(2);
+    } finally {
+      console.error = err;
+    }
+    writeFileSync(join(dir, IDENTITY_FILE), 'not a key');
+    expect(() => readIdentity(dir)).to.throw(/not a PEM private key/);
+  });
+});
+
+describe('peer identity: the handshake', () => {
+  let n: Awaited<ReturnType<typeof node>> | undefined;
+  afterEach(async () => {
+    await n?.close();
+    n = undefined;
+  });
+
+  it('connects a peer only once its proof verifies; a replayed proof of an earlier stream is refused', async () => {
+    n = await node();
+    const peer = new TestPeer();
+    const one = new MemLink('one', true);
+    n.parts.peering.accept(one);
+    one.deliver(peer.hello(NETWORK));
+    expect(n.parts.peering.connectedPeers()).to.equal(0);
+    // the node proved its key over our nonce
+    const theirs = one.first('handshake').kind!.value as { publicKey: Uint8Array; nonce: Uint8Array };
+    const proof = one.first('handshakeProof').kind!.value as { signature: Uint8Array };
+    expect(proofVerifies(networkIdFromName(NETWORK), peer.identity.publicKey, peer.nonce, theirs.publicKey, theirs.nonce, proof.signature)).to.equal(true);
+    const ours = peer.proof(NETWORK, one.first('handshake'));
+    one.deliver(ours);
+    expect(n.parts.peering.connectedPeers()).to.equal(1);
+    // a second stream: the same handshake and the recorded proof (signed over the first stream's nonce)
+    const two = new MemLink('two', true);
+    n.parts.peering.accept(two);
+    two.deliver(peer.hello(NETWORK));
+    two.deliver(ours);
+    expect(two.closed).to.equal(true);
+    expect(n.logger.lines.join('\n')).to.contain('its handshake proof does not verify');
+    // nor does anybody else's key go with a proof made by another key
+    const forger = new TestPeer();
+    const three = new MemLink('three', true);
+    n.parts.peering.accept(three);
+    three.deliver(forger.hello(NETWORK, { publicKey: peer.identity.publicKey, nodeId: peer.nodeId }));
+    three.deliver(forger.proof(NETWORK, three.first('handshake')));
+    expect(three.closed).to.equal(true);
+    expect(n.parts.peering.connectedPeers()).to.equal(1);
+  });
+
+  for (const [name, send, reason] of [
+    ['a proof before the handshake', (l: MemLink, p: TestPeer) => l.deliver(p.proof(NETWORK, l.first('handshake'))), 'a handshake proof before the handshake'],
+    ['a node ID that is not its key\'s', (l: MemLink, p: TestPeer) => l.deliver(p.hello(NETWORK, { nodeId: new Uint8Array(16).fill(1) })), 'is not the one of its identity key'],
+    ['a key of small order', (l: MemLink, p: TestPeer) => l.deliver(p.hello(NETWORK, { publicKey: Uint8Array.of(1, ...new Uint8Array(31)) })), 'no usable Ed25519 public key'],
+    ['a short nonce', (l: MemLink, p: TestPeer) => l.deliver(p.hello(NETWORK, { nonce: new Uint8Array(8) })), 'nonce of 8 bytes'],
+    ['protocol 1 (no identity)', (l: MemLink, p: TestPeer) => l.deliver(p.hello(NETWORK, { protocol: 1 })), 'peer protocol 1, this node speaks 2'],
+  ] as [string, (l: MemLink, p: TestPeer) => void, string][]) {
+    it(`drops a peer sending ${name}`, async () => {
+      n = await node();
+      const link = new MemLink('x', true);
+      n.parts.peering.accept(link);
+      send(link, new TestPeer());
+      expect(link.closed).to.equal(true);
+      expect(n.logger.lines.filter((l) => l.includes('dropped')).join('\n')).to.contain(reason);
+    });
+  }
+
+  it('a small-order key is no usable identity; a real one is', () => {
+    expect(usableIdentityKey(new Uint8Array(32))).to.equal(false);
+    expect(usableIdentityKey(ephemeralIdentity().publicKey)).to.equal(true);
+    expect(usableIdentityKey(new Uint8Array(31))).to.equal(false);
+  });
+
+  it('a static peer named 0xPUBKEY@HOST:PORT: the right key connects, another is refused and logged with both keys', async () => {
+    const right = new TestPeer();
+    const links = new Map<string, MemLink>();
+    const dial = (address: string): MemLink => {
+      const link = new MemLink(address, false);
+      links.set(address, link);
+      return link;
+    };
+    n = await node({ peers: [`${toHex0x(right.identity.publicKey)}@good:1`, `${toHex0x(right.identity.publicKey)}@bad:2`, 'any:3'], dial });
+    const good = links.get('good:1')!;
+    good.deliver(right.hello(NETWORK));
+    good.deliver(right.proof(NETWORK, good.first('handshake')));
+    const impostor = new TestPeer();
+    const bad = links.get('bad:2')!;
+    bad.deliver(impostor.hello(NETWORK));
+    expect(bad.closed).to.equal(true);
+    expect(bad.sent.some((m) => m.kind?.$case === 'handshakeProof')).to.equal(false); // refused before we prove anything to it
+    const line = n.logger.lines.find((l) => l.includes('bad:2') && l.includes('dropped'));
+    expect(line).to.contain(toHex0x(impostor.identity.publicKey)).and.to.contain(toHex0x(right.identity.publicKey));
+    // a bare HOST:PORT accepts any identity
+    const any = links.get('any:3')!;
+    any.deliver(impostor.hello(NETWORK));
+    any.deliver(impostor.proof(NETWORK, any.first('handshake')));
+    await until('two peers', () => n!.parts.peering.connectedPeers() === 2);
+    expect(n.parts.peering.peerInfos().find((p) => p.address === 'good:1')?.id).to.equal(Buffer.from(right.nodeId).toString('hex'));
+  });
+
+  it('the node ID and /info identity derive from the identity key', async () => {
+    const identity = ephemeralIdentity();
+    n = await node({ identity });
+    expect(n.parts.peering.nodeId).to.deep.equal(nodeIdOf(identity.publicKey));
+    const info = await n.parts.service.getInfo();
+    expect(info.identity).to.deep.equal({ publicKey: identity.publicKey, nodeId: nodeIdOf(identity.publicKey) });
+  });
+});
