@@ -23,6 +23,8 @@ export interface PeeringOptions {
   handshakeTimeoutMs?: number;
   /** Streams other nodes opened to this one, handshaken or not, at most; a further one is closed at once. */
   maxInbound?: number;
+  /** Of those, from one remote host at most (identity keys cost nothing: one host could otherwise take every slot). */
+  maxInboundPerHost?: number;
   /** Messages per second a peer may send on average, and in one burst. */
   messageRate?: number;
   messageBurst?: number;
@@ -58,6 +60,7 @@ export function settingsOf(options: PeeringOptions): PeeringSettings {
     banMs: options.banMs ?? 5 * 60_000,
     handshakeTimeoutMs: options.handshakeTimeoutMs ?? 5000,
     maxInbound: options.maxInbound ?? 64,
+    maxInboundPerHost: options.maxInboundPerHost ?? 8,
     messageRate: options.messageRate ?? 2000,
     messageBurst: options.messageBurst ?? 10_000,
     requestsPerTick: options.requestsPerTick ?? 200,

@@ -15,8 +15,12 @@
  * signed). The node ID is derived from the key (`nodeIdOf`), so a peer cannot claim another's ID. Proofs are checked
  * strictly (RFC 8032, not ZIP-215 as transactions are) and a key of small order is refused: with such a key a
  * cofactored check accepts one signature for every message, which would make a proof replayable. What this does not
- * give without TLS on the peer door: confidentiality, and protection from a relay that forwards both handshakes and
- * then injects messages into the plaintext stream (there is no session key); TLS (`--peer-tls-*`) covers both.
+ * give: a binding of the proven key to the channel. A relay that opens streams to two nodes and forwards their
+ * handshakes to each other is taken by each for the other, and can then inject messages (there is no session key).
+ * TLS on the peer door (`--peer-tls-*`) protects a node's outbound streams (it checks the server it dialed) but not
+ * its inbound ones (clients are not authenticated). So a node bans node IDs only for streams it dialed (peers.ts
+ * drop). The remedy is an authenticated key exchange (ephemeral X25519 keys signed in the proofs, messages sealed
+ * with the derived key), left for a later protocol version.
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { concatBytes } from '../../core/bytes.ts';

@@ -4,7 +4,8 @@
  * and protocol, an identity key proven by signature; a stream to ourselves is closed and that address is not dialed
  * again); a peer counts as connected once its proof verified, and a stream without that in time is closed. A static
  * peer named with its key is refused (and logged with both keys) when another key answers. A dropped peer may be
- * banned: its node ID is refused, and its static address not redialed, for `banMs`.
+ * banned: its node ID is refused, and its static address not redialed, for `banMs` (streams this node dialed only:
+ * see drop). Inbound streams: at most `maxInbound`, `maxInboundPerHost` from one host.
  */
 import { equalBytes, toHex, toHex0x } from '../../core/bytes.ts';
 import type { Handshake, Heartbeat, PeerMessage } from '../../grpc/gen/peer.ts';
@@ -213,11 +214,20 @@ export class PeerSet {
     for (const p of [...this.peers.values()]) this.close(p);
   }
 
-  /** Takes an inbound stream, unless `maxInbound` of them are open already. */
+  /** Takes an inbound stream, unless `maxInbound` of them, or `maxInboundPerHost` from its host, are open already. */
   accept(link: PeerLink): void {
-    const inbound = [...this.peers.values()].filter((p) => p.link.inbound && !p.closed).length;
-    if (inbound >= this.ctx.settings.maxInbound) {
-      this.ctx.log.warn(`peer ${link.address} refused: ${inbound} inbound peer streams open already (at most ${this.ctx.settings.maxInbound})`);
+    const open = [...this.peers.values()].filter((p) => p.link.inbound && !p.closed);
+    const host = hostOf(link.address);
+    const fromHost = open.filter((p) => hostOf(p.link.address) === host).length;
+    const { maxInbound, maxInboundPerHost } = this.ctx.settings;
+    const refusal =
+      open.length >= maxInbound
+        ? `${open.length} inbound peer streams open already (at most ${maxInbound})`
+        : fromHost >= maxInboundPerHost
+          ? `${fromHost} inbound peer streams from ${host} open already (at most ${maxInboundPerHost} per host)`
+          : undefined;
+    if (refusal !== undefined) {
+      this.ctx.log.warn(`peer ${link.address} refused: ${refusal}`);
       link.close();
       return;
     }
@@ -308,12 +318,17 @@ export class PeerSet {
     this.events.connected(peer);
   }
 
-  /** Disconnects a peer; `ban`: its node ID (and its static address) is refused for banMs. */
+  /**
+   * Disconnects a peer; `ban`: its node ID (and its static address) is refused for banMs, but only for a stream this
+   * node dialed. The handshake proves a key but binds it to no channel, so an inbound stream may be a relay speaking
+   * with another node's proven identity (handshake.ts): banning that ID would let anyone get an honest node banned. An
+   * inbound misbehaver is just dropped (a new key costs it nothing anyway; the per-host limit bounds it).
+   */
   drop(peer: Peer, reason: string, ban = true): void {
     if (peer.closed) return;
     this.ctx.stats.dropped++;
     this.ctx.log.warn(`peer ${peer.link.address}${peer.nodeId ? ` (${peer.nodeId})` : ''} dropped: ${reason}`);
-    if (ban) {
+    if (ban && !peer.link.inbound) {
       const until = this.ctx.now() + this.ctx.settings.banMs;
       if (peer.nodeId) {
         // expired bans go first: identity keys cost nothing, so a peer could fill the map with new ones
@@ -357,4 +372,9 @@ export class PeerSet {
       this.connectStatic(s);
     }, delay);
   }
+}
+
+/** The host of a peer address: `host:port` dialed, or grpc-js's `ipv4:1.2.3.4:port` / `ipv6:[::1]:port` of a call. */
+export function hostOf(address: string): string {
+  return address.replace(/:\d+$/, '');
 }

@@ -245,7 +245,26 @@ describe('peering: stream protocol', function () {
     });
   }
 
-  it('a banned node ID is refused when it comes back', async () => {
+  it('a node ID banned on a stream this node dialed is refused when it comes back, and its address is not redialed at once', async () => {
+    const links: MemLink[] = [];
+    h = await harness({ peers: ['127.0.0.1:7'], dial: (address) => links[links.push(new MemLink(address, false)) - 1]! });
+    await until('dialed', () => links.length === 1);
+    const rogue = new TestPeer();
+    const link = links[0]!;
+    link.deliver(rogue.hello(NETWORK));
+    link.deliver(rogue.proof(NETWORK, link.of('handshake')[0]!));
+    link.deliver(blockMsg(new Uint8Array(40000)));
+    await until('dropped', () => link.closed);
+    const again = new MemLink('rogue-again', true);
+    h.manager.accept(again);
+    again.deliver(rogue.hello(NETWORK));
+    expect(again.closed).to.equal(true);
+    expect(h.logger.lines.join('\n')).to.contain('dropped: banned');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(links).to.have.length(1); // the static address waits out the ban
+  });
+
+  it("an inbound misbehaver is dropped but its node ID is not banned: the stream may relay another node's proven identity", async () => {
     h = await harness();
     const link = new MemLink('rogue', true);
     h.manager.accept(link);
@@ -257,8 +276,20 @@ describe('peering: stream protocol', function () {
     const again = new MemLink('rogue-again', true);
     h.manager.accept(again);
     again.deliver(rogue.hello(NETWORK));
-    expect(again.closed).to.equal(true);
-    expect(h.logger.lines.join('\n')).to.contain('dropped: banned');
+    again.deliver(rogue.proof(NETWORK, again.of('handshake')[0]!));
+    await until('connected again', () => h.manager.connectedPeers() === 1);
+    expect(again.closed).to.equal(false);
+  });
+
+  it('takes at most maxInboundPerHost inbound streams from one host', async () => {
+    h = await harness({ maxInboundPerHost: 2 });
+    const links = [1, 2, 3].map((i) => new MemLink(`ipv4:10.0.0.9:${4000 + i}`, true));
+    for (const l of links) h.manager.accept(l);
+    const other = new MemLink('ipv4:10.0.0.10:4000', true);
+    h.manager.accept(other);
+    expect(links.map((l) => l.closed)).to.deep.equal([false, false, true]);
+    expect(other.closed).to.equal(false);
+    expect(h.logger.lines.join('\n')).to.contain('from ipv4:10.0.0.9 open already (at most 2 per host)');
   });
 
   it('drops a peer over its message rate', async () => {
