@@ -36,10 +36,13 @@ export function readGenesisFile(path: string): Genesis {
   }
 }
 
-/** Writes a file so that after a crash it is either absent or complete (temp file, fsync, rename, fsync the folder). */
+/**
+ * Writes a file so that after a crash it is either absent or complete (temp file, fsync, rename, fsync the folder),
+ * readable by its owner only: a dev network's genesis holds the coordinator's and the dev wallet's private keys.
+ */
 function writeFileDurably(file: string, text: string): void {
   const tmp = `${file}.tmp`;
-  writeFileSync(tmp, text);
+  writeFileSync(tmp, text, { mode: 0o600 });
   const fd = openSync(tmp, 'r');
   try {
     fsyncSync(fd);

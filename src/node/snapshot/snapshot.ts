@@ -99,7 +99,7 @@ export async function writeSnapshot(source: SnapshotSource, file: string, option
   delete json['outputs'];
   const text = JSON.stringify(json, null, 2);
   const tmp = `${file}.tmp`;
-  const out = await open(tmp, 'w');
+  const out = await open(tmp, 'w', 0o600); // a control snapshot may carry the dev network's private keys
   let bytes = 0;
   let outputs = 0;
   const write = async (s: string): Promise<void> => {
