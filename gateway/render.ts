@@ -23,9 +23,12 @@ function put(out: Json, key: string, value: unknown): void {
   if (value !== undefined) out[key] = value;
 }
 
-/** GET blocks/{id}/metadata and transactions/{id}/included-block/metadata. Absent optionals stay absent. */
-export function blockMetadataToJson(md: BlockMetadata): Json {
-  const out: Json = { blockId: hex0x(md.blockId), parents: md.parents.map(hex0x), isSolid: md.isSolid };
+/**
+ * GET blocks/{id}/metadata and transactions/{id}/included-block/metadata. Absent optionals stay absent. The event API's
+ * block-metadata payload is the same object with the parents under `parentBlockIds` (inx-mqtt's name).
+ */
+export function blockMetadataToJson(md: BlockMetadata, parentsKey: 'parents' | 'parentBlockIds' = 'parents'): Json {
+  const out: Json = { blockId: hex0x(md.blockId), [parentsKey]: md.parents.map(hex0x), isSolid: md.isSolid };
   put(out, 'referencedByMilestoneIndex', md.referencedByMilestoneIndex);
   put(out, 'milestoneIndex', md.milestoneIndex);
   put(out, 'ledgerInclusionState', LEDGER_INCLUSION_STATE_NAMES[md.ledgerInclusionState]);

@@ -7,27 +7,13 @@
 import { BlockPayloadKind, ChainKind, type Event, type LedgerOutput, type StoredBlock } from '../../src/grpc/gen/events.ts';
 import type { BlockMetadata, MilestoneInfo } from '../../src/grpc/gen/node.ts';
 import { hex0x } from '../ids.ts';
-import { LEDGER_INCLUSION_STATE_NAMES } from '../render.ts';
+import { blockMetadataToJson } from '../render.ts';
 import type { Fanout } from './fanout.ts';
 import { TOPICS } from './topics.ts';
 
-type Json = Record<string, unknown>;
-
-function put(out: Json, key: string, value: unknown): void {
-  if (value !== undefined) out[key] = value;
-}
-
 /** inx-mqtt's block metadata payload: GET metadata's fields, the parents under `parentBlockIds`. */
 export function metadataPayload(md: BlockMetadata): string {
-  const out: Json = { blockId: hex0x(md.blockId), parentBlockIds: md.parents.map(hex0x), isSolid: md.isSolid };
-  put(out, 'referencedByMilestoneIndex', md.referencedByMilestoneIndex);
-  put(out, 'milestoneIndex', md.milestoneIndex);
-  put(out, 'ledgerInclusionState', LEDGER_INCLUSION_STATE_NAMES[md.ledgerInclusionState]);
-  put(out, 'conflictReason', md.conflictReason);
-  put(out, 'shouldPromote', md.shouldPromote);
-  put(out, 'shouldReattach', md.shouldReattach);
-  put(out, 'whiteFlagIndex', md.whiteFlagIndex);
-  return JSON.stringify(out);
+  return JSON.stringify(blockMetadataToJson(md, 'parentBlockIds'));
 }
 
 /** `{index, timestamp, milestoneId}`, as inx-mqtt sends it (docs/decisions.md §21). */
