@@ -24,7 +24,7 @@ import type { BasicOutput, Ed25519Address } from '../../src/core/model/index.ts'
 import { NodeStore } from '../../src/core/store/index.ts';
 import { openKeyValueStore, type DbEngine } from '../../src/storage/open.ts';
 import { installOpenSslEd25519 } from '../../src/node/crypto/ed25519-openssl.ts';
-import { confirmationScenario, freshLedgerStore } from './cone.ts';
+import { confirmationScenario, freshLedgerStore } from '../ledger/cone.ts';
 
 const arg = (name: string, dflt: string): string => process.argv.find((x) => x.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
 const OUTPUTS = Number(arg('outputs', '1000000'));

@@ -1,7 +1,7 @@
 /**
  * A milestone cone of N signed 1-input/1-output transfers (50 wallets with real keys, each a chain of transfers),
  * built once in memory, and a fresh store holding the genesis and those blocks (not yet confirmed) to confirm it on.
- * The same shape benchmarks/ledger/run.ts confirms.
+ * Shared by benchmarks/ledger/run.ts and benchmarks/indexer/run.ts.
  */
 import { MemoryKeyValueStore, type KeyValueStore, type NodeStore } from '../../src/core/store/index.ts';
 import { basicOutput, TestNetwork, transfer, Wallet, outputsOf, type BuiltBlock, type Spendable } from '../../test/core/ledger/support.ts';

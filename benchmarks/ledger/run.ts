@@ -18,7 +18,7 @@ import { confirmMilestone } from '../../src/core/ledger/index.ts';
 import { MemoryKeyValueStore, type KeyValueStore } from '../../src/core/store/index.ts';
 import { LevelKeyValueStore } from '../../src/storage/index.ts';
 import { installOpenSslEd25519 } from '../../src/node/crypto/ed25519-openssl.ts';
-import { basicOutput, TestNetwork, transfer, Wallet, outputsOf, type BuiltBlock, type Spendable } from '../../test/core/ledger/support.ts';
+import { confirmationScenario, freshLedgerStore, type ConeScenario } from './cone.ts';
 
 const arg = (name: string, dflt: string): string => process.argv.find((x) => x.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
 const SIZES = arg('sizes', '100,1000,5000').split(',').map(Number);
@@ -26,45 +26,18 @@ const RUNS = Number(arg('runs', '5'));
 const ED25519 = arg('ed25519', 'openssl');
 if (ED25519 === 'openssl' && !installOpenSslEd25519()) throw new Error('OpenSSL Ed25519 unavailable');
 if (ED25519 !== 'openssl' && ED25519 !== 'noble') throw new Error(`--ed25519 must be openssl or noble, got ${ED25519}`);
-const CHAINS = 50;
-const AMOUNT = 1_000_000n;
-
-const wallets = Array.from({ length: CHAINS }, (_, i) => new Wallet(`bench ${i}`));
-const owners = wallets.map((wallet) => ({ wallet, amount: AMOUNT }));
-
-interface Scenario {
+interface Scenario extends ConeScenario {
   size: number;
-  blocks: BuiltBlock[];
-  milestone: BuiltBlock;
 }
 
 async function generate(size: number): Promise<Scenario> {
-  const net = await TestNetwork.create(new MemoryKeyValueStore(), owners);
-  const heads: Spendable[] = [...net.genesisOutputs];
-  const lastOfChain: (Uint8Array | undefined)[] = new Array(CHAINS).fill(undefined);
-  const blocks: BuiltBlock[] = [];
-  for (let i = 0; i < size; i++) {
-    const c = i % CHAINS;
-    const tx = transfer(wallets[c]!, [heads[c]!], [basicOutput(AMOUNT, wallets[c]!.address)]);
-    heads[c] = outputsOf(tx)[0]!;
-    const parents = [net.tip, ...(lastOfChain[c] ? [lastOfChain[c]!] : [])];
-    const built = await net.add(tx, parents);
-    lastOfChain[c] = built.id;
-    blocks.push(built);
-  }
-  const milestone = await net.milestone();
-  return { size, blocks, milestone };
+  return { size, ...(await confirmationScenario(size)) };
 }
 
 async function once(s: Scenario, kv: KeyValueStore): Promise<{ confirm: number; commit: number; included: number }> {
-  const net = await TestNetwork.create(kv, owners);
-  const batch = net.store.batch();
-  for (const b of s.blocks) {
-    batch.addBlock({ blockId: b.id, bytes: b.bytes, parents: b.block.parents, metadata: { protocolVersion: 2, solid: true, arrivalTime: 1 } });
-  }
-  await batch.commit();
+  const store = await freshLedgerStore(kv, s);
   const t0 = performance.now();
-  const c = await confirmMilestone({ store: net.store, milestoneBlockId: s.milestone.id, milestoneBlock: s.milestone.block });
+  const c = await confirmMilestone({ store, milestoneBlockId: s.milestone.id, milestoneBlock: s.milestone.block });
   const t1 = performance.now();
   await c.batch.commit();
   const t2 = performance.now();
