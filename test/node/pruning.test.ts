@@ -8,7 +8,7 @@
  * and the next start finishes it.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toHex } from '../../src/core/bytes.ts';
@@ -18,6 +18,8 @@ import { MemoryKeyValueStore, TABLES, type KeyValueStore } from '../../src/core/
 import { BlockView } from '../../src/grpc/gen/node.ts';
 import { checkStore } from '../../src/node/check/consistency.ts';
 import type { ComposedNode } from '../../src/node/compose.ts';
+import { ConfigError, parseRunArgs } from '../../src/node/config.ts';
+import { parseSize } from '../../src/node/pruning/size.ts';
 import { NodeError } from '../../src/node/errors.ts';
 import type { Genesis } from '../../src/node/genesis.ts';
 import { LevelKeyValueStore } from '../../src/storage/level.ts';
@@ -207,3 +209,29 @@ for (const make of [memoryEngine, () => diskEngine('rocksdb')]) {
     });
   });
 }
+
+describe('pruning settings', () => {
+  it('reads --prune-milestones and --prune-size (flags and config file keys) and refuses a bad size', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'prune-config-'));
+    try {
+      const file = join(dir, 'config.json');
+      writeFileSync(file, JSON.stringify({ pruneMilestones: 60480, pruneSize: '30GB' }));
+      expect(parseRunArgs(['--config', file])).to.include({ pruneMilestones: 60480, pruneSize: '30GB' });
+      expect(parseRunArgs(['--prune-milestones', '20', '--prune-size=500MiB'])).to.include({ pruneMilestones: 20, pruneSize: '500MiB' });
+      expect(() => parseRunArgs(['--prune-size', '30 parsecs'])).to.throw(ConfigError, /--prune-size: expected a size like 30GB/);
+      expect(() => parseRunArgs(['--prune-milestones', '0'])).to.throw(ConfigError);
+      expect(parseRunArgs([])).to.not.have.property('pruneMilestones');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('parses sizes as Hornet does: decimal KB..TB, binary KiB..TiB, bare bytes', () => {
+    expect(parseSize('30GB')).to.equal(30e9);
+    expect(parseSize('1.5 TB')).to.equal(1.5e12);
+    expect(parseSize('500MiB')).to.equal(500 * 2 ** 20);
+    expect(parseSize('1048576')).to.equal(1048576);
+    expect(parseSize('30gb')).to.equal(30e9);
+    for (const bad of ['', 'GB', '-1GB', '30XB', '0']) expect(parseSize(bad), bad).to.equal(undefined);
+  });
+});
