@@ -7,7 +7,7 @@
  *   2. `ledger-node tool fill --blocks N --prune-milestones K --milestone-interval 1` on the same folder (with
  *      `npm start`'s memory settings: a 256 MB V8 heap cap, MALLOC_ARENA_MAX=2): every `--sample` seconds one row
  *      with the blocks stored, the confirmed milestone, the pruning index (from the node's log), the store's size on
- *      disk and the process's RSS;
+ *      disk, the process's RSS and its V8 heap;
  *   3. `ledger-node run` again: GET of the early block must answer 404 and say "pruned", GET /info's pruningIndex;
  *   4. `ledger-node tool check` on the stopped store.
  */
@@ -60,19 +60,18 @@ async function fill(dir: string): Promise<void> {
   const child = spawn(process.execPath, ['--max-old-space-size=256', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MALLOC_ARENA_MAX: '2' } });
   let pruningIndex = 0;
   let runs = 0;
-  let confirmed = 0;
-  let stored = '0';
   const onLine = (line: string): void => {
     const p = / pruning index (\d+)/.exec(line);
     if (p) {
       pruningIndex = Number(p[1]);
       runs++;
     }
-    const c = /confirmed milestone (\d+)/.exec(line);
-    if (c) confirmed = Number(c[1]);
-    const s = /^\d+ s: (\d+) stored/.exec(line);
-    if (s) stored = s[1]!;
-    if (/ s: \d+ stored|filled|refused|ERROR|WARN/.test(line)) console.log(`  fill: ${line}`);
+    // The fill's sample line: one row, with the store's size and the process's RSS at that moment.
+    const s = /^(\d+) s: (\d+) stored \((\d+)\/s\).*confirmed milestone (\d+).*V8 heap (\d+)/.exec(line);
+    if (s) {
+      const size = folderSize(join(dir, ENGINE === 'rocksdb' ? 'db-rocksdb' : 'db'));
+      console.log(`| ${s[1]} s | ${s[2]} (${s[3]}/s) | ${s[4]} | ${pruningIndex} (${runs}) | ${mb(size)} MB | ${rssMb(child.pid!).toFixed(0)} MB | ${s[5]} MB |`);
+    } else if (/filled|refused|ERROR|WARN/.test(line)) console.log(`  fill: ${line}`);
   };
   let buffer = '';
   const feed = (chunk: Buffer): void => {
@@ -83,15 +82,9 @@ async function fill(dir: string): Promise<void> {
   };
   child.stdout.on('data', feed);
   child.stderr.on('data', feed);
-  const started = Date.now();
-  console.log('| time | blocks stored | confirmed milestone | pruning index (runs) | store on disk | RSS |');
-  console.log('|---:|---:|---:|---:|---:|---:|');
-  const timer = setInterval(() => {
-    const size = folderSize(join(dir, ENGINE === 'rocksdb' ? 'db-rocksdb' : 'db'));
-    console.log(`| ${((Date.now() - started) / 1000).toFixed(0)} s | ${stored} | ${confirmed} | ${pruningIndex} (${runs}) | ${mb(size)} MB | ${rssMb(child.pid!).toFixed(0)} MB |`);
-  }, SAMPLE * 1000);
+  console.log('| time | blocks stored (rate) | confirmed milestone | pruning index (runs) | store on disk | RSS | V8 heap |');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|');
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  clearInterval(timer);
   if (code !== 0) throw new Error(`fill exited with ${code}`);
 }
 

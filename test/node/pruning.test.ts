@@ -50,12 +50,15 @@ function memoryEngine(): Engine {
 }
 
 function diskEngine(name: 'leveldb' | 'rocksdb'): Engine {
-  const dir = mkdtempSync(join(tmpdir(), `prune-${name}-`));
+  let dir: string | undefined; // made on the first open (a suite left out by --grep leaves nothing behind)
   return {
     name,
-    open: () => (name === 'leveldb' ? LevelKeyValueStore.open(join(dir, 'db')) : RocksKeyValueStore.open(join(dir, 'db'))),
+    open: () => {
+      dir ??= mkdtempSync(join(tmpdir(), `prune-${name}-`));
+      return name === 'leveldb' ? LevelKeyValueStore.open(join(dir, 'db')) : RocksKeyValueStore.open(join(dir, 'db'));
+    },
     close: (kv) => kv.close(),
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    cleanup: () => dir && rmSync(dir, { recursive: true, force: true }),
   };
 }
 

@@ -4,7 +4,8 @@
  * unspent outputs, indexer answers and /info confirmed milestone, keeps confirming milestones from its coordinator (the
  * dev keys came with the snapshot) and includes transfers of the snapshot's outputs; `tool check` passes on it. Then the
  * protected REST control routes of a running node: prune by depth, and a snapshot of the pruned node (written into
- * `<data-dir>/snapshots/`) that starts another node with the same ledger; without a token both are 403.
+ * `<data-dir>/snapshots/`) that starts another node with the same ledger; without a token both are 403. And the parts
+ * of a ledger a snapshot must carry besides outputs: receipts, the treasury, pending protocol parameter changes.
  */
 import { expect } from 'chai';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,10 +18,14 @@ import { signJwtHs256 } from '../../gateway/index.ts';
 import { toolCheck } from '../../src/cli/tool-check.ts';
 import { toolSnapshot } from '../../src/cli/tool-snapshot.ts';
 import { defaultConfig } from '../../src/node/config.ts';
-import { genesisToJson, type Genesis } from '../../src/node/genesis.ts';
+import { genesisFromJson, genesisToJson, type Genesis } from '../../src/node/genesis.ts';
+import { encodeProtocolParameters } from '../../src/core/codec/index.ts';
+import type { ReceiptMilestoneOption } from '../../src/core/model/index.ts';
+import { MemoryKeyValueStore } from '../../src/core/store/index.ts';
+import { writeSnapshot } from '../../src/node/snapshot/snapshot.ts';
 import { startNode, type RunningNode } from '../../src/node/node.ts';
 import { readGenesisFile } from '../../src/node/open-network.ts';
-import { addressOf, genesisCoins, milestones, OTHER_SEED, submit, tagged, testGenesis, transfer, walletSeed, type Coin } from './pruning-support.ts';
+import { addressOf, genesisCoins, milestones, openNode, OTHER_SEED, submit, tagged, testGenesis, transfer, walletSeed, type Coin } from './pruning-support.ts';
 import { CollectingLogger } from './support.ts';
 import { bech32EncodeAddress } from '../../src/core/ids/index.ts';
 
@@ -66,13 +71,15 @@ async function post(node: RunningNode, path: string, body: unknown, token?: stri
 
 describe('snapshots: tool snapshot, run --genesis <snapshot>, the control routes', function () {
   this.timeout(120000);
-  const dir = mkdtempSync(join(tmpdir(), 'snapshot-test-'));
   const g = testGenesis();
-  const genesisFile = join(dir, 'genesis.json');
+  let dir: string;
+  let genesisFile: string;
   let paid: Coin;
   let view: string[];
 
   before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'snapshot-test-'));
+    genesisFile = join(dir, 'genesis.json');
     writeFileSync(genesisFile, JSON.stringify(genesisToJson(g)));
     const node = await start(join(dir, 'a'), genesisFile);
     try {
@@ -164,5 +171,53 @@ describe('snapshots: tool snapshot, run --genesis <snapshot>, the control routes
       await fresh.stop();
     }
     expect(await quietly(() => toolCheck(['--data-dir', join(dir, 'a')]))).to.equal(0);
+  });
+});
+
+describe('snapshots: receipts, treasury and pending protocol parameters carry over', function () {
+  this.timeout(60000);
+
+  it('a node started from the snapshot lists the same receipts, treasury and pending protocol parameters', async () => {
+    const TREASURY = 10_000_000n;
+    const treasuryMilestone = new Uint8Array(32).fill(0x77);
+    const json = genesisToJson(testGenesis()) as { outputs: { output: { amount: string } }[]; treasury?: unknown };
+    json.outputs[0]!.output.amount = (BigInt(json.outputs[0]!.output.amount) - TREASURY).toString();
+    json.treasury = { milestoneId: `0x${Buffer.from(treasuryMilestone).toString('hex')}`, amount: TREASURY.toString() };
+    const g = genesisFromJson(JSON.parse(JSON.stringify(json)));
+    const { parts } = await openNode(new MemoryKeyValueStore(), g);
+    const dir = mkdtempSync(join(tmpdir(), 'snapshot-receipts-'));
+    try {
+      const receipt: ReceiptMilestoneOption = {
+        type: 0,
+        migratedAt: 5,
+        final: false,
+        funds: [{ tailTransactionHash: new Uint8Array(49).fill(9), address: addressOf(OTHER_SEED), deposit: 1_000_000n }],
+        transaction: { type: 4, input: { type: 1, milestoneId: treasuryMilestone }, output: { type: 2, amount: TREASURY - 1_000_000n } },
+      };
+      await parts.coordinator!.issue([receipt]);
+      const raised = { ...parts.protocol.current, minPowScore: 7 };
+      await parts.coordinator!.issue([{ type: 1, targetMilestoneIndex: 10, protocolVersion: 2, params: encodeProtocolParameters(raised) }]);
+      await milestones(parts, 1);
+      const file = join(dir, 'snapshot.json');
+      await writeSnapshot({ store: parts.store, network: parts.network, genesis: g, hold: (fn) => fn() }, file);
+      const snap = readGenesisFile(file);
+      expect(snap.receipts!.map((r) => r.milestoneIndex)).to.deep.equal([1]);
+      expect(snap.protocolParametersChanges!.map((c) => [c.targetMilestoneIndex, c.announcedAt])).to.deep.equal([[10, 2]]);
+      const fresh = await openNode(new MemoryKeyValueStore(), snap);
+      try {
+        for (const m of ['getReceipts', 'getTreasury'] as const) {
+          const [a, b] = [await parts.service[m]({}), await fresh.parts.service[m]({})];
+          expect(b.json, m).to.equal(a.json);
+        }
+        expect((await fresh.parts.status.info()).pendingProtocolParameters).to.deep.equal((await parts.status.info()).pendingProtocolParameters);
+        for (let i = 0; i < 7; i++) await fresh.parts.coordinator!.issue();
+        expect(fresh.parts.protocol.current.minPowScore).to.equal(7);
+      } finally {
+        await fresh.parts.stop();
+      }
+    } finally {
+      await parts.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
