@@ -5,26 +5,14 @@
  * file is not an Ed25519 key; 2 for bad arguments.
  */
 import { readIdentity } from '../node/identity.ts';
+import { parseToolFlags } from './args.ts';
 
 const USAGE = 'usage: ledger-node tool identity --data-dir DIR';
 
 export function toolIdentity(argv: readonly string[]): number {
-  let dataDir: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--help') {
-      console.log(USAGE);
-      return 0;
-    }
-    const eq = arg.indexOf('=');
-    const flag = eq < 0 ? arg : arg.slice(0, eq);
-    const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
-    if (flag !== '--data-dir' || value === undefined || value === '') {
-      console.error(`${flag === '--data-dir' ? 'option --data-dir needs a value' : `unknown option ${flag}`}\n${USAGE}`);
-      return 2;
-    }
-    dataDir = value;
-  }
+  const values = parseToolFlags(argv, ['--data-dir'], USAGE);
+  if (typeof values === 'number') return values;
+  const dataDir = values.get('--data-dir');
   if (dataDir === undefined) {
     console.error(`--data-dir is required\n${USAGE}`);
     return 2;

@@ -8,6 +8,7 @@
  * arguments or no secret.
  */
 import { signJwtHs256 } from '../grpc/jwt.ts';
+import { parseToolFlags } from './args.ts';
 
 const USAGE = 'usage: ledger-node tool jwt --subject NAME [--expires DURATION (e.g. 30m, 12h, 90d)] [--scope node|rest|"node rest"]';
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
@@ -19,22 +20,8 @@ export function durationSeconds(text: string): number | undefined {
 }
 
 export function toolJwt(argv: readonly string[], env: Record<string, string | undefined> = process.env, now: () => number = Date.now): number {
-  const values = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--help') {
-      console.log(USAGE);
-      return 0;
-    }
-    const eq = arg.indexOf('=');
-    const flag = eq < 0 ? arg : arg.slice(0, eq);
-    const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
-    if (!['--subject', '--expires', '--scope'].includes(flag) || value === undefined || value === '') {
-      console.error(`${value === undefined || value === '' ? `option ${flag} needs a value` : `unknown option ${flag}`}\n${USAGE}`);
-      return 2;
-    }
-    values.set(flag, value);
-  }
+  const values = parseToolFlags(argv, ['--subject', '--expires', '--scope'], USAGE, { missingValueFirst: true });
+  if (typeof values === 'number') return values;
   const subject = values.get('--subject');
   if (subject === undefined) {
     console.error(`--subject is required\n${USAGE}`);

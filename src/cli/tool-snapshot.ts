@@ -13,40 +13,24 @@ import { NodeError } from '../node/errors.ts';
 import { loadNetwork } from '../node/network.ts';
 import { writeSnapshot } from '../node/snapshot/snapshot.ts';
 import { networkGenesis } from '../node/snapshot/snapshots.ts';
+import { parseToolFlags } from './args.ts';
 import { terminalProgress } from './progress.ts';
 
 const USAGE = 'usage: ledger-node tool snapshot --data-dir DIR --out FILE [--index N] [--genesis FILE]';
 
 export async function toolSnapshot(argv: readonly string[]): Promise<number> {
-  const opts: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--help') {
-      console.log(USAGE);
-      return 0;
-    }
-    const eq = arg.indexOf('=');
-    const flag = eq < 0 ? arg : arg.slice(0, eq);
-    const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
-    if (!['--data-dir', '--out', '--index', '--genesis'].includes(flag)) {
-      console.error(`unknown option ${flag}\n${USAGE}`);
-      return 2;
-    }
-    if (value === undefined || value === '') {
-      console.error(`option ${flag} needs a value\n${USAGE}`);
-      return 2;
-    }
-    opts[flag] = value;
-  }
-  const dataDir = opts['--data-dir'];
-  const out = opts['--out'];
+  const opts = parseToolFlags(argv, ['--data-dir', '--out', '--index', '--genesis'], USAGE);
+  if (typeof opts === 'number') return opts;
+  const dataDir = opts.get('--data-dir');
+  const out = opts.get('--out');
   if (dataDir === undefined || out === undefined) {
     console.error(`--data-dir and --out are required\n${USAGE}`);
     return 2;
   }
-  const index = opts['--index'] === undefined ? undefined : Number(opts['--index']);
+  const indexText = opts.get('--index');
+  const index = indexText === undefined ? undefined : Number(indexText);
   if (index !== undefined && !(Number.isInteger(index) && index >= 0 && index <= 0xffffffff)) {
-    console.error(`--index: expected a milestone index, got ${opts['--index']}\n${USAGE}`);
+    console.error(`--index: expected a milestone index, got ${indexText}\n${USAGE}`);
     return 2;
   }
   const engine = engineOfDataDir(dataDir);
@@ -71,7 +55,7 @@ export async function toolSnapshot(argv: readonly string[]): Promise<number> {
     }
     let genesis;
     try {
-      genesis = networkGenesis(dataDir, network.networkName, opts['--genesis']);
+      genesis = networkGenesis(dataDir, network.networkName, opts.get('--genesis'));
     } catch (e) {
       console.error(`cannot read the network's genesis file: ${(e as Error).message}`);
       return 2;

@@ -14,7 +14,7 @@
  * data folder is never taken for a complete one.
  */
 import { credentials, type ChannelCredentials } from '@grpc/grpc-js';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toHex, toHex0x } from '../core/bytes.ts';
 import { indexLedgerChanges, LEDGER_TABLES } from '../core/ledger/index.ts';
@@ -24,6 +24,7 @@ import { DB_ENGINES } from '../storage/engine.ts';
 import { ENGINE_FOLDERS, engineOfDataDir } from '../storage/open.ts';
 import { terminalProgress } from './bootstrap/progress.ts';
 import { ConfigError, type NodeConfig } from './config.ts';
+import { renameDurably, writeFileDurably } from './durable-file.ts';
 import type { Genesis } from './genesis.ts';
 import type { Logger } from './logger.ts';
 import { GENESIS_FILE, readGenesisFile, recordGenesis } from './open-network.ts';
@@ -67,16 +68,6 @@ interface VerifiedInfo {
   peer: string;
 }
 
-function durableRename(from: string, to: string): void {
-  renameSync(from, to);
-  const dir = openSync(join(to, '..'), 'r');
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
-  }
-}
-
 /**
  * Called before the store is opened. Undefined when there is nothing to bootstrap (no `--genesis-keys`, or the data
  * folder has its store); else downloads and verifies a snapshot (or takes the one an interrupted start verified).
@@ -117,7 +108,7 @@ export async function prepareBootstrap(config: NodeConfig, identity: PeerIdentit
       try {
         const info = await fromPeer(raw, { ctx, trusted, options, folder, peers, logger });
         writeFileSync(verifiedInfo, JSON.stringify(info));
-        durableRename(join(folder, 'snapshot.part'), file);
+        renameDurably(join(folder, 'snapshot.part'), file);
         rmSync(join(folder, 'snapshot.part.json'), { force: true });
         return { file, trusted, trustedFile: config.genesisKeys, index: info.index, folder };
       } catch (e) {
@@ -219,18 +210,6 @@ async function crossCheck(from: string, index: number, ledgerHash: Uint8Array, a
   a.logger.info(`bootstrap: ${agreeing} of ${others.length} other peer(s) have the same ledger state hash at milestone ${index}`);
 }
 
-function writeDurably(file: string, text: string): void {
-  const tmp = `${file}.tmp`;
-  writeFileSync(tmp, text);
-  const fd = openSync(tmp, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file);
-}
-
 /**
  * Turns a verified snapshot into the node's store with bounded memory: the unspent outputs go in batches (output
  * records, the unspent set, their TIP-26 index entries) as the file is read once more, then `recordGenesis` writes the
@@ -264,7 +243,7 @@ export async function importSnapshot(store: NodeStore, verified: VerifiedSnapsho
     progress.done();
   }
   rmSync(join(verified.folder, 'verified.json'), { force: true });
-  writeDurably(join(dataDir, GENESIS_FILE), readFileSync(verified.trustedFile, 'utf8'));
+  writeFileDurably(join(dataDir, GENESIS_FILE), readFileSync(verified.trustedFile, 'utf8'), 0o600);
   rmSync(verified.folder, { recursive: true, force: true });
   logger.info(`bootstrap: the store starts at milestone ${verified.index}: ${written} unspent outputs imported in ${Date.now() - started} ms; the milestones after it come from the peers`);
 }

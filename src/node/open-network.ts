@@ -7,11 +7,12 @@
  * when it is the same network. A store whose ledger has no TIP-26 index yet (or one of another layout) gets it built
  * from the unspent outputs before the node starts (core ledger/indexer/build.ts).
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ensureOutputIndex, initLedger } from '../core/ledger/index.ts';
 import { META, type NodeStore } from '../core/store/index.ts';
 import { ConfigError, type NodeConfig } from './config.ts';
+import { writeFileDurably } from './durable-file.ts';
 import { genesisFromJson, genesisToJson, type Genesis } from './genesis.ts';
 import { devNetworkGenesis } from './ledger/dev-genesis.ts';
 import { coordinatorOf, devWalletOf, hasLedger, ledgerGenesisOf, type CoordinatorSettings, type DevWallet } from './ledger/genesis-ledger.ts';
@@ -33,28 +34,6 @@ export function readGenesisFile(path: string): Genesis {
     return g;
   } catch (e) {
     throw new ConfigError(`Cannot read genesis file ${path}: ${(e as Error).message}`);
-  }
-}
-
-/**
- * Writes a file so that after a crash it is either absent or complete (temp file, fsync, rename, fsync the folder),
- * readable by its owner only: a dev network's genesis holds the coordinator's and the dev wallet's private keys.
- */
-function writeFileDurably(file: string, text: string): void {
-  const tmp = `${file}.tmp`;
-  writeFileSync(tmp, text, { mode: 0o600 });
-  const fd = openSync(tmp, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file);
-  const dir = openSync(dirname(file), 'r');
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
   }
 }
 
@@ -89,7 +68,8 @@ async function loadOrCreateNetwork(store: NodeStore, config: NodeConfig, logger:
   const resumed = given === undefined && existsSync(file) ? readGenesisFile(file) : undefined;
   const genesis = given ?? resumed ?? devNetworkGenesis({ minPowScore: config.minPowScore, ...(config.milestoneInterval !== undefined ? { milestoneInterval: config.milestoneInterval } : {}) });
   if (given === undefined && resumed === undefined && genesis.v3 === undefined) genesis.v3 = devGenesisV3();
-  if (!existsSync(file)) writeFileDurably(file, JSON.stringify(genesisToJson(genesis), null, 2) + '\n');
+  // Readable by its owner only: a dev network's genesis holds the coordinator's and the dev wallet's private keys.
+  if (!existsSync(file)) writeFileDurably(file, JSON.stringify(genesisToJson(genesis), null, 2) + '\n', 0o600);
   const network = await recordGenesis(store, genesis);
   logger.info(`created network "${genesis.protocol.networkName}" (${given ? `from ${config.genesis}` : resumed ? 'dev genesis of an interrupted first start' : 'dev genesis'}, minPowScore ${genesis.protocol.minPowScore}); genesis in ${file}`);
   return network;

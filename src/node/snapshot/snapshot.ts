@@ -7,14 +7,13 @@
  * there). The solid entry points and the output records are read afterwards (nothing at or above T changes), and the
  * file is streamed, one output per line, to a temporary file that is renamed once complete and on disk.
  */
-import { closeSync, fsyncSync, openSync, renameSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { toHex } from '../../core/bytes.ts';
 import { outputToJson } from '../../core/json/index.ts';
 import { LEDGER_META, LEDGER_TABLES, LedgerState } from '../../core/ledger/index.ts';
 import { firstMilestoneIndex, ledgerRollback, milestoneConeToPrune, solidEntryPointsOf, unspentOutputIdsAt } from '../../core/pruning/index.ts';
 import { prefixRange, type NodeStore } from '../../core/store/index.ts';
+import { renameDurably } from '../durable-file.ts';
 import { NodeError } from '../errors.ts';
 import { genesisToJson, type Genesis } from '../genesis.ts';
 import type { NetworkState } from '../network.ts';
@@ -134,13 +133,7 @@ export async function writeSnapshot(source: SnapshotSource, file: string, option
     await out.close();
     await fixed.unspent.return?.();
   }
-  renameSync(tmp, file);
-  const dir = openSync(dirname(file), 'r');
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
-  }
+  renameDurably(tmp, file);
   return { index, file, outputs, solidEntryPoints: seps.length, bytes };
 }
 
