@@ -39,7 +39,7 @@ export async function startGrpcServer(service: NodeServiceImpl, options: { host:
   const server = new Server({ ...limits, ...(options.interceptors ? { interceptors: options.interceptors } : {}) });
   const handlers = nodeServiceHandlers(service, options.logger, options.calls);
   server.addService(NodeServiceService, handlers);
-  const mux = serveNodeMux(server, handlers);
+  const mux = serveNodeMux(server, handlers, { logger: options.logger });
   for (const extra of options.services ?? []) server.addService(extra.definition, extra.implementation);
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(`${options.host}:${options.port}`, options.credentials ?? ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
