@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { NodeStore, PREFIX, WriteThroughCache, type KeyValueStore } from '../core/store/index.ts';
 import { openDataDirStore } from '../storage/open.ts';
+import { allocatorInUse, allocatorNote } from './allocator.ts';
 import { importSnapshot, prepareBootstrap, type BootstrapOptions } from './open-from-peer.ts';
 import { pruningOptionsOf, snapshotOptionsOf } from './pruning/options.ts';
 import { composeNode, type ComposedNode } from './compose.ts';
@@ -158,6 +159,8 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     cleanups.push(() => parts.stop());
     await parts.start();
     logger.info(`network "${network.networkName}", minPowScore ${minPowScore}, remote PoW ${pow ? `on (${pow.workers} workers)` : 'off'}`);
+    const allocator = allocatorNote(allocatorInUse());
+    if (allocator !== undefined) logger.info(allocator);
     let stopping: Promise<void> | undefined;
     return {
       grpcPort: grpc.grpcPort,
