@@ -1,6 +1,10 @@
 /**
  * Pruning under a steady write load: `npx tsx benchmarks/pruning/run.ts [--blocks 300000] [--keep 20] [--sample 15]
- * [--engine rocksdb|leveldb] [--data-dir DIR]`.
+ * [--engine rocksdb|leveldb] [--allocator both|jemalloc|glibc] [--data-dir DIR]`.
+ *
+ * With `--allocator both` (the default) two nodes run the same steps side by side on folders of their own, one on
+ * jemalloc (preloaded, as `npm start` does; scripts/ensure-jemalloc.sh) and one on glibc's malloc, so both see the same
+ * machine load; the end compares how their RSS grew after warm-up (the first fifth of the blocks).
  *
  *   1. `ledger-node run` on a fresh folder (min PoW score 0, a milestone every second): one tagged-data block is posted
  *      and followed until a milestone references it (the "early block"); the node stops;
@@ -11,10 +15,11 @@
  *   3. `ledger-node run` again: GET of the early block must answer 404 and say "pruned", GET /info's pruningIndex;
  *   4. `ledger-node tool check` on the stopped store.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { folderSize } from '../../src/node/pruning/size.ts';
 import { BIN, spawnNode } from '../../test/e2e/rest/support.ts';
 
@@ -26,6 +31,7 @@ const BLOCKS = Number(arg('blocks', '300000'));
 const KEEP = arg('keep', '20');
 const SAMPLE = Number(arg('sample', '15'));
 const ENGINE = arg('engine', 'rocksdb');
+type Allocator = 'jemalloc' | 'glibc';
 const FLAGS = ['--min-pow-score', '0', '--milestone-interval', '1', '--db-engine', ENGINE];
 
 const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
@@ -45,8 +51,7 @@ async function earlyBlock(dir: string): Promise<string> {
     for (;;) {
       const md = await json(`${node.rest}/api/core/v2/blocks/${id}/metadata`);
       if (md.body['referencedByMilestoneIndex'] !== undefined) {
-        console.log(`early block ${id} referenced by milestone ${String(md.body['referencedByMilestoneIndex'])}`);
-        return id;
+        return `${id} (referenced by milestone ${String(md.body['referencedByMilestoneIndex'])})`;
       }
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -55,9 +60,25 @@ async function earlyBlock(dir: string): Promise<string> {
   }
 }
 
-async function fill(dir: string): Promise<void> {
+interface Sample {
+  blocks: number;
+  rss: number;
+}
+
+/** The library `npm start` preloads (scripts/ensure-jemalloc.sh), or a reason why there is none. */
+function jemallocLibrary(): string {
+  const r = spawnSync('bash', [fileURLToPath(new URL('../../scripts/ensure-jemalloc.sh', import.meta.url))], { encoding: 'utf8', env: { ...process.env, LEDGER_NODE_ALLOCATOR: 'jemalloc' } });
+  if (r.status !== 0) throw new Error(`no jemalloc: ${r.stderr.trim()}`);
+  return r.stdout.trim();
+}
+
+async function fill(dir: string, allocator: Allocator, log: (line: string) => void): Promise<Sample[]> {
   const args = [BIN, 'tool', 'fill', '--blocks', String(BLOCKS), '--sample', String(SAMPLE), '--verbose', '--data-dir', dir, '--prune-milestones', KEEP, ...FLAGS];
-  const child = spawn(process.execPath, ['--max-old-space-size=256', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MALLOC_ARENA_MAX: '2' } });
+  const env: NodeJS.ProcessEnv = { ...process.env, MALLOC_ARENA_MAX: '2' };
+  delete env['LD_PRELOAD'];
+  if (allocator === 'jemalloc') env['LD_PRELOAD'] = jemallocLibrary();
+  const child = spawn(process.execPath, ['--max-old-space-size=256', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  const samples: Sample[] = [];
   let pruningIndex = 0;
   let runs = 0;
   const onLine = (line: string): void => {
@@ -70,8 +91,10 @@ async function fill(dir: string): Promise<void> {
     const s = /^(\d+) s: (\d+) stored \((\d+)\/s\).*confirmed milestone (\d+).*V8 heap (\d+)/.exec(line);
     if (s) {
       const size = folderSize(join(dir, ENGINE === 'rocksdb' ? 'db-rocksdb' : 'db'));
-      console.log(`| ${s[1]} s | ${s[2]} (${s[3]}/s) | ${s[4]} | ${pruningIndex} (${runs}) | ${mb(size)} MB | ${rssMb(child.pid!).toFixed(0)} MB | ${s[5]} MB |`);
-    } else if (/filled|refused|ERROR|WARN/.test(line)) console.log(`  fill: ${line}`);
+      const rss = rssMb(child.pid!);
+      samples.push({ blocks: Number(s[2]), rss });
+      log(`| ${allocator} | ${s[1]} s | ${s[2]} (${s[3]}/s) | ${s[4]} | ${pruningIndex} (${runs}) | ${mb(size)} MB | ${rss.toFixed(0)} MB | ${s[5]} MB |`);
+    } else if (/filled|refused|ERROR|WARN|memory allocator/.test(line)) log(`  ${allocator} fill: ${line}`);
   };
   let buffer = '';
   const feed = (chunk: Buffer): void => {
@@ -82,24 +105,38 @@ async function fill(dir: string): Promise<void> {
   };
   child.stdout.on('data', feed);
   child.stderr.on('data', feed);
-  console.log('| time | blocks stored (rate) | confirmed milestone | pruning index (runs) | store on disk | RSS | V8 heap |');
-  console.log('|---:|---:|---:|---:|---:|---:|---:|');
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`fill exited with ${code}`);
+  return samples;
 }
 
-async function main(): Promise<void> {
-  const dir = arg('data-dir', '') || mkdtempSync(join(tmpdir(), 'ledger-bench-prune-'));
+/** RSS growth after warm-up: least-squares slope in MB per 100,000 blocks over the samples past the first fifth. */
+function growth(samples: readonly Sample[]): string {
+  const after = samples.filter((x) => x.blocks >= BLOCKS / 5);
+  if (after.length < 3) return 'too few samples';
+  const n = after.length;
+  const mx = after.reduce((a, x) => a + x.blocks, 0) / n;
+  const my = after.reduce((a, x) => a + x.rss, 0) / n;
+  const slope = after.reduce((a, x) => a + (x.blocks - mx) * (x.rss - my), 0) / after.reduce((a, x) => a + (x.blocks - mx) ** 2, 0);
+  const rss = after.map((x) => x.rss).sort((a, b) => a - b);
+  return `RSS after warm-up ${rss[0]!.toFixed(0)}-${rss[n - 1]!.toFixed(0)} MB (median ${rss[n >> 1]!.toFixed(0)}), slope ${(slope * 1e5).toFixed(1)} MB per 100,000 blocks over ${n} samples`;
+}
+
+async function pipeline(allocator: Allocator, log: (line: string) => void): Promise<string> {
+  const given = arg('data-dir', '');
+  const dir = given ? join(given, allocator) : mkdtempSync(join(tmpdir(), `ledger-bench-prune-${allocator}-`));
   try {
     const early = await earlyBlock(dir);
-    await fill(dir);
+    log(`${allocator}: early block ${early}`);
+    const earlyId = early.split(' ')[0]!;
+    const samples = await fill(dir, allocator, log);
     const node = await spawnNode(dir, FLAGS);
     try {
       const info = await json(`${node.rest}/api/core/v2/info`);
       const status = info.body['status'] as Record<string, unknown>;
-      console.log(`after the fill: confirmed milestone ${JSON.stringify(status['confirmedMilestone'])}, pruningIndex ${String(status['pruningIndex'])}`);
-      const r = await json(`${node.rest}/api/core/v2/blocks/${early}`);
-      console.log(`GET the early block: ${r.status} ${JSON.stringify(r.body)}`);
+      log(`${allocator}: after the fill: confirmed milestone ${JSON.stringify(status['confirmedMilestone'])}, pruningIndex ${String(status['pruningIndex'])}`);
+      const r = await json(`${node.rest}/api/core/v2/blocks/${earlyId}`);
+      log(`${allocator}: GET the early block: ${r.status} ${JSON.stringify(r.body)}`);
     } finally {
       await node.proc.stop();
     }
@@ -107,10 +144,22 @@ async function main(): Promise<void> {
     let out = '';
     check.stdout.on('data', (c: Buffer) => (out += c.toString()));
     const code = await new Promise<number | null>((resolve) => check.once('exit', resolve));
-    console.log(`tool check: exit ${code}: ${out.trim().split('\n').slice(-1)[0]}`);
+    log(`${allocator}: tool check: exit ${code}: ${out.trim().split('\n').slice(-1)[0]}`);
+    return `${allocator}: ${growth(samples)}`;
   } finally {
-    if (!arg('data-dir', '')) rmSync(dir, { recursive: true, force: true });
+    if (!given) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+async function main(): Promise<void> {
+  const which = arg('allocator', 'both');
+  const allocators: Allocator[] = which === 'both' ? ['jemalloc', 'glibc'] : [which as Allocator];
+  if (!allocators.every((a) => a === 'jemalloc' || a === 'glibc')) throw new Error(`--allocator: both, jemalloc or glibc, not ${which}`);
+  console.log(`${BLOCKS} blocks, --prune-milestones ${KEEP}, ${ENGINE}, ${allocators.join(' and ')} side by side`);
+  console.log('| allocator | time | blocks stored (rate) | confirmed milestone | pruning index (runs) | store on disk | RSS | V8 heap |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  const summaries = await Promise.all(allocators.map((a) => pipeline(a, (line) => console.log(line))));
+  for (const s of summaries) console.log(s);
 }
 
 await main();

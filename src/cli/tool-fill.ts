@@ -7,10 +7,21 @@
  * Every S seconds one line: blocks stored, blocks/s over the window, confirmed milestone, the node's RSS (and how much
  * of it is the V8 heap and memory held outside it).
  */
+import { readFileSync } from 'node:fs';
 import { ConfigError, parseRunArgs } from '../node/config.ts';
 import { consoleLogger, type Logger } from '../node/logger.ts';
 import { startNode } from '../node/node.ts';
 import { META } from '../core/store/index.ts';
+
+/** Linux: the anonymous part of RSS (the heaps, not the mapped files of the binary and the store). */
+function anonymous(): string {
+  try {
+    const kb = /RssAnon:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    return kb === undefined ? '' : `, anonymous ${(Number(kb) / 1024).toFixed(0)}`;
+  } catch {
+    return '';
+  }
+}
 
 const USAGE = 'usage: ledger-node tool fill --blocks N [--concurrency C] [--sample SECONDS] [--verbose] [ledger-node run flags...]';
 
@@ -76,7 +87,7 @@ export async function toolFill(argv: readonly string[], logger: Logger = console
     const confirmed = (await parts.store.getMeta(META.confirmedMilestoneIndex)) ?? 0;
     const m = process.memoryUsage();
     const mb = (n: number): string => (n / 2 ** 20).toFixed(0);
-    console.log(`${((now - started) / 1000).toFixed(0)} s: ${stored} stored (${rate.toFixed(0)}/s), ${failed} refused, confirmed milestone ${confirmed}, RSS ${mb(m.rss)} MB (V8 heap ${mb(m.heapTotal)}, external ${mb(m.external)})`);
+    console.log(`${((now - started) / 1000).toFixed(0)} s: ${stored} stored (${rate.toFixed(0)}/s), ${failed} refused, confirmed milestone ${confirmed}, RSS ${mb(m.rss)} MB (V8 heap ${mb(m.heapTotal)}, external ${mb(m.external)}, array buffers ${mb(m.arrayBuffers)}${anonymous()})`);
   };
   const timer = setInterval(() => void sample(), options.sampleSeconds * 1000);
   const encoder = new TextEncoder();
