@@ -133,7 +133,8 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
   const protocol = await ProtocolState.load(store);
   const ledger = new LedgerState(store);
   const coneRoots = new ConeRoots(store, network, protocol);
-  const attacher = new Attacher(store, protocol, coneRoots, new KnownBlocks(), now);
+  const known = new KnownBlocks();
+  const attacher = new Attacher(store, protocol, coneRoots, known, now);
   const tips = new TipSelector(store, protocol, coneRoots, now, options.tipPools);
   attacher.onSolid((id, parents, cri) => tips.added(id, parents, cri));
   const recent = new RecentBlocks(store, protocol);
@@ -227,8 +228,15 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
   );
   const submissions = new ClientSubmissions(intake, () => peering.almostSynced);
   const { databaseSize, afterBatch, ...pruneSettings } = options.pruning ?? {};
+  // A pruning node's stored-block filter drops the pruned IDs from time to time (tangle/known-blocks.ts).
+  const rebuildKnown = async (): Promise<void> => {
+    const before = known.size;
+    if (await known.afterPrune(store, (fn) => attacher.exclusive(fn))) {
+      logger.info(`pruning: stored-block filter rebuilt from the kept blocks: ${before.entries} -> ${known.size.entries} entries, ${(before.bytes / 2 ** 20).toFixed(1)} -> ${(known.size.bytes / 2 ** 20).toFixed(1)} MiB`);
+    }
+  };
   const pruner = new Pruner(
-    { store, protocol, exclusive: (fn) => attacher.exclusive(fn), forget: (ids) => recent.referenced(ids), synced: () => peering.almostSynced, logger, now, ...(databaseSize ? { databaseSize } : {}), ...(afterBatch ? { afterBatch } : {}) },
+    { store, protocol, exclusive: (fn) => attacher.exclusive(fn), forget: (ids) => recent.referenced(ids), pruned: () => rebuildKnown(), synced: () => peering.almostSynced, logger, now, ...(databaseSize ? { databaseSize } : {}), ...(afterBatch ? { afterBatch } : {}) },
     pruneSettings,
   );
   milestones.onConfirmed(() => pruner.confirmed());

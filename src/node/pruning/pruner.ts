@@ -43,6 +43,8 @@ export interface PrunerDeps {
   databaseSize?: () => number;
   logger: Logger;
   now?: () => number;
+  /** Told after a run that moved the pruning index (the stored-block filter drops what was pruned). */
+  pruned?: () => Promise<unknown>;
   /** Tests: told after every committed batch; throwing there stops the run as a crash would. */
   afterBatch?: (p: Readonly<PruneProgress>) => void | Promise<void>;
 }
@@ -194,6 +196,7 @@ export class Pruner {
       const reached = await pruneTo(store, target, runner);
       const size = this.deps.databaseSize ? `, store ${formatSize(this.deps.databaseSize())}` : '';
       logger.info(`pruning: milestones ${from}..${reached} pruned (${last?.blocks ?? 0} blocks, ${last?.outputs ?? 0} spent outputs, ${last?.batches ?? 0} batches) in ${this.now() - started} ms; pruning index ${reached}${size}`);
+      if (reached >= from) await this.deps.pruned?.().catch((e: unknown) => logger.error('pruning: after the run', e));
       return reached;
     } catch (e) {
       if (e instanceof PruningStopped) {

@@ -41,25 +41,90 @@ class Filter {
   }
 }
 
-export class KnownBlocks {
-  private readonly filters: Filter[] = [];
+/** Filters grown one after another (each twice the last), as many entries as added. */
+class Filters {
+  readonly list: Filter[] = [];
+  count = 0;
 
-  constructor(private readonly firstCapacity = 1 << 20) {}
+  constructor(private readonly firstCapacity: number) {}
+
+  add(id: Uint8Array): void {
+    let f = this.list[this.list.length - 1];
+    if (!f || f.count >= f.capacity) this.list.push((f = new Filter(this.firstCapacity * 2 ** this.list.length)));
+    f.add(id);
+    this.count++;
+  }
+
+  mightContain(id: Uint8Array): boolean {
+    for (const f of this.list) if (f.mightContain(id)) return true;
+    return false;
+  }
+
+  get bytes(): number {
+    return this.list.reduce((n, f) => n + f.bits.byteLength, 0);
+  }
+}
+
+/**
+ * The filter only grows, while a pruning node's store does not: the IDs of pruned blocks stay in it. So after pruning
+ * the filter is rebuilt from the blocks the store holds, once it holds more than twice the entries of the last
+ * (re)build and at least its first capacity; on a node that prunes, it stays the size of the kept blocks.
+ */
+export class KnownBlocks {
+  private filters: Filters;
+  /** The filter being rebuilt: every block added meanwhile goes into it too. */
+  private rebuilding: Filters | undefined;
+  /** Entries after the last load or rebuild. */
+  private baseline = 0;
+
+  constructor(private readonly firstCapacity = 1 << 20) {
+    this.filters = new Filters(firstCapacity);
+  }
 
   /** Start-up: every stored block ID. */
   async load(store: NodeStore): Promise<void> {
     for await (const id of store.keys(TABLES.blocks)) this.add(id);
+    this.baseline = this.filters.count;
   }
 
   add(id: Uint8Array): void {
-    let f = this.filters[this.filters.length - 1];
-    if (!f || f.count >= f.capacity) this.filters.push((f = new Filter(this.firstCapacity * 2 ** this.filters.length)));
-    f.add(id);
+    this.filters.add(id);
+    this.rebuilding?.add(id);
   }
 
   /** False: certainly not stored. True: stored, or (rarely) not. */
   mightContain(id: Uint8Array): boolean {
-    for (const f of this.filters) if (f.mightContain(id)) return true;
-    return false;
+    return this.filters.mightContain(id);
+  }
+
+  /** Entries and bytes of the filters (pruned blocks count until a rebuild). */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.filters.count, bytes: this.filters.bytes };
+  }
+
+  /**
+   * After pruning: rebuilds the filter from the store's blocks when it has grown past twice the last build (and its
+   * first capacity). `hold` runs its function where no block is being stored (the attacher's exclusive slot): there
+   * the store's iterator takes its snapshot and recording starts, so a block is either in the snapshot or recorded.
+   * The keys are read after the hold, while blocks go on arriving. True when it rebuilt.
+   */
+  async afterPrune(store: NodeStore, hold: <T>(fn: () => Promise<T>) => Promise<T>): Promise<boolean> {
+    if (this.rebuilding || this.filters.count <= Math.max(2 * this.baseline, this.firstCapacity)) return false;
+    const fresh = new Filters(this.firstCapacity);
+    const keys = store.keys(TABLES.blocks)[Symbol.asyncIterator]();
+    try {
+      const first = await hold(async () => {
+        this.rebuilding = fresh;
+        return keys.next(); // opens the store iterator: its snapshot holds every block stored before this point
+      });
+      if (!first.done) fresh.add(first.value);
+      for (let r = await keys.next(); !r.done; r = await keys.next()) fresh.add(r.value);
+      this.filters = fresh;
+      this.baseline = fresh.count;
+      return true;
+    } finally {
+      this.rebuilding = undefined;
+      await keys.return?.();
+    }
   }
 }
