@@ -228,15 +228,18 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
   );
   const submissions = new ClientSubmissions(intake, () => peering.almostSynced);
   const { databaseSize, afterBatch, ...pruneSettings } = options.pruning ?? {};
-  // A pruning node's stored-block filter drops the pruned IDs from time to time (tangle/known-blocks.ts).
-  const rebuildKnown = async (): Promise<void> => {
+  // After pruning: the attacher forgets waits on what was pruned; the stored-block filter drops the pruned IDs from
+  // time to time (tangle/known-blocks.ts).
+  const afterPrune = async (): Promise<void> => {
+    const waits = attacher.held.awaited > 0 ? await attacher.exclusive(() => attacher.dropPrunedWaits()) : 0;
+    if (waits > 0) logger.info(`pruning: ${waits} missing parent(s) of pruned unsolid blocks no longer awaited`);
     const before = known.size;
     if (await known.afterPrune(store, (fn) => attacher.exclusive(fn))) {
       logger.info(`pruning: stored-block filter rebuilt from the kept blocks: ${before.entries} -> ${known.size.entries} entries, ${(before.bytes / 2 ** 20).toFixed(1)} -> ${(known.size.bytes / 2 ** 20).toFixed(1)} MiB`);
     }
   };
   const pruner = new Pruner(
-    { store, protocol, exclusive: (fn) => attacher.exclusive(fn), forget: (ids) => recent.referenced(ids), pruned: () => rebuildKnown(), synced: () => peering.almostSynced, logger, now, ...(databaseSize ? { databaseSize } : {}), ...(afterBatch ? { afterBatch } : {}) },
+    { store, protocol, exclusive: (fn) => attacher.exclusive(fn), forget: (ids) => (recent.referenced(ids), attacher.forgetPruned(ids)), pruned: afterPrune, synced: () => peering.almostSynced, logger, now, ...(databaseSize ? { databaseSize } : {}), ...(afterBatch ? { afterBatch } : {}) },
     pruneSettings,
   );
   milestones.onConfirmed(() => pruner.confirmed());

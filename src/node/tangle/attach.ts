@@ -17,7 +17,7 @@
  * `exclusive`, between groups and before any waiting group, so it never waits behind more than one write; the
  * coordinator's own blocks (milestones, checkpoints) come next, then the waiting groups.
  */
-import { toHex } from '../../core/bytes.ts';
+import { fromHex, toHex } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
 import { transactionIdOf } from '../../core/ids/index.ts';
 import { PAYLOAD_MILESTONE, PAYLOAD_TRANSACTION, type Block } from '../../core/model/index.ts';
@@ -130,6 +130,30 @@ export class Attacher {
 
   onSolid(listener: SolidListener): void {
     this.solidListeners.push(listener);
+  }
+
+  /** Pruning deleted these blocks (no milestone referenced them): the ones that were tips are not any more. */
+  forgetPruned(blockIds: readonly Uint8Array[]): void {
+    for (const id of blockIds) this.tipsTable.delete(toHex(id));
+  }
+
+  /**
+   * After pruning, in `exclusive`: a missing parent that no stored block names any more (its unsolid children were
+   * pruned) is not awaited. Returns how many were dropped.
+   */
+  async dropPrunedWaits(): Promise<number> {
+    let dropped = 0;
+    for (const key of [...this.awaited]) {
+      if ((await this.store.children(fromHex(key))).length > 0) continue;
+      this.awaited.delete(key);
+      dropped++;
+    }
+    return dropped;
+  }
+
+  /** What the attacher holds in memory across groups (tests, metrics). */
+  get held(): { awaited: number; tips: number } {
+    return { awaited: this.awaited.size, tips: this.tipsTable.size };
   }
 
   /** Runs `fn` with no attach running meanwhile (milestone confirmation, the coordinator); it goes before waiting groups. */
