@@ -33,7 +33,7 @@ export const protobufFileName = "mux.proto";
  * belongs to one call, named by the `call_id` the client chose (unique among the calls under way on the stream):
  *   client -> node   CALL     `method` (the NodeService method's name, as in its path: "GetBlock"), `message` (the
  *                             request as the method's generated encode writes it), `timeout_ms` (time left until the
- *                             caller's deadline; 0: none), `metadata` (the caller's)
+ *                             caller's deadline; 0: none; the node ends every call by 120 s), `metadata` (the caller's)
  *                    CANCEL   the caller cancelled or its deadline passed: the node cancels the handler's call
  *                             (SubmitBlock aborts its proof of work) and sends nothing more for it
  *   node -> client   ANSWER   `message`: the response as the method's generated encode writes it
@@ -69,7 +69,10 @@ export interface MuxFrame {
   method: string;
   /** CALL: the encoded request; ANSWER: the encoded response. */
   message: Uint8Array;
-  /** CALL: milliseconds left until the caller's deadline, at least 1; 0 when the call has none. */
+  /**
+   * CALL: milliseconds left until the caller's deadline, at least 1; 0 when the call has none. The node ends a call
+   * with DEADLINE_EXCEEDED at 120 s when it has no deadline or a later one, as it does for unary calls.
+   */
   timeoutMs: number;
   /** FAILURE: the gRPC status code and details. */
   statusCode: number;
