@@ -238,8 +238,13 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
       logger.info(`pruning: stored-block filter rebuilt from the kept blocks: ${before.entries} -> ${known.size.entries} entries, ${(before.bytes / 2 ** 20).toFixed(1)} -> ${(known.size.bytes / 2 ** 20).toFixed(1)} MiB`);
     }
   };
+  // The v3 data goes by time: what is older than the timestamp of the milestone at the pruning index (v3/pruning.ts).
+  const pruneV3 = async (milestone: { index: number; timestamp: number }, pace: () => Promise<void>): Promise<void> => {
+    const p = await v3!.prune({ milestoneIndex: milestone.index, timestamp: milestone.timestamp }, { afterBatch: pace });
+    if (p.blocks > 0) logger.info(`pruning: v3 blocks of the slots before ${p.slot} pruned (${p.blocks} blocks, ${p.transactions} transactions, ${p.outputs} spent outputs, ${p.batches} batches)`);
+  };
   const pruner = new Pruner(
-    { store, protocol, exclusive: (fn) => attacher.exclusive(fn), forget: (ids) => (recent.referenced(ids), attacher.forgetPruned(ids)), pruned: afterPrune, synced: () => peering.almostSynced, logger, now, ...(databaseSize ? { databaseSize } : {}), ...(afterBatch ? { afterBatch } : {}) },
+    { store, protocol, exclusive: (fn) => attacher.exclusive(fn), forget: (ids) => (recent.referenced(ids), attacher.forgetPruned(ids)), pruned: afterPrune, synced: () => peering.almostSynced, logger, now, ...(databaseSize ? { databaseSize } : {}), ...(afterBatch ? { afterBatch } : {}), ...(v3 ? { pruneByTime: pruneV3 } : {}) },
     pruneSettings,
   );
   milestones.onConfirmed(() => pruner.confirmed());

@@ -35,7 +35,7 @@ describe('pruning: the attacher forgets pruned tips and waits', function () {
       expect(tipsHeld).to.be.at.least(tipsBefore); // the lazy one is still held
       expect(parts.attacher.held.awaited).to.equal(1);
 
-      await parts.pruner.prune({ index: parts.pruner.maxIndex() });
+      await parts.pruner.prune({ index: parts.pruner.maxIndex()! });
       expect(parts.attacher.held.awaited).to.equal(0);
       expect(parts.attacher.held.tips).to.equal((await parts.store.tips()).length);
       expect(parts.attacher.held.tips).to.be.below(tipsHeld);

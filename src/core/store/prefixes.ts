@@ -21,7 +21,7 @@
  * | 0x13 | (reserved) milestoneDiffs     — ledger issue: milestone index -> created/consumed output IDs         |
  * | 0x14 | (reserved) treasury           — ledger issue: treasury output                                        |
  * | 0x15 | (reserved) receipts           — ledger issue: migrated-at index ‖ milestone index -> receipt         |
- * | 0x20 | (reserved) blocksBySlot       — v3: slot (u32 BE) ‖ block ID -> empty                                |
+ * | 0x20 | blocksBySlot: v3SlotBlocks    — v3: slot (u32 BE) ‖ block ID -> empty (src/node/v3/tables.ts)        |
  * | 0x30 | (reserved) indexByType        — indexer (TIP-26): output type ‖ createdAt ‖ output ID -> empty       |
  * | 0x31 | (reserved) indexByAddress     — indexer: address ‖ output type ‖ createdAt ‖ output ID -> roles      |
  * | 0x32 | (reserved) indexByChainId     — indexer: output type ‖ alias/NFT/foundry ID -> output ID             |

@@ -2,7 +2,8 @@
  * v3 (IOTA 2.0) blocks from peers. They travel on the same streams as v2 blocks: a v3 block whose parents are not
  * all known yet is parked (at most `maxParked`, the oldest forgotten first) and its missing parents are requested
  * from the sender; it goes to the V3 engine's own submission path once they are there. New v3 blocks are gossiped
- * on, blocks we requested are not.
+ * on, blocks we requested are not. A block naming a missing parent of a slot this node pruned is dropped: the parent
+ * is not requested (pruned history is not fetched back) and the sender, which may keep it, is not blamed.
  */
 import { equalBytes, toHex } from '../../core/bytes.ts';
 import { blockIdV3, decodeBlockV3 } from '../../core/v3/index.ts';
@@ -53,6 +54,7 @@ export class V3Parking {
     const parents = [...body.strongParents, ...body.weakParents, ...body.shallowLikeParents];
     const missing: Uint8Array[] = [];
     for (const p of parents) if (await this.isMissing(engine, p)) missing.push(p);
+    if (missing.some((p) => engine.inPrunedSlot(p))) return;
     if (missing.length > 0) {
       if (this.parked.size >= this.ctx.settings.maxParked) this.parked.delete(this.parked.keys().next().value as string);
       this.parked.set(k, { bytes: data, parents, from: peer.key });

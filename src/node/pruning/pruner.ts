@@ -8,8 +8,10 @@
  *   * never above the confirmed index minus `belowMaxDepth + 5` (Hornet's minimum tangle history: what tip selection
  *     may still reach stays); one run at a time, and never during a snapshot (`exclusive`).
  * Each batch runs in the attach queue (between groups of blocks), so writes and confirmations go on between them. An
- * interrupted run (crash, stop) is finished on start.
+ * interrupted run (crash, stop) is finished on start. After the v2 deletions, what goes by time (`pruneByTime`: the v3
+ * data older than the timestamp of the milestone at the pruning index) is pruned, on start too.
  */
+import { LEDGER_META } from '../../core/ledger/index.ts';
 import { pruneTo, pruningIndexOf, resumePruning, firstMilestoneIndex, type PruneProgress, type PruneRunner } from '../../core/pruning/index.ts';
 import type { NodeStore } from '../../core/store/index.ts';
 import { NodeError } from '../errors.ts';
@@ -47,6 +49,12 @@ export interface PrunerDeps {
   pruned?: () => Promise<unknown>;
   /** Tests: told after every committed batch; throwing there stops the run as a crash would. */
   afterBatch?: (p: Readonly<PruneProgress>) => void | Promise<void>;
+  /**
+   * After the v2 deletions reached the pruning index (a run, or the start that finishes one): prunes the data older
+   * than the timestamp of the milestone at the index (the v3 engine's, in its own queue); `pace` after each of its
+   * batches throws once the pruner stops and lets other work in.
+   */
+  pruneByTime?: (milestone: { index: number; timestamp: number }, pace: () => Promise<void>) => Promise<unknown>;
 }
 
 /** What `POST /control/database/prune` asks for (exactly one). */
@@ -86,6 +94,7 @@ export class Pruner {
     if ((this.deps.protocol.pruningIndex ?? 0) === 0 && !this.enabled) return;
     void this.serial(async () => {
       if (await resumePruning(this.deps.store, this.runner())) this.deps.logger.info(`pruning: finished the interrupted run to milestone ${this.deps.protocol.pruningIndex}`);
+      await this.pruneByTime();
     }).catch((e: unknown) => this.failed(e));
   }
 
@@ -194,6 +203,7 @@ export class Pruner {
     const runner = this.runner((p) => (last = { ...p }));
     try {
       const reached = await pruneTo(store, target, runner);
+      await this.pruneByTime();
       const size = this.deps.databaseSize ? `, store ${formatSize(this.deps.databaseSize())}` : '';
       logger.info(`pruning: milestones ${from}..${reached} pruned (${last?.blocks ?? 0} blocks, ${last?.outputs ?? 0} spent outputs, ${last?.batches ?? 0} batches) in ${this.now() - started} ms; pruning index ${reached}${size}`);
       if (reached >= from) await this.deps.pruned?.().catch((e: unknown) => logger.error('pruning: after the run', e));
@@ -205,6 +215,16 @@ export class Pruner {
       }
       throw e;
     }
+  }
+
+  /** `pruneByTime` to the milestone of a finished pruning state. */
+  private async pruneByTime(): Promise<void> {
+    const state = this.deps.pruneByTime && (await this.deps.store.getMeta(LEDGER_META.pruning));
+    if (!state || state.done < state.index) return;
+    await this.deps.pruneByTime!({ index: state.index, timestamp: state.milestone.timestamp }, async () => {
+      if (this.stopped) throw new PruningStopped('stopped');
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    });
   }
 
   private runner(progress?: (p: Readonly<PruneProgress>) => void): PruneRunner {

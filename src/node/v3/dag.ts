@@ -18,6 +18,7 @@ import type { BlockV3 } from '../../core/v3/index.ts';
 import { processVoteV3, type VoteBlockV3, type VoteOutcomeV3 } from '../../core/v3/consensus/committee.ts';
 import { genesisBlockIdV3, type GenesisV3 } from './genesis-v3.ts';
 import { key, type V3Network } from './network.ts';
+import { indexBlockSlot, recordSlotIndexBuilt } from './pruning.ts';
 import { V3_TABLES, type BlockStateRecord, type StatusRecord } from './tables.ts';
 
 export const MAX_STRONG_PARENTS_V3 = 8;
@@ -89,9 +90,10 @@ export class V3Dag {
     this.statusRecord = { latestAcceptedBlockSlot: slot, latestConfirmedBlockSlot: slot, acceptedTangleTime: t, confirmedTangleTime: t };
   }
 
-  /** A new network's DAG: the genesis block as the one tip. */
+  /** A new network's DAG: the genesis block as the one tip (and a slot index from the start). */
   static recordGenesis(genesis: GenesisV3, batch: StoreBatch): void {
     batch.put(V3_TABLES.tips, genesisBlockIdV3(genesis.protocolParameters), null);
+    recordSlotIndexBuilt(batch);
   }
 
   /** Start-up: the status, the tips, the unconfirmed blocks and the latest confirmed ones (bounded, see above). */
@@ -144,6 +146,20 @@ export class V3Dag {
       if (this.tips.has(k)) queue.push(k);
       else this.blocks.delete(k);
     }
+  }
+
+  /** Forgets pruned blocks (pruning.ts): their states, and their tip entries, so tip selection never offers them. */
+  forget(ids: readonly Uint8Array[]): void {
+    if (ids.length === 0) return;
+    const gone = new Set(ids.map(key));
+    for (const k of gone) {
+      this.blocks.delete(k);
+      this.tips.delete(k);
+    }
+    const queue = this.confirmedInMemory;
+    let kept = 0;
+    for (const k of queue) if (!gone.has(k)) queue[kept++] = k;
+    queue.length = kept;
   }
 
   /** Block states held in memory (the bound the tests and benchmarks watch). */
@@ -201,8 +217,8 @@ export class V3Dag {
   }
 
   /**
-   * Attaches a checked block: its bytes, its state (pending, next in arrival order), and it replaces its strong and
-   * weak parents among the tips.
+   * Attaches a checked block: its bytes, its slot index entry, its state (pending, next in arrival order), and it
+   * replaces its strong and weak parents among the tips.
    */
   attach(id: Uint8Array, bytes: Uint8Array, block: BlockV3, checked: { seat: number; slot: number; transactionId?: string }, batch: StoreBatch): BlockStateV3 {
     const k = key(id);
@@ -215,6 +231,7 @@ export class V3Dag {
     this.blocks.set(k, state);
     if (!state.validation) this.unconfirmedUserBlocks++;
     batch.put(TABLES.blocks, id, bytes);
+    indexBlockSlot(batch, id, state.slot);
     for (const p of [...body.strongParents, ...body.weakParents]) {
       if (this.tips.delete(key(p))) batch.del(V3_TABLES.tips, p);
     }

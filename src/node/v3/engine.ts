@@ -6,6 +6,7 @@
  *   ledger.ts            the v3 ledger (core/v3/ledger): outputs, transactions, Mana, the included-block rule
  *   validation-block.ts  the validation blocks of the built-in validator
  *   info.ts              the info and issuance JSON
+ *   pruning.ts           pruning by time: the confirmed blocks older than the v2 pruning index's milestone
  *
  * Every change (a submitted block or a validation block) runs alone (one queue) and is written in ONE store batch:
  * the block, its state, the tips, the states the committee vote changed, the ledger effects of what became
@@ -14,7 +15,7 @@
  */
 import { fromHex0x, toHex0x } from '../../core/bytes.ts';
 import type { NodeStore } from '../../core/store/index.ts';
-import { blockIdV3, blockToJsonV3, decodeBlockV3, encodeBlockV3, type BlockV3, type OutputV3, type ProtocolParametersV3, type SlotCommitmentV3 } from '../../core/v3/index.ts';
+import { blockIdV3, blockToJsonV3, decodeBlockV3, encodeBlockV3, slotFromTime, type BlockV3, type OutputV3, type ProtocolParametersV3, type SlotCommitmentV3 } from '../../core/v3/index.ts';
 import { NodeError } from '../errors.ts';
 import { V3Dag, type BlockStateNameV3, type V3DagLimits } from './dag.ts';
 import { genesisV3FromJson, genesisV3ToJson, type GenesisAccountV3, type GenesisV3 } from './genesis-v3.ts';
@@ -22,11 +23,19 @@ import { infoJsonV3, issuanceJsonV3 } from './info.ts';
 import { checkBlockV3, readSubmissionV3 } from './intake.ts';
 import { V3Ledger } from './ledger.ts';
 import { key, V3Network } from './network.ts';
-import { V3_TABLES, type TransactionRecord, type TransactionStateV3 } from './tables.ts';
+import { ensureSlotIndex, prunedNoteV3, pruneSlotEntries, readPruningV3, slotEntriesBefore, V3_PRUNE_BATCH, writePruningV3, type V3PruneProgress } from './pruning.ts';
+import { V3_TABLES, type PruningRecordV3, type SlotBlockKey, type TransactionRecord, type TransactionStateV3 } from './tables.ts';
 import { validationBlockV3 } from './validation-block.ts';
 
 export { MAX_STRONG_PARENTS_V3, type BlockStateNameV3 } from './dag.ts';
 export { MAX_FUTURE_NS } from './intake.ts';
+export type { V3PruneProgress } from './pruning.ts';
+
+/** The milestone at the v2 pruning index: v3 data older than its timestamp (Unix seconds) is pruned. */
+export interface V3PruneTarget {
+  milestoneIndex: number;
+  timestamp: number;
+}
 
 export interface BlockMetadataV3 {
   blockId: Uint8Array;
@@ -49,6 +58,8 @@ export class V3Engine {
   private readonly ledger: V3Ledger;
   private queue: Promise<unknown> = Promise.resolve();
   private broken: Error | undefined;
+  /** Where pruning by time stands (undefined: never pruned). */
+  private pruning: PruningRecordV3 | undefined;
 
   private constructor(store: NodeStore, genesis: GenesisV3, now: () => number, limits: Partial<V3DagLimits>) {
     this.store = store;
@@ -81,6 +92,8 @@ export class V3Engine {
     const text = await store.get(V3_TABLES.meta, 'genesis');
     if (text === undefined) return undefined;
     const engine = new V3Engine(store, genesisV3FromJson(JSON.parse(text)), options.now ?? Date.now, options.limits ?? {});
+    await ensureSlotIndex(store);
+    engine.pruning = await readPruningV3(store);
     await engine.dag.load(store);
     await engine.ledger.load();
     return engine;
@@ -128,7 +141,7 @@ export class V3Engine {
     if (block.body.type === 0 && this.dag.full) throw new NodeError('UNAVAILABLE', 'too many v3 blocks wait for confirmation: submit again once the committee confirmed some');
     const { body } = block;
     await this.dag.ensureLoaded([...body.strongParents, ...body.weakParents, ...body.shallowLikeParents], this.store);
-    const checked = checkBlockV3(bytes, block, { network: this.network, dag: this.dag, ledger: this.ledger, nowNs: this.nowNs() });
+    const checked = checkBlockV3(bytes, block, { network: this.network, dag: this.dag, ledger: this.ledger, nowNs: this.nowNs(), pruned: this.pruning });
     const tx = checked.transaction;
     const batch = this.store.batch();
     // From here memory changes with the batch: a failure would leave them apart, so the engine stops.
@@ -146,6 +159,60 @@ export class V3Engine {
       throw e;
     }
     return id;
+  }
+
+  // ---------------------------------------------------------------- pruning by time (pruning.ts)
+
+  /**
+   * Prunes the confirmed blocks of the slots before the slot of `target`'s timestamp, and what goes with them (a run
+   * to a higher slot recorded before, and interrupted, is finished instead). The boundary is recorded first; then
+   * bounded batches, each alone in the change queue (no attach or read sees half a batch), `afterBatch` after each
+   * (throwing there ends the run; the next one finishes it).
+   */
+  async prune(target: V3PruneTarget, options: { batch?: number; afterBatch?: (p: Readonly<V3PruneProgress>) => void | Promise<void> } = {}): Promise<V3PruneProgress> {
+    const size = options.batch ?? V3_PRUNE_BATCH;
+    const slot = slotFromTime(BigInt(target.timestamp) * 1_000_000_000n, this.params);
+    const record = await this.exclusive(async () => {
+      if (this.pruning !== undefined && this.pruning.slot >= slot) return this.pruning;
+      const next: PruningRecordV3 = { slot, milestoneIndex: target.milestoneIndex };
+      const batch = this.store.batch();
+      writePruningV3(batch, next);
+      await batch.commit({ sync: true });
+      return (this.pruning = next);
+    });
+    const progress: V3PruneProgress = { slot: record.slot, blocks: 0, transactions: 0, outputs: 0, batches: 0 };
+    let after: SlotBlockKey | undefined;
+    for (;;) {
+      const scanned = await this.exclusive(async () => {
+        const entries = await slotEntriesBefore(this.store, record.slot, after, size);
+        if (entries.length === 0) return 0;
+        const batch = this.store.batch();
+        const gone = await pruneSlotEntries(this.store, batch, entries, this.params);
+        if (batch.length > 0) await batch.commit({ sync: false });
+        this.dag.forget(gone.blocks);
+        this.ledger.forget(gone.transactions, gone.outputs);
+        after = entries[entries.length - 1];
+        progress.blocks += gone.blocks.length;
+        progress.transactions += gone.transactions.length;
+        progress.outputs += gone.outputs.length;
+        return entries.length;
+      });
+      if (scanned === 0) break;
+      progress.batches++;
+      await options.afterBatch?.(progress);
+      if (scanned < size) break;
+    }
+    return progress;
+  }
+
+  /** Where pruning by time stands (undefined: never pruned). */
+  get pruned(): Readonly<PruningRecordV3> | undefined {
+    return this.pruning;
+  }
+
+  /** Whether `id` (a block or transaction ID) is in a slot this node pruned: not holding it may mean it was pruned. */
+  inPrunedSlot(id: Uint8Array): boolean {
+    return prunedNoteV3(this.pruning, id) !== undefined;
   }
 
   // ---------------------------------------------------------------- the built-in validator
@@ -187,8 +254,14 @@ export class V3Engine {
 
   async blockBytes(id: Uint8Array): Promise<Uint8Array> {
     const raw = (await this.dag.stored(id, this.store)) !== undefined ? await this.store.getBlock(id) : undefined;
-    if (raw === undefined) throw new NodeError('NOT_FOUND', `block not found: ${toHex0x(id)}`);
+    if (raw === undefined) throw this.notFound(`block not found: ${toHex0x(id)}`, id);
     return raw;
+  }
+
+  /** NOT_FOUND; for an ID of a pruned slot with the note that it may have been pruned (docs/decisions.md §17, §27). */
+  private notFound(message: string, id: Uint8Array): NodeError {
+    const note = prunedNoteV3(this.pruning, id);
+    return new NodeError('NOT_FOUND', note === undefined ? message : `${message} (${note})`);
   }
 
   blockJson(raw: Uint8Array): string {
@@ -197,18 +270,23 @@ export class V3Engine {
 
   async blockMetadata(id: Uint8Array): Promise<BlockMetadataV3> {
     const b = await this.dag.stored(id, this.store);
-    if (b === undefined) throw new NodeError('NOT_FOUND', `block not found: ${toHex0x(id)}`);
+    if (b === undefined) throw this.notFound(`block not found: ${toHex0x(id)}`, id);
     const md: BlockMetadataV3 = { blockId: id, blockState: V3Dag.stateName(b) };
     if (b.transactionId !== undefined) {
-      const t = this.ledger.transaction(b.transactionId)!;
+      // No record: it went with the transaction's included block, pruned; only a confirmed transaction has one.
+      const t = this.ledger.transaction(b.transactionId) ?? { state: 'confirmed' };
       md.transaction = { transactionId: fromHex0x(b.transactionId), state: t.state };
       if (t.failureReason !== undefined) md.transaction.failureReason = t.failureReason;
     }
     return md;
   }
 
-  /** The included block of a transaction; NOT_FOUND before confirmation, for a failed or an unknown transaction. */
+  /**
+   * The included block of a transaction; NOT_FOUND before confirmation, for a failed or an unknown transaction (one of
+   * a pruned slot: with the note that it may have been pruned).
+   */
   includedBlockId(txId: Uint8Array): Uint8Array {
+    if (this.ledger.transaction(key(txId)) === undefined) throw this.notFound(`transaction not included: ${toHex0x(txId)}`, txId);
     return this.ledger.includedBlockId(txId);
   }
 

@@ -2,7 +2,7 @@
  * Intake of a v3 block: reading a submission (binary or JSON) and the node-level checks a block must pass before it
  * is attached (known issuer and its signature, issuing time, slot commitment, the body's rules for validation and
  * basic blocks, known parents issued earlier, and the ledger checks of a transaction it carries). A refused block
- * changes nothing.
+ * changes nothing. A parent the node does not hold in a slot it pruned is refused with a message naming the pruning.
  */
 import { equalBytes, toHex0x } from '../../core/bytes.ts';
 import { reject } from '../../core/errors.ts';
@@ -22,6 +22,7 @@ import { NodeError } from '../errors.ts';
 import type { V3Dag } from './dag.ts';
 import type { V3Ledger } from './ledger.ts';
 import { key, type V3Network } from './network.ts';
+import type { PruningRecordV3 } from './tables.ts';
 
 /** Blocks may be issued at most this far ahead of the node's clock. */
 export const MAX_FUTURE_NS = 10n * 60n * 1_000_000_000n;
@@ -48,7 +49,7 @@ export interface CheckedBlockV3 {
 }
 
 /** The node-level checks of a block that is not attached yet; throws (ProtocolError or NodeError) when it fails one. */
-export function checkBlockV3(bytes: Uint8Array, block: BlockV3, ctx: { network: V3Network; dag: V3Dag; ledger: V3Ledger; nowNs: bigint }): CheckedBlockV3 {
+export function checkBlockV3(bytes: Uint8Array, block: BlockV3, ctx: { network: V3Network; dag: V3Dag; ledger: V3Ledger; nowNs: bigint; pruned?: PruningRecordV3 | undefined }): CheckedBlockV3 {
   const { network, dag, ledger } = ctx;
   const { params } = network;
   const h = block.header;
@@ -74,7 +75,11 @@ export function checkBlockV3(bytes: Uint8Array, block: BlockV3, ctx: { network: 
   for (const [list, name] of [[body.strongParents, 'strongParents'], [body.weakParents, 'weakParents'], [body.shallowLikeParents, 'shallowLikeParents']] as const) {
     for (const p of list) {
       const parentTime = dag.parentTime(p);
-      if (parentTime === undefined) reject('INVALID_FIELD', `Cannot accept block: parent ${toHex0x(p)} is unknown`, { field: `body.${name}` });
+      if (parentTime === undefined) {
+        const pruned = ctx.pruned !== undefined && slotOfId(p) < ctx.pruned.slot;
+        const why = pruned ? `is not kept: its slot ${slotOfId(p)} is before slot ${ctx.pruned!.slot}, up to which this node pruned its confirmed v3 blocks (milestone ${ctx.pruned!.milestoneIndex}, its pruning index)` : 'is unknown';
+        reject('INVALID_FIELD', `Cannot accept block: parent ${toHex0x(p)} ${why}`, { field: `body.${name}` });
+      }
       if (h.issuingTime <= parentTime) reject('INVALID_FIELD', `Cannot accept block: issuingTime ${h.issuingTime} is not after parent ${toHex0x(p)}'s ${parentTime}`, { field: 'header.issuingTime' });
     }
   }

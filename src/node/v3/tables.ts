@@ -5,14 +5,17 @@
  *
  * | byte | table             | key                         | value                                              |
  * |------|-------------------|-----------------------------|----------------------------------------------------|
+ * | 0x20 | v3SlotBlocks      | slot (u32 BE) ‖ block ID    | empty (every attached block; pruning.ts finds old slots' blocks; the `blocksBySlot` byte core/store/prefixes.ts reserved) |
  * | 0x21 | v3BlockState      | len ‖ block ID              | BlockStateRecord: parents, seat, witness/ratifier bitsets, accepted, confirmed, slot, tx |
  * | 0x22 | v3Tips            | len ‖ block ID              | empty (blocks without children)                     |
  * | 0x23 | v3Outputs         | len ‖ output ID (38)        | OutputRecord: output bytes, creation slot, spender  |
  * | 0x24 | v3Transactions    | len ‖ transaction ID        | TransactionRecord: state, included block, reason    |
  * | 0x25 | v3Meta            | name (UTF-8)                | `genesis` (genesis v3 JSON), `status` (StatusRecord) |
+ * |      |                   |                             | `pruning` (PruningRecordV3), `slotBlocks` (`built`: the slot index covers every block) |
  * | 0x26 | v3AccountMana     | len ‖ account ID            | Mana allotted to the account (u64 LE)               |
  */
-import { defineTable, emptyCodec, idKeyCodec, u64Codec, utf8Codec, type Codec } from '../../core/store/index.ts';
+import { reject } from '../../core/errors.ts';
+import { defineTable, emptyCodec, idKeyCodec, u32KeyCodec, u64Codec, utf8Codec, type Codec } from '../../core/store/index.ts';
 
 export interface BlockStateRecord {
   parents: string[];
@@ -42,6 +45,35 @@ export interface TransactionRecord {
   failureReason?: string;
 }
 
+/**
+ * v3 pruning by time (pruning.ts): the confirmed blocks of the slots before `slot` are deleted, or being deleted by a
+ * run the next one finishes; `slot` is the slot of the timestamp of milestone `milestoneIndex`, the v2 pruning index.
+ */
+export interface PruningRecordV3 {
+  slot: number;
+  milestoneIndex: number;
+}
+
+/** A key of the slot index (an empty block ID only as a range bound). */
+export interface SlotBlockKey {
+  slot: number;
+  blockId: Uint8Array;
+}
+
+/** slot (u32 BE, so a range is "the slots before S") ‖ the block ID (the rest of the key). */
+const slotBlockKeyCodec: Codec<SlotBlockKey> = {
+  encode: ({ slot, blockId }) => {
+    const out = new Uint8Array(4 + blockId.length);
+    out.set(u32KeyCodec.encode(slot), 0);
+    out.set(blockId, 4);
+    return out;
+  },
+  decode: (b, subject) => {
+    if (b.length < 5) return reject('TRUNCATED', `Cannot decode ${subject}: need a 4-byte slot and a block ID, got ${b.length} bytes`, { field: subject });
+    return { slot: u32KeyCodec.decode(b.subarray(0, 4), subject), blockId: b.slice(4) };
+  },
+};
+
 export interface StatusRecord {
   latestAcceptedBlockSlot: number;
   latestConfirmedBlockSlot: number;
@@ -57,7 +89,7 @@ function jsonCodec<T>(): Codec<T> {
   };
 }
 
-export const V3_PREFIX = Object.freeze({ blockState: 0x21, tips: 0x22, outputs: 0x23, transactions: 0x24, meta: 0x25, accountMana: 0x26 } as const);
+export const V3_PREFIX = Object.freeze({ blockState: 0x21, tips: 0x22, outputs: 0x23, transactions: 0x24, meta: 0x25, accountMana: 0x26, slotBlocks: 0x20 } as const);
 
 export const V3_TABLES = Object.freeze({
   blockState: defineTable('v3BlockState', V3_PREFIX.blockState, idKeyCodec, jsonCodec<BlockStateRecord>()),
@@ -66,4 +98,5 @@ export const V3_TABLES = Object.freeze({
   transactions: defineTable('v3Transactions', V3_PREFIX.transactions, idKeyCodec, jsonCodec<TransactionRecord>()),
   meta: defineTable('v3Meta', V3_PREFIX.meta, utf8Codec, utf8Codec),
   accountMana: defineTable('v3AccountMana', V3_PREFIX.accountMana, idKeyCodec, u64Codec),
+  slotBlocks: defineTable('v3SlotBlocks', V3_PREFIX.slotBlocks, slotBlockKeyCodec, emptyCodec),
 });

@@ -1,0 +1,146 @@
+/**
+ * Pruning of the v3 data by time (docs/decisions.md §27). When the v2 pruning index moves to P, the v3 data older than
+ * milestone P's timestamp goes: with S the slot of that timestamp, every CONFIRMED block of a slot before S (an
+ * unconfirmed one stays; dag.ts bounds them) with its bytes, state, tip entry, slot index entry and attachment entry;
+ * when it was the included block of a transaction, that transaction's record and the outputs it spent. Unspent
+ * outputs and the Mana allotted to accounts are always kept.
+ *
+ * The blocks are found through the slot index (`v3SlotBlocks`: slot ‖ block ID, written with every attach); a store
+ * of the older layout builds it once on open. A run records its boundary first (v3Meta `pruning`), then deletes in
+ * bounded batches; every delete is idempotent and the index entry goes in the same batch as its block, so a run
+ * interrupted between batches is finished by the next one (on the node's next start, or its next prune).
+ */
+import { fromHex0x } from '../../core/bytes.ts';
+import { TABLES, type NodeStore, type StoreBatch } from '../../core/store/index.ts';
+import { decodeBlockV3, outputIdV3, slotOfId, type ProtocolParametersV3 } from '../../core/v3/index.ts';
+import { key } from './network.ts';
+import { V3_TABLES, type PruningRecordV3, type SlotBlockKey } from './tables.ts';
+
+/** v3Meta names: the pruning record, and the flag of a store whose slot index covers every block. */
+export const V3_META_PRUNING = 'pruning';
+export const V3_META_SLOT_INDEX = 'slotBlocks';
+
+/** Slot index entries per batch (the v2 pruning's PRUNE_BATCH.blocks), on open and when pruning. */
+export const V3_PRUNE_BATCH = 1024;
+
+/** Where a v3 pruning run stands. */
+export interface V3PruneProgress {
+  /** The run's boundary: confirmed blocks of the slots before it go. */
+  slot: number;
+  blocks: number;
+  transactions: number;
+  outputs: number;
+  /** Committed batches. */
+  batches: number;
+}
+
+/** What one batch deleted: the engine's memory forgets it. */
+export interface PrunedV3 {
+  blocks: Uint8Array[];
+  /** Transaction records (map keys). */
+  transactions: string[];
+  outputs: Uint8Array[];
+}
+
+export async function readPruningV3(store: NodeStore): Promise<PruningRecordV3 | undefined> {
+  const text = await store.get(V3_TABLES.meta, V3_META_PRUNING);
+  return text === undefined ? undefined : (JSON.parse(text) as PruningRecordV3);
+}
+
+export function writePruningV3(batch: StoreBatch, record: PruningRecordV3): void {
+  batch.put(V3_TABLES.meta, V3_META_PRUNING, JSON.stringify(record));
+}
+
+/** A block's slot index entry (into the attach's batch). */
+export function indexBlockSlot(batch: StoreBatch, blockId: Uint8Array, slot: number): void {
+  batch.put(V3_TABLES.slotBlocks, { slot, blockId }, null);
+}
+
+/** A new store's layout has the slot index from the start. */
+export function recordSlotIndexBuilt(batch: StoreBatch): void {
+  batch.put(V3_TABLES.meta, V3_META_SLOT_INDEX, 'built');
+}
+
+/**
+ * A store of the older layout (block states without the slot index): builds the index from the block states, in
+ * bounded batches, then sets the flag; a crash before the flag starts it again (the puts are idempotent). Returns the
+ * entries written (0 when the flag was there).
+ */
+export async function ensureSlotIndex(store: NodeStore, batchSize = V3_PRUNE_BATCH): Promise<number> {
+  if ((await store.get(V3_TABLES.meta, V3_META_SLOT_INDEX)) !== undefined) return 0;
+  let written = 0;
+  let batch = store.batch();
+  for await (const [id, r] of store.entries(V3_TABLES.blockState)) {
+    indexBlockSlot(batch, id, r.slot);
+    if (++written % batchSize === 0) {
+      await batch.commit({ sync: false });
+      batch = store.batch();
+    }
+  }
+  recordSlotIndexBuilt(batch);
+  await batch.commit({ sync: true });
+  return written;
+}
+
+/** Up to `limit` slot index entries of the slots before `slot`, after `after` (the last entry of the batch before). */
+export async function slotEntriesBefore(store: NodeStore, slot: number, after: SlotBlockKey | undefined, limit: number): Promise<SlotBlockKey[]> {
+  const out: SlotBlockKey[] = [];
+  const range = { lt: { slot, blockId: new Uint8Array(0) }, limit, ...(after ? { gt: after } : {}) };
+  for await (const k of store.keys(V3_TABLES.slotBlocks, range)) out.push(k);
+  return out;
+}
+
+/**
+ * Into `batch`: the confirmed blocks among `entries` and what goes with them (see the file comment); unconfirmed
+ * ones are left as they are. Reads the store only, so a batch whose commit fails changes nothing.
+ */
+export async function pruneSlotEntries(store: NodeStore, batch: StoreBatch, entries: readonly SlotBlockKey[], params: ProtocolParametersV3): Promise<PrunedV3> {
+  const out: PrunedV3 = { blocks: [], transactions: [], outputs: [] };
+  const states = await store.getMany(V3_TABLES.blockState, entries.map((e) => e.blockId));
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!;
+    const state = states[i];
+    if (state !== undefined && !state.confirmed) continue;
+    const id = e.blockId;
+    batch.del(V3_TABLES.slotBlocks, e);
+    if (state === undefined) continue; // an entry whose block is gone (not written so by the node): the entry goes
+    if (state.transactionId !== undefined) {
+      const txId = fromHex0x(state.transactionId);
+      batch.del(TABLES.transactionBlocks, [txId, id] as const);
+      const tx = await store.get(V3_TABLES.transactions, txId);
+      if (tx?.includedBlockId === key(id)) {
+        batch.del(V3_TABLES.transactions, txId);
+        out.transactions.push(state.transactionId);
+        for (const o of await spentBy(store, id, state.transactionId, params)) {
+          batch.del(V3_TABLES.outputs, o);
+          out.outputs.push(o);
+        }
+      }
+    }
+    batch.del(TABLES.blocks, id);
+    batch.del(V3_TABLES.blockState, id);
+    batch.del(V3_TABLES.tips, id);
+    out.blocks.push(id);
+  }
+  return out;
+}
+
+/** The outputs the transaction in block `blockId` consumed whose records name it as their spender. */
+async function spentBy(store: NodeStore, blockId: Uint8Array, txKey: string, params: ProtocolParametersV3): Promise<Uint8Array[]> {
+  const raw = await store.getBlock(blockId);
+  if (raw === undefined) return [];
+  const body = decodeBlockV3(raw, params).body;
+  if (body.type !== 0 || body.payload?.type !== 1) return [];
+  const ids = body.payload.transaction.inputs.map((input) => outputIdV3(input.transactionId, input.transactionOutputIndex));
+  const records = await store.getMany(V3_TABLES.outputs, ids);
+  return ids.filter((_, i) => records[i]?.spentBy === txKey);
+}
+
+/**
+ * The note of a miss that may be pruned (the shape of §27's v2 answers): an ID whose slot (its last 4 bytes) lies
+ * before the pruning boundary; undefined when it cannot have been pruned.
+ */
+export function prunedNoteV3(record: PruningRecordV3 | undefined, id: Uint8Array, what = 'unknown'): string | undefined {
+  if (record === undefined || slotOfId(id) >= record.slot) return undefined;
+  return `${what}, or pruned: this node keeps no confirmed v3 block of a slot before ${record.slot}, the slot of milestone ${record.milestoneIndex}, its pruning index`;
+}
