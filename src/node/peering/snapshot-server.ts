@@ -15,7 +15,7 @@
  * Only the ledger goes out: the genesis' dev entries (coordinator keys, the dev wallet's seed) never do.
  */
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { status as Status, type ServerWritableStream } from '@grpc/grpc-js';
 import { toHex } from '../../core/bytes.ts';
@@ -139,8 +139,11 @@ export class SnapshotServer {
     const entry = this.tickets.get(toHex(ticket));
     if (!entry) return void call.emit('error', { code: Status.PERMISSION_DENIED, details: 'unknown or expired snapshot ticket: ask for a new offer' });
     this.tickets.delete(toHex(ticket));
-    if (this.downloads >= this.settings.maxDownloads || this.stopped) return void call.emit('error', { code: Status.RESOURCE_EXHAUSTED, details: 'busy: too many snapshot downloads under way' });
+    if (this.stopped) return void call.emit('error', { code: Status.UNAVAILABLE, details: 'the node is stopping' });
+    if (this.downloads >= this.settings.maxDownloads) return void call.emit('error', { code: Status.RESOURCE_EXHAUSTED, details: 'busy: too many snapshot downloads under way' });
     const { p, nodeId } = entry;
+    // one per peer node also when this ticket was offered while an earlier one was being downloaded
+    if ((this.active.get(nodeId) ?? 0) > 0) return void call.emit('error', { code: Status.RESOURCE_EXHAUSTED, details: 'a download of yours is under way' });
     if (offset > BigInt(p.size)) return void call.emit('error', { code: Status.OUT_OF_RANGE, details: `offset ${offset} is beyond the snapshot's ${p.size} bytes` });
     this.downloads++;
     this.active.set(nodeId, (this.active.get(nodeId) ?? 0) + 1);
@@ -149,8 +152,10 @@ export class SnapshotServer {
     const started = this.now();
     let cancelled = false;
     call.on('cancelled', () => (cancelled = true));
-    const file = await open(p.file, 'r');
+    call.on('close', () => (cancelled = true)); // a closed stream takes no more chunks (and never drains)
+    let file: FileHandle | undefined;
     try {
+      file = await open(p.file, 'r');
       let position = Number(offset);
       const buffer = Buffer.alloc(CHUNK_BYTES);
       while (position < p.size && !cancelled && !this.stopped) {
@@ -175,7 +180,7 @@ export class SnapshotServer {
         this.deps.logger.info(`snapshot of milestone ${p.index} sent to ${call.getPeer()}: ${p.size - Number(offset)} bytes from offset ${offset} in ${this.now() - started} ms`);
       }
     } finally {
-      await file.close();
+      await file?.close();
       this.calls.delete(call);
       this.downloads--;
       const left = (this.active.get(nodeId) ?? 1) - 1;
@@ -231,7 +236,11 @@ export class SnapshotServer {
     for (const [k, at] of this.writers) if (t - at > WRITE_COOLDOWN_MS) this.writers.delete(k);
     if (this.writers.has(nodeId)) throw new Error('busy: a snapshot was written for you a moment ago, try again in a minute');
     this.writers.set(nodeId, t);
-    const making = this.make(index === 0 ? target : index).finally(() => (this.making = undefined));
+    // the cleanup once the new file is held: while one is written, no snapshot file of the folder is deleted
+    const making = this.make(index === 0 ? target : index).finally(() => {
+      this.making = undefined;
+      this.cleanup();
+    });
     this.making = making;
     return making;
   }
@@ -250,7 +259,6 @@ export class SnapshotServer {
     const p: Prepared = { index: written.index, file, size: statSync(file).size, hash: reading.fileHash, ledgerHash: reading.ledgerHash, milestoneBlock };
     this.prepared.unshift(p);
     logger.info(`snapshot of milestone ${p.index} for peers: ${reading.outputs} outputs, ${p.size} bytes in ${this.now() - started} ms (${file})`);
-    this.cleanup();
     return p;
   }
 
