@@ -18,21 +18,8 @@ find_browser() {
 
 if find_browser; then exit 0; fi
 
-if ! command -v apt-get >/dev/null 2>&1; then
-  echo "ensure-chromium: no chromium on PATH and no apt-get to install Debian's chromium package" >&2
-  exit 1
-fi
-if [[ $(id -u) -ne 0 ]]; then
-  echo "ensure-chromium: no chromium on PATH, and installing it needs root (apt-get install -y chromium)" >&2
-  exit 1
-fi
-
-echo "ensure-chromium: installing Debian's chromium package" >&2
-export DEBIAN_FRONTEND=noninteractive
-install() { apt-get install -y --no-install-recommends chromium </dev/null >&2; }
-if ! install; then
-  apt-get update </dev/null >&2 && install
-fi
+source "$(dirname "$0")/lib/apt-install.sh"
+apt_install ensure-chromium chromium || exit 1
 
 if find_browser; then exit 0; fi
 echo "ensure-chromium: apt-get could not install chromium (no access to the Debian registry?)" >&2

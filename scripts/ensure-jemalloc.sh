@@ -37,21 +37,8 @@ find_lib() {
 
 if find_lib; then exit 0; fi
 
-if ! command -v apt-get >/dev/null 2>&1; then
-  echo "ensure-jemalloc: no libjemalloc.so.2 and no apt-get to install it (install jemalloc, or set LEDGER_NODE_ALLOCATOR=glibc to silence this)" >&2
-  exit 1
-fi
-if [[ $(id -u) -ne 0 ]]; then
-  echo "ensure-jemalloc: no libjemalloc.so.2, and installing it needs root (apt-get install -y libjemalloc2)" >&2
-  exit 1
-fi
-
-echo "ensure-jemalloc: installing Debian's libjemalloc2 package" >&2
-export DEBIAN_FRONTEND=noninteractive
-install() { apt-get install -y --no-install-recommends libjemalloc2 </dev/null >&2; }
-if ! install; then
-  apt-get update </dev/null >&2 && install
-fi
+source "$(dirname "$0")/lib/apt-install.sh"
+apt_install ensure-jemalloc libjemalloc2 || { echo "ensure-jemalloc: set LEDGER_NODE_ALLOCATOR=glibc to silence this" >&2; exit 1; }
 
 if find_lib; then exit 0; fi
 echo "ensure-jemalloc: apt-get could not install libjemalloc2 (no access to the Debian registry?)" >&2

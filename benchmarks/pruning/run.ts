@@ -155,7 +155,7 @@ async function main(): Promise<void> {
   const which = arg('allocator', 'both');
   const allocators: Allocator[] = which === 'both' ? ['jemalloc', 'glibc'] : [which as Allocator];
   if (!allocators.every((a) => a === 'jemalloc' || a === 'glibc')) throw new Error(`--allocator: both, jemalloc or glibc, not ${which}`);
-  console.log(`${BLOCKS} blocks, --prune-milestones ${KEEP}, ${ENGINE}, ${allocators.join(' and ')} side by side`);
+  console.log(`${BLOCKS} blocks, --prune-milestones ${KEEP}, ${ENGINE}, ${allocators.join(' and ')}${allocators.length > 1 ? ' side by side' : ''}`);
   console.log('| allocator | time | blocks stored (rate) | confirmed milestone | pruning index (runs) | store on disk | RSS | V8 heap |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   const summaries = await Promise.all(allocators.map((a) => pipeline(a, (line) => console.log(line))));

@@ -68,11 +68,11 @@ export function tagged(text: string): BlockPayload {
   return { type: 5, tag: new TextEncoder().encode('prune-test'), data: new TextEncoder().encode(text) };
 }
 
-/** Spends `coin` (owned by `seed`): `amount` to `to`, the rest back; returns the payload and the two new coins. */
-export function transfer(g: Genesis, seed: Uint8Array, coin: Coin, to: Ed25519Address, amount: bigint): { tx: TransactionPayload; paid: Coin; change: Coin } {
-  const own = addressOf(seed);
-  const basic = (a: bigint, address: Ed25519Address): BasicOutput => ({ type: 3, amount: a, nativeTokens: [], unlockConditions: [{ type: 0, address }], features: [] });
-  const outputs = [basic(amount, to), basic(coin.output.amount - amount, own)];
+/** A basic output of `amount` to `address`, nothing else. */
+export const basicOutput = (amount: bigint, address: Ed25519Address): BasicOutput => ({ type: 3, amount, nativeTokens: [], unlockConditions: [{ type: 0, address }], features: [] });
+
+/** Spends `coin` (owned by `seed`) into `outputs`, signed by `seed`. */
+export function spend(g: Genesis, seed: Uint8Array, coin: Coin, outputs: BasicOutput[]): TransactionPayload {
   const essence = {
     type: 1 as const,
     networkId: networkIdFromName(g.protocol.networkName),
@@ -81,7 +81,13 @@ export function transfer(g: Genesis, seed: Uint8Array, coin: Coin, to: Ed25519Ad
     outputs,
   };
   const signature = ed25519Sign(seed, essenceHash(essence));
-  const tx: TransactionPayload = { type: 6, essence, unlocks: [{ type: 0, signature: { type: 0, publicKey: ed25519PublicKeyFromSeed(seed), signature } }] };
+  return { type: 6, essence, unlocks: [{ type: 0, signature: { type: 0, publicKey: ed25519PublicKeyFromSeed(seed), signature } }] };
+}
+
+/** Spends `coin` (owned by `seed`): `amount` to `to`, the rest back; returns the payload and the two new coins. */
+export function transfer(g: Genesis, seed: Uint8Array, coin: Coin, to: Ed25519Address, amount: bigint): { tx: TransactionPayload; paid: Coin; change: Coin } {
+  const outputs = [basicOutput(amount, to), basicOutput(coin.output.amount - amount, addressOf(seed))];
+  const tx = spend(g, seed, coin, outputs);
   const id = transactionIdOf(tx);
   return { tx, paid: { outputId: outputId(id, 0), output: outputs[0]! }, change: { outputId: outputId(id, 1), output: outputs[1]! } };
 }

@@ -19,16 +19,15 @@ import { status as Status, type ServerWritableStream } from '@grpc/grpc-js';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { expect } from 'chai';
 import { toHex } from '../../../src/core/bytes.ts';
-import { ed25519PublicKeyFromSeed, ed25519Sign } from '../../../src/core/crypto/index.ts';
-import { essenceHash, inputsCommitmentOf, networkIdFromName, outputId, transactionIdOf } from '../../../src/core/ids/index.ts';
-import type { BasicOutput, TransactionPayload } from '../../../src/core/model/index.ts';
+import { outputId, transactionIdOf } from '../../../src/core/ids/index.ts';
+import type { TransactionPayload } from '../../../src/core/model/index.ts';
 import { LEDGER_META } from '../../../src/core/ledger/index.ts';
 import { MemoryKeyValueStore, META } from '../../../src/core/store/index.ts';
 import type { PeerMessage, SnapshotChunk, SnapshotDownload, SnapshotOffer } from '../../../src/grpc/gen/peer.ts';
 import type { Genesis } from '../../../src/node/genesis.ts';
 import { CHUNK_BYTES, SNAPSHOT_SERVING_DEFAULTS, SnapshotServer, type RequestingPeer, type SnapshotServingSettings } from '../../../src/node/peering/snapshot-server.ts';
 import { EXTRA_HISTORY } from '../../../src/node/pruning/pruner.ts';
-import { addressOf, genesisCoins, milestones, openNode, submit, testGenesis, walletSeed, type Coin, type TestParts } from '../pruning-support.ts';
+import { addressOf, basicOutput, genesisCoins, milestones, openNode, spend, submit, testGenesis, walletSeed, type Coin, type TestParts } from '../pruning-support.ts';
 
 /** A peer as the peer layer hands it to the server: its node ID and a link whose messages are kept. */
 interface FakePeer extends RequestingPeer {
@@ -107,17 +106,8 @@ const settleDown = (): Promise<void> => new Promise((r) => setTimeout(r, 40));
 /** Spends `coin` into `n` outputs of `amount` to `seed`'s own address plus the change. */
 function fanOut(g: Genesis, seed: Uint8Array, coin: Coin, n: number, amount: bigint): { tx: TransactionPayload; change: Coin } {
   const own = addressOf(seed);
-  const basic = (a: bigint): BasicOutput => ({ type: 3, amount: a, nativeTokens: [], unlockConditions: [{ type: 0, address: own }], features: [] });
-  const outputs = [...Array.from({ length: n }, () => basic(amount)), basic(coin.output.amount - amount * BigInt(n))];
-  const essence = {
-    type: 1 as const,
-    networkId: networkIdFromName(g.protocol.networkName),
-    inputs: [{ type: 0 as const, transactionId: coin.outputId.slice(0, 32), transactionOutputIndex: new DataView(coin.outputId.buffer, coin.outputId.byteOffset + 32, 2).getUint16(0, true) }],
-    inputsCommitment: inputsCommitmentOf([coin.output]),
-    outputs,
-  };
-  const signature = ed25519Sign(seed, essenceHash(essence));
-  const tx: TransactionPayload = { type: 6, essence, unlocks: [{ type: 0, signature: { type: 0, publicKey: ed25519PublicKeyFromSeed(seed), signature } }] };
+  const outputs = [...Array.from({ length: n }, () => basicOutput(amount, own)), basicOutput(coin.output.amount - amount * BigInt(n), own)];
+  const tx = spend(g, seed, coin, outputs);
   return { tx, change: { outputId: outputId(transactionIdOf(tx), n), output: outputs[n]! } };
 }
 
