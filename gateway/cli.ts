@@ -28,6 +28,8 @@ export const GATEWAY_USAGE = `usage: ledger-node gateway --node HOST:PORT [--res
   --mqtt-max-connections-per-ip N  connections from one address, loopback exempt (default 100)
   --mqtt-max-subscriptions N  topics one connection may follow (default 1000)
   --mqtt-max-buffered-bytes N  unsent bytes after which a slow subscriber is cut off (default 4194304)
+  --mqtt-max-packet-bytes N  longest MQTT packet a client may send; a longer one closes its connection (default 65536)
+  --mqtt-ping-interval S  seconds between WebSocket pings; a connection that leaves one unanswered is closed (default 30)
   --metrics-port  serve Prometheus metrics (REST latency per route and status, event API, process) at
                 http://H:N/metrics (default off; 0 = any free port)
   --metrics-host  address of the metrics listener (default 127.0.0.1; needs --metrics-port)

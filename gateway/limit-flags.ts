@@ -1,7 +1,8 @@
 /**
  * The abuse-limit flags of `ledger-node gateway`: `--rate-limit`, `--rate-burst`, `--rate-limit-loopback`,
  * `--max-json-depth`, and the event API's `--mqtt-max-connections`, `--mqtt-max-connections-per-ip`,
- * `--mqtt-max-subscriptions`, `--mqtt-max-buffered-bytes` (mqtt/mount.ts).
+ * `--mqtt-max-subscriptions`, `--mqtt-max-buffered-bytes`, `--mqtt-max-packet-bytes` and `--mqtt-ping-interval`
+ * (seconds) (mqtt/mount.ts).
  */
 import type { GatewayOptions } from './app.ts';
 import type { EventApiOptions, MqttLimits } from './mqtt/index.ts';
@@ -12,9 +13,11 @@ const MQTT_FLAGS: Record<string, keyof MqttLimits> = {
   '--mqtt-max-connections-per-ip': 'maxConnectionsPerIp',
   '--mqtt-max-subscriptions': 'maxSubscriptions',
   '--mqtt-max-buffered-bytes': 'maxBufferedBytes',
+  '--mqtt-max-packet-bytes': 'maxPacketBytes',
 };
+const PING_FLAG = '--mqtt-ping-interval';
 
-export const LIMIT_FLAGS: readonly string[] = ['--rate-limit', '--rate-burst', '--rate-limit-loopback', '--max-json-depth', ...Object.keys(MQTT_FLAGS)];
+export const LIMIT_FLAGS: readonly string[] = ['--rate-limit', '--rate-burst', '--rate-limit-loopback', '--max-json-depth', ...Object.keys(MQTT_FLAGS), PING_FLAG];
 
 function positiveInt(text: string, flag: string): number {
   if (!/^[1-9]\d{0,8}$/.test(text)) throw new Error(`invalid ${flag}: "${text}", expected a positive whole number`);
@@ -44,6 +47,12 @@ export function limitOptions(values: ReadonlyMap<string, string>): Pick<GatewayO
   for (const [flag, limit] of Object.entries(MQTT_FLAGS)) {
     const text = values.get(flag);
     if (text !== undefined) (out.mqtt ??= {})[limit] = positiveInt(text, flag);
+  }
+  const ping = values.get(PING_FLAG);
+  if (ping !== undefined) {
+    const seconds = Number(ping);
+    if (!/^\d+(\.\d+)?$/.test(ping) || !(seconds > 0) || seconds > 3600) throw new Error(`invalid ${PING_FLAG}: "${ping}", expected seconds in (0, 3600]`);
+    (out.mqtt ??= {}).pingIntervalMs = Math.round(seconds * 1000);
   }
   return out;
 }

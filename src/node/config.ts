@@ -73,6 +73,9 @@ export interface NodeConfig {
   mqttMaxConnectionsPerIp?: number;
   mqttMaxSubscriptions?: number;
   mqttMaxBufferedBytes?: number;
+  mqttMaxPacketBytes?: number;
+  /** Seconds between the event API's WebSocket pings. */
+  mqttPingInterval?: number;
   /** Faucet of a dev network (src/node/faucet): what a request gets, what an address holding that much gets, and the
    * balance from which an address is refused; defaults inx-faucet's (FAUCET_DEFAULTS). */
   faucetAmount?: number;
@@ -174,6 +177,8 @@ const SETTINGS: Record<string, { key: Exclude<keyof NodeConfig, 'minPowScoreExpl
   '--mqtt-max-connections-per-ip': { key: 'mqttMaxConnectionsPerIp', kind: 'positive' },
   '--mqtt-max-subscriptions': { key: 'mqttMaxSubscriptions', kind: 'positive' },
   '--mqtt-max-buffered-bytes': { key: 'mqttMaxBufferedBytes', kind: 'positive' },
+  '--mqtt-max-packet-bytes': { key: 'mqttMaxPacketBytes', kind: 'positive' },
+  '--mqtt-ping-interval': { key: 'mqttPingInterval', kind: 'seconds' },
   '--prune-milestones': { key: 'pruneMilestones', kind: 'positive' },
   '--prune-size': { key: 'pruneSize', kind: 'string' },
 };
@@ -330,6 +335,8 @@ export const RUN_FLAGS_HELP = `flags of "run" (also readable from --config FILE,
   --mqtt-max-connections-per-ip N  event API connections from one address, loopback exempt (default 100)
   --mqtt-max-subscriptions N  topics one event API connection may follow (default 1000)
   --mqtt-max-buffered-bytes N  unsent bytes after which a slow event subscriber is cut off (default 4194304)
+  --mqtt-max-packet-bytes N  longest MQTT packet a client may send; a longer one closes its connection (default 65536)
+  --mqtt-ping-interval S  seconds between WebSocket pings; a connection that leaves one unanswered is closed (default 30)
   --prune-milestones N  prune automatically, keeping the last N confirmed milestones (default off; at least
                         belowMaxDepth + 5 are always kept)
   --prune-size SIZE     prune automatically when the store is larger than SIZE, e.g. 30GB (default off)`;

@@ -24,15 +24,19 @@ export interface RestLimits {
   mqttMaxConnectionsPerIp?: number;
   mqttMaxSubscriptions?: number;
   mqttMaxBufferedBytes?: number;
+  mqttMaxPacketBytes?: number;
+  mqttPingInterval?: number;
 }
 
 /** The event API's limits among the node's configuration (`--mqtt-*`). */
-function mqttLimits(l: RestLimits): Partial<MqttLimits> {
+export function mqttLimits(l: RestLimits): Partial<MqttLimits> {
   const out: Partial<MqttLimits> = {};
   if (l.mqttMaxConnections !== undefined) out.maxConnections = l.mqttMaxConnections;
   if (l.mqttMaxConnectionsPerIp !== undefined) out.maxConnectionsPerIp = l.mqttMaxConnectionsPerIp;
   if (l.mqttMaxSubscriptions !== undefined) out.maxSubscriptions = l.mqttMaxSubscriptions;
   if (l.mqttMaxBufferedBytes !== undefined) out.maxBufferedBytes = l.mqttMaxBufferedBytes;
+  if (l.mqttMaxPacketBytes !== undefined) out.maxPacketBytes = l.mqttMaxPacketBytes;
+  if (l.mqttPingInterval !== undefined) out.pingIntervalMs = Math.round(l.mqttPingInterval * 1000);
   return out;
 }
 
