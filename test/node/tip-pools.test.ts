@@ -14,7 +14,8 @@ import { devNetworkGenesis } from '../../src/node/ledger/dev-genesis.ts';
 import { coordinatorOf } from '../../src/node/ledger/genesis-ledger.ts';
 import { recordGenesis } from '../../src/node/open-network.ts';
 import { ConeRoots } from '../../src/node/tangle/cone-roots.ts';
-import { URTS_DEFAULTS } from '../../src/node/tangle/urts.ts';
+import { MAX_POOL_TIPS, TipSelector, URTS_DEFAULTS } from '../../src/node/tangle/urts.ts';
+import type { ProtocolState } from '../../src/node/ledger/protocol-state.ts';
 import { CollectingLogger } from './support.ts';
 
 /** A memory store that counts durable writes. */
@@ -137,5 +138,42 @@ describe('node: tip pools, cone root indexes, group commit', function () {
     const [childResult, parentResult] = await Promise.all([parts.intake.accept({ block: child }, { kind: 'client' }), parts.intake.accept({ block: parent }, { kind: 'client' })]);
     expect([childResult.result.solid, parentResult.result.solid, parentResult.result.solidified]).to.deep.equal([false, true, 1]);
     expect((await parts.store.getBlockMetadata(childResult.blockId))!.solid).to.equal(true);
+  });
+});
+
+describe('node: tip pools, memory bounds', () => {
+  it('the age queue stays bounded by the pools when nothing selects tips (a node only relaying blocks)', () => {
+    // No select/pools/freshest/childless call ever runs `retire`: every tip that got a first child and later left
+    // the pool some other way (here: lazy after confirmations) must not stay in the age queue for good.
+    const roots = { cmi: 10 };
+    const protocol = { current: { belowMaxDepth: 15 } } as unknown as ProtocolState;
+    const tips = new TipSelector(undefined as never, protocol, roots as unknown as ConeRoots, () => 1_000_000);
+    const id = (n: number): Uint8Array => new Uint8Array(32).map((_, i) => (i < 4 ? (n >>> (8 * i)) & 0xff : 7));
+    for (let round = 0; round < 5000; round++) {
+      const cri = { ycri: roots.cmi, ocri: roots.cmi };
+      const tip = id(2 * round);
+      tips.added(tip, [], cri);
+      tips.added(id(2 * round + 1), [tip], cri); // the tip's first child: it starts to age
+      roots.cmi += URTS_DEFAULTS.maxDeltaYcri + 1; // a confirmation later both are lazy and leave the pool
+      tips.rescore(new Map());
+      expect(tips.size.nonLazy).to.equal(0);
+    }
+    expect(tips.agingEntries).to.be.at.most(2048);
+  });
+
+  it('while no milestone confirms, a pool keeps at most MAX_POOL_TIPS tips nobody approves: the first to join leave', () => {
+    const roots = { cmi: 10 };
+    const protocol = { current: { belowMaxDepth: 15 } } as unknown as ProtocolState;
+    const tips = new TipSelector(undefined as never, protocol, roots as unknown as ConeRoots, () => 1_000_000);
+    const id = (n: number): Uint8Array => new Uint8Array(32).map((_, i) => (i < 4 ? (n >>> (8 * i)) & 0xff : 9));
+    const cri = { ycri: 10, ocri: 10 };
+    // Blocks whose parents are no pooled tip (an old block, a solid entry point): none leaves by the retention rules.
+    for (let i = 0; i < MAX_POOL_TIPS + 500; i++) tips.added(id(i), [], cri);
+    expect(tips.size.nonLazy).to.equal(MAX_POOL_TIPS);
+    const pooled = new Set(tips.pools().nonLazy.map(toHex));
+    expect(pooled.has(toHex(id(0)))).to.equal(false);
+    expect(pooled.has(toHex(id(499)))).to.equal(false);
+    expect(pooled.has(toHex(id(500)))).to.equal(true);
+    expect(pooled.has(toHex(id(MAX_POOL_TIPS + 499)))).to.equal(true);
   });
 });

@@ -1,10 +1,13 @@
 /**
  * Milestones arriving as blocks (submitted, later gossiped) and their confirmation, in index order.
  *
- * Every stored milestone block is remembered by index. A milestone whose signatures are valid raises the latest
- * milestone (GetInfo) even before it confirms. The next milestone (ledger index + 1) is confirmed once its block is
- * solid (its whole past cone is present): `confirmMilestone` checks it (succession, signatures, both Merkle roots)
- * and its batch — ledger, block metadata, milestone, indexes — is committed atomically. A milestone that fails is
+ * Every stored milestone block is remembered by index (on a network with a ledger). One whose signatures do not verify
+ * can never confirm (the milestone keys are fixed by the genesis): it is rejected when the processor next runs, so
+ * blocks a client sends without PoW cannot pile up under indexes the ledger never reaches. A milestone whose
+ * signatures are valid raises the latest milestone (GetInfo) even before it confirms. The next milestone (ledger
+ * index + 1) is confirmed once its block is solid (its whole past cone is present): `confirmMilestone` checks it
+ * (succession, signatures, both Merkle roots) and its batch — ledger, block metadata, milestone, indexes — is
+ * committed atomically. A milestone that fails is
  * logged and never confirms (its block stays stored); another block with the same index may still confirm.
  * Confirmations run in the Attacher's queue, so they never interleave with block attaches.
  *
@@ -47,6 +50,8 @@ interface PendingMilestone {
   blockId: Uint8Array;
   /** Undefined for blocks found by the start-up scan until first needed. */
   block?: Block;
+  /** Its signatures verified (checked once). */
+  signed?: boolean;
 }
 
 export class MilestoneProcessor {
@@ -101,6 +106,13 @@ export class MilestoneProcessor {
     return this.latestSeen;
   }
 
+  /** Milestone blocks remembered and not confirmed, and rejections remembered (tests: both stay bounded). */
+  get held(): { pending: number; rejected: number } {
+    let pending = 0;
+    for (const m of this.pending.values()) pending += m.size;
+    return { pending, rejected: this.rejected.size };
+  }
+
   /** Why a milestone block was rejected, if it was. */
   rejection(blockId: Uint8Array): string | undefined {
     return this.rejected.get(toHex(blockId));
@@ -110,7 +122,8 @@ export class MilestoneProcessor {
   stored(blockId: Uint8Array, block: Block, result: { solid: boolean; solidified: number }): void {
     const { solid, solidified } = result;
     const isMilestone = block.payload?.type === PAYLOAD_MILESTONE;
-    if (block.payload?.type === PAYLOAD_MILESTONE) this.remember(block.payload.index, { blockId, block });
+    // Without a ledger nothing confirms, so nothing would ever forget it (as noteStored).
+    if (block.payload?.type === PAYLOAD_MILESTONE && this.protocol.hasLedger) this.remember(block.payload.index, { blockId, block });
     if (this.pending.size > 0 && (isMilestone || solid || solidified > 0)) this.schedule();
   }
 
@@ -152,6 +165,7 @@ export class MilestoneProcessor {
       const ledgerIndex = await ledger.ledgerIndex();
       if (ledgerIndex === undefined) return;
       for (const index of [...this.pending.keys()]) if (index <= ledgerIndex) this.pending.delete(index);
+      await this.dropUnsigned(ledger);
       await this.updateLatest(ledger);
       const candidates = this.pending.get(ledgerIndex + 1);
       if (!candidates) return;
@@ -186,14 +200,47 @@ export class MilestoneProcessor {
         } catch (e) {
           if (!(e instanceof ProtocolError)) throw e;
           candidates.delete(key);
-          if (this.rejected.size >= 1000) this.rejected.delete(this.rejected.keys().next().value as string); // bounded
-          this.rejected.set(key, e.message);
-          this.logger.warn(`milestone block ${toHex0x(blockId)} rejected: ${e.message}`);
+          this.reject(key, blockId, e.message);
         }
       }
       if (candidates.size === 0) this.pending.delete(ledgerIndex + 1);
       if (!confirmed) return;
       this.wake(ledgerIndex + 1);
+    }
+  }
+
+  private reject(key: string, blockId: Uint8Array, reason: string): void {
+    if (this.rejected.size >= 1000) this.rejected.delete(this.rejected.keys().next().value as string); // bounded
+    this.rejected.set(key, reason);
+    this.logger.warn(`milestone block ${toHex0x(blockId)} rejected: ${reason}`);
+  }
+
+  /**
+   * Rejects the pending milestone blocks whose signatures do not verify (each is checked once) and forgets those whose
+   * block is gone: neither can ever confirm, and nothing else would forget one under an index the ledger never reaches.
+   */
+  private async dropUnsigned(ledger: LedgerState): Promise<void> {
+    const keys = await ledger.milestoneKeys();
+    if (!keys) return;
+    for (const [index, candidates] of [...this.pending]) {
+      for (const [key, pending] of [...candidates]) {
+        if (pending.signed) continue;
+        const block = await this.blockOf(pending);
+        if (!block) {
+          candidates.delete(key);
+          continue;
+        }
+        const ms = block.payload as MilestonePayload;
+        try {
+          verifyMilestoneSignaturesOverId(milestoneIdOf(ms), ms.index, ms.signatures, keys.keyRanges, keys.threshold);
+          pending.signed = true;
+        } catch (e) {
+          if (!(e instanceof ProtocolError)) throw e;
+          candidates.delete(key);
+          this.reject(key, pending.blockId, e.message);
+        }
+      }
+      if (candidates.size === 0) this.pending.delete(index);
     }
   }
 

@@ -20,9 +20,19 @@ import type { SyncStatus } from './status.ts';
 export type SyncRequests = Pick<Requests, 'request' | 'requestMilestone' | 'milestoneArrived' | 'forgetConfirmed' | 'expire'>;
 export type SyncStatusView = Pick<SyncStatus, 'refresh' | 'recompute' | 'confirmed' | 'latestKnown'>;
 
+/**
+ * Milestone blocks tracked above the ledger index at most. Beyond, one of the highest index is forgotten (the newest
+ * there): a client may store milestone blocks of any index without PoW (their signatures are checked by the
+ * MilestoneProcessor, not here), and nothing else would forget one the ledger never reaches. A forgotten block of an
+ * index the sync window reaches is asked for again, and tracked again when it arrives.
+ */
+export const MAX_MILESTONE_BLOCKS = 1024;
+
 export class Sync {
   /** Milestone index -> block IDs (hex) of the milestone blocks this node holds above its ledger index. */
   private readonly milestoneBlocks = new Map<number, Map<string, Uint8Array>>();
+  /** Block IDs in `milestoneBlocks`, every index together. */
+  private milestoneBlockCount = 0;
   /** Blocks stored without a solid past cone (hex -> ID and when it became a root); see `addRoot`. */
   private readonly roots = new Map<string, { id: Uint8Array; since: number }>();
   private ticking = false;
@@ -63,8 +73,27 @@ export class Sync {
     if (block.payload?.type !== PAYLOAD_MILESTONE) return;
     let m = this.milestoneBlocks.get(block.payload.index);
     if (!m) this.milestoneBlocks.set(block.payload.index, (m = new Map()));
-    m.set(toHex(id), id);
+    const k = toHex(id);
+    if (!m.has(k)) {
+      m.set(k, id);
+      if (++this.milestoneBlockCount > MAX_MILESTONE_BLOCKS) this.forgetHighest();
+    }
     this.requests.milestoneArrived(block.payload.index);
+  }
+
+  /** Milestone blocks tracked (tests: at most MAX_MILESTONE_BLOCKS). */
+  get trackedMilestoneBlocks(): number {
+    return this.milestoneBlockCount;
+  }
+
+  /** Forgets the newest milestone block of the highest index tracked. */
+  private forgetHighest(): void {
+    let top = -1;
+    for (const index of this.milestoneBlocks.keys()) if (index > top) top = index;
+    const m = this.milestoneBlocks.get(top)!;
+    m.delete([...m.keys()].pop()!);
+    this.milestoneBlockCount--;
+    if (m.size === 0) this.milestoneBlocks.delete(top);
   }
 
   /** A block of milestone `index` this node holds above its ledger index. */
@@ -80,7 +109,11 @@ export class Sync {
       await this.status.refresh();
       const { confirmed } = this.status;
       const { syncWindow, requestsPerTick, rootTtlMs } = this.ctx.settings;
-      for (const index of [...this.milestoneBlocks.keys()]) if (index <= confirmed) this.milestoneBlocks.delete(index);
+      for (const [index, m] of [...this.milestoneBlocks]) {
+        if (index > confirmed) continue;
+        this.milestoneBlocks.delete(index);
+        this.milestoneBlockCount -= m.size;
+      }
       this.requests.forgetConfirmed(confirmed);
       // sync: the next milestones by index
       const target = Math.min(this.status.latestKnown(), confirmed + syncWindow);

@@ -11,7 +11,10 @@
  * parents in the same pool are then checked: beyond the pool's tips limit a referenced parent leaves at once;
  * otherwise it leaves at its `maxChildren`-th child, or `maxReferencedTipAge` after its first child. After each
  * confirmation every pooled tip is scored again from the values the confirmation brought (no store read); lazy tips
- * leave. So selecting costs the same whatever the pool size, and no request recomputes a score from the store.
+ * leave. So selecting costs the same whatever the pool size, and no request recomputes a score from the store. A pool
+ * holds at most MAX_POOL_TIPS: only turning lazy makes a tip nobody approves leave, so while no milestone confirms,
+ * blocks whose parents are outside the pools would otherwise add up without end; beyond it the tip that joined first
+ * leaves.
  *
  * Selection: up to 4 distinct tips drawn uniformly at random from the non-lazy pool, sorted; NO_TIPS when it is
  * empty. `allowSemiLazy` (GET /tips?allowSemiLazy): semi-lazy tips are preferred when more than 2 exist (Hornet).
@@ -79,9 +82,13 @@ interface Tip {
   firstChildAt: number | undefined;
 }
 
+/** Tips a pool holds at most (100 times Hornet's non-lazy tips limit); beyond, the one that joined first leaves. */
+export const MAX_POOL_TIPS = 10_000;
+
 /** A set with O(1) add, remove and uniform random pick; referenced tips age out in the order they got a child. */
 class Pool {
   private readonly list: Tip[] = [];
+  /** Tip key -> its place in `list`; in the order the tips joined (a move in `list` keeps a key's place here). */
   private readonly at = new Map<string, number>();
   /** Tips in the order of their first child (a tip that left meanwhile is skipped when it comes up). */
   private readonly aging: Tip[] = [];
@@ -93,6 +100,11 @@ class Pool {
     return this.list.length;
   }
 
+  /** Entries of the age queue not yet passed by `retire`. */
+  get agingLength(): number {
+    return this.aging.length - this.agingHead;
+  }
+
   get(key: string): Tip | undefined {
     const i = this.at.get(key);
     return i === undefined ? undefined : this.list[i];
@@ -100,6 +112,7 @@ class Pool {
 
   add(tip: Tip): void {
     if (this.at.has(tip.key)) return;
+    if (this.list.length >= MAX_POOL_TIPS) this.remove(this.at.keys().next().value as string);
     this.at.set(tip.key, this.list.length);
     this.list.push(tip);
   }
@@ -125,6 +138,23 @@ class Pool {
   referenced(tip: Tip, now: number): void {
     tip.firstChildAt = now;
     this.aging.push(tip);
+    if (this.aging.length - this.agingHead > 2 * this.list.length + 1024) this.compact();
+  }
+
+  /**
+   * Keeps in the age queue only the first entry of each tip still in the pool, in order: what `retire` would skip
+   * anyway goes. Without it the queue grew by a tip per block on a node that never selects tips (only selection
+   * retires); so it stays within the pool's size, at amortized O(1) per entry.
+   */
+  private compact(): void {
+    const kept = new Set<Tip>();
+    for (let i = this.agingHead; i < this.aging.length; i++) {
+      const tip = this.aging[i]!;
+      if (this.get(tip.key) === tip) kept.add(tip);
+    }
+    this.aging.length = 0;
+    for (const tip of kept) this.aging.push(tip);
+    this.agingHead = 0;
   }
 
   /** Removes the tips whose first child came more than `maxReferencedTipAgeMs` ago: amortized O(1) per tip. */
@@ -179,6 +209,11 @@ export class TipSelector {
   /** Non-lazy and semi-lazy tips in the pools. */
   get size(): { nonLazy: number; semiLazy: number } {
     return { nonLazy: this.nonLazy.size, semiLazy: this.semiLazy.size };
+  }
+
+  /** Entries of both pools' age queues (tests: bounded by the pools' sizes, not by the blocks seen). */
+  get agingEntries(): number {
+    return this.nonLazy.agingLength + this.semiLazy.agingLength;
   }
 
   /** The score of any stored block against the current confirmed index. */

@@ -13,6 +13,10 @@ import { NodeError } from '../../../src/node/errors.ts';
 import { devGenesis } from '../../../src/node/genesis.ts';
 import { createNetwork } from '../../../src/node/network.ts';
 import { Backoff, SeenSet, TokenBucket } from '../../../src/node/peering/limits.ts';
+import { settingsOf, type PeeringContext } from '../../../src/node/peering/context.ts';
+import { MAX_MILESTONE_BLOCKS, Sync, type SyncRequests, type SyncStatusView } from '../../../src/node/peering/sync.ts';
+import type { PeeringPort } from '../../../src/node/peering/port.ts';
+import type { Block } from '../../../src/core/model/index.ts';
 import type { PeerLink } from '../../../src/node/peering/link.ts';
 import type { PeerManager, PeeringOptions } from '../../../src/node/peering/manager.ts';
 import { composeNode } from '../../../src/node/compose.ts';
@@ -142,6 +146,29 @@ describe('peering: building blocks', () => {
     expect(fixed.next()).to.equal(100);
     const low = new Backoff(100, 1000, () => 0);
     expect(low.next()).to.equal(75);
+  });
+  it('Sync tracks at most MAX_MILESTONE_BLOCKS milestone blocks above the ledger, forgetting the highest first', () => {
+    const ctx: PeeringContext = {
+      settings: settingsOf({ peers: [], logger: new CollectingLogger() }),
+      log: new CollectingLogger(),
+      now: () => 0,
+      stats: { received: 0, duplicates: 0, gossiped: 0, requested: 0, dropped: 0 },
+      traffic: undefined as never,
+      running: () => false,
+    };
+    const requests = { milestoneArrived: () => undefined } as unknown as SyncRequests;
+    const sync = new Sync(ctx, {} as Pick<PeeringPort, 'store' | 'protocol'>, requests, {} as SyncStatusView, { retry: async () => undefined });
+    const milestone = (index: number): Block => ({ protocolVersion: 2, parents: [], payload: { type: 7, index } as never, nonce: 0n });
+    const id = (n: number): Uint8Array => new Uint8Array(32).map((_, i) => (i < 4 ? (n >>> (8 * i)) & 0xff : 1));
+    // Milestone blocks a client stored without PoW, under indexes far above the ledger, then the next real one.
+    for (let i = 0; i < 3 * MAX_MILESTONE_BLOCKS; i++) sync.noteMilestone(milestone(1_000_000 + i), id(i));
+    expect(sync.trackedMilestoneBlocks).to.equal(MAX_MILESTONE_BLOCKS);
+    sync.noteMilestone(milestone(1), id(-1));
+    sync.noteMilestone(milestone(1), id(-1)); // the same block again: counted once
+    expect(sync.trackedMilestoneBlocks).to.equal(MAX_MILESTONE_BLOCKS);
+    expect(sync.pendingMilestone(1)).to.deep.equal(id(-1));
+    expect(sync.pendingMilestone(1_000_000)).to.deep.equal(id(0));
+    expect(sync.pendingMilestone(1_000_000 + MAX_MILESTONE_BLOCKS - 1)).to.equal(undefined); // the highest went
   });
 });
 
