@@ -13,6 +13,7 @@ import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } fr
 import { bech32EncodeAddress, blockId as blockIdOf, merkleRoot, milestoneIdOf } from '../../src/core/ids/index.ts';
 import { LedgerState } from '../../src/core/ledger/index.ts';
 import type { Block, MilestonePayload } from '../../src/core/model/index.ts';
+import type { ProtocolError } from '../../src/core/errors.ts';
 import { META, MemoryKeyValueStore, NodeStore, type KeyValueStore } from '../../src/core/store/index.ts';
 import { toolGenesis, parseGenesisArgs } from '../../src/cli/tool-genesis.ts';
 import { parseRunArgs } from '../../src/node/config.ts';
@@ -295,6 +296,40 @@ describe('node ledger', function () {
       await h.parts.milestones.waitFor(1);
       expect((await h.service.getBlockMetadata({ blockId: zId })).referencedByMilestoneIndex).to.equal(1);
     });
+
+    it('milestone blocks with signatures that do not verify are refused from clients, and not kept pending when a store holds them', async () => {
+      const x = await h.submit(tagged([ZERO_BLOCK_ID], 'x'));
+      const now = Math.floor(Date.now() / 1000);
+      const draft = (index: number) => ({ index, timestamp: now, previousMilestoneId: new Uint8Array(32), parents: [x], inclusion: merkleRoot([x]), applied: merkleRoot([]) });
+      const forge = (i: number): Block => {
+        const ms = signedMilestone(h.genesis, draft(1_000_000 + i));
+        const p = ms.payload as MilestonePayload;
+        p.signatures = p.signatures.map((s) => ({ ...s, signature: new Uint8Array(64).fill(i + 1) }));
+        return ms;
+      };
+      // A milestone block needs no PoW, so a client's forgery is refused at the door (peers' too).
+      const refused = await h.submit(forge(99)).then(() => undefined, (e: unknown) => e as ProtocolError);
+      expect(refused?.code).to.equal('INVALID_SIGNATURE');
+      // Forged ones a store already holds (stored before clients were checked): far above the ledger index.
+      const forged: Uint8Array[] = [];
+      for (let i = 0; i < 40; i++) {
+        const ms = forge(i);
+        const bytes = encodeBlock(ms);
+        forged.push(blockIdOf(bytes));
+        await h.parts.attacher.attach(blockIdOf(bytes), bytes, ms);
+      }
+      await h.parts.attacher.exclusive(async () => undefined);
+      await h.parts.attacher.exclusive(async () => undefined);
+      expect(h.parts.milestones.held.pending).to.equal(0);
+      expect(h.parts.milestones.rejection(forged[0]!)).to.match(/signature at signatures\[0\] does not verify/);
+      expect(await h.store.getBlock(forged[0]!)).to.not.equal(undefined); // stored all the same
+      // A validly signed one ahead of the ledger is kept (and raises the latest milestone).
+      await h.submit(signedMilestone(h.genesis, draft(5)));
+      await h.parts.attacher.exclusive(async () => undefined);
+      await h.parts.attacher.exclusive(async () => undefined);
+      expect(h.parts.milestones.held.pending).to.equal(1);
+      expect(h.parts.milestones.latest()?.index).to.equal(5);
+    });
   });
 
   it('after a restart the processor finds the waiting milestone block in the store', async () => {
@@ -312,6 +347,27 @@ describe('node ledger', function () {
       expect(await second.store.getMeta(META.ledgerIndex)).to.equal(1);
     } finally {
       await second.close();
+    }
+  });
+
+  it('a network without a ledger keeps no milestone block pending (nothing would ever confirm it)', async () => {
+    const g = genesisFromJson(devGenesisJson());
+    const bare: Genesis = { ...g, milestonePublicKeyCount: 0, milestoneKeyRanges: [], outputs: [] };
+    delete bare.coordinator;
+    delete bare.devWallet;
+    const store = await NodeStore.open(new MemoryKeyValueStore());
+    const parts = await composeNode({ store, network: await recordGenesis(store, bare), version: 't', logger: new CollectingLogger() });
+    try {
+      expect(parts.protocol.hasLedger).to.equal(false);
+      const now = Math.floor(Date.now() / 1000);
+      for (let i = 1; i <= 20; i++) {
+        const ms = signedMilestone(g, { index: i, timestamp: now, previousMilestoneId: new Uint8Array(32), parents: [ZERO_BLOCK_ID], inclusion: merkleRoot([]), applied: merkleRoot([]) });
+        expect((await parts.intake.accept({ block: ms }, { kind: 'client' })).result.stored).to.equal(true);
+      }
+      await parts.attacher.idle();
+      expect(parts.milestones.held.pending).to.equal(0);
+    } finally {
+      await parts.stop();
     }
   });
 

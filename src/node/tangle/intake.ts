@@ -104,7 +104,9 @@ export class Intake {
       changed = true;
     }
     validateBlockSyntax(block, { protocol, networkId: this.deps.network.networkId });
-    if (isMilestone && origin.kind === 'peer') await this.checkMilestoneSignatures(block);
+    // A milestone needs no proof of work, so its signatures are what keeps made-up ones out: from peers and from
+    // clients alike (a stored forgery would be gossiped on, and peers drop a node that sends them one).
+    if (isMilestone && origin.kind !== 'coordinator') await this.checkMilestoneSignatures(block);
     let bytes = !changed && received ? received : encodeBlock(block);
     if (needsPow) {
       if (origin.kind !== 'peer' && block.nonce === 0n && powScore(bytes) < protocol.minPowScore) {
