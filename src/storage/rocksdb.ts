@@ -26,7 +26,11 @@ interface RocksDb {
   close(callback: Callback<void>): void;
   get(key: Buffer, options: { asBuffer: true }, callback: Callback<Buffer>): void;
   getMany(keys: Buffer[], options: { asBuffer: true }, callback: Callback<(Buffer | undefined)[]>): void;
-  batch(ops: { type: 'put' | 'del'; key: Buffer; value?: Buffer }[], options: { sync: boolean }, callback: Callback<void>): void;
+  /**
+   * The binding's batch, under abstract-leveldown's `batch()` (which only checks and serializes what this adapter
+   * already checked). An `undefined` value is written as an empty one.
+   */
+  _batch(ops: { type: 'put' | 'del'; key: Buffer; value?: Buffer | undefined }[], options: { sync: boolean }, callback: Callback<void>): void;
   iterator(options: Record<string, unknown>): RocksIterator;
 }
 
@@ -85,9 +89,18 @@ export class RocksKeyValueStore extends EngineKeyValueStore {
     return (await this.engineGet(key)) !== undefined;
   }
 
+  /**
+   * An empty value goes to the binding as `undefined`, not as an empty Buffer: the binding copies every key and value
+   * into a `new char[size]` and frees the copy only when it is not empty, so each empty value written leaked one
+   * allocation (16-32 bytes; about 0.15 KB per block, as children, tips and index entries are empty). For
+   * `undefined` it allocates nothing and writes the same empty value. abstract-leveldown's `batch()` refuses
+   * `undefined`, so the binding's `_batch` is called, after the checks of engine.ts.
+   */
   protected engineWrite(ops: readonly BatchOp[], sync: boolean): Promise<void> {
-    const batch = ops.map((op) => (op.type === 'put' ? { type: op.type, key: buf(op.key), value: buf(op.value) } : { type: op.type, key: buf(op.key) }));
-    return call<void>((cb) => this.db.batch(batch, { sync }, cb));
+    const batch = ops.map((op) =>
+      op.type === 'put' ? { type: op.type, key: buf(op.key), value: op.value.length === 0 ? undefined : buf(op.value) } : { type: op.type, key: buf(op.key) },
+    );
+    return call<void>((cb) => this.db._batch(batch, { sync }, cb));
   }
 
   protected engineEntries(range: EngineRange): EnginePages<readonly [Uint8Array, Uint8Array]> {
