@@ -7,6 +7,7 @@
  */
 import { startGateway, type MqttLimits, type NodeChannelSecurity, type NodeEventsClient, type NodeServiceClient, type NodeTransport } from '../../gateway/index.ts';
 import type { Registry } from 'prom-client';
+import type { NodeConfig } from './config.ts';
 import type { Logger } from './logger.ts';
 
 export interface RestHandle {
@@ -15,18 +16,10 @@ export interface RestHandle {
 }
 
 /** The abuse limits of the REST gateway, from the node's configuration (`--rate-limit`, `--max-json-depth`, ...). */
-export interface RestLimits {
-  rateLimit?: number;
-  rateBurst?: number;
-  rateLimitLoopback?: boolean;
-  maxJsonDepth?: number;
-  mqttMaxConnections?: number;
-  mqttMaxConnectionsPerIp?: number;
-  mqttMaxSubscriptions?: number;
-  mqttMaxBufferedBytes?: number;
-  mqttMaxPacketBytes?: number;
-  mqttPingInterval?: number;
-}
+export type RestLimits = Pick<
+  NodeConfig,
+  'rateLimit' | 'rateBurst' | 'rateLimitLoopback' | 'maxJsonDepth' | 'mqttMaxConnections' | 'mqttMaxConnectionsPerIp' | 'mqttMaxSubscriptions' | 'mqttMaxBufferedBytes' | 'mqttMaxPacketBytes' | 'mqttPingInterval'
+>;
 
 /** The event API's limits among the node's configuration (`--mqtt-*`). */
 export function mqttLimits(l: RestLimits): Partial<MqttLimits> {
