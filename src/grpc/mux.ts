@@ -16,6 +16,7 @@ import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
 import { Metadata } from '@grpc/grpc-js';
 import { FrameKind, MuxBatch, MuxFrame as MuxFrameCodec, NodeMuxService, type MetadataEntry, type MuxFrame } from './gen/mux.ts';
 import { NodeServiceService } from './gen/node.ts';
+import { statusText } from './status.ts';
 
 export { FrameKind, MuxBatch, type MuxFrame };
 
@@ -89,9 +90,10 @@ export function frame(kind: FrameKind, callId: number, message: Uint8Array = NO_
   return { kind, callId, method, message, timeoutMs, statusCode: 0, statusDetails: '', metadata: NO_ENTRIES };
 }
 
-/** A FAILURE frame: the status of a call as a unary call's error carries it. */
+/** A FAILURE frame: the status of a call as a unary call's error carries it (its details made safe: status.ts). */
 export function failureFrame(callId: number, code: number, details: string, metadata: Metadata | null | undefined): MuxFrame {
-  return { kind: FrameKind.FRAME_KIND_FAILURE, callId, method: '', message: NO_BYTES, timeoutMs: 0, statusCode: code, statusDetails: details, metadata: metadataEntries(metadata) };
+  const statusDetails = statusText(details);
+  return { kind: FrameKind.FRAME_KIND_FAILURE, callId, method: '', message: NO_BYTES, timeoutMs: 0, statusCode: code, statusDetails, metadata: metadataEntries(metadata) };
 }
 
 /** Metadata as frame entries, in order (each value of a key one entry; text values as UTF-8). */

@@ -9,9 +9,15 @@
  *   * a `ledger.v1.Status` (wire-identical to google.rpc.Status) in the standard `grpc-status-details-bin` trailer,
  *     whose `details` hold one `ledger.v1.ErrorInfo`: the stable domain `code`, the message, `retryAfterSeconds`,
  *     and the field / offset / value of a ProtocolError.
- * This file imports nothing from src/core or src/node, so the gateway can use it without pulling in protocol code.
+ * Every text of a status is made safe here before it leaves (`statusText`, src/core/text.ts): grpc-js `encodeURI`s the
+ * details into the `grpc-message` header, which throws on a lone surrogate, and a header block of tens of KiB is
+ * never delivered. `statusError` does it for the handlers' answers; `safeStatusInterceptor`, the outermost
+ * interceptor of every server of the node, for any status sent on the server (guards, streams, grpc-js's own).
+ * This file imports nothing of src/node and from src/core only the text rules, so the gateway can use it without
+ * pulling in protocol code.
  */
-import { Metadata, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
+import { Metadata, ServerInterceptingCall, status as GrpcStatus, type ServerInterceptor, type ServiceError } from '@grpc/grpc-js';
+import { safeText } from '../core/text.ts';
 import { ErrorInfo, Status } from './gen/errors.ts';
 import { Any } from './gen/google/protobuf/any.ts';
 
@@ -37,10 +43,24 @@ export interface ParsedError extends ErrorDescription {
   grpcCode: GrpcStatus;
 }
 
+/** A status text as it may leave the node: well-formed, no control characters, at most about 1 KiB (src/core/text.ts). */
+export function statusText(text: string): string {
+  return safeText(text);
+}
+
+/** `info` with every text made safe (statusText): what a status carries, whatever a handler put into it. */
+export function safeDescription(info: ErrorDescription): ErrorDescription {
+  const out: ErrorDescription = { ...info, code: statusText(info.code), message: statusText(info.message) };
+  if (info.field !== undefined) out.field = statusText(info.field);
+  if (info.value !== undefined) out.value = statusText(info.value);
+  return out;
+}
+
 /** Serializes the `grpc-status-details-bin` value. */
 export function encodeStatusDetails(grpcCode: GrpcStatus, info: ErrorDescription): Uint8Array {
-  const errorInfo = ErrorInfo.encode(ErrorInfo.fromPartial(info)).finish();
-  return Status.encode({ code: grpcCode, message: info.message, details: [{ typeUrl: ERROR_INFO_TYPE_URL, value: errorInfo }] }).finish();
+  const safe = safeDescription(info);
+  const errorInfo = ErrorInfo.encode(ErrorInfo.fromPartial(safe)).finish();
+  return Status.encode({ code: grpcCode, message: safe.message, details: [{ typeUrl: ERROR_INFO_TYPE_URL, value: errorInfo }] }).finish();
 }
 
 /**
@@ -73,14 +93,25 @@ export function decodeStatusDetails(bytes: Uint8Array): { grpcCode: number; info
 /** A grpc-js ServiceError for `grpcCode` carrying `info` in the details trailer; hand it to the unary callback. */
 export function statusError(grpcCode: GrpcStatus, info: ErrorDescription): ServiceError {
   const metadata = new Metadata();
-  const bin = encodeStatusDetails(grpcCode, info);
+  const safe = safeDescription(info);
+  const bin = encodeStatusDetails(grpcCode, safe);
   metadata.set(STATUS_DETAILS_KEY, Buffer.from(bin.buffer, bin.byteOffset, bin.byteLength));
-  const err = new Error(info.message) as ServiceError;
+  const err = new Error(safe.message) as ServiceError;
   err.code = grpcCode;
-  err.details = info.message;
+  err.details = safe.message;
   err.metadata = metadata;
   return err;
 }
+
+/**
+ * The outermost server interceptor of every gRPC server of the node (it must come first in the server's list: the
+ * first interceptor is the one nearest the wire): whatever status any layer sends, its details are made safe
+ * (statusText) before grpc-js writes them into the `grpc-message` header.
+ */
+export const safeStatusInterceptor: ServerInterceptor = (_method, call) =>
+  new ServerInterceptingCall(call, {
+    sendStatus: (status, next) => next({ ...status, details: statusText(status.details ?? '') }),
+  });
 
 /** The parts of a grpc-js client error this module reads (ServiceError has them all). */
 export interface ClientErrorLike {

@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { signJwtHs256 } from '../grpc/jwt.ts';
 import { MAX_MESSAGE_BYTES } from '../grpc/mux.ts';
+import { safeStatusInterceptor } from '../grpc/status.ts';
 import type { ComposedNode } from './compose.ts';
 import { ConfigError, type NodeConfig } from './config.ts';
 import { bearerGuard, deadlineCap, TokenCheck } from './grpc/guards.ts';
@@ -126,7 +127,7 @@ export async function bindDoor(server: Server, host: string, port: number, creds
 
 /** The peer door: a server of its own with the PeerService alone (a NodeService call there is UNIMPLEMENTED). */
 export async function startPeerDoor(peerService: ExtraService, options: { host: string; port: number; credentials: ServerCredentials }): Promise<DoorHandle> {
-  const server = new Server(PEER_DOOR_OPTIONS);
+  const server = new Server({ ...PEER_DOOR_OPTIONS, interceptors: [safeStatusInterceptor] });
   server.addService(peerService.definition, peerService.implementation);
   return bindDoor(server, options.host, options.port, options.credentials);
 }

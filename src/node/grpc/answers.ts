@@ -4,7 +4,7 @@
  */
 import { ID_LENGTH, type Block } from '../../core/model/index.ts';
 import { BLOCK_ID_LENGTH as BLOCK_ID_LENGTH_V3 } from '../../core/v3/model/codes.ts';
-import { toHex0x } from '../../core/bytes.ts';
+import { quoteBytes } from '../../core/text.ts';
 import { BlockView, type BlockResponse, type BlockV3Response } from '../../grpc/gen/node.ts';
 import { blockToProto } from '../../grpc/mapping.ts';
 import { NodeError } from '../errors.ts';
@@ -17,7 +17,7 @@ export const V3_ID_LENGTH = BLOCK_ID_LENGTH_V3;
 export function requireId(id: Uint8Array | undefined, length: number, what: string): Uint8Array {
   const n = id?.length ?? 0;
   if (!(id instanceof Uint8Array) || n !== length) {
-    throw new NodeError('INVALID_REQUEST', `invalid ${what}: ${toHex0x(id ?? new Uint8Array(0))}, expected ${length} bytes, got ${n}`);
+    throw new NodeError('INVALID_REQUEST', `invalid ${what}: ${quoteBytes(id ?? new Uint8Array(0))}, expected ${length} bytes, got ${n}`);
   }
   return id;
 }

@@ -5,7 +5,7 @@
  * INTERNAL; nothing escapes to crash the process. SubmitBlock aborts its PoW job when the call is cancelled, and
  * QueryOutputs its index scan.
  */
-import { status, type handleUnaryCall, type ServerUnaryCall, type sendUnaryData } from '@grpc/grpc-js';
+import { status, type handleUnaryCall, type ServerUnaryCall, type sendUnaryData, type ServiceError } from '@grpc/grpc-js';
 import type { NodeServiceServer } from '../../grpc/gen/node.ts';
 import { NodeError } from '../errors.ts';
 import { toServiceError } from './errors.ts';
@@ -34,16 +34,30 @@ function unaryHandler<Req, Res>(name: string, logger: Logger, run: (req: Req, ca
     } catch (e) {
       p = Promise.reject(e);
     }
+    // grpc-js may throw while it writes an answer (a message it cannot serialize, a status it cannot carry): that
+    // fails this call with INTERNAL, never the process (a throw here would be an unhandled rejection).
+    const answer = (err: ServiceError | null, res?: Res): void => {
+      try {
+        callback(err, res);
+      } catch (e) {
+        logger.error(`${name}: the answer could not be sent`, e);
+        try {
+          callback(toServiceError(new NodeError('INTERNAL', `${name} failed: the answer could not be sent`)));
+        } catch {
+          // the call is beyond answering (grpc-js closed it); nothing else depends on it
+        }
+      }
+    };
     p.then(
-      (res) => callback(null, res),
+      (res) => answer(null, res),
       (e: unknown) => {
         if (!isExpected(e)) {
           logger.error(`${name} failed unexpectedly`, e);
           const text = e instanceof Error ? e.message : String(e);
-          callback(toServiceError(new NodeError('INTERNAL', `${name} failed: ${text}`)));
+          answer(toServiceError(new NodeError('INTERNAL', `${name} failed: ${text}`)));
           return;
         }
-        callback(toServiceError(e));
+        answer(toServiceError(e));
       },
     );
   };

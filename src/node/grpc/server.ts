@@ -5,6 +5,7 @@
 import { Server, ServerCredentials, type ChannelOptions, type ServerInterceptor, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { NodeServiceService } from '../../grpc/gen/node.ts';
 import { MAX_MESSAGE_BYTES } from '../../grpc/mux.ts';
+import { safeStatusInterceptor } from '../../grpc/status.ts';
 import { nodeServiceHandlers, type CallObserver } from './handlers.ts';
 import { serveNodeMux } from './mux-server.ts';
 import type { Logger } from '../logger.ts';
@@ -36,7 +37,8 @@ export interface GrpcServerGuards {
 export async function startGrpcServer(service: NodeServiceImpl, options: { host: string; port: number; logger: Logger; services?: ExtraService[]; calls?: CallObserver } & GrpcServerGuards): Promise<GrpcServerHandle> {
   // Without channelz: grpc-js's per-call bookkeeping for its debugging service, which the node does not serve.
   const limits = { 'grpc.max_receive_message_length': MAX_MESSAGE, 'grpc.max_send_message_length': MAX_MESSAGE, 'grpc.enable_channelz': 0, ...options.serverOptions };
-  const server = new Server({ ...limits, ...(options.interceptors ? { interceptors: options.interceptors } : {}) });
+  // The status texts are made safe nearest the wire, after every other interceptor (src/grpc/status.ts).
+  const server = new Server({ ...limits, interceptors: [safeStatusInterceptor, ...(options.interceptors ?? [])] });
   const handlers = nodeServiceHandlers(service, options.logger, options.calls);
   server.addService(NodeServiceService, handlers);
   const mux = serveNodeMux(server, handlers, { logger: options.logger });

@@ -24,6 +24,7 @@ import { NodeError } from '../errors.ts';
 import type { ChainKind, IndexerReader } from '../ledger/indexer-reads.ts';
 import type { LedgerReader, MilestoneKey, OutputView } from '../ledger/reads.ts';
 import { rawAndJson, requireId, requireRawOrJsonView } from './answers.ts';
+import { quoteText } from '../../core/text.ts';
 
 /** The chains the indexer looks up by ID, with the length of their IDs. */
 const CHAINS: ReadonlyMap<IndexedChain, { kind: ChainKind; idLength: number }> = new Map([
@@ -81,7 +82,7 @@ export class LedgerService {
   /** `signal`: the call's cancellation (client gone, deadline passed): the scan stops between store reads. */
   async queryOutputs(req: QueryOutputsRequest, signal?: AbortSignal): Promise<LedgerJsonResponse> {
     const route = req.route as IndexerRoute;
-    if (!INDEXER_ROUTES.includes(route)) throw new NodeError('INVALID_REQUEST', `unknown indexer route "${req.route}" (one of ${INDEXER_ROUTES.join(', ')})`);
+    if (!INDEXER_ROUTES.includes(route)) throw new NodeError('INVALID_REQUEST', `unknown indexer route ${quoteText(req.route)} (one of ${INDEXER_ROUTES.join(', ')})`);
     const params: Record<string, string> = Object.create(null) as Record<string, string>;
     for (const { name, value } of req.parameters) {
       if (name in params) throw new NodeError('INVALID_REQUEST', `query parameter ${name} is given more than once`);

@@ -18,6 +18,7 @@ import { NodeError } from '../errors.ts';
 import type { ProtocolState } from '../ledger/protocol-state.ts';
 import type { Logger } from '../logger.ts';
 import { formatSize, parseSize } from './size.ts';
+import { quoteText } from '../../core/text.ts';
 
 /** Hornet's `AdditionalPruningThreshold` / `SolidEntryPointCheckAdditionalThresholdPast`. */
 export const EXTRA_HISTORY = 5;
@@ -130,7 +131,7 @@ export class Pruner {
     else if ('depth' in request) target = this.deps.protocol.ledgerIndex - request.depth;
     else {
       const bytes = parseSize(request.targetDatabaseSize);
-      if (bytes === undefined) throw new NodeError('INVALID_REQUEST', `invalid targetDatabaseSize "${request.targetDatabaseSize}": expected a size like 30GB`);
+      if (bytes === undefined) throw new NodeError('INVALID_REQUEST', `invalid targetDatabaseSize ${quoteText(request.targetDatabaseSize)}: expected a size like 30GB`);
       const bySize = this.sizeTarget(bytes);
       if (bySize === undefined) throw new NodeError('INVALID_REQUEST', this.deps.databaseSize ? `no pruning needed: the database is smaller than ${formatSize(bytes)}` : 'this store has no size on disk');
       target = bySize;
