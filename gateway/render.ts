@@ -67,6 +67,8 @@ export function infoToJson(info: InfoResponse): Json {
       latestMilestone: milestoneInfoToJson(info.status?.latestMilestone),
       confirmedMilestone: milestoneInfoToJson(info.status?.confirmedMilestone),
       pruningIndex: info.status?.pruningIndex ?? 0,
+      // Not in TIP-25: why the node is not healthy; present only then (clients ignore fields they do not know).
+      ...(info.status?.healthReasons.length ? { healthReasons: info.status.healthReasons } : {}),
     },
     supportedProtocolVersions: info.supportedProtocolVersions,
     protocol: {

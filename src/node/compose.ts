@@ -63,6 +63,9 @@ import { startValidator, type ValidatorHandle } from './v3/validator.ts';
 
 export const DEFAULT_VALIDATION_INTERVAL_MS = 200;
 
+/** How often the node checks its health to log a change (status.ts `watch`). */
+const HEALTH_CHECK_MS = 5_000;
+
 export interface ComposeOptions {
   store: NodeStore;
   network: NetworkState;
@@ -192,7 +195,8 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
     milestones,
     version: options.version,
     powEnabled: options.pow !== undefined,
-    coordinatorActive: () => coordinator?.active === true,
+    ...(options.coordinator ? { milestoneIntervalSeconds: options.coordinator.milestoneInterval } : {}),
+    coordinatorSince: () => coordinator?.startedAt,
     // The peer manager is built below from the status; it is asked only once the node runs.
     synced: (): boolean => peering.almostSynced,
     rates: () => metrics.rates,
@@ -252,6 +256,7 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
   const snapshots = options.snapshots && new Snapshots({ store, network, pruner, exclusive: (fn) => attacher.exclusive(fn), dir: options.snapshots.dir, logger, ...(options.snapshots.genesis ? { genesis: options.snapshots.genesis } : {}) });
   metrics.observe({
     milestones: () => status.milestoneStatus(),
+    health: () => status.health(),
     latestKnown: () => peering.latestKnown(),
     synced: () => peering.almostSynced,
     tips: () => tips.size,
@@ -303,6 +308,7 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
   });
 
   let validator: ValidatorHandle | undefined;
+  let stopHealthWatch: (() => void) | undefined;
   let stopping: Promise<void> | undefined;
   return {
     store,
@@ -348,11 +354,13 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
         logger.info(`v3 network "${v3.params.networkName}": ${v3.seats.length} committee seat(s), built-in validator ${seats > 0 && intervalMs > 0 ? `every ${intervalMs} ms for ${seats} seat(s)` : 'off'}`);
       }
       await peering.start();
+      stopHealthWatch = status.watch(logger, HEALTH_CHECK_MS);
       const peers = options.peering?.peers ?? [];
       logger.info(`peering: ${peers.length} static peer(s)${peers.length > 0 ? ` (${peers.join(', ')})` : ''}, node ID ${Buffer.from(peering.nodeId).toString('hex')}, identity 0x${Buffer.from(identity.publicKey).toString('hex')}`);
     },
     stop() {
       return (stopping ??= (async () => {
+        stopHealthWatch?.();
         await faucet?.stop();
         submissions.shutdown();
         milestones.stop();

@@ -27,7 +27,7 @@ function rawPost(url: string, headers: Record<string, string>, chunks: Uint8Arra
 const postJson = (url: string, text: string): Promise<Response> =>
   fetch(`${url}/api/core/v2/blocks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
 
-const INFO = { name: 'n', version: 'v', status: { isHealthy: true, pruningIndex: 0 }, supportedProtocolVersions: [2], pendingProtocolParameters: [], features: [] };
+const INFO = { name: 'n', version: 'v', status: { isHealthy: true, pruningIndex: 0, healthReasons: [] }, supportedProtocolVersions: [2], pendingProtocolParameters: [], features: [] };
 
 describeOverTransports('gateway abuse limits', (transport) => {
   let node: FakeNode;

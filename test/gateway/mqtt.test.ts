@@ -27,7 +27,7 @@ const answer = (value: unknown) => (_call: unknown, cb: sendUnaryData<never>) =>
 /** The fake node: GetInfo (HRP and milestones), GetBlockMetadata, GetOutput. */
 function fakeNode(): InProcessNodeServer {
   return new InProcessNodeServer({
-    getInfo: answer({ status: { isHealthy: true, latestMilestone: milestone, confirmedMilestone: milestone }, protocol: { bech32Hrp: 'rms' } }),
+    getInfo: answer({ status: { isHealthy: true, latestMilestone: milestone, confirmedMilestone: milestone, healthReasons: [] }, protocol: { bech32Hrp: 'rms' } }),
     getBlockMetadata: answer({ blockId: id(20), parents: [id(21)], isSolid: true, ledgerInclusionState: 0, shouldPromote: false, shouldReattach: false }),
     getOutput: answer({ outputId: OUTPUT_ID, json: '{"metadata":{"outputIndex":0},"output":{"type":3}}' }),
   });

@@ -55,6 +55,7 @@ describe('grpc rest-json: TIP-25 bodies from gRPC messages', () => {
         latestMilestone: { index: 100, timestamp: 1_700_000_000, milestoneId: fx.bytesOf(32, 3) },
         confirmedMilestone: { index: 99 },
         pruningIndex: 5,
+        healthReasons: [],
       },
       supportedProtocolVersions: [2],
       protocol: protocolParametersToProto({ ...SHIMMER_PROTOCOL, tokenSupply: fx.U64_MAX }),

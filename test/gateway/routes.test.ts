@@ -252,7 +252,7 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
     node.handlers.getInfo = () => ({
       name: 'ledger-node',
       version: '0.1.0',
-      status: { isHealthy: true, latestMilestone: { index: 5, timestamp: 1700000000 }, confirmedMilestone: { index: 5 }, pruningIndex: 0 },
+      status: { isHealthy: true, latestMilestone: { index: 5, timestamp: 1700000000 }, confirmedMilestone: { index: 5 }, pruningIndex: 0, healthReasons: [] },
       supportedProtocolVersions: [2],
       protocol: { version: 2, networkName: 'testnet', bech32Hrp: 'rms', minPowScore: 1500, belowMaxDepth: 15, tokenSupply: 1813620509061365n, rentStructure: { vByteCost: 100, vByteFactorData: 1, vByteFactorKey: 10 } },
       pendingProtocolParameters: [],
@@ -282,7 +282,7 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
   describe('GET /health', () => {
     for (const [isHealthy, status] of [[true, 200], [false, 503]] as const) {
       it(`answers ${status} without a body when isHealthy is ${isHealthy}`, async () => {
-        node.handlers.getInfo = () => ({ name: 'n', version: 'v', status: { isHealthy, pruningIndex: 0 }, supportedProtocolVersions: [], pendingProtocolParameters: [], features: [] });
+        node.handlers.getInfo = () => ({ name: 'n', version: 'v', status: { isHealthy, pruningIndex: 0, healthReasons: isHealthy ? [] : ['catching up with its peers'] }, supportedProtocolVersions: [], pendingProtocolParameters: [], features: [] });
         const res = await fetch(`${gw.url}/health`);
         expect(res.status).to.equal(status);
         expect(await res.text()).to.equal('');

@@ -47,7 +47,7 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
     node.calls.length = 0;
     node.handlers = {
       getTips: () => ({ tips: [new Uint8Array(32).fill(1)] }),
-      getInfo: () => ({ name: 'n', version: 'v', status: { isHealthy: true, pruningIndex: 0 }, supportedProtocolVersions: [2], pendingProtocolParameters: [], features: [] }),
+      getInfo: () => ({ name: 'n', version: 'v', status: { isHealthy: true, pruningIndex: 0, healthReasons: [] }, supportedProtocolVersions: [2], pendingProtocolParameters: [], features: [] }),
       submitBlock: () => ({ blockId: new Uint8Array(32).fill(9) }),
     };
   });

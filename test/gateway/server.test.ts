@@ -10,7 +10,7 @@ describeOverTransports('startGateway', (transport) => {
     transport === 'in-process' ? { client: node.connect() } : { nodeAddress: node.address, nodeTransport: transport === 'mux' ? 'mux' : 'unary' };
   before(async () => {
     node = await startFakeNode(transport);
-    node.handlers.getInfo = () => ({ name: 'n', version: 'v', status: { isHealthy: true, pruningIndex: 0 }, supportedProtocolVersions: [2], pendingProtocolParameters: [], features: [] });
+    node.handlers.getInfo = () => ({ name: 'n', version: 'v', status: { isHealthy: true, pruningIndex: 0, healthReasons: [] }, supportedProtocolVersions: [2], pendingProtocolParameters: [], features: [] });
   });
   after(async () => {
     await node.stop();

@@ -7,36 +7,30 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { compareBytes, equalBytes, toHex0x } from '../../src/core/bytes.ts';
+import { equalBytes, toHex0x } from '../../src/core/bytes.ts';
 import { decodeBlock, encodeBlock } from '../../src/core/codec/index.ts';
-import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../src/core/crypto/index.ts';
-import { bech32EncodeAddress, blockId as blockIdOf, merkleRoot, milestoneIdOf } from '../../src/core/ids/index.ts';
+import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed } from '../../src/core/crypto/index.ts';
+import { bech32EncodeAddress, blockId as blockIdOf, merkleRoot } from '../../src/core/ids/index.ts';
 import { LedgerState } from '../../src/core/ledger/index.ts';
 import type { Block, MilestonePayload } from '../../src/core/model/index.ts';
 import type { ProtocolError } from '../../src/core/errors.ts';
-import { META, MemoryKeyValueStore, NodeStore, type KeyValueStore } from '../../src/core/store/index.ts';
+import { META, MemoryKeyValueStore, NodeStore } from '../../src/core/store/index.ts';
 import { toolGenesis, parseGenesisArgs } from '../../src/cli/tool-genesis.ts';
 import { parseRunArgs } from '../../src/node/config.ts';
-import type { Coordinator } from '../../src/node/ledger/coordinator.ts';
-import { genesisFromJson, genesisToJson, ZERO_BLOCK_ID, type Genesis } from '../../src/node/genesis.ts';
-import { DEV_ONLY_NOTE, devNetworkGenesis } from '../../src/node/ledger/dev-genesis.ts';
+import { genesisFromJson, ZERO_BLOCK_ID, type Genesis } from '../../src/node/genesis.ts';
+import { DEV_ONLY_NOTE } from '../../src/node/ledger/dev-genesis.ts';
 import { coordinatorOf, devWalletOf, ledgerGenesisOf } from '../../src/node/ledger/genesis-ledger.ts';
-import { loadNetwork } from '../../src/node/network.ts';
 import { recordGenesis } from '../../src/node/open-network.ts';
-import { composeNode, type ComposedNode } from '../../src/node/compose.ts';
 import { readGenesisFile } from '../../src/node/node.ts';
-import type { NodeServiceImpl } from '../../src/node/grpc/service.ts';
 import { promoteReattach, TipSelector, tipScore } from '../../src/node/tangle/urts.ts';
 import { ConeRoots } from '../../src/node/tangle/cone-roots.ts';
+import { composeNode } from '../../src/node/compose.ts';
 import { CollectingLogger } from './support.ts';
+import { devGenesisJson, harness, signedMilestone, tagged, type Harness } from './ledger-support.ts';
 
 let counter = 0;
 /** Deterministic "random" bytes. */
 const fixedRandom = (n: number): Uint8Array => new Uint8Array(n).fill(++counter % 251);
-
-function devGenesisJson(extra: Parameters<typeof devNetworkGenesis>[0] = { minPowScore: 0 }): Record<string, any> {
-  return genesisToJson(devNetworkGenesis({ timestamp: Math.floor(Date.now() / 1000) - 10, ...extra }));
-}
 
 function errorOf(fn: () => unknown): Error {
   try {
@@ -45,71 +39,6 @@ function errorOf(fn: () => unknown): Error {
     return e as Error;
   }
   return expect.fail('should have thrown');
-}
-
-interface Harness {
-  store: NodeStore;
-  kv: KeyValueStore;
-  genesis: Genesis;
-  service: NodeServiceImpl;
-  parts: ComposedNode;
-  coordinator: Coordinator;
-  logger: CollectingLogger;
-  submit(block: Block): Promise<Uint8Array>;
-  close(): Promise<void>;
-}
-
-async function harness(opts: { kv?: KeyValueStore; genesis?: Genesis } = {}): Promise<Harness> {
-  const kv = opts.kv ?? new MemoryKeyValueStore();
-  const store = await NodeStore.open(kv);
-  const genesis = opts.genesis ?? genesisFromJson(devGenesisJson());
-  const network = (await loadNetwork(store)) ?? (await recordGenesis(store, genesis));
-  const logger = new CollectingLogger();
-  const parts = await composeNode({ store, network, version: 't', logger, coordinator: coordinatorOf(genesis)! });
-  await parts.milestones.start();
-  const service = parts.service;
-  const coordinator = parts.coordinator!;
-  return {
-    store,
-    kv,
-    genesis,
-    service,
-    parts,
-    coordinator,
-    logger,
-    async submit(block) {
-      return (await service.submitBlock({ block: { $case: 'raw', value: encodeBlock(block) } })).blockId;
-    },
-    async close() {
-      await parts.stop();
-    },
-  };
-}
-
-function tagged(parents: Uint8Array[], tag: string): Block {
-  return { protocolVersion: 2, parents: [...parents].sort(compareBytes), payload: { type: 5, tag: new TextEncoder().encode(tag), data: new Uint8Array(0) }, nonce: 1n };
-}
-
-/** A milestone signed with the genesis' coordinator keys (roots as given). */
-function signedMilestone(g: Genesis, draft: { index: number; timestamp: number; previousMilestoneId: Uint8Array; parents: Uint8Array[]; inclusion: Uint8Array; applied: Uint8Array }): Block {
-  const parents = [...draft.parents].sort(compareBytes);
-  const unsigned: MilestonePayload = {
-    type: 7,
-    index: draft.index,
-    timestamp: draft.timestamp,
-    protocolVersion: 2,
-    previousMilestoneId: draft.previousMilestoneId,
-    parents,
-    inclusionMerkleRoot: draft.inclusion,
-    appliedMerkleRoot: draft.applied,
-    metadata: new Uint8Array(0),
-    options: [],
-    signatures: [],
-  };
-  const id = milestoneIdOf(unsigned);
-  const seeds = coordinatorOf(g)!.seeds.slice(0, g.milestonePublicKeyCount);
-  const signatures = seeds.map((s) => ({ type: 0 as const, publicKey: ed25519PublicKeyFromSeed(s), signature: ed25519Sign(s, id) })).sort((a, b) => compareBytes(a.publicKey, b.publicKey));
-  return { protocolVersion: 2, parents, payload: { ...unsigned, signatures }, nonce: 0n };
 }
 
 describe('node ledger', function () {
@@ -276,7 +205,7 @@ describe('node ledger', function () {
       expect(h.logger.lines.some((l) => l.startsWith('WARN milestone block') && l.includes('rejected'))).to.equal(true);
       const good = signedMilestone(h.genesis, { index: 1, timestamp: now, previousMilestoneId: new Uint8Array(32), parents: [x], inclusion: merkleRoot([x]), applied: merkleRoot([]) });
       const goodId = await h.submit(good);
-      await h.parts.milestones.waitFor(1);
+      await h.parts.milestones.settled(goodId, 1);
       expect((await h.store.milestone(1))?.blockId).to.deep.equal(goodId);
       expect((await h.service.getBlockMetadata({ blockId: x })).referencedByMilestoneIndex).to.equal(1);
     });
@@ -286,14 +215,14 @@ describe('node ledger', function () {
       const zBytes = encodeBlock(z);
       const zId = blockIdOf(zBytes);
       const ms = signedMilestone(h.genesis, { index: 1, timestamp: Math.floor(Date.now() / 1000), previousMilestoneId: new Uint8Array(32), parents: [zId], inclusion: merkleRoot([zId]), applied: merkleRoot([]) });
-      await h.submit(ms);
+      const msId = await h.submit(ms);
       await h.parts.attacher.exclusive(async () => undefined);
       await h.parts.attacher.exclusive(async () => undefined);
       expect(await new LedgerState(h.store).ledgerIndex()).to.equal(0);
       const info = await h.service.getInfo();
       expect([info.status?.latestMilestone?.index, info.status?.confirmedMilestone?.index, info.status?.isHealthy]).to.deep.equal([1, 0, false]);
       await h.submit(z);
-      await h.parts.milestones.waitFor(1);
+      await h.parts.milestones.settled(msId, 1);
       expect((await h.service.getBlockMetadata({ blockId: zId })).referencedByMilestoneIndex).to.equal(1);
     });
 
@@ -338,12 +267,12 @@ describe('node ledger', function () {
     const z = tagged([ZERO_BLOCK_ID], 'late');
     const zId = blockIdOf(encodeBlock(z));
     const first = await harness({ kv, genesis });
-    await first.submit(signedMilestone(genesis, { index: 1, timestamp: Math.floor(Date.now() / 1000), previousMilestoneId: new Uint8Array(32), parents: [zId], inclusion: merkleRoot([zId]), applied: merkleRoot([]) }));
+    const msId = await first.submit(signedMilestone(genesis, { index: 1, timestamp: Math.floor(Date.now() / 1000), previousMilestoneId: new Uint8Array(32), parents: [zId], inclusion: merkleRoot([zId]), applied: merkleRoot([]) }));
     await first.close();
     const second = await harness({ kv, genesis });
     try {
       await second.submit(z);
-      await second.parts.milestones.waitFor(1);
+      await second.parts.milestones.settled(msId, 1);
       expect(await second.store.getMeta(META.ledgerIndex)).to.equal(1);
     } finally {
       await second.close();

@@ -64,6 +64,7 @@ describe('node metrics', () => {
     const m = new NodeMetrics({ now: () => now });
     m.observe({
       milestones: async () => ({ latest: 7, confirmed: 6, pruning: 0 }),
+      health: async () => ({ healthy: false, latestMilestoneAgeSeconds: 42 }),
       latestKnown: () => 9,
       synced: () => false,
       tips: () => ({ nonLazy: 4, semiLazy: 1 }),
@@ -107,6 +108,8 @@ describe('node metrics', () => {
     expect(value(f, 'ledger_grpc_server_handling_seconds_count', { grpc_method: 'GetInfo', transport: 'in-process' })).to.equal(1);
     expect(value(f, 'ledger_milestone_latest_index')).to.equal(7);
     expect(value(f, 'ledger_milestone_confirmed_index')).to.equal(6);
+    expect(value(f, 'ledger_healthy')).to.equal(0);
+    expect(value(f, 'ledger_milestone_age_seconds')).to.equal(42);
     expect(value(f, 'ledger_sync_lag_milestones')).to.equal(3);
     expect(value(f, 'ledger_synced')).to.equal(0);
     expect(value(f, 'ledger_tips', { pool: 'non_lazy' })).to.equal(4);

@@ -171,7 +171,10 @@ describe('node service over gRPC', function () {
       expect(info.name).to.equal('ledger-node');
       expect(info.version).to.equal('9.9.9-test');
       // No milestone for years and no coordinator running: not healthy (Hornet's rule; see ledger tests for the healthy case).
-      expect(defined(info.status)).to.deep.equal({ isHealthy: false, latestMilestone: { index: 0 }, confirmedMilestone: { index: 0 }, pruningIndex: 0 });
+      const { healthReasons, ...status } = defined(info.status)!;
+      expect(status).to.deep.equal({ isHealthy: false, latestMilestone: { index: 0 }, confirmedMilestone: { index: 0 }, pruningIndex: 0 });
+      expect(healthReasons).to.have.length(1);
+      expect(healthReasons[0]).to.match(/^the latest milestone \(0\) is \d+ s old, more than the 300 s allowed$/);
       expect(info.supportedProtocolVersions).to.deep.equal([2]);
       expect(info.protocol).to.deep.equal({
         version: 2,

@@ -197,6 +197,8 @@ export interface NodeStatus {
   latestMilestone: MilestoneInfo | undefined;
   confirmedMilestone: MilestoneInfo | undefined;
   pruningIndex: number;
+  /** Why the node is not healthy, one sentence each (empty when healthy): src/node/health.ts. */
+  healthReasons: string[];
 }
 
 export interface BaseToken {
@@ -1527,7 +1529,13 @@ export const MilestoneInfo: MessageFns<MilestoneInfo> = {
 };
 
 function createBaseNodeStatus(): NodeStatus {
-  return { isHealthy: false, latestMilestone: undefined, confirmedMilestone: undefined, pruningIndex: 0 };
+  return {
+    isHealthy: false,
+    latestMilestone: undefined,
+    confirmedMilestone: undefined,
+    pruningIndex: 0,
+    healthReasons: [],
+  };
 }
 
 export const NodeStatus: MessageFns<NodeStatus> = {
@@ -1543,6 +1551,9 @@ export const NodeStatus: MessageFns<NodeStatus> = {
     }
     if (message.pruningIndex !== 0) {
       writer.uint32(32).uint32(message.pruningIndex);
+    }
+    for (const v of message.healthReasons) {
+      writer.uint32(42).string(v!);
     }
     return writer;
   },
@@ -1592,6 +1603,14 @@ export const NodeStatus: MessageFns<NodeStatus> = {
             message.pruningIndex = reader.uint32();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.healthReasons.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1617,6 +1636,7 @@ export const NodeStatus: MessageFns<NodeStatus> = {
       ? MilestoneInfo.fromPartial(object.confirmedMilestone)
       : undefined;
     message.pruningIndex = object.pruningIndex ?? 0;
+    message.healthReasons = object.healthReasons?.map((e) => e) || [];
     return message;
   },
 };

@@ -211,6 +211,7 @@ export class NodeServiceImpl {
       version: info.version,
       status: {
         isHealthy: info.isHealthy,
+        healthReasons: info.healthReasons,
         latestMilestone: milestoneInfo(info.latestMilestone),
         confirmedMilestone: milestoneInfo(info.confirmedMilestone),
         pruningIndex: info.pruningIndex,

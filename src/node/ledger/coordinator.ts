@@ -55,7 +55,10 @@ export interface IssuedMilestone {
 export class Coordinator {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private running = false;
+  private started = 0;
   private inFlight: Promise<unknown> = Promise.resolve();
+  /** What the round under way does now (the stall warning says it). */
+  private round: { index?: number; step: string } = { step: 'not started' };
   private readonly now: () => number;
 
   constructor(private readonly deps: CoordinatorDeps) {
@@ -66,21 +69,38 @@ export class Coordinator {
     return this.running;
   }
 
+  /** When the coordinator started (ms), while it runs. */
+  get startedAt(): number | undefined {
+    return this.running ? this.started : undefined;
+  }
+
   /**
    * Issues a milestone every interval until stop(), at a fixed rate: a round is due one interval after the previous
    * round was due, so the time a round takes does not stretch the interval (a round that overruns is followed by the
-   * next one at once, never by two at a time).
+   * next one at once, never by two at a time). A round that fails is logged with its reason and the next one follows;
+   * a round still running after `stallWarningMs` is logged with the step it waits in, again at each further period,
+   * so a coordinator never stops without a word. Rounds never overlap: a second milestone of the same index could
+   * fork the network.
    */
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.started = this.now();
     const intervalMs = this.deps.settings.milestoneInterval * 1000;
+    const stallMs = stallWarningMs(this.deps.settings.milestoneInterval);
     let due = this.now() + intervalMs;
     const tick = (): void => {
       if (!this.running) return;
+      const began = this.now();
+      const watchdog = setInterval(() => {
+        const s = Math.round((this.now() - began) / 1000);
+        this.deps.logger.warn(`coordinator: the round for milestone ${this.round.index ?? '?'} has run ${s} s, waiting in: ${this.round.step}`);
+      }, stallMs);
+      watchdog.unref();
       this.inFlight = this.issue()
         .catch((e: unknown) => this.deps.logger.warn(`coordinator: no milestone this round: ${(e as Error).message}`))
         .finally(() => {
+          clearInterval(watchdog);
           if (!this.running) return;
           due = Math.max(due + intervalMs, this.now());
           this.timer = setTimeout(tick, due - this.now());
@@ -101,7 +121,9 @@ export class Coordinator {
    */
   async issue(options: MilestoneOption[] = []): Promise<IssuedMilestone> {
     const { store, protocol, settings } = this.deps;
+    this.round = { step: 'issuing checkpoints' };
     const reach = await this.checkpoints();
+    this.round.step = 'the attach queue (to read the ledger and build the milestone)';
     const { block, payload } = await this.deps.exclusive(async () => {
       const ledger = new LedgerState(store);
       const ledgerIndex = await ledger.ledgerIndex();
@@ -111,6 +133,7 @@ export class Coordinator {
       const keys = await ledger.milestoneKeys();
       if (!keys) throw new Error('the ledger has no milestone keys');
       const index = ledgerIndex + 1;
+      this.round = { index, step: 'building the milestone (parents, Merkle roots, signatures)' };
       const parents = await this.parents(previous.blockId, reach);
       const timestamp = Math.max(Math.floor(this.now() / 1000), previous.timestamp + 1);
       const roots = await computeMilestoneRoots(store, { index, timestamp, parents }, this.deps.blocks);
@@ -138,10 +161,10 @@ export class Coordinator {
       const block: Block = { protocolVersion: protocol.current.version, parents, payload, nonce: 0n };
       return { block, payload };
     });
+    this.round.step = 'the intake storing the milestone block';
     const blockId = await this.deps.accept(block);
-    await this.deps.milestones.waitFor(payload.index);
-    const why = this.deps.milestones.rejection(blockId);
-    if (why !== undefined) throw new Error(`milestone ${payload.index} was rejected: ${why}`);
+    this.round.step = `the confirmation of milestone block ${toHex0x(blockId)}`;
+    await this.deps.milestones.settled(blockId, payload.index);
     return { index: payload.index, blockId, milestoneId: milestoneIdOf(payload), parents: block.parents };
   }
 
@@ -196,6 +219,11 @@ export class Coordinator {
     if (tips.length === 0) tips = [protocol.solidEntryPoints[0]!];
     return uniqueSorted(tips);
   }
+}
+
+/** How long a round may run before the coordinator says where it waits: three intervals, at least 10 s. */
+export function stallWarningMs(intervalSeconds: number): number {
+  return Math.max(10_000, 3 * intervalSeconds * 1000);
 }
 
 /** Checkpoints issued before one milestone at most (they reach 8 + 7 × 19 = 141 childless tips). */

@@ -54,11 +54,19 @@ interface PendingMilestone {
   signed?: boolean;
 }
 
+/** Who waits for a milestone index (and, with `blockKey`, for that milestone block's verdict). */
+interface Waiter {
+  index: number;
+  blockKey?: string;
+  resolve: () => void;
+  reject: (e: Error) => void;
+}
+
 export class MilestoneProcessor {
   /** index -> (block ID hex -> the block) of stored, not yet confirmed or rejected milestone blocks. */
   private readonly pending = new Map<number, Map<string, PendingMilestone>>();
   private readonly rejected = new Map<string, string>();
-  private readonly waiters: { index: number; resolve: () => void }[] = [];
+  private readonly waiters: Waiter[] = [];
   private readonly listeners: ((e: ConfirmedEvent) => void)[] = [];
   private readonly latestListeners: ((m: LatestMilestone) => void)[] = [];
   private latestSeen: LatestMilestone | undefined;
@@ -127,11 +135,29 @@ export class MilestoneProcessor {
     if (this.pending.size > 0 && (isMilestone || solid || solidified > 0)) this.schedule();
   }
 
-  /** Resolves once the ledger reached `index` (or the processor stopped). */
-  async waitFor(index: number): Promise<void> {
+  /**
+   * Resolves once the ledger reached `index` (or the processor stopped); rejects with the reason once the milestone
+   * block `blockId` is rejected. The waiter is registered before the ledger index is read: a confirmation that
+   * lands while that read is under way wakes it (registered after the read, it would wait for the next milestone,
+   * and a coordinator waiting for its own milestone would never issue one again).
+   */
+  async settled(blockId: Uint8Array, index: number): Promise<void> {
+    if (this.closed) return;
+    let waiter!: Waiter;
+    const woken = new Promise<void>((resolve, reject) => {
+      waiter = { index, blockKey: toHex(blockId), resolve, reject };
+      this.waiters.push(waiter);
+    });
+    void woken.catch(() => undefined); // a verdict that lands while we return early is no unhandled rejection
+    const why = this.rejected.get(waiter.blockKey!);
     const now = await this.store.getMeta(META.ledgerIndex);
-    if (this.closed || (now !== undefined && now >= index)) return;
-    await new Promise<void>((resolve) => this.waiters.push({ index, resolve }));
+    if (why !== undefined || (now !== undefined && now >= index)) {
+      const at = this.waiters.indexOf(waiter);
+      if (at >= 0) this.waiters.splice(at, 1);
+      if (why !== undefined) throw new Error(`milestone ${index} was rejected: ${why}`);
+      return;
+    }
+    await woken;
   }
 
   private remember(index: number, milestone: PendingMilestone): void {
@@ -213,6 +239,13 @@ export class MilestoneProcessor {
     if (this.rejected.size >= 1000) this.rejected.delete(this.rejected.keys().next().value as string); // bounded
     this.rejected.set(key, reason);
     this.logger.warn(`milestone block ${toHex0x(blockId)} rejected: ${reason}`);
+    for (let i = this.waiters.length - 1; i >= 0; i--) {
+      const w = this.waiters[i]!;
+      if (w.blockKey === key) {
+        this.waiters.splice(i, 1);
+        w.reject(new Error(`milestone ${w.index} was rejected: ${reason}`));
+      }
+    }
   }
 
   /**

@@ -9,6 +9,8 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 /** What the node's parts tell at a scrape (the composition root builds it). */
 export interface ScrapeSources {
   milestones(): Promise<{ latest: number; confirmed: number; pruning: number }>;
+  /** Whether the node is healthy (GET /info's isHealthy) and the age of its latest milestone. */
+  health(): Promise<{ healthy: boolean; latestMilestoneAgeSeconds: number | undefined }>;
   /** The highest milestone index this node or a connected peer knows. */
   latestKnown(): number;
   synced(): boolean;
@@ -62,6 +64,8 @@ export function registerScrapeGauges(registry: Registry, s: ScrapeSources, own: 
   gauge('ledger_milestone_confirmed_index', 'Index of the last confirmed milestone (the ledger index)', async () => (await s.milestones()).confirmed);
   gauge('ledger_pruning_index', 'Milestone index below which the node pruned its store (0: never pruned)', async () => (await s.milestones()).pruning);
   gauge('ledger_sync_lag_milestones', 'Milestones the ledger is behind the highest index this node or a peer knows', async () => Math.max(0, s.latestKnown() - (await s.milestones()).confirmed));
+  gauge('ledger_healthy', "1 while the node is healthy (GET /info's isHealthy; the reasons when not are in /info and the log)", async () => ((await s.health()).healthy ? 1 : 0));
+  gauge('ledger_milestone_age_seconds', 'Seconds since the timestamp of the latest milestone (-1: none known)', async () => (await s.health()).latestMilestoneAgeSeconds ?? -1);
   gauge('ledger_synced', '1 while the node is at most 2 milestones behind (it takes submissions), else 0', () => (s.synced() ? 1 : 0));
   gauge('ledger_unsolid_blocks', 'Blocks stored without their past cone and not solid yet (as far as the metrics track them)', () => own.unsolidTracked());
   new Gauge({
