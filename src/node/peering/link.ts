@@ -37,7 +37,13 @@ class StreamLink implements PeerLink {
     private readonly release: () => void,
   ) {
     stream.on('data', (m: PeerMessage) => {
-      if (!this.closed) for (const l of this.messageListeners) l(m);
+      if (this.closed) return;
+      // A listener's throw ends this link, never the process (a throw in a stream's 'data' handler is uncaught).
+      try {
+        for (const l of this.messageListeners) l(m);
+      } catch (e) {
+        this.finish(`a message could not be handled: ${(e as Error).message}`);
+      }
     });
     stream.on('error', (e: Error) => this.finish(`stream error: ${e.message}`));
     stream.on('end', () => this.finish('the peer ended the stream'));
