@@ -7,6 +7,7 @@ export { createNodeClient, NODE_TRANSPORTS, type NodeServiceClient, type NodeTra
 export { createMuxNodeClient, type MuxClientOptions } from './mux-client.ts';
 export { bearerInterceptor, nodeClientOptions, nodeCredentials, type NodeChannelSecurity } from './node-channel.ts';
 export { DEFAULT_REST_PORT, startGateway, type RunningGateway, type StartGatewayOptions } from './server.ts';
+export { createHttpServer, installHttpRefusals } from './http-refusals.ts';
 export { createEventsClient, DEFAULT_MQTT_LIMITS, MQTT_PATH, NodeEventsClient, type MqttLimits, type MqttStats } from './mqtt/index.ts';
 export { DEFAULT_LOOPBACK_ROUTES, DEFAULT_PROTECTED_ROUTES, DEFAULT_PUBLIC_ROUTES, routePattern } from './access.ts';
 export { restMetrics } from './metrics.ts';

@@ -5,10 +5,10 @@
  * subscriptions. In `ledger-node run` they join the node's registry on the node's /metrics; a standalone
  * `ledger-node gateway` serves its own with `--metrics-port` (and the default process metrics).
  */
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Middleware } from 'koa';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { createHttpServer } from './http-refusals.ts';
 import type { MqttStats } from './mqtt/index.ts';
 
 /** Seconds: from half a millisecond (a cached read) to the submission deadline (proof of work). */
@@ -80,9 +80,9 @@ export function gatewayRegistry(): Registry {
   return registry;
 }
 
-/** Serves `GET /metrics` of `registry` on host:port (404 for anything else). */
+/** Serves `GET /metrics` of `registry` on host:port (404 for anything else; parser refusals: http-refusals.ts). */
 export async function serveMetrics(registry: Registry, host: string, port: number): Promise<{ port: number; close(): Promise<void> }> {
-  const server = createServer((req, res) => {
+  const server = createHttpServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '/').split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found: GET /metrics\n');
       return;
@@ -91,7 +91,7 @@ export async function serveMetrics(registry: Registry, host: string, port: numbe
       (text) => res.writeHead(200, { 'Content-Type': registry.contentType }).end(text),
       () => res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('metrics scrape failed\n'),
     );
-  });
+  }, 'GET');
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -3,9 +3,11 @@
  * multiplexed transport unless `nodeTransport` says 'unary'), or a ready client of the generated type (the caller's,
  * e.g. the node's in-process transport; the gateway leaves it open). Several gateways can serve one node.
  */
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGateway, DEFAULT_TIMEOUT_MS, type GatewayOptions } from './app.ts';
+import { CORS_METHODS } from './cors.ts';
+import { createHttpServer } from './http-refusals.ts';
 import { eventApiMetrics, gatewayRegistry, serveMetrics } from './metrics.ts';
 import { startEventApi, type EventApi, type EventApiOptions } from './mqtt/index.ts';
 import type { MuxClientOptions } from './mux-client.ts';
@@ -59,7 +61,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   const closeClient = (): void => {
     if (given === undefined) client.close();
   };
-  const server = createServer(createGateway({ ...rest, client }).callback());
+  // The HTTP layer's own refusals (parse errors, CONNECT, no Host) answer the JSON error body too (http-refusals.ts).
+  const server = createHttpServer(createGateway({ ...rest, client }).callback(), CORS_METHODS);
   let events: EventApi | undefined;
   let metricsServer: { port: number; close(): Promise<void> } | undefined;
   try {

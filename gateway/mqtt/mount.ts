@@ -21,12 +21,12 @@
  *   * aedes' connect timeout (broker.ts): no CONNECT within 10 s, closed.
  */
 import type { IncomingMessage, Server } from 'node:http';
-import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createWebSocketStream, WebSocketServer, type WebSocket } from 'ws';
 import type { NodeServiceClient } from '../../src/grpc/gen/node.ts';
 import { classifier, type AccessOptions } from '../access.ts';
-import { malformedTarget, prefixOf } from '../errors.ts';
+import { HttpProblem, malformedTarget } from '../errors.ts';
+import { rawRefusal } from '../http-refusals.ts';
 import { jwtKey, verifyJwt, type JwtKey } from '../jwt.ts';
 import { callNode } from '../node-client.ts';
 import { isLoopback } from '../rate-limit.ts';
@@ -98,9 +98,7 @@ export interface MountedMqtt {
 }
 
 function refuse(socket: Duplex, status: number, reason: string, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify({ error: { code: status, message: `${prefixOf(status)}: ${reason}` } });
-  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`);
+  socket.end(rawRefusal(new HttpProblem(status, reason, headers)));
 }
 
 interface Refusal {

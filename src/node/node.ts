@@ -26,7 +26,7 @@ import { NodeMetrics } from './prometheus/node-metrics.ts';
 import { startMetricsServer } from './prometheus/server.ts';
 import { createMiner } from './pow/miner.ts';
 import { createPowQueue, type PowQueue } from './pow/queue.ts';
-import { startRest, type RestHandle, type RestNode } from './rest.ts';
+import { createHttpServer, startRest, type RestHandle, type RestNode } from './rest.ts';
 
 export { GENESIS_FILE, readGenesisFile } from './open-network.ts';
 
@@ -151,7 +151,14 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     if (config.metricsPort !== undefined) {
       metrics.withDefaultMetrics();
       const host = config.metricsHost ?? '127.0.0.1';
-      const server = await startMetricsServer(metrics.registry, { host, port: config.metricsPort, log: (m, e) => logger.error(m, e) });
+      // the gateway's server: the HTTP layer's own refusals answer the REST error body here too (rest.ts)
+      const server = await startMetricsServer(metrics.registry, {
+        host,
+        port: config.metricsPort,
+        log: (m, e) => logger.error(m, e),
+        // the gateway's server (rest.ts): the HTTP layer's own refusals answer the REST error body here too
+        createServer: createHttpServer,
+      });
       cleanups.push(() => server.close());
       metricsPort = server.port;
       logger.info(`Prometheus metrics on http://${host}:${server.port}/metrics`);

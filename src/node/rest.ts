@@ -10,6 +10,9 @@ import type { Registry } from 'prom-client';
 import type { NodeConfig } from './config.ts';
 import type { Logger } from './logger.ts';
 
+/** The gateway's HTTP server, whose own refusals answer the REST error body; the node's /metrics listener uses it. */
+export { createHttpServer } from '../../gateway/index.ts';
+
 export interface RestHandle {
   readonly port: number;
   close(): Promise<void>;
