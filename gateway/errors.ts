@@ -16,6 +16,8 @@ const PREFIX: Record<number, string> = {
   404: 'could not find data',
   429: 'too many requests',
   500: 'internal server error',
+  // A method this server knows for no resource (PROPFIND, ...): RFC 9110 §15.6.2's status, not a fault of the node.
+  501: 'not implemented',
   503: 'service unavailable',
 };
 

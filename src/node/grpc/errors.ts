@@ -46,7 +46,8 @@ export function describeError(err: unknown): ErrorDescription {
     if (err.retryAfterSeconds !== undefined) d.retryAfterSeconds = err.retryAfterSeconds;
     return d;
   }
-  return { code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) };
+  // A defect's text: its first line only (a host error often goes on with a stack or paths; the log has it whole).
+  return { code: 'INTERNAL', message: (err instanceof Error ? err.message : String(err)).split('\n', 1)[0]!.trim() };
 }
 
 /** Converts anything a service handler threw into the ServiceError to answer with. */

@@ -53,7 +53,8 @@ function unaryHandler<Req, Res>(name: string, logger: Logger, run: (req: Req, ca
       (e: unknown) => {
         if (!isExpected(e)) {
           logger.error(`${name} failed unexpectedly`, e);
-          const text = e instanceof Error ? e.message : String(e);
+          // The first line only: what follows in a host error is often a stack or a path, the log has it whole.
+          const text = (e instanceof Error ? e.message : String(e)).split('\n', 1)[0]!.trim();
           answer(toServiceError(new NodeError('INTERNAL', `${name} failed: ${text}`)));
           return;
         }
