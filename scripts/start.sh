@@ -8,6 +8,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-deps.sh
+# The compiled build (dist/), when a source is newer than it or there is none (bin/ledger-node.js checks the same).
+if [[ ! -f dist/.stamp || -n "$(find src gateway package.json -newer dist/.stamp -print -quit)" ]]; then
+  echo "start: compiling to dist/ (scripts/build.sh)" >&2
+  bash scripts/build.sh
+fi
 export NODE_OPTIONS="${NODE_OPTIONS:---max-old-space-size=256}"
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 if jemalloc=$(bash scripts/ensure-jemalloc.sh); then

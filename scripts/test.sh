@@ -17,12 +17,16 @@ if [[ -f scripts/build-wasm.ts ]]; then
   npx tsx scripts/build-wasm.ts || exit 1
 fi
 
-# 3. Type checks: the whole project, then the neutrality gate over src/core (ES2022 only, no Node/Deno types).
+# 3. The compiled build (dist/) that `ledger-node` runs: the end-to-end tests start the node through bin/ledger-node.js.
+echo "== build dist/"
+bash scripts/build.sh || exit 1
+
+# 4. Type checks: the whole project, then the neutrality gate over src/core (ES2022 only, no Node/Deno types).
 echo "== typecheck"
 npx tsc -p tsconfig.json --noEmit || exit 1
 npx tsc -p tsconfig.core.json --noEmit || exit 1
 
-# 4. A browser for the dashboard's test (test/e2e/dashboard/): Debian's chromium, installed when missing. Without one
+# 5. A browser for the dashboard's test (test/e2e/dashboard/): Debian's chromium, installed when missing. Without one
 #    that test alone is skipped with the reason; with CI=true it fails instead.
 echo "== Chromium for the dashboard browser test"
 if chromium_path=$(bash scripts/ensure-chromium.sh); then
@@ -32,7 +36,7 @@ else
   echo "no Chromium: the dashboard browser test will be skipped (with CI=true it fails)"
 fi
 
-# 5. Tests.
+# 6. Tests.
 status=0
 log=$(mktemp)
 echo "== mocha on Node"

@@ -47,13 +47,17 @@ interface PoolWorker {
   onError: ((e: Error) => void) | null;
 }
 
-const WORKER_URL = new URL('./worker.ts', import.meta.url);
+/** The worker module beside this one: worker.js in the compiled build (dist/), worker.ts when run from sources. */
+const COMPILED = import.meta.url.endsWith('.js');
+const WORKER_URL = new URL(COMPILED ? './worker.js' : './worker.ts', import.meta.url);
 
 /**
- * The worker is TypeScript. Node 20 does not reliably apply `--import tsx` inside workers, so each worker starts
- * with a two-line bootstrap that registers tsx's ESM hooks itself and then imports worker.ts.
+ * Run from sources, the worker is TypeScript. Node 20 does not reliably apply `--import tsx` inside workers, so each
+ * worker starts with a two-line bootstrap that registers tsx's ESM hooks itself and then imports worker.ts.
  */
-const BOOTSTRAP = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
+const BOOTSTRAP = COMPILED
+  ? `import(${JSON.stringify(WORKER_URL.href)});`
+  : `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
   .then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`;
 
 function workerExecArgv(): string[] {
