@@ -78,7 +78,9 @@ describe('e2e ledger: the real Shimmer milestones 17339-17341 replayed through t
     });
     expect(info.status.latestMilestone.index).to.equal(17341);
     expect(info.status.latestMilestone.milestoneId).to.equal(FILE.milestones[2].milestoneIdInSource);
-    expect(n.logger.lines.filter((l) => l.startsWith('WARN') || l.startsWith('ERROR'))).to.deep.equal([]);
+    // The replayed milestones are years old, so the node says, rightly, that it is not healthy; nothing else warns.
+    const unhealthy = (l: string): boolean => l.startsWith('WARN node unhealthy: the latest milestone');
+    expect(n.logger.lines.filter((l) => (l.startsWith('WARN') || l.startsWith('ERROR')) && !unhealthy(l))).to.deep.equal([]);
   });
 
   it('every cone block has the recorded metadata: referencedByMilestoneIndex, whiteFlagIndex, inclusion state, conflict reason', async () => {
