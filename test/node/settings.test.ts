@@ -4,7 +4,7 @@
  * and gateway/settings/gateway.ts; the settings shared by both commands mean the same on both.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GATEWAY_USAGE, parseGatewayArgs } from '../../gateway/cli.ts';
@@ -12,7 +12,7 @@ import { RateLimiter } from '../../gateway/rate-limit.ts';
 import { GATEWAY_SETTINGS, limitOptions } from '../../gateway/settings/gateway.ts';
 import { flagOf, settingsOf, type Setting } from '../../gateway/settings/kit.ts';
 import { ConfigError, parseRunArgs, RUN_HELP, runSecrets } from '../../src/node/config.ts';
-import { RUN_SETTINGS } from '../../src/node/settings.ts';
+import { RUN_SETTINGS, settingsReference } from '../../src/node/settings.ts';
 
 /** A valid command-line value of each type, and the value it reads as. */
 function sample(s: Setting, file: string): [string, unknown] {
@@ -156,5 +156,11 @@ describe('settings declared once', () => {
   it('--help of both commands lists every setting of the command', () => {
     for (const s of RUN_SETTINGS as readonly Setting[]) expect(RUN_HELP, s.key).to.contain(s.env ?? `${flagOf(s)} `);
     for (const s of settingsOf('gateway', GATEWAY_SETTINGS)) expect(GATEWAY_USAGE, s.key).to.contain(s.env ?? `${flagOf(s)} `);
+  });
+
+  it('docs/settings.md is what the declarations produce (npx tsx scripts/gen-settings-doc.ts)', () => {
+    const doc = readFileSync(new URL('../../docs/settings.md', import.meta.url), 'utf8');
+    expect(doc).to.equal(settingsReference());
+    for (const s of [...RUN_SETTINGS, ...GATEWAY_SETTINGS] as Setting[]) expect(doc, s.key).to.contain(s.env ?? `${flagOf(s)} `);
   });
 });
