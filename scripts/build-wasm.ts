@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import wabtInit from 'wabt';
 import { kernelWat } from '../src/core/pow/wasm/kernel-wat.ts';
 import { generatedModuleText } from '../src/core/pow/wasm/assemble.ts';
+import { scriptSwitch } from './lib/args.ts';
 
 export async function assembleWat(wat: string): Promise<Uint8Array> {
   const wabt = await wabtInit();
@@ -28,7 +29,7 @@ export async function buildKernelModuleText(): Promise<string> {
 export const GENERATED = new URL('../src/core/pow/wasm/kernel.generated.ts', import.meta.url);
 
 async function main(): Promise<void> {
-  const check = process.argv.includes('--check');
+  const check = scriptSwitch('check');
   const text = await buildKernelModuleText();
   let current = '';
   try {

@@ -9,11 +9,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { isDbEngine } from '../src/storage/open.ts';
 import { median, runCrashTest } from '../test/e2e/crash/harness.ts';
+import { scriptArg } from './lib/args.ts';
 
 function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i >= 0) return process.argv[i + 1];
-  return process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const value = scriptArg(name, '');
+  return value === '' ? undefined : value;
 }
 function num(name: string, dflt: number): number {
   const v = flag(name);

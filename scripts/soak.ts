@@ -18,11 +18,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeLanes, postTagged, readDevWallet, request, SERIALIZER_V1, type Ack, type Lane, type Target } from '../test/e2e/crash/load.ts';
 import { spawnGateway, spawnNode } from '../test/e2e/rest/support.ts';
+import { scriptArg, scriptSwitch } from './lib/args.ts';
 
 function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i >= 0) return process.argv[i + 1];
-  return process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const value = scriptArg(name, '');
+  return value === '' ? undefined : value;
 }
 function num(name: string, dflt: number): number {
   const v = flag(name);
@@ -39,7 +39,7 @@ const SECONDS = num('seconds', 120);
 const CONCURRENCY = Math.floor(num('concurrency', 16));
 const MAX_REQUESTS = Math.floor(num('max-requests', 5_000_000));
 const SAMPLE = num('sample', 5);
-const withGateway = process.argv.includes('--gateway');
+const withGateway = scriptSwitch('gateway');
 if (SECONDS > 3600) {
   console.error('--seconds: at most 3600');
   process.exit(2);

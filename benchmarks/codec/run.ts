@@ -23,11 +23,9 @@ import { blake2b256 } from '../../src/core/crypto/blake2b.ts';
 import { blockId } from '../../src/core/ids/index.ts';
 import { loadVectors } from '../../test/support/vectors.ts';
 import { median, timeOps } from './timing.ts';
+import { scriptArg } from '../../scripts/lib/args.ts';
 
-const arg = (name: string, dflt: number): number => {
-  const a = process.argv.find((x) => x.startsWith(`--${name}=`));
-  return a ? Number(a.slice(name.length + 3)) : dflt;
-};
+const arg = (name: string, dflt: number): number => Number(scriptArg(name, String(dflt)));
 const ROUNDS = arg('rounds', 7);
 const MS = arg('ms', 250);
 

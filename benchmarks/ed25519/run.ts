@@ -14,8 +14,9 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { ed25519PublicKeyFromSeed, ed25519Sign, ed25519Verify, setEd25519Accelerator } from '../../src/core/crypto/ed25519.ts';
 import { createOpenSslEd25519Verifier, installOpenSslEd25519 } from '../../src/node/crypto/ed25519-openssl.ts';
+import { scriptArg } from '../../scripts/lib/args.ts';
 
-const arg = (name: string, dflt: string): string => process.argv.find((x) => x.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
+const arg = (name: string, dflt: string): string => scriptArg(name, dflt);
 const N = Number(arg('n', '2000'));
 const KEYS = Number(arg('keys', '50'));
 if (!Number.isSafeInteger(N) || N < 1 || !Number.isSafeInteger(KEYS) || KEYS < 1) throw new Error('--n and --keys must be positive integers');

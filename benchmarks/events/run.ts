@@ -18,11 +18,9 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { spawnGateway, spawnNode } from '../../test/e2e/rest/support.ts';
 import { httpClient } from '../load/http.ts';
+import { scriptArg } from '../../scripts/lib/args.ts';
 
-const arg = (name: string, dflt: string): string => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1]! : (process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt);
-};
+const arg = (name: string, dflt: string): string => scriptArg(name, dflt);
 const SUBSCRIBERS = Number(arg('subscribers', '1000'));
 const RATE = Number(arg('rate', '500'));
 const SECONDS = Number(arg('seconds', '30'));

@@ -25,8 +25,9 @@ import { NodeStore } from '../../src/core/store/index.ts';
 import { openKeyValueStore, type DbEngine } from '../../src/storage/open.ts';
 import { installOpenSslEd25519 } from '../../src/node/crypto/ed25519-openssl.ts';
 import { confirmationScenario, freshLedgerStore } from '../ledger/cone.ts';
+import { scriptArg } from '../../scripts/lib/args.ts';
 
-const arg = (name: string, dflt: string): string => process.argv.find((x) => x.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
+const arg = (name: string, dflt: string): string => scriptArg(name, dflt);
 const OUTPUTS = Number(arg('outputs', '1000000'));
 const ENGINES = arg('engines', 'rocksdb,leveldb').split(',') as DbEngine[];
 const QUERIES = Number(arg('queries', '200'));

@@ -22,8 +22,9 @@ import { devNetworkGenesis } from '../../src/node/ledger/dev-genesis.ts';
 import { coordinatorOf } from '../../src/node/ledger/genesis-ledger.ts';
 import { recordGenesis } from '../../src/node/open-network.ts';
 import { installOpenSslEd25519 } from '../../src/node/crypto/ed25519-openssl.ts';
+import { scriptArg } from '../../scripts/lib/args.ts';
 
-const arg = (name: string, dflt: string): string => process.argv.find((x) => x.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
+const arg = (name: string, dflt: string): string => scriptArg(name, dflt);
 const SIZES = arg('sizes', '100,1000').split(',').map(Number);
 const RUNS = Number(arg('runs', '3'));
 const ED25519 = arg('ed25519', 'openssl');

@@ -19,8 +19,9 @@ import { MemoryKeyValueStore, type KeyValueStore } from '../../src/core/store/in
 import { LevelKeyValueStore } from '../../src/storage/index.ts';
 import { installOpenSslEd25519 } from '../../src/node/crypto/ed25519-openssl.ts';
 import { confirmationScenario, freshLedgerStore, type ConeScenario } from './cone.ts';
+import { scriptArg } from '../../scripts/lib/args.ts';
 
-const arg = (name: string, dflt: string): string => process.argv.find((x) => x.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
+const arg = (name: string, dflt: string): string => scriptArg(name, dflt);
 const SIZES = arg('sizes', '100,1000,5000').split(',').map(Number);
 const RUNS = Number(arg('runs', '5'));
 const ED25519 = arg('ed25519', 'openssl');

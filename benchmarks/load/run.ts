@@ -19,11 +19,9 @@ import { blockId as blockIdOf } from '../../src/core/ids/index.ts';
 import { fromHex0x, toHex0x } from '../../src/core/bytes.ts';
 import { spawnNode } from '../../test/e2e/rest/support.ts';
 import { httpClient, percentile } from './http.ts';
+import { scriptArg } from '../../scripts/lib/args.ts';
 
-const arg = (name: string, dflt: string): string => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1]! : (process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt);
-};
+const arg = (name: string, dflt: string): string => scriptArg(name, dflt);
 const SECONDS = Number(arg('seconds', '120'));
 const CONCURRENCY = Number(arg('concurrency', '32'));
 const MODE = arg('mode', 'raw');

@@ -11,8 +11,9 @@ import { fromHex0x, toHex0x } from '../../src/core/bytes.ts';
 import { encodeBlock } from '../../src/core/codec/index.ts';
 import { spawnNode } from '../../test/e2e/rest/support.ts';
 import { httpClient, percentile, type HttpClient } from './http.ts';
+import { scriptArg } from '../../scripts/lib/args.ts';
 
-const arg = (name: string, dflt: string): string => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
+const arg = (name: string, dflt: string): string => scriptArg(name, dflt);
 const BLOCKS = Number(arg('blocks', '10000'));
 const PROBES = Number(arg('probes', '200'));
 

@@ -17,20 +17,20 @@ import { availableParallelism, cpus } from 'node:os';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { createSearcher, targetZeros, type SearcherKind } from '../../src/core/pow/index.ts';
 import { createMiner } from '../../src/node/pow/miner.ts';
+import { scriptArg, scriptSwitch } from '../../scripts/lib/args.ts';
 
 const require = createRequire(import.meta.url);
 
 function flag(name: string, def: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : def;
+  return Number(scriptArg(name, String(def)));
 }
 const WORKERS = flag('workers', Math.min(2, availableParallelism()));
 const RUNS = flag('runs', 7);
 const THEIR_RUNS = flag('their-runs', 3);
 const RATE_SECONDS = flag('rate-seconds', 3);
-const SKIP_THEIRS = process.argv.includes('--skip-theirs');
-const SKIP_RATES = process.argv.includes('--skip-rates');
-const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1]! : '';
+const SKIP_THEIRS = scriptSwitch('skip-theirs');
+const SKIP_RATES = scriptSwitch('skip-rates');
+const ONLY = scriptArg('only', '');
 
 /** A deterministic pseudo-random block of `size` bytes (nonce bytes zero); PoW does not look at the content. */
 function block(size: number, seed: number): Uint8Array {

@@ -22,11 +22,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { folderSize } from '../../src/node/pruning/size.ts';
 import { BIN, spawnNode } from '../../test/e2e/rest/support.ts';
+import { scriptArg } from '../../scripts/lib/args.ts';
 
-const arg = (name: string, dflt: string): string => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1]! : dflt;
-};
+const arg = (name: string, dflt: string): string => scriptArg(name, dflt);
 const BLOCKS = Number(arg('blocks', '300000'));
 const KEEP = arg('keep', '20');
 const SAMPLE = Number(arg('sample', '15'));

@@ -52,14 +52,15 @@ import { defaultConfig, DEV_MIN_POW_SCORE } from '../../src/node/config.ts';
 import { silentLogger } from '../../src/node/logger.ts';
 import { startNode } from '../../src/node/node.ts';
 import { createMiner, type Miner } from '../../src/node/pow/miner.ts';
+import { scriptArg, scriptSwitch } from '../../scripts/lib/args.ts';
 
-const arg = (name: string, dflt: string): string => process.argv.find((x) => x.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
+const arg = (name: string, dflt: string): string => scriptArg(name, dflt);
 const RUNS = Number(arg('runs', '3'));
 const MS = Number(arg('ms', '1000'));
 const POSTS = Number(arg('posts', '100'));
 const BLOCKS = Number(arg('blocks', '200'));
 const CONCURRENCY = arg('concurrency', '1,32').split(',').map(Number);
-const GET_ONLY = process.argv.includes('--get-only');
+const GET_ONLY = scriptSwitch('get-only');
 const CPU_PROF = arg('cpu-prof', '');
 for (const [k, v] of Object.entries({ RUNS, MS, POSTS, BLOCKS })) {
   if (!Number.isInteger(v) || v < 1 || v > 100000) throw new Error(`--${k.toLowerCase()} must be an integer 1..100000`);

@@ -17,8 +17,9 @@ import { NodeStore, TABLES } from '../../src/core/store/index.ts';
 import { openDataDirStore } from '../../src/storage/open.ts';
 import { spawnNode, type SpawnedNode } from '../../test/e2e/rest/support.ts';
 import { httpClient, percentile } from '../load/http.ts';
+import { scriptArg } from '../../scripts/lib/args.ts';
 
-const arg = (name: string, dflt: string): string => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
+const arg = (name: string, dflt: string): string => scriptArg(name, dflt);
 const LARGE = arg('data-dir', '');
 const SMALL = Number(arg('small', '1000'));
 const SECONDS = Number(arg('seconds', '10'));

@@ -10,8 +10,9 @@ import { credentials, Metadata, Server, ServerCredentials, type UntypedServiceIm
 import { createMuxNodeClient } from '../../gateway/mux-client.ts';
 import { BlockView, NodeServiceClient, NodeServiceService } from '../../src/grpc/gen/node.ts';
 import { serveNodeMux } from '../../src/node/grpc/mux-server.ts';
+import { scriptArg } from '../../scripts/lib/args.ts';
 
-const arg = (name: string, dflt: string): number => Number(process.argv.find((x) => x.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt);
+const arg = (name: string, dflt: string): number => Number(scriptArg(name, dflt));
 const RUNS = arg('runs', '3');
 const MS = arg('ms', '1500');
 const CONCURRENCY = arg('concurrency', '32');

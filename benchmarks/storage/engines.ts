@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { META, NodeStore, type BlockMetadata } from '../../src/core/store/index.ts';
 import { DB_ENGINES, isDbEngine, openKeyValueStore, type DbEngine } from '../../src/storage/open.ts';
+import { scriptArg } from '../../scripts/lib/args.ts';
 
 type Request = { op: 'write'; from: number; count: number } | { op: 'read'; count: number; upTo: number; seed: number; concurrency: number } | { op: 'stats' } | { op: 'close' };
 type Stats = { rss: number; maxRss: number; disk: number };
@@ -197,9 +198,7 @@ const k = (x: number): string => Math.round(x).toLocaleString('en-US');
 const mb = (x: number): string => `${(x / 2 ** 20).toFixed(0)} MB`;
 
 function flag(name: string, dflt: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i >= 0 && process.argv[i + 1] !== undefined) return process.argv[i + 1]!;
-  return process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
+  return scriptArg(name, dflt);
 }
 function count(name: string, dflt: string): number[] {
   const xs = flag(name, dflt).split(',').map((s) => Number(s.replace(/_/g, '')));

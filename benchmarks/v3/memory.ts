@@ -14,10 +14,10 @@ import { V3_DAG_LIMITS } from '../../src/node/v3/dag.ts';
 import { V3Engine } from '../../src/node/v3/engine.ts';
 import { openKeyValueStore } from '../../src/storage/open.ts';
 import { basicBlock, GENESIS_TIME, testGenesisV3, USER } from '../../test/node/v3/helpers.ts';
+import { scriptArg } from '../../scripts/lib/args.ts';
 
 function flag(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  return Number(scriptArg(name.slice(2), String(fallback)));
 }
 
 const blocks = flag('--blocks', 100_000);

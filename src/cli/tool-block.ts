@@ -21,6 +21,7 @@ import { blockFromJson, blockToJson, protocolParametersFromJson } from '../core/
 import { SHIMMER_PROTOCOL, type ProtocolParameters } from '../core/model/index.ts';
 import { powScore } from '../core/pow/index.ts';
 import { validateBlockSyntax } from '../core/validation/index.ts';
+import { parseToolFlags } from './args.ts';
 
 const USAGE = 'usage: ledger-node tool block [--network shimmer | --protocol FILE]   (one block per line on standard input: 0x-hex or TIP-25 JSON)';
 
@@ -68,32 +69,33 @@ export function inspectBlockLine(line: string, protocol?: ProtocolParameters): B
   }
 }
 
-function parseFlags(argv: string[]): { protocol?: ProtocolParameters } | string {
+function parseFlags(argv: string[]): { protocol?: ProtocolParameters } | number {
+  const flags = parseToolFlags(argv, ['--network', '--protocol'], USAGE);
+  if (typeof flags === 'number') return flags;
+  const fail = (message: string): number => {
+    console.error(`${message}\n${USAGE}`);
+    return 2;
+  };
+  const network = flags.get('--network');
+  const file = flags.get('--protocol');
   let protocol: ProtocolParameters | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i]!.split('=', 2) as [string, string | undefined];
-    const value = inline ?? argv[++i];
-    if (value === undefined) return `option ${flag} needs a value`;
-    if (flag === '--network') {
-      protocol = NETWORKS[value];
-      if (!protocol) return `unknown network "${value}" (known: ${Object.keys(NETWORKS).join(', ')}; or use --protocol FILE)`;
-    } else if (flag === '--protocol') {
-      try {
-        protocol = protocolParametersFromJson(JSON.parse(readFileSync(value, 'utf8')));
-      } catch (e) {
-        return `cannot read protocol parameters from ${value}: ${(e as Error).message}`;
-      }
-    } else return `unknown option "${flag}"`;
+  if (network !== undefined) {
+    protocol = NETWORKS[network];
+    if (!protocol) return fail(`unknown network "${network}" (known: ${Object.keys(NETWORKS).join(', ')}; or use --protocol FILE)`);
+  }
+  if (file !== undefined) {
+    try {
+      protocol = protocolParametersFromJson(JSON.parse(readFileSync(file, 'utf8')));
+    } catch (e) {
+      return fail(`cannot read protocol parameters from ${file}: ${(e as Error).message}`);
+    }
   }
   return protocol ? { protocol } : {};
 }
 
 export async function toolBlock(argv: string[]): Promise<number> {
   const flags = parseFlags(argv);
-  if (typeof flags === 'string') {
-    console.error(`${flags}\n${USAGE}`);
-    return 2;
-  }
+  if (typeof flags === 'number') return flags;
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of lines) {
     if (line.trim() === '') continue;

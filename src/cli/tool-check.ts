@@ -7,33 +7,16 @@
  */
 import { CheckSetupError, checkDataDir } from '../node/check/data-dir.ts';
 import { terminalProgress } from './progress.ts';
+import { parseToolFlags } from './args.ts';
 
 const USAGE = 'usage: ledger-node tool check --data-dir DIR [--genesis FILE] [--json]';
 
 export async function toolCheck(argv: readonly string[]): Promise<number> {
-  let dataDir: string | undefined;
-  let genesisFile: string | undefined;
-  let json = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const eq = arg.indexOf('=');
-    const flag = eq < 0 ? arg : arg.slice(0, eq);
-    if (flag === '--json') {
-      json = true;
-      continue;
-    }
-    if (flag === '--help') {
-      console.log(USAGE);
-      return 0;
-    }
-    const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
-    if (flag === '--data-dir' && value) dataDir = value;
-    else if (flag === '--genesis' && value) genesisFile = value;
-    else {
-      console.error(value === undefined || value === '' ? `option ${flag} needs a value\n${USAGE}` : `unknown option ${flag}\n${USAGE}`);
-      return 2;
-    }
-  }
+  const flags = parseToolFlags(argv, ['--data-dir', '--genesis'], USAGE, { booleans: ['--json'] });
+  if (typeof flags === 'number') return flags;
+  const dataDir = flags.get('--data-dir');
+  const genesisFile = flags.get('--genesis');
+  const json = flags.has('--json');
   if (dataDir === undefined) {
     console.error(`--data-dir is required\n${USAGE}`);
     return 2;

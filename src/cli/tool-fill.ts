@@ -8,6 +8,7 @@
  * of it is the V8 heap and memory held outside it).
  */
 import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { ConfigError, parseRunArgs } from '../node/config.ts';
 import { consoleLogger, type Logger } from '../node/logger.ts';
 import { startNode } from '../node/node.ts';
@@ -36,22 +37,25 @@ interface FillOptions {
 
 function parseFillArgs(argv: readonly string[]): FillOptions {
   const out: FillOptions = { blocks: 0, concurrency: 256, sampleSeconds: 5, verbose: false, runArgs: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const eq = arg.indexOf('=');
-    const flag = eq < 0 ? arg : arg.slice(0, eq);
-    const take = (): number => {
-      const raw = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
-      const n = Number(raw);
-      if (raw === undefined || !Number.isSafeInteger(n) || n < 1) throw new ConfigError(`${flag}: expected an integer >= 1, got ${JSON.stringify(raw)}`);
-      return n;
-    };
-    if (flag === '--blocks') out.blocks = take();
-    else if (flag === '--concurrency') out.concurrency = take();
-    else if (flag === '--sample') out.sampleSeconds = take();
-    else if (flag === '--verbose') out.verbose = true;
-    else out.runArgs.push(arg);
+  const string = { type: 'string' } as const;
+  const { tokens } = parseArgs({ args: [...argv], options: { blocks: string, concurrency: string, sample: string, verbose: { type: 'boolean' } }, strict: false, allowPositionals: true, tokens: true });
+  // The tool's own flags, by the index of their arguments; every other argument is a flag of `run`, passed on.
+  const own = new Set<number>();
+  for (const t of tokens) {
+    if (t.kind !== 'option' || !['blocks', 'concurrency', 'sample', 'verbose'].includes(t.name) || !t.rawName.startsWith('--')) continue;
+    own.add(t.index);
+    if (t.name === 'verbose') {
+      out.verbose = true;
+      continue;
+    }
+    if (t.value !== undefined && !t.inlineValue) own.add(t.index + 1);
+    const n = Number(t.value);
+    if (t.value === undefined || !Number.isSafeInteger(n) || n < 1) throw new ConfigError(`${t.rawName}: expected an integer >= 1, got ${JSON.stringify(t.value)}`);
+    if (t.name === 'blocks') out.blocks = n;
+    else if (t.name === 'concurrency') out.concurrency = n;
+    else out.sampleSeconds = n;
   }
+  out.runArgs = argv.filter((_, i) => !own.has(i));
   if (out.blocks === 0) throw new ConfigError('--blocks is required');
   return out;
 }

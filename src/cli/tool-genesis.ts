@@ -4,6 +4,7 @@
  * wallet included, both marked dev-only) to FILE, or to standard output. Start it with `ledger-node run --genesis FILE`.
  */
 import { existsSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { DEV_MIN_POW_SCORE } from '../node/config.ts';
 import { genesisToJson } from '../node/genesis.ts';
 import { devNetworkGenesis, type DevNetworkOptions } from '../node/ledger/dev-genesis.ts';
@@ -22,24 +23,35 @@ export function parseGenesisArgs(argv: readonly string[]): GenesisToolArgs | str
   const funds: string[] = [];
   let out: string | undefined;
   let force = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--force') {
+  const string = { type: 'string' } as const;
+  // --funds and --force take no value of their own in the tokens: the arguments after --funds are its values.
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: { out: string, 'network-name': string, 'min-pow-score': string, 'milestone-interval': string, funds: { type: 'boolean' }, force: { type: 'boolean' } },
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  let inFunds = false;
+  for (const t of tokens) {
+    if (t.kind === 'positional' && inFunds) {
+      funds.push(t.value);
+      continue;
+    }
+    inFunds = false;
+    if (t.kind !== 'option') return `unknown option "${t.kind === 'positional' ? t.value : '--'}"`;
+    if (t.name === 'force') {
       force = true;
       continue;
     }
-    const eq = arg.indexOf('=');
-    const flag = eq < 0 ? arg : arg.slice(0, eq);
-    const take = (): string | undefined => (eq >= 0 ? arg.slice(eq + 1) : argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('--') ? argv[++i] : undefined);
-    if (flag === '--funds') {
-      // One or more values after --funds (or repeated --funds).
-      if (eq >= 0) funds.push(arg.slice(eq + 1));
-      else while (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('--')) funds.push(argv[++i]!);
+    if (t.name === 'funds') {
+      if (t.value !== undefined) funds.push(t.value);
+      else inFunds = true;
       continue;
     }
-    const value = take();
-    if (value === undefined || value === '') return `option ${flag} needs a value`;
-    switch (flag) {
+    const value = t.value;
+    if (value === undefined || value === '' || (!t.inlineValue && value.startsWith('--'))) return `option ${t.rawName} needs a value`;
+    switch (t.rawName) {
       case '--out':
         out = value;
         break;
@@ -59,7 +71,7 @@ export function parseGenesisArgs(argv: readonly string[]): GenesisToolArgs | str
         break;
       }
       default:
-        return `unknown option "${arg}"`;
+        return `unknown option "${t.rawName}"`;
     }
   }
   if (funds.length > 0) options.funds = funds;

@@ -6,6 +6,7 @@
 import { concatBytes, fromHex, toHex } from '../core/bytes.ts';
 import { NONCE_BYTES, nonceToBytes, powScore, powZeros } from '../core/pow/index.ts';
 import { createMiner } from '../node/pow/miner.ts';
+import { parseToolFlags } from './args.ts';
 
 const USAGE = 'usage: ledger-node tool pow --score N [--workers N]   (block hex on standard input, nonce ignored)';
 
@@ -15,17 +16,12 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function parseFlags(argv: string[]): { score: number; workers?: number } | string {
-  let score: number | undefined;
-  let workers: number | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i]!.split('=', 2) as [string, string | undefined];
-    const value = inline ?? argv[++i];
-    if (flag === '--score') score = Number(value);
-    else if (flag === '--workers') workers = Number(value);
-    else return `unknown option "${argv[i]}"`;
-    if (value === undefined || value === '' || !Number.isFinite(Number(value))) return `option ${flag} needs a number`;
-  }
+function parseFlags(argv: string[]): { score: number; workers?: number } | number | string {
+  const flags = parseToolFlags(argv, ['--score', '--workers'], USAGE);
+  if (typeof flags === 'number') return flags;
+  for (const [flag, value] of flags) if (!Number.isFinite(Number(value))) return `option ${flag} needs a number`;
+  const score = flags.has('--score') ? Number(flags.get('--score')) : undefined;
+  const workers = flags.has('--workers') ? Number(flags.get('--workers')) : undefined;
   if (score === undefined || score < 0) return 'option --score N (N >= 0) is required';
   if (workers !== undefined && (!Number.isInteger(workers) || workers < 1)) return `--workers ${workers} is not a positive integer`;
   return workers === undefined ? { score } : { score, workers };
@@ -33,6 +29,7 @@ function parseFlags(argv: string[]): { score: number; workers?: number } | strin
 
 export async function toolPow(argv: string[]): Promise<number> {
   const flags = parseFlags(argv);
+  if (typeof flags === 'number') return flags;
   if (typeof flags === 'string') {
     console.error(`${flags}\n${USAGE}`);
     return 2;

@@ -60,8 +60,7 @@ import { Pruner, type PrunerDeps, type PruningSettings } from './pruning/pruner.
 import { Snapshots } from './snapshot/snapshots.ts';
 import { downloadSnapshotHandler, SnapshotServer } from './peering/snapshot-server.ts';
 import { startValidator, type ValidatorHandle } from './v3/validator.ts';
-
-export const DEFAULT_VALIDATION_INTERVAL_MS = 200;
+import { DEFAULT_VALIDATION_INTERVAL_MS } from './settings.ts';
 
 /** How often the node checks its health to log a change (status.ts `watch`). */
 const HEALTH_CHECK_MS = 5_000;

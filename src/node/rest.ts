@@ -5,36 +5,24 @@
  * gRPC client of the node's own port (`grpcAddress`), so both deployments behave identically. This is the node's only
  * import of gateway/.
  */
-import { startGateway, type MqttLimits, type NodeChannelSecurity, type NodeEventsClient, type NodeServiceClient, type NodeTransport } from '../../gateway/index.ts';
+import { startGateway, type NodeChannelSecurity, type NodeEventsClient, type NodeServiceClient, type NodeTransport } from '../../gateway/index.ts';
 import type { Registry } from 'prom-client';
-import type { NodeConfig } from './config.ts';
+import { limitOptions, type LimitValues } from '../../gateway/settings/gateway.ts';
 import type { Logger } from './logger.ts';
 
 /** The gateway's HTTP server, whose own refusals answer the REST error body; the node's /metrics listener uses it. */
 export { createHttpServer } from '../../gateway/index.ts';
+/** The REST gateway's settings and the kit they are declared with, for the node's declaration (settings.ts). */
+export * from '../../gateway/settings/kit.ts';
+export { checkShared, GATEWAY_SETTINGS, JWT_SECRET, limitOptions, LIMIT_SETTINGS, METRICS_SETTINGS, REST_PORT } from '../../gateway/settings/gateway.ts';
 
 export interface RestHandle {
   readonly port: number;
   close(): Promise<void>;
 }
 
-/** The abuse limits of the REST gateway, from the node's configuration (`--rate-limit`, `--max-json-depth`, ...). */
-export type RestLimits = Pick<
-  NodeConfig,
-  'rateLimit' | 'rateBurst' | 'rateLimitLoopback' | 'maxJsonDepth' | 'mqttMaxConnections' | 'mqttMaxConnectionsPerIp' | 'mqttMaxSubscriptions' | 'mqttMaxBufferedBytes' | 'mqttMaxPacketBytes' | 'mqttPingInterval'
->;
-
-/** The event API's limits among the node's configuration (`--mqtt-*`). */
-export function mqttLimits(l: RestLimits): Partial<MqttLimits> {
-  const out: Partial<MqttLimits> = {};
-  if (l.mqttMaxConnections !== undefined) out.maxConnections = l.mqttMaxConnections;
-  if (l.mqttMaxConnectionsPerIp !== undefined) out.maxConnectionsPerIp = l.mqttMaxConnectionsPerIp;
-  if (l.mqttMaxSubscriptions !== undefined) out.maxSubscriptions = l.mqttMaxSubscriptions;
-  if (l.mqttMaxBufferedBytes !== undefined) out.maxBufferedBytes = l.mqttMaxBufferedBytes;
-  if (l.mqttMaxPacketBytes !== undefined) out.maxPacketBytes = l.mqttMaxPacketBytes;
-  if (l.mqttPingInterval !== undefined) out.pingIntervalMs = Math.round(l.mqttPingInterval * 1000);
-  return out;
-}
+/** The abuse limits of the REST gateway among the node's configuration (`--rate-limit`, `--mqtt-*`, ...). */
+export type RestLimits = LimitValues;
 
 /**
  * How the gateway reaches the node: a ready client (left open), or the node's gRPC `host:port` (unary calls by default;
@@ -49,13 +37,9 @@ export async function startRest(options: { host: string; port: number; node: Res
     ...('client' in options.node
       ? { client: options.node.client, ...(options.node.events ? { events: options.node.events } : {}) }
       : { nodeAddress: options.node.grpcAddress, nodeTransport: options.node.transport ?? 'unary', ...(options.node.security ? { nodeSecurity: options.node.security } : {}) }),
-    mqtt: mqttLimits(l),
+    ...limitOptions(l),
     host: options.host,
     port: options.port,
-    ...(l.rateLimit !== undefined
-      ? { rateLimit: { requestsPerSecond: l.rateLimit, ...(l.rateBurst !== undefined ? { burst: l.rateBurst } : {}), ...(l.rateLimitLoopback !== undefined ? { limitLoopback: l.rateLimitLoopback } : {}) } }
-      : {}),
-    ...(l.maxJsonDepth !== undefined ? { maxJsonDepth: l.maxJsonDepth } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.jwtSecret ? { jwtSecret: options.jwtSecret } : {}),
     log: (message, err) => options.logger.error(`REST gateway: ${message}`, err),

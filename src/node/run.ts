@@ -7,13 +7,13 @@
  * lists): LEDGER_NODE_JWT_SECRET guards the node service door (every call needs a token) and the REST gateway's
  * protected routes; without it, LEDGER_GATEWAY_JWT_SECRET (the earlier name) guards the REST routes alone, as before.
  */
-import { ConfigError, parseRunArgs, RUN_FLAGS_HELP } from './config.ts';
+import { ConfigError, parseRunArgs, RUN_HELP, runSecrets } from './config.ts';
 import { consoleLogger, consoleLoggerFor, type Logger } from './logger.ts';
 import { startNode } from './node.ts';
 
 export async function runCommand(args: readonly string[], given: Logger = consoleLogger): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
-    console.log(`usage: ledger-node run [flags]\n${RUN_FLAGS_HELP}`);
+    console.log(RUN_HELP);
     return 0;
   }
   let config;
@@ -21,7 +21,7 @@ export async function runCommand(args: readonly string[], given: Logger = consol
     config = parseRunArgs(args);
   } catch (e) {
     if (e instanceof ConfigError) {
-      console.error(`ledger-node run: ${e.message}\n${RUN_FLAGS_HELP}`);
+      console.error(`ledger-node run: ${e.message}\n${RUN_HELP}`);
       return 2;
     }
     throw e;
@@ -39,9 +39,8 @@ export async function runCommand(args: readonly string[], given: Logger = consol
   };
   let node;
   try {
-    const nodeSecret = process.env.LEDGER_NODE_JWT_SECRET;
-    const restSecret = process.env.LEDGER_GATEWAY_JWT_SECRET;
-    node = await startNode(config, { logger, ...(nodeSecret ? { nodeJwtSecret: nodeSecret } : restSecret ? { restJwtSecret: restSecret } : {}) });
+    const { nodeJwtSecret, jwtSecret } = runSecrets(process.env);
+    node = await startNode(config, { logger, ...(nodeJwtSecret ? { nodeJwtSecret } : jwtSecret ? { restJwtSecret: jwtSecret } : {}) });
   } catch (e) {
     removeHandlers();
     if (e instanceof ConfigError) {

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, DEFAULT_DB_ENGINE, defaultConfig, DEV_MIN_POW_SCORE, parseRunArgs, RUN_FLAGS_HELP } from '../../src/node/config.ts';
+import { ConfigError, DEFAULT_DB_ENGINE, defaultConfig, DEV_MIN_POW_SCORE, parseRunArgs, RUN_HELP } from '../../src/node/config.ts';
 import { devGenesis, genesisFromJson, genesisToJson } from '../../src/node/genesis.ts';
 import { RateMeter } from '../../src/node/metrics.ts';
 
@@ -31,7 +31,7 @@ describe('node config', () => {
       expect(parseRunArgs(['--config', file])).to.deep.include({ dbEngine: engine, dbEngineExplicit: true });
     }
     expect(() => parseRunArgs(['--db-engine', 'sqlite'])).to.throw(ConfigError, /flag --db-engine: expected leveldb or rocksdb, got "sqlite"/);
-    expect(RUN_FLAGS_HELP).to.contain('--db-engine').and.contain('db-rocksdb');
+    expect(RUN_HELP).to.contain('--db-engine').and.contain('db-rocksdb');
   });
 
   it('reads --flag value and --flag=value', () => {
