@@ -1,7 +1,7 @@
 /**
  * The REST routes as thin adapters: parse the path and headers, make one gRPC call, render the answer. No ledger
  * logic: block JSON is the node's text, block bytes are the node's stored bytes, the flat records are rendered by
- * src/grpc/rest-json.ts.
+ * gateway/render.ts.
  */
 import { Router } from '@koa/router';
 import { BlockView, type NodeServiceClient, type SubmitBlockRequest } from '../src/grpc/gen/node.ts';
