@@ -1,14 +1,14 @@
 /**
- * The gateway's only way to the node: an object of the generated grpc-js NodeService client type, wrapped so each
- * call is a promise with a deadline that is cancelled when the HTTP client goes away (a PoW-heavy submit must not keep
- * mining for nobody). Failures reject with NodeCallError, which the error middleware maps to the REST answer.
- * Over the network the client is grpc-js's own (`unary`: one HTTP/2 stream per call) or the multiplexed transport
- * (`mux`: the calls as frames over long-lived streams, mux-client.ts), the default of `ledger-node gateway`.
+ * The gateway's way to the node is the port of src/grpc/port.ts (NodePort): in `ledger-node run` the node's service
+ * itself, in a standalone gateway the port over a client of the generated grpc-js type, grpc-js's own (`unary`: one
+ * HTTP/2 stream per call) or the multiplexed transport (`mux`: the calls as frames over long-lived streams,
+ * mux-client.ts), the default of `ledger-node gateway`. Each route's call gets a deadline and a signal that aborts it
+ * when the HTTP client goes away (`routeCall`). Failures reject with NodeCallError, which the error middleware maps to
+ * the REST answer.
  */
-import { Metadata, type CallOptions, type ClientUnaryCall, type ServiceError } from '@grpc/grpc-js';
 import type { Context } from 'koa';
 import { NodeServiceClient } from '../src/grpc/gen/node.ts';
-import { NodeCallError } from './errors.ts';
+import { portOverClient, type CallOptions, type NodePort } from '../src/grpc/port.ts';
 import { createMuxNodeClient, type MuxClientOptions } from './mux-client.ts';
 import { nodeClientOptions, nodeCredentials, type NodeChannelSecurity } from './node-channel.ts';
 
@@ -30,56 +30,42 @@ export function createNodeClient(address: string, transport: NodeTransport = 'un
   return new NodeServiceClient(address, nodeCredentials(security), nodeClientOptions(security, CHANNEL_OPTIONS));
 }
 
-type UnaryMethod<Req, Res> = (
-  request: Req,
-  metadata: Metadata,
-  options: Partial<CallOptions>,
-  callback: (error: ServiceError | null, response: Res) => void,
-) => ClientUnaryCall;
+/** A node reached over the network: the port, and how to close its client. */
+export interface NodeConnection {
+  port: NodePort;
+  close(): void;
+}
 
-/** Anything that can end a call early: the HTTP request's `close` while the answer is not yet sent. */
-export interface CallAbort {
-  onAbort(cancel: () => void): () => void;
+/** The port to the node at `address` (src/grpc/port.ts over the client createNodeClient makes). */
+export function connectNode(address: string, transport: NodeTransport = 'unary', mux: MuxClientOptions = {}, security?: NodeChannelSecurity): NodeConnection {
+  const client = createNodeClient(address, transport, mux, security);
+  return { port: portOverClient(client), close: () => client.close() };
+}
+
+/** The options of a route's node call: the route's deadline, and the signal of the HTTP client going away. */
+export type RouteCall = (ctx: Context, timeoutMs?: number) => CallOptions;
+
+/** The signal's reason when the HTTP client went away before the answer was written. */
+const CLIENT_GONE = 'the HTTP client went away';
+
+/**
+ * The listener that aborts unless the answer was written. (Made here and returned: the TypeScript loader gives every
+ * function expression bound to a name its name at run time, a property definition per call on this hot path.)
+ */
+function abortUnlessAnswered(res: Context['res'], controller: AbortController): () => void {
+  return () => {
+    if (!res.writableEnded) controller.abort(CLIENT_GONE);
+  };
 }
 
 /**
- * The listener that cancels unless the answer was written. (Made here and returned: the TypeScript loader gives every
- * function expression bound to a name its name at run time, a property definition per call on this hot path.)
+ * `call(ctx)`: a deadline `timeoutMs` (or the given one) from now, and a signal aborted when the HTTP client goes away
+ * before the answer is written (a PoW-heavy submit must not keep mining for nobody).
  */
-function cancelUnlessAnswered(res: Context['res'], cancel: () => void): () => void {
-  return () => {
-    if (!res.writableEnded) cancel();
+export function routeCall(timeoutMs: number): RouteCall {
+  return (ctx, ms = timeoutMs) => {
+    const controller = new AbortController();
+    ctx.res.once('close', abortUnlessAnswered(ctx.res, controller));
+    return { signal: controller.signal, deadline: Date.now() + ms };
   };
-}
-
-/** Cancels the node call when the HTTP client disconnects before the answer is written. */
-export function abortOn(ctx: Context): CallAbort {
-  return {
-    onAbort(cancel) {
-      const res = ctx.res;
-      const onClose = cancelUnlessAnswered(res, cancel);
-      res.once('close', onClose);
-      return () => res.off('close', onClose);
-    },
-  };
-}
-
-/** Calls `method` of `client` with a deadline; rejects with NodeCallError. */
-export function callNode<Req, Res>(
-  client: NodeServiceClient,
-  name: string,
-  method: UnaryMethod<Req, Res>,
-  request: Req,
-  timeoutMs: number,
-  abort?: CallAbort,
-): Promise<Res> {
-  return new Promise<Res>((resolve, reject) => {
-    let detach: (() => void) | undefined;
-    const call = method.call(client, request, new Metadata(), { deadline: Date.now() + timeoutMs }, (err, res) => {
-      detach?.();
-      if (err) reject(new NodeCallError(name, err));
-      else resolve(res);
-    });
-    if (abort) detach = abort.onAbort(() => call.cancel());
-  });
 }

@@ -98,6 +98,11 @@ class BoundedCall implements Expiring {
   }
 }
 
+/** A call after close(): what a client of a stopped node gets (no details: the gateway answers "node unreachable"). */
+function stopped(name: string): NodeCallError {
+  return new NodeCallError(name, GrpcStatus.UNAVAILABLE, 'No connection established. Last error: the node is shut down');
+}
+
 /** The port over `service` (the node's NodeServiceImpl, or a test's). */
 export function servicePort(service: ServiceMethods, options: ServicePortOptions): LocalNodePort {
   const { logger, observe } = options;
@@ -108,7 +113,7 @@ export function servicePort(service: ServiceMethods, options: ServicePortOptions
     const fn = service[method] as ((request: unknown, signal?: AbortSignal) => Promise<unknown>) | undefined;
     if (fn === undefined) {
       // a partial service (a test's): the method is missing, as on a server without its handler
-      port[method] = () => Promise.reject(NodeCallError.described(name, GrpcStatus.UNIMPLEMENTED, { code: 'UNIMPLEMENTED', message: `${name} is not implemented` }));
+      port[method] = () => Promise.reject(closed ? stopped(name) : NodeCallError.described(name, GrpcStatus.UNIMPLEMENTED, { code: 'UNIMPLEMENTED', message: `${name} is not implemented` }));
       continue;
     }
     const withSignal = takesSignal(fn);
@@ -135,7 +140,7 @@ export function servicePort(service: ServiceMethods, options: ServicePortOptions
       return settled;
     };
     port[method] = (request: unknown, callOptions: { signal?: AbortSignal; deadline?: number } = {}): Promise<unknown> => {
-      if (closed) return Promise.reject(new NodeCallError(name, GrpcStatus.UNAVAILABLE, 'No connection established. Last error: the node is shut down'));
+      if (closed) return Promise.reject(stopped(name));
       const { signal, deadline } = callOptions;
       if (signal === undefined && deadline === undefined) return run(request, undefined);
       if (signal?.aborted) return Promise.reject(new NodeCallError(name, GrpcStatus.CANCELLED, 'Cancelled on client'));
