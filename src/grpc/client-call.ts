@@ -1,8 +1,8 @@
 /**
- * grpc-js's unary client call as its callers see it, for the NodeService transports that are not grpc-js's own
- * unary calls: the in-process transport (src/node/grpc/in-process.ts) and the multiplexed one (proto/mux.proto,
- * gateway/mux-client.ts). Both hand out an object of the generated client type whose methods return a call like
- * this one and report like grpc-js (client-interceptors.ts, call.ts):
+ * grpc-js's unary client call as its callers see it, for the multiplexed NodeService transport (proto/mux.proto,
+ * gateway/mux-client.ts), which hands out an object of the generated client type whose methods return a call like
+ * this one and report like grpc-js (client-interceptors.ts, call.ts), so that the gateway's port adapts it as it
+ * adapts grpc-js's own client (src/grpc/port.ts portOverClient):
  *   * a failure is a ServiceError `Object.assign(new Error('<code> <NAME>: <details>'), status)`;
  *   * the callback never runs inside the method call; the call emits 'metadata' (on success) and 'status';
  *   * `cancel()` ends the call with CANCELLED "Cancelled on client", a passed deadline with DEADLINE_EXCEEDED

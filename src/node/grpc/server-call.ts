@@ -1,6 +1,6 @@
 /**
- * The server side of a NodeService call that does not come through grpc-js's own unary dispatch: the in-process
- * transport (in-process.ts) and the multiplexed one (mux-server.ts) call the same handlers as the gRPC server does,
+ * The server side of a NodeService call that does not come through grpc-js's own unary dispatch: the multiplexed
+ * transport (mux-server.ts) calls the same handlers as the gRPC server does,
  * with a server-call object of grpc-js's ServerUnaryCall surface, and turn the handler's outcome into what grpc-js's
  * server would send (server.ts, server-interceptors.ts):
  *   * a handler that throws is UNKNOWN "Unknown error";
