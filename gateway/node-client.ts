@@ -58,14 +58,46 @@ function abortUnlessAnswered(res: Context['res'], controller: AbortController): 
   };
 }
 
+/** The hook's listener: `cancel` unless the answer was written. */
+function cancelUnlessAnswered(res: Context['res'], cancel: () => void): () => void {
+  return () => {
+    if (!res.writableEnded) cancel();
+  };
+}
+
+/**
+ * A route's call options. The signal is made when first read: the node's port in process reads it only for the calls
+ * that have work to stop (SubmitBlock, QueryOutputs), and an AbortSignal costs more than the rest of an in-process read;
+ * the network's ports take the abort as a hook (`onAbort`: a listener on the response's 'close', 0.2 µs).
+ */
+class KoaCall implements CallOptions {
+  private controller: AbortController | undefined;
+
+  constructor(
+    private readonly res: Context['res'],
+    readonly deadline: number,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      this.res.once('close', abortUnlessAnswered(this.res, this.controller));
+    }
+    return this.controller.signal;
+  }
+
+  onAbort(cancel: () => void): () => void {
+    const res = this.res;
+    const onClose = cancelUnlessAnswered(res, cancel);
+    res.once('close', onClose);
+    return () => res.off('close', onClose);
+  }
+}
+
 /**
  * `call(ctx)`: a deadline `timeoutMs` (or the given one) from now, and a signal aborted when the HTTP client goes away
  * before the answer is written (a PoW-heavy submit must not keep mining for nobody).
  */
 export function routeCall(timeoutMs: number): RouteCall {
-  return (ctx, ms = timeoutMs) => {
-    const controller = new AbortController();
-    ctx.res.once('close', abortUnlessAnswered(ctx.res, controller));
-    return { signal: controller.signal, deadline: Date.now() + ms };
-  };
+  return (ctx, ms = timeoutMs) => new KoaCall(ctx.res, Date.now() + ms);
 }

@@ -24,6 +24,26 @@ export type AnswerOf<M extends NodeMethod> = ReturnType<Definition[M]['responseD
 export interface CallOptions {
   signal?: AbortSignal;
   deadline?: number;
+  /**
+   * The same abort as `signal`, offered as a hook (a route's options offer it, gateway/node-client.ts): `cancel` runs
+   * when the caller gives up; the result detaches it. A transport takes it instead of listening to `signal`: making an
+   * AbortSignal and a listener costs about 4.5 µs, as much as the client's side of a NodeMux call.
+   */
+  onAbort?(cancel: () => void): () => void;
+}
+
+/** Runs `cancel` when the call's caller gives up (the hook, else the signal); returns the detach. */
+export function whenAborted(options: CallOptions, cancel: () => void): () => void {
+  if (options.onAbort) return options.onAbort(cancel);
+  const signal = options.signal;
+  if (signal === undefined) return () => undefined;
+  signal.addEventListener('abort', cancel, { once: true });
+  return () => signal.removeEventListener('abort', cancel);
+}
+
+/** Whether the caller has given up already. */
+function abortedAlready(options: CallOptions): boolean {
+  return options.onAbort === undefined && options.signal?.aborted === true;
 }
 
 /** The node's API: every NodeService call as a promise; failures reject with NodeCallError. */
@@ -105,7 +125,7 @@ type UnaryMethod = (request: unknown, metadata: Metadata, options: { deadline?: 
 
 /**
  * The port over a client of the generated grpc-js type: grpc-js's own (unary gRPC) or the NodeMux one
- * (gateway/mux-client.ts). The deadline goes with the call, the signal cancels it.
+ * (gateway/mux-client.ts). The deadline goes with the call, the caller's abort (whenAborted) cancels it.
  */
 export function portOverClient(client: NodeServiceClient): NodePort {
   const port: Record<string, unknown> = {};
@@ -114,18 +134,18 @@ export function portOverClient(client: NodeServiceClient): NodePort {
     const fn = client[method] as unknown as UnaryMethod;
     port[method] = (request: unknown, options: CallOptions = {}): Promise<unknown> =>
       new Promise((resolve, reject) => {
-        const { signal, deadline } = options;
-        if (signal?.aborted) {
+        if (abortedAlready(options)) {
           reject(cancelledCall(name));
           return;
         }
-        const onAbort = (): void => call.cancel();
+        let detach: (() => void) | undefined;
+        const deadline = options.deadline;
         const call = fn.call(client, request, new Metadata(), deadline === undefined ? {} : { deadline }, (err, res) => {
-          signal?.removeEventListener('abort', onAbort);
+          detach?.();
           if (err) reject(NodeCallError.fromClientError(name, err));
           else resolve(res);
         });
-        signal?.addEventListener('abort', onAbort, { once: true });
+        detach = whenAborted(options, () => call.cancel());
       });
   }
   return port as NodePort;

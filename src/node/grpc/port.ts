@@ -5,8 +5,11 @@
  *   * a thrown domain error becomes NodeCallError with the gRPC status of its code and its description, as the gRPC
  *     server puts it on the wire (errors.ts), so the REST answer is the same over every transport; anything else is
  *     a defect: logged with its stack, answered INTERNAL "<Method> failed: <message>" (handlers.ts does the same);
- *   * `signal` and `deadline` end the call for the caller (CANCELLED, DEADLINE_EXCEEDED) and, for the methods that
- *     take an AbortSignal (SubmitBlock's proof of work, QueryOutputs' scan), abort the work; a later answer is dropped;
+ *   * `deadline` ends the call for the caller (DEADLINE_EXCEEDED), `signal` the calls of the methods that take an
+ *     AbortSignal (CANCELLED), and both abort the work of those (SubmitBlock's proof of work, QueryOutputs' scan); a
+ *     later answer is dropped. The other methods never read `signal` (a read has no work to stop, and the HTTP answer
+ *     of a gone client is dropped anyway): a route's signal (gateway/node-client.ts) is made only when read, and an
+ *     AbortSignal with its listeners costs more than the rest of an in-process read;
  *   * each call is told to `observe` (the metrics, transport label 'in-process') when the service has answered;
  *   * after `close()` calls fail UNAVAILABLE without details (the gateway answers 503 "node unreachable").
  */
@@ -141,7 +144,8 @@ export function servicePort(service: ServiceMethods, options: ServicePortOptions
     };
     port[method] = (request: unknown, callOptions: { signal?: AbortSignal; deadline?: number } = {}): Promise<unknown> => {
       if (closed) return Promise.reject(stopped(name));
-      const { signal, deadline } = callOptions;
+      const deadline = callOptions.deadline;
+      const signal = withSignal ? callOptions.signal : undefined;
       if (signal === undefined && deadline === undefined) return run(request, undefined);
       if (signal?.aborted) return Promise.reject(new NodeCallError(name, GrpcStatus.CANCELLED, 'Cancelled on client'));
       const left = deadline === undefined ? Infinity : deadline - Date.now();
