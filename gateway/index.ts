@@ -5,7 +5,7 @@
 export { createGateway, DEFAULT_SUBMIT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, type GatewayOptions } from './app.ts';
 export { connectNode, createNodeClient, NODE_TRANSPORTS, type NodeConnection, type NodeServiceClient, type NodeTransport } from './node-client.ts';
 export { NodeCallError, portOverClient, type CallOptions, type NodePort } from '../src/grpc/port.ts';
-export { createMuxNodeClient, type MuxClientOptions } from './mux-client.ts';
+export { createMuxNodePort, type MuxClientOptions, type MuxNodePort } from './mux-client.ts';
 export { bearerInterceptor, nodeClientOptions, nodeCredentials, type NodeChannelSecurity } from './node-channel.ts';
 export { DEFAULT_REST_PORT, startGateway, type RunningGateway, type StartGatewayOptions } from './server.ts';
 export { createEventsClient, DEFAULT_MQTT_LIMITS, MQTT_PATH, NodeEventsClient, type MqttLimits, type MqttStats } from './mqtt/index.ts';

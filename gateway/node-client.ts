@@ -9,7 +9,7 @@
 import type { Context } from 'koa';
 import { NodeServiceClient } from '../src/grpc/gen/node.ts';
 import { portOverClient, type CallOptions, type NodePort } from '../src/grpc/port.ts';
-import { createMuxNodeClient, type MuxClientOptions } from './mux-client.ts';
+import { createMuxNodePort, type MuxClientOptions } from './mux-client.ts';
 import { nodeClientOptions, nodeCredentials, type NodeChannelSecurity } from './node-channel.ts';
 
 export { NodeServiceClient };
@@ -22,11 +22,10 @@ export const NODE_TRANSPORTS: readonly NodeTransport[] = ['unary', 'mux'];
 const CHANNEL_OPTIONS = { 'grpc.enable_channelz': 0 };
 
 /**
- * A client for `host:port` (the node's service door), plain unary gRPC unless `transport` is 'mux'; plaintext without
- * a token unless `security` says otherwise (node-channel.ts).
+ * grpc-js's unary client for `host:port` (the node's service door); plaintext without a token unless `security` says
+ * otherwise (node-channel.ts).
  */
-export function createNodeClient(address: string, transport: NodeTransport = 'unary', mux: MuxClientOptions = {}, security?: NodeChannelSecurity): NodeServiceClient {
-  if (transport === 'mux') return createMuxNodeClient(address, security ? { ...mux, security } : mux);
+export function createNodeClient(address: string, security?: NodeChannelSecurity): NodeServiceClient {
   return new NodeServiceClient(address, nodeCredentials(security), nodeClientOptions(security, CHANNEL_OPTIONS));
 }
 
@@ -36,9 +35,13 @@ export interface NodeConnection {
   close(): void;
 }
 
-/** The port to the node at `address` (src/grpc/port.ts over the client createNodeClient makes). */
+/** The port to the node at `address`: the mux's (mux-client.ts), or over grpc-js's unary client (portOverClient). */
 export function connectNode(address: string, transport: NodeTransport = 'unary', mux: MuxClientOptions = {}, security?: NodeChannelSecurity): NodeConnection {
-  const client = createNodeClient(address, transport, mux, security);
+  if (transport === 'mux') {
+    const port = createMuxNodePort(address, security ? { ...mux, security } : mux);
+    return { port, close: () => port.close() };
+  }
+  const client = createNodeClient(address, security);
   return { port: portOverClient(client), close: () => client.close() };
 }
 

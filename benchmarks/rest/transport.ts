@@ -4,7 +4,7 @@
  * (gateway/node-client.ts routeCall: a deadline, a signal made when read):
  *   in-process  the service's port (src/node/grpc/port.ts), as `ledger-node run` hands it to its gateway
  *   unary       the port over grpc-js's unary client, to the node's handlers (handlers.ts) on a loopback grpc-js server
- *   mux         the port over the NodeMux client (gateway/mux-client.ts) to the same server (serveNodeMux)
+ *   mux         the NodeMux port (gateway/mux-client.ts) to the same server (serveNodeMux)
  *   nice-grpc   for comparison (docs/decisions.md §33): nice-grpc's promise client to a nice-grpc server of the same
  *               service definition, on its own loopback port; measured only when the package can be imported
  *               (it is no dependency: `npm install --no-save nice-grpc@2.1.18` first)
@@ -15,7 +15,7 @@
 import { EventEmitter } from 'node:events';
 import type { Context } from 'koa';
 import { credentials, Server, ServerCredentials, type UntypedServiceImplementation } from '@grpc/grpc-js';
-import { createMuxNodeClient } from '../../gateway/mux-client.ts';
+import { createMuxNodePort } from '../../gateway/mux-client.ts';
 import { BlockView, NodeServiceClient, NodeServiceService } from '../../src/grpc/gen/node.ts';
 import { routeCall } from '../../gateway/node-client.ts';
 import { portOverClient, type CallOptions } from '../../src/grpc/port.ts';
@@ -46,7 +46,7 @@ server.addService(NodeServiceService, handlers);
 const mux = serveNodeMux(server, handlers);
 const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
 const unary = new NodeServiceClient(`127.0.0.1:${port}`, credentials.createInsecure(), { 'grpc.enable_channelz': 0 });
-const muxClient = createMuxNodeClient(`127.0.0.1:${port}`);
+const muxPort = createMuxNodePort(`127.0.0.1:${port}`);
 const call = routeCall(15_000);
 const request = { blockId: new Uint8Array(32).fill(1), view: BlockView.BLOCK_VIEW_JSON };
 
@@ -55,9 +55,9 @@ type GetBlock = (options: CallOptions) => Promise<unknown>;
 const ways: Record<string, GetBlock> = {
   'in-process': ((p) => (options) => p.getBlock(request, options))(servicePort(service, { logger: silentLogger })),
   unary: ((p) => (options) => p.getBlock(request, options))(portOverClient(unary)),
-  mux: ((p) => (options) => p.getBlock(request, options))(portOverClient(muxClient)),
+  mux: ((p) => (options) => p.getBlock(request, options))(muxPort),
 };
-const closers: (() => Promise<void> | void)[] = [() => unary.close(), () => muxClient.close()];
+const closers: (() => Promise<void> | void)[] = [() => unary.close(), () => muxPort.close()];
 
 // nice-grpc, when it can be imported (no dependency of the project): its server and its promise client.
 const niceName = 'nice-grpc';

@@ -1,12 +1,12 @@
 /**
  * The gateway's port (src/grpc/port.ts) over each way to the node: the service in this process (src/node/grpc/port.ts),
- * grpc-js's unary client and the NodeMux client of the same service served over gRPC (portOverClient). The same stub
+ * the port over grpc-js's unary client (portOverClient) and the NodeMux port, to the same service served over gRPC. The same stub
  * service answers all three; answers and failures must read the same (code, gRPC status, message, details), the
  * caller's signal and deadline must end the call and abort the service's work, and every call is observed.
  */
 import { expect } from 'chai';
 import { credentials, Server, ServerCredentials, type UntypedServiceImplementation } from '@grpc/grpc-js';
-import { createMuxNodeClient } from '../../gateway/mux-client.ts';
+import { createMuxNodePort } from '../../gateway/mux-client.ts';
 import { ProtocolError } from '../../src/core/errors.ts';
 import { BlockView, NodeServiceClient, NodeServiceService, type BlockResponse } from '../../src/grpc/gen/node.ts';
 import { NodeCallError, NODE_METHODS, portOverClient, rpcName, type NodePort } from '../../src/grpc/port.ts';
@@ -61,16 +61,16 @@ async function ways(service: ServiceMethods, logger: CollectingLogger, observed:
   const mux = serveNodeMux(server, handlers);
   const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
   const unary = new NodeServiceClient(`127.0.0.1:${port}`, credentials.createInsecure());
-  const muxClient = createMuxNodeClient(`127.0.0.1:${port}`);
+  const muxPort = createMuxNodePort(`127.0.0.1:${port}`);
   const local = servicePort(service, { logger, observe: (method, code) => observed.push(`${method} ${code}`) });
   return [
     { name: 'in-process', port: local, close: async () => local.close() },
     { name: 'unary gRPC', port: portOverClient(unary), close: async () => unary.close() },
     {
       name: 'mux',
-      port: portOverClient(muxClient),
+      port: muxPort,
       close: async () => {
-        muxClient.close();
+        muxPort.close();
         mux.goAway();
         await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
       },

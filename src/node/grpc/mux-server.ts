@@ -27,13 +27,13 @@
  */
 import { Metadata, status as Status, type Server, type ServerDuplexStream, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import type { NodeServiceServer } from '../../grpc/gen/node.ts';
-import { DeadlineTimer, trailersOnly, type Expiring } from '../../grpc/client-call.ts';
+import { DeadlineTimer, type Expiring } from '../../grpc/deadline-timer.ts';
 import type { MuxBatch, MuxFrame } from '../../grpc/gen/mux.ts';
 import { NodeServiceService } from '../../grpc/gen/node.ts';
 import { BatchReader, encodeMessage, EXCHANGE_UNDECODED, failureFrame, frame, frameBytes, FrameKind, FrameWriter, InvalidMetadataError, MAX_CALLS_IN_FLIGHT, MAX_MESSAGE_BYTES, metadataOf, METHOD_OF, servicePath, type Encoder, type NodeServiceMethod } from '../../grpc/mux.ts';
 import { consoleLogger, type Logger } from '../logger.ts';
 import { MESSAGES } from '../../grpc/messages.ts';
-import { DispatchedServerCall, errorStatus, invokeHandler, type Respond, type UnaryHandler } from './server-call.ts';
+import { DispatchedServerCall, errorStatus, invokeHandler, trailersOnly, type Respond, type UnaryHandler } from './server-call.ts';
 
 /** The handlers the NodeMux dispatches to: the node's (`nodeServiceHandlers`, the gRPC server's own) or a test's. */
 export type NodeServiceHandlers = Partial<NodeServiceServer> | UntypedServiceImplementation;

@@ -13,7 +13,7 @@
  *   * each call is told to `observe` (the metrics, transport label 'in-process') when the service has answered;
  *   * after `close()` calls fail UNAVAILABLE without details (the gateway answers 503 "node unreachable").
  */
-import { DeadlineTimer, MAX_TIMER_MS, type Expiring } from '../../grpc/client-call.ts';
+import { DeadlineTimer, MAX_TIMER_MS, type Expiring } from '../../grpc/deadline-timer.ts';
 import { NODE_METHODS, NodeCallError, rpcName, type AnswerOf, type NodeMethod, type NodePort, type RequestOf } from '../../grpc/port.ts';
 import { GrpcStatus } from '../../grpc/status.ts';
 import type { Logger } from '../logger.ts';
