@@ -5,7 +5,7 @@
  *   -> routes -> 404 / 405
  */
 import Koa, { type Context, type Middleware } from 'koa';
-import type { NodeServiceClient } from '../src/grpc/gen/node.ts';
+import type { NodePort } from '../src/grpc/port.ts';
 import { accessControl, type AccessOptions } from './access.ts';
 import { DEFAULT_BODY_LIMIT_BYTES } from './body.ts';
 import { cors, type CorsOptions } from './cors.ts';
@@ -13,12 +13,13 @@ import { HttpProblem, malformedTarget, NodeCallError, toRestAnswer } from './err
 import { DEFAULT_GZIP_MIN_BYTES, gzipJson } from './gzip.ts';
 import type { Registry } from 'prom-client';
 import { restMetrics } from './metrics.ts';
+import { routeCall } from './node-client.ts';
 import { createRouter } from './routes.ts';
 import { rateLimit, type RateLimitOptions } from './rate-limit.ts';
 
 export interface GatewayOptions extends AccessOptions {
-  /** The node's gRPC client (createNodeClient). The gateway does not close it. */
-  client: NodeServiceClient;
+  /** The node's API (src/grpc/port.ts): the service itself in `ledger-node run`, a client's port (connectNode) otherwise. */
+  node: NodePort;
   /** Largest accepted request body; 1 MiB by default. Larger: 413. */
   bodyLimitBytes?: number;
   /** CORS: on (`*`) by default; `false` turns it off. */
@@ -89,10 +90,12 @@ export function createGateway(options: GatewayOptions): Koa {
   if (options.rateLimit) app.use(rateLimit(options.rateLimit));
   if (options.gzipMinBytes !== false) app.use(gzipJson(options.gzipMinBytes ?? DEFAULT_GZIP_MIN_BYTES));
   app.use(accessControl(options));
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const router = createRouter({
-    client: options.client,
+    node: options.node,
+    call: routeCall(timeoutMs),
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs,
     submitTimeoutMs: options.submitTimeoutMs ?? DEFAULT_SUBMIT_TIMEOUT_MS,
     ...(options.maxJsonDepth !== undefined ? { maxJsonDepth: options.maxJsonDepth } : {}),
   });

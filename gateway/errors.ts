@@ -2,9 +2,12 @@
  * The REST error answer. Every failure leaves the gateway as
  * `{"error":{"code":<HTTP status number>,"message":"<prefix>: <reason>"}}` (docs/decisions.md §1, §2), built by the one
  * error middleware at the top of the app from either a gateway-made `HttpProblem` or a failed gRPC call
- * (`NodeCallError`).
+ * (`NodeCallError`, src/grpc/port.ts).
  */
-import { GrpcStatus, STATUS_DETAILS_KEY, decodeStatusDetails, parseServiceError, type ClientErrorLike, type ParsedError } from '../src/grpc/status.ts';
+import { NodeCallError } from '../src/grpc/port.ts';
+import { GrpcStatus, parseServiceError, type ClientErrorLike, type ParsedError } from '../src/grpc/status.ts';
+
+export { NodeCallError };
 
 /**
  * The message prefix of each status (docs/decisions.md §2); other 4xx statuses (405, 413, 415) use the 400 prefix, 429
@@ -51,6 +54,11 @@ export function parseNodeError(err: ClientErrorLike): RestParsedError {
   return { ...parsed, httpStatus: httpStatusOf(parsed.grpcCode) };
 }
 
+/** A failed node call (NodeCallError, any transport) as the REST layer sees it. */
+export function restParsed(err: NodeCallError): RestParsedError {
+  return { ...err.description, httpStatus: httpStatusOf(err.grpcCode) };
+}
+
 /** A rejection decided by the gateway itself (bad ID, wrong media type, body too large, no access). */
 export class HttpProblem extends Error {
   readonly status: number;
@@ -69,18 +77,6 @@ export function malformedTarget(target: string): HttpProblem {
   return new HttpProblem(400, `malformed request target ${JSON.stringify(target.length > 100 ? `${target.slice(0, 100)}...` : target)}`);
 }
 
-/** A gRPC call to the node that failed; `grpcError` is the grpc-js ServiceError. */
-export class NodeCallError extends Error {
-  readonly grpcError: ClientErrorLike;
-  readonly method: string;
-
-  constructor(method: string, cause: ClientErrorLike) {
-    super(`${method} failed: ${cause.details ?? cause.message ?? 'unknown error'}`);
-    this.name = 'NodeCallError';
-    this.method = method;
-    this.grpcError = cause;
-  }
-}
 
 export interface RestAnswer {
   status: number;
@@ -92,9 +88,12 @@ function answer(status: number, reason: string, headers: Record<string, string> 
   return { status, headers, body: { error: { code: status, message: reason ? `${prefixOf(status)}: ${reason}` : prefixOf(status) } } };
 }
 
-/** Only the first line, at most 200 characters: a 500 must never carry a stack or a dump. */
+/**
+ * Only the first line, at most 200 characters: a 500 must never carry a stack or a dump. A status text arrives made
+ * safe (src/grpc/status.ts statusText), its line breaks as `\u{a}` escapes: those end the line too.
+ */
 function oneLine(text: string): string {
-  const first = text.split('\n', 1)[0]!.trim();
+  const first = text.split(/\n|\r|\\u\{(?:a|d|2028|2029)\}/, 1)[0]!.trim();
   return first.length > 200 ? `${first.slice(0, 200)}...` : first;
 }
 
@@ -110,9 +109,8 @@ export function restError(e: RestParsedError): RestAnswer {
 
 /** What a failed node call turns into. */
 function nodeCallAnswer(err: NodeCallError): RestAnswer {
-  const parsed = parseNodeError(err.grpcError);
-  const raw = err.grpcError.metadata?.get(STATUS_DETAILS_KEY)[0];
-  const hasDetails = raw instanceof Uint8Array && decodeStatusDetails(raw) !== undefined;
+  const parsed = restParsed(err);
+  const hasDetails = err.detailed;
   if (parsed.grpcCode === GrpcStatus.UNAVAILABLE && !hasDetails) {
     // No ErrorInfo trailer: the transport failed (connection refused, node gone), not the node's logic.
     return answer(503, 'node unreachable');
@@ -120,7 +118,7 @@ function nodeCallAnswer(err: NodeCallError): RestAnswer {
   if (parsed.grpcCode === GrpcStatus.DEADLINE_EXCEEDED) return answer(503, 'node did not answer in time');
   if ((parsed.grpcCode === GrpcStatus.UNAUTHENTICATED || parsed.grpcCode === GrpcStatus.PERMISSION_DENIED) && !hasDetails) {
     // No ErrorInfo trailer: the node's service door refused this gateway's token, not the client's request (decisions §29).
-    return answer(503, `the node refused this gateway's token (${GrpcStatus[parsed.grpcCode]}: ${oneLine(err.grpcError.details ?? '')})`);
+    return answer(503, `the node refused this gateway's token (${GrpcStatus[parsed.grpcCode]}: ${oneLine(err.details)})`);
   }
   if (parsed.grpcCode === GrpcStatus.RESOURCE_EXHAUSTED && parsed.retryAfterSeconds === undefined) {
     parsed.retryAfterSeconds = DEFAULT_RETRY_AFTER_SECONDS;

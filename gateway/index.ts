@@ -1,10 +1,11 @@
 /**
  * The REST gateway: Koa app over the node's gRPC NodeService (`/api/core/v2/...`, `/api/core/v3/...`).
- * It holds no ledger logic and reaches the node only through the generated client.
+ * It holds no ledger logic and reaches the node only through its port (src/grpc/port.ts).
  */
 export { createGateway, DEFAULT_SUBMIT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, type GatewayOptions } from './app.ts';
-export { createNodeClient, NODE_TRANSPORTS, type NodeServiceClient, type NodeTransport } from './node-client.ts';
-export { createMuxNodeClient, type MuxClientOptions } from './mux-client.ts';
+export { connectNode, createNodeClient, NODE_TRANSPORTS, type NodeConnection, type NodeServiceClient, type NodeTransport } from './node-client.ts';
+export { NodeCallError, portOverClient, type CallOptions, type NodePort } from '../src/grpc/port.ts';
+export { createMuxNodePort, type MuxClientOptions, type MuxNodePort } from './mux-client.ts';
 export { bearerInterceptor, nodeClientOptions, nodeCredentials, type NodeChannelSecurity } from './node-channel.ts';
 export { DEFAULT_REST_PORT, startGateway, type RunningGateway, type StartGatewayOptions } from './server.ts';
 export { createHttpServer, installHttpRefusals } from './http-refusals.ts';

@@ -1,19 +1,20 @@
 /**
- * The gateway's side of the multiplexed transport (proto/mux.proto, docs/decisions.md §24): an object of the
- * generated `NodeServiceClient` type, so the gateway code is the same as over unary gRPC, whose unary methods send
- * each call as frames over one or a few long-lived `NodeMux.Exchange` streams to the node, on one grpc-js channel.
- * A call costs the gateway and the node a frame in a batch instead of a new HTTP/2 stream with its headers, trailers,
- * filters and timers.
+ * The gateway's side of the multiplexed transport (proto/mux.proto, docs/decisions.md §24): the node's port
+ * (NodePort, src/grpc/port.ts), so the gateway code is the same as over unary gRPC or in process, whose calls travel
+ * as frames over one or a few long-lived `NodeMux.Exchange` streams to the node, on one grpc-js channel. A call costs
+ * the gateway and the node a frame in a batch instead of a new HTTP/2 stream with its headers, trailers, filters and
+ * timers.
  *
- * What the caller sees is what a grpc-js unary call of the same node gives (test/gateway/mux.test.ts compares them):
+ * What the caller sees is what the port over a grpc-js unary call of the same node gives (test/gateway/mux.test.ts
+ * compares them):
  *   * the answer decoded by the method's generated decode (NodeServiceService's responseDeserialize), bytes fields as
  *     views of the received buffer, as grpc-js's are;
- *   * a failure as the ServiceError grpc-js builds from the node's status: code, details, and the trailers (with
- *     `grpc-status-details-bin`), so gateway/errors.ts maps it as it maps a unary call's;
+ *   * a failure as NodeCallError read from the node's status: code, details, and the ErrorInfo of its
+ *     `grpc-status-details-bin` trailer, so gateway/errors.ts maps it as it maps a unary call's;
  *   * deadlines: DEADLINE_EXCEEDED "Deadline exceeded after N.NNNs" at the caller's deadline (one timer for all
  *     calls), the node told by a CANCEL frame (and by the `timeout_ms` it got); a deadline already passed fails
- *     without reaching the node; `cancel()` is CANCELLED "Cancelled on client" and a CANCEL frame (the handler sees
- *     'cancelled'; SubmitBlock aborts its proof of work);
+ *     without reaching the node; the caller's abort (signal or hook) is CANCELLED "Cancelled on client" and a CANCEL
+ *     frame (the handler sees 'cancelled'; SubmitBlock aborts its proof of work);
  *   * a broken stream (the node stopped or restarted, the connection dropped) fails the calls under way on it with
  *     the stream's status, UNAVAILABLE as grpc-js reports a dropped connection; the next call opens a new stream,
  *     which fails fast with UNAVAILABLE while the node is unreachable and reconnects like any grpc-js channel;
@@ -29,12 +30,16 @@
  * many, a call waits in the client, in order, until an answer or a cancel frees a place (its deadline runs meanwhile). A GOAWAY from the node (its
  * shutdown) takes the stream out of use; calls it REFUSED are sent again on a new stream.
  */
-import { Metadata, status as Status, type ChannelOptions, type ClientDuplexStream, type ClientUnaryCall, type Deadline, type StatusObject } from '@grpc/grpc-js';
-import { DeadlineTimer, relativeTimeout, trailersOnly, unaryArguments, UnaryClientCall, type UnaryCallback } from '../src/grpc/client-call.ts';
+import { Metadata, status as Status, type ChannelOptions, type ClientDuplexStream, type ClientUnaryCall, type ServiceError } from '@grpc/grpc-js';
+import { DeadlineTimer, MAX_TIMER_MS, type Expiring } from '../src/grpc/deadline-timer.ts';
 import { NodeMuxClient, type MuxBatch } from '../src/grpc/gen/mux.ts';
 import { NodeServiceClient, NodeServiceService } from '../src/grpc/gen/node.ts';
+import { NODE_METHODS, NodeCallError, rpcName, whenAborted, type CallOptions, type NodePort } from '../src/grpc/port.ts';
 import { nodeClientOptions, nodeCredentials, type NodeChannelSecurity } from './node-channel.ts';
-import { EXCHANGE, frame, frameBytes, FrameKind, FrameWriter, MAX_CALLS_IN_FLIGHT, MAX_MESSAGE_BYTES, metadataEntries, metadataOf, WIRE_NAME, type MuxFrame, type NodeServiceMethod } from '../src/grpc/mux.ts';
+import { EXCHANGE, frame, frameBytes, FrameKind, FrameWriter, MAX_CALLS_IN_FLIGHT, MAX_MESSAGE_BYTES, metadataOf, WIRE_NAME, type MuxFrame, type NodeServiceMethod } from '../src/grpc/mux.ts';
+
+/** A status as the node or the channel reports it. */
+type CallStatus = { code: number; details: string; metadata?: Metadata };
 
 export interface MuxClientOptions {
   /** Streams the calls are spread over, round robin; 1 by default (measured: benchmarks/rest/run.ts). */
@@ -65,10 +70,10 @@ const MAX_RESENDS = 3;
 const NOTHING = new Uint8Array(0);
 
 /** One timer for the deadlines of all mux calls. */
-const deadlines = new DeadlineTimer<UnaryClientCall>();
+const deadlines = new DeadlineTimer<MuxCall>();
 
-/** The client side of one call over the mux (or, after a fallback, over a plain unary call). */
-class MuxCall extends UnaryClientCall {
+/** The client side of one call over the mux (or, after a fallback, over a plain unary call): a promise and its end. */
+class MuxCall implements Expiring {
   stream: MuxStream | undefined;
   id = 0;
   encoded: Uint8Array = NOTHING;
@@ -77,32 +82,32 @@ class MuxCall extends UnaryClientCall {
   resent = 0;
   /** The transport's calls waiting for a place on a stream, while this one is among them. */
   waitingIn: Set<MuxCall> | undefined;
+  private done = false;
+  private detach: (() => void) | undefined;
+  private readonly started = Date.now();
 
   constructor(
     readonly method: NodeServiceMethod,
     readonly request: unknown,
-    readonly metadata: Metadata,
-    readonly deadline: Deadline,
-    callback: UnaryCallback,
-    private readonly peer: string,
-  ) {
-    super(callback, Date.now(), deadlines);
+    readonly deadline: number, // ms since the epoch; Infinity without one
+    private readonly resolve: (value: unknown) => void,
+    private readonly reject: (err: NodeCallError) => void,
+  ) {}
+
+  /** Answered, failed, cancelled or expired. */
+  get ended(): boolean {
+    return this.done;
   }
 
-  getPeer(): string {
-    return this.peer;
+  /** Arms the call's deadline and listens to the caller's abort. */
+  start(options: CallOptions): void {
+    if (this.deadline - Date.now() <= MAX_TIMER_MS) deadlines.add(this, this.deadline);
+    this.detach = whenAborted(options, () => this.abort(Status.CANCELLED, 'Cancelled on client'));
   }
 
-  /** Arms the call's deadline. */
-  start(timeout: number): void {
-    this.expireIn(timeout);
-  }
-
-  protected clientEnded(): void {
-    this.waitingIn?.delete(this);
-    this.waitingIn = undefined;
-    this.stream?.cancel(this);
-    this.unary?.cancel();
+  /** The deadline passed (DeadlineTimer): DEADLINE_EXCEEDED, the node told. */
+  deadlineExceeded(): void {
+    this.abort(Status.DEADLINE_EXCEEDED, `Deadline exceeded after ${((Date.now() - this.started) / 1000).toFixed(3)}s`);
   }
 
   answered(message: Uint8Array): void {
@@ -110,22 +115,40 @@ class MuxCall extends UnaryClientCall {
     try {
       response = NodeServiceService[this.method].responseDeserialize(message as Buffer);
     } catch (e) {
-      this.fail({ code: Status.INTERNAL, details: `Response message parsing error: ${(e as Error).message}`, metadata: new Metadata() });
+      this.failed({ code: Status.INTERNAL, details: `Response message parsing error: ${(e as Error).message}` });
       return;
     }
-    this.succeed(response);
+    if (this.end()) this.resolve(response);
   }
 
-  failed(status: StatusObject): void {
-    this.fail(status);
+  failed(status: CallStatus): void {
+    if (this.end()) this.reject(NodeCallError.fromClientError(rpcName(this.method), status));
   }
 
   /** The callback of the unary call that carries this call after a fallback. */
-  unaryCallback(): UnaryCallback {
+  unaryCallback(): (error: ServiceError | null, response?: unknown) => void {
     return (error, response) => {
-      if (error) this.fail({ code: error.code, details: error.details, metadata: error.metadata });
-      else this.succeed(response);
+      if (error) this.failed(error);
+      else if (this.end()) this.resolve(response);
     };
+  }
+
+  /** The caller gave up (abort, deadline): the call ends now, the node or the unary call is told. */
+  private abort(code: Status, details: string): void {
+    if (this.done) return;
+    this.waitingIn?.delete(this);
+    this.waitingIn = undefined;
+    this.stream?.cancel(this);
+    this.unary?.cancel();
+    if (this.end()) this.reject(new NodeCallError(rpcName(this.method), code, details));
+  }
+
+  private end(): boolean {
+    if (this.done) return false;
+    this.done = true;
+    deadlines.remove(this);
+    this.detach?.();
+    return true;
   }
 }
 
@@ -144,7 +167,7 @@ class MuxStream {
   ) {
     this.writer = new FrameWriter(duplex, (f) => f.kind !== FrameKind.FRAME_KIND_CALL || this.calls.has(f.callId));
     duplex.on('data', (batch: MuxBatch) => this.receive(batch));
-    duplex.on('status', (status: StatusObject) => this.ended(status));
+    duplex.on('status', (status: CallStatus) => this.ended(status));
     duplex.on('error', () => {}); // the 'status' that follows says it all
   }
 
@@ -160,7 +183,6 @@ class MuxStream {
     call.id = id;
     this.calls.set(id, call);
     const f = frame(FrameKind.FRAME_KIND_CALL, id, call.encoded, WIRE_NAME[call.method], timeoutMs);
-    f.metadata = metadataEntries(call.metadata);
     this.writer.push(f, frameBytes(f));
   }
 
@@ -201,7 +223,7 @@ class MuxStream {
         try {
           metadata = metadataOf(f.metadata);
         } catch (e) {
-          call?.failed({ code: Status.INTERNAL, details: `the node's trailers do not parse: ${(e as Error).message}`, metadata: new Metadata() });
+          call?.failed({ code: Status.INTERNAL, details: `the node's trailers do not parse: ${(e as Error).message}` });
           break;
         }
         call?.failed({ code: f.statusCode, details: f.statusDetails, metadata });
@@ -220,7 +242,7 @@ class MuxStream {
     }
   }
 
-  private ended(status: StatusObject): void {
+  private ended(status: CallStatus): void {
     this.usable = false;
     this.writer.close();
     const calls = [...this.calls.values()];
@@ -262,9 +284,9 @@ class MuxTransport {
    */
   dispatch(call: MuxCall, next = false): void {
     if (call.ended) return;
-    if (this.closed) return call.failed({ code: Status.UNAVAILABLE, details: 'the client was closed before the call could be sent again', metadata: new Metadata() });
+    if (this.closed) return call.failed({ code: Status.UNAVAILABLE, details: 'the client was closed before the call could be sent again' });
     if (this.fallingBack) return this.viaUnary(call);
-    const left = relativeTimeout(call.deadline);
+    const left = call.deadline - Date.now();
     if (left <= 0) return call.deadlineExceeded();
     const stream = next || this.waiting.size === 0 ? this.streamWithRoom() : undefined;
     if (stream === undefined) {
@@ -300,7 +322,7 @@ class MuxTransport {
     }
   }
 
-  streamEnded(stream: MuxStream, status: StatusObject, heard: boolean, calls: MuxCall[]): void {
+  streamEnded(stream: MuxStream, status: CallStatus, heard: boolean, calls: MuxCall[]): void {
     const i = this.slots.indexOf(stream);
     if (i >= 0) this.slots[i] = undefined;
     if (status.code === Status.UNIMPLEMENTED && !heard) {
@@ -323,17 +345,17 @@ class MuxTransport {
 
   /** A call the node did not run goes out again on a new stream, a few times at most (a node shutting down). */
   sendAgain(call: MuxCall): void {
-    if (++call.resent > MAX_RESENDS) call.failed({ code: Status.UNAVAILABLE, details: 'the node is shutting down (calls refused)', metadata: new Metadata() });
+    if (++call.resent > MAX_RESENDS) call.failed({ code: Status.UNAVAILABLE, details: 'the node is shutting down (calls refused)' });
     else this.dispatch(call);
   }
 
   viaUnary(call: MuxCall): void {
     if (call.ended) return;
-    if (this.closed) return call.failed({ code: Status.UNAVAILABLE, details: 'the client was closed before the call could be sent again', metadata: new Metadata() });
+    if (this.closed) return call.failed({ code: Status.UNAVAILABLE, details: 'the client was closed before the call could be sent again' });
     call.stream = undefined;
     const client = (this.unaryClient ??= new NodeServiceClient(this.address, nodeCredentials(this.options.security), nodeClientOptions(this.options.security, { channelOverride: this.mux.getChannel() })));
-    const method = client[call.method] as unknown as (r: unknown, m: Metadata, o: object, cb: UnaryCallback) => ClientUnaryCall;
-    call.unary = method.call(client, call.request, call.metadata, { deadline: call.deadline }, call.unaryCallback());
+    const method = client[call.method] as unknown as (r: unknown, m: Metadata, o: object, cb: (e: ServiceError | null, v?: unknown) => void) => ClientUnaryCall;
+    call.unary = method.call(client, call.request, new Metadata(), { deadline: call.deadline }, call.unaryCallback());
   }
 
   close(): void {
@@ -344,40 +366,35 @@ class MuxTransport {
   }
 }
 
-/** A NodeService client for the node's gRPC `address` (`host:port`) whose unary calls travel over the mux. */
-export function createMuxNodeClient(address: string, options: MuxClientOptions = {}): NodeServiceClient {
+/** The mux's port to a node, and its channel's end. */
+export interface MuxNodePort extends NodePort {
+  /** Ends the streams (after what is queued) and the channel; later calls fail UNAVAILABLE. */
+  close(): void;
+}
+
+/** The node's port (NodePort) for the node's gRPC `address` (`host:port`), its calls travelling over the mux. */
+export function createMuxNodePort(address: string, options: MuxClientOptions = {}): MuxNodePort {
   const transport = new MuxTransport(address, options);
-  const client: Record<string, unknown> = {
-    close: () => transport.close(),
-    getChannel: () => transport.mux.getChannel(),
-    waitForReady: (deadline: Deadline, callback: (error?: Error) => void) => transport.mux.waitForReady(deadline, callback),
-  };
-  for (const method of Object.keys(NodeServiceService) as NodeServiceMethod[]) {
+  const port: Record<string, unknown> = { close: () => transport.close() };
+  for (const method of NODE_METHODS) {
     const serialize = NodeServiceService[method].requestSerialize as (request: unknown) => Buffer;
-    client[method] = (request: unknown, a?: unknown, b?: unknown, c?: unknown): ClientUnaryCall => {
-      if (transport.closed) throw new Error('Channel has been shut down');
-      const { metadata, options, callback } = unaryArguments(a, b, c);
-      const deadline = options.deadline ?? Infinity;
-      const call = new MuxCall(method, request, metadata, deadline, callback, transport.address);
-      const timeout = relativeTimeout(deadline);
-      if (timeout <= 0) {
-        call.deadlineExceeded();
-        return call;
-      }
-      try {
-        call.encoded = serialize(request);
-      } catch (e) {
-        call.failLater({ code: Status.INTERNAL, details: `Request message serialization failure: ${(e as Error).message}`, metadata: new Metadata() });
-        return call;
-      }
-      if (call.encoded.length > MAX_REQUEST_BYTES && !transport.fallingBack) {
-        call.failLater({ code: Status.RESOURCE_EXHAUSTED, details: `Received message larger than max (${call.encoded.length} vs ${MAX_MESSAGE_BYTES})`, metadata: trailersOnly(undefined) });
-        return call;
-      }
-      call.start(timeout);
-      transport.dispatch(call);
-      return call;
-    };
+    port[method] = (request: unknown, callOptions: CallOptions = {}): Promise<unknown> =>
+      new Promise((resolve, reject) => {
+        const call = new MuxCall(method, request, callOptions.deadline ?? Infinity, resolve, reject);
+        if (transport.closed) return call.failed({ code: Status.UNAVAILABLE, details: 'the client was closed' });
+        if (callOptions.onAbort === undefined && callOptions.signal?.aborted) return call.failed({ code: Status.CANCELLED, details: 'Cancelled on client' });
+        if (call.deadline <= Date.now()) return call.deadlineExceeded();
+        try {
+          call.encoded = serialize(request);
+        } catch (e) {
+          return call.failed({ code: Status.INTERNAL, details: `Request message serialization failure: ${(e as Error).message}` });
+        }
+        if (call.encoded.length > MAX_REQUEST_BYTES && !transport.fallingBack) {
+          return call.failed({ code: Status.RESOURCE_EXHAUSTED, details: `Received message larger than max (${call.encoded.length} vs ${MAX_MESSAGE_BYTES})` });
+        }
+        call.start(callOptions);
+        transport.dispatch(call);
+      });
   }
-  return client as unknown as NodeServiceClient;
+  return port as unknown as MuxNodePort;
 }

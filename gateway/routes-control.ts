@@ -14,7 +14,6 @@ import { readBody } from './body.ts';
 import { HttpProblem } from './errors.ts';
 import { guardJsonText } from './json-guard.ts';
 import { JSON_TYPE, mediaTypeOf } from './media.ts';
-import { abortOn, callNode } from './node-client.ts';
 import type { RouteOptions } from './routes.ts';
 
 const CONTROL = '/api/core/v2/control';
@@ -51,7 +50,7 @@ function milestoneIndex(v: unknown, key: string): number {
 }
 
 export function addControlRoutes(router: Router, options: RouteOptions): void {
-  const { client } = options;
+  const { node, call } = options;
 
   router.post(`${CONTROL}/database/prune`, async (ctx) => {
     const body = await jsonBody(ctx, options);
@@ -67,7 +66,7 @@ export function addControlRoutes(router: Router, options: RouteOptions): void {
     } else {
       request = { target: { $case: 'index', value: milestoneIndex(body['index'], 'index') } };
     }
-    const answer = await callNode(client, 'PruneDatabase', client.pruneDatabase, request, CONTROL_TIMEOUT_MS, abortOn(ctx));
+    const answer = await node.pruneDatabase(request, call(ctx, CONTROL_TIMEOUT_MS));
     ctx.body = { index: answer.index };
   });
 
@@ -75,7 +74,7 @@ export function addControlRoutes(router: Router, options: RouteOptions): void {
     const body = await jsonBody(ctx, options);
     const index = milestoneIndex(body['index'], 'index');
     if (index === 0) throw new HttpProblem(400, 'invalid request: index needs to be specified');
-    const answer = await callNode(client, 'CreateSnapshot', client.createSnapshot, { index }, CONTROL_TIMEOUT_MS, abortOn(ctx));
+    const answer = await node.createSnapshot({ index }, call(ctx, CONTROL_TIMEOUT_MS));
     ctx.body = { index: answer.index, filePath: answer.filePath };
   });
 }

@@ -11,10 +11,9 @@
 import type { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { readBody } from './body.ts';
-import { HttpProblem, NodeCallError, parseNodeError } from './errors.ts';
+import { HttpProblem, NodeCallError } from './errors.ts';
 import { guardJsonText } from './json-guard.ts';
 import { JSON_TYPE, mediaTypeOf } from './media.ts';
-import { abortOn, callNode } from './node-client.ts';
 import type { RouteOptions } from './routes.ts';
 import { sendJsonText } from './send.ts';
 
@@ -59,16 +58,15 @@ async function enqueueAddress(ctx: Context, options: RouteOptions): Promise<stri
 /** A refusal for too many waiting requests of this client as 429 with the node's Retry-After; undefined otherwise. */
 function tooManyRequests(e: unknown): HttpProblem | undefined {
   if (!(e instanceof NodeCallError)) return undefined;
-  const parsed = parseNodeError(e.grpcError);
-  if (parsed.code !== TOO_MANY_REQUESTS) return undefined;
-  return new HttpProblem(429, parsed.message, { 'retry-after': String(parsed.retryAfterSeconds ?? 1) });
+  if (e.code !== TOO_MANY_REQUESTS) return undefined;
+  return new HttpProblem(429, e.details, { 'retry-after': String(e.retryAfterSeconds ?? 1) });
 }
 
 export function addFaucetRoutes(router: Router, options: RouteOptions): void {
-  const { client, timeoutMs } = options;
+  const { node, call } = options;
 
   router.get(`${FAUCET}/info`, async (ctx) => {
-    const info = await callNode(client, 'FaucetInfo', client.faucetInfo, {}, timeoutMs, abortOn(ctx));
+    const info = await node.faucetInfo({}, call(ctx));
     // The balance is a u64: written as its exact decimal digits, as inx-faucet's JSON number.
     sendJsonText(
       ctx,
@@ -80,7 +78,7 @@ export function addFaucetRoutes(router: Router, options: RouteOptions): void {
   router.post(`${FAUCET}/enqueue`, async (ctx) => {
     const address = await enqueueAddress(ctx, options);
     const request = { address, client: ctx.req.socket.remoteAddress ?? '' };
-    const answer = await callNode(client, 'FaucetEnqueue', client.faucetEnqueue, request, timeoutMs, abortOn(ctx)).catch((e: unknown) => {
+    const answer = await node.faucetEnqueue(request, call(ctx)).catch((e: unknown) => {
       throw tooManyRequests(e) ?? e;
     });
     ctx.status = 202;

@@ -8,7 +8,6 @@ import type { Context } from 'koa';
 import { IndexedChain, type QueryParameter } from '../src/grpc/gen/node.ts';
 import { HttpProblem } from './errors.ts';
 import { parseHexId, V2_ID_BYTES } from './ids.ts';
-import { abortOn, callNode } from './node-client.ts';
 import type { RouteOptions } from './routes.ts';
 import { sendJsonText } from './send.ts';
 
@@ -43,12 +42,12 @@ function parametersOf(ctx: Context): QueryParameter[] {
 }
 
 export function addIndexerRoutes(router: Router, options: RouteOptions): void {
-  const { client, timeoutMs } = options;
+  const { node, call } = options;
 
   for (const [path, route] of LISTS) {
     router.get(`${INDEXER}${path}`, async (ctx) => {
       const request = { route, parameters: parametersOf(ctx) };
-      sendJsonText(ctx, (await callNode(client, 'QueryOutputs', client.queryOutputs, request, timeoutMs, abortOn(ctx))).json);
+      sendJsonText(ctx, (await node.queryOutputs(request, call(ctx))).json);
     });
   }
 
@@ -56,7 +55,7 @@ export function addIndexerRoutes(router: Router, options: RouteOptions): void {
     const segment = param === 'aliasId' ? 'alias' : param === 'nftId' ? 'nft' : 'foundry';
     router.get(`${INDEXER}/outputs/${segment}/:${param}`, async (ctx) => {
       const id = parseHexId(ctx.params[param]!, length, what);
-      sendJsonText(ctx, (await callNode(client, 'GetChainOutput', client.getChainOutput, { kind, id }, timeoutMs, abortOn(ctx))).json);
+      sendJsonText(ctx, (await node.getChainOutput({ kind, id }, call(ctx))).json);
     });
   }
 }

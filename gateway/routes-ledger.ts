@@ -7,7 +7,6 @@ import type { Context } from 'koa';
 import { BlockView, type GetMilestoneRequest } from '../src/grpc/gen/node.ts';
 import { OUTPUT_ID_BYTES, parseHexId, parseIndex, V2_ID_BYTES } from './ids.ts';
 import { SERIALIZER_V1 } from './media.ts';
-import { abortOn, callNode } from './node-client.ts';
 import { sendJsonText, sendNegotiatedBlock } from './send.ts';
 import type { RouteOptions } from './routes.ts';
 
@@ -20,17 +19,17 @@ const byIndex = (ctx: Context): MilestoneName => ({ $case: 'index', value: parse
 
 /** Adds the ledger routes to the gateway's router (`/milestones/by-index/...` before `/milestones/:milestoneId`). */
 export function addLedgerRoutes(router: Router, options: RouteOptions): void {
-  const { client, timeoutMs } = options;
+  const { node, call } = options;
 
   router.get(`${V2}/outputs/:outputId`, async (ctx) => {
     const outputId = parseHexId(ctx.params.outputId!, OUTPUT_ID_BYTES, 'output ID');
-    await sendNegotiatedBlock(ctx, SERIALIZER_V1, (view) => callNode(client, 'GetOutput', client.getOutput, { outputId, view }, timeoutMs, abortOn(ctx)), 'output');
+    await sendNegotiatedBlock(ctx, SERIALIZER_V1, (view) => node.getOutput({ outputId, view }, call(ctx)), 'output');
   });
 
   router.get(`${V2}/outputs/:outputId/metadata`, async (ctx) => {
     const outputId = parseHexId(ctx.params.outputId!, OUTPUT_ID_BYTES, 'output ID');
     const request = { outputId, view: BlockView.BLOCK_VIEW_UNSPECIFIED };
-    sendJsonText(ctx, (await callNode(client, 'GetOutputMetadata', client.getOutputMetadata, request, timeoutMs, abortOn(ctx))).json);
+    sendJsonText(ctx, (await node.getOutputMetadata(request, call(ctx))).json);
   });
 
   for (const [path, milestone] of [
@@ -42,27 +41,27 @@ export function addLedgerRoutes(router: Router, options: RouteOptions): void {
       await sendNegotiatedBlock(
         ctx,
         SERIALIZER_V1,
-        (view) => callNode(client, 'GetMilestone', client.getMilestone, { milestone: name, view }, timeoutMs, abortOn(ctx)),
+        (view) => node.getMilestone({ milestone: name, view }, call(ctx)),
         'milestone',
       );
     });
 
     router.get(`${path}/utxo-changes`, async (ctx) => {
       const request = { milestone: milestone(ctx), view: BlockView.BLOCK_VIEW_UNSPECIFIED };
-      sendJsonText(ctx, (await callNode(client, 'GetMilestoneUtxoChanges', client.getMilestoneUtxoChanges, request, timeoutMs, abortOn(ctx))).json);
+      sendJsonText(ctx, (await node.getMilestoneUtxoChanges(request, call(ctx))).json);
     });
   }
 
   router.get(`${V2}/receipts`, async (ctx) => {
-    sendJsonText(ctx, (await callNode(client, 'GetReceipts', client.getReceipts, {}, timeoutMs, abortOn(ctx))).json);
+    sendJsonText(ctx, (await node.getReceipts({}, call(ctx))).json);
   });
 
   router.get(`${V2}/receipts/:migratedAt`, async (ctx) => {
     const migratedAt = parseIndex(ctx.params.migratedAt!, 'migratedAt index');
-    sendJsonText(ctx, (await callNode(client, 'GetReceipts', client.getReceipts, { migratedAt }, timeoutMs, abortOn(ctx))).json);
+    sendJsonText(ctx, (await node.getReceipts({ migratedAt }, call(ctx))).json);
   });
 
   router.get(`${V2}/treasury`, async (ctx) => {
-    sendJsonText(ctx, (await callNode(client, 'GetTreasury', client.getTreasury, {}, timeoutMs, abortOn(ctx))).json);
+    sendJsonText(ctx, (await node.getTreasury({}, call(ctx))).json);
   });
 }

@@ -22,7 +22,6 @@ import { readBody } from './body.ts';
 import { HttpProblem } from './errors.ts';
 import { guardJsonText } from './json-guard.ts';
 import { JSON_TYPE, mediaTypeOf } from './media.ts';
-import { abortOn, callNode } from './node-client.ts';
 import type { RouteOptions } from './routes.ts';
 import { sendJsonText } from './send.ts';
 
@@ -77,29 +76,29 @@ async function addPeerBody(ctx: Context, options: RouteOptions): Promise<{ addre
 }
 
 export function addPeersRoutes(router: Router, options: RouteOptions): void {
-  const { client, timeoutMs } = options;
+  const { node, call } = options;
 
   router.get(PEERS, async (ctx) => {
-    const answer = await callNode(client, 'GetPeers', client.getPeers, {}, timeoutMs, abortOn(ctx));
+    const answer = await node.getPeers({}, call(ctx));
     ctx.body = answer.peers.map(peerToJson);
   });
 
   router.get(`${PEERS}/:peerId`, async (ctx) => {
-    ctx.body = peerToJson(await callNode(client, 'GetPeer', client.getPeer, { peerId: ctx.params.peerId! }, timeoutMs, abortOn(ctx)));
+    ctx.body = peerToJson(await node.getPeer({ peerId: ctx.params.peerId! }, call(ctx)));
   });
 
   router.post(PEERS, async (ctx) => {
     const body = await addPeerBody(ctx, options);
-    ctx.body = peerToJson(await callNode(client, 'AddPeer', client.addPeer, body, timeoutMs, abortOn(ctx)));
+    ctx.body = peerToJson(await node.addPeer(body, call(ctx)));
   });
 
   router.delete(`${PEERS}/:peerId`, async (ctx) => {
-    await callNode(client, 'RemovePeer', client.removePeer, { peerId: ctx.params.peerId! }, timeoutMs, abortOn(ctx));
+    await node.removePeer({ peerId: ctx.params.peerId! }, call(ctx));
     ctx.body = null; // before the status: Koa would turn a null body into 204 anyway
     ctx.status = 204;
   });
 
   router.get(DASHBOARD_DATA, async (ctx) => {
-    sendJsonText(ctx, (await callNode(client, 'GetDashboard', client.getDashboard, {}, timeoutMs, abortOn(ctx))).json);
+    sendJsonText(ctx, (await node.getDashboard({}, call(ctx))).json);
   });
 }

@@ -4,12 +4,12 @@
  * gateway/render.ts.
  */
 import { Router } from '@koa/router';
-import { BlockView, type NodeServiceClient, type SubmitBlockRequest } from '../src/grpc/gen/node.ts';
+import { BlockView, type SubmitBlockRequest } from '../src/grpc/gen/node.ts';
+import { NodeCallError, type NodePort } from '../src/grpc/port.ts';
 import { blockMetadataToJson, infoToJson, tipsToJson } from './render.ts';
-import { NodeCallError } from './errors.ts';
+import type { RouteCall } from './node-client.ts';
 import { parseHexId, V2_ID_BYTES, V3_ID_BYTES } from './ids.ts';
 import { SERIALIZER_V1, SERIALIZER_V2 } from './media.ts';
-import { abortOn, callNode } from './node-client.ts';
 import { addFaucetRoutes } from './routes-faucet.ts';
 import { addControlRoutes } from './routes-control.ts';
 import { addDashboardRoutes } from './dashboard.ts';
@@ -21,7 +21,9 @@ import { sendNegotiatedBlock } from './send.ts';
 import { readSubmittedBlock, sendCreated } from './submission.ts';
 
 export interface RouteOptions {
-  client: NodeServiceClient;
+  node: NodePort;
+  /** A node call's options for a request (`call(ctx)`: the read deadline; `call(ctx, ms)`: another). */
+  call: RouteCall;
   bodyLimitBytes: number;
   /** Deadline of read calls. */
   timeoutMs: number;
@@ -38,13 +40,13 @@ const V2 = '/api/core/v2';
 const V3 = '/api/core/v3';
 
 export function createRouter(options: RouteOptions): Router {
-  const { client, timeoutMs, submitTimeoutMs } = options;
+  const { node, call, submitTimeoutMs } = options;
   const router = new Router();
 
   router.get('/health', async (ctx) => {
     let healthy = false;
     try {
-      const info = await callNode(client, 'GetInfo', client.getInfo, {}, timeoutMs, abortOn(ctx));
+      const info = await node.getInfo({}, call(ctx));
       healthy = info.status?.isHealthy === true;
     } catch (err) {
       if (!(err instanceof NodeCallError)) throw err;
@@ -59,33 +61,33 @@ export function createRouter(options: RouteOptions): Router {
   });
 
   router.get(`${V2}/info`, async (ctx) => {
-    ctx.body = infoToJson(await callNode(client, 'GetInfo', client.getInfo, {}, timeoutMs, abortOn(ctx)));
+    ctx.body = infoToJson(await node.getInfo({}, call(ctx)));
   });
 
   router.get(`${V2}/tips`, async (ctx) => {
     const allowSemiLazy = Object.keys(ctx.query).some((k) => k.toLowerCase() === 'allowsemilazy');
-    ctx.body = tipsToJson(await callNode(client, 'GetTips', client.getTips, { allowSemiLazy }, timeoutMs, abortOn(ctx)));
+    ctx.body = tipsToJson(await node.getTips({ allowSemiLazy }, call(ctx)));
   });
 
   router.get(`${V2}/blocks/:blockId`, async (ctx) => {
     const blockId = parseHexId(ctx.params.blockId!, V2_ID_BYTES, 'block ID');
-    await sendNegotiatedBlock(ctx, SERIALIZER_V1, (view) => callNode(client, 'GetBlock', client.getBlock, { blockId, view }, timeoutMs, abortOn(ctx)));
+    await sendNegotiatedBlock(ctx, SERIALIZER_V1, (view) => node.getBlock({ blockId, view }, call(ctx)));
   });
 
   router.get(`${V2}/blocks/:blockId/metadata`, async (ctx) => {
     const blockId = parseHexId(ctx.params.blockId!, V2_ID_BYTES, 'block ID');
-    ctx.body = blockMetadataToJson(await callNode(client, 'GetBlockMetadata', client.getBlockMetadata, { blockId }, timeoutMs, abortOn(ctx)));
+    ctx.body = blockMetadataToJson(await node.getBlockMetadata({ blockId }, call(ctx)));
   });
 
   router.post(`${V2}/blocks`, async (ctx) => {
     const request: SubmitBlockRequest = { block: await readSubmittedBlock(ctx, SERIALIZER_V1, options) };
-    sendCreated(ctx, await callNode(client, 'SubmitBlock', client.submitBlock, request, submitTimeoutMs, abortOn(ctx)));
+    sendCreated(ctx, await node.submitBlock(request, call(ctx, submitTimeoutMs)));
   });
 
   router.get(`${V2}/transactions/:transactionId/included-block`, async (ctx) => {
     const transactionId = parseHexId(ctx.params.transactionId!, V2_ID_BYTES, 'transaction ID');
     await sendNegotiatedBlock(ctx, SERIALIZER_V1, (view) =>
-      callNode(client, 'GetIncludedBlock', client.getIncludedBlock, { transactionId, view }, timeoutMs, abortOn(ctx)),
+      node.getIncludedBlock({ transactionId, view }, call(ctx)),
     );
   });
 
@@ -93,14 +95,14 @@ export function createRouter(options: RouteOptions): Router {
     const transactionId = parseHexId(ctx.params.transactionId!, V2_ID_BYTES, 'transaction ID');
     const view = BlockView.BLOCK_VIEW_UNSPECIFIED;
     ctx.body = blockMetadataToJson(
-      await callNode(client, 'GetIncludedBlockMetadata', client.getIncludedBlockMetadata, { transactionId, view }, timeoutMs, abortOn(ctx)),
+      await node.getIncludedBlockMetadata({ transactionId, view }, call(ctx)),
     );
   });
 
   router.get(`${V3}/transactions/:transactionId/included-block`, async (ctx) => {
     const transactionId = parseHexId(ctx.params.transactionId!, V3_ID_BYTES, 'transaction ID');
     await sendNegotiatedBlock(ctx, SERIALIZER_V2, (view) =>
-      callNode(client, 'GetIncludedBlockV3', client.getIncludedBlockV3, { transactionId, view }, timeoutMs, abortOn(ctx)),
+      node.getIncludedBlockV3({ transactionId, view }, call(ctx)),
     );
   });
 

@@ -1,7 +1,7 @@
 /**
  * Runs a gateway on an HTTP port against a node: its gRPC address (the gateway makes and closes the client; over the
- * multiplexed transport unless `nodeTransport` says 'unary'), or a ready client of the generated type (the caller's,
- * e.g. the node's in-process transport; the gateway leaves it open). Several gateways can serve one node.
+ * multiplexed transport unless `nodeTransport` says 'unary'), or the node's port (src/grpc/port.ts: e.g. the node's
+ * service in `ledger-node run`; the caller owns it). Several gateways can serve one node.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,12 +12,13 @@ import { eventApiMetrics, gatewayRegistry, serveMetrics } from './metrics.ts';
 import { startEventApi, type EventApi, type EventApiOptions } from './mqtt/index.ts';
 import type { MuxClientOptions } from './mux-client.ts';
 import type { NodeChannelSecurity } from './node-channel.ts';
-import { createNodeClient, type NodeServiceClient, type NodeTransport } from './node-client.ts';
+import type { NodePort } from '../src/grpc/port.ts';
+import { connectNode, type NodeTransport } from './node-client.ts';
 
 /** Hornet's REST port. */
 export const DEFAULT_REST_PORT = 14265;
 
-interface ListenOptions extends Omit<GatewayOptions, 'client'>, EventApiOptions {
+interface ListenOptions extends Omit<GatewayOptions, 'node'>, EventApiOptions {
   /** Listen address; 127.0.0.1 by default. */
   host?: string;
   /** Listen port; 14265 by default, 0 for any free port. */
@@ -31,7 +32,7 @@ interface ListenOptions extends Omit<GatewayOptions, 'client'>, EventApiOptions 
 /** How the gateway calls the node at `nodeAddress`: 'mux' by default (mux-client.ts), 'unary' for plain gRPC calls. */
 interface AddressOptions {
   nodeAddress: string;
-  client?: undefined;
+  node?: undefined;
   nodeTransport?: NodeTransport;
   /** Options of the mux client (its number of streams, where a fallback to unary calls is told). */
   mux?: MuxClientOptions;
@@ -39,8 +40,8 @@ interface AddressOptions {
   nodeSecurity?: NodeChannelSecurity;
 }
 
-/** Either `nodeAddress` (the node's gRPC `host:port`) or `client` (a ready client, not closed by the gateway). */
-export type StartGatewayOptions = ListenOptions & (AddressOptions | { client: NodeServiceClient; nodeAddress?: undefined; nodeTransport?: undefined; mux?: undefined; nodeSecurity?: undefined });
+/** Either `nodeAddress` (the node's gRPC `host:port`) or `node` (the node's port, e.g. its service in process). */
+export type StartGatewayOptions = ListenOptions & (AddressOptions | { node: NodePort; nodeAddress?: undefined; nodeTransport?: undefined; mux?: undefined; nodeSecurity?: undefined });
 
 export interface RunningGateway {
   /** The port actually bound. */
@@ -54,19 +55,18 @@ export interface RunningGateway {
 }
 
 export async function startGateway(options: StartGatewayOptions): Promise<RunningGateway> {
-  const { nodeAddress, client: given, nodeTransport = 'mux', mux, nodeSecurity, host = '127.0.0.1', port = DEFAULT_REST_PORT, events: nodeEvents, mqtt, metricsPort, metricsHost = '127.0.0.1', ...rest } = options;
+  const { nodeAddress, node: given, nodeTransport = 'mux', mux, nodeSecurity, host = '127.0.0.1', port = DEFAULT_REST_PORT, events: nodeEvents, mqtt, metricsPort, metricsHost = '127.0.0.1', ...rest } = options;
   if (metricsPort !== undefined) rest.metrics ??= gatewayRegistry();
-  if ((nodeAddress === undefined) === (given === undefined)) throw new TypeError('startGateway: give either nodeAddress or client');
-  const client = given ?? createNodeClient(nodeAddress!, nodeTransport, mux, nodeSecurity);
-  const closeClient = (): void => {
-    if (given === undefined) client.close();
-  };
+  if ((nodeAddress === undefined) === (given === undefined)) throw new TypeError('startGateway: give either nodeAddress or node');
+  const connection = given === undefined ? connectNode(nodeAddress!, nodeTransport, mux, nodeSecurity) : undefined;
+  const node = given ?? connection!.port;
+  const closeClient = (): void => connection?.close();
   // The HTTP layer's own refusals (parse errors, CONNECT, no Host) answer the JSON error body too (http-refusals.ts).
-  const server = createHttpServer(createGateway({ ...rest, client }).callback(), CORS_METHODS);
+  const server = createHttpServer(createGateway({ ...rest, node }).callback(), CORS_METHODS);
   let events: EventApi | undefined;
   let metricsServer: { port: number; close(): Promise<void> } | undefined;
   try {
-    events = await startEventApi(server, { ...rest, nodeAddress, nodeSecurity, node: client, events: nodeEvents, mqtt, timeoutMs: rest.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+    events = await startEventApi(server, { ...rest, nodeAddress, nodeSecurity, node, events: nodeEvents, mqtt, timeoutMs: rest.timeoutMs ?? DEFAULT_TIMEOUT_MS });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => {

@@ -47,7 +47,7 @@ import { blockFromJson, blockToJson } from '../../src/core/json/index.ts';
 import { blockId } from '../../src/core/ids/index.ts';
 import { nonceToBytes } from '../../src/core/pow/index.ts';
 import { BlockView, NodeServiceClient, type SubmitBlockRequest } from '../../src/grpc/gen/node.ts';
-import { createMuxNodeClient } from '../../gateway/mux-client.ts';
+import { createMuxNodePort } from '../../gateway/mux-client.ts';
 import { defaultConfig, DEV_MIN_POW_SCORE } from '../../src/node/config.ts';
 import { silentLogger } from '../../src/node/logger.ts';
 import { startNode } from '../../src/node/node.ts';
@@ -334,6 +334,7 @@ async function main(): Promise<void> {
   const dirs = [0, 1, 2].map(() => mkdtempSync(join(tmpdir(), 'ledger-bench-rest-')));
   const children: ChildProcess[] = [];
   const clients: NodeServiceClient[] = [];
+  const muxPorts: { close(): void }[] = [];
   const agents: Agent[] = [];
   const service = await startNode({ ...defaultConfig(), dataDir: dirs[2]!, restPort: 0, grpcPort: 0, powWorkers: 0 }, { rest: false, logger: silentLogger });
   const miner = createMiner();
@@ -343,7 +344,12 @@ async function main(): Promise<void> {
     return t;
   };
   const grpcTo = (port: number, mux = false): Target => {
-    const client = mux ? createMuxNodeClient(`127.0.0.1:${port}`) : new NodeServiceClient(`127.0.0.1:${port}`, credentials.createInsecure());
+    if (mux) {
+      const port_ = createMuxNodePort(`127.0.0.1:${port}`);
+      muxPorts.push(port_);
+      return serviceTarget({ getBlock: (r) => port_.getBlock(r), submitBlock: (r) => port_.submitBlock(r), getTips: (r) => port_.getTips(r) });
+    }
+    const client = new NodeServiceClient(`127.0.0.1:${port}`, credentials.createInsecure());
     clients.push(client);
     return serviceTarget(grpcService(client));
   };
@@ -498,7 +504,7 @@ async function main(): Promise<void> {
   } finally {
     await miner.close();
     for (const a of agents) a.destroy();
-    for (const c of clients) c.close();
+    for (const c of [...clients, ...muxPorts]) c.close();
     await service.stop();
     for (const child of children.reverse()) await stopChild(child);
     for (const d of dirs) rmSync(d, { recursive: true, force: true });

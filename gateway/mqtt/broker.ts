@@ -12,7 +12,7 @@
  * aedes itself never forwards a message to a client (`authorizeForward` drops all): the events go through fanout.ts.
  */
 import { Aedes, type Client } from 'aedes';
-import type { NodeServiceClient } from '../../src/grpc/gen/node.ts';
+import type { NodePort } from '../../src/grpc/port.ts';
 import { verifyJwt, type JwtKey } from '../jwt.ts';
 import { currentState } from './current-state.ts';
 import type { Connection, Fanout } from './fanout.ts';
@@ -29,7 +29,7 @@ export interface MqttConnection extends Connection {
 
 export interface BrokerDeps {
   fanout: Fanout;
-  node: NodeServiceClient;
+  node: NodePort;
   /** The network's bech32 HRP, once known (topic checks of addresses). */
   hrp: () => string | undefined;
   /** The key of protected routes; undefined: no tokens are accepted. */

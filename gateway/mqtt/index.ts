@@ -4,7 +4,7 @@
  * NodeEvents client (the node's in-process one, left open); off with `mqtt: false`.
  */
 import type { Server } from 'node:http';
-import type { NodeServiceClient } from '../../src/grpc/gen/node.ts';
+import type { NodePort } from '../../src/grpc/port.ts';
 import type { AccessOptions } from '../access.ts';
 import type { NodeChannelSecurity } from '../node-channel.ts';
 import { mountMqtt, type MountedMqtt, type MqttLimits } from './mount.ts';
@@ -28,7 +28,7 @@ export interface EventApi {
 
 export async function startEventApi(
   server: Server,
-  options: EventApiOptions & AccessOptions & { nodeAddress?: string | undefined; nodeSecurity?: NodeChannelSecurity | undefined; node: NodeServiceClient; timeoutMs: number; log?: (message: string, err: unknown) => void },
+  options: EventApiOptions & AccessOptions & { nodeAddress?: string | undefined; nodeSecurity?: NodeChannelSecurity | undefined; node: NodePort; timeoutMs: number; log?: (message: string, err: unknown) => void },
 ): Promise<EventApi> {
   const own = options.events === undefined && options.nodeAddress !== undefined && options.mqtt !== false ? createEventsClient(options.nodeAddress, options.nodeSecurity) : undefined;
   const events = options.mqtt === false ? undefined : (options.events ?? own);

@@ -23,12 +23,11 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createWebSocketStream, WebSocketServer, type WebSocket } from 'ws';
-import type { NodeServiceClient } from '../../src/grpc/gen/node.ts';
+import type { NodePort } from '../../src/grpc/port.ts';
 import { classifier, type AccessOptions } from '../access.ts';
 import { HttpProblem, malformedTarget } from '../errors.ts';
 import { rawRefusal } from '../http-refusals.ts';
 import { jwtKey, verifyJwt, type JwtKey } from '../jwt.ts';
-import { callNode } from '../node-client.ts';
 import { isLoopback } from '../rate-limit.ts';
 import { EventBroker, type MqttConnection } from './broker.ts';
 import { Fanout } from './fanout.ts';
@@ -70,7 +69,7 @@ const MIN_MAX_PAYLOAD = 64 * 1024;
 const FIXED_HEADER_BYTES = 5;
 
 export interface MountOptions extends AccessOptions {
-  node: NodeServiceClient;
+  node: NodePort;
   events: NodeEventsClient;
   limits?: Partial<MqttLimits>;
   /** Deadline of the node calls made on subscribe. */
@@ -161,7 +160,7 @@ export async function mountMqtt(server: Server, options: MountOptions): Promise<
       for (const e of batch.events) publishEvent(fanout, e);
     },
     onOpen: () => {
-      callNode(options.node, 'GetInfo', options.node.getInfo, {}, options.timeoutMs).then(
+      options.node.getInfo({}, { deadline: Date.now() + options.timeoutMs }).then(
         (info) => (hrp = info.protocol?.bech32Hrp || hrp),
         () => undefined,
       );

@@ -1,7 +1,7 @@
 /**
  * `ledger-node run`: opens the store, the network (open-network.ts) and the PoW miner, composes the node's parts
  * (compose.ts), starts its doors (doors.ts: the node service door, the peer door, REST), and stops them all again in
- * reverse order. The gateway reaches the service over the in-process transport (grpc/in-process.ts), not over the
+ * reverse order. The gateway calls the service itself (grpc/port.ts, the gateway's port in this process), not the
  * node's own gRPC port.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -15,8 +15,7 @@ import type { NodeConfig } from './config.ts';
 import { installOpenSslEd25519 } from './crypto/ed25519-openssl.ts';
 import { checkDoorPolicy, peerDialer, startGrpcDoors } from './doors.ts';
 import { loadOrCreateIdentity, type NodeIdentity } from './identity.ts';
-import { nodeServiceHandlers } from './grpc/handlers.ts';
-import { InProcessNodeServer } from './grpc/in-process.ts';
+import { servicePort } from './grpc/port.ts';
 import { InProcessEventsServer } from './grpc/in-process-events.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import { faucetSettingsOf } from './faucet/faucet.ts';
@@ -51,7 +50,7 @@ export interface StartOptions {
   /** Start the REST gateway (default true). */
   rest?: boolean;
   /**
-   * How the REST gateway reaches the service: 'in-process' (default, grpc/in-process.ts) or 'grpc', a gRPC client of
+   * How the REST gateway reaches the service: 'in-process' (default, the service itself: grpc/port.ts) or 'grpc', a gRPC client of
    * the node's own port over loopback (what `ledger-node run` did before; tests and benchmarks compare both), or
    * 'mux', the multiplexed transport a standalone gateway uses, over the same loopback port (grpc/mux-server.ts).
    */
@@ -134,11 +133,11 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       const security = { ...(grpc.selfToken ? { token: grpc.selfToken } : {}), ...(grpc.selfTlsCa ? { tlsCa: grpc.selfTlsCa } : {}) };
       let node: RestNode = { grpcAddress: `${config.grpcHost}:${grpc.grpcPort}`, transport: options.restTransport === 'mux' ? 'mux' : 'unary', security };
       if (options.restTransport !== 'grpc' && options.restTransport !== 'mux') {
-        const inProcess = new InProcessNodeServer(nodeServiceHandlers(parts.service, logger, (method, code, s) => metrics.grpcCall(method, code, 'in-process', s)));
-        cleanups.push(async () => inProcess.shutdown()); // after the gateway has closed (cleanups run in reverse)
+        const port = servicePort(parts.service, { logger, observe: (method, code, s) => metrics.grpcCall(method, code, 'in-process', s) });
+        cleanups.push(async () => port.close()); // after the gateway has closed (cleanups run in reverse)
         const inProcessEvents = new InProcessEventsServer(parts.events);
         cleanups.push(async () => inProcessEvents.shutdown());
-        node = { client: inProcess.createClient(), events: inProcessEvents.createClient() };
+        node = { port, events: inProcessEvents.createClient() };
       }
       const restSecret = options.restJwtSecret ?? secret;
       const jwt = restSecret ? { jwtSecret: restSecret } : {};

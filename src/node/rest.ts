@@ -1,11 +1,11 @@
 /**
  * The REST gateway, started in the node's process. It is the same Koa app a standalone `ledger-node gateway`
- * serves and reaches the node only through an object of the generated gRPC client type: here the in-process
- * transport (grpc/in-process.ts: straight to the service's handlers, no HTTP/2 or protobuf on the way), or a real
- * gRPC client of the node's own port (`grpcAddress`), so both deployments behave identically. This is the node's only
- * import of gateway/.
+ * serves and reaches the node only through the port of src/grpc/port.ts: here the service itself (grpc/port.ts:
+ * direct calls, no HTTP/2 or protobuf on the way), or a gRPC client of the node's own port (`grpcAddress`), so both
+ * deployments behave identically. This is the node's only import of gateway/.
  */
-import { startGateway, type NodeChannelSecurity, type NodeEventsClient, type NodeServiceClient, type NodeTransport } from '../../gateway/index.ts';
+import { startGateway, type NodeChannelSecurity, type NodeEventsClient, type NodeTransport } from '../../gateway/index.ts';
+import type { NodePort } from '../grpc/port.ts';
 import type { Registry } from 'prom-client';
 import { limitOptions, type LimitValues } from '../../gateway/settings/gateway.ts';
 import type { Logger } from './logger.ts';
@@ -25,17 +25,18 @@ export interface RestHandle {
 export type RestLimits = LimitValues;
 
 /**
- * How the gateway reaches the node: a ready client (left open), or the node's gRPC `host:port` (unary calls by default;
- * `security`: the door's TLS certificate and the token the node made for itself when the door is guarded).
+ * How the gateway reaches the node: its port (the service in this process, grpc/port.ts) and events client, or the
+ * node's gRPC `host:port` (unary calls by default; `security`: the door's TLS certificate and the token the node made
+ * for itself when the door is guarded).
  */
-export type RestNode = { client: NodeServiceClient; events?: NodeEventsClient } | { grpcAddress: string; transport?: NodeTransport; security?: NodeChannelSecurity };
+export type RestNode = { port: NodePort; events?: NodeEventsClient } | { grpcAddress: string; transport?: NodeTransport; security?: NodeChannelSecurity };
 
 /** `metrics`: the node's registry, which the gateway's REST and event API metrics join; `jwtSecret`: of protected routes. */
 export async function startRest(options: { host: string; port: number; node: RestNode; logger: Logger; limits?: RestLimits; metrics?: Registry; jwtSecret?: string }): Promise<RestHandle> {
   const l = options.limits ?? {};
   const gw = await startGateway({
-    ...('client' in options.node
-      ? { client: options.node.client, ...(options.node.events ? { events: options.node.events } : {}) }
+    ...('port' in options.node
+      ? { node: options.node.port, ...(options.node.events ? { events: options.node.events } : {}) }
       : { nodeAddress: options.node.grpcAddress, nodeTransport: options.node.transport ?? 'unary', ...(options.node.security ? { nodeSecurity: options.node.security } : {}) }),
     ...limitOptions(l),
     host: options.host,

@@ -219,7 +219,7 @@ describeOverTransports('gateway errors', (transport) => {
     });
 
     it('DEADLINE_EXCEEDED -> 503', () => {
-      const a = toRestAnswer(new NodeCallError('GetInfo', { code: GrpcStatus.DEADLINE_EXCEEDED, details: 'Deadline exceeded' }));
+      const a = toRestAnswer(new NodeCallError('GetInfo', GrpcStatus.DEADLINE_EXCEEDED, 'Deadline exceeded'));
       expect(a.status).to.equal(503);
       expect(a.body.error.message).to.equal('service unavailable: node did not answer in time');
     });

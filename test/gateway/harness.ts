@@ -1,20 +1,22 @@
 /**
- * Test harness: a fake NodeService (the generated service definition with per-test handlers) and a gateway served
- * over HTTP against it, so tests speak plain `fetch` to real sockets. The fake node is reached over any transport the
- * gateway runs on: real unary gRPC (a grpc-js server on a free port, as `ledger-node gateway --node-transport unary`
- * does), the multiplexed transport over the same server (NodeMux beside NodeService, as `ledger-node gateway` does by
- * default), or the in-process transport (src/node/grpc/in-process.ts, as `ledger-node run` does).
- * `describeOverTransports` runs a suite once per transport with the same assertions.
+ * Test harness: a fake node (every NodeService method answered by per-test handlers) and a gateway served over HTTP
+ * against it, so tests speak plain `fetch` to real sockets. The gateway reaches the fake node through its port
+ * (src/grpc/port.ts) over any way it has: real unary gRPC (a grpc-js server on a free port, as
+ * `ledger-node gateway --node-transport unary` does), the multiplexed transport over the same server (NodeMux beside
+ * NodeService, as `ledger-node gateway` does by default), or in process (the service's port, src/node/grpc/port.ts,
+ * as `ledger-node run` does). `describeOverTransports` runs a suite once per transport with the same assertions.
  */
 import { Server, ServerCredentials, status as GrpcStatus, type ServerUnaryCall, type ServiceError, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NodeServiceService, type NodeServiceClient } from '../../src/grpc/gen/node.ts';
+import { NodeServiceService } from '../../src/grpc/gen/node.ts';
+import { NodeCallError, rpcName, type NodeMethod, type NodePort } from '../../src/grpc/port.ts';
 import { statusError } from '../../src/grpc/status.ts';
 import { toServiceError } from '../../src/node/grpc/errors.ts';
-import { InProcessNodeServer } from '../../src/node/grpc/in-process.ts';
 import { serveNodeMux } from '../../src/node/grpc/mux-server.ts';
-import { createGateway, createNodeClient, type GatewayOptions } from '../../gateway/index.ts';
+import { servicePort, type ServiceMethods } from '../../src/node/grpc/port.ts';
+import { connectNode, createGateway, type GatewayOptions, type NodeConnection } from '../../gateway/index.ts';
+import { CollectingLogger } from '../node/support.ts';
 
 /** How the gateway reaches the node. */
 export type Transport = 'gRPC' | 'mux' | 'in-process';
@@ -29,23 +31,30 @@ export function describeOverTransports(title: string, suite: (this: Mocha.Suite,
   }
 }
 
-/** A client of the node's gRPC `address` over `transport` (unary gRPC or the mux). */
-export function connectTo(transport: Exclude<Transport, 'in-process'>, address: string): NodeServiceClient {
-  return createNodeClient(address, transport === 'mux' ? 'mux' : 'unary');
+/** A port to the node's gRPC `address` over `transport` (unary gRPC or the mux). */
+export function connectTo(transport: Exclude<Transport, 'in-process'>, address: string): NodeConnection {
+  return connectNode(address, transport === 'mux' ? 'mux' : 'unary');
 }
 
-/** Something a gateway can be started against: a new client of the node per call. */
+/** Something a gateway can be started against: a new connection to the node per call. */
 export interface NodeEndpoint {
-  connect(): NodeServiceClient;
+  connect(): NodeConnection;
 }
 
-export type MethodName = keyof typeof NodeServiceService;
+/** The port to `service` in this process, as `ledger-node run` hands it to its gateway. */
+export function inProcess(service: Partial<ServiceMethods>): NodeEndpoint {
+  const port = servicePort(service as ServiceMethods, { logger: new CollectingLogger() });
+  return { connect: () => ({ port, close: () => undefined }) };
+}
+
+export type MethodName = NodeMethod;
+/** A fake node's answer to one method; `call.signal` aborts when the caller gives up (cancel, deadline). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Handler = (request: any, call: ServerUnaryCall<unknown, unknown>) => unknown;
+export type Handler = (request: any, call: { signal: AbortSignal }) => unknown;
 
 export interface FakeNode extends NodeEndpoint {
   transport: Transport;
-  /** The gRPC `host:port` (gRPC transport only; '' in process). */
+  /** The gRPC `host:port` (gRPC transports only; '' in process). */
   address: string;
   /** The handler of each method; a missing one answers UNIMPLEMENTED. Tests replace them freely. */
   handlers: Partial<Record<MethodName, Handler>>;
@@ -59,30 +68,40 @@ function isServiceError(err: unknown): err is ServiceError {
 }
 
 export async function startFakeNode(transport: Transport = 'gRPC'): Promise<FakeNode> {
-  const node: FakeNode = { transport, address: '', handlers: {}, calls: [], connect: () => createNodeClient(node.address), stop: async () => {} };
+  const node: FakeNode = { transport, address: '', handlers: {}, calls: [], connect: () => connectTo('gRPC', node.address), stop: async () => {} };
+  /** The handler's answer; a handler that is missing: UNIMPLEMENTED, as the node's server without it. */
+  const answer = (method: MethodName, request: unknown, signal: AbortSignal): Promise<unknown> => {
+    node.calls.push({ method, request });
+    const handler = node.handlers[method];
+    if (!handler) return Promise.reject(statusError(GrpcStatus.UNIMPLEMENTED, { code: 'UNIMPLEMENTED', message: `${method} is not implemented by the fake node` }));
+    return Promise.resolve().then(() => handler(request, { signal }));
+  };
+  if (transport === 'in-process') {
+    // Every failure reaches the caller as the gRPC side below puts it on the wire (a status a handler gives itself
+    // with statusError too).
+    const service: Record<string, unknown> = {};
+    for (const method of Object.keys(NodeServiceService) as MethodName[]) {
+      service[method] = (request: unknown, signal: AbortSignal) =>
+        answer(method, request, signal).catch((err: unknown) => {
+          throw NodeCallError.fromClientError(rpcName(method), isServiceError(err) ? err : toServiceError(err));
+        });
+    }
+    const port = servicePort(service as unknown as ServiceMethods, { logger: new CollectingLogger() });
+    node.connect = () => ({ port, close: () => undefined });
+    node.stop = async () => port.close();
+    return node;
+  }
   if (transport === 'mux') node.connect = () => connectTo('mux', node.address);
   const impl: Record<string, unknown> = {};
   for (const method of Object.keys(NodeServiceService) as MethodName[]) {
     impl[method] = (call: ServerUnaryCall<unknown, unknown>, callback: (err: ServiceError | null, res?: unknown) => void) => {
-      node.calls.push({ method, request: call.request });
-      const handler = node.handlers[method];
-      if (!handler) {
-        callback(statusError(GrpcStatus.UNIMPLEMENTED, { code: 'UNIMPLEMENTED', message: `${method} is not implemented by the fake node` }));
-        return;
-      }
-      Promise.resolve()
-        .then(() => handler(call.request, call))
-        .then(
-          (res) => callback(null, res),
-          (err: unknown) => callback(isServiceError(err) ? err : toServiceError(err)),
-        );
+      const cancelled = new AbortController();
+      call.once('cancelled', () => cancelled.abort());
+      answer(method, call.request, cancelled.signal).then(
+        (res) => callback(null, res),
+        (err: unknown) => callback(isServiceError(err) ? err : toServiceError(err)),
+      );
     };
-  }
-  if (transport === 'in-process') {
-    const server = new InProcessNodeServer(impl as UntypedServiceImplementation);
-    node.connect = () => server.createClient();
-    node.stop = async () => server.shutdown();
-    return node;
   }
   const server = new Server();
   server.addService(NodeServiceService, impl as UntypedServiceImplementation);
@@ -101,34 +120,34 @@ export async function startFakeNode(transport: Transport = 'gRPC'): Promise<Fake
 
 export interface TestGateway {
   url: string;
-  client: NodeServiceClient;
+  node: NodePort;
   close(): Promise<void>;
 }
 
-/** A node that does not answer: nothing listens on the gRPC port; in process, a stopped server. */
+/** A node that does not answer: nothing listens on the gRPC port; in process, a closed port. */
 export async function unreachableNode(transport: Transport): Promise<NodeEndpoint> {
   if (transport === 'in-process') {
-    const server = new InProcessNodeServer({});
-    server.shutdown();
-    return { connect: () => server.createClient() };
+    const port = servicePort({} as ServiceMethods, { logger: new CollectingLogger() });
+    port.close();
+    return { connect: () => ({ port, close: () => undefined }) };
   }
   const address = `127.0.0.1:${await freePort()}`;
   return { connect: () => connectTo(transport, address) };
 }
 
 /** A gateway on a free port against `node` (createGateway + node:http, as startGateway does). */
-export async function startTestGateway(node: NodeEndpoint, options: Omit<GatewayOptions, 'client'> = {}): Promise<TestGateway> {
-  const client = node.connect();
-  const server: HttpServer = createServer(createGateway({ log: () => {}, ...options, client }).callback());
+export async function startTestGateway(node: NodeEndpoint, options: Omit<GatewayOptions, 'node'> = {}): Promise<TestGateway> {
+  const connection = node.connect();
+  const server: HttpServer = createServer(createGateway({ log: () => {}, ...options, node: connection.port }).callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    client,
+    node: connection.port,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => {
-          client.close();
+          connection.close();
           resolve();
         });
         server.closeAllConnections();

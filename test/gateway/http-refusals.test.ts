@@ -12,7 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 import { createHttpServer, startGateway, type RunningGateway, type StartGatewayOptions } from '../../gateway/index.ts';
 import { EventBus } from '../../src/node/events/bus.ts';
-import { InProcessNodeServer } from '../../src/node/grpc/in-process.ts';
+import { servicePort, type ServiceMethods } from '../../src/node/grpc/port.ts';
+import { silentLogger } from '../../src/node/logger.ts';
 import { InProcessEventsServer } from '../../src/node/grpc/in-process-events.ts';
 import { startMetricsServer } from '../../src/node/prometheus/server.ts';
 
@@ -70,7 +71,7 @@ describe('gateway: the HTTP layer\'s own refusals answer the JSON error body', f
   before(async () => {
     bus = new EventBus();
     gw = await startGateway({
-      client: new InProcessNodeServer({}).createClient(),
+      node: servicePort({} as ServiceMethods, { logger: silentLogger }), // no call reaches the node in these tests
       events: new InProcessEventsServer(bus).createClient(),
       port: 0,
       metricsPort: 0,

@@ -11,7 +11,7 @@ import { WebSocket, type ClientOptions } from 'ws';
 import { PacketGuard, PacketScanner } from '../../gateway/mqtt/packet-guard.ts';
 import { startGateway, type RunningGateway, type StartGatewayOptions } from '../../gateway/index.ts';
 import { EventBus } from '../../src/node/events/bus.ts';
-import { InProcessNodeServer } from '../../src/node/grpc/in-process.ts';
+import { inProcess } from './harness.ts';
 import { InProcessEventsServer } from '../../src/node/grpc/in-process-events.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -89,7 +89,7 @@ describe('gateway mqtt: bounds of one connection', function () {
   const sockets: WebSocket[] = [];
 
   const start = async (extra: Partial<StartGatewayOptions> = {}): Promise<RunningGateway> => {
-    gw = await startGateway({ client: new InProcessNodeServer({}).createClient(), events: new InProcessEventsServer(bus).createClient(), port: 0, log: () => undefined, ...extra } as StartGatewayOptions);
+    gw = await startGateway({ node: inProcess({}).connect().port, events: new InProcessEventsServer(bus).createClient(), port: 0, log: () => undefined, ...extra } as StartGatewayOptions);
     return gw;
   };
   /** A raw WebSocket to the event API, once open; `closedAt` set when it closes. */

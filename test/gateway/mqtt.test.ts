@@ -4,14 +4,13 @@
  * belongs to with inx-mqtt's payloads, the current state on subscribe, the `+` condition once per address, the
  * limits (subscriptions, connections, a slow subscriber cut off), JWT protection, and the refused upgrade paths.
  */
-import type { sendUnaryData } from '@grpc/grpc-js';
 import { expect } from 'chai';
 import mqttPacket from 'mqtt-packet';
 import { WebSocket } from 'ws';
 import { toHex0x } from '../../src/core/bytes.ts';
 import { bech32EncodeAddress } from '../../src/core/ids/index.ts';
 import { EventBus } from '../../src/node/events/bus.ts';
-import { InProcessNodeServer } from '../../src/node/grpc/in-process.ts';
+import { inProcess, type NodeEndpoint } from './harness.ts';
 import { InProcessEventsServer } from '../../src/node/grpc/in-process-events.ts';
 import { signJwtHs256, startGateway, type RunningGateway, type StartGatewayOptions } from '../../gateway/index.ts';
 import { json, subscriber, type Subscriber } from '../e2e/events/support.ts';
@@ -22,11 +21,11 @@ const B = bech32EncodeAddress('rms', { type: 8, aliasId: id(2) });
 const milestone = { index: 12, timestamp: 1700000012, milestoneId: id(12) };
 const SECRET = 'mqtt-test-secret';
 
-const answer = (value: unknown) => (_call: unknown, cb: sendUnaryData<never>) => cb(null, value as never);
+const answer = (value: unknown) => async () => value as never;
 
 /** The fake node: GetInfo (HRP and milestones), GetBlockMetadata, GetOutput. */
-function fakeNode(): InProcessNodeServer {
-  return new InProcessNodeServer({
+function fakeNode(): NodeEndpoint {
+  return inProcess({
     getInfo: answer({ status: { isHealthy: true, latestMilestone: milestone, confirmedMilestone: milestone, healthReasons: [] }, protocol: { bech32Hrp: 'rms' } }),
     getBlockMetadata: answer({ blockId: id(20), parents: [id(21)], isSolid: true, ledgerInclusionState: 0, shouldPromote: false, shouldReattach: false }),
     getOutput: answer({ outputId: OUTPUT_ID, json: '{"metadata":{"outputIndex":0},"output":{"type":3}}' }),
@@ -55,7 +54,7 @@ describe('gateway: the TIP-28 event API', function () {
   const clients: Subscriber[] = [];
 
   const start = async (extra: Partial<StartGatewayOptions> = {}): Promise<RunningGateway> => {
-    const gw = await startGateway({ client: fakeNode().createClient(), events: new InProcessEventsServer(bus).createClient(), port: 0, log: () => undefined, ...extra } as StartGatewayOptions);
+    const gw = await startGateway({ node: fakeNode().connect().port, events: new InProcessEventsServer(bus).createClient(), port: 0, log: () => undefined, ...extra } as StartGatewayOptions);
     gateways.push(gw);
     for (let i = 0; i < 100 && bus.subscribers < gateways.length; i++) await new Promise((r) => setTimeout(r, 10));
     return gw;

@@ -1,19 +1,20 @@
 /**
  * The multiplexed transport (proto/mux.proto: gateway/mux-client.ts against src/node/grpc/mux-server.ts) against
- * real unary gRPC: the same handlers served both ways on one grpc-js server and every path compared (answers, errors
- * with message, code, details and trailers, deadlines and cancellation with the handler seeing 'cancelled', message
- * limits), then what only the mux has to prove: many calls on one stream answered out of order, a call too large for
+ * real unary gRPC: the same handlers served both ways on one grpc-js server, both reached through the gateway's port
+ * (src/grpc/port.ts: the NodeMux port, and the port over grpc-js's unary client), and every path compared (answers,
+ * errors with code, details and the node's ErrorInfo, deadlines and cancellation with the handler seeing 'cancelled',
+ * message limits), then what only the mux has to prove: many calls on one stream answered out of order, a call too large for
  * the limit failing alone while the stream goes on, backpressure, the node restarting under it (UNAVAILABLE, then
  * recovery), an orderly shutdown, unknown methods and undecodable requests on the wire, and the fallback to unary
  * calls against a node without NodeMux.
  */
 import { expect } from 'chai';
-import { credentials, Metadata, Server, ServerCredentials, status as Status, type ClientUnaryCall, type ServerUnaryCall, type ServiceError, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { credentials, Metadata, Server, ServerCredentials, status as Status, type ServerUnaryCall, type ServiceError, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { connect, createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
-import { createMuxNodeClient } from '../../gateway/mux-client.ts';
+import { createMuxNodePort, type MuxNodePort } from '../../gateway/mux-client.ts';
 import { FrameKind, NodeMuxClient, type MuxBatch } from '../../src/grpc/gen/mux.ts';
 import { BlockView, NodeServiceClient, NodeServiceService, type BlockResponse } from '../../src/grpc/gen/node.ts';
-import { decodeStatusDetails, STATUS_DETAILS_KEY } from '../../src/grpc/status.ts';
+import { NodeCallError, portOverClient, type NodeMethod, type NodePort } from '../../src/grpc/port.ts';
 import { NodeError } from '../../src/node/errors.ts';
 import { nodeServiceHandlers } from '../../src/node/grpc/handlers.ts';
 import { serveNodeMux } from '../../src/node/grpc/mux-server.ts';
@@ -21,7 +22,7 @@ import type { NodeServiceImpl } from '../../src/node/grpc/service.ts';
 import { CollectingLogger } from '../node/support.ts';
 import { freePort } from './harness.ts';
 
-type Method = keyof typeof NodeServiceService;
+type Method = NodeMethod;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Respond = (error: any, value?: unknown, trailer?: Metadata) => void;
 type Call = ServerUnaryCall<unknown, unknown>;
@@ -31,8 +32,10 @@ const MiB = 1024 * 1024;
 
 interface Rig {
   port: number;
+  /** grpc-js's unary client, and the port over it. */
   unary: NodeServiceClient;
-  mux: NodeServiceClient;
+  unaryPort: NodePort;
+  mux: MuxNodePort;
   /** GOAWAY on the mux streams, then grpc-js's graceful shutdown. */
   stop(): Promise<void>;
   /** Drops every connection at once, like a node that dies. */
@@ -44,10 +47,12 @@ async function serve(handlers: UntypedServiceImplementation, port = 0, withMux =
   server.addService(NodeServiceService, handlers);
   const mux = withMux ? serveNodeMux(server, handlers) : undefined;
   const bound = await new Promise<number>((resolve, reject) => server.bindAsync(`127.0.0.1:${port}`, ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+  const unary = new NodeServiceClient(`127.0.0.1:${bound}`, credentials.createInsecure());
   return {
     port: bound,
-    unary: new NodeServiceClient(`127.0.0.1:${bound}`, credentials.createInsecure()),
-    mux: createMuxNodeClient(`127.0.0.1:${bound}`),
+    unary,
+    unaryPort: portOverClient(unary),
+    mux: createMuxNodePort(`127.0.0.1:${bound}`),
     stop: () =>
       new Promise<void>((resolve) => {
         mux?.goAway();
@@ -59,46 +64,33 @@ async function serve(handlers: UntypedServiceImplementation, port = 0, withMux =
 
 interface Outcome {
   response?: unknown;
-  error?: { message: string; code: number; details: string; keys: string[]; metadata: Record<string, string[]>; date: boolean; errorInfo: unknown };
+  error?: { message: string; code: number; details: string; domain: string; detailed: boolean; retryAfterSeconds?: number };
 }
 
-const DATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
-
-/** An error as comparable data: the `date` trailer only by its form; bytes values as hex. */
-function describeError(err: ServiceError): NonNullable<Outcome['error']> {
-  const map = err.metadata.toJSON();
-  const metadata: Record<string, string[]> = {};
-  for (const [k, values] of Object.entries(map)) {
-    if (k !== 'date') metadata[k] = values.map((v) => (typeof v === 'string' ? v : `bytes:${Buffer.from(v).toString('hex')}`));
-  }
-  const details = err.metadata.get(STATUS_DETAILS_KEY)[0];
-  return {
-    message: err.message,
-    code: err.code,
-    details: err.details,
-    keys: Object.keys(map),
-    metadata,
-    date: map.date === undefined ? false : DATE.test(String(map.date[0])),
-    errorInfo: details instanceof Uint8Array ? decodeStatusDetails(details) : undefined,
-  };
+/** A failed call as comparable data. */
+function describeError(err: NodeCallError): NonNullable<Outcome['error']> {
+  const out: NonNullable<Outcome['error']> = { message: err.message, code: err.grpcCode, details: err.details, domain: err.code, detailed: err.detailed };
+  if (err.retryAfterSeconds !== undefined) out.retryAfterSeconds = err.retryAfterSeconds;
+  return out;
 }
 
-function invoke(client: NodeServiceClient, method: Method, request: unknown, options: { deadline?: number; metadata?: Metadata } = {}, onCall?: (call: ClientUnaryCall) => void): Promise<Outcome> {
-  return new Promise((resolve) => {
-    let returned = false;
-    const fn = client[method] as unknown as (r: unknown, m: Metadata, o: object, cb: (e: ServiceError | null, v?: unknown) => void) => ClientUnaryCall;
-    const call = fn.call(client, request, options.metadata ?? new Metadata(), options.deadline === undefined ? {} : { deadline: options.deadline }, (err, res) => {
-      expect(returned, 'the callback ran inside the method call').to.equal(true);
-      resolve(err ? { error: describeError(err) } : { response: res });
-    });
-    returned = true;
-    onCall?.(call);
-  });
+/** One call through `port`; `onCall` gets the call's abort (the caller giving up). */
+function invoke(port: NodePort, method: Method, request: unknown, options: { deadline?: number } = {}, onCall?: (abort: () => void) => void): Promise<Outcome> {
+  const caller = new AbortController();
+  const call = (port[method] as (r: unknown, o: object) => Promise<unknown>)(request, { ...options, signal: caller.signal });
+  onCall?.(() => caller.abort());
+  return call.then(
+    (response) => ({ response }),
+    (err: unknown) => {
+      expect(err).to.be.instanceOf(NodeCallError);
+      return { error: describeError(err as NodeCallError) };
+    },
+  );
 }
 
 /** The same call over unary gRPC and over the mux: the outcomes must be equal. */
-async function both(rig: Rig, method: Method, request: unknown, options: { deadline?: number; metadata?: Metadata } = {}): Promise<Outcome> {
-  const [unary, mux] = await Promise.all([invoke(rig.unary, method, request, options), invoke(rig.mux, method, request, options)]);
+async function both(rig: Rig, method: Method, request: unknown, options: { deadline?: number } = {}): Promise<Outcome> {
+  const [unary, mux] = await Promise.all([invoke(rig.unaryPort, method, request, options), invoke(rig.mux, method, request, options)]);
   expect(mux).to.deep.equal(unary);
   return mux;
 }
@@ -189,17 +181,17 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
       expect((await both(rig, 'getBlock', blockRequest)).response).to.deep.include({ json: '{"protocolVersion":2}' });
       await both(rig, 'getTips', { allowSemiLazy: true });
       const notFound = (await both(rig, 'getBlockMetadata', { blockId: ID })).error!;
-      expect(notFound).to.deep.include({ code: Status.NOT_FOUND, message: '5 NOT_FOUND: block not found: 0x07', keys: ['content-type', STATUS_DETAILS_KEY, 'date'], date: true });
+      expect(notFound).to.deep.include({ code: Status.NOT_FOUND, details: 'block not found: 0x07', domain: 'NOT_FOUND', detailed: true });
       const full = (await both(rig, 'getInfo', {})).error!;
-      expect((full.errorInfo as { info: { retryAfterSeconds?: number } }).info.retryAfterSeconds).to.equal(7);
+      expect(full.retryAfterSeconds).to.equal(7);
       expect((await both(rig, 'getIncludedBlockMetadata', { transactionId: ID, view: 0 })).error!.code).to.equal(Status.INTERNAL);
     });
 
     it('a deadline that passes: DEADLINE_EXCEEDED for the caller, the handler sees cancelled (PoW aborts)', async () => {
       aborted.length = 0;
-      const outcomes = await Promise.all([rig.unary, rig.mux].map((c) => invoke(c, 'submitBlock', submit, { deadline: Date.now() + 150 })));
+      const outcomes = await Promise.all([rig.unaryPort, rig.mux].map((c) => invoke(c, 'submitBlock', submit, { deadline: Date.now() + 150 })));
       for (const o of outcomes) {
-        expect(o.error).to.deep.include({ code: Status.DEADLINE_EXCEEDED, metadata: {}, keys: [] });
+        expect(o.error).to.deep.include({ code: Status.DEADLINE_EXCEEDED, detailed: false });
         expect(o.error!.details).to.match(/^Deadline exceeded after \d+\.\d{3}s/);
       }
       await until(() => aborted.length === 2);
@@ -207,16 +199,16 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
 
     it('a cancel: CANCELLED "Cancelled on client", the handler sees cancelled', async () => {
       aborted.length = 0;
-      const outcomes = await Promise.all([rig.unary, rig.mux].map((c) => invoke(c, 'submitBlock', submit, {}, (call) => setTimeout(() => call.cancel(), 50))));
+      const outcomes = await Promise.all([rig.unaryPort, rig.mux].map((c) => invoke(c, 'submitBlock', submit, {}, (abort) => setTimeout(abort, 50))));
       expect(outcomes[1]).to.deep.equal(outcomes[0]);
       expect(outcomes[0]!.error).to.include({ code: Status.CANCELLED, details: 'Cancelled on client' });
       await until(() => aborted.length === 2);
     });
 
     it('a deadline already passed fails without reaching the node', async () => {
-      for (const c of [rig.unary, rig.mux]) {
+      for (const c of [rig.unaryPort, rig.mux]) {
         const o = await invoke(c, 'getTips', { allowSemiLazy: false }, { deadline: Date.now() - 5 });
-        expect(o.error).to.deep.include({ code: Status.DEADLINE_EXCEEDED, metadata: {}, keys: [] });
+        expect(o.error).to.deep.include({ code: Status.DEADLINE_EXCEEDED, detailed: false });
       }
     });
   });
@@ -259,20 +251,18 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
       await rig.stop();
     });
 
-    it('a throwing handler, an answer that is no message, an "error" with status OK, trailers, a missing handler', async () => {
+    it('a throwing handler, an answer that is no message, an "error" with status OK, other trailers, a missing handler', async () => {
       answerBytes = 0;
       expect((await both(rig, 'getBlock', blockRequest)).error).to.include({ code: Status.UNKNOWN, details: 'Unknown error' });
       expect((await both(rig, 'getTips', { allowSemiLazy: false })).error).to.include({ code: Status.INTERNAL, details: 'Error serializing response' });
       expect((await both(rig, 'getInfo', {})).error).to.include({ code: Status.UNIMPLEMENTED, details: 'No message received' });
-      expect((await both(rig, 'getInfoV3', {})).error!.metadata).to.deep.equal({ 'content-type': ['application/grpc+proto'], 'x-extra': ['v, w'], 'x-raw-bin': ['bytes:010203'] });
+      expect((await both(rig, 'getInfoV3', {})).error).to.include({ code: Status.FAILED_PRECONDITION, details: 'with trailers', detailed: false });
       expect((await both(rig, 'getBlockV3', { blockId: ID, view: 0 })).error).to.include({ code: Status.UNIMPLEMENTED, details: 'The server does not implement the method getBlockV3' });
     });
 
-    it('the server call: the caller`s metadata, the path, the deadline', async () => {
-      const metadata = new Metadata();
-      metadata.set('x-custom', 'hello');
-      const o = await both(rig, 'getIssuanceV3', {}, { metadata, deadline: Date.now() + 5000 });
-      expect(JSON.parse((o.response as { json: string }).json)).to.deep.equal({ custom: ['hello'], path: '/ledger.v1.NodeService/GetIssuanceV3', finite: true });
+    it('the server call: no metadata of its own from the port, the path, the deadline', async () => {
+      const o = await both(rig, 'getIssuanceV3', {}, { deadline: Date.now() + 5000 });
+      expect(JSON.parse((o.response as { json: string }).json)).to.deep.equal({ custom: [], path: '/ledger.v1.NodeService/GetIssuanceV3', finite: true });
     });
 
     it('messages up to the 4 MiB limit pass; a larger answer or request fails alone with RESOURCE_EXHAUSTED, the stream goes on', async () => {
@@ -353,10 +343,11 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
       const relay = await startRelay(rig.port);
       const address = `127.0.0.1:${relay.port}`;
       const unary = new NodeServiceClient(address, credentials.createInsecure());
-      const mux = createMuxNodeClient(address);
+      const mux = createMuxNodePort(address);
+      const unaryPort = portOverClient(unary);
       try {
         expect((await invoke(mux, 'getTips', { allowSemiLazy: false })).response).to.deep.equal({ tips: [ID] });
-        const inFlight = [unary, mux].map((c) => invoke(c, 'getInfo', {}));
+        const inFlight = [unaryPort, mux].map((c) => invoke(c, 'getInfo', {}));
         await until(() => hanging === 2);
         await relay.stop();
         rig.kill();
@@ -365,7 +356,7 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
         expect(m.error).to.deep.equal(u.error);
         // while nothing listens: UNAVAILABLE at once, without the details trailer (the gateway: 503 node unreachable)
         const down = await invoke(mux, 'getTips', { allowSemiLazy: false }, { deadline: Date.now() + 5000 });
-        expect(down.error).to.deep.include({ code: Status.UNAVAILABLE, errorInfo: undefined });
+        expect(down.error).to.deep.include({ code: Status.UNAVAILABLE, detailed: false });
         rig = await serve(handlers);
         await relay.start(rig.port);
         let answer: Outcome = {};
@@ -438,7 +429,7 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
     it('a node without NodeMux: the calls go through as unary calls, and the fallback is told once', async () => {
       const rig = await serve({ getTips: (_call: Call, cb: Respond) => cb(null, { tips: [ID] }) }, 0, false);
       const told: string[] = [];
-      const client = createMuxNodeClient(`127.0.0.1:${rig.port}`, { onFallback: (reason) => told.push(reason) });
+      const client = createMuxNodePort(`127.0.0.1:${rig.port}`, { onFallback: (reason) => told.push(reason) });
       try {
         const first = await Promise.all([1, 2, 3].map(() => invoke(client, 'getTips', { allowSemiLazy: false })));
         const later = await invoke(client, 'getTips', { allowSemiLazy: false });
@@ -457,10 +448,10 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
   });
 });
 
-describe('mux client: a closed client throws like a closed grpc-js channel', () => {
-  it('throws "Channel has been shut down" after close()', async () => {
-    const client = createMuxNodeClient(`127.0.0.1:${await freePort()}`);
-    client.close();
-    expect(() => client.getTips({ allowSemiLazy: false }, () => undefined)).to.throw('Channel has been shut down');
+describe('mux port: a closed port fails its calls as an unreachable node', () => {
+  it('UNAVAILABLE without details after close()', async () => {
+    const port = createMuxNodePort(`127.0.0.1:${await freePort()}`);
+    port.close();
+    expect((await invoke(port, 'getTips', { allowSemiLazy: false })).error).to.include({ code: Status.UNAVAILABLE, detailed: false });
   });
 });

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { connect } from 'node:net';
 import { startGateway, type RunningGateway, type StartGatewayOptions } from '../../gateway/index.ts';
 import { EventBus } from '../../src/node/events/bus.ts';
-import { InProcessNodeServer } from '../../src/node/grpc/in-process.ts';
+import { inProcess } from './harness.ts';
 import { InProcessEventsServer } from '../../src/node/grpc/in-process-events.ts';
 
 interface RawAnswer {
@@ -62,7 +62,7 @@ describe('gateway: malformed request targets and WebSocket handshakes', function
   before(async () => {
     bus = new EventBus();
     gw = await startGateway({
-      client: new InProcessNodeServer({}).createClient(),
+      node: inProcess({}).connect().port,
       events: new InProcessEventsServer(bus).createClient(),
       port: 0,
       log: (message: string) => logged.push(message),

@@ -206,7 +206,7 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
       const wasReceived = new Promise<void>((resolve) => (received = resolve));
       node.handlers.submitBlock = (_req, call) =>
         new Promise(() => {
-          call.on('cancelled', () => cancelled());
+          call.signal.addEventListener('abort', () => cancelled());
           received();
         });
       const abort = new AbortController();

@@ -1,13 +1,12 @@
 import { expect } from 'chai';
-import { Metadata } from '@grpc/grpc-js';
-import { startGateway, type StartGatewayOptions } from '../../gateway/index.ts';
+import { startGateway, type NodePort, type StartGatewayOptions } from '../../gateway/index.ts';
 import { describeOverTransports, startFakeNode, type FakeNode } from './harness.ts';
 
 describeOverTransports('startGateway', (transport) => {
   let node: FakeNode;
-  /** The node as startGateway takes it: the gRPC address (unary calls or the mux), or a ready in-process client. */
-  const target = (): { nodeAddress: string; nodeTransport: 'unary' | 'mux' } | { client: ReturnType<FakeNode['connect']> } =>
-    transport === 'in-process' ? { client: node.connect() } : { nodeAddress: node.address, nodeTransport: transport === 'mux' ? 'mux' : 'unary' };
+  /** The node as startGateway takes it: the gRPC address (unary calls or the mux), or the in-process port. */
+  const target = (): { nodeAddress: string; nodeTransport: 'unary' | 'mux' } | { node: NodePort } =>
+    transport === 'in-process' ? { node: node.connect().port } : { nodeAddress: node.address, nodeTransport: transport === 'mux' ? 'mux' : 'unary' };
   before(async () => {
     node = await startFakeNode(transport);
     node.handlers.getInfo = () => ({ name: 'n', version: 'v', status: { isHealthy: true, pruningIndex: 0, healthReasons: [] }, supportedProtocolVersions: [2], pendingProtocolParameters: [], features: [] });
@@ -46,17 +45,15 @@ describeOverTransports('startGateway', (transport) => {
     }
   });
 
-  it('leaves a ready client open when it closes (the caller owns it), and wants exactly one of address and client', async () => {
-    const client = node.connect();
-    const gw = await startGateway({ client, port: 0 });
+  it('leaves a given port open when it closes (the caller owns it), and wants exactly one of address and node', async () => {
+    const connection = node.connect();
+    const gw = await startGateway({ node: connection.port, port: 0 });
     expect((await fetch(`http://127.0.0.1:${gw.port}/health`)).status).to.equal(200);
     await gw.close();
-    const info = await new Promise<{ name: string }>((resolve, reject) =>
-      client.getInfo({}, new Metadata(), { deadline: Date.now() + 5000 }, (err, res) => (err ? reject(err) : resolve(res))),
-    );
+    const info = await connection.port.getInfo({}, { deadline: Date.now() + 5000 });
     expect(info.name).to.equal('n');
-    client.close();
-    for (const bad of [{ port: 0 }, { nodeAddress: '127.0.0.1:1', client, port: 0 }]) {
+    connection.close();
+    for (const bad of [{ port: 0 }, { nodeAddress: '127.0.0.1:1', node: connection.port, port: 0 }]) {
       let error: unknown;
       await startGateway(bad as unknown as StartGatewayOptions).catch((e: unknown) => {
         error = e;

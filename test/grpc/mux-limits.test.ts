@@ -7,12 +7,13 @@
  */
 import { expect } from 'chai';
 import { BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Metadata, Server, ServerCredentials, status as Status, type ServiceError, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { Server, ServerCredentials, status as Status, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { connect as connectHttp2, type IncomingHttpHeaders } from 'node:http2';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createMuxNodeClient } from '../../gateway/mux-client.ts';
+import { createMuxNodePort } from '../../gateway/mux-client.ts';
+import type { NodeCallError } from '../../src/grpc/port.ts';
 import { FrameKind, MuxBatch, type MetadataEntry, type MuxFrame } from '../../src/grpc/gen/mux.ts';
 import { EXCHANGE, MAX_CALLS_IN_FLIGHT, MAX_MESSAGE_BYTES } from '../../src/grpc/mux.ts';
 import { NODE_DOOR_MAX_CALL_MS } from '../../src/node/doors.ts';
@@ -323,19 +324,21 @@ describe('the gateway`s mux client under the node`s limit', () => {
     this.timeout(20000);
     const pending: Respond[] = [];
     const rig = await serve({ getInfoV3: (_c: unknown, cb: Respond) => pending.push(cb) });
-    const client = createMuxNodeClient(`127.0.0.1:${rig.port}`);
+    const client = createMuxNodePort(`127.0.0.1:${rig.port}`);
     const outcomes: (string | number)[] = [];
-    const invoke = (i: number, deadline?: number) =>
-      client.getInfoV3({}, new Metadata(), deadline === undefined ? {} : { deadline }, (e: ServiceError | null, r?: { json: string }) => {
-        outcomes[i] = e ? e.code : r!.json;
-      });
+    const invoke = (i: number, options: { deadline?: number; signal?: AbortSignal } = {}) =>
+      client.getInfoV3({}, options).then(
+        (r) => (outcomes[i] = r.json),
+        (e: NodeCallError) => (outcomes[i] = e.grpcCode),
+      );
     try {
       const n = MAX_CALLS_IN_FLIGHT + 200;
       for (let i = 0; i < n; i++) invoke(i);
-      invoke(n, Date.now() + 200); // waits behind the others until its deadline
-      const cancelled = client.getInfoV3({}, (e) => (outcomes[n + 1] = e!.code));
+      invoke(n, { deadline: Date.now() + 200 }); // waits behind the others until its deadline
+      const cancelled = new AbortController();
+      invoke(n + 1, { signal: cancelled.signal });
       await until(() => pending.length === MAX_CALLS_IN_FLIGHT);
-      cancelled.cancel();
+      cancelled.abort();
       await until(() => outcomes[n] !== undefined && outcomes[n + 1] !== undefined);
       expect([outcomes[n], outcomes[n + 1]]).to.deep.equal([Status.DEADLINE_EXCEEDED, Status.CANCELLED]);
       expect(rig.mux.stats().calls).to.equal(MAX_CALLS_IN_FLIGHT);

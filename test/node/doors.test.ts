@@ -11,9 +11,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMuxNodeClient } from '../../gateway/mux-client.ts';
+import { createMuxNodePort } from '../../gateway/mux-client.ts';
 import { nodeClientOptions, nodeCredentials, type NodeChannelSecurity } from '../../gateway/node-channel.ts';
 import { signJwtHs256 } from '../../src/grpc/jwt.ts';
+import type { NodeCallError } from '../../src/grpc/port.ts';
 import { NodeEventsClient } from '../../src/grpc/gen/events.ts';
 import { NodeServiceClient, type InfoResponse } from '../../src/grpc/gen/node.ts';
 import { PeerServiceClient } from '../../src/grpc/gen/peer.ts';
@@ -108,12 +109,12 @@ describe('node doors', function () {
     });
 
     it('guards the streams too: NodeMux and NodeEvents', async () => {
-      const mux = createMuxNodeClient(address, { onFallback: () => undefined });
-      const e = await refusal(info(mux));
-      expect(e.code).to.equal(Status.UNAUTHENTICATED);
+      const mux = createMuxNodePort(address, { onFallback: () => undefined });
+      const e = await refusal(mux.getInfo({}, { deadline: Date.now() + 5000 }));
+      expect((e as unknown as NodeCallError).grpcCode).to.equal(Status.UNAUTHENTICATED);
       mux.close();
-      const muxOk = createMuxNodeClient(address, { security: { token: token() } });
-      expect((await info(muxOk)).name).to.equal('ledger-node');
+      const muxOk = createMuxNodePort(address, { security: { token: token() } });
+      expect((await muxOk.getInfo({}, { deadline: Date.now() + 5000 })).name).to.equal('ledger-node');
       muxOk.close();
       const events = new NodeEventsClient(address, credentials.createInsecure());
       const refused = await firstBatch(events);

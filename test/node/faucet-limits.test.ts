@@ -11,13 +11,11 @@ import { NodeError } from '../../src/node/errors.ts';
 import { faucetClientOf } from '../../src/node/faucet/clients.ts';
 import { Faucet, FAUCET_BUSY_RETRY_SECONDS, type FaucetSettings } from '../../src/node/faucet/faucet.ts';
 import { FaucetLedger } from '../../src/node/faucet/funds.ts';
-import { nodeServiceHandlers } from '../../src/node/grpc/handlers.ts';
-import { InProcessNodeServer } from '../../src/node/grpc/in-process.ts';
 import { coordinatorOf, devWalletOf } from '../../src/node/ledger/genesis-ledger.ts';
 import { devNetworkGenesis } from '../../src/node/ledger/dev-genesis.ts';
 import { recordGenesis } from '../../src/node/open-network.ts';
 import { TangleReader } from '../../src/node/tangle/reads.ts';
-import { startFakeNode, startTestGateway } from '../gateway/harness.ts';
+import { inProcess, startFakeNode, startTestGateway } from '../gateway/harness.ts';
 import { CollectingLogger } from './support.ts';
 
 const SETTINGS: Partial<FaucetSettings> = { amount: 1_000_000n, smallAmount: 100_000n, maxAddressBalance: 2_000_000n, batchTimeoutMs: 60_000 };
@@ -128,7 +126,7 @@ describe('faucet: waiting requests per client, and refusals that pass with time'
 
   it('over REST: the gateway passes the client address; too many waiting is 429 with Retry-After', async () => {
     const parts = await composed({ ...SETTINGS, maxWaitingPerLoopbackClient: 2 });
-    const gw = await startTestGateway({ connect: () => new InProcessNodeServer(nodeServiceHandlers(parts.service, new CollectingLogger())).createClient() });
+    const gw = await startTestGateway(inProcess(parts.service));
     try {
       const post = () => fetch(`${gw.url}/api/faucet/v1/enqueue`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ address: freshAddress() }) });
       expect((await post()).status).to.equal(202);

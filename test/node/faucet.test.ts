@@ -18,13 +18,11 @@ import { Faucet, type FaucetSettings } from '../../src/node/faucet/faucet.ts';
 import { FaucetLedger } from '../../src/node/faucet/funds.ts';
 import { basicOutput, FAUCET_TAG, planPayouts } from '../../src/node/faucet/transaction.ts';
 import { ZERO_BLOCK_ID, type Genesis } from '../../src/node/genesis.ts';
-import { nodeServiceHandlers } from '../../src/node/grpc/handlers.ts';
-import { InProcessNodeServer } from '../../src/node/grpc/in-process.ts';
 import { coordinatorOf, devWalletOf, ledgerGenesisOf } from '../../src/node/ledger/genesis-ledger.ts';
 import { devNetworkGenesis } from '../../src/node/ledger/dev-genesis.ts';
 import { recordGenesis } from '../../src/node/open-network.ts';
 import { TangleReader } from '../../src/node/tangle/reads.ts';
-import { startTestGateway, type TestGateway } from '../gateway/harness.ts';
+import { inProcess, startTestGateway, type TestGateway } from '../gateway/harness.ts';
 import { CollectingLogger } from './support.ts';
 
 const RICH_SEED = new Uint8Array(32).fill(0x42);
@@ -248,7 +246,7 @@ describe('faucet over REST: /api/faucet/v1 (in-process transport)', function () 
   let off: Node;
   let gw: TestGateway;
   let offGw: TestGateway;
-  const gateway = (n: Node) => startTestGateway({ connect: () => new InProcessNodeServer(nodeServiceHandlers(n.parts.service, n.logger)).createClient() });
+  const gateway = (n: Node) => startTestGateway(inProcess(n.parts.service));
 
   before(async () => {
     node = await composed();

@@ -1,16 +1,16 @@
 /**
  * The node's indexer reads (src/node/ledger/indexer-reads.ts) while milestones commit: a cheap read runs again until
  * the ledger index holds still, an expensive one is not repeated and names the index read after it; a cancelled call
- * stops the scan (UNAVAILABLE), and the QueryOutputs handler aborts on the call's 'cancelled' event.
+ * stops the scan (UNAVAILABLE), and and QueryOutputs through the gateway's port aborts its scan at the call's deadline.
  */
-import { Metadata, status } from '@grpc/grpc-js';
 import { expect } from 'chai';
 import { INDEXER_TABLES } from '../../src/core/ledger/index.ts';
 import { META, MemoryKeyValueStore, NodeStore, type Entry, type RangeOptions } from '../../src/core/store/index.ts';
 import type { LedgerJsonResponse, QueryOutputsRequest } from '../../src/grpc/gen/node.ts';
 import { NodeError } from '../../src/node/errors.ts';
-import { nodeServiceHandlers } from '../../src/node/grpc/handlers.ts';
-import { InProcessNodeServer } from '../../src/node/grpc/in-process.ts';
+import type { NodeCallError } from '../../src/grpc/port.ts';
+import { GrpcStatus } from '../../src/grpc/status.ts';
+import { servicePort } from '../../src/node/grpc/port.ts';
 import type { NodeServiceImpl } from '../../src/node/grpc/service.ts';
 import { IndexerReader, RERUN_MAX_ENTRIES } from '../../src/node/ledger/indexer-reads.ts';
 import { basic, book, booked, ed, HRP, tagHex } from '../core/ledger/indexer/support.ts';
@@ -114,7 +114,7 @@ describe('indexer reads of the node: consistency while milestones commit, cancel
     expect(kv.typeScans).to.equal(1);
   });
 
-  it('the QueryOutputs handler aborts its signal when the call is cancelled (deadline passed)', async () => {
+  it('QueryOutputs through the port aborts its signal when the call ends (deadline passed)', async () => {
     let seen: AbortSignal | undefined;
     const stub = {
       queryOutputs: (_req: QueryOutputsRequest, signal?: AbortSignal) =>
@@ -123,13 +123,13 @@ describe('indexer reads of the node: consistency while milestones commit, cancel
           signal?.addEventListener('abort', () => resolve({ json: '{}' }));
         }),
     } as unknown as NodeServiceImpl;
-    const client = new InProcessNodeServer(nodeServiceHandlers(stub, new CollectingLogger())).createClient();
-    const code = await new Promise<number | undefined>((resolve) => {
-      client.queryOutputs({ route: 'basic', parameters: [] }, new Metadata(), { deadline: Date.now() + 50 }, (err) => resolve(err?.code));
-    });
-    expect(code).to.equal(status.DEADLINE_EXCEEDED);
+    const port = servicePort(stub, { logger: new CollectingLogger() });
+    const code = await port.queryOutputs({ route: 'basic', parameters: [] }, { deadline: Date.now() + 50 }).then(
+      () => undefined,
+      (err: NodeCallError) => err.grpcCode,
+    );
+    expect(code).to.equal(GrpcStatus.DEADLINE_EXCEEDED);
     await new Promise((r) => setTimeout(r, 10));
     expect(seen?.aborted).to.equal(true);
-    client.close();
   });
 });

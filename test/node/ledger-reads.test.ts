@@ -18,8 +18,7 @@ import { BlockView } from '../../src/grpc/gen/node.ts';
 import { composeNode, type ComposedNode } from '../../src/node/compose.ts';
 import { NodeError } from '../../src/node/errors.ts';
 import { genesisFromJson, genesisToJson, ZERO_BLOCK_ID, type Genesis } from '../../src/node/genesis.ts';
-import { nodeServiceHandlers } from '../../src/node/grpc/handlers.ts';
-import { InProcessNodeServer } from '../../src/node/grpc/in-process.ts';
+import { servicePort } from '../../src/node/grpc/port.ts';
 import { startGrpcServer, type GrpcServerHandle } from '../../src/node/grpc/server.ts';
 import type { IssuedMilestone } from '../../src/node/ledger/coordinator.ts';
 import { devNetworkGenesis } from '../../src/node/ledger/dev-genesis.ts';
@@ -98,12 +97,12 @@ async function scenario(): Promise<Scenario> {
   return { genesis, parts, genesisOutputs, tx, txId: transactionIdOf(tx), txBlockId, ms1, ms2, receipt };
 }
 
-/** How the gateway reaches the composed node: its in-process transport, or its gRPC server. */
+/** How the gateway reaches the composed node: its service in process, or its gRPC server. */
 async function endpointOf(transport: (typeof TRANSPORTS)[number], parts: ComposedNode): Promise<{ endpoint: NodeEndpoint; stop(): Promise<void> }> {
   const logger = new CollectingLogger();
   if (transport === 'in-process') {
-    const server = new InProcessNodeServer(nodeServiceHandlers(parts.service, logger));
-    return { endpoint: { connect: () => server.createClient() }, stop: async () => server.shutdown() };
+    const port = servicePort(parts.service, { logger });
+    return { endpoint: { connect: () => ({ port, close: () => undefined }) }, stop: async () => port.close() };
   }
   const server: GrpcServerHandle = await startGrpcServer(parts.service, { host: '127.0.0.1', port: 0, logger });
   return { endpoint: { connect: () => connectTo(transport, `127.0.0.1:${server.port}`) }, stop: () => server.close(500) };

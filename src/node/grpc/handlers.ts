@@ -8,13 +8,11 @@
 import { status, type handleUnaryCall, type ServerUnaryCall, type sendUnaryData, type ServiceError } from '@grpc/grpc-js';
 import type { NodeServiceServer } from '../../grpc/gen/node.ts';
 import { NodeError } from '../errors.ts';
-import { toServiceError } from './errors.ts';
+import { defectMessage, isDomainError, toServiceError } from './errors.ts';
 import type { Logger } from '../logger.ts';
-import type { NodeServiceImpl } from './service.ts';
+import { NODE_METHODS, rpcName } from '../../grpc/port.ts';
+import { takesSignal, type ServiceMethods } from './port.ts';
 
-function isExpected(e: unknown): boolean {
-  return e instanceof NodeError || (e instanceof Error && e.name === 'ProtocolError');
-}
 
 /** Told about every answered call: the method, its gRPC status name (OK, NOT_FOUND, ...) and its seconds. */
 export type CallObserver = (method: string, code: string, seconds: number) => void;
@@ -51,11 +49,9 @@ function unaryHandler<Req, Res>(name: string, logger: Logger, run: (req: Req, ca
     p.then(
       (res) => answer(null, res),
       (e: unknown) => {
-        if (!isExpected(e)) {
+        if (!isDomainError(e)) {
           logger.error(`${name} failed unexpectedly`, e);
-          // The first line only: what follows in a host error is often a stack or a path, the log has it whole.
-          const text = (e instanceof Error ? e.message : String(e)).split('\n', 1)[0]!.trim();
-          answer(toServiceError(new NodeError('INTERNAL', `${name} failed: ${text}`)));
+          answer(toServiceError(new NodeError('INTERNAL', defectMessage(name, e))));
           return;
         }
         answer(toServiceError(e));
@@ -64,46 +60,23 @@ function unaryHandler<Req, Res>(name: string, logger: Logger, run: (req: Req, ca
   };
 }
 
-export function nodeServiceHandlers(service: NodeServiceImpl, logger: Logger, observe?: CallObserver): NodeServiceServer {
-  const unary = <Req, Res>(name: string, l: Logger, run: (req: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>) => unaryHandler(name, l, run, observe);
-  return {
-    getBlock: unary('GetBlock', logger, (req) => service.getBlock(req)),
-    getBlockMetadata: unary('GetBlockMetadata', logger, (req) => service.getBlockMetadata(req)),
-    submitBlock: unary('SubmitBlock', logger, (req, call) => {
-      const cancelled = new AbortController();
-      call.once('cancelled', () => cancelled.abort(new Error('the client cancelled the call')));
-      return service.submitBlock(req, cancelled.signal);
-    }),
-    getIncludedBlock: unary('GetIncludedBlock', logger, (req) => service.getIncludedBlock(req)),
-    getIncludedBlockMetadata: unary('GetIncludedBlockMetadata', logger, (req) => service.getIncludedBlockMetadata(req)),
-    getIncludedBlockV3: unary('GetIncludedBlockV3', logger, (req) => service.getIncludedBlockV3(req)),
-    submitBlockV3: unary('SubmitBlockV3', logger, async (req) => service.submitBlockV3(req)),
-    getBlockV3: unary('GetBlockV3', logger, async (req) => service.getBlockV3(req)),
-    getBlockMetadataV3: unary('GetBlockMetadataV3', logger, async (req) => service.getBlockMetadataV3(req)),
-    getInfoV3: unary('GetInfoV3', logger, async () => service.getInfoV3()),
-    getIssuanceV3: unary('GetIssuanceV3', logger, async () => service.getIssuanceV3()),
-    getInfo: unary('GetInfo', logger, () => service.getInfo()),
-    getTips: unary('GetTips', logger, (req) => service.getTips(req)),
-    getOutput: unary('GetOutput', logger, (req) => service.getOutput(req)),
-    getOutputMetadata: unary('GetOutputMetadata', logger, (req) => service.getOutputMetadata(req)),
-    getMilestone: unary('GetMilestone', logger, (req) => service.getMilestone(req)),
-    getMilestoneUtxoChanges: unary('GetMilestoneUtxoChanges', logger, (req) => service.getMilestoneUtxoChanges(req)),
-    getReceipts: unary('GetReceipts', logger, (req) => service.getReceipts(req)),
-    getTreasury: unary('GetTreasury', logger, () => service.getTreasury()),
-    queryOutputs: unary('QueryOutputs', logger, (req, call) => {
-      const cancelled = new AbortController();
-      call.once('cancelled', () => cancelled.abort(new Error('the client cancelled the call')));
-      return service.queryOutputs(req, cancelled.signal);
-    }),
-    getChainOutput: unary('GetChainOutput', logger, (req) => service.getChainOutput(req)),
-    faucetInfo: unary('FaucetInfo', logger, () => service.faucetInfo()),
-    faucetEnqueue: unary('FaucetEnqueue', logger, (req) => service.faucetEnqueue(req)),
-    getPeers: unary('GetPeers', logger, () => service.getPeers()),
-    getPeer: unary('GetPeer', logger, (req) => service.getPeer(req)),
-    addPeer: unary('AddPeer', logger, (req) => service.addPeer(req)),
-    removePeer: unary('RemovePeer', logger, (req) => service.removePeer(req)),
-    getDashboard: unary('GetDashboard', logger, () => service.getDashboard()),
-    pruneDatabase: unary('PruneDatabase', logger, (req) => service.pruneDatabase(req)),
-    createSnapshot: unary('CreateSnapshot', logger, (req) => service.createSnapshot(req)),
-  };
+/**
+ * The gRPC server's handlers of `service`, one per method of the generated definition (src/grpc/port.ts NODE_METHODS):
+ * the methods that take an AbortSignal (SubmitBlock, QueryOutputs) get one aborted when the call is cancelled.
+ */
+export function nodeServiceHandlers(service: ServiceMethods, logger: Logger, observe?: CallObserver): NodeServiceServer {
+  const handlers: Record<string, unknown> = {};
+  for (const method of NODE_METHODS) {
+    const fn = service[method] as ((request: unknown, signal?: AbortSignal) => Promise<unknown>) | undefined;
+    if (fn === undefined) continue; // a partial service (a test's): grpc-js answers UNIMPLEMENTED
+    const run = takesSignal(fn)
+      ? (req: unknown, call: ServerUnaryCall<unknown, unknown>) => {
+          const cancelled = new AbortController();
+          call.once('cancelled', () => cancelled.abort(new Error('the client cancelled the call')));
+          return fn.call(service, req, cancelled.signal);
+        }
+      : (req: unknown) => fn.call(service, req);
+    handlers[method] = unaryHandler(rpcName(method), logger, run, observe);
+  }
+  return handlers as unknown as NodeServiceServer;
 }

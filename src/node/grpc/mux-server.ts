@@ -1,7 +1,7 @@
 /**
  * The node's side of the multiplexed transport (proto/mux.proto, docs/decisions.md §24): the NodeMux service, served
  * beside NodeService on the same gRPC server, runs each CALL frame through the same handlers as the unary service,
- * with a server-call object of grpc-js's surface (server-call.ts, as the in-process transport does), and answers
+ * with a server-call object of grpc-js's surface (server-call.ts), and answers
  * with what grpc-js's server would send for the unary call:
  *   * the request decoded and the answer encoded by the method's generated message functions (MESSAGES);
  *   * a failure as FAILURE frame with the status code, details and the trailers a trailers-only answer carries
@@ -26,14 +26,17 @@
  * (logged once per stream); bytes that do not decode end the stream INTERNAL.
  */
 import { Metadata, status as Status, type Server, type ServerDuplexStream, type UntypedServiceImplementation } from '@grpc/grpc-js';
-import { DeadlineTimer, trailersOnly, type Expiring } from '../../grpc/client-call.ts';
+import type { NodeServiceServer } from '../../grpc/gen/node.ts';
+import { DeadlineTimer, type Expiring } from '../../grpc/deadline-timer.ts';
 import type { MuxBatch, MuxFrame } from '../../grpc/gen/mux.ts';
 import { NodeServiceService } from '../../grpc/gen/node.ts';
 import { BatchReader, encodeMessage, EXCHANGE_UNDECODED, failureFrame, frame, frameBytes, FrameKind, FrameWriter, InvalidMetadataError, MAX_CALLS_IN_FLIGHT, MAX_MESSAGE_BYTES, metadataOf, METHOD_OF, servicePath, type Encoder, type NodeServiceMethod } from '../../grpc/mux.ts';
 import { consoleLogger, type Logger } from '../logger.ts';
-import { MESSAGES } from './in-process-messages.ts';
-import type { NodeServiceHandlers } from './in-process.ts';
-import { DispatchedServerCall, errorStatus, invokeHandler, type Respond, type UnaryHandler } from './server-call.ts';
+import { MESSAGES } from '../../grpc/messages.ts';
+import { DispatchedServerCall, errorStatus, invokeHandler, trailersOnly, type Respond, type UnaryHandler } from './server-call.ts';
+
+/** The handlers the NodeMux dispatches to: the node's (`nodeServiceHandlers`, the gRPC server's own) or a test's. */
+export type NodeServiceHandlers = Partial<NodeServiceServer> | UntypedServiceImplementation;
 
 /** Answers waiting to be written beyond this: no further frames are dispatched or read until it drains to half. */
 const BACKLOG_BYTES = 4 * 1024 * 1024;

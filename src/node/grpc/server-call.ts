@@ -1,6 +1,6 @@
 /**
- * The server side of a NodeService call that does not come through grpc-js's own unary dispatch: the in-process
- * transport (in-process.ts) and the multiplexed one (mux-server.ts) call the same handlers as the gRPC server does,
+ * The server side of a NodeService call that does not come through grpc-js's own unary dispatch: the multiplexed
+ * transport (mux-server.ts) calls the same handlers as the gRPC server does,
  * with a server-call object of grpc-js's ServerUnaryCall surface, and turn the handler's outcome into what grpc-js's
  * server would send (server.ts, server-interceptors.ts):
  *   * a handler that throws is UNKNOWN "Unknown error";
@@ -12,7 +12,25 @@
  */
 import { EventEmitter } from 'node:events';
 import { Metadata, status as Status, type Deadline, type ServerUnaryCall, type StatusObject } from '@grpc/grpc-js';
-import { trailersOnly } from '../../grpc/client-call.ts';
+
+/**
+ * The trailers of a trailers-only answer as a grpc-js client reads them back: the HTTP/2 `content-type`, the
+ * server's metadata as HTTP/2 carries it (the values of a text key joined into one with ", ", each bytes value
+ * copied, as base64 on the wire would), and the `date` node:http2 adds.
+ */
+export function trailersOnly(metadata: Metadata | null | undefined): Metadata {
+  const out = new Metadata();
+  out.set('content-type', 'application/grpc+proto');
+  if (metadata) {
+    for (const [key, values] of Object.entries(metadata.toJSON())) {
+      if (key === 'content-type' || key === 'date' || key === 'grpc-status' || key === 'grpc-message' || values.length === 0) continue;
+      if (key.endsWith('-bin')) for (const v of values) out.add(key, Buffer.from(v as Buffer));
+      else out.set(key, values.join(', '));
+    }
+  }
+  out.set('date', new Date().toUTCString());
+  return out;
+}
 
 /** A handler's callback: (error, value, trailer), as grpc-js's sendUnaryData. */
 export type Respond = (error: unknown, value?: unknown, trailer?: Metadata) => void;

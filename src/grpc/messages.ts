@@ -1,9 +1,8 @@
 /**
- * The in-process transport's messages: each NodeService method's generated message functions, and the answer as a
- * real client would get it (normalized like decode's output, every bytes field copied, so nothing the caller does
- * reaches the service's objects). in-process.ts dispatches the calls.
+ * Each NodeService method's generated message functions (the compiler checks every method of the generated definition
+ * is here, with its own types): the NodeMux transport (src/grpc/mux.ts) decodes requests and encodes answers with them,
+ * through a writer it reuses (the definition's serialize functions make a new one per message).
  */
-import { Buffer } from 'node:buffer';
 import {
   BlockMetadata,
   BlockResponse,
@@ -48,10 +47,10 @@ import {
   CreateSnapshotRequest,
   CreateSnapshotResponse,
   type MessageFns,
-} from '../../grpc/gen/node.ts';
+} from './gen/node.ts';
 
 type Definition = typeof NodeServiceService;
-export type NodeServiceMethod = keyof Definition;
+type NodeServiceMethod = keyof Definition;
 type RequestOf<M extends NodeServiceMethod> = Parameters<Definition[M]['requestSerialize']>[0];
 export type ResponseOf<M extends NodeServiceMethod> = ReturnType<Definition[M]['responseDeserialize']>;
 
@@ -88,39 +87,3 @@ export const MESSAGES: { readonly [M in NodeServiceMethod]: { readonly request: 
   pruneDatabase: { request: PruneDatabaseRequest, response: PruneDatabaseResponse },
   createSnapshot: { request: CreateSnapshotRequest, response: CreateSnapshotResponse },
 };
-
-/** A message type's fromPartial, for a value the compiler cannot tie to one method. */
-export interface Normalizer {
-  fromPartial(object: unknown): unknown;
-}
-
-/** A copy of `bytes` as decode would hand it out (a Buffer; an empty field is a fresh empty array). */
-function copyBytes(bytes: Uint8Array): Uint8Array {
-  return bytes.length === 0 ? new Uint8Array(0) : Buffer.from(bytes);
-}
-
-/** Replaces every bytes value inside `node` (objects and arrays fromPartial just built) by a copy. */
-function copyBytesIn(node: object): void {
-  if (Array.isArray(node)) {
-    for (let i = 0; i < node.length; i++) {
-      const v: unknown = node[i];
-      if (v instanceof Uint8Array) node[i] = copyBytes(v);
-      else if (typeof v === 'object' && v !== null) copyBytesIn(v);
-    }
-    return;
-  }
-  const record = node as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    const v = record[key];
-    if (v instanceof Uint8Array) record[key] = copyBytes(v);
-    else if (typeof v === 'object' && v !== null) copyBytesIn(v);
-  }
-}
-
-/** The answer as the caller gets it: normalized like decode's output, detached from the service's objects. */
-export function detachResponse<M extends NodeServiceMethod>(method: M, value: unknown): ResponseOf<M> {
-  if (typeof value !== 'object' || value === null) throw new TypeError('the answer is not a message');
-  const message = (MESSAGES[method].response as Normalizer).fromPartial(value) as ResponseOf<M>;
-  copyBytesIn(message);
-  return message;
-}
