@@ -4,6 +4,9 @@
  */
 import { credentials, type ChannelCredentials, type ClientDuplexStream, type ServerDuplexStream } from '@grpc/grpc-js';
 import { PeerServiceClient, type PeerMessage } from '../../grpc/gen/peer.ts';
+import { constants as http2 } from 'node:http2';
+
+const { NGHTTP2_CANCEL } = http2;
 
 export interface PeerLink {
   /** "host:port" we dialed, or the remote address of an inbound call. */
@@ -81,6 +84,7 @@ class StreamLink implements PeerLink {
       if (this.inbound) {
         const call = this.stream as ServerDuplexStream<PeerMessage, PeerMessage>;
         call.end();
+        closeLater(call);
       } else {
         (this.stream as ClientDuplexStream<PeerMessage, PeerMessage>).cancel();
       }
@@ -90,6 +94,37 @@ class StreamLink implements PeerLink {
     this.release();
     for (const l of this.closeListeners.splice(0)) l(reason);
   }
+}
+
+/** How long an inbound stream this node ended may stay open before its HTTP/2 stream is reset. */
+export const END_GRACE_MS = 2_000;
+
+/**
+ * The HTTP/2 stream under a grpc-js server call. grpc-js keeps it in the innermost of its intercepting calls; this
+ * reads grpc-js's own fields (the version is pinned) and yields undefined if they ever change shape.
+ */
+function http2StreamOf(call: unknown): { closed: boolean; close(code?: number): void } | undefined {
+  let c = (call as { call?: unknown }).call;
+  for (let depth = 0; c !== undefined && c !== null && depth < 16; depth++) {
+    const stream = (c as { stream?: { closed?: unknown; close?: unknown } }).stream;
+    if (stream && typeof stream.close === 'function' && typeof stream.closed === 'boolean') return stream as { closed: boolean; close(code?: number): void };
+    c = (c as { nextCall?: unknown }).nextCall;
+  }
+  return undefined;
+}
+
+/**
+ * Ends an inbound stream for good: `end()` asks grpc-js for the OK status, but when grpc-js already ended the call
+ * itself (a message it could not decode) while a message of ours was still being written, the trailers are never
+ * sent and the stream would stay open, outside the per-host bound, for as long as the client keeps it (found by the
+ * gRPC fuzz, test/fuzz/grpc.test.ts). So a stream still open `END_GRACE_MS` after is reset (RST_STREAM CANCEL).
+ */
+function closeLater(call: ServerDuplexStream<PeerMessage, PeerMessage>): void {
+  const timer = setTimeout(() => {
+    const stream = http2StreamOf(call);
+    if (stream && !stream.closed) stream.close(NGHTTP2_CANCEL);
+  }, END_GRACE_MS);
+  timer.unref();
 }
 
 /** Dials `address` ("host:port", a peer door) and opens the peer stream; plaintext unless `channel` says TLS. */
