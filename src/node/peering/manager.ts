@@ -79,7 +79,7 @@ export class PeerManager {
       message: (peer, m) => this.receive(peer, m),
       connected: (peer) => this.status.greet(peer),
     });
-    this.status = new SyncStatus(this.ctx, this.peers, () => port.status());
+    this.status = new SyncStatus(this.ctx, this.peers, () => port.status(), options.sync);
     this.requests = new Requests(this.ctx, port, this.peers, this.seen, (index) => this.sync.pendingMilestone(index));
     this.parking = new V3Parking(
       this.ctx,
