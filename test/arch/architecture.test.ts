@@ -97,7 +97,7 @@ describe('architecture', () => {
     // built by it and see each other only through narrow ports. Only the gRPC adapter (src/node/grpc) speaks the
     // NodeService's messages; the peer layer speaks its own wire protocol (the PeerService).
     // The composition root: these files at the top of src/node and the wire functions of compose/.
-    const roots = ['compose.ts', 'node.ts', 'run.ts', 'rest.ts', 'open-network.ts'].map((f) => join(root, 'src/node', f));
+    const roots = ['compose.ts', 'node.ts', 'run.ts', 'rest.ts'].map((f) => join(root, 'src/node', f));
     const composeDir = join(root, 'src/node/compose') + '/';
     const bad: string[] = [];
     for (const f of files('src/node')) {

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { defaultConfig } from '../../src/node/config.ts';
-import { genesisToJson } from '../../src/node/genesis.ts';
-import { devNetworkGenesis } from '../../src/node/ledger/dev-genesis.ts';
+import { genesisToJson } from '../../src/node/genesis/genesis.ts';
+import { devNetworkGenesis } from '../../src/node/genesis/dev-genesis.ts';
 import { GENESIS_FILE, startNode } from '../../src/node/node.ts';
 import { CollectingLogger } from './support.ts';
 

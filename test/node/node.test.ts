@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { toHex0x } from '../../src/core/bytes.ts';
 import { BlockView, NodeServiceClient } from '../../src/grpc/gen/node.ts';
 import { ConfigError, defaultConfig, type NodeConfig } from '../../src/node/config.ts';
-import { devGenesis, genesisFromJson, genesisToJson } from '../../src/node/genesis.ts';
+import { devGenesis, genesisFromJson, genesisToJson } from '../../src/node/genesis/genesis.ts';
 import { packageVersion, startNode, type RunningNode } from '../../src/node/node.ts';
 import { call, CollectingLogger, failure } from './support.ts';
 

@@ -3,13 +3,13 @@
  */
 import { join } from 'node:path';
 import type { NodeStore } from '../../core/store/index.ts';
-import type { Genesis } from '../genesis.ts';
+import type { Genesis } from '../genesis/genesis.ts';
 import { childLogger, type Logger } from '../logger.ts';
-import type { NetworkState } from '../network.ts';
+import type { NetworkState } from '../genesis/network.ts';
 import { SnapshotServer } from '../peering/snapshot-server.ts';
 import type { SyncState } from '../peering/sync-state.ts';
 import { Pruner, type PrunerDeps, type PruningSettings } from '../pruning/pruner.ts';
-import { Snapshots } from '../snapshot/snapshots.ts';
+import { Snapshots } from '../snapshots/snapshots.ts';
 import type { V3Engine } from '../v3/engine.ts';
 import type { LedgerParts, TangleParts } from './tangle.ts';
 

@@ -3,7 +3,7 @@
  * faucet, control (pruning, snapshots), peers and the dashboard, v3; and the NodeEvents service.
  */
 import type { NodeStore } from '../../core/store/index.ts';
-import { dashboardData } from '../dashboard.ts';
+import { dashboardData } from '../metrics/dashboard.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { Faucet } from '../faucet/faucet.ts';
 import { nodeEventsService } from '../grpc/events.ts';
@@ -17,14 +17,14 @@ import { V3Service } from '../grpc/service-v3.ts';
 import { IndexerReader } from '../ledger/indexer-reads.ts';
 import { LedgerReader } from '../ledger/reads.ts';
 import type { Logger } from '../logger.ts';
-import type { NetworkState } from '../network.ts';
+import type { NetworkState } from '../genesis/network.ts';
 import type { PeerManager } from '../peering/manager.ts';
 import type { SyncState } from '../peering/sync-state.ts';
 import type { PowQueue } from '../pow/queue.ts';
-import type { NodeMetrics } from '../prometheus/node-metrics.ts';
+import type { NodeMetrics } from '../metrics/node-metrics.ts';
 import type { Pruner } from '../pruning/pruner.ts';
-import type { Snapshots } from '../snapshot/snapshots.ts';
-import { NODE_NAME, type NodeStatus } from '../status.ts';
+import type { Snapshots } from '../snapshots/snapshots.ts';
+import { NODE_NAME, type NodeStatus } from '../status/status.ts';
 import { TangleReader } from '../tangle/reads.ts';
 import type { V3Engine } from '../v3/engine.ts';
 import type { IntakeParts, TangleParts } from './tangle.ts';

@@ -5,14 +5,14 @@
 import { LedgerState } from '../../core/ledger/index.ts';
 import { TABLES, type NodeStore } from '../../core/store/index.ts';
 import { Coordinator } from '../ledger/coordinator.ts';
-import type { CoordinatorSettings } from '../ledger/genesis-ledger.ts';
+import type { CoordinatorSettings } from '../genesis/genesis-ledger.ts';
 import { MilestoneProcessor } from '../ledger/milestones.ts';
 import { ProtocolState } from '../ledger/protocol-state.ts';
 import type { Logger } from '../logger.ts';
-import type { NetworkState } from '../network.ts';
+import type { NetworkState } from '../genesis/network.ts';
 import type { SyncState } from '../peering/sync-state.ts';
 import type { PowQueue } from '../pow/queue.ts';
-import type { NodeMetrics } from '../prometheus/node-metrics.ts';
+import type { NodeMetrics } from '../metrics/node-metrics.ts';
 import { Attacher } from '../tangle/attach.ts';
 import { ConeRoots } from '../tangle/cone-roots.ts';
 import { Intake } from '../tangle/intake.ts';

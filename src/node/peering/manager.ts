@@ -25,7 +25,7 @@ import { ProtocolError } from '../../core/errors.ts';
 import { blockId as blockIdOfBytes } from '../../core/ids/index.ts';
 import { LIMITS, PAYLOAD_MILESTONE, type Block } from '../../core/model/index.ts';
 import { BlockVersion, type PeerMessage } from '../../grpc/gen/peer.ts';
-import { NodeError } from '../errors.ts';
+import { NodeError } from '../support/errors.ts';
 import type { AttachResult } from '../tangle/attach.ts';
 import type { Accepted } from '../tangle/intake.ts';
 import { peerTarget } from './addresses.ts';

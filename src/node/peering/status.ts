@@ -7,7 +7,7 @@
  * none connected) counts as synced: it has no one to catch up from, and its health is the ledger's own rule.
  */
 import type { Heartbeat, PeerMessage } from '../../grpc/gen/peer.ts';
-import type { MilestoneStatus } from '../status.ts';
+import type { MilestoneStatus } from '../status/status.ts';
 import type { PeeringContext } from './context.ts';
 import type { Peer, PeerSet } from './peers.ts';
 import { SyncState } from './sync-state.ts';

@@ -15,8 +15,8 @@ import { blockId as blockIdOf, transactionIdOf } from '../../../src/core/ids/ind
 import { payloadFromJson } from '../../../src/core/json/index.ts';
 import type { TransactionPayload } from '../../../src/core/model/index.ts';
 import { BlockVersion, type PeerMessage } from '../../../src/grpc/gen/peer.ts';
-import { genesisToJson } from '../../../src/node/genesis.ts';
-import { devNetworkGenesis } from '../../../src/node/ledger/dev-genesis.ts';
+import { genesisToJson } from '../../../src/node/genesis/genesis.ts';
+import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
 import { getJson, getRaw, waitFor } from '../ledger/support.ts';
 import { connectAsPeer } from '../../support/peer-handshake.ts';
 import { NetNode, tempRoot, writeGenesis } from './support.ts';

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
 import { slotFromTime, type ProtocolParametersV3 } from '../../../src/core/v3/index.ts';
-import { devGenesis, genesisToJson } from '../../../src/node/genesis.ts';
+import { devGenesis, genesisToJson } from '../../../src/node/genesis/genesis.ts';
 import { devProtocolParametersV3, genesisV3ToJson, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
 import { basic, basicBlock, genesisOutputId, inputOf, key, signedTx, testGenesisV3, USER, WALLET } from '../../node/v3/helpers.ts';
 import { waitFor } from '../ledger/support.ts';
