@@ -112,6 +112,30 @@ export interface ComposedNode {
   stop(): Promise<void>;
 }
 
+/**
+ * What tests and benchmarks may reach of a running node (`RunningNode.testing`), instead of the parts themselves: the
+ * store, the gRPC adapter, the status, the protocol state, waiting on milestones, the write lock, storing a block
+ * directly, the coordinator and the faucet, and what the peer layer reports.
+ */
+export interface TestSurface {
+  readonly store: NodeStore;
+  readonly service: NodeServiceImpl;
+  readonly status: NodeStatus;
+  readonly protocol: ProtocolState;
+  readonly milestones: Pick<MilestoneProcessor, 'settled' | 'onConfirmed' | 'held' | 'rejection' | 'latest'>;
+  /** The node's write lock (tangle/write-lock.ts): runs a function while no block is being stored. */
+  readonly writeLock: WriteLock;
+  readonly attacher: Pick<Attacher, 'attach' | 'idle'>;
+  readonly coordinator: Coordinator | undefined;
+  readonly faucet: Faucet | undefined;
+  readonly peering: Pick<PeerManager, 'connectedPeers' | 'peerInfos' | 'stats' | 'synced' | 'nodeId' | 'accept'>;
+}
+
+export function testSurfaceOf(parts: ComposedNode): TestSurface {
+  const { store, service, status, protocol, milestones, writeLock, attacher, coordinator, faucet, peering } = parts;
+  return { store, service, status, protocol, milestones, writeLock, attacher, coordinator, faucet, peering };
+}
+
 export async function composeNode(options: ComposeOptions): Promise<ComposedNode> {
   const { store, network, pow } = options;
   const logger = options.logger ?? consoleLogger;
