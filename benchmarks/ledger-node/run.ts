@@ -18,9 +18,9 @@ import type { Block } from '../../src/core/model/index.ts';
 import { NodeStore } from '../../src/core/store/index.ts';
 import { LevelKeyValueStore } from '../../src/storage/index.ts';
 import { composeNode } from '../../src/node/compose.ts';
-import { devNetworkGenesis } from '../../src/node/ledger/dev-genesis.ts';
-import { coordinatorOf } from '../../src/node/ledger/genesis-ledger.ts';
-import { recordGenesis } from '../../src/node/open-network.ts';
+import { devNetworkGenesis } from '../../src/node/genesis/dev-genesis.ts';
+import { coordinatorOf } from '../../src/node/genesis/genesis-ledger.ts';
+import { recordGenesis } from '../../src/node/genesis/open-network.ts';
 import { installOpenSslEd25519 } from '../../src/node/crypto/ed25519-openssl.ts';
 import { scriptArg } from '../../scripts/lib/args.ts';
 

@@ -6,8 +6,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEV_MIN_POW_SCORE } from '../node/config.ts';
-import { genesisToJson } from '../node/genesis.ts';
-import { devNetworkGenesis, type DevNetworkOptions } from '../node/ledger/dev-genesis.ts';
+import { genesisToJson } from '../node/genesis/genesis.ts';
+import { devNetworkGenesis, type DevNetworkOptions } from '../node/genesis/dev-genesis.ts';
 
 const USAGE =
   'usage: ledger-node tool genesis [--out FILE] [--network-name N] [--min-pow-score N] [--milestone-interval S] [--funds ADDRESS_OR_SEED...] [--force]';

@@ -9,10 +9,10 @@
  */
 import { NodeStore } from '../core/store/index.ts';
 import { engineOfDataDir, openDataDirStore } from '../storage/open.ts';
-import { NodeError } from '../node/errors.ts';
-import { loadNetwork } from '../node/network.ts';
-import { writeSnapshot } from '../node/snapshot/snapshot.ts';
-import { networkGenesis } from '../node/snapshot/snapshots.ts';
+import { NodeError } from '../node/support/errors.ts';
+import { loadNetwork } from '../node/genesis/network.ts';
+import { writeSnapshot } from '../node/snapshots/snapshot.ts';
+import { networkGenesis } from '../node/snapshots/snapshots.ts';
 import { parseToolFlags } from './args.ts';
 import { terminalProgress } from './progress.ts';
 

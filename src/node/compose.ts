@@ -1,66 +1,48 @@
 /**
- * The composition root of the node's parts: builds every part once, with the narrow ports it needs, in dependency
- * order; nothing is changed after construction. `startNode` (node.ts) adds the store, the servers and the
+ * The composition root of the node's parts: `composeNode` builds every part once, in dependency order, by calling
+ * one small `wire...` function per feature (compose/: tangle and ledger, status and peering, pruning and snapshots,
+ * events, metrics, faucet, the gRPC adapter), each given its own section of the options; nothing is changed after
+ * construction and nothing is used before it is built. `startNode` (node.ts) adds the store, the servers and the
  * configuration around it; tests and benchmarks compose a node over a memory store the same way.
  *
- *   ProtocolState ─┬─ Attacher ── MilestoneProcessor ── Coordinator
- *                  ├─ ConeRoots ── TipSelector ── TangleReader
- *                  └─ Intake ─┬─ ClientSubmissions ─┐
- *                             └─ PeerManager ───────┴─ NodeStatus ── NodeServiceImpl (gRPC adapter)
- *   LedgerReader ── LedgerService (the ledger RPCs of the gRPC adapter)
- *   V3Engine ── V3Service (gRPC adapter; accepted blocks are gossiped by the PeerManager)
- *   Attacher, MilestoneProcessor ── EventBus (events/) ── NodeEvents (gRPC adapter, TIP-28 events)
- *   FaucetLedger, ClientSubmissions, MilestoneProcessor ── Faucet (faucet/, dev networks) ── FaucetService (gRPC adapter)
- *   Intake, Attacher, MilestoneProcessor ── NodeMetrics (prometheus/: /metrics, /info rates, dashboard) ── PeersService
- *   Attacher, MilestoneProcessor, RecentBlocks ── Pruner (pruning/) ── Snapshots (snapshot/) ── ControlService
+ * Two things the parts share have a name: the sync state (peering/sync-state.ts), which the peer layer updates and
+ * submissions, pruning, the faucet, health and the metrics read; and the write lock (tangle/write-lock.ts), the
+ * attacher's exclusive slot, which milestone confirmation, the coordinator, pruning, snapshots and the faucet take.
+ *
+ *   SyncState ── Tangle (ProtocolState, Attacher, TipSelector, RecentBlocks; WriteLock) ── Ledger (MilestoneProcessor)
+ *     ── Intake, ClientSubmissions ── Coordinator ── V3Engine ── NodeStatus ── metric hooks ── EventBus
+ *     ── Pruner ── Snapshots, SnapshotServer ── PeerManager (updates SyncState) ── metric gauges ── Faucet
+ *     ── NodeServiceImpl (gRPC adapter: ledger, faucet, control, peers and dashboard, v3), NodeEvents
  */
-import { join } from 'node:path';
-import type { ServerDuplexStream } from '@grpc/grpc-js';
-import { LedgerState } from '../core/ledger/index.ts';
-import { TABLES, type NodeStore } from '../core/store/index.ts';
-import { PeerServiceService, type PeerMessage } from '../grpc/gen/peer.ts';
-import { EventBus } from './events/bus.ts';
-import { feedEvents } from './events/feed.ts';
-import { Faucet, type FaucetSettings } from './faucet/faucet.ts';
-import { FaucetLedger } from './faucet/funds.ts';
-import { nodeEventsService } from './grpc/events.ts';
+import type { NodeStore } from '../core/store/index.ts';
+import { startV3Validator, wireEvents, wireFaucet, wireMetricGauges, wireMetricHooks, type FaucetSection } from './compose/features.ts';
+import { identityOf, wirePeering, wireStatus } from './compose/peering.ts';
+import { wirePruning, wireSnapshots, type PruningSection, type SnapshotSection } from './compose/pruning.ts';
+import { wireEventsService, wireService } from './compose/service.ts';
+import { wireCoordinator, wireIntake, wireLedger, wireTangle } from './compose/tangle.ts';
+import type { EventBus } from './events/bus.ts';
+import type { Faucet } from './faucet/faucet.ts';
 import type { ExtraService } from './grpc/server.ts';
-import { NodeServiceImpl } from './grpc/service.ts';
-import { LedgerService } from './grpc/service-ledger.ts';
-import { FaucetService } from './grpc/service-faucet.ts';
-import { V3Service } from './grpc/service-v3.ts';
-import { Coordinator } from './ledger/coordinator.ts';
-import type { CoordinatorSettings } from './ledger/genesis-ledger.ts';
-import { MilestoneProcessor } from './ledger/milestones.ts';
-import { ProtocolState } from './ledger/protocol-state.ts';
-import { IndexerReader } from './ledger/indexer-reads.ts';
-import { LedgerReader } from './ledger/reads.ts';
-import { consoleLogger, type Logger } from './logger.ts';
-import type { NetworkState } from './network.ts';
-import { ephemeralIdentity, nodeIdOf } from './peering/handshake.ts';
-import { acceptPeer } from './peering/link.ts';
-import { PeerManager, type PeeringOptions } from './peering/manager.ts';
+import type { NodeServiceImpl } from './grpc/service.ts';
+import type { Coordinator } from './ledger/coordinator.ts';
+import type { CoordinatorSettings } from './genesis/genesis-ledger.ts';
+import type { MilestoneProcessor } from './ledger/milestones.ts';
+import type { ProtocolState } from './ledger/protocol-state.ts';
+import { childLogger, consoleLogger, type Logger } from './logger.ts';
+import type { NetworkState } from './genesis/network.ts';
+import type { PeerManager, PeeringOptions } from './peering/manager.ts';
+import { SyncState } from './peering/sync-state.ts';
 import type { PowQueue } from './pow/queue.ts';
-import { dashboardData } from './dashboard.ts';
-import { PeersService } from './grpc/service-peers.ts';
-import { NodeMetrics } from './prometheus/node-metrics.ts';
-import { NODE_NAME, NodeStatus } from './status.ts';
-import { Attacher } from './tangle/attach.ts';
-import { ConeRoots } from './tangle/cone-roots.ts';
-import { KnownBlocks } from './tangle/known-blocks.ts';
-import { RecentBlocks } from './tangle/recent-blocks.ts';
-import { Intake } from './tangle/intake.ts';
-import { TangleReader } from './tangle/reads.ts';
-import { ClientSubmissions } from './tangle/submissions.ts';
-import { TipSelector, type PoolRules } from './tangle/urts.ts';
+import { NodeMetrics } from './metrics/node-metrics.ts';
+import type { Pruner } from './pruning/pruner.ts';
+import type { NodeStatus } from './status/status.ts';
+import type { Attacher } from './tangle/attach.ts';
+import type { Intake } from './tangle/intake.ts';
+import type { ClientSubmissions } from './tangle/submissions.ts';
+import type { PoolRules, TipSelector } from './tangle/urts.ts';
+import type { WriteLock } from './tangle/write-lock.ts';
 import { V3Engine } from './v3/engine.ts';
-import type { Genesis } from './genesis.ts';
-import { ControlService } from './grpc/service-control.ts';
-import { Pruner, type PrunerDeps, type PruningSettings } from './pruning/pruner.ts';
-import { Snapshots } from './snapshot/snapshots.ts';
-import { downloadSnapshotHandler, SnapshotServer } from './peering/snapshot-server.ts';
-import { startValidator, type ValidatorHandle } from './v3/validator.ts';
-import { DEFAULT_VALIDATION_INTERVAL_MS } from './settings.ts';
+import type { ValidatorHandle } from './v3/validator.ts';
 
 /** How often the node checks its health to log a change (status.ts `watch`). */
 const HEALTH_CHECK_MS = 5_000;
@@ -87,11 +69,11 @@ export interface ComposeOptions {
   /** The node's metrics (one is made when absent): the PoW queue and the gRPC server report to it too. */
   metrics?: NodeMetrics;
   /** The dev wallet's seed the faucet pays from, and its amounts; undefined = no faucet. */
-  faucet?: { seed: Uint8Array; settings?: Partial<FaucetSettings> };
+  faucet?: FaucetSection;
   /** Automatic pruning (pruning/pruner.ts; absent: only on demand) and the store's size on disk. */
-  pruning?: PruningSettings & Pick<PrunerDeps, 'databaseSize' | 'afterBatch'>;
+  pruning?: PruningSection;
   /** Where snapshots on demand go, and the genesis whose dev entries they carry (absent: no snapshots on demand). */
-  snapshots?: { dir: string; genesis?: () => Genesis | undefined };
+  snapshots?: SnapshotSection;
 }
 
 export interface ComposedNode {
@@ -106,6 +88,10 @@ export interface ComposedNode {
   readonly status: NodeStatus;
   readonly coordinator: Coordinator | undefined;
   readonly peering: PeerManager;
+  /** Whether the node is synced: the peer layer updates it, submissions, pruning, the faucet and health read it. */
+  readonly sync: SyncState;
+  /** The attacher's exclusive slot: milestone confirmation, the coordinator, pruning, snapshots and the faucet take it. */
+  readonly writeLock: WriteLock;
   /** The PeerService for the node's gRPC server. */
   readonly peerService: ExtraService;
   /** The node's events (TIP-28) and their gRPC service, NodeEvents; the bus closes on stop. */
@@ -126,186 +112,58 @@ export interface ComposedNode {
   stop(): Promise<void>;
 }
 
+/**
+ * What tests and benchmarks may reach of a running node (`RunningNode.testing`), instead of the parts themselves: the
+ * store, the gRPC adapter, the status, the protocol state, waiting on milestones, the write lock, storing a block
+ * directly, the coordinator and the faucet, and what the peer layer reports.
+ */
+export interface TestSurface {
+  readonly store: NodeStore;
+  readonly service: NodeServiceImpl;
+  readonly status: NodeStatus;
+  readonly protocol: ProtocolState;
+  readonly milestones: Pick<MilestoneProcessor, 'settled' | 'onConfirmed' | 'held' | 'rejection' | 'latest'>;
+  /** The node's write lock (tangle/write-lock.ts): runs a function while no block is being stored. */
+  readonly writeLock: WriteLock;
+  readonly attacher: Pick<Attacher, 'attach' | 'idle'>;
+  readonly coordinator: Coordinator | undefined;
+  readonly faucet: Faucet | undefined;
+  readonly peering: Pick<PeerManager, 'connectedPeers' | 'peerInfos' | 'stats' | 'synced' | 'nodeId' | 'accept'>;
+}
+
+export function testSurfaceOf(parts: ComposedNode): TestSurface {
+  const { store, service, status, protocol, milestones, writeLock, attacher, coordinator, faucet, peering } = parts;
+  return { store, service, status, protocol, milestones, writeLock, attacher, coordinator, faucet, peering };
+}
+
 export async function composeNode(options: ComposeOptions): Promise<ComposedNode> {
-  const { store, network } = options;
+  const { store, network, pow } = options;
   const logger = options.logger ?? consoleLogger;
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
 
-  const protocol = await ProtocolState.load(store);
-  const ledger = new LedgerState(store);
-  const coneRoots = new ConeRoots(store, network, protocol);
-  const known = new KnownBlocks();
-  const attacher = new Attacher(store, protocol, coneRoots, known, now);
-  const tips = new TipSelector(store, protocol, coneRoots, now, options.tipPools);
-  attacher.onSolid((id, parents, cri) => tips.added(id, parents, cri));
-  const recent = new RecentBlocks(store, protocol);
-  attacher.onStored((id, block) => recent.stored(id, block));
-  const afterConfirm = async (referenced: Uint8Array[], index: number): Promise<void> => {
-    recent.referenced(referenced);
-    // The confirmed index moved: cone root indexes above the confirmed cone are current again, then the pools rescored.
-    const batch = store.batch();
-    const changed = await coneRoots.afterConfirmation(referenced, index, batch);
-    if (batch.length > 0) await batch.commit({ sync: false });
-    tips.rescore(changed);
-  };
-  const milestones = new MilestoneProcessor(store, (fn) => attacher.exclusive(fn), protocol, logger, afterConfirm, recent);
-  attacher.onStored((id, block, result) => milestones.stored(id, block, result));
-  // One pass over the stored blocks' metadata: what the attacher and the milestone processor need to know at start.
-  for await (const [id, md] of store.entries(TABLES.blockMetadata)) {
-    attacher.noteStored(id, md);
-    milestones.noteStored(id, md);
-  }
-  await attacher.load();
-  await tips.load();
+  // Built in dependency order. The sync state comes first: the peer layer, built late (it needs the status and the
+  // snapshot server), updates it; the parts built before it read it.
+  const sync = new SyncState();
+  const tangle = await wireTangle(store, network, { tipPools: options.tipPools }, now);
+  const ledger = await wireLedger(store, tangle, logger);
   const metrics = options.metrics ?? new NodeMetrics({ now });
-  const intake = new Intake({
-    network,
-    protocol,
-    pow: options.pow,
-    attacher,
-    selectTips: () => tips.select(random),
-    milestoneKeys: () => ledger.milestoneKeys(),
-    observe: (origin, outcome) => metrics.blockReceived(origin, outcome),
-  });
-  const coordinator = options.coordinator
-    ? new Coordinator({
-        store,
-        protocol,
-        tips,
-        blocks: recent,
-        milestones,
-        exclusive: (fn) => attacher.exclusive(fn),
-        accept: async (block) => (await intake.accept({ block }, { kind: 'coordinator' })).blockId,
-        ...(options.pow ? { mine: (bytes: Uint8Array, score: number) => options.pow!.mine(bytes, score, new AbortController().signal) } : {}),
-        settings: options.coordinator,
-        logger,
-        now,
-      })
-    : undefined;
+  const intake = wireIntake({ network, tangle, ledger, metrics, sync, pow }, random);
+  const coordinator = wireCoordinator({ store, tangle, ledger, intake: intake.intake, pow, now }, options.coordinator, logger);
   const v3 = await V3Engine.open(store);
-  // The node's identity key (the data folder's, identity.ts; a process-long one when none is given): peers, /info.
-  const identity = options.peering?.identity ?? ephemeralIdentity();
-  const status: NodeStatus = new NodeStatus({
-    identity: { publicKey: identity.publicKey, nodeId: nodeIdOf(identity.publicKey) },
-    store,
-    network,
-    protocol,
-    milestones,
-    version: options.version,
-    powEnabled: options.pow !== undefined,
-    ...(options.coordinator ? { milestoneIntervalSeconds: options.coordinator.milestoneInterval } : {}),
-    coordinatorSince: () => coordinator?.startedAt,
-    // The peer manager is built below from the status; it is asked only once the node runs.
-    synced: (): boolean => peering.almostSynced,
-    rates: () => metrics.rates,
-    now,
-  });
-  attacher.onStored((id, _block, result) => {
-    if (!result.solid) metrics.unsolidStored(id);
-  });
-  attacher.onSolid((id) => metrics.solidified(id));
-  milestones.onConfirmed((e) => {
-    const verdicts = e.confirmation.verdicts;
-    const conflicts = verdicts.filter((v) => v.ledgerInclusionState === 'conflicting').map((v) => v.conflictReason);
-    metrics.milestoneConfirmed({ index: e.index, timestamp: e.confirmation.milestoneTimestamp, milestoneId: e.milestoneId, blockId: e.blockId, referencedBlocks: e.coneSize, includedTransactions: e.included, conflicts, ms: e.ms });
-  });
-  const events = new EventBus();
-  feedEvents(events, { store, protocol, logger, onStored: (l) => attacher.onStored(l), onSolid: (l) => attacher.onSolid(l), onConfirmed: (l) => milestones.onConfirmed(l), onLatest: (l) => milestones.onLatest(l) });
-  const peering: PeerManager = new PeerManager(
-    {
-      network,
-      protocol,
-      store,
-      accept: (bytes, requested) => intake.accept({ bytes }, { kind: 'peer', requested }),
-      onStored: (l) => attacher.onStored(l),
-      onConfirmed: (l) => milestones.onConfirmed((e) => l(e.index)),
-      status: () => status.milestoneStatus(),
-      milestoneBlockId: async (index) => (await store.milestone(index))?.blockId,
-      blockSeen: () => metrics.blockReceived('peer', 'duplicate'),
-      v3,
-      // Snapshots for bootstrapping peers, from the folder of snapshots on demand (declared below, used once running).
-      ...(options.snapshots ? { snapshots: { offer: (peer, request) => snapshotServer!.offer(peer, request) } } : {}),
-    },
-    { peers: [], logger, ...options.peering, identity },
-  );
-  const submissions = new ClientSubmissions(intake, () => peering.almostSynced);
-  const { databaseSize, afterBatch, ...pruneSettings } = options.pruning ?? {};
-  // After pruning: the attacher forgets waits on what was pruned; the stored-block filter drops the pruned IDs from
-  // time to time (tangle/known-blocks.ts).
-  const afterPrune = async (): Promise<void> => {
-    const waits = attacher.held.awaited > 0 ? await attacher.exclusive(() => attacher.dropPrunedWaits()) : 0;
-    if (waits > 0) logger.info(`pruning: ${waits} missing parent(s) of pruned unsolid blocks no longer awaited`);
-    const before = known.size;
-    if (await known.afterPrune(store, (fn) => attacher.exclusive(fn))) {
-      logger.info(`pruning: stored-block filter rebuilt from the kept blocks: ${before.entries} -> ${known.size.entries} entries, ${(before.bytes / 2 ** 20).toFixed(1)} -> ${(known.size.bytes / 2 ** 20).toFixed(1)} MiB`);
-    }
-  };
-  // The v3 data goes by time: what is older than the timestamp of the milestone at the pruning index (v3/pruning.ts).
-  const pruneV3 = async (milestone: { index: number; timestamp: number }, pace: () => Promise<void>): Promise<void> => {
-    const p = await v3!.prune({ milestoneIndex: milestone.index, timestamp: milestone.timestamp }, { afterBatch: pace });
-    if (p.blocks > 0) logger.info(`pruning: v3 blocks of the slots before ${p.slot} pruned (${p.blocks} blocks, ${p.transactions} transactions, ${p.outputs} spent outputs, ${p.batches} batches)`);
-  };
-  const pruner = new Pruner(
-    { store, protocol, exclusive: (fn) => attacher.exclusive(fn), forget: (ids) => (recent.referenced(ids), attacher.forgetPruned(ids)), pruned: afterPrune, synced: () => peering.almostSynced, logger, now, ...(databaseSize ? { databaseSize } : {}), ...(afterBatch ? { afterBatch } : {}), ...(v3 ? { pruneByTime: pruneV3 } : {}) },
-    pruneSettings,
-  );
-  milestones.onConfirmed(() => pruner.confirmed());
-  const snapshotServer = options.snapshots && new SnapshotServer({ store, network, pruneHold: (fn) => pruner.exclusive(fn), attachHold: (fn) => attacher.exclusive(fn), dir: join(options.snapshots.dir, 'peers'), logger, now });
-  const snapshots = options.snapshots && new Snapshots({ store, network, pruner, exclusive: (fn) => attacher.exclusive(fn), dir: options.snapshots.dir, logger, ...(options.snapshots.genesis ? { genesis: options.snapshots.genesis } : {}) });
-  metrics.observe({
-    milestones: () => status.milestoneStatus(),
-    health: () => status.health(),
-    latestKnown: () => peering.latestKnown(),
-    synced: () => peering.almostSynced,
-    tips: () => tips.size,
-    peers: () => ({ connected: peering.connectedPeers(), known: peering.peerInfos().filter((p) => p.relation === 'known').length }),
-    traffic: () => peering.traffic,
-    pow: () => options.pow,
-    eventSubscribers: () => events.subscribers,
-  });
-  const faucet = options.faucet && protocol.hasLedger
-    ? new Faucet(
-        {
-          seed: options.faucet.seed,
-          protocol: () => protocol.current,
-          tokenName: network.baseToken.name,
-          ledger: new FaucetLedger(store, (fn) => attacher.exclusive(fn), () => protocol.current.bech32Hrp),
-          submit: (block, signal) => submissions.submit({ block }, signal),
-          metadata: (id) => new TangleReader(store, tips).metadata(id),
-          synced: () => peering.almostSynced,
-          onConfirmed: (l) => milestones.onConfirmed((e) => l(e.confirmation)),
-          logger,
-        },
-        options.faucet.settings,
-      )
-    : undefined;
-  const { name, tickerSymbol, unit, subunit, decimals } = network.baseToken;
-  const v3Identity = { name: NODE_NAME, version: options.version, baseToken: { name, tickerSymbol, unit, ...(subunit !== undefined ? { subunit } : {}), decimals } };
-  const service = new NodeServiceImpl({
-    reader: new TangleReader(store, tips),
-    submissions,
-    status,
-    tips,
-    ledger: new LedgerService(new LedgerReader(store), new IndexerReader(store, () => protocol.current.bech32Hrp)),
-    random,
-    faucet: new FaucetService(faucet),
-    control: new ControlService(pruner, snapshots),
-    peers: new PeersService(peering, () =>
-      dashboardData({
-        synced: () => peering.almostSynced,
-        tips: () => tips.size,
-        peers: () => peering.peerInfos(),
-        pow: () => options.pow,
-        powStats: () => metrics.powStats(),
-        series: () => metrics.series.samples(),
-        milestones: () => metrics.recent.all(),
-        now,
-      }),
-    ),
-    ...(v3 ? { v3: new V3Service(v3, v3Identity, (id) => peering.announceV3(id)) } : {}),
-  });
+  const identity = identityOf(options.peering);
+  const status = wireStatus({ store, network, tangle, ledger, identity, version: options.version, powEnabled: pow !== undefined, coordinator: { settings: options.coordinator, running: coordinator }, sync, metrics, now });
+  wireMetricHooks(metrics, tangle, ledger);
+  const events = wireEvents(store, tangle, ledger, logger);
+  const pruner = wirePruning({ store, tangle, ledger, v3, sync, now }, options.pruning, logger);
+  const snapshots = wireSnapshots({ store, network, tangle, pruner, now }, options.snapshots, logger);
+  const { peering, peerService } = wirePeering({ store, network, tangle, ledger, intake, status, metrics, v3, snapshotServer: snapshots.server, sync, identity }, options.peering, logger);
+  wireMetricGauges(metrics, { status, peering, sync, tangle, events, pow });
+  const faucet = wireFaucet({ store, network, tangle, ledger, intake, sync }, options.faucet, logger);
+  const service = wireService({ store, network, version: options.version, tangle, intake, status, sync, peering, metrics, pruner, snapshots: snapshots.snapshots, faucet, v3, pow, random, now });
 
+  const { attacher, protocol, tips, writeLock } = tangle;
+  const { milestones } = ledger;
   let validator: ValidatorHandle | undefined;
   let stopHealthWatch: (() => void) | undefined;
   let stopping: Promise<void> | undefined;
@@ -316,26 +174,27 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
     attacher,
     tips,
     milestones,
-    intake,
-    submissions,
+    intake: intake.intake,
+    submissions: intake.submissions,
     status,
     coordinator,
     peering,
-    peerService: {
-      definition: PeerServiceService,
-      implementation: { connect: (call: ServerDuplexStream<PeerMessage, PeerMessage>) => peering.accept(acceptPeer(call)), downloadSnapshot: downloadSnapshotHandler(snapshotServer) },
-    },
+    sync,
+    writeLock,
+    peerService,
     v3,
     faucet,
     service,
     metrics,
     pruner,
     events,
-    eventsService: nodeEventsService(events, logger),
+    eventsService: wireEventsService(events, logger),
+    // Start: the ledger first, then what writes to it (pruning, faucet, coordinator, validator), the peers, the health
+    // watch; the event bus and the attacher run from construction. Stop: the same in reverse.
     async start() {
       await milestones.start();
       pruner.start();
-      const ledgerIndex = await ledger.ledgerIndex();
+      const ledgerIndex = await ledger.ledger.ledgerIndex();
       if (ledgerIndex === undefined) logger.info('no ledger (the genesis has no milestone keys): blocks are stored, milestones are not confirmed');
       else logger.info(`ledger at milestone ${ledgerIndex}`);
       if (faucet) {
@@ -346,30 +205,26 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
         coordinator.start();
         logger.info(`coordinator on: a milestone every ${options.coordinator!.milestoneInterval} s with ${options.coordinator!.seeds.length} dev keys`);
       }
-      if (v3) {
-        const intervalMs = options.validationInterval ?? DEFAULT_VALIDATION_INTERVAL_MS;
-        validator = startValidator(v3, { intervalMs, logger });
-        const seats = v3.validatorSeats.length;
-        logger.info(`v3 network "${v3.params.networkName}": ${v3.seats.length} committee seat(s), built-in validator ${seats > 0 && intervalMs > 0 ? `every ${intervalMs} ms for ${seats} seat(s)` : 'off'}`);
-      }
+      if (v3) validator = startV3Validator(v3, options.validationInterval, logger);
       await peering.start();
       stopHealthWatch = status.watch(logger, HEALTH_CHECK_MS);
       const peers = options.peering?.peers ?? [];
-      logger.info(`peering: ${peers.length} static peer(s)${peers.length > 0 ? ` (${peers.join(', ')})` : ''}, node ID ${Buffer.from(peering.nodeId).toString('hex')}, identity 0x${Buffer.from(identity.publicKey).toString('hex')}`);
+      childLogger(logger, 'peering').info(`${peers.length} static peer(s)${peers.length > 0 ? ` (${peers.join(', ')})` : ''}, node ID ${Buffer.from(peering.nodeId).toString('hex')}, identity 0x${Buffer.from(identity.publicKey).toString('hex')}`);
     },
     stop() {
       return (stopping ??= (async () => {
         stopHealthWatch?.();
-        await faucet?.stop();
-        submissions.shutdown();
-        milestones.stop();
-        snapshotServer?.stop();
-        await pruner.stop();
-        await attacher.idle();
+        // Client submissions first: their PoW in flight is aborted, so calls waiting on it end.
+        intake.submissions.shutdown();
         await peering.stop();
         await validator?.stop();
         await v3?.idle();
         await coordinator?.stop();
+        await faucet?.stop();
+        snapshots.server?.stop();
+        await pruner.stop();
+        milestones.stop();
+        await attacher.idle();
         events.close();
       })());
     },

@@ -38,3 +38,16 @@ export function consoleLoggerFor(format: LogFormat | undefined): Logger {
 }
 
 export const silentLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/**
+ * A logger for one part of the node: each message starts with `prefix: ` (errors keep their stack). The composition
+ * gives each feature one (compose/), so its lines say where they come from without repeating the prefix in every
+ * message.
+ */
+export function childLogger(parent: Logger, prefix: string): Logger {
+  return {
+    info: (m) => parent.info(`${prefix}: ${m}`),
+    warn: (m) => parent.warn(`${prefix}: ${m}`),
+    error: (m, e) => parent.error(`${prefix}: ${m}`, e),
+  };
+}

@@ -7,27 +7,27 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { NodeStore, PREFIX, WriteThroughCache, type KeyValueStore } from '../core/store/index.ts';
 import { openDataDirStore } from '../storage/open.ts';
-import { allocatorInUse, allocatorNote } from './allocator.ts';
-import { importSnapshot, prepareBootstrap, type BootstrapOptions } from './open-from-peer.ts';
+import { allocatorInUse, allocatorNote } from './support/allocator.ts';
+import { importSnapshot, prepareBootstrap, type BootstrapOptions } from './snapshots/open-from-peer.ts';
 import { pruningOptionsOf, snapshotOptionsOf } from './pruning/options.ts';
-import { composeNode, type ComposedNode } from './compose.ts';
+import { composeNode, testSurfaceOf, type ComposedNode, type TestSurface } from './compose.ts';
 import type { NodeConfig } from './config.ts';
 import { installOpenSslEd25519 } from './crypto/ed25519-openssl.ts';
 import { checkDoorPolicy, peerDialer, startGrpcDoors } from './doors.ts';
-import { loadOrCreateIdentity, type NodeIdentity } from './identity.ts';
+import { loadOrCreateIdentity, type NodeIdentity } from './peering/identity.ts';
 import { servicePort } from './grpc/port.ts';
 import { InProcessEventsServer } from './grpc/in-process-events.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import { faucetSettingsOf } from './faucet/faucet.ts';
-import { coordinatorSettings, devWalletFor, openNetwork } from './open-network.ts';
+import { coordinatorSettings, devWalletFor, openNetwork } from './genesis/open-network.ts';
 import type { PeeringOptions } from './peering/manager.ts';
-import { NodeMetrics } from './prometheus/node-metrics.ts';
-import { startMetricsServer } from './prometheus/server.ts';
+import { NodeMetrics } from './metrics/node-metrics.ts';
+import { startMetricsServer } from './metrics/server.ts';
 import { createMiner } from './pow/miner.ts';
 import { createPowQueue, type PowQueue } from './pow/queue.ts';
 import { createHttpServer, startRest, type RestHandle, type RestNode } from './rest.ts';
 
-export { GENESIS_FILE, readGenesisFile } from './open-network.ts';
+export { GENESIS_FILE, readGenesisFile } from './genesis/open-network.ts';
 
 export interface RunningNode {
   readonly grpcPort: number;
@@ -39,8 +39,10 @@ export interface RunningNode {
   readonly restPort: number | undefined;
   /** The Prometheus /metrics port; undefined without `metricsPort`. */
   readonly metricsPort: number | undefined;
-  /** The node's parts (compose.ts). */
+  /** The node's parts (compose.ts); tests use `testing` instead where it suffices. */
   readonly parts: ComposedNode;
+  /** The narrow surface tests reach (compose.ts `TestSurface`). */
+  readonly testing: TestSurface;
   /** Stops servers, PoW and the store; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -175,6 +177,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       restPort: rest?.port,
       metricsPort,
       parts,
+      testing: testSurfaceOf(parts),
       // PoW jobs are aborted first, so calls waiting on them end before the servers close.
       stop: () => (stopping ??= parts.stop().then(unwind).then(() => logger.info('node stopped'))),
     };

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { GrpcStatus, statusError } from '../../src/grpc/status.ts';
 import { ProtocolError } from '../../src/core/errors.ts';
-import { NodeError } from '../../src/node/errors.ts';
+import { NodeError } from '../../src/node/support/errors.ts';
 import { HttpProblem, NodeCallError, toRestAnswer } from '../../gateway/errors.ts';
 import { describeOverTransports, ID32, ID36, startFakeNode, startTestGateway, unreachableNode, type FakeNode, type TestGateway } from './harness.ts';
 

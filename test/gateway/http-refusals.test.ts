@@ -15,7 +15,7 @@ import { EventBus } from '../../src/node/events/bus.ts';
 import { servicePort, type ServiceMethods } from '../../src/node/grpc/port.ts';
 import { silentLogger } from '../../src/node/logger.ts';
 import { InProcessEventsServer } from '../../src/node/grpc/in-process-events.ts';
-import { startMetricsServer } from '../../src/node/prometheus/server.ts';
+import { startMetricsServer } from '../../src/node/metrics/server.ts';
 
 interface RawAnswer {
   status: number;

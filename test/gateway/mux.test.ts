@@ -15,7 +15,7 @@ import { createMuxNodePort, type MuxNodePort } from '../../gateway/mux-client.ts
 import { FrameKind, NodeMuxClient, type MuxBatch } from '../../src/grpc/gen/mux.ts';
 import { BlockView, NodeServiceClient, NodeServiceService, type BlockResponse } from '../../src/grpc/gen/node.ts';
 import { NodeCallError, portOverClient, type NodeMethod, type NodePort } from '../../src/grpc/port.ts';
-import { NodeError } from '../../src/node/errors.ts';
+import { NodeError } from '../../src/node/support/errors.ts';
 import { nodeServiceHandlers } from '../../src/node/grpc/handlers.ts';
 import { serveNodeMux } from '../../src/node/grpc/mux-server.ts';
 import type { NodeServiceImpl } from '../../src/node/grpc/service.ts';

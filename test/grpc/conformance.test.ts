@@ -14,7 +14,7 @@ import { blockFromProto } from '../../src/grpc/mapping.ts';
 import { blockResponse, requireId, V2_ID_LENGTH } from '../../src/node/grpc/answers.ts';
 import { GrpcStatus } from '../../src/grpc/status.ts';
 import { parseNodeError } from '../../gateway/errors.ts';
-import { NodeError } from '../../src/node/errors.ts';
+import { NodeError } from '../../src/node/support/errors.ts';
 import { restError } from '../../gateway/errors.ts';
 import { toServiceError } from '../../src/node/grpc/errors.ts';
 import * as fx from './fixtures.ts';

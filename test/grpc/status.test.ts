@@ -5,7 +5,7 @@ import { ProtocolError } from '../../src/core/errors.ts';
 import { ErrorInfo, Status } from '../../src/grpc/gen/errors.ts';
 import { ERROR_INFO_TYPE_URL, GrpcStatus, STATUS_DETAILS_KEY, decodeStatusDetails, encodeStatusDetails, statusError } from '../../src/grpc/status.ts';
 import { parseNodeError } from '../../gateway/errors.ts';
-import { NodeError } from '../../src/node/errors.ts';
+import { NodeError } from '../../src/node/support/errors.ts';
 import { grpcCodeOf, toServiceError } from '../../src/node/grpc/errors.ts';
 import { httpStatusOf, restError } from '../../gateway/errors.ts';
 

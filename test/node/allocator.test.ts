@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { allocatorInUse, allocatorNote } from '../../src/node/allocator.ts';
+import { allocatorInUse, allocatorNote } from '../../src/node/support/allocator.ts';
 
 const line = (path: string): string => `7f0000000000-7f0000001000 r-xp 00000000 08:01 1234 ${path}`;
 
@@ -49,7 +49,7 @@ describe('allocator in use (start-up line)', () => {
         this.skip();
       }
       const lib = found.stdout.trim();
-      const r = spawnSync(process.execPath, ['-e', "import('./src/node/allocator.ts').then((m) => console.log(m.allocatorInUse()))"], {
+      const r = spawnSync(process.execPath, ['-e', "import('./src/node/support/allocator.ts').then((m) => console.log(m.allocatorInUse()))"], {
         env: { ...process.env, LD_PRELOAD: lib, NODE_OPTIONS: '--import tsx' },
         encoding: 'utf8',
       });

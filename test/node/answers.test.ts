@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { BlockView } from '../../src/grpc/gen/node.ts';
 import { blockResponse, blockV3Response, RenderedJson, requireId, V2_ID_LENGTH, V3_ID_LENGTH } from '../../src/node/grpc/answers.ts';
-import { NodeError } from '../../src/node/errors.ts';
+import { NodeError } from '../../src/node/support/errors.ts';
 import * as fx from '../grpc/fixtures.ts';
 
 function nodeError(fn: () => unknown): NodeError {

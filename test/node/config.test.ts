@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, DEFAULT_DB_ENGINE, defaultConfig, DEV_MIN_POW_SCORE, parseRunArgs, RUN_HELP } from '../../src/node/config.ts';
-import { devGenesis, genesisFromJson, genesisToJson } from '../../src/node/genesis.ts';
-import { RateMeter } from '../../src/node/metrics.ts';
+import { devGenesis, genesisFromJson, genesisToJson } from '../../src/node/genesis/genesis.ts';
+import { RateMeter } from '../../src/node/metrics/metrics.ts';
 
 describe('node config', () => {
   let dir: string;

@@ -215,9 +215,9 @@ describe('node doors', function () {
       const key = `0x${Buffer.from(a.identity.publicKey).toString('hex')}`;
       const b = await start(config({ peerTlsCa: pki!.cert, peers: [`${key}@127.0.0.1:${a.peerPort}`], coordinator: false }));
       const deadline = Date.now() + 10_000;
-      while (b.parts.peering.connectedPeers() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(b.parts.peering.connectedPeers()).to.equal(1);
-      expect(a.parts.peering.connectedPeers()).to.equal(1);
+      while (b.testing.peering.connectedPeers() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(b.testing.peering.connectedPeers()).to.equal(1);
+      expect(a.testing.peering.connectedPeers()).to.equal(1);
     });
   });
 });

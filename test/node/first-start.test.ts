@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { defaultConfig } from '../../src/node/config.ts';
-import { genesisToJson } from '../../src/node/genesis.ts';
-import { devNetworkGenesis } from '../../src/node/ledger/dev-genesis.ts';
+import { genesisToJson } from '../../src/node/genesis/genesis.ts';
+import { devNetworkGenesis } from '../../src/node/genesis/dev-genesis.ts';
 import { GENESIS_FILE, startNode } from '../../src/node/node.ts';
 import { CollectingLogger } from './support.ts';
 
@@ -30,7 +30,7 @@ describe('node: first start and its genesis file', function () {
     const logger = new CollectingLogger();
     const node = await startNode(config(), { logger, rest: false });
     try {
-      expect(node.parts.protocol.current.minPowScore).to.equal(7);
+      expect(node.testing.protocol.current.minPowScore).to.equal(7);
       expect(logger.lines.join('\n')).to.contain('dev genesis of an interrupted first start');
       // The file is kept as it was: its keys are the network's.
       expect(JSON.parse(readFileSync(join(dir, GENESIS_FILE), 'utf8'))).to.deep.equal(JSON.parse(JSON.stringify(genesisToJson(written))));

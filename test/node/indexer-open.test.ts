@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { clearOutputIndex, INDEX_VERSION, INDEXER_META, LEDGER_TABLES, LedgerState, queryOutputs, verifyOutputIndex } from '../../src/core/ledger/index.ts';
 import { MemoryKeyValueStore, NodeStore, TABLES } from '../../src/core/store/index.ts';
 import { defaultConfig } from '../../src/node/config.ts';
-import { openNetwork } from '../../src/node/open-network.ts';
+import { openNetwork } from '../../src/node/genesis/open-network.ts';
 import { CollectingLogger } from './support.ts';
 
 describe('node: the output index on open', () => {

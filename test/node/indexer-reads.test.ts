@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { INDEXER_TABLES } from '../../src/core/ledger/index.ts';
 import { META, MemoryKeyValueStore, NodeStore, type Entry, type RangeOptions } from '../../src/core/store/index.ts';
 import type { LedgerJsonResponse, QueryOutputsRequest } from '../../src/grpc/gen/node.ts';
-import { NodeError } from '../../src/node/errors.ts';
+import { NodeError } from '../../src/node/support/errors.ts';
 import type { NodeCallError } from '../../src/grpc/port.ts';
 import { GrpcStatus } from '../../src/grpc/status.ts';
 import { servicePort } from '../../src/node/grpc/port.ts';

@@ -11,18 +11,18 @@ import { decodeBlock, decodeOutput, decodePayload, encodeBlock, encodeOutput } f
 import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../src/core/crypto/index.ts';
 import { bech32EncodeAddress, essenceHash, inputsCommitmentOf, milestoneIdOf, networkIdFromName, outputId, transactionIdOf } from '../../src/core/ids/index.ts';
 import { blockToJson, milestoneOptionToJson, outputToJson } from '../../src/core/json/index.ts';
-import { ledgerGenesisOf, coordinatorOf, devWalletOf } from '../../src/node/ledger/genesis-ledger.ts';
+import { ledgerGenesisOf, coordinatorOf, devWalletOf } from '../../src/node/genesis/genesis-ledger.ts';
 import type { BasicOutput, Block, Ed25519Address, MilestonePayload, ReceiptMilestoneOption, TransactionPayload } from '../../src/core/model/index.ts';
 import { MemoryKeyValueStore, NodeStore } from '../../src/core/store/index.ts';
 import { BlockView } from '../../src/grpc/gen/node.ts';
 import { composeNode, type ComposedNode } from '../../src/node/compose.ts';
-import { NodeError } from '../../src/node/errors.ts';
-import { genesisFromJson, genesisToJson, ZERO_BLOCK_ID, type Genesis } from '../../src/node/genesis.ts';
+import { NodeError } from '../../src/node/support/errors.ts';
+import { genesisFromJson, genesisToJson, ZERO_BLOCK_ID, type Genesis } from '../../src/node/genesis/genesis.ts';
 import { servicePort } from '../../src/node/grpc/port.ts';
 import { startGrpcServer, type GrpcServerHandle } from '../../src/node/grpc/server.ts';
 import type { IssuedMilestone } from '../../src/node/ledger/coordinator.ts';
-import { devNetworkGenesis } from '../../src/node/ledger/dev-genesis.ts';
-import { recordGenesis } from '../../src/node/open-network.ts';
+import { devNetworkGenesis } from '../../src/node/genesis/dev-genesis.ts';
+import { recordGenesis } from '../../src/node/genesis/open-network.ts';
 import { connectTo, startTestGateway, TRANSPORTS, type NodeEndpoint, type TestGateway } from '../gateway/harness.ts';
 import { CollectingLogger } from './support.ts';
 

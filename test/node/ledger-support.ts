@@ -9,13 +9,13 @@ import { milestoneIdOf } from '../../src/core/ids/index.ts';
 import type { Block, MilestonePayload } from '../../src/core/model/index.ts';
 import { MemoryKeyValueStore, NodeStore, type KeyValueStore } from '../../src/core/store/index.ts';
 import { composeNode, type ComposedNode } from '../../src/node/compose.ts';
-import { genesisFromJson, genesisToJson, type Genesis } from '../../src/node/genesis.ts';
+import { genesisFromJson, genesisToJson, type Genesis } from '../../src/node/genesis/genesis.ts';
 import type { NodeServiceImpl } from '../../src/node/grpc/service.ts';
 import type { Coordinator } from '../../src/node/ledger/coordinator.ts';
-import { devNetworkGenesis } from '../../src/node/ledger/dev-genesis.ts';
-import { coordinatorOf } from '../../src/node/ledger/genesis-ledger.ts';
-import { loadNetwork } from '../../src/node/network.ts';
-import { recordGenesis } from '../../src/node/open-network.ts';
+import { devNetworkGenesis } from '../../src/node/genesis/dev-genesis.ts';
+import { coordinatorOf } from '../../src/node/genesis/genesis-ledger.ts';
+import { loadNetwork } from '../../src/node/genesis/network.ts';
+import { recordGenesis } from '../../src/node/genesis/open-network.ts';
 import { CollectingLogger } from './support.ts';
 
 export function devGenesisJson(extra: Parameters<typeof devNetworkGenesis>[0] = { minPowScore: 0 }): Record<string, any> {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { toHex0x } from '../../src/core/bytes.ts';
 import { BlockView, NodeServiceClient } from '../../src/grpc/gen/node.ts';
 import { ConfigError, defaultConfig, type NodeConfig } from '../../src/node/config.ts';
-import { devGenesis, genesisFromJson, genesisToJson } from '../../src/node/genesis.ts';
+import { devGenesis, genesisFromJson, genesisToJson } from '../../src/node/genesis/genesis.ts';
 import { packageVersion, startNode, type RunningNode } from '../../src/node/node.ts';
 import { call, CollectingLogger, failure } from './support.ts';
 
@@ -60,7 +60,7 @@ describe('node composition root', function () {
       await node.stop(); // twice is fine
     }
     const genesis = genesisFromJson(JSON.parse(readFileSync(join(dir, 'genesis.json'), 'utf8')));
-    expect(genesis.protocol).to.deep.equal(node.parts.protocol.current);
+    expect(genesis.protocol).to.deep.equal(node.testing.protocol.current);
     expect(genesis.solidEntryPoints).to.deep.equal([new Uint8Array(32)]);
 
     const logger2 = new CollectingLogger();
@@ -77,7 +77,7 @@ describe('node composition root', function () {
       }
       // The tip pools live in memory: a restart refills them from the stored blocks without children.
       const tips = (await call(client, 'getTips', { allowSemiLazy: false })).tips.map(toHex0x);
-      const withoutChildren = (await node.parts.store.tips()).map(toHex0x);
+      const withoutChildren = (await node.testing.store.tips()).map(toHex0x);
       expect(tips).to.not.be.empty;
       expect(withoutChildren).to.include.members(tips);
       const info = await call(client, 'getInfo', {});

@@ -11,7 +11,7 @@ import { ProtocolError } from '../../src/core/errors.ts';
 import { BlockView, NodeServiceClient, NodeServiceService, type BlockResponse } from '../../src/grpc/gen/node.ts';
 import { NodeCallError, NODE_METHODS, portOverClient, rpcName, type NodePort } from '../../src/grpc/port.ts';
 import { GrpcStatus } from '../../src/grpc/status.ts';
-import { NodeError } from '../../src/node/errors.ts';
+import { NodeError } from '../../src/node/support/errors.ts';
 import { nodeServiceHandlers } from '../../src/node/grpc/handlers.ts';
 import { serveNodeMux } from '../../src/node/grpc/mux-server.ts';
 import { servicePort, type ServiceMethods } from '../../src/node/grpc/port.ts';

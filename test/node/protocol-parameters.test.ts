@@ -8,9 +8,9 @@ import { META, MemoryKeyValueStore, NodeStore } from '../../src/core/store/index
 import { powScore } from '../../src/core/pow/index.ts';
 import type { Block } from '../../src/core/model/index.ts';
 import { composeNode, type ComposedNode } from '../../src/node/compose.ts';
-import { devNetworkGenesis } from '../../src/node/ledger/dev-genesis.ts';
-import { coordinatorOf } from '../../src/node/ledger/genesis-ledger.ts';
-import { recordGenesis } from '../../src/node/open-network.ts';
+import { devNetworkGenesis } from '../../src/node/genesis/dev-genesis.ts';
+import { coordinatorOf } from '../../src/node/genesis/genesis-ledger.ts';
+import { recordGenesis } from '../../src/node/genesis/open-network.ts';
 import { CollectingLogger } from './support.ts';
 
 const RAISED = 5000;

@@ -10,11 +10,11 @@ import { essenceHash, inputsCommitmentOf, networkIdFromName, outputId, transacti
 import type { BasicOutput, Block, BlockPayload, Ed25519Address, TransactionPayload } from '../../src/core/model/index.ts';
 import { NodeStore, WriteThroughCache, type KeyValueStore } from '../../src/core/store/index.ts';
 import { composeNode, type ComposedNode, type ComposeOptions } from '../../src/node/compose.ts';
-import { genesisFromJson, genesisToJson, type Genesis } from '../../src/node/genesis.ts';
-import { devNetworkGenesis } from '../../src/node/ledger/dev-genesis.ts';
-import { coordinatorOf, devWalletOf, ledgerGenesisOf } from '../../src/node/ledger/genesis-ledger.ts';
-import { loadNetwork } from '../../src/node/network.ts';
-import { recordGenesis } from '../../src/node/open-network.ts';
+import { genesisFromJson, genesisToJson, type Genesis } from '../../src/node/genesis/genesis.ts';
+import { devNetworkGenesis } from '../../src/node/genesis/dev-genesis.ts';
+import { coordinatorOf, devWalletOf, ledgerGenesisOf } from '../../src/node/genesis/genesis-ledger.ts';
+import { loadNetwork } from '../../src/node/genesis/network.ts';
+import { recordGenesis } from '../../src/node/genesis/open-network.ts';
 import { CollectingLogger } from './support.ts';
 
 export const OTHER_SEED = new Uint8Array(32).fill(0x42);

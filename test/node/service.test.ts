@@ -12,7 +12,7 @@ import { powScore } from '../../src/core/pow/index.ts';
 import { BlockView, LedgerInclusionState, type NodeServiceClient } from '../../src/grpc/gen/node.ts';
 import { blockFromProto, blockToProto } from '../../src/grpc/mapping.ts';
 import { GrpcStatus } from '../../src/grpc/status.ts';
-import { ZERO_BLOCK_ID } from '../../src/node/genesis.ts';
+import { ZERO_BLOCK_ID } from '../../src/node/genesis/genesis.ts';
 import { createMiner } from '../../src/node/pow/miner.ts';
 import { createPowQueue, type PowQueue } from '../../src/node/pow/queue.ts';
 import { call, failure, startTestNode, type TestNode } from './support.ts';

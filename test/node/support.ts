@@ -7,10 +7,10 @@ import { credentials, type handleUnaryCall, type ServiceError } from '@grpc/grpc
 import { MemoryKeyValueStore, NodeStore } from '../../src/core/store/index.ts';
 import { NodeServiceClient, type NodeServiceServer } from '../../src/grpc/gen/node.ts';
 import { parseNodeError, type RestParsedError as ParsedError } from '../../gateway/errors.ts';
-import { devGenesis, type Genesis } from '../../src/node/genesis.ts';
+import { devGenesis, type Genesis } from '../../src/node/genesis/genesis.ts';
 import { startGrpcServer, type GrpcServerHandle } from '../../src/node/grpc/server.ts';
 import type { Logger } from '../../src/node/logger.ts';
-import { createNetwork } from '../../src/node/network.ts';
+import { createNetwork } from '../../src/node/genesis/network.ts';
 import type { PowQueue } from '../../src/node/pow/queue.ts';
 import type { NodeServiceImpl } from '../../src/node/grpc/service.ts';
 import { composeNode, type ComposedNode } from '../../src/node/compose.ts';

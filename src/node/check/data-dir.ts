@@ -8,8 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { META, NodeStore } from '../../core/store/index.ts';
 import { engineOfDataDir, ENGINE_FOLDERS, openDataDirStore } from '../../storage/open.ts';
-import { genesisFromJson } from '../genesis.ts';
-import { hasLedger, ledgerGenesisOf } from '../ledger/genesis-ledger.ts';
+import { genesisFromJson } from '../genesis/genesis.ts';
+import { hasLedger, ledgerGenesisOf } from '../genesis/genesis-ledger.ts';
 import { checkStore, type CheckOptions, type CheckReport } from './consistency.ts';
 
 export class CheckSetupError extends Error {}

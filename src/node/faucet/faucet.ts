@@ -22,7 +22,7 @@ import { equalBytes, toHex, toHex0x } from '../../core/bytes.ts';
 import { bech32DecodeAddress, bech32EncodeAddress } from '../../core/ids/index.ts';
 import { LIMITS, type Address, type Block, type ProtocolParameters } from '../../core/model/index.ts';
 import { ConfigError } from '../config-error.ts';
-import { NodeError } from '../errors.ts';
+import { NodeError } from '../support/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { BlockMetadataView } from '../tangle/reads.ts';
 import { faucetClientOf, WaitingPerClient, type FaucetClient } from './clients.ts';

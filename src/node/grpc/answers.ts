@@ -7,7 +7,7 @@ import { BLOCK_ID_LENGTH as BLOCK_ID_LENGTH_V3 } from '../../core/v3/model/codes
 import { quoteBytes } from '../../core/text.ts';
 import { BlockView, type BlockResponse, type BlockV3Response } from '../../grpc/gen/node.ts';
 import { blockToProto } from '../../grpc/mapping.ts';
-import { NodeError } from '../errors.ts';
+import { NodeError } from '../support/errors.ts';
 
 /** Block and transaction IDs: 32 bytes in v2, 32 + a 4-byte slot index in v3. */
 export const V2_ID_LENGTH = ID_LENGTH;

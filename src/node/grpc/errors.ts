@@ -6,7 +6,7 @@
 import { type ServiceError } from '@grpc/grpc-js';
 import { ProtocolError } from '../../core/errors.ts';
 import { GrpcStatus, statusError, type ErrorDescription } from '../../grpc/status.ts';
-import { NodeError, type NodeErrorCode } from '../errors.ts';
+import { NodeError, type NodeErrorCode } from '../support/errors.ts';
 
 export const NODE_ERROR_STATUS: Readonly<Record<NodeErrorCode, GrpcStatus>> = Object.freeze({
   INVALID_REQUEST: GrpcStatus.INVALID_ARGUMENT,

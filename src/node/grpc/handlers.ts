@@ -7,7 +7,7 @@
  */
 import { status, type handleUnaryCall, type ServerUnaryCall, type sendUnaryData, type ServiceError } from '@grpc/grpc-js';
 import type { NodeServiceServer } from '../../grpc/gen/node.ts';
-import { NodeError } from '../errors.ts';
+import { NodeError } from '../support/errors.ts';
 import { defectMessage, isDomainError, toServiceError } from './errors.ts';
 import type { Logger } from '../logger.ts';
 import { NODE_METHODS, rpcName } from '../../grpc/port.ts';

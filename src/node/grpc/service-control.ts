@@ -3,9 +3,9 @@
  * and `POST /control/snapshots/create`, over the node's pruner and snapshot writer (pruning/, snapshot/).
  */
 import type { CreateSnapshotRequest, CreateSnapshotResponse, PruneDatabaseRequest, PruneDatabaseResponse } from '../../grpc/gen/node.ts';
-import { NodeError } from '../errors.ts';
+import { NodeError } from '../support/errors.ts';
 import type { Pruner } from '../pruning/pruner.ts';
-import type { Snapshots } from '../snapshot/snapshots.ts';
+import type { Snapshots } from '../snapshots/snapshots.ts';
 
 export class ControlService {
   constructor(

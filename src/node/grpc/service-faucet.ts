@@ -3,7 +3,7 @@
  * faucet (src/node/faucet). A node without a faucet (no dev wallet in its network's genesis) answers UNAVAILABLE.
  */
 import type { FaucetEnqueueRequest, FaucetEnqueueResponse, FaucetInfoResponse } from '../../grpc/gen/node.ts';
-import { NodeError } from '../errors.ts';
+import { NodeError } from '../support/errors.ts';
 import type { Faucet } from '../faucet/faucet.ts';
 
 export const FAUCET_OFF_MESSAGE = 'the faucet is off: it pays from the dev wallet of a dev network, and this node has none (no devWallet in the genesis)';

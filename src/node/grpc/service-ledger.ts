@@ -20,7 +20,7 @@ import {
   type OutputResponse,
   type QueryOutputsRequest,
 } from '../../grpc/gen/node.ts';
-import { NodeError } from '../errors.ts';
+import { NodeError } from '../support/errors.ts';
 import type { ChainKind, IndexerReader } from '../ledger/indexer-reads.ts';
 import type { LedgerReader, MilestoneKey, OutputView } from '../ledger/reads.ts';
 import { rawAndJson, requireId, requireRawOrJsonView } from './answers.ts';

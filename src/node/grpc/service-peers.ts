@@ -3,8 +3,8 @@
  * PeerResponse: id, multiAddresses, alias, relation, connected, gossip {heartbeat, metrics}), and the dashboard's data.
  */
 import type { AddPeerRequest, DashboardResponse, GetPeerRequest, Peer, PeerHeartbeat, PeersResponse, RemovePeerResponse } from '../../grpc/gen/node.ts';
-import type { DashboardData } from '../dashboard.ts';
-import { NodeError } from '../errors.ts';
+import type { DashboardData } from '../metrics/dashboard.ts';
+import { NodeError } from '../support/errors.ts';
 import type { PeerInfo } from '../peering/manager.ts';
 
 /** What the peers RPCs need of the peer layer (the PeerManager). */

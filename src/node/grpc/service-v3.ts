@@ -6,7 +6,7 @@
 import { toHex0x } from '../../core/bytes.ts';
 import { blockV3Response, requireId, V3_ID_LENGTH } from './answers.ts';
 import { BlockView, type BlockV3Response, type GetBlockV3Request, type JsonV3Response, type SubmitBlockResponse, type SubmitBlockV3Request } from '../../grpc/gen/node.ts';
-import { NodeError } from '../errors.ts';
+import { NodeError } from '../support/errors.ts';
 import type { V3Engine } from '../v3/engine.ts';
 
 /** What the v3 info answer says about the node. */

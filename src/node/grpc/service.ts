@@ -45,8 +45,8 @@ import {
   type TipsResponse,
 } from '../../grpc/gen/node.ts';
 import { blockFromProto, protocolParametersToProto, protocolParamsOptionToProto } from '../../grpc/mapping.ts';
-import { NodeError } from '../errors.ts';
-import type { MilestoneRef, NodeStatus } from '../status.ts';
+import { NodeError } from '../support/errors.ts';
+import type { MilestoneRef, NodeStatus } from '../status/status.ts';
 import type { IncomingBlock } from '../tangle/intake.ts';
 import type { BlockMetadataView, TangleReader } from '../tangle/reads.ts';
 import type { ClientSubmissions } from '../tangle/submissions.ts';

@@ -22,7 +22,7 @@ import { NONCE_BYTES, powScore } from '../../core/pow/index.ts';
 import { computeMilestoneRoots, LedgerState, walkCone, type ConeBlockSource } from '../../core/ledger/index.ts';
 import { LIMITS, type Block, type MilestoneOption, type MilestonePayload } from '../../core/model/index.ts';
 import type { NodeStore } from '../../core/store/index.ts';
-import type { CoordinatorSettings } from './genesis-ledger.ts';
+import type { CoordinatorSettings } from '../genesis/genesis-ledger.ts';
 import type { MilestoneProcessor } from './milestones.ts';
 import type { Logger } from '../logger.ts';
 import type { ProtocolState } from './protocol-state.ts';

@@ -21,7 +21,7 @@ import {
   type IndexerRoute,
 } from '../../core/ledger/index.ts';
 import type { NodeStore } from '../../core/store/index.ts';
-import { NodeError } from '../errors.ts';
+import { NodeError } from '../support/errors.ts';
 
 export type ChainKind = 'alias' | 'nft' | 'foundry';
 

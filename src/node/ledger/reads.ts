@@ -9,7 +9,7 @@ import { decodeBlock } from '../../core/codec/index.ts';
 import { LedgerState, type LedgerOutput, type MilestoneDiff, type StoredReceipt, type TreasuryState } from '../../core/ledger/index.ts';
 import { PAYLOAD_MILESTONE, type MilestonePayload } from '../../core/model/index.ts';
 import type { NodeStore } from '../../core/store/index.ts';
-import { NodeError } from '../errors.ts';
+import { NodeError } from '../support/errors.ts';
 import { notFound, prunedMilestone } from '../pruning/answers.ts';
 
 /** A milestone asked for by its index or by its ID. */

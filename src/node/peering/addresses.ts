@@ -6,7 +6,7 @@
  * enode and Lightning addresses): then only the peer proving that identity key is accepted (peers.ts).
  */
 import { fromHex0x } from '../../core/bytes.ts';
-import { NodeError } from '../errors.ts';
+import { NodeError } from '../support/errors.ts';
 import { quoteText } from '../../core/text.ts';
 
 const HOST_PORT = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):([0-9]{1,5})$/;

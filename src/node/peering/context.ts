@@ -6,6 +6,7 @@ import type { Logger } from '../logger.ts';
 import type { Traffic } from './gossip-metrics.ts';
 import type { PeerIdentity } from './handshake.ts';
 import type { PeerLink } from './link.ts';
+import type { SyncState } from './sync-state.ts';
 
 export interface PeeringOptions {
   /** Static peers, "host:port", or "0xPUBKEY@host:port" to accept only the peer of that identity key. */
@@ -42,13 +43,15 @@ export interface PeeringOptions {
   /** Unsolid blocks (not milestones) whose cones are being solidified, at most; and for how long each is tried. */
   maxRoots?: number;
   rootTtlMs?: number;
+  /** Where the peer layer reports whether the node is synced (sync-state.ts); one of its own when absent. */
+  sync?: SyncState;
   /** Dial function (tests). */
   dial?: (address: string) => PeerLink;
   now?: () => number;
 }
 
 /** The numeric options, every one set. */
-export type PeeringSettings = Required<Omit<PeeringOptions, 'identity' | 'peers' | 'logger' | 'dial' | 'now'>>;
+export type PeeringSettings = Required<Omit<PeeringOptions, 'identity' | 'peers' | 'logger' | 'dial' | 'now' | 'sync'>>;
 
 export function settingsOf(options: PeeringOptions): PeeringSettings {
   return {

@@ -25,7 +25,7 @@ import { ProtocolError } from '../../core/errors.ts';
 import { blockId as blockIdOfBytes } from '../../core/ids/index.ts';
 import { LIMITS, PAYLOAD_MILESTONE, type Block } from '../../core/model/index.ts';
 import { BlockVersion, type PeerMessage } from '../../grpc/gen/peer.ts';
-import { NodeError } from '../errors.ts';
+import { NodeError } from '../support/errors.ts';
 import type { AttachResult } from '../tangle/attach.ts';
 import type { Accepted } from '../tangle/intake.ts';
 import { peerTarget } from './addresses.ts';
@@ -79,7 +79,7 @@ export class PeerManager {
       message: (peer, m) => this.receive(peer, m),
       connected: (peer) => this.status.greet(peer),
     });
-    this.status = new SyncStatus(this.ctx, this.peers, () => port.status());
+    this.status = new SyncStatus(this.ctx, this.peers, () => port.status(), options.sync);
     this.requests = new Requests(this.ctx, port, this.peers, this.seen, (index) => this.sync.pendingMilestone(index));
     this.parking = new V3Parking(
       this.ctx,

@@ -9,7 +9,7 @@
  */
 import { equalBytes, toHex, toHex0x } from '../../core/bytes.ts';
 import type { Handshake, Heartbeat, PeerMessage } from '../../grpc/gen/peer.ts';
-import type { NetworkState } from '../network.ts';
+import type { NetworkState } from '../genesis/network.ts';
 import { multiAddressOf, peerTarget } from './addresses.ts';
 import type { PeeringContext } from './context.ts';
 import { countingLink, countReceived, emptyCounters, type GossipCounters } from './gossip-metrics.ts';

@@ -4,8 +4,8 @@
  */
 import { TABLES, type NodeStore } from '../../core/store/index.ts';
 import type { ProtocolState } from '../ledger/protocol-state.ts';
-import type { NetworkState } from '../network.ts';
-import type { MilestoneStatus } from '../status.ts';
+import type { NetworkState } from '../genesis/network.ts';
+import type { MilestoneStatus } from '../status/status.ts';
 import type { Accepted } from '../tangle/intake.ts';
 import type { StoredListener } from '../tangle/attach.ts';
 import type { V3Engine } from '../v3/engine.ts';

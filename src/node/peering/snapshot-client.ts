@@ -12,7 +12,7 @@ import { open } from 'node:fs/promises';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { equalBytes, toHex, toHex0x } from '../../core/bytes.ts';
 import { PeerServiceClient, type Handshake, type PeerMessage, type SnapshotChunk, type SnapshotOffer } from '../../grpc/gen/peer.ts';
-import { BootstrapRefusal, refuse } from '../bootstrap/verify.ts';
+import { BootstrapRefusal, refuse } from '../snapshots/verify.ts';
 import { peerTarget } from './addresses.ts';
 import { NONCE_BYTES, nodeIdOf, proofVerifies, proveIdentity, usableIdentityKey, type PeerIdentity } from './handshake.ts';
 import { MAX_PEER_MESSAGE } from './link.ts';

@@ -24,10 +24,10 @@ import { firstMilestoneIndex } from '../../core/pruning/index.ts';
 import { META, type NodeStore } from '../../core/store/index.ts';
 import type { PeerMessage, SnapshotChunk, SnapshotDownload, SnapshotOffer, SnapshotRequest } from '../../grpc/gen/peer.ts';
 import type { Logger } from '../logger.ts';
-import type { NetworkState } from '../network.ts';
+import type { NetworkState } from '../genesis/network.ts';
 import { EXTRA_HISTORY } from '../pruning/pruner.ts';
-import { writeSnapshot } from '../snapshot/snapshot.ts';
-import { readSnapshotFile } from '../bootstrap/format.ts';
+import { writeSnapshot } from '../snapshots/snapshot.ts';
+import { readSnapshotFile } from '../snapshots/format.ts';
 
 /** Data bytes per chunk: the peer door's 64 KiB message bound (doors.ts) less room for the framing. */
 export const CHUNK_BYTES = 63 * 1024;

@@ -7,9 +7,10 @@
  * none connected) counts as synced: it has no one to catch up from, and its health is the ledger's own rule.
  */
 import type { Heartbeat, PeerMessage } from '../../grpc/gen/peer.ts';
-import type { MilestoneStatus } from '../status.ts';
+import type { MilestoneStatus } from '../status/status.ts';
 import type { PeeringContext } from './context.ts';
 import type { Peer, PeerSet } from './peers.ts';
+import { SyncState } from './sync-state.ts';
 
 export type StatusPeers = Pick<PeerSet, 'all' | 'handshaken' | 'connectedPeers' | 'hasStaticPeers'>;
 
@@ -17,8 +18,6 @@ export class SyncStatus {
   private last: MilestoneStatus = { latest: 0, confirmed: 0, pruning: 0 };
   private started = 0;
   private heardHeartbeat = false;
-  /** Milestones the ledger is behind the highest index known (Infinity: unknown yet, in the start grace period). */
-  private lag: number;
   private heartbeatTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
@@ -26,10 +25,16 @@ export class SyncStatus {
     private readonly peers: StatusPeers,
     /** The node's own milestone indexes. */
     private readonly read: () => Promise<MilestoneStatus>,
+    /** Where the lag goes: milestones the ledger is behind the highest index known (Infinity: unknown yet, in the start grace period). */
+    readonly state: SyncState = new SyncState(),
   ) {
     // A node without static peers has no one to catch up from: synced from the start. One with static peers is not
     // before it heard from them (start() and the heartbeats refine this).
-    this.lag = peers.hasStaticPeers() ? Infinity : 0;
+    this.setLag(peers.hasStaticPeers() ? Infinity : 0);
+  }
+
+  private setLag(lag: number): void {
+    this.state.update(lag, this.ctx.settings.syncTolerance);
   }
 
   /** The start grace period begins; reads the node's status. */
@@ -48,11 +53,11 @@ export class SyncStatus {
   }
 
   get synced(): boolean {
-    return this.lag <= 0;
+    return this.state.synced;
   }
 
   get almostSynced(): boolean {
-    return this.lag <= this.ctx.settings.syncTolerance;
+    return this.state.almostSynced;
   }
 
   /** The ledger index as last read. */
@@ -75,14 +80,14 @@ export class SyncStatus {
   }
 
   recompute(): void {
-    this.lag = this.computeLag();
+    this.setLag(this.computeLag());
   }
 
   /** Reads the node's milestone status again. */
   async refresh(): Promise<void> {
     try {
       this.last = await this.read();
-      this.lag = this.computeLag();
+      this.setLag(this.computeLag());
     } catch (e) {
       if (this.ctx.running()) this.ctx.log.warn(`peering: cannot read the milestone status: ${(e as Error).message}`);
     }

@@ -5,8 +5,8 @@
  * expected time until a slot frees up, from the average duration of recent jobs.
  */
 import type { MineInput, Miner } from './miner.ts';
-import { NodeError } from '../errors.ts';
-import type { PowOutcome } from '../metrics.ts';
+import { NodeError } from '../support/errors.ts';
+import type { PowOutcome } from '../metrics/metrics.ts';
 
 export interface PowQueue {
   readonly workers: number;

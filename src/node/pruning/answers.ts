@@ -5,7 +5,7 @@
  */
 import { pruningIndexOf } from '../../core/pruning/index.ts';
 import type { NodeStore } from '../../core/store/index.ts';
-import { NodeError } from '../errors.ts';
+import { NodeError } from '../support/errors.ts';
 
 /** `${what} was pruned ...` when `index` is at or below the pruning index, else undefined. */
 export async function prunedMilestone(store: NodeStore, index: number, what: string): Promise<NodeError | undefined> {

@@ -2,10 +2,10 @@
 import { join } from 'node:path';
 import type { KeyValueStore } from '../../core/store/index.ts';
 import type { NodeConfig } from '../config.ts';
-import type { Genesis } from '../genesis.ts';
+import type { Genesis } from '../genesis/genesis.ts';
 import type { Logger } from '../logger.ts';
-import type { NetworkState } from '../network.ts';
-import { networkGenesis, SNAPSHOTS_FOLDER } from '../snapshot/snapshots.ts';
+import type { NetworkState } from '../genesis/network.ts';
+import { networkGenesis, SNAPSHOTS_FOLDER } from '../snapshots/snapshots.ts';
 import type { PrunerDeps, PruningSettings } from './pruner.ts';
 import { folderSize, parseSize } from './size.ts';
 

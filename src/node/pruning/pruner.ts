@@ -14,7 +14,7 @@
 import { LEDGER_META } from '../../core/ledger/index.ts';
 import { pruneTo, pruningIndexOf, resumePruning, firstMilestoneIndex, type PruneProgress, type PruneRunner } from '../../core/pruning/index.ts';
 import type { NodeStore } from '../../core/store/index.ts';
-import { NodeError } from '../errors.ts';
+import { NodeError } from '../support/errors.ts';
 import type { ProtocolState } from '../ledger/protocol-state.ts';
 import type { Logger } from '../logger.ts';
 import { formatSize, parseSize } from './size.ts';

@@ -19,7 +19,7 @@ import { toHex } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
 import { TABLES, type BlockMetadata, type ConeRootIndexes, type NodeStore, type StoreBatch } from '../../core/store/index.ts';
 import type { ProtocolState } from '../ledger/protocol-state.ts';
-import type { NetworkState } from '../network.ts';
+import type { NetworkState } from '../genesis/network.ts';
 
 export type { ConeRootIndexes };
 

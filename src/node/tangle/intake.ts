@@ -26,10 +26,10 @@ import type { MilestoneKeyConfig } from '../../core/ledger/index.ts';
 import { PAYLOAD_MILESTONE, type Block } from '../../core/model/index.ts';
 import { NONCE_BYTES, powScore } from '../../core/pow/index.ts';
 import { validateBlockSyntax } from '../../core/validation/index.ts';
-import { NodeError, POW_UNAVAILABLE_PHRASE } from '../errors.ts';
+import { NodeError, POW_UNAVAILABLE_PHRASE } from '../support/errors.ts';
 import type { ProtocolState } from '../ledger/protocol-state.ts';
-import type { BlockOutcome } from '../metrics.ts';
-import type { NetworkState } from '../network.ts';
+import type { BlockOutcome } from '../metrics/metrics.ts';
+import type { NetworkState } from '../genesis/network.ts';
 import type { PowQueue } from '../pow/queue.ts';
 import type { Attacher, AttachResult } from './attach.ts';
 

@@ -2,7 +2,7 @@
 import { toHex0x } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
 import type { BlockMetadata, NodeStore } from '../../core/store/index.ts';
-import { NodeError } from '../errors.ts';
+import { NodeError } from '../support/errors.ts';
 import { notFound } from '../pruning/answers.ts';
 import { promoteReattach, type PromoteReattach, type TipSelector } from './urts.ts';
 

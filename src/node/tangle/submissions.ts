@@ -4,7 +4,7 @@
  * lifetime (shutdown aborts the PoW of every submission in flight).
  */
 import { setMaxListeners } from 'node:events';
-import { NodeError } from '../errors.ts';
+import { NodeError } from '../support/errors.ts';
 import type { Intake, IncomingBlock } from './intake.ts';
 
 export class ClientSubmissions {

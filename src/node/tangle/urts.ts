@@ -23,7 +23,7 @@
 import { compareBytes, toHex } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
 import type { NodeStore } from '../../core/store/index.ts';
-import { NodeError } from '../errors.ts';
+import { NodeError } from '../support/errors.ts';
 import type { ProtocolState } from '../ledger/protocol-state.ts';
 import type { ConeRoots } from './cone-roots.ts';
 

@@ -16,7 +16,7 @@
 import { fromHex0x, toHex0x } from '../../core/bytes.ts';
 import type { NodeStore } from '../../core/store/index.ts';
 import { blockIdV3, blockToJsonV3, decodeBlockV3, encodeBlockV3, slotFromTime, type BlockV3, type OutputV3, type ProtocolParametersV3, type SlotCommitmentV3 } from '../../core/v3/index.ts';
-import { NodeError } from '../errors.ts';
+import { NodeError } from '../support/errors.ts';
 import { V3Dag, type BlockStateNameV3, type V3DagLimits } from './dag.ts';
 import { genesisV3FromJson, genesisV3ToJson, type GenesisAccountV3, type GenesisV3 } from './genesis-v3.ts';
 import { infoJsonV3, issuanceJsonV3 } from './info.ts';

@@ -18,7 +18,7 @@ import {
   type BlockV3,
   type ProtocolParametersV3,
 } from '../../core/v3/index.ts';
-import { NodeError } from '../errors.ts';
+import { NodeError } from '../support/errors.ts';
 import type { V3Dag } from './dag.ts';
 import type { V3Ledger } from './ledger.ts';
 import { key, type V3Network } from './network.ts';

@@ -18,7 +18,7 @@ import { fromHex0x, toHex0x } from '../../core/bytes.ts';
 import type { NodeStore, StoreBatch } from '../../core/store/index.ts';
 import { decodeBlockV3, decodeOutputV3, encodeOutputV3, outputIdV3, slotOfId, type OutputV3, type SignedTransactionPayloadV3 } from '../../core/v3/index.ts';
 import { transactionFailureV3, type ResolvedInputV3 } from '../../core/v3/ledger/semantic.ts';
-import { NodeError } from '../errors.ts';
+import { NodeError } from '../support/errors.ts';
 import type { BlockStateV3 } from './dag.ts';
 import { genesisOutputIdsV3, type GenesisV3 } from './genesis-v3.ts';
 import { key, type V3Network } from './network.ts';

@@ -13,8 +13,8 @@ import { blockId as blockIdOf, transactionIdOf } from '../../../src/core/ids/ind
 import { payloadFromJson } from '../../../src/core/json/index.ts';
 import { CONFLICT } from '../../../src/core/ledger/index.ts';
 import type { TransactionPayload } from '../../../src/core/model/index.ts';
-import { genesisToJson } from '../../../src/node/genesis.ts';
-import { devNetworkGenesis } from '../../../src/node/ledger/dev-genesis.ts';
+import { genesisToJson } from '../../../src/node/genesis/genesis.ts';
+import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
 import { getJson, startLedgerNode, waitFor, type LedgerTestNode } from './support.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -9,7 +9,7 @@ import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } fr
 import { essenceHash, inputsCommitmentOf, networkIdFromName, outputId, transactionIdOf } from '../../../src/core/ids/index.ts';
 import type { BasicOutput, Block, Ed25519Address, TransactionPayload } from '../../../src/core/model/index.ts';
 import { PeerServiceService, type PeerMessage, type SnapshotChunk, type SnapshotDownload, type SnapshotOffer } from '../../../src/grpc/gen/peer.ts';
-import type { BootstrapOptions } from '../../../src/node/open-from-peer.ts';
+import type { BootstrapOptions } from '../../../src/node/snapshots/open-from-peer.ts';
 import type { ComposedNode } from '../../../src/node/compose.ts';
 import { defaultConfig, type NodeConfig } from '../../../src/node/config.ts';
 import { startNode, type RunningNode } from '../../../src/node/node.ts';

@@ -14,12 +14,12 @@ import { bech32EncodeAddress } from '../../../src/core/ids/index.ts';
 import { LEDGER_TABLES } from '../../../src/core/ledger/index.ts';
 import type { BasicOutput } from '../../../src/core/model/index.ts';
 import { META } from '../../../src/core/store/index.ts';
-import { readSnapshotFile } from '../../../src/node/bootstrap/format.ts';
-import { genesisFromJson, genesisToJson } from '../../../src/node/genesis.ts';
-import { devNetworkGenesis } from '../../../src/node/ledger/dev-genesis.ts';
-import { devWalletOf, ledgerGenesisOf } from '../../../src/node/ledger/genesis-ledger.ts';
+import { readSnapshotFile } from '../../../src/node/snapshots/format.ts';
+import { genesisFromJson, genesisToJson } from '../../../src/node/genesis/genesis.ts';
+import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
+import { devWalletOf, ledgerGenesisOf } from '../../../src/node/genesis/genesis-ledger.ts';
 import type { RunningNode } from '../../../src/node/node.ts';
-import { writeSnapshot } from '../../../src/node/snapshot/snapshot.ts';
+import { writeSnapshot } from '../../../src/node/snapshots/snapshot.ts';
 import { engineOfDataDir } from '../../../src/storage/open.ts';
 import { getJson, waitFor } from '../ledger/support.ts';
 import { CollectingLogger } from '../../node/support.ts';
@@ -42,10 +42,10 @@ describe('e2e network: a new node bootstraps from a peer\'s snapshot', function 
 
   const unspent = async (n: RunningNode): Promise<string[]> => {
     const ids: string[] = [];
-    for await (const id of n.parts.store.keys(LEDGER_TABLES.unspent)) ids.push(toHex(id));
+    for await (const id of n.testing.store.keys(LEDGER_TABLES.unspent)) ids.push(toHex(id));
     return ids;
   };
-  const confirmed = async (n: RunningNode): Promise<number> => (await n.parts.store.getMeta(META.ledgerIndex)) ?? -1;
+  const confirmed = async (n: RunningNode): Promise<number> => (await n.testing.store.getMeta(META.ledgerIndex)) ?? -1;
   const rest = (n: RunningNode): string => `http://127.0.0.1:${n.restPort}`;
 
   async function pay(amount: bigint): Promise<Uint8Array> {
@@ -109,10 +109,10 @@ describe('e2e network: a new node bootstraps from a peer\'s snapshot', function 
   it('B follows A\'s new milestones and transfers after the snapshot', async () => {
     const from = await confirmed(a.running);
     const blockId = await pay(1_000_007n);
-    await a.running.parts.coordinator!.issue();
-    await a.running.parts.coordinator!.issue();
+    await a.running.testing.coordinator!.issue();
+    await a.running.testing.coordinator!.issue();
     await waitFor('B confirms A\'s new milestones', async () => ((await confirmed(b!)) >= from + 2 ? true : undefined), 30_000);
-    expect((await b!.parts.store.getBlockMetadata(blockId))?.referenced?.ledgerInclusionState).to.equal('included');
+    expect((await b!.testing.store.getBlockMetadata(blockId))?.referenced?.ledgerInclusionState).to.equal('included');
     await waitFor('the same ledger', async () => ((await confirmed(a.running)) === (await confirmed(b!)) ? true : undefined));
     expect(await unspent(b!)).to.deep.equal(await unspent(a.running));
   });

@@ -163,10 +163,10 @@ describe('e2e network: three doors on their own addresses, each with its guard',
     stop.push(() => c.stop(), () => d.stop());
     await c.start([`${stranger}@${a.peer}`]);
     await d.start([a.peer]);
-    await waitFor('D connected to A', async () => (d.running.parts.peering.connectedPeers() === 1 ? true : undefined));
+    await waitFor('D connected to A', async () => (d.running.testing.peering.connectedPeers() === 1 ? true : undefined));
     const refused = await waitFor('C logs the refusal', async () => c.logger.lines.find((l) => l.includes('is not the expected')));
     expect(refused).to.contain(a.identity).and.to.contain(stranger).and.to.contain(a.peer);
-    expect(c.running.parts.peering.connectedPeers()).to.equal(0);
+    expect(c.running.testing.peering.connectedPeers()).to.equal(0);
     await c.stop();
     await d.stop();
   });

@@ -64,12 +64,12 @@ export class NetNode {
   }
 
   async ledgerIndex(): Promise<number> {
-    return (await this.running.parts.store.getMeta(META.ledgerIndex)) ?? 0;
+    return (await this.running.testing.store.getMeta(META.ledgerIndex)) ?? 0;
   }
 
   /** Ledger index and a hash over the unspent and spent output IDs. */
   async ledgerFingerprint(): Promise<{ index: number; hash: string }> {
-    const store = this.running.parts.store;
+    const store = this.running.testing.store;
     const index = await this.ledgerIndex();
     const parts: string[] = [];
     for await (const id of store.keys(LEDGER_TABLES.unspent)) parts.push(`u${toHex0x(id)}`);

@@ -15,8 +15,8 @@ import { blockId as blockIdOf, transactionIdOf } from '../../../src/core/ids/ind
 import { payloadFromJson } from '../../../src/core/json/index.ts';
 import type { TransactionPayload } from '../../../src/core/model/index.ts';
 import { BlockVersion, type PeerMessage } from '../../../src/grpc/gen/peer.ts';
-import { genesisToJson } from '../../../src/node/genesis.ts';
-import { devNetworkGenesis } from '../../../src/node/ledger/dev-genesis.ts';
+import { genesisToJson } from '../../../src/node/genesis/genesis.ts';
+import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
 import { getJson, getRaw, waitFor } from '../ledger/support.ts';
 import { connectAsPeer } from '../../support/peer-handshake.ts';
 import { NetNode, tempRoot, writeGenesis } from './support.ts';
@@ -96,10 +96,10 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
   }
 
   it('the three nodes connect to each other (handshake, heartbeats)', async () => {
-    for (const n of nodes()) await waitFor(`${n.name} has 2 peers`, async () => (n.running.parts.peering.connectedPeers() === 2 ? true : undefined), 10000);
+    for (const n of nodes()) await waitFor(`${n.name} has 2 peers`, async () => (n.running.testing.peering.connectedPeers() === 2 ? true : undefined), 10000);
     expect(b.logger.lines.join('\n')).to.not.contain('coordinator on');
     expect(a.logger.lines.join('\n')).to.contain('coordinator on');
-    for (const n of nodes()) await waitFor(`${n.name} synced`, async () => (n.running.parts.peering.synced ? true : undefined), 10000);
+    for (const n of nodes()) await waitFor(`${n.name} synced`, async () => (n.running.testing.peering.synced ? true : undefined), 10000);
   });
 
   it('a block submitted to one node is served by all three within a second', async () => {
@@ -114,7 +114,7 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
     const id = fromHex0x(blockId);
     await Promise.all(
       [a, b].map(async (n) => {
-        while (!(await n.running.parts.store.hasBlock(id))) {
+        while (!(await n.running.testing.store.hasBlock(id))) {
           if (Date.now() - t0 > 1000) throw new Error(`${n.name} does not hold ${blockId} after a second`);
           await new Promise((r) => setTimeout(r, 2));
         }
@@ -158,7 +158,7 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
     await waitFor('four milestones without c', async () => ((await a.ledgerIndex()) >= stoppedAt + 4 ? true : undefined));
     await c.start([a.peerAddress, b.peerAddress]);
     // just started: behind, so not synced; submissions are refused with 503 and info is not healthy
-    expect(c.running.parts.peering.synced).to.equal(false);
+    expect(c.running.testing.peering.synced).to.equal(false);
     const early = await fetch(`${c.rest}/blocks`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
@@ -169,7 +169,7 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
     const target = await a.ledgerIndex();
     expect(await c.ledgerIndex()).to.be.below(target);
     const t0 = Date.now();
-    await waitFor('c catches up', async () => ((await c.ledgerIndex()) >= target && c.running.parts.peering.synced ? true : undefined), 20000);
+    await waitFor('c catches up', async () => ((await c.ledgerIndex()) >= target && c.running.testing.peering.synced ? true : undefined), 20000);
     const catchUpMs = Date.now() - t0;
     const md = await referenced(c, blockId);
     expect(md.ledgerInclusionState).to.equal('included');
@@ -191,7 +191,7 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
       const target = await a.ledgerIndex();
       expect(await d.ledgerIndex()).to.equal(0);
       const t0 = Date.now();
-      await waitFor('d catches up', async () => ((await d.ledgerIndex()) >= target && d.running.parts.peering.synced ? true : undefined), 20000);
+      await waitFor('d catches up', async () => ((await d.ledgerIndex()) >= target && d.running.testing.peering.synced ? true : undefined), 20000);
       console.log(`      (a fresh node synced ${target} milestones in ${Date.now() - t0} ms)`);
       const [fa, fd] = await waitFor('same ledger index on a and d', async () => {
         const f = await Promise.all([a.ledgerFingerprint(), d.ledgerFingerprint()]);
@@ -205,7 +205,7 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
 
   it('peers sending garbage, oversized or invalid blocks are disconnected; the others go on', async () => {
     const networkName = genesis.protocol.networkName as string;
-    const before = b.running.parts.peering.stats.dropped;
+    const before = b.running.testing.peering.stats.dropped;
     // 1. bytes that are no PeerMessage at all: gRPC itself ends the stream
     const Raw = makeGenericClientConstructor(
       { connect: { path: '/ledger.peer.v1.PeerService/Connect', requestStream: true, responseStream: true, requestSerialize: (b: Buffer) => b, requestDeserialize: (b: Buffer) => b, responseSerialize: (b: Buffer) => b, responseDeserialize: (b: Buffer) => b } },
@@ -234,15 +234,15 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
       close();
     };
     await rogue(new Uint8Array(40000));
-    const tips = (await b.running.parts.service.getTips({ allowSemiLazy: false })).tips;
+    const tips = (await b.running.testing.service.getTips({ allowSemiLazy: false })).tips;
     // a tagged-data block without PoW (nonce 0 with minPowScore 10): syntactically fine, unsolicited, too little work
     const lazy = encodeBlock({ protocolVersion: 2, parents: tips, payload: { type: 5, tag: new Uint8Array([1]), data: new Uint8Array([2]) }, nonce: 0n });
     await rogue(lazy);
     await rogue(new Uint8Array([2, 1, 0, 0]));
-    expect(b.running.parts.peering.stats.dropped - before).to.equal(3);
+    expect(b.running.testing.peering.stats.dropped - before).to.equal(3);
     expect(b.logger.lines.filter((l) => l.includes('dropped')).join('\n')).to.match(/40000 bytes/).and.to.match(/PoW score/).and.to.match(/invalid block/);
     // the honest peers are still connected and gossip goes on
-    for (const n of nodes()) expect(n.running.parts.peering.connectedPeers(), n.name).to.equal(2);
+    for (const n of nodes()) expect(n.running.testing.peering.connectedPeers(), n.name).to.equal(2);
     const { blockId } = await transfer(a, 4_000_000n);
     await Promise.all(nodes().map((n) => referenced(n, blockId)));
     await sameLedger();

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
 import { slotFromTime, type ProtocolParametersV3 } from '../../../src/core/v3/index.ts';
-import { devGenesis, genesisToJson } from '../../../src/node/genesis.ts';
+import { devGenesis, genesisToJson } from '../../../src/node/genesis/genesis.ts';
 import { devProtocolParametersV3, genesisV3ToJson, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
 import { basic, basicBlock, genesisOutputId, inputOf, key, signedTx, testGenesisV3, USER, WALLET } from '../../node/v3/helpers.ts';
 import { waitFor } from '../ledger/support.ts';
@@ -32,7 +32,7 @@ describe('e2e network: v3 blocks travel between peers', function () {
     b = new NetNode('b', tmp.root, { genesis: file, coordinator: false, validationInterval: 0, powWorkers: 0 });
     await a.start();
     await b.start([a.peerAddress]);
-    await waitFor('peered', async () => (b.running.parts.peering.connectedPeers() === 1 ? true : undefined), 5000);
+    await waitFor('peered', async () => (b.running.testing.peering.connectedPeers() === 1 ? true : undefined), 5000);
   });
   after(async () => {
     for (const n of [a, b]) await n?.stop();
@@ -68,6 +68,6 @@ describe('e2e network: v3 blocks travel between peers', function () {
       return res.status === 200 ? new Uint8Array(await res.arrayBuffer()) : undefined;
     }, 5000);
     expect(toHex0x(served)).to.equal(toHex0x(block));
-    expect(b.running.parts.peering.stats.requested).to.be.greaterThan(0);
+    expect(b.running.testing.peering.stats.requested).to.be.greaterThan(0);
   });
 });

@@ -13,8 +13,8 @@ import { encodePayload } from '../../../src/core/codec/index.ts';
 import { milestoneIdOf, transactionIdOf } from '../../../src/core/ids/index.ts';
 import { outputFromJson, outputToJson, payloadFromJson } from '../../../src/core/json/index.ts';
 import type { MilestonePayload, TransactionPayload } from '../../../src/core/model/index.ts';
-import { genesisToJson } from '../../../src/node/genesis.ts';
-import { devNetworkGenesis } from '../../../src/node/ledger/dev-genesis.ts';
+import { genesisToJson } from '../../../src/node/genesis/genesis.ts';
+import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
 import { startLedgerNode, waitFor, type LedgerTestNode } from '../ledger/support.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

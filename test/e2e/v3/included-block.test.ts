@@ -12,7 +12,7 @@ import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
 import { MemoryKeyValueStore } from '../../../src/core/store/index.ts';
 import { blockFromJsonV3, blockToJsonV3, decodeBlockV3, slotFromTime, slotOfId, encodeBlockV3, type ProtocolParametersV3 } from '../../../src/core/v3/index.ts';
 import { defaultConfig } from '../../../src/node/config.ts';
-import { devGenesis, genesisToJson } from '../../../src/node/genesis.ts';
+import { devGenesis, genesisToJson } from '../../../src/node/genesis/genesis.ts';
 import { startNode, type RunningNode } from '../../../src/node/node.ts';
 import { devProtocolParametersV3, genesisV3ToJson, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
 import { CollectingLogger } from '../../node/support.ts';

@@ -4,7 +4,7 @@
  * rejected ends the round with the reason instead of leaving it waiting for ever.
  */
 import { expect } from 'chai';
-import { ZERO_BLOCK_ID } from '../../../src/node/genesis.ts';
+import { ZERO_BLOCK_ID } from '../../../src/node/genesis/genesis.ts';
 import { META } from '../../../src/core/store/index.ts';
 import { merkleRoot } from '../../../src/core/ids/index.ts';
 import { harness, signedMilestone, tagged, type Harness } from '../ledger-support.ts';

@@ -4,7 +4,7 @@
  * after the next milestone; a coordinator that just started has one bound's time to issue.
  */
 import { expect } from 'chai';
-import { maxMilestoneAgeMs, MAX_MILESTONE_AGE_MS } from '../../../src/node/status.ts';
+import { maxMilestoneAgeMs, MAX_MILESTONE_AGE_MS } from '../../../src/node/status/status.ts';
 import { stallWarningMs } from '../../../src/node/ledger/coordinator.ts';
 import { CollectingLogger } from '../support.ts';
 import { harness, type Harness } from '../ledger-support.ts';

@@ -1,5 +1,5 @@
 /**
- * Peer identity (src/node/identity.ts, src/node/peering/handshake.ts) over in-memory links: the identity key file
+ * Peer identity (src/node/peering/identity.ts, src/node/peering/handshake.ts) over in-memory links: the identity key file
  * (created 0600, stable, read by `tool identity`), the handshake's proof (a replayed or forged proof, a proof before
  * the handshake, a node ID that is not the key's, a key of small order: dropped), and static peers named with their
  * key (`0xPUBKEY@HOST:PORT`): the right key connects, another is refused with a log line naming both keys.
@@ -14,9 +14,9 @@ import { MemoryKeyValueStore, NodeStore } from '../../../src/core/store/index.ts
 import type { PeerMessage } from '../../../src/grpc/gen/peer.ts';
 import { toolIdentity } from '../../../src/cli/tool-identity.ts';
 import { composeNode, type ComposedNode } from '../../../src/node/compose.ts';
-import { devGenesis } from '../../../src/node/genesis.ts';
-import { IDENTITY_FILE, loadOrCreateIdentity, readIdentity } from '../../../src/node/identity.ts';
-import { createNetwork } from '../../../src/node/network.ts';
+import { devGenesis } from '../../../src/node/genesis/genesis.ts';
+import { IDENTITY_FILE, loadOrCreateIdentity, readIdentity } from '../../../src/node/peering/identity.ts';
+import { createNetwork } from '../../../src/node/genesis/network.ts';
 import { ephemeralIdentity, nodeIdOf, proofVerifies, proveIdentity, usableIdentityKey } from '../../../src/node/peering/handshake.ts';
 import type { PeerLink } from '../../../src/node/peering/link.ts';
 import type { PeeringOptions } from '../../../src/node/peering/manager.ts';

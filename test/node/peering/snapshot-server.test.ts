@@ -24,7 +24,7 @@ import type { TransactionPayload } from '../../../src/core/model/index.ts';
 import { LEDGER_META } from '../../../src/core/ledger/index.ts';
 import { MemoryKeyValueStore, META } from '../../../src/core/store/index.ts';
 import type { PeerMessage, SnapshotChunk, SnapshotDownload, SnapshotOffer } from '../../../src/grpc/gen/peer.ts';
-import type { Genesis } from '../../../src/node/genesis.ts';
+import type { Genesis } from '../../../src/node/genesis/genesis.ts';
 import { CHUNK_BYTES, SNAPSHOT_SERVING_DEFAULTS, SnapshotServer, type RequestingPeer, type SnapshotServingSettings } from '../../../src/node/peering/snapshot-server.ts';
 import { EXTRA_HISTORY } from '../../../src/node/pruning/pruner.ts';
 import { addressOf, basicOutput, genesisCoins, milestones, openNode, spend, submit, testGenesis, walletSeed, type Coin, type TestParts } from '../pruning-support.ts';

@@ -15,7 +15,7 @@ import { idWithSlot, outputIdV3, type SignedTransactionPayloadV3 } from '../../.
 import { BlockView } from '../../../src/grpc/gen/node.ts';
 import { checkStore } from '../../../src/node/check/consistency.ts';
 import type { ComposedNode } from '../../../src/node/compose.ts';
-import { NodeError } from '../../../src/node/errors.ts';
+import { NodeError } from '../../../src/node/support/errors.ts';
 import { V3Parking, type ParkingRequests } from '../../../src/node/peering/v3-parking.ts';
 import type { PeeringContext } from '../../../src/node/peering/context.ts';
 import type { Peer } from '../../../src/node/peering/peers.ts';

@@ -9,7 +9,7 @@ import { blake2b256, ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed } fro
 import { bech32DecodeAddress, bech32EncodeAddress, outputId } from '../../core/ids/index.ts';
 import { outputToJson } from '../../core/json/index.ts';
 import type { Address, BasicOutput } from '../../core/model/index.ts';
-import { devGenesis, type Genesis } from '../genesis.ts';
+import { devGenesis, type Genesis } from './genesis.ts';
 import { DEFAULT_MILESTONE_INTERVAL_SECONDS } from './genesis-ledger.ts';
 
 export const DEV_ONLY_NOTE = 'DEV NETWORK ONLY: these private keys are public by being in this file; never use them for value.';

@@ -9,12 +9,12 @@
  * latest/confirmed milestone index is the genesis milestone index, and each solid entry point is a tip (so the
  * first block has parents to select).
  */
-import { networkIdFromName } from '../core/ids/index.ts';
-import { LEDGER_META } from '../core/ledger/index.ts';
-import { compareBytes, fromHex0x, toHex0x } from '../core/bytes.ts';
-import { decodeProtocolParameters, encodeProtocolParameters } from '../core/codec/index.ts';
-import type { ProtocolParameters } from '../core/model/index.ts';
-import { META, StoreError, utf8Codec, type Codec, type MetaField, type NodeStore } from '../core/store/index.ts';
+import { networkIdFromName } from '../../core/ids/index.ts';
+import { LEDGER_META } from '../../core/ledger/index.ts';
+import { compareBytes, fromHex0x, toHex0x } from '../../core/bytes.ts';
+import { decodeProtocolParameters, encodeProtocolParameters } from '../../core/codec/index.ts';
+import type { ProtocolParameters } from '../../core/model/index.ts';
+import { META, StoreError, utf8Codec, type Codec, type MetaField, type NodeStore } from '../../core/store/index.ts';
 import type { BaseTokenInfo, Genesis, GenesisMilestone } from './genesis.ts';
 
 export interface NetworkState {

@@ -29,8 +29,8 @@ import { blake2b } from '@noble/hashes/blake2.js';
 import { compareBytes, toHex0x } from '../../core/bytes.ts';
 import { encodeOutput } from '../../core/codec/index.ts';
 import type { GenesisOutput } from '../../core/ledger/index.ts';
-import { genesisFromJson, type Genesis } from '../genesis.ts';
-import { ledgerGenesisOf } from '../ledger/genesis-ledger.ts';
+import { genesisFromJson, type Genesis } from '../genesis/genesis.ts';
+import { ledgerGenesisOf } from '../genesis/genesis-ledger.ts';
 
 export const MAX_HEAD_BYTES = 64 * 1024 * 1024;
 export const MAX_LINE_BYTES = 1024 * 1024;

@@ -18,7 +18,7 @@ import { JsonPath } from '../../core/json/path.ts';
 import { optional, readFixed, readList, readObject, readString, readU32, required } from '../../core/json/read.ts';
 import type { GenesisOutput, LedgerGenesis } from '../../core/ledger/index.ts';
 import type { CommonOutput } from '../../core/model/index.ts';
-import type { Genesis } from '../genesis.ts';
+import type { Genesis } from './genesis.ts';
 
 export const DEFAULT_MILESTONE_INTERVAL_SECONDS = 5;
 

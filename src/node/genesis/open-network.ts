@@ -9,17 +9,17 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureOutputIndex, initLedger } from '../core/ledger/index.ts';
-import { META, type NodeStore } from '../core/store/index.ts';
-import { ConfigError, type NodeConfig } from './config.ts';
-import { writeFileDurably } from './durable-file.ts';
+import { ensureOutputIndex, initLedger } from '../../core/ledger/index.ts';
+import { META, type NodeStore } from '../../core/store/index.ts';
+import { ConfigError, type NodeConfig } from '../config.ts';
+import { writeFileDurably } from '../support/durable-file.ts';
 import { genesisFromJson, genesisToJson, type Genesis } from './genesis.ts';
-import { devNetworkGenesis } from './ledger/dev-genesis.ts';
-import { coordinatorOf, devWalletOf, hasLedger, ledgerGenesisOf, type CoordinatorSettings, type DevWallet } from './ledger/genesis-ledger.ts';
-import type { Logger } from './logger.ts';
+import { devNetworkGenesis } from './dev-genesis.ts';
+import { coordinatorOf, devWalletOf, hasLedger, ledgerGenesisOf, type CoordinatorSettings, type DevWallet } from './genesis-ledger.ts';
+import type { Logger } from '../logger.ts';
 import { createNetwork, loadNetwork, type NetworkState } from './network.ts';
-import { V3Engine } from './v3/engine.ts';
-import { devGenesisV3 } from './v3/genesis-v3.ts';
+import { V3Engine } from '../v3/engine.ts';
+import { devGenesisV3 } from '../v3/genesis-v3.ts';
 
 export const GENESIS_FILE = 'genesis.json';
 

@@ -8,7 +8,7 @@
 import { createPrivateKey, createPublicKey, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { nodeIdOf, type PeerIdentity } from './peering/handshake.ts';
+import { nodeIdOf, type PeerIdentity } from './handshake.ts';
 
 export const IDENTITY_FILE = 'identity.key';
 

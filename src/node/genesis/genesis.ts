@@ -10,16 +10,16 @@
  * `protocolParametersChanges` [{targetMilestoneIndex, protocolVersion, params, announcedAt}] (pending at its milestone)
  * and `receipts` [{milestoneIndex, receipt}] (the receipt milestone option's JSON, as GET /receipts lists them).
  */
-import { milestoneOptionToJson, protocolParametersToJson } from '../core/json/index.ts';
-import { parseMilestoneOption } from '../core/json/milestone-option.ts';
-import type { ProtocolParametersChange } from '../core/ledger/index.ts';
-import { parseProtocolParameters } from '../core/json/protocol.ts';
-import { JsonPath } from '../core/json/path.ts';
-import { optional, readBoolean, readBytes, readFixed, readList, readObject, readString, readU32, readU64, readU8, required, assertNoForbiddenKeys } from '../core/json/read.ts';
-import { bytesToJson, u64ToJson } from '../core/json/write.ts';
-import { LIMITS, MILESTONE_OPTION_RECEIPT, SHIMMER_PROTOCOL, type ProtocolParameters, type ReceiptMilestoneOption } from '../core/model/index.ts';
-import { compareBytes, toHex0x } from '../core/bytes.ts';
-import { genesisV3FromJson, genesisV3ToJson, type GenesisV3 } from './v3/genesis-v3.ts';
+import { milestoneOptionToJson, protocolParametersToJson } from '../../core/json/index.ts';
+import { parseMilestoneOption } from '../../core/json/milestone-option.ts';
+import type { ProtocolParametersChange } from '../../core/ledger/index.ts';
+import { parseProtocolParameters } from '../../core/json/protocol.ts';
+import { JsonPath } from '../../core/json/path.ts';
+import { optional, readBoolean, readBytes, readFixed, readList, readObject, readString, readU32, readU64, readU8, required, assertNoForbiddenKeys } from '../../core/json/read.ts';
+import { bytesToJson, u64ToJson } from '../../core/json/write.ts';
+import { LIMITS, MILESTONE_OPTION_RECEIPT, SHIMMER_PROTOCOL, type ProtocolParameters, type ReceiptMilestoneOption } from '../../core/model/index.ts';
+import { compareBytes, toHex0x } from '../../core/bytes.ts';
+import { genesisV3FromJson, genesisV3ToJson, type GenesisV3 } from '../v3/genesis-v3.ts';
 
 export const ZERO_BLOCK_ID = new Uint8Array(32);
 
@@ -60,7 +60,7 @@ export interface Genesis {
   /** The initial outputs, as given (their shape is the ledger issue's to check). */
   outputs: unknown[];
   treasury?: { milestoneId: Uint8Array; amount: bigint };
-  /** Coordinator settings, as given (read by ledger/genesis-ledger.ts). */
+  /** Coordinator settings, as given (read by genesis-ledger.ts). */
   coordinator?: unknown;
   /** A funded dev wallet, as given (dev networks only). */
   devWallet?: unknown;

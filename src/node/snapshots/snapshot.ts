@@ -13,10 +13,10 @@ import { outputToJson } from '../../core/json/index.ts';
 import { LEDGER_META, LEDGER_TABLES, LedgerState } from '../../core/ledger/index.ts';
 import { firstMilestoneIndex, ledgerRollback, milestoneConeToPrune, solidEntryPointsOf, unspentOutputIdsAt } from '../../core/pruning/index.ts';
 import { prefixRange, type NodeStore } from '../../core/store/index.ts';
-import { renameDurably } from '../durable-file.ts';
-import { NodeError } from '../errors.ts';
-import { genesisToJson, type Genesis } from '../genesis.ts';
-import type { NetworkState } from '../network.ts';
+import { renameDurably } from '../support/durable-file.ts';
+import { NodeError } from '../support/errors.ts';
+import { genesisToJson, type Genesis } from '../genesis/genesis.ts';
+import type { NetworkState } from '../genesis/network.ts';
 import { EXTRA_HISTORY } from '../pruning/pruner.ts';
 
 export interface SnapshotSource {

@@ -4,9 +4,9 @@
  * times, the tip pools, the peers and proof of work. The page polls it (gRPC GetDashboard, REST
  * `/api/dashboard/v1/data`); every figure comes from the same counters as /metrics (prometheus/node-metrics.ts).
  */
-import { toHex0x } from '../core/bytes.ts';
+import { toHex0x } from '../../core/bytes.ts';
 import type { MilestoneSummary, SecondSample } from './metrics.ts';
-import type { PeerInfo } from './peering/manager.ts';
+import type { PeerInfo } from '../peering/manager.ts';
 
 export interface DashboardSources {
   synced(): boolean;

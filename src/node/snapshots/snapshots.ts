@@ -7,9 +7,9 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NodeStore } from '../../core/store/index.ts';
-import { genesisFromJson, type Genesis } from '../genesis.ts';
+import { genesisFromJson, type Genesis } from '../genesis/genesis.ts';
 import type { Logger } from '../logger.ts';
-import type { NetworkState } from '../network.ts';
+import type { NetworkState } from '../genesis/network.ts';
 import type { Pruner } from '../pruning/pruner.ts';
 import { writeSnapshot, type SnapshotResult } from './snapshot.ts';
 

@@ -9,15 +9,15 @@
  * same rule (a coordinator that stopped issuing is not healthy): its own start counts as recent, so it has one
  * bound's time to issue its first milestone. `watch` logs every change of health with the reasons.
  */
-import type { ProtocolParametersChange } from '../core/ledger/index.ts';
-import type { ProtocolParameters } from '../core/model/index.ts';
-import { META, type NodeStore } from '../core/store/index.ts';
-import type { BaseTokenInfo } from './genesis.ts';
-import type { MilestoneProcessor } from './ledger/milestones.ts';
-import type { ProtocolState } from './ledger/protocol-state.ts';
-import type { Logger } from './logger.ts';
-import type { MilestoneRates } from './metrics.ts';
-import type { NetworkState } from './network.ts';
+import type { ProtocolParametersChange } from '../../core/ledger/index.ts';
+import type { ProtocolParameters } from '../../core/model/index.ts';
+import { META, type NodeStore } from '../../core/store/index.ts';
+import type { BaseTokenInfo } from '../genesis/genesis.ts';
+import type { MilestoneProcessor } from '../ledger/milestones.ts';
+import type { ProtocolState } from '../ledger/protocol-state.ts';
+import type { Logger } from '../logger.ts';
+import type { MilestoneRates } from '../metrics/metrics.ts';
+import type { NetworkState } from '../genesis/network.ts';
 
 export const NODE_NAME = 'ledger-node';
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly number[] = [2];

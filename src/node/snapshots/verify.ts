@@ -23,7 +23,7 @@ import { decodeBlock } from '../../core/codec/index.ts';
 import { blockId as blockIdOf, milestoneIdOf, verifyMilestoneSignatures } from '../../core/ids/index.ts';
 import { milestonePayloadOf } from '../../core/ledger/index.ts';
 import { checkMilestone } from '../../core/validation/milestone.ts';
-import type { Genesis } from '../genesis.ts';
+import type { Genesis } from '../genesis/genesis.ts';
 import type { SnapshotReading } from './format.ts';
 
 /** A peer's snapshot or its bytes were refused (the reason is what the log says); the node tries the next peer. */

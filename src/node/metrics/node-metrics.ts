@@ -1,5 +1,5 @@
 /**
- * The node's metrics (prom-client), one registry per node: the metrics port (../metrics.ts) counted as Prometheus
+ * The node's metrics (prom-client), one registry per node: the metrics port (metrics.ts) counted as Prometheus
  * counters and histograms, the gauges read at each scrape from the node's parts (scrape.ts), and the default process
  * metrics once a /metrics listener is started. The same reports give GET /info its rates (Hornet's confirmed-milestone
  * metric, `rates`) and the dashboard its per-second series and last milestones, so every figure has one source.
@@ -21,7 +21,7 @@ import {
   type MetricsPort,
   type MilestoneRates,
   type PowOutcome,
-} from '../metrics.ts';
+} from './metrics.ts';
 import { registerDatabaseSize, registerScrapeGauges, type ScrapeSources } from './scrape.ts';
 
 export type { ScrapeSources } from './scrape.ts';
