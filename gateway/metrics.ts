@@ -23,13 +23,23 @@ export function restMetrics(registry: Registry): Middleware {
     buckets: REST_BUCKETS,
     registers: [registry],
   });
+  // the labelled series, looked up once per (method, route, status) and kept: prom-client hashes a labels object on
+  // every observe; bounded by the methods, route patterns and statuses (a raw URL never becomes a label)
+  const series = new Map<string, { observe(v: number): void }>();
   return async (ctx, next) => {
     const t0 = performance.now();
     try {
       await next();
     } finally {
-      const route = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
-      histogram.observe({ method: ctx.method, route: typeof route === 'string' ? route : 'none', status: String(ctx.status) }, (performance.now() - t0) / 1000);
+      const matched = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
+      const route = typeof matched === 'string' ? matched : 'none';
+      const key = `${ctx.method} ${ctx.status} ${route}`;
+      let child = series.get(key);
+      if (child === undefined) {
+        child = histogram.labels({ method: ctx.method, route, status: String(ctx.status) });
+        series.set(key, child);
+      }
+      child.observe((performance.now() - t0) / 1000);
     }
   };
 }

@@ -34,8 +34,8 @@
  * `--paths=koa,run` measures only the paths listed.
  * The machine is shared and has 2 cores (client and servers compete for them): read medians and ratios.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,6 +53,7 @@ import { silentLogger } from '../../src/node/logger.ts';
 import { startNode } from '../../src/node/node.ts';
 import { createMiner, type Miner } from '../../src/node/pow/miner.ts';
 import { scriptArg, scriptSwitch } from '../../scripts/lib/args.ts';
+import { cpuSeconds, fmt, median, NODE_READY, spawnServer, stopChild } from './servers.ts';
 
 const arg = (name: string, dflt: string): string => scriptArg(name, dflt);
 const RUNS = Number(arg('runs', '3'));
@@ -107,52 +108,6 @@ interface Target {
 }
 
 // ---------------------------------------------------------------- the spawned servers
-
-/** Spawns `node ...args` and resolves once every pattern matched its output, with their first capture groups. */
-function spawnServer(args: string[], patterns: RegExp[]): Promise<{ child: ChildProcess; captures: string[] }> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${args.join(' ')} not ready in 30 s:\n${out}`));
-    }, 30000);
-    let ready = false;
-    const onData = (d: Buffer): void => {
-      out += d.toString();
-      if (ready) return;
-      const captures = patterns.map((p) => p.exec(out)?.[1]);
-      if (captures.every((c) => c !== undefined)) {
-        ready = true;
-        clearTimeout(timer);
-        child.off('exit', onExit);
-        child.once('exit', (code, signal) => {
-          if (!stopping.has(child)) console.error(`${args.join(' ')} exited with ${code ?? signal} while measured:\n${out.slice(-3000)}`);
-        });
-        resolve({ child, captures: captures as string[] });
-      }
-    };
-    const onExit = (code: number | null): void => {
-      clearTimeout(timer);
-      reject(new Error(`${args.join(' ')} exited with ${code}:\n${out}`));
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', onExit);
-  });
-}
-
-const NODE_READY = [/gRPC NodeService listening on 127\.0\.0\.1:(\d+)/, /REST API listening on http:\/\/127\.0\.0\.1:(\d+)\//, /remote PoW (\w+)/];
-
-const stopping = new Set<ChildProcess>();
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  stopping.add(child);
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 function httpTarget(port: number, maxSockets: number): Target & { agent: Agent } {
   const agent = new Agent({ keepAlive: true, maxSockets });
@@ -273,21 +228,6 @@ interface Sample {
   cpuEach: number[];
 }
 
-/** CPU seconds (user + system, all threads) the processes have used so far, from /proc; NaN where unreadable. */
-function cpuSeconds(pids: readonly number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of proc(5))
-    } catch {
-      return NaN;
-    }
-  }
-  return ticks / 100; // USER_HZ: 100 on Linux
-}
-
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }
@@ -318,14 +258,7 @@ async function measure(call: Call, concurrency: number, limit: number, ms: numbe
   return { rps: (lat.length / elapsed) * 1000, p50: percentile(lat, 0.5), p99: percentile(lat, 0.99), n: lat.length, cpuUs, cpuEach };
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-
 // ---------------------------------------------------------------- main
-
-const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 async function main(): Promise<void> {
   const maxC = Math.max(...CONCURRENCY);
