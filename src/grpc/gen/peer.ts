@@ -112,7 +112,7 @@ export interface MilestoneRequest {
 }
 
 /**
- * Bootstrap from a peer (src/node/open-from-peer.ts, src/node/peering/snapshot-server.ts): a node with an empty data
+ * Bootstrap from a peer (src/node/snapshots/open-from-peer.ts, src/node/peering/snapshot-server.ts): a node with an empty data
  * folder asks a handshaken peer for a snapshot.
  * The answer is a SnapshotOffer on the same stream; the file itself comes through DownloadSnapshot with the offer's
  * ticket. Nothing in an offer is trusted: the receiver checks the milestone block against the milestone keys it
@@ -133,7 +133,7 @@ export interface SnapshotOffer {
   size: bigint;
   /** BLAKE2b-256 of the file's bytes. */
   hash: Uint8Array;
-  /** The ledger state hash of the snapshot (src/node/bootstrap/format.ts): the same for every honest node at `index`. */
+  /** The ledger state hash of the snapshot (src/node/snapshots/format.ts): the same for every honest node at `index`. */
   ledgerHash: Uint8Array;
   /** The block that carried milestone `index` (its payload is checked against the milestone keys). */
   milestoneBlock: Uint8Array;
