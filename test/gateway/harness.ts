@@ -15,7 +15,10 @@ import { statusError } from '../../src/grpc/status.ts';
 import { toServiceError } from '../../src/node/grpc/errors.ts';
 import { serveNodeMux } from '../../src/node/grpc/mux-server.ts';
 import { servicePort, type ServiceMethods } from '../../src/node/grpc/port.ts';
-import { connectNode, createGateway, type GatewayOptions, type NodeConnection } from '../../gateway/index.ts';
+import { expect } from 'chai';
+import { connectNode, createGateway, startGateway, type GatewayOptions, type NodeConnection, type RunningGateway, type StartGatewayOptions } from '../../gateway/index.ts';
+import { EventBus } from '../../src/node/events/bus.ts';
+import { InProcessEventsServer } from '../../src/node/grpc/in-process-events.ts';
 import { CollectingLogger } from '../node/support.ts';
 
 /** How the gateway reaches the node. */
@@ -174,3 +177,34 @@ export function bytesOf(hexText: string): Uint8Array {
 
 export const ID32 = `0x${'ab'.repeat(32)}`;
 export const ID36 = `0x${'cd'.repeat(32)}05000000`;
+
+/**
+ * A gateway with no node behind it (an in-process port with no methods) and an event API over an empty bus, started
+ * before the suite's tests and closed after them; each test must leave its log empty. For tests of what the gateway
+ * answers itself (request targets, WebSocket handshakes, the HTTP layer's refusals).
+ */
+export function quietGateway(options: Partial<StartGatewayOptions> = {}): { readonly gw: RunningGateway; readonly logged: string[] } {
+  const state = { gw: undefined as unknown as RunningGateway, logged: [] as string[] };
+  let bus: EventBus;
+  before(async () => {
+    bus = new EventBus();
+    state.gw = await startGateway({
+      node: inProcess({}).connect().port,
+      events: new InProcessEventsServer(bus).createClient(),
+      port: 0,
+      log: (message: string) => state.logged.push(message),
+      ...options,
+    } as StartGatewayOptions);
+  });
+  after(async () => {
+    await state.gw.close();
+    bus.close();
+  });
+  beforeEach(() => {
+    state.logged.length = 0;
+  });
+  afterEach(() => {
+    expect(state.logged).to.deep.equal([]);
+  });
+  return state;
+}

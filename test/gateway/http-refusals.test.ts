@@ -10,12 +10,9 @@ import { expect } from 'chai';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
-import { createHttpServer, startGateway, type RunningGateway, type StartGatewayOptions } from '../../gateway/index.ts';
-import { EventBus } from '../../src/node/events/bus.ts';
-import { servicePort, type ServiceMethods } from '../../src/node/grpc/port.ts';
-import { silentLogger } from '../../src/node/logger.ts';
-import { InProcessEventsServer } from '../../src/node/grpc/in-process-events.ts';
+import { createHttpServer } from '../../gateway/index.ts';
 import { startMetricsServer } from '../../src/node/metrics/server.ts';
+import { quietGateway } from './harness.ts';
 
 interface RawAnswer {
   status: number;
@@ -64,37 +61,14 @@ const CONNECT = 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n';
 
 describe('gateway: the HTTP layer\'s own refusals answer the JSON error body', function () {
   this.timeout(10_000);
-  let bus: EventBus;
-  let gw: RunningGateway;
-  const logged: string[] = [];
-
-  before(async () => {
-    bus = new EventBus();
-    gw = await startGateway({
-      node: servicePort({} as ServiceMethods, { logger: silentLogger }), // no call reaches the node in these tests
-      events: new InProcessEventsServer(bus).createClient(),
-      port: 0,
-      metricsPort: 0,
-      log: (message: string) => logged.push(message),
-    } as StartGatewayOptions);
-  });
-  after(async () => {
-    await gw.close();
-    bus.close();
-  });
-  beforeEach(() => {
-    logged.length = 0;
-  });
-  afterEach(() => {
-    expect(logged).to.deep.equal([]);
-  });
+  const quiet = quietGateway({ metricsPort: 0 });
 
   it('headers over maxHeaderSize (a 64 KiB Authorization header): 431 naming the limit', async () => {
-    expectJsonError(await raw(gw.port, BIG_HEADER), 431, /^invalid data provided: request header fields too large: .* 16 KiB$/);
+    expectJsonError(await raw(quiet.gw.port, BIG_HEADER), 431, /^invalid data provided: request header fields too large: .* 16 KiB$/);
   });
 
   it('CONNECT: 405 with the methods of the API in Allow', async () => {
-    const a = await raw(gw.port, CONNECT);
+    const a = await raw(quiet.gw.port, CONNECT);
     expectJsonError(a, 405, /method CONNECT is not allowed/);
     expect(a.headers.allow).to.equal('GET, HEAD, POST, OPTIONS');
   });
@@ -109,7 +83,7 @@ describe('gateway: the HTTP layer\'s own refusals answer the JSON error body', f
       ['GET / HTTP/1.1\r\nHost: gw\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab', /\(HPE_UNEXPECTED_CONTENT_LENGTH\)$/],
     ];
     for (const [request, message] of cases) {
-      const a = await raw(gw.port, request);
+      const a = await raw(quiet.gw.port, request);
       expectJsonError(a, 400, /^invalid data provided: malformed HTTP request: /);
       expect(JSON.parse(a.body).error.message).to.match(message);
       expect(a.body).to.not.match(/FOO|BAR|Bad Header|a\\u0001b/);
@@ -118,28 +92,28 @@ describe('gateway: the HTTP layer\'s own refusals answer the JSON error body', f
 
   it('an invalid chunked body: 400, though the app already has the request', async () => {
     const head = 'POST /api/core/v2/blocks HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked';
-    const a = await raw(gw.port, `${head}\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`);
+    const a = await raw(quiet.gw.port, `${head}\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`);
     expectJsonError(a, 400, /invalid character in chunk size \(HPE_INVALID_CHUNK_SIZE\)$/);
   });
 
   it('an HTTP/1.1 request without Host: 400; an Expect other than 100-continue: 417', async () => {
-    expectJsonError(await raw(gw.port, 'GET /api/routes HTTP/1.1\r\n\r\n'), 400, /needs a Host header/);
-    expectJsonError(await raw(gw.port, 'GET /api/routes HTTP/1.1\r\nHost: gw\r\nExpect: magic\r\n\r\n'), 417, /Expect/);
+    expectJsonError(await raw(quiet.gw.port, 'GET /api/routes HTTP/1.1\r\n\r\n'), 400, /needs a Host header/);
+    expectJsonError(await raw(quiet.gw.port, 'GET /api/routes HTTP/1.1\r\nHost: gw\r\nExpect: magic\r\n\r\n'), 417, /Expect/);
     // HTTP/1.0 has no Host rule
-    expect((await raw(gw.port, 'GET /api/routes HTTP/1.0\r\n\r\n')).status).to.equal(200);
+    expect((await raw(quiet.gw.port, 'GET /api/routes HTTP/1.0\r\n\r\n')).status).to.equal(200);
   });
 
   it('still serves requests and the MQTT upgrade afterwards', async () => {
-    const a = await raw(gw.port, 'GET /api/routes HTTP/1.1\r\nHost: gw\r\nConnection: close\r\n\r\n');
+    const a = await raw(quiet.gw.port, 'GET /api/routes HTTP/1.1\r\nHost: gw\r\nConnection: close\r\n\r\n');
     expect(a.status).to.equal(200);
     expect(JSON.parse(a.body).routes).to.be.an('array');
     const ws = ['Connection: Upgrade', 'Upgrade: websocket', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=='];
     const upgrade = `GET /api/mqtt/v1 HTTP/1.1\r\nHost: gw\r\n${ws.join('\r\n')}\r\nSec-WebSocket-Protocol: mqtt\r\n\r\n`;
-    expect((await raw(gw.port, upgrade, true)).status).to.equal(101);
+    expect((await raw(quiet.gw.port, upgrade, true)).status).to.equal(101);
   });
 
   it('the gateway\'s /metrics listener answers the same way (Allow: GET)', async () => {
-    const port = gw.metricsPort!;
+    const port = quiet.gw.metricsPort!;
     expectJsonError(await raw(port, BIG_HEADER), 431, /16 KiB/);
     const a = await raw(port, CONNECT);
     expectJsonError(a, 405, /CONNECT/);

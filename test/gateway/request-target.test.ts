@@ -2,14 +2,11 @@
  * Requests the gateway must refuse as the client's fault, over raw sockets (node:net): a request target that does not
  * parse as a URL (`http://[::1`, `//[`), on REST and on the MQTT WebSocket upgrade, and the WebSocket handshakes ws
  * would refuse with its own text/html answer. Each gets the JSON error body (400, or 405 for a method other than GET)
- * and nothing is logged as an unexpected error.
+ * and nothing is quiet.logged as an unexpected error.
  */
 import { expect } from 'chai';
 import { connect } from 'node:net';
-import { startGateway, type RunningGateway, type StartGatewayOptions } from '../../gateway/index.ts';
-import { EventBus } from '../../src/node/events/bus.ts';
-import { inProcess } from './harness.ts';
-import { InProcessEventsServer } from '../../src/node/grpc/in-process-events.ts';
+import { quietGateway } from './harness.ts';
 
 interface RawAnswer {
   status: number;
@@ -55,67 +52,45 @@ function expectJsonError(a: RawAnswer, status: number, message: RegExp): void {
 
 describe('gateway: malformed request targets and WebSocket handshakes', function () {
   this.timeout(20_000);
-  let bus: EventBus;
-  let gw: RunningGateway;
-  const logged: string[] = [];
-
-  before(async () => {
-    bus = new EventBus();
-    gw = await startGateway({
-      node: inProcess({}).connect().port,
-      events: new InProcessEventsServer(bus).createClient(),
-      port: 0,
-      log: (message: string) => logged.push(message),
-    } as StartGatewayOptions);
-  });
-  after(async () => {
-    await gw.close();
-    bus.close();
-  });
-  beforeEach(() => {
-    logged.length = 0;
-  });
-  afterEach(() => {
-    expect(logged).to.deep.equal([]);
-  });
+  const quiet = quietGateway();
 
   it('REST: a target that does not parse is a 400 with the JSON body', async () => {
     for (const target of ['http://[::1', 'http://[::1]:99999/api/core/v2/info', `http://${'%'.repeat(300)}/`]) {
-      const a = await raw(gw.port, `GET ${target} HTTP/1.1\r\nHost: gw\r\nConnection: close`);
+      const a = await raw(quiet.gw.port, `GET ${target} HTTP/1.1\r\nHost: gw\r\nConnection: close`);
       expectJsonError(a, 400, /^invalid data provided: malformed request target "/);
     }
-    const long = await raw(gw.port, `GET http://[${'1'.repeat(300)} HTTP/1.1\r\nHost: gw\r\nConnection: close`);
+    const long = await raw(quiet.gw.port, `GET http://[${'1'.repeat(300)} HTTP/1.1\r\nHost: gw\r\nConnection: close`);
     expect(JSON.parse(long.body).error.message.length).to.be.below(160);
   });
 
   it('REST: a well-formed absolute-form target is served as before', async () => {
-    const a = await raw(gw.port, `GET http://[::1]:1/api/core/v2/blocks/0x12 HTTP/1.1\r\nHost: gw\r\nConnection: close`);
+    const a = await raw(quiet.gw.port, `GET http://[::1]:1/api/core/v2/blocks/0x12 HTTP/1.1\r\nHost: gw\r\nConnection: close`);
     expectJsonError(a, 400, /^invalid data provided: invalid block ID: 0x12/);
   });
 
   it('MQTT upgrade: a target that does not parse is a 400 with the JSON body', async () => {
     for (const target of ['//[', 'http://[::1']) {
-      expectJsonError(await raw(gw.port, upgrade(target)), 400, /^invalid data provided: malformed request target "/);
+      expectJsonError(await raw(quiet.gw.port, upgrade(target)), 400, /^invalid data provided: malformed request target "/);
     }
   });
 
   it('MQTT upgrade: handshakes ws would refuse get the JSON body', async () => {
     const path = '/api/mqtt/v1';
-    expectJsonError(await raw(gw.port, upgrade(path, { 'Sec-WebSocket-Key': '' })), 400, /Sec-WebSocket-Key/);
-    expectJsonError(await raw(gw.port, upgrade(path, { 'Sec-WebSocket-Key': 'short' })), 400, /Sec-WebSocket-Key/);
-    expectJsonError(await raw(gw.port, upgrade(path, { Upgrade: 'h2c' })), 400, /Upgrade: websocket/);
-    const version = await raw(gw.port, upgrade(path, { 'Sec-WebSocket-Version': '7' }));
+    expectJsonError(await raw(quiet.gw.port, upgrade(path, { 'Sec-WebSocket-Key': '' })), 400, /Sec-WebSocket-Key/);
+    expectJsonError(await raw(quiet.gw.port, upgrade(path, { 'Sec-WebSocket-Key': 'short' })), 400, /Sec-WebSocket-Key/);
+    expectJsonError(await raw(quiet.gw.port, upgrade(path, { Upgrade: 'h2c' })), 400, /Upgrade: websocket/);
+    const version = await raw(quiet.gw.port, upgrade(path, { 'Sec-WebSocket-Version': '7' }));
     expectJsonError(version, 400, /Sec-WebSocket-Version/);
     expect(version.headers['sec-websocket-version']).to.equal('13, 8');
-    const post = await raw(gw.port, upgrade(path, { 'Content-Length': '0' }, 'POST'));
+    const post = await raw(quiet.gw.port, upgrade(path, { 'Content-Length': '0' }, 'POST'));
     expectJsonError(post, 405, /method POST is not allowed/);
     expect(post.headers.allow).to.equal('GET');
     // what only ws checks (a malformed subprotocol list): the JSON body too
-    expectJsonError(await raw(gw.port, upgrade(path, { 'Sec-WebSocket-Protocol': 'mqtt,,' })), 400, /Sec-WebSocket-Protocol/);
+    expectJsonError(await raw(quiet.gw.port, upgrade(path, { 'Sec-WebSocket-Protocol': 'mqtt,,' })), 400, /Sec-WebSocket-Protocol/);
   });
 
   it('MQTT upgrade: a good handshake is still accepted', async () => {
-    const a = await raw(gw.port, upgrade('/api/mqtt/v1', { 'Sec-WebSocket-Protocol': 'mqtt' }), true);
+    const a = await raw(quiet.gw.port, upgrade('/api/mqtt/v1', { 'Sec-WebSocket-Protocol': 'mqtt' }), true);
     expect(a.status).to.equal(101);
   });
 });
