@@ -4,31 +4,47 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
+# Each stage's wall time, printed as it ends and once more, all together, before the total line.
+times=()
+stage_name=""
+stage_start=$SECONDS
+stage() {
+  if [[ -n $stage_name ]]; then
+    local took=$((SECONDS - stage_start))
+    times+=("$stage_name ${took}s")
+    echo "   ($stage_name: ${took}s)"
+  fi
+  stage_name=$1
+  stage_start=$SECONDS
+  [[ -n $1 ]] && echo "== $1"
+}
+
 # 1. Install exactly what package-lock.json says, when node_modules is missing or older than the lock file.
+stage "dependencies"
 source scripts/ensure-deps.sh
 
 # 2. Code generation (idempotent; drift against the committed output is checked by the tests).
 if [[ -x scripts/gen-proto.sh && -d proto && -n "$(ls proto/*.proto 2>/dev/null)" ]]; then
-  echo "== generate gRPC code"
+  stage "generate gRPC code"
   bash scripts/gen-proto.sh --check || exit 1
 fi
 if [[ -f scripts/build-wasm.ts ]]; then
-  echo "== build WebAssembly kernels"
+  stage "build WebAssembly kernels"
   npx tsx scripts/build-wasm.ts || exit 1
 fi
 
 # 3. The compiled build (dist/) that `ledger-node` runs: the end-to-end tests start the node through bin/ledger-node.js.
-echo "== build dist/"
+stage "build dist/"
 bash scripts/build.sh || exit 1
 
 # 4. Type checks: the whole project, then the neutrality gate over src/core (ES2022 only, no Node/Deno types).
-echo "== typecheck"
+stage "typecheck"
 npx tsc -p tsconfig.json --noEmit || exit 1
 npx tsc -p tsconfig.core.json --noEmit || exit 1
 
 # 5. A browser for the dashboard's test (test/e2e/dashboard/): Debian's chromium, installed when missing. Without one
 #    that test alone is skipped with the reason; with CI=true it fails instead.
-echo "== Chromium for the dashboard browser test"
+stage "Chromium for the dashboard browser test"
 if chromium_path=$(bash scripts/ensure-chromium.sh); then
   export CHROMIUM_PATH="$chromium_path"
   echo "$CHROMIUM_PATH"
@@ -39,11 +55,13 @@ fi
 # 6. Tests.
 status=0
 log=$(mktemp)
-echo "== mocha on Node"
+stage "mocha on Node"
 npx mocha 'test/**/*.test.ts' 2>&1 | tee "$log" || status=1
-echo "== mocha inside Deno (src/core only)"
+stage "mocha inside Deno (src/core only)"
 npx deno run -A node_modules/mocha/bin/mocha.js --config .mocharc.deno.json 'test/core/**/*.test.ts' 2>&1 | tee -a "$log" || status=1
 
+stage ""
+echo "stage times: ${times[*]/%/,} total $((SECONDS))s" | sed 's/, total/; total/'
 passed=$(grep -E '^(node|deno): [0-9]+ passed' "$log" | awk '{s+=$2} END {print s+0}')
 failed=$(grep -E '^(node|deno): [0-9]+ passed' "$log" | awk '{s+=$4} END {print s+0}')
 runs=$(grep -cE '^(node|deno): [0-9]+ passed' "$log")
