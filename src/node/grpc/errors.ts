@@ -3,9 +3,10 @@
  * gets the status of its code (table below), anything else is INTERNAL. The answer carries the ErrorInfo trailer
  * (src/grpc/status.ts), so the gateway and other clients read the stable code back.
  */
-import { type ServiceError } from '@grpc/grpc-js';
+import { Metadata, type ServiceError } from '@grpc/grpc-js';
 import { ProtocolError } from '../../core/errors.ts';
-import { GrpcStatus, statusError, type ErrorDescription } from '../../grpc/status.ts';
+import type { NodeCallError } from '../../grpc/port.ts';
+import { encodeStatusDetails, GrpcStatus, statusError, type ErrorDescription } from '../../grpc/status.ts';
 import { NodeError, type NodeErrorCode } from '../errors.ts';
 
 export const NODE_ERROR_STATUS: Readonly<Record<NodeErrorCode, GrpcStatus>> = Object.freeze({
@@ -62,4 +63,15 @@ export function toServiceError(err: unknown): ServiceError {
  */
 export function defectMessage(name: string, err: unknown): string {
   return `${name} failed: ${(err instanceof Error ? err.message : String(err)).split('\n', 1)[0]!.trim()}`;
+}
+
+/** The `grpc-status-details-bin` value of a failed call: the node's description (ErrorInfo); none for a bare status. */
+export function statusDetailsOf(err: NodeCallError): Uint8Array | undefined {
+  return err.detailed ? encodeStatusDetails(err.grpcCode, err.description) : undefined;
+}
+
+/** A failed call as the ServiceError the unary gRPC handlers answer with: code, details, the details trailer. */
+export function serviceErrorOf(err: NodeCallError): ServiceError {
+  if (err.detailed) return statusError(err.grpcCode, err.description);
+  return Object.assign(new Error(err.details), { code: err.grpcCode, details: err.details, metadata: new Metadata() });
 }
