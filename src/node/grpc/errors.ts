@@ -6,7 +6,7 @@
 import { Metadata, type ServiceError } from '@grpc/grpc-js';
 import { ProtocolError } from '../../core/errors.ts';
 import type { NodeCallError } from '../../grpc/port.ts';
-import { encodeStatusDetails, GrpcStatus, statusError, type ErrorDescription } from '../../grpc/status.ts';
+import { GrpcStatus, statusError, type ErrorDescription } from '../../grpc/status.ts';
 import { NodeError, type NodeErrorCode } from '../errors.ts';
 
 export const NODE_ERROR_STATUS: Readonly<Record<NodeErrorCode, GrpcStatus>> = Object.freeze({
@@ -63,11 +63,6 @@ export function toServiceError(err: unknown): ServiceError {
  */
 export function defectMessage(name: string, err: unknown): string {
   return `${name} failed: ${(err instanceof Error ? err.message : String(err)).split('\n', 1)[0]!.trim()}`;
-}
-
-/** The `grpc-status-details-bin` value of a failed call: the node's description (ErrorInfo); none for a bare status. */
-export function statusDetailsOf(err: NodeCallError): Uint8Array | undefined {
-  return err.detailed ? encodeStatusDetails(err.grpcCode, err.description) : undefined;
 }
 
 /** A failed call as the ServiceError the unary gRPC handlers answer with: code, details, the details trailer. */
