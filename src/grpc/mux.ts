@@ -5,7 +5,7 @@
  *
  * The writer (FrameWriter) collects the frames of one turn of the event loop and writes them as one MuxBatch at
  * setImmediate: the calls the gateway's HTTP requests made while their sockets were read, the answers the node's
- * handlers gave while one batch was dispatched. A batch stays within MAX_MESSAGE_BYTES (the node's and grpc-js's
+ * service gave while one batch was dispatched. A batch stays within MAX_MESSAGE_BYTES (the node's and grpc-js's
  * default limit of a gRPC message); when the stream's write() returns false the writer waits for 'drain' and keeps
  * collecting (HTTP/2 flow control then holds the sender back).
  *

@@ -4,7 +4,8 @@
  * both sides (no copy, no encoding, no metadata). Around the call, what a transport would do:
  *   * a thrown domain error becomes NodeCallError with the gRPC status of its code and its description, as the gRPC
  *     server puts it on the wire (errors.ts), so the REST answer is the same over every transport; anything else is
- *     a defect: logged with its stack, answered INTERNAL "<Method> failed: <message>" (handlers.ts does the same);
+ *     a defect: logged with its stack, answered INTERNAL "<Method> failed: <message>" (callService below, the step
+ *     the gRPC handlers and the NodeMux server take too);
  *   * `deadline` ends the call for the caller (DEADLINE_EXCEEDED), `signal` the calls of the methods that take an
  *     AbortSignal (CANCELLED), and both abort the work of those (SubmitBlock's proof of work, QueryOutputs' scan); a
  *     later answer is dropped. The other methods never read `signal` (a read has no work to stop, and the HTTP answer
