@@ -14,7 +14,7 @@
  *   * deadlines: DEADLINE_EXCEEDED "Deadline exceeded after N.NNNs" at the caller's deadline (one timer for all
  *     calls), the node told by a CANCEL frame (and by the `timeout_ms` it got); a deadline already passed fails
  *     without reaching the node; the caller's abort (signal or hook) is CANCELLED "Cancelled on client" and a CANCEL
- *     frame (the handler sees 'cancelled'; SubmitBlock aborts its proof of work);
+ *     frame (the node aborts the call's signal; SubmitBlock aborts its proof of work);
  *   * a broken stream (the node stopped or restarted, the connection dropped) fails the calls under way on it with
  *     the stream's status, UNAVAILABLE as grpc-js reports a dropped connection; the next call opens a new stream,
  *     which fails fast with UNAVAILABLE while the node is unreachable and reconnects like any grpc-js channel;

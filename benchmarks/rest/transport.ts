@@ -44,7 +44,7 @@ const service = { getBlock: () => Promise.resolve(answer) } as unknown as Servic
 const handlers = nodeServiceHandlers(service, silentLogger) as unknown as UntypedServiceImplementation;
 const server = new Server({ 'grpc.enable_channelz': 0 });
 server.addService(NodeServiceService, handlers);
-const mux = serveNodeMux(server, handlers);
+const mux = serveNodeMux(server, service);
 const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
 const unary = new NodeServiceClient(`127.0.0.1:${port}`, credentials.createInsecure(), { 'grpc.enable_channelz': 0 });
 const muxPort = createMuxNodePort(`127.0.0.1:${port}`);

@@ -5,7 +5,7 @@
  *
  * The writer (FrameWriter) collects the frames of one turn of the event loop and writes them as one MuxBatch at
  * setImmediate: the calls the gateway's HTTP requests made while their sockets were read, the answers the node's
- * handlers gave while one batch was dispatched. A batch stays within MAX_MESSAGE_BYTES (the node's and grpc-js's
+ * service gave while one batch was dispatched. A batch stays within MAX_MESSAGE_BYTES (the node's and grpc-js's
  * default limit of a gRPC message); when the stream's write() returns false the writer waits for 'drain' and keeps
  * collecting (HTTP/2 flow control then holds the sender back).
  *
@@ -16,7 +16,8 @@ import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
 import { Metadata } from '@grpc/grpc-js';
 import { FrameKind, MuxBatch, MuxFrame as MuxFrameCodec, NodeMuxService, type MetadataEntry, type MuxFrame } from './gen/mux.ts';
 import { NodeServiceService } from './gen/node.ts';
-import { statusText } from './status.ts';
+import type { NodeCallError } from './port.ts';
+import { encodeStatusDetails, GrpcStatus, STATUS_DETAILS_KEY, statusText } from './status.ts';
 
 export { FrameKind, MuxBatch, type MuxFrame };
 
@@ -91,19 +92,36 @@ export function frame(kind: FrameKind, callId: number, message: Uint8Array = NO_
 }
 
 /** A FAILURE frame: the status of a call as a unary call's error carries it (its details made safe: status.ts). */
-export function failureFrame(callId: number, code: number, details: string, metadata: Metadata | null | undefined): MuxFrame {
+export function failureFrame(callId: number, code: number, details: string, metadata: MetadataEntry[] = NO_ENTRIES): MuxFrame {
   const statusDetails = statusText(details);
-  return { kind: FrameKind.FRAME_KIND_FAILURE, callId, method: '', message: NO_BYTES, timeoutMs: 0, statusCode: code, statusDetails, metadata: metadataEntries(metadata) };
+  return { kind: FrameKind.FRAME_KIND_FAILURE, callId, method: '', message: NO_BYTES, timeoutMs: 0, statusCode: code, statusDetails, metadata };
 }
 
-/** Metadata as frame entries, in order (each value of a key one entry; text values as UTF-8). */
-export function metadataEntries(metadata: Metadata | null | undefined): MetadataEntry[] {
-  if (!metadata) return NO_ENTRIES;
-  const out: MetadataEntry[] = [];
-  for (const [key, values] of Object.entries(metadata.toJSON())) {
-    for (const v of values) out.push({ key, value: typeof v === 'string' ? Buffer.from(v, 'utf8') : v });
+/**
+ * The FAILURE frame of a failed call: its code and details and, when the node described the failure, the
+ * `grpc-status-details-bin` trailer a unary call carries (the bytes of statusError, status.ts).
+ */
+export function callFailureFrame(callId: number, err: NodeCallError): MuxFrame {
+  const metadata = err.detailed ? [{ key: STATUS_DETAILS_KEY, value: encodeStatusDetails(err.grpcCode, err.description) }] : NO_ENTRIES;
+  return failureFrame(callId, err.grpcCode, err.details, metadata);
+}
+
+/**
+ * The ANSWER frame of `value`, encoded by `codec`, or the FAILURE frame grpc-js's server sends instead: INTERNAL "Error
+ * serializing response" for a value that is no message, RESOURCE_EXHAUSTED "Sent message larger than max (N vs.
+ * 4194304)" for one above the limit.
+ */
+export function answerFrame(callId: number, codec: Encoder<unknown>, value: unknown): MuxFrame {
+  let bytes: Uint8Array;
+  try {
+    if (typeof value !== 'object' || value === null) throw new TypeError('the answer is not a message');
+    bytes = encodeMessage(codec, value);
+  } catch {
+    return failureFrame(callId, GrpcStatus.INTERNAL, 'Error serializing response');
   }
-  return out;
+  const answer = frame(FrameKind.FRAME_KIND_ANSWER, callId, bytes);
+  if (frameBytes(answer) <= MAX_MESSAGE_BYTES) return answer;
+  return failureFrame(callId, GrpcStatus.RESOURCE_EXHAUSTED, `Sent message larger than max (${bytes.length + 5} vs. ${MAX_MESSAGE_BYTES})`);
 }
 
 /** A metadata entry grpc-js's Metadata would refuse (it throws): an illegal key, or a text value it does not allow. */

@@ -3,7 +3,7 @@
  * proto/node.proto with the generated message types, `(request, { signal, deadline }) => Promise<answer>`. The method
  * list and the message types come from the generated `NodeServiceService` definition, so nothing is written twice.
  *
- * Behind the port: in `ledger-node run` the service itself (src/node/api/port.ts: direct calls, no copying, no
+ * Behind the port: in `ledger-node run` the service itself (src/node/grpc/port.ts: direct calls, no copying, no
  * metadata); in a standalone gateway a gRPC client, the NodeMux one or grpc-js's unary one (`portOverClient` below).
  * Every failure is one error type, NodeCallError: the gRPC status code, the status text and, when the node described
  * it (the ErrorInfo of src/grpc/status.ts), the stable domain code. The gateway's error middleware maps it to the REST

@@ -6,13 +6,14 @@
  * NodeService, as `ledger-node gateway` does by default), or in process (the service's port, src/node/grpc/port.ts,
  * as `ledger-node run` does). `describeOverTransports` runs a suite once per transport with the same assertions.
  */
-import { Server, ServerCredentials, status as GrpcStatus, type ServerUnaryCall, type ServiceError, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { Server, ServerCredentials, status as GrpcStatus, type ServiceError, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeServiceService } from '../../src/grpc/gen/node.ts';
 import { NodeCallError, rpcName, type NodeMethod, type NodePort } from '../../src/grpc/port.ts';
 import { statusError } from '../../src/grpc/status.ts';
 import { toServiceError } from '../../src/node/grpc/errors.ts';
+import { nodeServiceHandlers } from '../../src/node/grpc/handlers.ts';
 import { serveNodeMux } from '../../src/node/grpc/mux-server.ts';
 import { servicePort, type ServiceMethods } from '../../src/node/grpc/port.ts';
 import { expect } from 'chai';
@@ -79,36 +80,26 @@ export async function startFakeNode(transport: Transport = 'gRPC'): Promise<Fake
     if (!handler) return Promise.reject(statusError(GrpcStatus.UNIMPLEMENTED, { code: 'UNIMPLEMENTED', message: `${method} is not implemented by the fake node` }));
     return Promise.resolve().then(() => handler(request, { signal }));
   };
+  // Every failure reaches the caller as the node's doors put it on the wire (a status a handler gives itself with
+  // statusError too); one service for every transport, as the node serves its own.
+  const service: Record<string, unknown> = {};
+  for (const method of Object.keys(NodeServiceService) as MethodName[]) {
+    service[method] = (request: unknown, signal: AbortSignal) =>
+      answer(method, request, signal).catch((err: unknown) => {
+        throw NodeCallError.fromClientError(rpcName(method), isServiceError(err) ? err : toServiceError(err));
+      });
+  }
+  const logger = new CollectingLogger();
   if (transport === 'in-process') {
-    // Every failure reaches the caller as the gRPC side below puts it on the wire (a status a handler gives itself
-    // with statusError too).
-    const service: Record<string, unknown> = {};
-    for (const method of Object.keys(NodeServiceService) as MethodName[]) {
-      service[method] = (request: unknown, signal: AbortSignal) =>
-        answer(method, request, signal).catch((err: unknown) => {
-          throw NodeCallError.fromClientError(rpcName(method), isServiceError(err) ? err : toServiceError(err));
-        });
-    }
-    const port = servicePort(service as unknown as ServiceMethods, { logger: new CollectingLogger() });
+    const port = servicePort(service as unknown as ServiceMethods, { logger });
     node.connect = () => ({ port, close: () => undefined });
     node.stop = async () => port.close();
     return node;
   }
   if (transport === 'mux') node.connect = () => connectTo('mux', node.address);
-  const impl: Record<string, unknown> = {};
-  for (const method of Object.keys(NodeServiceService) as MethodName[]) {
-    impl[method] = (call: ServerUnaryCall<unknown, unknown>, callback: (err: ServiceError | null, res?: unknown) => void) => {
-      const cancelled = new AbortController();
-      call.once('cancelled', () => cancelled.abort());
-      answer(method, call.request, cancelled.signal).then(
-        (res) => callback(null, res),
-        (err: unknown) => callback(isServiceError(err) ? err : toServiceError(err)),
-      );
-    };
-  }
   const server = new Server();
-  server.addService(NodeServiceService, impl as UntypedServiceImplementation);
-  const mux = serveNodeMux(server, impl as UntypedServiceImplementation);
+  server.addService(NodeServiceService, nodeServiceHandlers(service as unknown as ServiceMethods, logger) as unknown as UntypedServiceImplementation);
+  const mux = serveNodeMux(server, service as unknown as ServiceMethods, { logger });
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );

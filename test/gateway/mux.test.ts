@@ -1,15 +1,15 @@
 /**
  * The multiplexed transport (proto/mux.proto: gateway/mux-client.ts against src/node/grpc/mux-server.ts) against
- * real unary gRPC: the same handlers served both ways on one grpc-js server, both reached through the gateway's port
- * (src/grpc/port.ts: the NodeMux port, and the port over grpc-js's unary client), and every path compared (answers,
- * errors with code, details and the node's ErrorInfo, deadlines and cancellation with the handler seeing 'cancelled',
- * message limits), then what only the mux has to prove: many calls on one stream answered out of order, a call too large for
+ * real unary gRPC: the same service served both ways on one grpc-js server (the unary handlers of handlers.ts beside
+ * NodeMux), both reached through the gateway's port (src/grpc/port.ts: the NodeMux port, and the port over grpc-js's
+ * unary client), and every path compared (answers, errors with code, details and the node's ErrorInfo, deadlines and
+ * cancellation aborting the service's signal, message limits), then what only the mux has to prove: many calls on one stream answered out of order, a call too large for
  * the limit failing alone while the stream goes on, backpressure, the node restarting under it (UNAVAILABLE, then
  * recovery), an orderly shutdown, unknown methods and undecodable requests on the wire, and the fallback to unary
  * calls against a node without NodeMux.
  */
 import { expect } from 'chai';
-import { credentials, Metadata, Server, ServerCredentials, status as Status, type ServerUnaryCall, type ServiceError, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { credentials, Server, ServerCredentials, status as Status, type ServiceError, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { connect, createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { createMuxNodePort, type MuxNodePort } from '../../gateway/mux-client.ts';
 import { FrameKind, NodeMuxClient, type MuxBatch } from '../../src/grpc/gen/mux.ts';
@@ -18,14 +18,16 @@ import { NodeCallError, portOverClient, type NodeMethod, type NodePort } from '.
 import { NodeError } from '../../src/node/support/errors.ts';
 import { nodeServiceHandlers } from '../../src/node/grpc/handlers.ts';
 import { serveNodeMux } from '../../src/node/grpc/mux-server.ts';
-import type { NodeServiceImpl } from '../../src/node/grpc/service.ts';
+import type { ServiceMethods } from '../../src/node/grpc/port.ts';
 import { CollectingLogger } from '../node/support.ts';
 import { freePort } from './harness.ts';
 
 type Method = NodeMethod;
+/** A test's service: some methods of NodeService, each `(request, signal?) => answer` (a promise or not). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Respond = (error: any, value?: unknown, trailer?: Metadata) => void;
-type Call = ServerUnaryCall<unknown, unknown>;
+type Service = Record<string, (request: any, signal: AbortSignal) => unknown>;
+/** A service method that never answers. */
+const never = (): Promise<never> => new Promise(() => undefined);
 
 const ID = new Uint8Array(32).fill(7);
 const MiB = 1024 * 1024;
@@ -42,10 +44,13 @@ interface Rig {
   kill(): void;
 }
 
-async function serve(handlers: UntypedServiceImplementation, port = 0, withMux = true): Promise<Rig> {
+/** `service` served as the node serves its own: the unary handlers and, with `withMux`, NodeMux beside them. */
+async function serve(service: Service | ServiceMethods, port = 0, withMux = true): Promise<Rig> {
   const server = new Server({ 'grpc.max_receive_message_length': 4 * MiB, 'grpc.max_send_message_length': 4 * MiB });
-  server.addService(NodeServiceService, handlers);
-  const mux = withMux ? serveNodeMux(server, handlers) : undefined;
+  const methods = service as ServiceMethods;
+  const logger = new CollectingLogger();
+  server.addService(NodeServiceService, nodeServiceHandlers(methods, logger) as unknown as UntypedServiceImplementation);
+  const mux = withMux ? serveNodeMux(server, methods, { logger }) : undefined;
   const bound = await new Promise<number>((resolve, reject) => server.bindAsync(`127.0.0.1:${port}`, ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
   const unary = new NodeServiceClient(`127.0.0.1:${bound}`, credentials.createInsecure());
   return {
@@ -145,7 +150,7 @@ async function until(check: () => boolean, timeoutMs = 3000): Promise<void> {
 }
 
 describe('mux transport: unary NodeService calls as frames over long-lived gRPC streams', () => {
-  describe('the node handlers, compared with unary gRPC', () => {
+  describe('the node service, compared with unary gRPC', () => {
     const aborted: string[] = [];
     const service = {
       getBlock: async () => ({ blockId: ID, block: undefined, raw: Uint8Array.of(2, 1, 0, 9), json: '{"protocolVersion":2}' }),
@@ -166,10 +171,10 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
             reject(new NodeError('UNAVAILABLE', 'aborted'));
           });
         }),
-    } as unknown as NodeServiceImpl;
+    } as unknown as ServiceMethods;
     let rig: Rig;
     before(async () => {
-      rig = await serve(nodeServiceHandlers(service, new CollectingLogger()) as unknown as UntypedServiceImplementation);
+      rig = await serve(service);
     });
     after(async () => {
       rig.unary.close();
@@ -177,7 +182,7 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
       await rig.stop();
     });
 
-    it('answers and domain errors: the same message, code, details, ErrorInfo trailer and trailers', async () => {
+    it('answers and domain errors: the same message, code, details and ErrorInfo trailer', async () => {
       expect((await both(rig, 'getBlock', blockRequest)).response).to.deep.include({ json: '{"protocolVersion":2}' });
       await both(rig, 'getTips', { allowSemiLazy: true });
       const notFound = (await both(rig, 'getBlockMetadata', { blockId: ID })).error!;
@@ -187,7 +192,7 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
       expect((await both(rig, 'getIncludedBlockMetadata', { transactionId: ID, view: 0 })).error!.code).to.equal(Status.INTERNAL);
     });
 
-    it('a deadline that passes: DEADLINE_EXCEEDED for the caller, the handler sees cancelled (PoW aborts)', async () => {
+    it('a deadline that passes: DEADLINE_EXCEEDED for the caller, the service`s signal aborts (PoW aborts)', async () => {
       aborted.length = 0;
       const outcomes = await Promise.all([rig.unaryPort, rig.mux].map((c) => invoke(c, 'submitBlock', submit, { deadline: Date.now() + 150 })));
       for (const o of outcomes) {
@@ -197,7 +202,7 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
       await until(() => aborted.length === 2);
     });
 
-    it('a cancel: CANCELLED "Cancelled on client", the handler sees cancelled', async () => {
+    it('a cancel: CANCELLED "Cancelled on client", the service`s signal aborts', async () => {
       aborted.length = 0;
       const outcomes = await Promise.all([rig.unaryPort, rig.mux].map((c) => invoke(c, 'submitBlock', submit, {}, (abort) => setTimeout(abort, 50))));
       expect(outcomes[1]).to.deep.equal(outcomes[0]);
@@ -213,37 +218,30 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
     });
   });
 
-  describe("grpc-js's server edges and the message limits, compared with unary gRPC", () => {
+  describe("the service's edges and the message limits, compared with unary gRPC", () => {
     let answerBytes = 0;
     const started: string[] = [];
     let release: (() => void) | undefined;
-    const handlers: UntypedServiceImplementation = {
-      getBlock: (call: Call, cb: Respond) => {
+    const service: Service = {
+      getBlock: (request: { blockId: Uint8Array }) => {
         if (answerBytes === 0) throw new Error('thrown synchronously');
-        cb(null, { blockId: (call.request as { blockId: Uint8Array }).blockId, block: undefined, raw: new Uint8Array(answerBytes).fill(3), json: '' });
+        return Promise.resolve({ blockId: request.blockId, block: undefined, raw: new Uint8Array(answerBytes).fill(3), json: '' });
       },
-      getTips: (_call: Call, cb: Respond) => cb(null, null),
-      getInfo: (_call: Call, cb: Respond) => cb({ code: Status.OK, details: 'not an error' }),
-      getInfoV3: (_call: Call, cb: Respond) => {
-        const trailer = new Metadata();
-        trailer.set('x-extra', 'v');
-        trailer.add('x-extra', 'w');
-        trailer.set('x-raw-bin', Buffer.from([1, 2, 3]));
-        cb(Object.assign(new Error('with trailers'), { code: Status.FAILED_PRECONDITION }), null, trailer);
+      getTips: async () => null,
+      getInfoV3: async () => {
+        throw new NodeCallError('GetInfoV3', Status.FAILED_PRECONDITION, 'a bare status');
       },
-      getIssuanceV3: (call: Call, cb: Respond) => {
-        cb(null, { json: JSON.stringify({ custom: call.metadata.get('x-custom'), path: call.getPath(), finite: Number.isFinite(Number(call.getDeadline())) }) });
-      },
-      getBlockMetadataV3: (call: Call, cb: Respond) => {
+      getIssuanceV3: async (_request: unknown, signal: AbortSignal) => ({ json: JSON.stringify({ signal: signal instanceof AbortSignal, aborted: signal.aborted }) }),
+      getBlockMetadataV3: (request: { blockId: Uint8Array }) => {
         started.push('slow');
-        release = () => cb(null, { json: `slow ${Buffer.from((call.request as { blockId: Uint8Array }).blockId).toString('hex').slice(0, 4)}` });
+        return new Promise((resolve) => (release = () => resolve({ json: `slow ${Buffer.from(request.blockId).toString('hex').slice(0, 4)}` })));
       },
-      submitBlock: (_call: Call, cb: Respond) => cb(null, { blockId: ID }),
+      submitBlock: async () => ({ blockId: ID }),
       // getBlockV3, ... missing: UNIMPLEMENTED
     };
     let rig: Rig;
     before(async () => {
-      rig = await serve(handlers);
+      rig = await serve(service);
     });
     after(async () => {
       rig.unary.close();
@@ -251,18 +249,17 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
       await rig.stop();
     });
 
-    it('a throwing handler, an answer that is no message, an "error" with status OK, other trailers, a missing handler', async () => {
+    it('a method that throws, an answer that is no message, a bare status, a missing method', async () => {
       answerBytes = 0;
-      expect((await both(rig, 'getBlock', blockRequest)).error).to.include({ code: Status.UNKNOWN, details: 'Unknown error' });
+      expect((await both(rig, 'getBlock', blockRequest)).error).to.include({ code: Status.INTERNAL, details: 'GetBlock failed: thrown synchronously', detailed: true });
       expect((await both(rig, 'getTips', { allowSemiLazy: false })).error).to.include({ code: Status.INTERNAL, details: 'Error serializing response' });
-      expect((await both(rig, 'getInfo', {})).error).to.include({ code: Status.UNIMPLEMENTED, details: 'No message received' });
-      expect((await both(rig, 'getInfoV3', {})).error).to.include({ code: Status.FAILED_PRECONDITION, details: 'with trailers', detailed: false });
+      expect((await both(rig, 'getInfoV3', {})).error).to.include({ code: Status.FAILED_PRECONDITION, details: 'a bare status', detailed: false });
       expect((await both(rig, 'getBlockV3', { blockId: ID, view: 0 })).error).to.include({ code: Status.UNIMPLEMENTED, details: 'The server does not implement the method getBlockV3' });
     });
 
-    it('the server call: no metadata of its own from the port, the path, the deadline', async () => {
+    it('a method that takes a signal gets one, not aborted while the call is under way', async () => {
       const o = await both(rig, 'getIssuanceV3', {}, { deadline: Date.now() + 5000 });
-      expect(JSON.parse((o.response as { json: string }).json)).to.deep.equal({ custom: [], path: '/ledger.v1.NodeService/GetIssuanceV3', finite: true });
+      expect(JSON.parse((o.response as { json: string }).json)).to.deep.equal({ signal: true, aborted: false });
     });
 
     it('messages up to the 4 MiB limit pass; a larger answer or request fails alone with RESOURCE_EXHAUSTED, the stream goes on', async () => {
@@ -286,9 +283,9 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
     it('concurrent calls on one stream, answered out of order: each caller gets its own answer', async () => {
       const order: number[] = [];
       const rig = await serve({
-        getBlockMetadataV3: (call: Call, cb: Respond) => {
-          const n = (call.request as { blockId: Uint8Array }).blockId[0]!;
-          setTimeout(() => cb(null, { json: `answer ${n}` }), (n * 7919) % 40);
+        getBlockMetadataV3: (request: { blockId: Uint8Array }) => {
+          const n = request.blockId[0]!;
+          return new Promise((resolve) => setTimeout(() => resolve({ json: `answer ${n}` }), (n * 7919) % 40));
         },
       });
       try {
@@ -310,9 +307,9 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
 
     it('backpressure: 64 MiB of answers to 128 concurrent calls arrive whole (batches within the limit, writes held back)', async () => {
       const rig = await serve({
-        getBlock: (call: Call, cb: Respond) => {
-          const id = (call.request as { blockId: Uint8Array }).blockId;
-          cb(null, { blockId: id, block: undefined, raw: new Uint8Array(MiB / 2).fill(id[0]!), json: '' });
+        getBlock: async (request: { blockId: Uint8Array }) => {
+          const id = request.blockId;
+          return { blockId: id, block: undefined, raw: new Uint8Array(MiB / 2).fill(id[0]!), json: '' };
         },
       });
       try {
@@ -331,15 +328,16 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
     it('the node dies under calls: UNAVAILABLE like unary calls; restarted on its port, the next calls go through', async function () {
       this.timeout(20000);
       let hanging = 0;
-      const handlers: UntypedServiceImplementation = {
+      const service: Service = {
         getInfo: () => {
           hanging++;
+          return never();
         },
-        getTips: (_call: Call, cb: Respond) => cb(null, { tips: [ID] }),
+        getTips: async () => ({ tips: [ID] }),
       };
       // The clients reach the node through a TCP relay on a fixed port, so its death is a dropped connection, as
       // when the process is killed, and its restart is the same address answering again.
-      let rig = await serve(handlers);
+      let rig = await serve(service);
       const relay = await startRelay(rig.port);
       const address = `127.0.0.1:${relay.port}`;
       const unary = new NodeServiceClient(address, credentials.createInsecure());
@@ -357,7 +355,7 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
         // while nothing listens: UNAVAILABLE at once, without the details trailer (the gateway: 503 node unreachable)
         const down = await invoke(mux, 'getTips', { allowSemiLazy: false }, { deadline: Date.now() + 5000 });
         expect(down.error).to.deep.include({ code: Status.UNAVAILABLE, detailed: false });
-        rig = await serve(handlers);
+        rig = await serve(service);
         await relay.start(rig.port);
         let answer: Outcome = {};
         const end = Date.now() + 15000;
@@ -378,7 +376,7 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
 
     it('an orderly shutdown: calls under way are answered, the stream ends, the server stops without being forced', async () => {
       let release: (() => void) | undefined;
-      const rig = await serve({ getInfoV3: (_call: Call, cb: Respond) => (release = () => cb(null, { json: 'late' })) });
+      const rig = await serve({ getInfoV3: () => new Promise((resolve) => (release = () => resolve({ json: 'late' }))) });
       const pending = invoke(rig.mux, 'getInfoV3', {});
       await until(() => release !== undefined);
       const t0 = Date.now();
@@ -393,8 +391,13 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
       rig.unary.close();
     });
 
-    it('on the wire: an unknown method and a request that does not decode fail as the unary server fails them', async () => {
-      const rig = await serve({ getBlock: (_call: Call, cb: Respond) => cb(null, { blockId: ID, block: undefined, raw: new Uint8Array(0), json: '' }) });
+    it('on the wire: an unknown method, a request that does not decode and a domain error fail as the unary server fails them', async () => {
+      const rig = await serve({
+        getBlock: async () => ({ blockId: ID, block: undefined, raw: new Uint8Array(0), json: '' }),
+        getTips: async () => {
+          throw new NodeError('NO_TIPS', 'no tips \u0000 yet', { retryAfterSeconds: 2 });
+        },
+      });
       const raw = new NodeMuxClient(`127.0.0.1:${rig.port}`, credentials.createInsecure());
       try {
         const stream = raw.exchange();
@@ -405,9 +408,10 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
           frames: [
             { ...base, kind: FrameKind.FRAME_KIND_CALL, callId: 1, method: 'NoSuchMethod', message: new Uint8Array(0) },
             { ...base, kind: FrameKind.FRAME_KIND_CALL, callId: 2, method: 'GetBlock', message: Uint8Array.of(0xff) },
+            { ...base, kind: FrameKind.FRAME_KIND_CALL, callId: 3, method: 'GetTips', message: new Uint8Array(0) },
           ],
         });
-        await until(() => frames.length === 2);
+        await until(() => frames.length === 3);
         const unaryOf = (path: string, body: Buffer) =>
           new Promise<ServiceError>((resolve) => rig.unary.makeUnaryRequest(path, (b: Buffer) => b, (b: Buffer) => b, body, (e) => resolve(e!)));
         const unknown = await unaryOf('/ledger.v1.NodeService/NoSuchMethod', Buffer.alloc(0));
@@ -417,6 +421,12 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
         expect(unknown.details).to.equal('The server does not implement the method /ledger.v1.NodeService/NoSuchMethod');
         expect([byId.get(2)!.statusCode, byId.get(2)!.statusDetails]).to.deep.equal([garbled.code, garbled.details]);
         expect(garbled).to.include({ code: Status.INTERNAL, details: 'Error deserializing request' });
+        const domain = await unaryOf('/ledger.v1.NodeService/GetTips', Buffer.alloc(0));
+        const failure = byId.get(3)!;
+        expect([failure.statusCode, failure.statusDetails]).to.deep.equal([domain.code, domain.details]);
+        expect(domain).to.include({ code: Status.UNAVAILABLE, details: 'no tips \\u{0} yet' });
+        // the one trailer the node adds: grpc-status-details-bin, byte for byte (content-type and date are HTTP/2's)
+        expect(failure.metadata.map((e) => [e.key, Buffer.from(e.value)])).to.deep.equal([['grpc-status-details-bin', domain.metadata.get('grpc-status-details-bin')[0]]]);
         stream.end();
       } finally {
         raw.close();
@@ -427,7 +437,7 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
     });
 
     it('a node without NodeMux: the calls go through as unary calls, and the fallback is told once', async () => {
-      const rig = await serve({ getTips: (_call: Call, cb: Respond) => cb(null, { tips: [ID] }) }, 0, false);
+      const rig = await serve({ getTips: async () => ({ tips: [ID] }) }, 0, false);
       const told: string[] = [];
       const client = createMuxNodePort(`127.0.0.1:${rig.port}`, { onFallback: (reason) => told.push(reason) });
       try {

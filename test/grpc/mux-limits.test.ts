@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { BinaryWriter } from '@bufbuild/protobuf/wire';
-import { Server, ServerCredentials, status as Status, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { Server, ServerCredentials, status as Status } from '@grpc/grpc-js';
 import { connect as connectHttp2, type IncomingHttpHeaders } from 'node:http2';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
@@ -19,14 +19,14 @@ import { EXCHANGE, MAX_CALLS_IN_FLIGHT, MAX_MESSAGE_BYTES } from '../../src/grpc
 import { NODE_DOOR_MAX_CALL_MS } from '../../src/node/doors.ts';
 import { MUX_MAX_CALL_MS, serveNodeMux, type NodeMuxHandle, type NodeMuxOptions } from '../../src/node/grpc/mux-server.ts';
 import type { Logger } from '../../src/node/logger.ts';
+import type { ServiceMethods } from '../../src/node/grpc/port.ts';
 
 setFlagsFromString('--expose_gc');
 const gc = runInNewContext('gc') as () => void;
 
 const MiB = 1024 * 1024;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Respond = (error: any, value?: unknown) => void;
-type Cancellable = { on(event: 'cancelled', listener: () => void): unknown };
+/** A service method that never answers. */
+const never = (): Promise<never> => new Promise(() => undefined);
 
 interface Rig {
   port: number;
@@ -36,11 +36,11 @@ interface Rig {
 }
 
 /** A grpc-js server with the node door's message limits serving NodeMux only, its unexpected failures collected. */
-async function serve(handlers: UntypedServiceImplementation, options: NodeMuxOptions = {}): Promise<Rig> {
+async function serve(service: object, options: NodeMuxOptions = {}): Promise<Rig> {
   const server = new Server({ 'grpc.max_receive_message_length': MAX_MESSAGE_BYTES, 'grpc.max_send_message_length': MAX_MESSAGE_BYTES });
   const errors: string[] = [];
   const logger: Logger = { info: () => undefined, warn: () => undefined, error: (m, e) => errors.push(`${m} ${String(e)}`) };
-  const mux = serveNodeMux(server, handlers, { logger, ...options });
+  const mux = serveNodeMux(server, service as Partial<ServiceMethods>, { logger, ...options });
   const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
   return { port, mux, errors, stop: () => server.forceShutdown() };
 }
@@ -143,7 +143,7 @@ async function settled<T>(read: () => T, quietMs = 300, timeoutMs = 10000): Prom
 }
 
 const byId = (frames: MuxFrame[]): Map<number, MuxFrame> => new Map(frames.map((f) => [f.callId, f]));
-const answered = (json: string) => (_call: unknown, cb: Respond) => cb(null, { json });
+const answered = (json: string) => () => Promise.resolve({ json });
 
 describe('NodeMux server under malicious frames (a real gRPC stream)', () => {
   before(() => process.on('uncaughtException', toProcess).on('unhandledRejection', toProcess));
@@ -182,12 +182,12 @@ describe('NodeMux server under malicious frames (a real gRPC stream)', () => {
   });
 
   it('an unexpected failure while dispatching a frame: that call INTERNAL, logged once; bytes that do not decode end only their stream', async () => {
-    const handlers: UntypedServiceImplementation = { getInfoV3: answered('ok') };
+    const service = { getInfoV3: answered('ok') };
     const throwing = (): never => {
-      throw new Error('a handler table that throws');
+      throw new Error('a service that throws');
     };
-    Object.defineProperty(handlers, 'getTips', { enumerable: true, get: throwing });
-    const rig = await serve(handlers);
+    Object.defineProperty(service, 'getTips', { enumerable: true, get: throwing });
+    const rig = await serve(service);
     const raw = exchange(rig.port);
     const garbled = exchange(rig.port);
     try {
@@ -198,7 +198,7 @@ describe('NodeMux server under malicious frames (a real gRPC stream)', () => {
       for (const id of [1, 2]) expect(frames.get(id)).to.include({ kind: FrameKind.FRAME_KIND_FAILURE, statusCode: Status.INTERNAL, statusDetails: 'Internal error' });
       expect(frames.get(3)!.kind).to.equal(FrameKind.FRAME_KIND_ANSWER);
       expect(rig.errors).to.have.length(1);
-      expect(rig.errors[0]).to.match(/a frame of call 1 failed unexpectedly .*a handler table that throws/);
+      expect(rig.errors[0]).to.match(/a frame of call 1 failed unexpectedly .*a service that throws/);
 
       garbled.read();
       garbled.write(Buffer.concat([batch([call(7, 'GetInfoV3')]), Buffer.from([0x0a, 0x40, 0x08])])); // a frame cut short
@@ -216,7 +216,7 @@ describe('NodeMux server under malicious frames (a real gRPC stream)', () => {
 
   it(`at most ${MAX_CALLS_IN_FLIGHT} calls under way per stream: one more is RESOURCE_EXHAUSTED without running; a cancel frees a place`, async () => {
     let started = 0;
-    const rig = await serve({ getInfo: () => void started++ });
+    const rig = await serve({ getInfo: () => (started++, never()) });
     const raw = exchange(rig.port);
     try {
       raw.read();
@@ -234,10 +234,10 @@ describe('NodeMux server under malicious frames (a real gRPC stream)', () => {
     }
   });
 
-  it('a call without a deadline (timeout_ms 0) or with a later one ends at the node door`s limit; the handler sees cancelled', async () => {
+  it('a call without a deadline (timeout_ms 0) or with a later one ends at the node door`s limit; the service`s signal aborts', async () => {
     expect(MUX_MAX_CALL_MS).to.equal(NODE_DOOR_MAX_CALL_MS);
     let cancelled = 0;
-    const rig = await serve({ getInfo: (c: Cancellable) => c.on('cancelled', () => cancelled++) }, { maxCallMs: 300 });
+    const rig = await serve({ getInfo: (_r: unknown, signal: AbortSignal) => (signal.addEventListener('abort', () => cancelled++), never()) }, { maxCallMs: 300 });
     const raw = exchange(rig.port);
     try {
       raw.read();
@@ -259,7 +259,7 @@ describe('NodeMux server under malicious frames (a real gRPC stream)', () => {
   it('300k CALL frames without deadlines from a client that never reads: 1,024 run, dispatch stops mid-batch, memory and event loop stay bounded; read, every other call is RESOURCE_EXHAUSTED', async function () {
     this.timeout(60000);
     let started = 0;
-    const rig = await serve({ getInfo: () => void started++ });
+    const rig = await serve({ getInfo: () => (started++, never()) });
     const total = 300_000;
     const batches = [callBatch(1, total / 2), callBatch(total / 2 + 1, total / 2)];
     expect(batches[0]!.length).to.be.above(2 * MiB).and.below(MAX_MESSAGE_BYTES);
@@ -302,7 +302,7 @@ describe('NodeMux server under malicious frames (a real gRPC stream)', () => {
   it('more than maxQueuedBytes received and not dispatched: the stream ends RESOURCE_EXHAUSTED, its calls cancelled', async function () {
     this.timeout(20000);
     let cancelled = 0;
-    const rig = await serve({ getInfo: (c: Cancellable) => c.on('cancelled', () => cancelled++) }, { maxQueuedBytes: 256 * 1024 });
+    const rig = await serve({ getInfo: (_r: unknown, signal: AbortSignal) => (signal.addEventListener('abort', () => cancelled++), never()) }, { maxQueuedBytes: 256 * 1024 });
     const raw = exchange(rig.port);
     try {
       raw.write(callBatch(1, 100_000));
@@ -322,8 +322,8 @@ describe('NodeMux server under malicious frames (a real gRPC stream)', () => {
 describe('the gateway`s mux client under the node`s limit', () => {
   it(`never has more than ${MAX_CALLS_IN_FLIGHT} calls under way on a stream: the others wait in order, expire or are cancelled there`, async function () {
     this.timeout(20000);
-    const pending: Respond[] = [];
-    const rig = await serve({ getInfoV3: (_c: unknown, cb: Respond) => pending.push(cb) });
+    const pending: ((answer: { json: string }) => void)[] = [];
+    const rig = await serve({ getInfoV3: () => new Promise((resolve) => pending.push(resolve)) });
     const client = createMuxNodePort(`127.0.0.1:${rig.port}`);
     const outcomes: (string | number)[] = [];
     const invoke = (i: number, options: { deadline?: number; signal?: AbortSignal } = {}) =>
@@ -345,7 +345,7 @@ describe('the gateway`s mux client under the node`s limit', () => {
       let answeredSoFar = 0;
       while (answeredSoFar < n) {
         const cbs = pending.splice(0);
-        cbs.forEach((cb, k) => cb(null, { json: `answer ${answeredSoFar + k}` }));
+        cbs.forEach((resolve, k) => resolve({ json: `answer ${answeredSoFar + k}` }));
         answeredSoFar += cbs.length;
         expect(rig.mux.stats().calls).to.be.at.most(MAX_CALLS_IN_FLIGHT);
         await until(() => pending.length > 0 || outcomes.filter((o) => typeof o === 'string').length === n);

@@ -58,7 +58,7 @@ async function ways(service: ServiceMethods, logger: CollectingLogger, observed:
   const handlers = nodeServiceHandlers(service, logger) as unknown as UntypedServiceImplementation;
   const server = new Server();
   server.addService(NodeServiceService, handlers);
-  const mux = serveNodeMux(server, handlers);
+  const mux = serveNodeMux(server, service, { logger });
   const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
   const unary = new NodeServiceClient(`127.0.0.1:${port}`, credentials.createInsecure());
   const muxPort = createMuxNodePort(`127.0.0.1:${port}`);

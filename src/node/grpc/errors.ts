@@ -3,8 +3,9 @@
  * gets the status of its code (table below), anything else is INTERNAL. The answer carries the ErrorInfo trailer
  * (src/grpc/status.ts), so the gateway and other clients read the stable code back.
  */
-import { type ServiceError } from '@grpc/grpc-js';
+import { Metadata, type ServiceError } from '@grpc/grpc-js';
 import { ProtocolError } from '../../core/errors.ts';
+import type { NodeCallError } from '../../grpc/port.ts';
 import { GrpcStatus, statusError, type ErrorDescription } from '../../grpc/status.ts';
 import { NodeError, type NodeErrorCode } from '../support/errors.ts';
 
@@ -62,4 +63,10 @@ export function toServiceError(err: unknown): ServiceError {
  */
 export function defectMessage(name: string, err: unknown): string {
   return `${name} failed: ${(err instanceof Error ? err.message : String(err)).split('\n', 1)[0]!.trim()}`;
+}
+
+/** A failed call as the ServiceError the unary gRPC handlers answer with: code, details, the details trailer. */
+export function serviceErrorOf(err: NodeCallError): ServiceError {
+  if (err.detailed) return statusError(err.grpcCode, err.description);
+  return Object.assign(new Error(err.details), { code: err.grpcCode, details: err.details, metadata: new Metadata() });
 }

@@ -1,18 +1,18 @@
 /**
  * The node's side of the multiplexed transport (proto/mux.proto, docs/decisions.md §24): the NodeMux service, served
- * beside NodeService on the same gRPC server, runs each CALL frame through the same handlers as the unary service,
- * with a server-call object of grpc-js's surface (server-call.ts), and answers
- * with what grpc-js's server would send for the unary call:
+ * beside NodeService on the same gRPC server, calls the service's method of each CALL frame through the step every
+ * door shares (port.ts callService: a defect logged and answered INTERNAL, every call observed), and answers with what
+ * the unary gRPC handlers (handlers.ts) send for the same call:
  *   * the request decoded and the answer encoded by the method's generated message functions (MESSAGES);
- *   * a failure as FAILURE frame with the status code, details and the trailers a trailers-only answer carries
- *     (content-type, the handler's trailer metadata with `grpc-status-details-bin`, date); an unknown method
- *     UNIMPLEMENTED "The server does not implement the method /ledger.v1.NodeService/X", a method without handler
- *     UNIMPLEMENTED naming it, a request that does not decode INTERNAL "Error deserializing request", an answer that
- *     does not encode INTERNAL "Error serializing response", one above the message limit RESOURCE_EXHAUSTED
- *     "Sent message larger than max (N vs. 4194304)"; the stream goes on;
- *   * the caller's deadline (`timeout_ms`) cancels the server call and answers DEADLINE_EXCEEDED "Deadline exceeded";
- *     a CANCEL frame or the stream's end (the gateway went away) cancels it: the handler sees 'cancelled' (SubmitBlock
- *     aborts its proof of work) and a later answer is dropped.
+ *   * a failure as FAILURE frame with the status code, details and `grpc-status-details-bin` trailer of its
+ *     NodeCallError (src/grpc/mux.ts callFailureFrame); an unknown method UNIMPLEMENTED "The server does not
+ *     implement the method /ledger.v1.NodeService/X", a method the service lacks UNIMPLEMENTED naming it, a request
+ *     that does not decode INTERNAL "Error deserializing request", an answer that does not encode INTERNAL "Error
+ *     serializing response", one above the message limit RESOURCE_EXHAUSTED "Sent message larger than max (N vs.
+ *     4194304)"; the stream goes on;
+ *   * the caller's deadline (`timeout_ms`) ends the call DEADLINE_EXCEEDED "Deadline exceeded"; a CANCEL frame or the
+ *     stream's end (the gateway went away) ends it too; either aborts the AbortSignal of a method that takes one
+ *     (SubmitBlock's proof of work, QueryOutputs' scan) and a later answer is dropped.
  * Shutdown (`goAway`): each stream gets a GOAWAY frame, later CALL frames are REFUSED (the gateway sends them again on
  * a new stream, which finds the node gone), the calls under way are answered, then the stream ends with status OK.
  *
@@ -26,17 +26,14 @@
  * (logged once per stream); bytes that do not decode end the stream INTERNAL.
  */
 import { Metadata, status as Status, type Server, type ServerDuplexStream, type UntypedServiceImplementation } from '@grpc/grpc-js';
-import type { NodeServiceServer } from '../../grpc/gen/node.ts';
 import { DeadlineTimer, type Expiring } from '../../grpc/deadline-timer.ts';
 import type { MuxBatch, MuxFrame } from '../../grpc/gen/mux.ts';
-import { NodeServiceService } from '../../grpc/gen/node.ts';
-import { BatchReader, encodeMessage, EXCHANGE_UNDECODED, failureFrame, frame, frameBytes, FrameKind, FrameWriter, InvalidMetadataError, MAX_CALLS_IN_FLIGHT, MAX_MESSAGE_BYTES, metadataOf, METHOD_OF, servicePath, type Encoder, type NodeServiceMethod } from '../../grpc/mux.ts';
-import { consoleLogger, type Logger } from '../logger.ts';
 import { MESSAGES } from '../../grpc/messages.ts';
-import { DispatchedServerCall, errorStatus, invokeHandler, trailersOnly, type Respond, type UnaryHandler } from './server-call.ts';
-
-/** The handlers the NodeMux dispatches to: the node's (`nodeServiceHandlers`, the gRPC server's own) or a test's. */
-export type NodeServiceHandlers = Partial<NodeServiceServer> | UntypedServiceImplementation;
+import { answerFrame, BatchReader, callFailureFrame, EXCHANGE_UNDECODED, failureFrame, frame, frameBytes, FrameKind, FrameWriter, InvalidMetadataError, MAX_CALLS_IN_FLIGHT, MAX_MESSAGE_BYTES, metadataOf, METHOD_OF, servicePath, type Encoder, type NodeServiceMethod } from '../../grpc/mux.ts';
+import { rpcName, type NodeCallError } from '../../grpc/port.ts';
+import { consoleLogger, type Logger } from '../logger.ts';
+import type { CallObserver } from './handlers.ts';
+import { callService, takesSignal, type ServiceFn, type ServiceMethods, type ServicePortOptions } from './port.ts';
 
 /** Answers waiting to be written beyond this: no further frames are dispatched or read until it drains to half. */
 const BACKLOG_BYTES = 4 * 1024 * 1024;
@@ -50,16 +47,18 @@ export const MUX_MAX_CALL_MS = 120_000;
 /**
  * The limits of the NodeMux streams, by default the node's: `maxCalls` under way per stream (MAX_CALLS_IN_FLIGHT),
  * `maxCallMs` the longest call (MUX_MAX_CALL_MS), `maxQueuedBytes` received and not dispatched (two messages'
- * worth); `logger` for unexpected failures (the console).
+ * worth); `logger` for defects and unexpected failures (the console); `observe` told about every call the service
+ * answered (the gRPC server's metrics observer).
  */
 export interface NodeMuxOptions {
   maxCalls?: number;
   maxCallMs?: number;
   maxQueuedBytes?: number;
   logger?: Logger;
+  observe?: CallObserver;
 }
 
-type Limits = Required<NodeMuxOptions>;
+type Limits = Required<Omit<NodeMuxOptions, 'observe'>> & { call: ServicePortOptions };
 
 interface MessageCodec extends Encoder<unknown> {
   decode(bytes: Uint8Array): unknown;
@@ -68,34 +67,37 @@ interface MessageCodec extends Encoder<unknown> {
 /** One timer for the deadlines of all calls under way on every stream. */
 const deadlines = new DeadlineTimer<MuxServerCall>();
 
-/** One call of a stream: the handler's server call, with its stream and ID; `capped`: it ends at the node's limit. */
-class MuxServerCall extends DispatchedServerCall<unknown> implements Expiring {
+/** One call of a stream: its ID and method; `capped`: it ends at the node's limit; `work`: the method's signal. */
+class MuxServerCall implements Expiring {
   constructor(
     readonly id: number,
     readonly method: NodeServiceMethod,
     private readonly stream: MuxServerStream,
-    request: unknown,
-    metadata: Metadata | undefined,
-    deadline: number,
     readonly capped: boolean,
-  ) {
-    super(request, metadata, deadline, NodeServiceService[method].path, stream.peer, stream.host);
-  }
+    private readonly work: AbortController | undefined,
+  ) {}
 
   deadlineExceeded(): void {
     this.stream.expired(this);
   }
 
-  /** The handler's callback (made here: a closure per call, not a named function expression). */
-  responder(): Respond {
-    return (error, value, trailer) => this.stream.answer(this, error, value, trailer);
+  /** The caller went away (cancel, deadline, broken stream): the method's work is aborted. */
+  cancel(reason: string): void {
+    this.work?.abort(new Error(reason));
+  }
+
+  /** Answers the stream with the service's outcome (made here: closures per call, not named function expressions). */
+  settle(outcome: Promise<unknown>): void {
+    outcome.then(
+      (value) => this.stream.answer(this, answerFrame(this.id, MESSAGES[this.method].response as unknown as Encoder<unknown>, value)),
+      (err: NodeCallError) => this.stream.answer(this, callFailureFrame(this.id, err)),
+    );
   }
 }
 
 /** One Exchange stream: its calls under way, the batches received and not yet dispatched, and its writer. */
 class MuxServerStream {
   readonly peer: string;
-  readonly host: string;
   private readonly calls = new Map<number, MuxServerCall>();
   private readonly writer: FrameWriter;
   private readonly inbox: BatchReader[] = [];
@@ -109,12 +111,11 @@ class MuxServerStream {
 
   constructor(
     private readonly stream: ServerDuplexStream<Buffer, MuxBatch>,
-    private readonly handlers: NodeServiceHandlers,
+    private readonly service: Partial<ServiceMethods>,
     private readonly streams: Set<MuxServerStream>,
     private readonly limits: Limits,
   ) {
     this.peer = stream.getPeer();
-    this.host = stream.getHost();
     this.writer = new FrameWriter(stream, undefined, () => this.safely(() => this.flushed()));
     streams.add(this);
     stream.on('data', (bytes: Buffer) => this.safely(() => this.receive(bytes)));
@@ -139,36 +140,22 @@ class MuxServerStream {
     this.maybeEnd();
   }
 
-  /** The handler's answer; dropped when the call ended (cancelled, expired, stream gone). */
-  answer(call: MuxServerCall, error: unknown, value: unknown, trailer: unknown): void {
+  /** The service's answer (ANSWER frame) or failure (as the unary handlers answer it); dropped when the call ended. */
+  answer(call: MuxServerCall, f: MuxFrame): void {
     if (this.calls.get(call.id) !== call) return;
-    this.forget(call);
-    if (error) {
-      const status = errorStatus(error, trailer as Parameters<typeof errorStatus>[1]);
-      this.send(failureFrame(call.id, status.code, status.details, status.metadata));
-    } else {
-      let bytes: Uint8Array;
-      try {
-        if (typeof value !== 'object' || value === null) throw new TypeError('the answer is not a message');
-        bytes = encodeMessage(MESSAGES[call.method].response as unknown as MessageCodec, value);
-      } catch {
-        this.send(failureFrame(call.id, Status.INTERNAL, 'Error serializing response', trailersOnly(undefined)));
-        return this.maybeEnd();
-      }
-      const answer = frame(FrameKind.FRAME_KIND_ANSWER, call.id, bytes);
-      const size = frameBytes(answer);
-      if (size > MAX_MESSAGE_BYTES) this.send(failureFrame(call.id, Status.RESOURCE_EXHAUSTED, `Sent message larger than max (${bytes.length + 5} vs. ${MAX_MESSAGE_BYTES})`, trailersOnly(undefined)));
-      else this.queue(answer, size);
-    }
-    this.maybeEnd();
+    this.safely(() => {
+      this.forget(call);
+      this.send(f);
+      this.maybeEnd();
+    });
   }
 
   /** The call's deadline (or the node's limit) passed: cancelled, DEADLINE_EXCEEDED as grpc-js's server (the door) sends it. */
   expired(call: MuxServerCall): void {
     if (this.calls.get(call.id) !== call) return;
-    this.forget(call, true);
     const details = call.capped ? `Deadline exceeded (this node answers a call within ${this.limits.maxCallMs / 1000} s)` : 'Deadline exceeded';
-    this.send(failureFrame(call.id, Status.DEADLINE_EXCEEDED, details, trailersOnly(undefined)));
+    this.forget(call, details);
+    this.fail(call.id, Status.DEADLINE_EXCEEDED, details);
     this.maybeEnd();
   }
 
@@ -216,7 +203,7 @@ class MuxServerStream {
       this.unexpected(e, `a frame of call ${f.callId}`);
       if (f.kind !== FrameKind.FRAME_KIND_CALL) return;
       const call = this.calls.get(f.callId);
-      if (call !== undefined) this.forget(call, true);
+      if (call !== undefined) this.forget(call, 'Internal error');
       this.fail(f.callId, Status.INTERNAL, 'Internal error');
     }
   }
@@ -227,41 +214,40 @@ class MuxServerStream {
     if (clash === undefined && this.calls.size >= this.limits.maxCalls) {
       return this.fail(f.callId, Status.RESOURCE_EXHAUSTED, `Too many calls under way on this stream (at most ${this.limits.maxCalls}): wait for answers`);
     }
-    let metadata: Metadata | undefined;
     try {
-      metadata = f.metadata.length > 0 ? metadataOf(f.metadata) : undefined;
+      if (f.metadata.length > 0) metadataOf(f.metadata); // refused as grpc-js refuses it; the service reads none
     } catch (e) {
       if (e instanceof InvalidMetadataError) return this.fail(f.callId, Status.INVALID_ARGUMENT, e.message);
       throw e;
     }
     const method = METHOD_OF.get(f.method);
     if (method === undefined) return this.fail(f.callId, Status.UNIMPLEMENTED, `The server does not implement the method ${servicePath(f.method)}`);
-    const handler = this.handlers[method] as UnaryHandler | undefined;
-    if (handler === undefined) return this.fail(f.callId, Status.UNIMPLEMENTED, `The server does not implement the method ${method}`);
+    const fn = this.service[method] as ServiceFn | undefined;
+    if (fn === undefined) return this.fail(f.callId, Status.UNIMPLEMENTED, `The server does not implement the method ${method}`);
     let request: unknown;
     try {
       request = (MESSAGES[method].request as unknown as MessageCodec).decode(f.message);
     } catch {
       return this.fail(f.callId, Status.INTERNAL, 'Error deserializing request');
     }
-    const now = Date.now();
     const capped = f.timeoutMs === 0 || f.timeoutMs > this.limits.maxCallMs;
-    const call = new MuxServerCall(f.callId, method, this, request, metadata, f.timeoutMs > 0 ? now + f.timeoutMs : Infinity, capped);
-    if (clash !== undefined) this.forget(clash, true);
+    const work = takesSignal(fn) ? new AbortController() : undefined;
+    const call = new MuxServerCall(f.callId, method, this, capped, work);
+    if (clash !== undefined) this.forget(clash, 'a new call with its ID');
     this.calls.set(f.callId, call);
-    deadlines.add(call, now + (capped ? this.limits.maxCallMs : f.timeoutMs));
-    invokeHandler(handler, this.handlers, call, call.responder());
+    deadlines.add(call, Date.now() + (capped ? this.limits.maxCallMs : f.timeoutMs));
+    call.settle(callService(this.service, fn, rpcName(method), request, work?.signal, this.limits.call));
   }
 
   private cancel(id: number): void {
     const call = this.calls.get(id);
     if (call === undefined) return;
-    this.forget(call, true);
+    this.forget(call, 'the client cancelled the call');
     this.maybeEnd();
   }
 
   private fail(id: number, code: Status, details: string): void {
-    this.send(failureFrame(id, code, details, trailersOnly(undefined)));
+    this.send(failureFrame(id, code, details));
   }
 
   private send(f: MuxFrame): void {
@@ -296,11 +282,11 @@ class MuxServerStream {
     });
   }
 
-  /** The call is no longer under way on the stream; with `cancel` the handler is told it ended. */
-  private forget(call: MuxServerCall, cancel = false): void {
+  /** The call is no longer under way on the stream; with a `cancelled` reason its work is aborted. */
+  private forget(call: MuxServerCall, cancelled?: string): void {
     this.calls.delete(call.id);
     deadlines.remove(call);
-    if (cancel) call.cancel();
+    if (cancelled !== undefined) call.cancel(cancelled);
   }
 
   /** After each round of writes: dispatching (then reading) goes on once the backlog is down to half. */
@@ -360,7 +346,7 @@ class MuxServerStream {
     this.queuedBytes = 0;
     for (const call of this.calls.values()) {
       deadlines.remove(call);
-      call.cancel();
+      call.cancel('the stream ended');
     }
     this.calls.clear();
   }
@@ -374,15 +360,15 @@ export interface NodeMuxHandle {
   stats(): { streams: number; calls: number; queuedBytes: number; backlogBytes: number };
 }
 
-/** Adds NodeMux to `server`, dispatching to `handlers` (the NodeService's, served by the same server). */
-export function serveNodeMux(server: Server, handlers: NodeServiceHandlers, options: NodeMuxOptions = {}): NodeMuxHandle {
-  const { maxCalls = MAX_CALLS_IN_FLIGHT, maxCallMs = MUX_MAX_CALL_MS, maxQueuedBytes = 2 * MAX_MESSAGE_BYTES, logger = consoleLogger } = options;
-  const limits: Limits = { maxCalls, maxCallMs, maxQueuedBytes, logger };
+/** Adds NodeMux to `server`, calling `service` (the node's NodeServiceImpl, served by the same server, or a test's). */
+export function serveNodeMux(server: Server, service: Partial<ServiceMethods>, options: NodeMuxOptions = {}): NodeMuxHandle {
+  const { maxCalls = MAX_CALLS_IN_FLIGHT, maxCallMs = MUX_MAX_CALL_MS, maxQueuedBytes = 2 * MAX_MESSAGE_BYTES, logger = consoleLogger, observe } = options;
+  const limits: Limits = { maxCalls, maxCallMs, maxQueuedBytes, logger, call: { logger, ...(observe ? { observe } : {}) } };
   const streams = new Set<MuxServerStream>();
   let closing = false;
   const implementation: UntypedServiceImplementation = {
     exchange: (stream: ServerDuplexStream<Buffer, MuxBatch>) => {
-      const s = new MuxServerStream(stream, handlers, streams, limits);
+      const s = new MuxServerStream(stream, service, streams, limits);
       if (closing) s.goAway();
     },
   };

@@ -4,7 +4,8 @@
  * both sides (no copy, no encoding, no metadata). Around the call, what a transport would do:
  *   * a thrown domain error becomes NodeCallError with the gRPC status of its code and its description, as the gRPC
  *     server puts it on the wire (errors.ts), so the REST answer is the same over every transport; anything else is
- *     a defect: logged with its stack, answered INTERNAL "<Method> failed: <message>" (handlers.ts does the same);
+ *     a defect: logged with its stack, answered INTERNAL "<Method> failed: <message>" (callService below, the step
+ *     the gRPC handlers and the NodeMux server take too);
  *   * `deadline` ends the call for the caller (DEADLINE_EXCEEDED), `signal` the calls of the methods that take an
  *     AbortSignal (CANCELLED), and both abort the work of those (SubmitBlock's proof of work, QueryOutputs' scan); a
  *     later answer is dropped. The other methods never read `signal` (a read has no work to stop, and the HTTP answer
@@ -37,6 +38,36 @@ export function callErrorOf(name: string, err: unknown, logger: Logger): NodeCal
   }
   logger.error(`${name} failed unexpectedly`, err);
   return NodeCallError.described(name, GrpcStatus.INTERNAL, { code: 'INTERNAL', message: defectMessage(name, err) });
+}
+
+/** A method of the service as the node's doors call it. */
+export type ServiceFn = (request: unknown, signal?: AbortSignal) => Promise<unknown>;
+
+/**
+ * The step every door of the node takes to call the service (this port, the gRPC handlers of handlers.ts, the NodeMux
+ * server of mux-server.ts): `fn` of `service` (proto name `name`) with `signal`; its answer, or the NodeCallError its
+ * failure becomes (callErrorOf: a defect logged; a method that throws rejects too); told to `observe` once settled.
+ */
+export function callService(service: object, fn: ServiceFn, name: string, request: unknown, signal: AbortSignal | undefined, options: ServicePortOptions): Promise<unknown> {
+  const { logger, observe } = options;
+  const t0 = observe ? performance.now() : 0;
+  let p: Promise<unknown>;
+  try {
+    p = fn.call(service, request, signal);
+  } catch (e) {
+    p = Promise.reject(e);
+  }
+  return p.then(
+    (v) => {
+      observe?.(name, 'OK', (performance.now() - t0) / 1000);
+      return v;
+    },
+    (e: unknown) => {
+      const err = callErrorOf(name, e, logger);
+      observe?.(name, GrpcStatus[err.grpcCode] ?? String(err.grpcCode), (performance.now() - t0) / 1000);
+      throw err;
+    },
+  );
 }
 
 /** The port in this process; `close()` makes later calls fail as calls to a stopped node do. */
@@ -107,40 +138,18 @@ function stopped(name: string): NodeCallError {
 
 /** The port over `service` (the node's NodeServiceImpl, or a test's). */
 export function servicePort(service: ServiceMethods, options: ServicePortOptions): LocalNodePort {
-  const { logger, observe } = options;
   let closed = false;
   const port: Record<string, unknown> = { close: () => void (closed = true) };
   for (const method of NODE_METHODS) {
     const name = rpcName(method);
-    const fn = service[method] as ((request: unknown, signal?: AbortSignal) => Promise<unknown>) | undefined;
+    const fn = service[method] as ServiceFn | undefined;
     if (fn === undefined) {
       // a partial service (a test's): the method is missing, as on a server without its handler
       port[method] = () => Promise.reject(closed ? stopped(name) : NodeCallError.described(name, GrpcStatus.UNIMPLEMENTED, { code: 'UNIMPLEMENTED', message: `${name} is not implemented` }));
       continue;
     }
     const withSignal = takesSignal(fn);
-    /** The service's answer as a promise (a method that throws rejects); observed when it settles. */
-    const run = (request: unknown, signal: AbortSignal | undefined): Promise<unknown> => {
-      const t0 = observe ? performance.now() : 0;
-      let p: Promise<unknown>;
-      try {
-        p = fn.call(service, request, signal);
-      } catch (e) {
-        p = Promise.reject(e);
-      }
-      const settled = p.then(
-        (v) => {
-          observe?.(name, 'OK', (performance.now() - t0) / 1000);
-          return v;
-        },
-        (e: unknown) => {
-          const err = callErrorOf(name, e, logger);
-          observe?.(name, GrpcStatus[err.grpcCode] ?? String(err.grpcCode), (performance.now() - t0) / 1000);
-          throw err;
-        },
-      );
-      return settled;
-    };
+    const run = (request: unknown, signal: AbortSignal | undefined): Promise<unknown> => callService(service, fn, name, request, signal, options);
     port[method] = (request: unknown, callOptions: { signal?: AbortSignal; deadline?: number } = {}): Promise<unknown> => {
       if (closed) return Promise.reject(stopped(name));
       const deadline = callOptions.deadline;

@@ -1,6 +1,6 @@
 /**
  * The gRPC server of the node: NodeService on host:port (port 0 = any free port), and beside it NodeMux, the
- * multiplexed transport of the same handlers that standalone gateways use (mux-server.ts).
+ * multiplexed transport of the same service that standalone gateways use (mux-server.ts).
  */
 import { Server, ServerCredentials, type ChannelOptions, type ServerInterceptor, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { NodeServiceService } from '../../grpc/gen/node.ts';
@@ -41,7 +41,7 @@ export async function startGrpcServer(service: NodeServiceImpl, options: { host:
   const server = new Server({ ...limits, interceptors: [safeStatusInterceptor, ...(options.interceptors ?? [])] });
   const handlers = nodeServiceHandlers(service, options.logger, options.calls);
   server.addService(NodeServiceService, handlers);
-  const mux = serveNodeMux(server, handlers, { logger: options.logger });
+  const mux = serveNodeMux(server, service, { logger: options.logger, ...(options.calls ? { observe: options.calls } : {}) });
   for (const extra of options.services ?? []) server.addService(extra.definition, extra.implementation);
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(`${options.host}:${options.port}`, options.credentials ?? ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
