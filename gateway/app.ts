@@ -64,11 +64,13 @@ function errorMiddleware(log: (message: string, err: unknown) => void): Middlewa
       if (path === undefined) throw malformedTarget(ctx.url);
       await next();
       if (ctx.body == null && ctx.status >= 400 && ctx.state.bareStatus !== true) {
-        const reason = ctx.status === 404 ? `no route ${ctx.method} ${path}` : `method ${ctx.method} is not allowed on ${path}`;
+        const reason =
+          ctx.status === 404 ? `no route ${ctx.method} ${path}` : `method ${ctx.method} is not allowed on ${path}`;
         throw new HttpProblem(ctx.status, reason);
       }
     } catch (err) {
-      if (!(err instanceof HttpProblem) && !(err instanceof NodeCallError)) log(`unexpected error on ${ctx.method} ${path ?? ctx.url}`, err);
+      if (!(err instanceof HttpProblem) && !(err instanceof NodeCallError))
+        log(`unexpected error on ${ctx.method} ${path ?? ctx.url}`, err);
       const answer = toRestAnswer(err);
       ctx.remove('Content-Encoding');
       ctx.remove('Location');

@@ -36,7 +36,12 @@ export interface NodeConnection {
 }
 
 /** The port to the node at `address`: the mux's (mux-client.ts), or over grpc-js's unary client (portOverClient). */
-export function connectNode(address: string, transport: NodeTransport = 'unary', mux: MuxClientOptions = {}, security?: NodeChannelSecurity): NodeConnection {
+export function connectNode(
+  address: string,
+  transport: NodeTransport = 'unary',
+  mux: MuxClientOptions = {},
+  security?: NodeChannelSecurity,
+): NodeConnection {
   if (transport === 'mux') {
     const port = createMuxNodePort(address, security ? { ...mux, security } : mux);
     return { port, close: () => port.close() };

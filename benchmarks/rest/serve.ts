@@ -46,7 +46,18 @@ async function koaCeiling(jsonBase64: string, rawHex: string): Promise<void> {
 }
 
 async function runOverGrpc(dataDir: string): Promise<void> {
-  const config = parseRunArgs(['--data-dir', dataDir, '--rest-port', '0', '--grpc-port', '0', '--peer-port', '0', '--pow-workers', '0']);
+  const config = parseRunArgs([
+    '--data-dir',
+    dataDir,
+    '--rest-port',
+    '0',
+    '--grpc-port',
+    '0',
+    '--peer-port',
+    '0',
+    '--pow-workers',
+    '0',
+  ]);
   const node = await startNode(config, { logger: consoleLogger, restTransport: 'grpc' });
   await untilSigterm();
   await node.stop();

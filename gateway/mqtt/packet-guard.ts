@@ -39,7 +39,8 @@ export class PacketScanner {
         continue;
       }
       this.length += (byte & 0x7f) * 128 ** this.lengthBytes++;
-      if (this.length > this.maxPacketBytes) return `an MQTT packet of at least ${this.length} bytes (at most ${this.maxPacketBytes})`;
+      if (this.length > this.maxPacketBytes)
+        return `an MQTT packet of at least ${this.length} bytes (at most ${this.maxPacketBytes})`;
       if ((byte & 0x80) !== 0) {
         if (this.lengthBytes === MAX_LENGTH_BYTES) return 'a malformed MQTT remaining length';
         continue;

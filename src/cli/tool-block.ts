@@ -23,7 +23,8 @@ import { powScore } from '../core/pow/index.ts';
 import { validateBlockSyntax } from '../core/validation/index.ts';
 import { parseToolFlags } from './args.ts';
 
-const USAGE = 'usage: ledger-node tool block [--network shimmer | --protocol FILE]   (one block per line on standard input: 0x-hex or TIP-25 JSON)';
+const USAGE =
+  'usage: ledger-node tool block [--network shimmer | --protocol FILE]   (one block per line on standard input: 0x-hex or TIP-25 JSON)';
 
 const NETWORKS: Record<string, ProtocolParameters> = { shimmer: SHIMMER_PROTOCOL };
 
@@ -81,7 +82,8 @@ function parseFlags(argv: string[]): { protocol?: ProtocolParameters } | number 
   let protocol: ProtocolParameters | undefined;
   if (network !== undefined) {
     protocol = NETWORKS[network];
-    if (!protocol) return fail(`unknown network "${network}" (known: ${Object.keys(NETWORKS).join(', ')}; or use --protocol FILE)`);
+    if (!protocol)
+      return fail(`unknown network "${network}" (known: ${Object.keys(NETWORKS).join(', ')}; or use --protocol FILE)`);
   }
   if (file !== undefined) {
     try {

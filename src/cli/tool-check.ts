@@ -24,7 +24,10 @@ export async function toolCheck(argv: readonly string[]): Promise<number> {
   let report;
   const progress = terminalProgress();
   try {
-    report = await checkDataDir(dataDir, { ...(genesisFile !== undefined ? { genesisFile } : {}), progress: (text) => progress.update(text) });
+    report = await checkDataDir(dataDir, {
+      ...(genesisFile !== undefined ? { genesisFile } : {}),
+      progress: (text) => progress.update(text),
+    });
     progress.done();
   } catch (e) {
     progress.done();

@@ -66,7 +66,9 @@ export async function toolSnapshot(argv: readonly string[]): Promise<number> {
       progress: (n) => progress.update(`snapshot: ${n} outputs written`),
     });
     progress.done();
-    console.log(`snapshot of milestone ${r.index} written to ${r.file}: ${r.outputs} outputs, ${r.solidEntryPoints} solid entry points, ${r.bytes} bytes${genesis?.coordinator !== undefined ? ' (with the dev coordinator keys)' : ''}`);
+    console.log(
+      `snapshot of milestone ${r.index} written to ${r.file}: ${r.outputs} outputs, ${r.solidEntryPoints} solid entry points, ${r.bytes} bytes${genesis?.coordinator !== undefined ? ' (with the dev coordinator keys)' : ''}`,
+    );
     return 0;
   } catch (e) {
     progress.done();

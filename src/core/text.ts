@@ -14,7 +14,8 @@ export const QUOTED_BYTES = 32;
 export const QUOTED_CHARS = 64;
 
 /** What `safeText` replaces: control characters and lone surrogates. */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSAFE =
+  /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 /** Room kept for the "… (N characters)" ending, so a cut text stays within `max`. */
 const ENDING_ROOM = 48;
 

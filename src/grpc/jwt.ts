@@ -51,7 +51,8 @@ function reasonOf(err: unknown, token: string): string {
     return err.claim === 'nbf' ? 'token not valid yet' : `token claim ${err.claim} refused`;
   }
   if (err instanceof errors.JWSSignatureVerificationFailed) return 'invalid token signature';
-  if (err instanceof errors.JOSEAlgNotAllowed || err.message.includes('"alg"')) return `unsupported token algorithm ${JSON.stringify(algorithmOf(token))}`;
+  if (err instanceof errors.JOSEAlgNotAllowed || err.message.includes('"alg"'))
+    return `unsupported token algorithm ${JSON.stringify(algorithmOf(token))}`;
   if (err instanceof errors.JWTInvalid) return 'malformed token payload';
   if (err.message === 'Invalid Compact JWS') return 'malformed token';
   if (/signature/i.test(err.message)) return 'malformed token signature';
@@ -61,7 +62,8 @@ function reasonOf(err: unknown, token: string): string {
 
 /** Verifies `token` with jose against `secret` (or its jwtKey), at `nowSeconds` (Unix time) when given. */
 export async function verifyJwt(token: string, secret: JwtSecret | JwtKey, nowSeconds?: number): Promise<JwtResult> {
-  const options = nowSeconds === undefined ? JOSE_OPTIONS : { ...JOSE_OPTIONS, currentDate: new Date(nowSeconds * 1000) };
+  const options =
+    nowSeconds === undefined ? JOSE_OPTIONS : { ...JOSE_OPTIONS, currentDate: new Date(nowSeconds * 1000) };
   try {
     const key = typeof secret === 'string' ? ENCODER.encode(secret) : secret;
     const { payload } = await jwtVerify(token, key, options);

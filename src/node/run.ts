@@ -40,7 +40,10 @@ export async function runCommand(args: readonly string[], given: Logger = consol
   let node;
   try {
     const { nodeJwtSecret, jwtSecret } = runSecrets(process.env);
-    node = await startNode(config, { logger, ...(nodeJwtSecret ? { nodeJwtSecret } : jwtSecret ? { restJwtSecret: jwtSecret } : {}) });
+    node = await startNode(config, {
+      logger,
+      ...(nodeJwtSecret ? { nodeJwtSecret } : jwtSecret ? { restJwtSecret: jwtSecret } : {}),
+    });
   } catch (e) {
     removeHandlers();
     if (e instanceof ConfigError) {

@@ -47,7 +47,11 @@ export function plain(b: Uint8Array): Uint8Array {
 /** The StoreError of a failed open: STORE_LOCKED when another process or open store holds the folder. */
 export function openError(location: string, e: unknown, locked: boolean, reason: string): StoreError {
   return locked
-    ? new StoreError('STORE_LOCKED', `Cannot open store at ${location}: the folder is locked by another process or open store (is another node running on it?)`, { cause: e })
+    ? new StoreError(
+        'STORE_LOCKED',
+        `Cannot open store at ${location}: the folder is locked by another process or open store (is another node running on it?)`,
+        { cause: e },
+      )
     : new StoreError('STORE_OPEN_FAILED', `Cannot open store at ${location}: ${reason}`, { cause: e });
 }
 

@@ -89,7 +89,11 @@ export function relativeLinks(text: string): Link[] {
 export type Kind = 'file' | 'dir' | undefined;
 
 /** What is wrong with each relative link of `file` (repository-relative path), one line each. */
-export function brokenLinks(file: string, read: (path: string) => string | undefined, kind: (path: string) => Kind): string[] {
+export function brokenLinks(
+  file: string,
+  read: (path: string) => string | undefined,
+  kind: (path: string) => Kind,
+): string[] {
   const text = read(file);
   if (text === undefined) return [`${file}: cannot read it`];
   const bad: string[] = [];
@@ -113,7 +117,8 @@ export function brokenLinks(file: string, read: (path: string) => string | undef
       continue;
     }
     const targetText = read(resolved);
-    if (targetText === undefined || !anchorsOf(targetText).has(anchor)) bad.push(`${file}:${line}: ${target}: no heading #${anchor} in ${resolved}`);
+    if (targetText === undefined || !anchorsOf(targetText).has(anchor))
+      bad.push(`${file}:${line}: ${target}: no heading #${anchor} in ${resolved}`);
   }
   return bad;
 }
@@ -136,7 +141,14 @@ describe('docs: links and size', () => {
   const files = markdownFiles();
 
   it('sees the documentation (README.md, docs/*.md, benchmarks/README.md)', () => {
-    for (const f of ['README.md', 'docs/operators.md', 'docs/api.md', 'docs/architecture.md', 'docs/decisions.md', 'benchmarks/README.md']) {
+    for (const f of [
+      'README.md',
+      'docs/operators.md',
+      'docs/api.md',
+      'docs/architecture.md',
+      'docs/decisions.md',
+      'benchmarks/README.md',
+    ]) {
       expect(files, f).to.include(f);
     }
   });
@@ -153,7 +165,8 @@ describe('docs: links and size', () => {
 
   describe('the checker itself', () => {
     const docs: Record<string, string> = {
-      'a.md': '# Title\n\n## Event API (TIP-28, MQTT)\n\n## Part A — Stardust\n\n## Same\n\n## Same\n\n```\n[in code](nowhere.md)\n```\n',
+      'a.md':
+        '# Title\n\n## Event API (TIP-28, MQTT)\n\n## Part A — Stardust\n\n## Same\n\n## Same\n\n```\n[in code](nowhere.md)\n```\n',
       'b.md': [
         '[ok](a.md#event-api-tip-28-mqtt) [ok](a.md#part-a--stardust) [ok](#x) [second](a.md#same-1)',
         '[bad anchor](a.md#nope) [bad file](missing.md) `[code span](missing.md)` [web](https://example.org/x.md)',
@@ -164,15 +177,26 @@ describe('docs: links and size', () => {
 
     it('computes GitHub heading IDs', () => {
       expect(slug('Event API (TIP-28, MQTT)')).to.equal('event-api-tip-28-mqtt');
-      expect(slug("Bootstrap a new node from a peer's snapshot")).to.equal('bootstrap-a-new-node-from-a-peers-snapshot');
+      expect(slug("Bootstrap a new node from a peer's snapshot")).to.equal(
+        'bootstrap-a-new-node-from-a-peers-snapshot',
+      );
       expect(slug('IOTA 2.0 (v3)')).to.equal('iota-20-v3');
       expect(slug('`npm start` and **more**')).to.equal('npm-start-and-more');
-      expect([...anchorsOf(docs['a.md']!)]).to.deep.equal(['title', 'event-api-tip-28-mqtt', 'part-a--stardust', 'same', 'same-1']);
+      expect([...anchorsOf(docs['a.md']!)]).to.deep.equal([
+        'title',
+        'event-api-tip-28-mqtt',
+        'part-a--stardust',
+        'same',
+        'same-1',
+      ]);
     });
 
     it('reports a missing anchor and a missing file, not code or absolute URLs', () => {
       const bad = brokenLinks('b.md', read, (p) => (p in docs ? 'file' : undefined));
-      expect(bad, bad.join('\n')).to.deep.equal(['b.md:2: a.md#nope: no heading #nope in a.md', 'b.md:2: missing.md: no file missing.md']);
+      expect(bad, bad.join('\n')).to.deep.equal([
+        'b.md:2: a.md#nope: no heading #nope in a.md',
+        'b.md:2: missing.md: no file missing.md',
+      ]);
     });
   });
 });

@@ -49,8 +49,14 @@ export interface PeerCase extends FuzzCase {
 }
 
 const MESSAGE_KINDS = [
-  'handshake', 'handshakeProof', 'heartbeat', 'block',
-  'blockRequest', 'milestoneRequest', 'snapshotRequest', 'snapshotOffer',
+  'handshake',
+  'handshakeProof',
+  'heartbeat',
+  'block',
+  'blockRequest',
+  'milestoneRequest',
+  'snapshotRequest',
+  'snapshotOffer',
 ] as const;
 type MessageKind = (typeof MESSAGE_KINDS)[number];
 

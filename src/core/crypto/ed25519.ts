@@ -9,7 +9,12 @@
  * `@noble/curves` implements these rules when called with `{ zip215: true }`.
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { ADDRESS_ED25519, ED25519_PUBLIC_KEY_LENGTH, ED25519_SIGNATURE_LENGTH, type Ed25519Address } from '../model/index.ts';
+import {
+  ADDRESS_ED25519,
+  ED25519_PUBLIC_KEY_LENGTH,
+  ED25519_SIGNATURE_LENGTH,
+  type Ed25519Address,
+} from '../model/index.ts';
 import { blake2b256 } from './blake2b.ts';
 
 export const ED25519_SEED_LENGTH = 32;

@@ -55,6 +55,13 @@ export function decodeReceiptRecord(bytes: Uint8Array, subject = 'receipt record
   } catch (e) {
     return r.fail('INVALID_FIELD', `receipt does not decode (${(e as Error).message})`, 'receipt', at);
   }
-  if (option.type !== MILESTONE_OPTION_RECEIPT) r.fail('TYPE_NOT_ALLOWED', `milestone option type ${option.type} is not a receipt`, 'receipt.type', at, String(option.type));
+  if (option.type !== MILESTONE_OPTION_RECEIPT)
+    r.fail(
+      'TYPE_NOT_ALLOWED',
+      `milestone option type ${option.type} is not a receipt`,
+      'receipt.type',
+      at,
+      String(option.type),
+    );
   return option;
 }

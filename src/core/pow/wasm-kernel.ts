@@ -18,7 +18,8 @@ export function kernelBytes(): Uint8Array {
 export function kernelModule(): WebAssembly.Module {
   if (!cached) {
     const bytes = kernelBytes();
-    if (!WebAssembly.validate(bytes)) throw new Error('Cannot load the WASM SIMD kernel: this runtime does not support WebAssembly SIMD');
+    if (!WebAssembly.validate(bytes))
+      throw new Error('Cannot load the WASM SIMD kernel: this runtime does not support WebAssembly SIMD');
     cached = new WebAssembly.Module(bytes);
   }
   return cached;

@@ -80,7 +80,8 @@ export class WriteThroughCache implements KeyValueStore {
   async write(ops: readonly BatchOp[], options?: WriteOptions): Promise<void> {
     const seq = ++this.seq;
     await this.inner.write(ops, options);
-    for (const op of ops) if (this.prefixes.has(op.key[0]!)) this.remember(op.key, op.type === 'put' ? op.value.slice() : null, seq);
+    for (const op of ops)
+      if (this.prefixes.has(op.key[0]!)) this.remember(op.key, op.type === 'put' ? op.value.slice() : null, seq);
   }
 
   entries(range?: RangeOptions): AsyncIterableIterator<Entry> {

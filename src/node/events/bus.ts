@@ -36,7 +36,13 @@ export interface MilestoneEvent {
 }
 
 /** TIP-28 unlock condition names, as in the topic `outputs/unlock/{condition}/{address}`. */
-export type UnlockConditionName = 'address' | 'storage-return' | 'expiration' | 'state-controller' | 'governor' | 'immutable-alias';
+export type UnlockConditionName =
+  | 'address'
+  | 'storage-return'
+  | 'expiration'
+  | 'state-controller'
+  | 'governor'
+  | 'immutable-alias';
 
 export interface OutputEvent {
   kind: 'created' | 'spent';

@@ -47,7 +47,13 @@ export function faucetClientOf(ip: string, limits: ClientLimits): FaucetClient |
   const groups = ipv6Groups(a);
   if (groups === undefined) return { key: a, limit: limits.perClient }; // not an address: counted under its text
   if (groups.every((g, i) => g === (i === 7 ? 1 : 0))) return { key: '::1', limit: limits.perLoopbackClient };
-  return { key: `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`, limit: limits.perClient };
+  return {
+    key: `${groups
+      .slice(0, 4)
+      .map((g) => g.toString(16))
+      .join(':')}::/64`,
+    limit: limits.perClient,
+  };
 }
 
 /** How many requests of each client wait (queued, or in the transaction not yet confirmed). */

@@ -44,7 +44,13 @@ export class FaucetLedger {
       const params: Record<string, string> = { address: bech32EncodeAddress(hrp, address), ...UNCONDITIONED };
       const ids: Uint8Array[] = [];
       for (let cursor: string | undefined; ; ) {
-        const page = await queryOutputs(this.store, 'basic', cursor === undefined ? params : { ...params, cursor }, ledgerIndex, hrp);
+        const page = await queryOutputs(
+          this.store,
+          'basic',
+          cursor === undefined ? params : { ...params, cursor },
+          ledgerIndex,
+          hrp,
+        );
         ids.push(...page.items.map((id) => fromHex0x(id, 'outputId')));
         if (page.cursor === undefined) break;
         cursor = page.cursor;

@@ -38,8 +38,24 @@ export interface DashboardData {
     confirmedAt: number;
   }[];
   tips: { nonLazy: number; semiLazy: number };
-  peers: { id: string; alias?: string; address: string; relation: string; connected: boolean; latestMilestoneIndex?: number; confirmedMilestoneIndex?: number }[];
-  pow: { enabled: boolean; workers: number; pending: number; limit: number; mined: number; refused: number; hashRate: number };
+  peers: {
+    id: string;
+    alias?: string;
+    address: string;
+    relation: string;
+    connected: boolean;
+    latestMilestoneIndex?: number;
+    confirmedMilestoneIndex?: number;
+  }[];
+  pow: {
+    enabled: boolean;
+    workers: number;
+    pending: number;
+    limit: number;
+    mined: number;
+    refused: number;
+    hashRate: number;
+  };
 }
 
 export function dashboardData(s: DashboardSources): DashboardData {
@@ -49,7 +65,11 @@ export function dashboardData(s: DashboardSources): DashboardData {
   return {
     time: (s.now ?? Date.now)(),
     synced: s.synced(),
-    series: { start: samples[0]?.t ?? 0, blocks: samples.map((x) => x.blocks), referenced: samples.map((x) => (x.referencedPerSecond === null ? null : round(x.referencedPerSecond))) },
+    series: {
+      start: samples[0]?.t ?? 0,
+      blocks: samples.map((x) => x.blocks),
+      referenced: samples.map((x) => (x.referencedPerSecond === null ? null : round(x.referencedPerSecond))),
+    },
     milestones: s.milestones().map((m) => ({
       index: m.index,
       milestoneId: toHex0x(m.milestoneId),
@@ -68,9 +88,22 @@ export function dashboardData(s: DashboardSources): DashboardData {
       address: p.address,
       relation: p.relation,
       connected: p.connected,
-      ...(p.heartbeat ? { latestMilestoneIndex: p.heartbeat.latestMilestoneIndex, confirmedMilestoneIndex: p.heartbeat.confirmedMilestoneIndex } : {}),
+      ...(p.heartbeat
+        ? {
+            latestMilestoneIndex: p.heartbeat.latestMilestoneIndex,
+            confirmedMilestoneIndex: p.heartbeat.confirmedMilestoneIndex,
+          }
+        : {}),
     })),
-    pow: { enabled: pow !== undefined, workers: pow?.workers ?? 0, pending: pow?.pending ?? 0, limit: pow?.limit ?? 0, mined: stats.mined, refused: stats.refused, hashRate: Math.round(stats.hashRate) },
+    pow: {
+      enabled: pow !== undefined,
+      workers: pow?.workers ?? 0,
+      pending: pow?.pending ?? 0,
+      limit: pow?.limit ?? 0,
+      mined: stats.mined,
+      refused: stats.refused,
+      hashRate: Math.round(stats.hashRate),
+    },
   };
 }
 

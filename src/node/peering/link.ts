@@ -51,7 +51,10 @@ class StreamLink implements PeerLink {
     stream.on('error', (e: Error) => this.finish(`stream error: ${e.message}`));
     stream.on('end', () => this.finish('the peer ended the stream'));
     stream.on('close', () => this.finish('stream closed'));
-    if (inbound) (stream as ServerDuplexStream<PeerMessage, PeerMessage>).on('cancelled', () => this.finish('the peer cancelled the stream'));
+    if (inbound)
+      (stream as ServerDuplexStream<PeerMessage, PeerMessage>).on('cancelled', () =>
+        this.finish('the peer cancelled the stream'),
+      );
   }
 
   send(message: PeerMessage): boolean {
@@ -107,7 +110,8 @@ function http2StreamOf(call: unknown): { closed: boolean; close(code?: number): 
   let c = (call as { call?: unknown }).call;
   for (let depth = 0; c !== undefined && c !== null && depth < 16; depth++) {
     const stream = (c as { stream?: { closed?: unknown; close?: unknown } }).stream;
-    if (stream && typeof stream.close === 'function' && typeof stream.closed === 'boolean') return stream as { closed: boolean; close(code?: number): void };
+    if (stream && typeof stream.close === 'function' && typeof stream.closed === 'boolean')
+      return stream as { closed: boolean; close(code?: number): void };
     c = (c as { nextCall?: unknown }).nextCall;
   }
   return undefined;

@@ -111,7 +111,13 @@ export class SyncStatus {
 
   private message(): PeerMessage {
     const s = this.last;
-    const value = { latestMilestoneIndex: s.latest, confirmedMilestoneIndex: s.confirmed, pruningIndex: s.pruning, connectedPeers: this.peers.connectedPeers(), syncedPeers: this.syncedPeers() };
+    const value = {
+      latestMilestoneIndex: s.latest,
+      confirmedMilestoneIndex: s.confirmed,
+      pruningIndex: s.pruning,
+      connectedPeers: this.peers.connectedPeers(),
+      syncedPeers: this.syncedPeers(),
+    };
     return { kind: { $case: 'heartbeat', value } };
   }
 
@@ -120,7 +126,8 @@ export class SyncStatus {
     const synced = new Set<string>();
     for (const p of this.peers.handshaken()) {
       const h = p.heartbeat;
-      if (h && h.confirmedMilestoneIndex + this.ctx.settings.syncTolerance >= h.latestMilestoneIndex) synced.add(p.nodeId!);
+      if (h && h.confirmedMilestoneIndex + this.ctx.settings.syncTolerance >= h.latestMilestoneIndex)
+        synced.add(p.nodeId!);
     }
     return synced.size;
   }
@@ -129,7 +136,12 @@ export class SyncStatus {
     const { confirmed } = this.last;
     // a node with no peer at all has no one to catch up from: it stays usable (its health is the ledger's rule)
     if (!this.peers.hasStaticPeers() && this.peers.handshaken().length === 0) return 0;
-    if (this.peers.hasStaticPeers() && !this.heardHeartbeat && this.ctx.now() - this.started < this.ctx.settings.startGraceMs) return Infinity;
+    if (
+      this.peers.hasStaticPeers() &&
+      !this.heardHeartbeat &&
+      this.ctx.now() - this.started < this.ctx.settings.startGraceMs
+    )
+      return Infinity;
     return Math.max(0, this.latestKnown() - confirmed);
   }
 }

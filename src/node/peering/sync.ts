@@ -17,7 +17,10 @@ import type { PeeringPort } from './port.ts';
 import type { Requests } from './requests.ts';
 import type { SyncStatus } from './status.ts';
 
-export type SyncRequests = Pick<Requests, 'request' | 'requestMilestone' | 'milestoneArrived' | 'forgetConfirmed' | 'expire'>;
+export type SyncRequests = Pick<
+  Requests,
+  'request' | 'requestMilestone' | 'milestoneArrived' | 'forgetConfirmed' | 'expire'
+>;
 export type SyncStatusView = Pick<SyncStatus, 'refresh' | 'recompute' | 'confirmed' | 'latestKnown'>;
 
 /**

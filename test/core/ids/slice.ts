@@ -26,7 +26,8 @@ export function sliceBlock(bytes: Uint8Array | string): SlicedBlock {
   for (let i = 0; i < n; i++) parents.push(b.slice(2 + 32 * i, 2 + 32 * (i + 1)));
   const at = 2 + 32 * n;
   const len = u32(b, at);
-  if (at + 4 + len + 8 !== b.length) throw new Error(`block framing: payload length ${len} does not leave exactly 8 nonce bytes`);
+  if (at + 4 + len + 8 !== b.length)
+    throw new Error(`block framing: payload length ${len} does not leave exactly 8 nonce bytes`);
   if (len === 0) return { parents };
   const payload = b.slice(at + 4, at + 4 + len);
   return { parents, payload, payloadType: u32(payload, 0) };
@@ -117,11 +118,15 @@ function milestoneEssenceEnd(ms: Uint8Array, o: number): number {
 }
 
 /** Slices a milestone payload (starting with 07000000) into its essence and signatures. */
-export function sliceMilestone(ms: Uint8Array): { essence: Uint8Array; signatures: { publicKey: Uint8Array; signature: Uint8Array }[] } {
+export function sliceMilestone(ms: Uint8Array): {
+  essence: Uint8Array;
+  signatures: { publicKey: Uint8Array; signature: Uint8Array }[];
+} {
   if (u32(ms, 0) !== 7) throw new Error('not a milestone payload');
   const end = milestoneEssenceEnd(ms, 4);
   const count = ms[end]!;
-  if (end + 1 + 97 * count !== ms.length) throw new Error(`milestone framing: ${count} signatures do not end the payload`);
+  if (end + 1 + 97 * count !== ms.length)
+    throw new Error(`milestone framing: ${count} signatures do not end the payload`);
   const signatures = [];
   for (let i = 0; i < count; i++) {
     const s = end + 1 + 97 * i;
