@@ -70,7 +70,7 @@ export async function gatewayCommand(args: string[]): Promise<number> {
     console.error(`${(err as Error).message}\n${GATEWAY_USAGE}`);
     return 2;
   }
-  let gateway;
+  let gateway: Awaited<ReturnType<typeof startGateway>>;
   try {
     gateway = await startGateway(options);
   } catch (err) {

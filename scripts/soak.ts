@@ -131,7 +131,10 @@ try {
   const record = (route: Route, status: number, ms: number): void => {
     for (const w of [win, all]) {
       let l = w.lat.get(route);
-      if (!l) w.lat.set(route, (l = []));
+      if (!l) {
+        l = [];
+        w.lat.set(route, l);
+      }
       l.push(ms);
       w.count++;
       if (status < 200 || status >= 300) {
@@ -142,7 +145,10 @@ try {
   };
   const pick = (): Route => {
     let x = Math.random() * TOTAL_WEIGHT;
-    for (const [r, w] of MIX) if ((x -= w) < 0) return r;
+    for (const [r, w] of MIX) {
+      x -= w;
+      if (x < 0) return r;
+    }
     return 'GET info';
   };
   const one = async (): Promise<void> => {

@@ -165,11 +165,10 @@ async function main(): Promise<void> {
     Promise.all(
       workers.map(
         (w) =>
-          new Promise<number>(
-            (resolve) => (
-              w.once('message', (m: { delivered: number }) => resolve(m.delivered)), w.postMessage({ type: 'count' })
-            ),
-          ),
+          new Promise<number>((resolve) => {
+            w.once('message', (m: { delivered: number }) => resolve(m.delivered));
+            w.postMessage({ type: 'count' });
+          }),
       ),
     ).then((xs) => xs.reduce((a, b) => a + b, 0));
   for (let last = -1, still = 0; now() - drainStart < 120_000 && still < 5; ) {

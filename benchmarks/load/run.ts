@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   const client = async (c: number): Promise<void> => {
     let tips: Uint8Array[] = [];
     for (let i = 0; running; i++) {
-      let res;
+      let res: Awaited<ReturnType<typeof http.call>>;
       if (MODE === 'json') {
         res = await http.call(
           'POST',

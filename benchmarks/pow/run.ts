@@ -182,7 +182,7 @@ async function timeToScore(): Promise<void> {
         }
       }
       const fmt = (xs: number[] | undefined) =>
-        xs && xs.length ? `${(median(xs) / 1000).toFixed(3)} s (${xs.length})` : 'not run';
+        xs?.length ? `${(median(xs) / 1000).toFixed(3)} s (${xs.length})` : 'not run';
       const bestTheirs = Math.min(
         ...Object.values(theirs)
           .filter((x) => x.length)

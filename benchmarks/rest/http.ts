@@ -168,7 +168,7 @@ async function measure(
   return { rps: r.rps, p50: r.p50, p99: r.p99, cpu };
 }
 
-let ids: string[] = [];
+const ids: string[] = [];
 
 // ---------------------------------------------------------------- main
 

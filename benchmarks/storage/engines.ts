@@ -275,7 +275,8 @@ async function compare(
       for (const p of order) {
         const { ms } = await p.request({ op: 'write', from, count });
         rates[p.engine] = count / (ms / 1000);
-        (write[p.engine] ??= []).push(rates[p.engine]!);
+        write[p.engine] ??= [];
+        write[p.engine]!.push(rates[p.engine]!);
         fillMs[p.engine] = (fillMs[p.engine] ?? 0) + ms;
       }
       pairRatios.push(rates.rocksdb! / rates.leveldb!);
@@ -298,7 +299,8 @@ async function compare(
           seed: 1000 + round,
           concurrency: o.concurrency,
         });
-        (read[p.engine] ??= []).push(o.reads / (ms / 1000));
+        read[p.engine] ??= [];
+        read[p.engine]!.push(o.reads / (ms / 1000));
       }
     }
     const afterReads: Record<string, Stats> = {};

@@ -137,7 +137,11 @@ export async function mountMqtt(server: Server, options: MountOptions): Promise<
   const classify = classifier(options);
   const secret = options.jwtSecret === undefined || options.jwtSecret.length === 0 ? undefined : options.jwtSecret;
   let key: Promise<JwtKey> | undefined;
-  const keyOf = (): Promise<JwtKey> | undefined => (secret === undefined ? undefined : (key ??= jwtKey(secret)));
+  const keyOf = (): Promise<JwtKey> | undefined => {
+    if (secret === undefined) return undefined;
+    key ??= jwtKey(secret);
+    return key;
+  };
   let hrp: string | undefined;
   const fanout = new Fanout({
     maxBufferedBytes: limits.maxBufferedBytes,

@@ -63,7 +63,7 @@ const plain: TopicCheck = { ok: true, request: { kind: 'events' } };
 /** Why `text` is not a bech32 address of this network (undefined when it is); `hrp` undefined: any HRP. */
 export function bech32Problem(text: string, hrp: string | undefined): string | undefined {
   if (text !== text.toLowerCase()) return 'a bech32 address must be lower case';
-  let decoded;
+  let decoded: ReturnType<typeof bech32.decode>;
   try {
     decoded = bech32.decode(text as `${string}1${string}`, 90);
   } catch (e) {

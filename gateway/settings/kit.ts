@@ -53,7 +53,7 @@ export interface Setting<K extends string = string, T = unknown> {
   readonly commands: readonly Command[];
 }
 
-export type Settings = readonly Setting<string, any>[];
+export type Settings = readonly Setting<string, unknown>[];
 
 /** How a command words its errors (each command keeps the texts it has always had), and the error it throws. */
 export interface Dialect {
@@ -364,7 +364,7 @@ export function referenceTable(settings: Settings): string {
 }
 
 /** Declares one setting, keeping its key, its value type and whether it has a default, for `ValuesOf`. */
-export function setting<const S extends Setting<string, any>>(s: S & Setting<S['key'], ValueOf<S>>): S {
+export function setting<const S extends Setting<string, unknown>>(s: S & Setting<S['key'], ValueOf<S>>): S {
   return s;
 }
 
@@ -372,7 +372,7 @@ type ValueOf<S> = S extends { type: ValueType<infer T> } ? T : never;
 type Filled<S> = S extends { default: unknown } ? true : false;
 
 /** The values a list of settings reads, by key: optional, except those with a default that is filled in. */
-export type ValuesOf<L extends readonly Setting<string, any>[]> = {
+export type ValuesOf<L extends readonly Setting<string, unknown>[]> = {
   [X in L[number] as Filled<X> extends true ? X['key'] : never]: ValueOf<X>;
 } & {
   [X in L[number] as Filled<X> extends true ? never : X['key']]?: ValueOf<X>;

@@ -79,7 +79,7 @@ export async function toolFill(argv: readonly string[], logger: Logger = console
     return 0;
   }
   let options: FillOptions;
-  let config;
+  let config: ReturnType<typeof parseRunArgs>;
   try {
     options = parseFillArgs(argv);
     config = parseRunArgs(options.runArgs);

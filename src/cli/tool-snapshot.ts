@@ -38,7 +38,7 @@ export async function toolSnapshot(argv: readonly string[]): Promise<number> {
     console.error(`no node store in ${dataDir}`);
     return 2;
   }
-  let kv;
+  let kv: Awaited<ReturnType<typeof openDataDirStore>>;
   try {
     kv = await openDataDirStore(dataDir, { engine, createIfMissing: false });
   } catch (e) {
@@ -53,7 +53,7 @@ export async function toolSnapshot(argv: readonly string[]): Promise<number> {
       console.error(`the store in ${dataDir} holds no network`);
       return 2;
     }
-    let genesis;
+    let genesis: ReturnType<typeof networkGenesis>;
     try {
       genesis = networkGenesis(dataDir, network.networkName, opts.get('--genesis'));
     } catch (e) {

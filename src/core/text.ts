@@ -15,6 +15,7 @@ export const QUOTED_CHARS = 64;
 
 /** What `safeText` replaces: control characters and lone surrogates. */
 const UNSAFE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: this regex detects control characters
   /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 /** Room kept for the "… (N characters)" ending, so a cut text stays within `max`. */
 const ENDING_ROOM = 48;

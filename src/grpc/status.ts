@@ -25,7 +25,7 @@ import {
 } from '@grpc/grpc-js';
 import { safeText } from '../core/text.ts';
 import { ErrorInfo, Status } from './gen/errors.ts';
-import { Any } from './gen/google/protobuf/any.ts';
+import type { Any } from './gen/google/protobuf/any.ts';
 
 export { GrpcStatus };
 

@@ -263,7 +263,7 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
       );
     },
     stop() {
-      return (stopping ??= (async () => {
+      stopping ??= (async () => {
         stopHealthWatch?.();
         // Client submissions first: their PoW in flight is aborted, so calls waiting on it end.
         intake.submissions.shutdown();
@@ -277,7 +277,8 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
         milestones.stop();
         await attacher.idle();
         events.close();
-      })());
+      })();
+      return stopping;
     },
   };
 }

@@ -86,7 +86,9 @@ export abstract class EngineKeyValueStore extends KeyValueStoreAdapter {
 
   async getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
     this.usable();
-    keys.forEach((k, i) => checkKey(k, `keys[${i}]`));
+    keys.forEach((k, i) => {
+      checkKey(k, `keys[${i}]`);
+    });
     const values = await this.engineGetMany(keys.slice());
     return values.map((v) => (v === undefined ? undefined : plain(v)));
   }

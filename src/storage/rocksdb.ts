@@ -46,8 +46,10 @@ interface RocksDb {
 
 let binding: ((location: string) => RocksDb) | undefined;
 /** The native binding, loaded on the first open (importing this module costs nothing when RocksDB is not used). */
-const rocksdb = (location: string): RocksDb =>
-  (binding ??= createRequire(import.meta.url)('rocksdb') as (location: string) => RocksDb)(location);
+const rocksdb = (location: string): RocksDb => {
+  binding ??= createRequire(import.meta.url)('rocksdb') as (location: string) => RocksDb;
+  return binding(location);
+};
 
 export type RocksOpenOptions = EngineOpenOptions;
 

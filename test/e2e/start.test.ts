@@ -57,7 +57,9 @@ describe('npm start (scripts/start.sh)', function () {
     dirs.push(d);
     return d;
   };
-  after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  after(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
 
   it('runs the node on jemalloc and stops cleanly on SIGTERM', async function () {
     const r = await start(dir(), {});

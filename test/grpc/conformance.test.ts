@@ -126,7 +126,7 @@ async function failure(p: Promise<unknown>): Promise<grpc.ServiceError> {
   expect.fail('the call should have failed');
 }
 
-describe('grpc conformance: dynamic client (proto-loader) against the generated service', function () {
+describe('grpc conformance: dynamic client (proto-loader) against the generated service', () => {
   const node = new MemoryNode();
   const server = new grpc.Server();
   let address = '';

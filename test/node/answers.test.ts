@@ -25,9 +25,18 @@ describe('grpc answers: IDs and block views', () => {
   const id = fx.bytesOf(32, 1);
   const calls: string[] = [];
   const sources = {
-    block: () => (calls.push('block'), fx.blocks['tagged data']!),
-    raw: () => (calls.push('raw'), Uint8Array.of(1, 2)),
-    json: () => (calls.push('json'), '{}'),
+    block: () => {
+      calls.push('block');
+      return fx.blocks['tagged data']!;
+    },
+    raw: () => {
+      calls.push('raw');
+      return Uint8Array.of(1, 2);
+    },
+    json: () => {
+      calls.push('json');
+      return '{}';
+    },
   };
   beforeEach(() => (calls.length = 0));
 
@@ -82,7 +91,10 @@ describe('grpc answers: rendered block JSON kept by block ID', () => {
   it('renders a block once, keeps at most maxChars characters (oldest out first), never keeps a text over the bound', () => {
     const kept = new RenderedJson(10);
     let renders = 0;
-    const render = (text: string) => () => (renders++, text);
+    const render = (text: string) => () => {
+      renders++;
+      return text;
+    };
     const a = fx.bytesOf(32, 1);
     expect(kept.of(a, render('aaaa'))).to.equal('aaaa');
     expect(kept.of(fx.bytesOf(32, 1), render('other'))).to.equal('aaaa'); // same ID, another array: no render

@@ -91,7 +91,10 @@ describe('node: tip pools, cone root indexes, group commit', function () {
     // Selecting reads nothing from the store: the pools are in memory.
     const reads = { n: 0 };
     const get = parts.store.get.bind(parts.store);
-    parts.store.get = ((...args: Parameters<typeof get>) => (reads.n++, get(...args))) as typeof get;
+    parts.store.get = ((...args: Parameters<typeof get>) => {
+      reads.n++;
+      return get(...args);
+    }) as typeof get;
     for (let i = 0; i < 100; i++) expect(await parts.tips.select()).to.have.length(4);
     parts.store.get = get;
     expect(reads.n).to.equal(0);

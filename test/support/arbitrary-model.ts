@@ -126,7 +126,9 @@ const foundryOutput: fc.Arbitrary<FoundryOutput> = fc
   )
   .map(([amt, nt, serialNumber, maximumSupply, a, b, aliasId, features, immutableFeatures]) => {
     // minted >= melted and minted - melted <= maximum supply
+    // biome-ignore lint/complexity/useMathMinMax: bigints, which Math.min and Math.max do not take
     const melted = a < b ? a : b;
+    // biome-ignore lint/complexity/useMathMinMax: bigints, which Math.min and Math.max do not take
     let minted = a < b ? b : a;
     if (minted - melted > maximumSupply) minted = melted + maximumSupply;
     return {
@@ -245,16 +247,14 @@ function milestoneOptions(index: number): fc.Arbitrary<MilestoneOption[]> {
       transaction: { type: 4, input: { type: 1, milestoneId }, output: { type: 2, amount: amt } },
     }),
   );
-  const params = fc
-    .tuple(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 0, max: 255 }), varBytes(0, 64))
-    .map(
-      ([d, protocolVersion, p]): MilestoneOption => ({
-        type: 1,
-        targetMilestoneIndex: index + d,
-        protocolVersion,
-        params: p,
-      }),
-    );
+  const params = fc.tuple(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 0, max: 255 }), varBytes(0, 64)).map(
+    ([d, protocolVersion, p]): MilestoneOption => ({
+      type: 1,
+      targetMilestoneIndex: index + d,
+      protocolVersion,
+      params: p,
+    }),
+  );
   return someOf(receipt, params);
 }
 

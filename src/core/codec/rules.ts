@@ -66,7 +66,7 @@ export function lengthProblem(name: string, n: number, b: Bounds): Problem | und
 
 /** Lexical comparison of the complete serialized bytes (docs/protocol.md §0): <0, 0, >0. */
 export function compareLexical(a: Uint8Array, b: Uint8Array): number {
-  const n = a.length < b.length ? a.length : b.length;
+  const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const d = a[i]! - b[i]!;
     if (d !== 0) return d;

@@ -22,7 +22,7 @@ export function readObject(v: unknown, p: JsonPath): JsonObject {
 }
 
 function own(o: JsonObject, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(o, key) ? o[key] : undefined;
+  return Object.hasOwn(o, key) ? o[key] : undefined;
 }
 
 /** A mandatory key: absent → MISSING_FIELD. (`null` is a present value; the reader of that value rejects it.) */

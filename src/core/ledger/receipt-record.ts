@@ -49,7 +49,7 @@ export function decodeReceiptRecord(bytes: Uint8Array, subject = 'receipt record
   const at = r.offset + 4;
   const optionBytes = r.prefixed(4, 'receipt', 1, LIMITS.maxBlockLength);
   endRecord(r, version, RECEIPT_RECORD_VERSION);
-  let option;
+  let option: ReturnType<typeof decodeMilestoneOption>;
   try {
     option = decodeMilestoneOption(optionBytes);
   } catch (e) {

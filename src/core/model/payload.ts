@@ -85,7 +85,5 @@ export function payloadKindEntry<Table extends { readonly [T in PayloadType]: un
   table: Table,
   type: unknown,
 ): Table[PayloadType] | undefined {
-  return typeof type === 'number' && Object.prototype.hasOwnProperty.call(table, type)
-    ? table[type as PayloadType]
-    : undefined;
+  return typeof type === 'number' && Object.hasOwn(table, type) ? table[type as PayloadType] : undefined;
 }

@@ -40,7 +40,10 @@ export function createWasmKernel(): LaneKernel {
     transform() {
       const ptr = hash();
       let view = views.get(ptr);
-      if (!view) views.set(ptr, (view = new Int32Array(memory.buffer, ptr, BUFFER_BYTES / 4)));
+      if (!view) {
+        view = new Int32Array(memory.buffer, ptr, BUFFER_BYTES / 4);
+        views.set(ptr, view);
+      }
       return view;
     },
   };

@@ -7,7 +7,7 @@
 import { compareBytes, toHex } from '../bytes.ts';
 import { reject } from '../errors.ts';
 import type { TreasuryState } from '../ledger/treasury-record.ts';
-import { LedgerState } from '../ledger/ledger-state.ts';
+import type { LedgerState } from '../ledger/ledger-state.ts';
 
 export interface LedgerRollback {
   /** The index rolled back to. */

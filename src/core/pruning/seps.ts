@@ -35,7 +35,9 @@ export async function solidEntryPointsOf(
     const metas = await store.getMany(TABLES.blockMetadata, outside.flat());
     let at = 0;
     chunk.forEach((id, j) => {
-      const mine = metas.slice(at, (at += outside[j]!.length));
+      const from = at;
+      at += outside[j]!.length;
+      const mine = metas.slice(from, at);
       if (mine.some((md) => md !== undefined && !(md.referenced && md.referenced.milestoneIndex <= target)))
         seps.set(toHex(id), id);
     });

@@ -58,7 +58,9 @@ export class WriteThroughCache implements KeyValueStore {
     });
     if (missing.length > 0) {
       const values = await this.inner.getMany(missing.map((i) => keys[i]!));
-      missing.forEach((i, j) => (out[i] = values[j]));
+      missing.forEach((i, j) => {
+        out[i] = values[j];
+      });
     }
     return out;
   }

@@ -14,7 +14,7 @@ export interface Codec<M, P> {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyCodec = Codec<any, any>;
+export type AnyCodec = Codec<unknown, unknown>;
 
 function fail(code: ErrorCode, path: string, problem: string, value?: string): never {
   const got = value === undefined ? '' : `, got ${value}`;

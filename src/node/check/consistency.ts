@@ -33,7 +33,7 @@ import { blake2b256 } from '../../core/crypto/index.ts';
 import { transactionIdOf } from '../../core/ids/index.ts';
 import { LEDGER_META, verifyOutputIndex, type LedgerGenesis } from '../../core/ledger/index.ts';
 import { PAYLOAD_TRANSACTION } from '../../core/model/index.ts';
-import { META, NodeStore, TABLES } from '../../core/store/index.ts';
+import { META, type NodeStore, TABLES } from '../../core/store/index.ts';
 import { baseAtPruningIndex, replayLedger, type BlockInfo } from './replay.ts';
 
 export interface CheckOptions {

@@ -33,7 +33,7 @@ export async function checkDataDir(
     const options: CheckOptions = opts.progress ? { progress: opts.progress } : {};
     const file = opts.genesisFile ?? join(dataDir, 'genesis.json');
     if (existsSync(file)) {
-      let g;
+      let g: ReturnType<typeof genesisFromJson>;
       try {
         g = genesisFromJson(JSON.parse(readFileSync(file, 'utf8')));
       } catch (e) {

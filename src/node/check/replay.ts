@@ -112,7 +112,7 @@ export async function baseAtPruningIndex(
     diffs.push('ledger meta: a pruned store without protocol parameters or milestone keys');
     return undefined;
   }
-  let rollback;
+  let rollback: Awaited<ReturnType<typeof ledgerRollback>>;
   try {
     rollback = await ledgerRollback(ledger, P);
   } catch (e) {

@@ -66,7 +66,10 @@ export function wirePruning(
       store,
       protocol: tangle.protocol,
       exclusive: writeLock,
-      forget: (ids) => (recent.referenced(ids), attacher.forgetPruned(ids)),
+      forget: (ids) => {
+        recent.referenced(ids);
+        attacher.forgetPruned(ids);
+      },
       pruned: afterPrune,
       synced: () => sync.almostSynced,
       logger,

@@ -305,7 +305,7 @@ export class Faucet {
 
   private parse(text: string): Address {
     const hrp = this.deps.protocol().bech32Hrp;
-    let decoded;
+    let decoded: ReturnType<typeof bech32DecodeAddress>;
     try {
       decoded = bech32DecodeAddress(text);
     } catch {

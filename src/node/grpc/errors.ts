@@ -3,7 +3,7 @@
  * gets the status of its code (table below), anything else is INTERNAL. The answer carries the ErrorInfo trailer
  * (src/grpc/status.ts), so the gateway and other clients read the stable code back.
  */
-import { type ServiceError } from '@grpc/grpc-js';
+import type { ServiceError } from '@grpc/grpc-js';
 import { ProtocolError } from '../../core/errors.ts';
 import { GrpcStatus, statusError, type ErrorDescription } from '../../grpc/status.ts';
 import { NodeError, type NodeErrorCode } from '../support/errors.ts';

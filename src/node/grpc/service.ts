@@ -282,7 +282,8 @@ class StoredBlock implements BlockSources {
   ) {}
 
   block(): Block {
-    return (this.decoded ??= decodeBlock(this.bytes));
+    this.decoded ??= decodeBlock(this.bytes);
+    return this.decoded;
   }
 
   raw(): Uint8Array {

@@ -169,7 +169,10 @@ export class MilestoneProcessor {
 
   private remember(index: number, milestone: PendingMilestone): void {
     let m = this.pending.get(index);
-    if (!m) this.pending.set(index, (m = new Map()));
+    if (!m) {
+      m = new Map();
+      this.pending.set(index, m);
+    }
     m.set(toHex(milestone.blockId), milestone);
   }
 
@@ -206,7 +209,7 @@ export class MilestoneProcessor {
       for (const [key, pending] of [...candidates]) {
         const { blockId } = pending;
         const md = await this.store.getBlockMetadata(blockId);
-        if (!md || !md.solid) continue; // waits for its cone
+        if (!md?.solid) continue; // waits for its cone
         const started = Date.now();
         try {
           const block = await this.blockOf(pending);

@@ -196,12 +196,19 @@ export class PeerManager {
       if (!peer.bucket.take()) bad(`more than ${messageRate} messages/s (burst ${messageBurst})`);
       const kind = m.kind;
       if (kind === undefined) bad('empty message');
-      if (kind.$case === 'handshake') return this.peers.handshake(peer, kind.value);
-      if (kind.$case === 'handshakeProof') return this.peers.proof(peer, kind.value.signature);
+      if (kind.$case === 'handshake') {
+        this.peers.handshake(peer, kind.value);
+        return;
+      }
+      if (kind.$case === 'handshakeProof') {
+        this.peers.proof(peer, kind.value.signature);
+        return;
+      }
       if (!peer.nodeId) bad(`${kind.$case} before the handshake`);
       switch (kind.$case) {
         case 'heartbeat':
-          return this.status.heard(peer, kind.value);
+          this.status.heard(peer, kind.value);
+          return;
         case 'block':
           this.stats.received++;
           return void this.receiveBlock(peer, kind.value.version, kind.value.data).catch((e: unknown) =>

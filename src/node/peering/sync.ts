@@ -75,7 +75,10 @@ export class Sync {
   noteMilestone(block: Block, id: Uint8Array): void {
     if (block.payload?.type !== PAYLOAD_MILESTONE) return;
     let m = this.milestoneBlocks.get(block.payload.index);
-    if (!m) this.milestoneBlocks.set(block.payload.index, (m = new Map()));
+    if (!m) {
+      m = new Map();
+      this.milestoneBlocks.set(block.payload.index, m);
+    }
     const k = toHex(id);
     if (!m.has(k)) {
       m.set(k, id);

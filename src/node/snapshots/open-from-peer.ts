@@ -194,7 +194,7 @@ async function fromPeer(raw: string, a: Attempt): Promise<VerifiedInfo> {
     logger.info(
       `bootstrap: ${size} bytes from ${peer.address}${resumedAt > 0 ? ` (resumed at ${resumedAt})` : ''} in ${Date.now() - started} ms; size and hash as offered`,
     );
-    let reading;
+    let reading: Awaited<ReturnType<typeof readSnapshotFile>>;
     try {
       reading = await readSnapshotFile(part, {
         onHead: (head) => verifyHead(head, milestone, trusted),

@@ -44,7 +44,7 @@ export interface VerifiedMilestone {
 /** Step 1: the offer's milestone block against the trusted keys (throws a BootstrapRefusal naming the problem). */
 export function verifyMilestoneBlock(bytes: Uint8Array, index: number, trusted: Genesis): VerifiedMilestone {
   if (bytes.length === 0) refuse('the offer carries no milestone block');
-  let ms;
+  let ms: ReturnType<typeof milestonePayloadOf>;
   try {
     const block = decodeBlock(bytes);
     ms = milestonePayloadOf(block);

@@ -216,6 +216,7 @@ export class V3Dag {
 
   /** The latest issuing time of `parents` (the genesis time for the genesis block). */
   latestParentTime(parents: readonly Uint8Array[]): bigint {
+    // biome-ignore lint/complexity/useMathMinMax: bigints, which Math.max does not take
     return parents.reduce((t, p) => (this.tipTime(p) > t ? this.tipTime(p) : t), 0n);
   }
 

@@ -231,7 +231,8 @@ export class V3Engine {
       const batch = this.store.batch();
       writePruningV3(batch, next);
       await batch.commit({ sync: true });
-      return (this.pruning = next);
+      this.pruning = next;
+      return next;
     });
     const progress: V3PruneProgress = { slot: record.slot, blocks: 0, transactions: 0, outputs: 0, batches: 0 };
     let after: SlotBlockKey | undefined;

@@ -62,13 +62,13 @@ export class V3Ledger {
   /** A new network's ledger: the genesis outputs, created in the genesis slot. */
   static recordGenesis(genesis: GenesisV3, batch: StoreBatch): void {
     const ids = genesisOutputIdsV3(genesis);
-    genesis.outputs.forEach((o, i) =>
+    genesis.outputs.forEach((o, i) => {
       batch.put(
         V3_TABLES.outputs,
         ids[i]!,
         outputRecord({ output: o, creationSlot: genesis.protocolParameters.genesisSlot }),
-      ),
-    );
+      );
+    });
   }
 
   async load(): Promise<void> {

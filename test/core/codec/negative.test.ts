@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { loadVectors } from '../../support/vectors.ts';
 import { concatBytes, fromHex } from '../../../src/core/bytes.ts';
-import { isProtocolError, ProtocolError } from '../../../src/core/errors.ts';
+import { isProtocolError, type ProtocolError } from '../../../src/core/errors.ts';
 import {
   decodeAddress,
   decodeBlock,

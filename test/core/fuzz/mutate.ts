@@ -140,7 +140,10 @@ type J = any;
 /** Every path (keys / indices) to a value inside `v`, the root included as []. */
 function paths(v: J, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
   out.push(at);
-  if (Array.isArray(v)) v.forEach((x, i) => paths(x, [...at, i], out));
+  if (Array.isArray(v))
+    v.forEach((x, i) => {
+      paths(x, [...at, i], out);
+    });
   else if (v !== null && typeof v === 'object') for (const k of Object.keys(v)) paths(v[k], [...at, k], out);
   return out;
 }

@@ -9,7 +9,7 @@ import { MemoryKeyValueStore, META } from '../../../src/core/store/index.ts';
 import {
   basicOutput,
   bytes32,
-  Coordinator,
+  type Coordinator,
   dump,
   makeBlock,
   TestNetwork,

@@ -75,8 +75,10 @@ describe('ledger: replay of the real Shimmer milestones 17339-17341', function (
     expect(d.cones.map((c) => c.length)).to.deep.equal([38, 43, 31]);
     expect(d.consumed).to.have.length(27);
     expect(d.milestoneBlocks.map((m) => m.real)).to.deep.equal([true, true, false]);
-    d.payloads.forEach((p, i) => expect(toHex0x(milestoneIdOf(p))).to.equal(d.milestones[i].milestoneIdInSource));
-    d.cones.flat().forEach((c) => expect(toHex(blockIdOf(c.bytes))).to.equal(toHex(c.id)));
+    d.payloads.forEach((p, i) => {
+      expect(toHex0x(milestoneIdOf(p))).to.equal(d.milestones[i].milestoneIdInSource);
+    });
+    for (const c of d.cones.flat()) expect(toHex(blockIdOf(c.bytes))).to.equal(toHex(c.id));
   });
 
   it('confirms 17339, 17340, 17341 with the recorded White-Flag order, states, reasons and Merkle roots', async () => {

@@ -69,7 +69,10 @@ describe('core/pow vectors (pow.json)', () => {
         const kernel = make();
         const lanes = 32 * kernel.words;
         let seed = 12345;
-        const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) % 3) - 1;
+        const rnd = () => {
+          seed = (seed * 1103515245 + 12345) >>> 0;
+          return (seed % 3) - 1;
+        };
         const inputs = Array.from({ length: lanes }, () => Int8Array.from({ length: 243 }, rnd));
         const got = hashLanes(kernel, inputs).map(tritsToTrytes);
         // the scalar reference costs about a millisecond per hash: check a spread of lanes

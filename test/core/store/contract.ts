@@ -66,7 +66,7 @@ function metadata(over: Partial<BlockMetadata> = {}): BlockMetadata {
 }
 
 export function storeContract(name: string, makeHarness: () => StoreHarness): void {
-  describe(`storage contract: ${name}`, function () {
+  describe(`storage contract: ${name}`, () => {
     let harness: StoreHarness;
     let kv: KeyValueStore;
 
@@ -306,7 +306,10 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
       });
 
       it('agrees with a sorted-map model on random batches and ranges (property)', async () => {
-        const key = fc.uint8Array({ minLength: 1, maxLength: 4, max: 3 }).map((k) => ((k[0] = k[0]! | 0xf0), k)); // few distinct keys, collisions likely
+        const key = fc.uint8Array({ minLength: 1, maxLength: 4, max: 3 }).map((k) => {
+          k[0] = k[0]! | 0xf0;
+          return k;
+        }); // few distinct keys, collisions likely
         const op = fc.oneof(
           fc.record({ type: fc.constant('put' as const), key, value: fc.uint8Array({ maxLength: 3 }) }),
           fc.record({ type: fc.constant('del' as const), key }),
@@ -601,7 +604,7 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
         expect(await store.getMeta(META.latestMilestoneIndex)).to.equal(12);
       });
 
-      it('serves the output index: ordered range scans of a group from a cursor, deletes in the same batch, after re-open', async function () {
+      it('serves the output index: ordered range scans of a group from a cursor, deletes in the same batch, after re-open', async () => {
         // 40 outputs of one address over 4 timestamps, booked with their index entries in one batch.
         const owner: Address = { type: 0, pubKeyHash: id(70) };
         const outputs = Array.from({ length: 40 }, (_, i) => ({

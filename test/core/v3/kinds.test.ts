@@ -176,7 +176,7 @@ describe('v3 kinds: outputs with every unlock condition and feature', () => {
     expect(Object.keys(meta.entries)).to.have.members(['aa', 'b', '__proto__']);
     expect(Object.getPrototypeOf(meta.entries)).to.equal(Object.prototype);
     const json = V3.outputToJsonV3(back) as Any;
-    expect(Object.prototype.hasOwnProperty.call(json.features[1].entries, '__proto__')).to.equal(true);
+    expect(Object.hasOwn(json.features[1].entries, '__proto__')).to.equal(true);
     const text = h(bytes);
     expect(text.indexOf('0162')).to.be.lessThan(text.indexOf('026161')); // "b" (len 1) before "aa" (len 2)
   });

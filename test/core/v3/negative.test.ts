@@ -13,7 +13,9 @@ const decodeBlock = (b: Uint8Array) => V3.decodeBlockV3(b, params);
 
 function patched(bytes: Uint8Array, at: number, ...values: number[]): Uint8Array {
   const out = bytes.slice();
-  values.forEach((v, i) => (out[at + i] = v));
+  values.forEach((v, i) => {
+    out[at + i] = v;
+  });
   return out;
 }
 function spliced(bytes: Uint8Array, at: number, remove: number, insert: Uint8Array | number[]): Uint8Array {

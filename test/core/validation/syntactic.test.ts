@@ -295,11 +295,19 @@ describe('validation: syntactic rules of blocks', () => {
         'payload.essence.outputs[2].tokenScheme.meltedTokens',
       );
       rejects(
-        set((s) => ((s.mintedTokens = 2000n), (s.meltedTokens = 999n))),
+        set((s) => {
+          s.mintedTokens = 2000n;
+          s.meltedTokens = 999n;
+        }),
         'INVALID_FIELD',
         'payload.essence.outputs[2].tokenScheme.mintedTokens',
       );
-      validate(set((s) => ((s.mintedTokens = 2000n), (s.meltedTokens = 1000n))));
+      validate(
+        set((s) => {
+          s.mintedTokens = 2000n;
+          s.meltedTokens = 1000n;
+        }),
+      );
     });
 
     it('output shape re-checked on a model: kinds, order, mandatory UC, lengths', () => {

@@ -29,8 +29,12 @@ async function quietly<T>(fn: () => Promise<T>): Promise<{ value: T; out: string
   const log = console.log;
   const err = console.error;
   let out = '';
-  console.log = (...a: unknown[]) => void (out += a.join(' ') + '\n');
-  console.error = (...a: unknown[]) => void (out += a.join(' ') + '\n');
+  console.log = (...a: unknown[]) => {
+    out += a.join(' ') + '\n';
+  };
+  console.error = (...a: unknown[]) => {
+    out += a.join(' ') + '\n';
+  };
   try {
     return { value: await fn(), out };
   } finally {

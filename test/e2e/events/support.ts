@@ -60,7 +60,14 @@ export async function subscriber(url: string, options: mqtt.IClientOptions = {})
       const seen = messages.find((r) => r.topic === topic && match(r));
       if (seen) return Promise.resolve(seen);
       return new Promise<Received>((resolve, reject) => {
-        const waiter = { topic, match, resolve: (r: Received) => (clearTimeout(timer), resolve(r)) };
+        const waiter = {
+          topic,
+          match,
+          resolve: (r: Received) => {
+            clearTimeout(timer);
+            resolve(r);
+          },
+        };
         const timer = setTimeout(() => {
           waiters.delete(waiter);
           reject(

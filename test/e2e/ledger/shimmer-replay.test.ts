@@ -21,7 +21,7 @@ const STATE: Record<string, string> = {
 };
 
 /** The genesis file of the replay network (the node's own file format, keys as the issue names them). */
-export function replayGenesis(): {
+function replayGenesis(): {
   genesis: Json;
   cones: ReplayBlock[][];
   payloads: MilestonePayload[];

@@ -293,7 +293,7 @@ describe("e2e network: a new node bootstraps from a peer's snapshot", function (
         peers: [a.peerAddress],
       });
       running.push(node);
-      expect(logger.lines.join('\n')).to.match(new RegExp(`offers the snapshot of milestone (\\d+)`));
+      expect(logger.lines.join('\n')).to.match(/offers the snapshot of milestone (\d+)/);
       const offered = Number(/offers the snapshot of milestone (\d+)/.exec(logger.lines.join('\n'))![1]);
       expect(offered).to.be.greaterThan(pruned);
       await waitFor("the pruned peer's ledger", async () =>

@@ -24,7 +24,9 @@ function rawBlock(version: number, parents: Uint8Array[], payload: Uint8Array, n
   const view = new DataView(out.buffer);
   out[0] = version;
   out[1] = parents.length;
-  parents.forEach((p, i) => out.set(p, 2 + 32 * i));
+  parents.forEach((p, i) => {
+    out.set(p, 2 + 32 * i);
+  });
   let at = 2 + 32 * parents.length;
   view.setUint32(at, payload.length, true);
   out.set(payload, at + 4);

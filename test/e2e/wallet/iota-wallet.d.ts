@@ -24,6 +24,7 @@ declare module '@iota/iota.js' {
     isInternal: boolean,
     coinType?: number,
   ): Bip32PathLike;
+  // biome-ignore lint/complexity/noStaticOnlyClass: declares the shape of a third-party module
   export class Bech32Helper {
     static toBech32(addressType: number, addressBytes: Uint8Array, hrp: string): string;
   }

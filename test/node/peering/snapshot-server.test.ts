@@ -54,7 +54,17 @@ interface FakePeer extends RequestingPeer {
 
 function fakePeer(nodeId: string | undefined, address = `${nodeId ?? 'anonymous'}.peer:15600`): FakePeer {
   const sent: PeerMessage[] = [];
-  return { ...(nodeId === undefined ? {} : { nodeId }), sent, link: { address, send: (m) => (sent.push(m), true) } };
+  return {
+    ...(nodeId === undefined ? {} : { nodeId }),
+    sent,
+    link: {
+      address,
+      send: (m) => {
+        sent.push(m);
+        return true;
+      },
+    },
+  };
 }
 
 /** The last offer (or refusal) a peer got. */

@@ -306,7 +306,13 @@ describe('v3 pruning by time (engine)', function () {
       const requested: Uint8Array[] = [];
       let failed = 0;
       const ctx = { settings: { maxParked: 16 } } as unknown as PeeringContext;
-      const requests: ParkingRequests = { arrival: () => 'new', request: (id) => (requested.push(id), true) };
+      const requests: ParkingRequests = {
+        arrival: () => 'new',
+        request: (id) => {
+          requested.push(id);
+          return true;
+        },
+      };
       const parking = new V3Parking(
         ctx,
         { store, v3: engine },

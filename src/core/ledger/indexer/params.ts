@@ -116,7 +116,7 @@ function parseU32(param: string, v: string, max = 0xffffffff): number {
 }
 
 function parseAddress(param: string, v: string, hrp: string): Uint8Array {
-  let address;
+  let address: ReturnType<typeof bech32DecodeAddress>['address'];
   try {
     address = bech32DecodeAddress(v, hrp).address;
   } catch (e) {
@@ -129,7 +129,7 @@ function parseAddress(param: string, v: string, hrp: string): Uint8Array {
 
 function parseTag(v: string): Uint8Array {
   if (!v.startsWith('0x') && !v.startsWith('0X')) bad('INVALID_HEX', 'tag', 'expected 0x-prefixed hex', v);
-  let tag;
+  let tag: Uint8Array;
   try {
     tag = fromHex(v, 'tag');
   } catch (e) {

@@ -71,7 +71,10 @@ export async function verifyOutputIndex(store: NodeStore, maxDifferences = 1000)
     const wanted: [Uint8Array, ExpectedEntry][] = [];
     ids.forEach((id, i) => {
       const record = records[i];
-      if (record === undefined) return diff(`indexer: unspent output ${toHex0x(id)} has no output record`);
+      if (record === undefined) {
+        diff(`indexer: unspent output ${toHex0x(id)} has no output record`);
+        return;
+      }
       for (const entry of expectedEntries(id, record).values()) wanted.push([id, entry]);
     });
     const stored = await store.kv.getMany(wanted.map(([, e]) => e.key));
@@ -102,8 +105,14 @@ export async function verifyOutputIndex(store: NodeStore, maxDifferences = 1000)
       chunk.forEach(([key, value, id], i) => {
         const record = records[i];
         const where = `${table.name}: entry ${toHex0x(key.subarray(1))} for output ${toHex0x(id)}`;
-        if (record === undefined) return diff(`${where}: the ledger has no such output`);
-        if (unspent[i] === undefined) return diff(`${where}: the output is spent`);
+        if (record === undefined) {
+          diff(`${where}: the ledger has no such output`);
+          return;
+        }
+        if (unspent[i] === undefined) {
+          diff(`${where}: the output is spent`);
+          return;
+        }
         const expected = expectedEntries(id, record).get(toHex(key));
         if (expected === undefined) diff(`${where}: not an entry of that output`);
         else if (!equalBytes(expected.value, value))

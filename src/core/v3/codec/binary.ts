@@ -256,11 +256,7 @@ export function writeKind(w: ByteWriter, kind: Kind, v: unknown, path: string, s
       const type = o.type;
       const schema = typeof type === 'number' ? kind.family.members.get(type) : undefined;
       if (!schema)
-        return encodeFail(
-          'UNKNOWN_TYPE',
-          `${at(subject, path)}: unknown ${kind.family.name} type ${String(type)}`,
-          path,
-        );
+        encodeFail('UNKNOWN_TYPE', `${at(subject, path)}: unknown ${kind.family.name} type ${String(type)}`, path);
       if (kind.allowed && !kind.allowed.includes(type as number)) {
         encodeFail(
           'TYPE_NOT_ALLOWED',
@@ -283,7 +279,7 @@ export function writeKind(w: ByteWriter, kind: Kind, v: unknown, path: string, s
       return;
     }
     case 'list': {
-      if (!Array.isArray(v)) return encodeFail('INVALID_FIELD', `${at(subject, path)}: expected an array`, path);
+      if (!Array.isArray(v)) encodeFail('INVALID_FIELD', `${at(subject, path)}: expected an array`, path);
       if (v.length < kind.min || v.length > kind.max) {
         encodeFail(
           'COUNT_OUT_OF_RANGE',

@@ -211,7 +211,7 @@ function readKindJson(c: Ctx, kind: Kind, v: unknown, path: string): unknown {
 function readStructJson(c: Ctx, schema: StructSchema, o: Obj, path: string, into: Obj): Obj {
   for (const f of schema.fields) {
     const p = join(path, f.name);
-    const has = Object.prototype.hasOwnProperty.call(o, f.name);
+    const has = Object.hasOwn(o, f.name);
     const v = has ? o[f.name] : undefined;
     if (v === undefined) {
       if (f.kind.k === 'payload') continue;
