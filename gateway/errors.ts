@@ -72,7 +72,9 @@ export class HttpProblem extends Error {
   }
 }
 
-/** The 400 of a request target that does not parse as a URL (e.g. `http://[::1`), quoting at most 100 characters of it. */
+/**
+ * The 400 of a request target that does not parse as a URL (e.g. `http://[::1`), quoting at most 100 characters of it.
+ */
 export function malformedTarget(target: string): HttpProblem {
   return new HttpProblem(
     400,
@@ -126,7 +128,8 @@ function nodeCallAnswer(err: NodeCallError): RestAnswer {
     (parsed.grpcCode === GrpcStatus.UNAUTHENTICATED || parsed.grpcCode === GrpcStatus.PERMISSION_DENIED) &&
     !hasDetails
   ) {
-    // No ErrorInfo trailer: the node's service door refused this gateway's token, not the client's request (decisions §29).
+    // No ErrorInfo trailer: the node's service door refused this gateway's token, not the client's request (decisions
+    // §29).
     return answer(
       503,
       `the node refused this gateway's token (${GrpcStatus[parsed.grpcCode]}: ${oneLine(err.details)})`,

@@ -75,8 +75,8 @@ function cancelUnlessAnswered(res: Context['res'], cancel: () => void): () => vo
 
 /**
  * A route's call options. The signal is made when first read: the node's port in process reads it only for the calls
- * that have work to stop (SubmitBlock, QueryOutputs), and an AbortSignal costs more than the rest of an in-process read;
- * the network's ports take the abort as a hook (`onAbort`: a listener on the response's 'close', 0.2 µs).
+ * that have work to stop (SubmitBlock, QueryOutputs), and an AbortSignal costs more than the rest of an in-process
+ * read; the network's ports take the abort as a hook (`onAbort`: a listener on the response's 'close', 0.2 µs).
  */
 class KoaCall implements CallOptions {
   private controller: AbortController | undefined;

@@ -1,6 +1,6 @@
 /**
- * The gateway's TIP-25 JSON bodies of the answers that are not blocks (metadata, info, tips, submit), rendered from the gRPC
- * messages. Blocks travel as node-rendered JSON text (see node.proto); these answers are flat records, so the
+ * The gateway's TIP-25 JSON bodies of the answers that are not blocks (metadata, info, tips, submit), rendered from the
+ * gRPC messages. Blocks travel as node-rendered JSON text (see node.proto); these answers are flat records, so the
  * gateway renders them from the messages with these helpers. No src/core import: the gateway may use this file.
  * Key order follows what Hornet emits (docs/protocol.md §18); u64 values are decimal strings, bytes `0x` hex.
  */

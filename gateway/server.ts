@@ -23,7 +23,10 @@ interface ListenOptions extends Omit<GatewayOptions, 'node'>, EventApiOptions {
   host?: string;
   /** Listen port; 14265 by default, 0 for any free port. */
   port?: number;
-  /** Serve Prometheus metrics (REST latency, event API, process) at http://metricsHost:metricsPort/metrics; off when absent. */
+  /**
+   * Serve Prometheus metrics (REST latency, event API, process) at http://metricsHost:metricsPort/metrics; off when
+   * absent.
+   */
   metricsPort?: number;
   /** Address of the metrics listener; 127.0.0.1 by default. */
   metricsHost?: string;

@@ -1,6 +1,6 @@
 /**
- * Crash safety: `npx tsx scripts/crash-test.ts [--kills 20] [--seed S] [--data-dir DIR] [--lanes 4] [--tagged-workers 2]
- * [--milestone-interval 0.2] [--max-up-ms 2500] [--db-engine leveldb|rocksdb]`.
+ * Crash safety: `npx tsx scripts/crash-test.ts [--kills 20] [--seed S] [--data-dir DIR] [--lanes 4] [--tagged-workers
+ * 2] [--milestone-interval 0.2] [--max-up-ms 2500] [--db-engine leveldb|rocksdb]`.
  * Runs `ledger-node run` under a submission load, SIGKILLs it at seeded random moments and restarts it each time,
  * then stops it cleanly and checks that every acknowledged (201) block is served with the same bytes and that
  * `ledger-node tool check` passes (test/e2e/crash/harness.ts). Exit 0 only with no loss and a passing check.

@@ -8,10 +8,11 @@
  * the dev wallet (lanes, test/e2e/crash/load.ts). Every `sample` seconds one row: throughput, p50/p95/p99 latency
  * over all routes and for the slowest route, errors by status, the node's VmRSS / RssAnon from /proc/<pid>/status
  * (and the gateway's). At the end: per-route percentiles and errors over the whole run, and a verdict: growth of the
- * memory the node allocated itself (RssAnon; total RSS is printed too) per minute (least squares after the first quarter, the warm-up) and latency drift (p95 of the first vs the last
- * full window after warm-up). `--node-heap-mb N` starts the node (and gateway) with `--max-old-space-size=N`: with a
- * cap the V8 heap has to collect instead of growing lazily, so a run that stays up under the cap shows what the node
- * really retains. `--data-dir DIR` keeps the store (e.g. for `ledger-node tool check` afterwards).
+ * memory the node allocated itself (RssAnon; total RSS is printed too) per minute (least squares after the first
+ * quarter, the warm-up) and latency drift (p95 of the first vs the last full window after warm-up). `--node-heap-mb N`
+ * starts the node (and gateway) with `--max-old-space-size=N`: with a cap the V8 heap has to collect instead of growing
+ * lazily, so a run that stays up under the cap shows what the node really retains. `--data-dir DIR` keeps the store
+ * (e.g. for `ledger-node tool check` afterwards).
  */
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

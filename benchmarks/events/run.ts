@@ -7,10 +7,10 @@
  * the node). `--subscribers` real `mqtt` client connections over loopback (spread over `--workers` threads,
  * subscribers.ts) each follow `milestone-info/latest` and `blocks`. Then for `--seconds` the main thread POSTs
  * tagged-data blocks (JSON, parents and nonce left to the node) at `--rate` per second, and afterwards waits until
- * every subscriber has every block (or nothing arrived for 5 s; at most 120 s), the drain time. Reported: blocks delivered / expected (every acknowledged block to every subscriber), milestones
- * seen / expected, connections closed, the delay from each POST's 201 to each subscriber's message (p50, p99, max;
- * messages that came before the 201 count as 0), and the CPU (share of one core) and RSS of the node, the gateway
- * and this process.
+ * every subscriber has every block (or nothing arrived for 5 s; at most 120 s), the drain time. Reported: blocks
+ * delivered / expected (every acknowledged block to every subscriber), milestones seen / expected, connections closed,
+ * the delay from each POST's 201 to each subscriber's message (p50, p99, max; messages that came before the 201 count
+ * as 0), and the CPU (share of one core) and RSS of the node, the gateway and this process.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

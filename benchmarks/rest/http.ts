@@ -12,17 +12,18 @@
  *   gateway/mux  a standalone `ledger-node gateway --node <run's gRPC port>` (its default transport, the mux) -> the
  *                same `run` node
  * Operations, at each concurrency (= autocannon connections):
- *   GET block JSON  GET /api/core/v2/blocks/{id} with Accept: application/json, the ids of `--blocks` stored blocks in turn
+ *   GET block JSON  GET /api/core/v2/blocks/{id} with Accept: application/json, the ids of `--blocks` stored blocks in
+ * turn
  *   GET block raw   the same with Accept: application/vnd.iota.serializer-v1
  *   POST block raw  POST /api/core/v2/blocks, `--posts` distinct valid blocks each sent once (the node runs a new dev
  *                   network with --min-pow-score 0, so the blocks carry nonce 0 and need no mining; they are built on
  *                   the node's tips just before the measurement); blocks/s
- * Each run measures every (operation, concurrency, path) once, GET for `--seconds`, the paths in a rotated order from one
- * run to the next; the first run is preceded by a warm-up of every path. Reported: medians over the runs of req/s, p50
- * and p99 (autocannon's, ms), the serving processes' CPU per request (user + system, from /proc; for the gateway: the
- * gateway's + the node's), and each path's req/s as a share of the Koa ceiling's in the same run (median of the runs'
- * ratios). Any non-2xx answer, error or timeout aborts the benchmark. `--cpu-prof=DIR` writes V8 CPU profiles of the
- * servers there when they stop. The benchmark builds dist/ first (scripts/build.sh, incremental).
+ * Each run measures every (operation, concurrency, path) once, GET for `--seconds`, the paths in a rotated order from
+ * one run to the next; the first run is preceded by a warm-up of every path. Reported: medians over the runs of req/s,
+ * p50 and p99 (autocannon's, ms), the serving processes' CPU per request (user + system, from /proc; for the gateway:
+ * the gateway's + the node's), and each path's req/s as a share of the Koa ceiling's in the same run (median of the
+ * runs' ratios). Any non-2xx answer, error or timeout aborts the benchmark. `--cpu-prof=DIR` writes V8 CPU profiles of
+ * the servers there when they stop. The benchmark builds dist/ first (scripts/build.sh, incremental).
  */
 import type { ChildProcess } from 'node:child_process';
 import { execFileSync, spawn } from 'node:child_process';
@@ -80,7 +81,9 @@ interface Target {
 // ---------------------------------------------------------------- blocks
 
 let seq = 0;
-/** A tagged-data block on `parents` with nonce 0 (valid at min PoW score 0), distinct from every other one built here. */
+/**
+ * A tagged-data block on `parents` with nonce 0 (valid at min PoW score 0), distinct from every other one built here.
+ */
 function taggedBlock(parents: string[]): Uint8Array {
   const data = toHex0x(Buffer.from(`rest benchmark block ${process.pid}-${++seq}-${'.'.repeat(90)}`));
   return encodeBlock(

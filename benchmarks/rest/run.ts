@@ -1,14 +1,17 @@
 /**
  * REST benchmark, on demand (never run by the tests), loopback only, bounded in time and count:
- *   npx tsx benchmarks/rest/run.ts [--runs=3] [--ms=1000] [--posts=100] [--blocks=200] [--concurrency=1,32] [--get-only]
+ *   npx tsx benchmarks/rest/run.ts [--runs=3] [--ms=1000] [--posts=100] [--blocks=200] [--concurrency=1,32]
+ * [--get-only]
  *                                  [--paths=koa,run,...] [--mux-streams=1[,N...]] [--cpu-prof=DIR]
  *
  * What is measured, for each operation and each concurrency level (= connections of the HTTP paths):
  *   GET block JSON      GET /api/core/v2/blocks/{id}                       (Accept: application/json)
  *   GET block raw       GET /api/core/v2/blocks/{id}                       (Accept: application/vnd.iota.serializer-v1)
- *   POST block raw      POST /api/core/v2/blocks, pre-mined nonce           (Content-Type: application/vnd.iota.serializer-v1)
- *   POST block JSON     POST /api/core/v2/blocks, pre-mined nonce           (Content-Type: application/json, what iota.js sends)
- * along these paths, so the cost of each hop is visible (every server in its own process, as users run them):
+ *   POST block raw      POST /api/core/v2/blocks, pre-mined nonce           (Content-Type:
+ * application/vnd.iota.serializer-v1)
+ *   POST block JSON     POST /api/core/v2/blocks, pre-mined nonce           (Content-Type: application/json, what
+ * iota.js sends) along these paths, so the cost of each hop is visible (every server in its own process, as users run
+ * them):
  *   koa        the ceiling: a bare Koa app with one route answering the same block's JSON text or bytes, nothing
  *              else (serve.ts koa); GET only
  *   run        HTTP -> REST gateway -> in-process transport -> service: a spawned `ledger-node run`, as users run it
@@ -476,7 +479,10 @@ async function main(): Promise<void> {
 
     const med = (op: Op, c: number, p: PathName, f: (s: Sample) => number): number =>
       median((samples.get(`${op}|${c}|${p}`) ?? []).map(f));
-    /** rps of `p` over the rps of `base`, run by run (same run, same machine state), then the median; NaN when one is not measured. */
+    /**
+     * rps of `p` over the rps of `base`, run by run (same run, same machine state), then the median; NaN when one is
+     * not measured.
+     */
     const ratio = (op: Op, c: number, p: PathName, base: PathName): number => {
       const a = samples.get(`${op}|${c}|${p}`);
       const b = samples.get(`${op}|${c}|${base}`);

@@ -3,9 +3,9 @@
  * `npx tsx benchmarks/rest/scale.ts --data-dir DIR [--small 1000] [--seconds 10] [--concurrency 32] [--sample 20000]`.
  *
  * DIR is a stopped node's data folder, e.g. a million blocks from `ledger-node tool fill --blocks 1000000 --data-dir
- * DIR --min-pow-score 0`. A second folder with `--small` blocks is filled the same way. For each, `sample` block IDs are
- * picked evenly over the whole blocks table (so reads hit old and new blocks, not just the write cache), the node is
- * started, and `concurrency` keep-alive clients GET random ones of them, JSON and raw, for `seconds` each, twice,
+ * DIR --min-pow-score 0`. A second folder with `--small` blocks is filled the same way. For each, `sample` block IDs
+ * are picked evenly over the whole blocks table (so reads hit old and new blocks, not just the write cache), the node
+ * is started, and `concurrency` keep-alive clients GET random ones of them, JSON and raw, for `seconds` each, twice,
  * interleaved: req/s, p50/p99 latency and the node's RSS.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -4,7 +4,8 @@
  *
  *   koa <json-text-base64> <raw-hex>   the ceiling: a bare Koa app with one @koa/router route,
  *                                      GET /api/core/v2/blocks/:blockId, answering the given block as JSON text, or
- *                                      its bytes when Accept names the v1 serializer type; no gateway middleware, no node
+ *                                      its bytes when Accept names the v1 serializer type; no gateway middleware, no
+ * node
  *   run-over-grpc <data-dir>           `ledger-node run` as it was before the in-process transport: the same node
  *                                      (the command's flags), its REST gateway calling the node's own gRPC port over
  *                                      loopback (StartOptions.restTransport 'grpc')

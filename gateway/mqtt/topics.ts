@@ -105,7 +105,9 @@ function outputsTopic(parts: string[], hrp: string | undefined): TopicCheck {
   return fail('unknown outputs topic');
 }
 
-/** Checks a subscription's topic filter against TIP-28; `hrp` is the network's bech32 HRP (undefined: not known yet). */
+/**
+ * Checks a subscription's topic filter against TIP-28; `hrp` is the network's bech32 HRP (undefined: not known yet).
+ */
 export function checkTopic(topic: string, hrp: string | undefined): TopicCheck {
   if (topic === TOPICS.milestoneLatest) return { ok: true, request: { kind: 'milestone-info', which: 'latest' } };
   if (topic === TOPICS.milestoneConfirmed) return { ok: true, request: { kind: 'milestone-info', which: 'confirmed' } };

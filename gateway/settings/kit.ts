@@ -346,7 +346,9 @@ export function helpText(usage: string, sections: readonly { heading: string; se
 
 const cell = (t: string): string => t.replace(/\|/g, '\\|');
 
-/** A markdown table of `settings`: flag (or environment variable), config-file key, type, default, commands, meaning. */
+/**
+ * A markdown table of `settings`: flag (or environment variable), config-file key, type, default, commands, meaning.
+ */
 export function referenceTable(settings: Settings): string {
   const rows = ['| flag | config-file key | type | default | commands | description |', '|---|---|---|---|---|---|'];
   for (const s of settings) {

@@ -4,7 +4,8 @@
  * Reads blocks from standard input, one per line, each either hex (`0x...`) or TIP-25 JSON, and writes one JSON line
  * per input line:
  *   {"blockId","transactionId"?,"milestoneId"?,"json","hex","powScore"}   or   {"error":{"code","message"}}
- * `code` is the stable domain code of the rejection (e.g. "PAYLOAD_LENGTH_MISMATCH"). Exit status 0 whatever the blocks.
+ * `code` is the stable domain code of the rejection (e.g. "PAYLOAD_LENGTH_MISMATCH"). Exit status 0 whatever the
+ * blocks.
  *
  * Every input gets the same strictness as a block arriving at the node: JSON is mapped to the model, encoded and the
  * bytes decoded again, so both forms pass the strict binary decoder. With `--network` or `--protocol` (the `protocol`

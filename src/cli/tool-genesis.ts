@@ -1,7 +1,8 @@
 /**
  * `ledger-node tool genesis [--out FILE] [--network-name N] [--min-pow-score N] [--milestone-interval S]
  * [--funds ADDRESS_OR_SEED...]`: writes the genesis file of a new dev network (coordinator keys and a funded dev
- * wallet included, both marked dev-only) to FILE, or to standard output. Start it with `ledger-node run --genesis FILE`.
+ * wallet included, both marked dev-only) to FILE, or to standard output. Start it with `ledger-node run --genesis
+ * FILE`.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';

@@ -1,9 +1,9 @@
 /**
  * `ledger-node tool jwt --subject NAME [--expires DURATION] [--scope SCOPE]` (Hornet's `tool jwt-api`): prints an
- * HS256 token signed with LEDGER_NODE_JWT_SECRET (from the environment, as `ledger-node run` reads it), for a standalone
- * gateway (LEDGER_GATEWAY_NODE_TOKEN) or a REST client of the protected routes. DURATION is a number with a unit
- * (`90s`, `30m`, `12h`, `365d`); without `--expires` the token does not expire (as Hornet's API tokens), so give one
- * where a token can leak. SCOPE names the doors it is good for (`node`, `rest`, or `"node rest"`; default: both):
+ * HS256 token signed with LEDGER_NODE_JWT_SECRET (from the environment, as `ledger-node run` reads it), for a
+ * standalone gateway (LEDGER_GATEWAY_NODE_TOKEN) or a REST client of the protected routes. DURATION is a number with a
+ * unit (`90s`, `30m`, `12h`, `365d`); without `--expires` the token does not expire (as Hornet's API tokens), so give
+ * one where a token can leak. SCOPE names the doors it is good for (`node`, `rest`, or `"node rest"`; default: both):
  * the node service door refuses a token whose scope lacks `node` with PERMISSION_DENIED. Exit 0, or 2 for bad
  * arguments or no secret.
  */

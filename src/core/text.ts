@@ -53,7 +53,10 @@ export function quoteBytes(bytes: Uint8Array): string {
   return `${toHex0x(bytes.subarray(0, QUOTED_BYTES))}… (${bytes.length} bytes)`;
 }
 
-/** Text input quoted for a message: in double quotes, its first `QUOTED_CHARS` characters made safe, its length when longer. */
+/**
+ * Text input quoted for a message: in double quotes, its first `QUOTED_CHARS` characters made safe, its length when
+ * longer.
+ */
 export function quoteText(text: string): string {
   if (text.length <= QUOTED_CHARS) return `"${safeText(text)}"`;
   return `"${safeText(text.slice(0, QUOTED_CHARS))}"… (${text.length} characters)`;

@@ -42,7 +42,9 @@ function algorithmOf(token: string): unknown {
   }
 }
 
-/** jose's rejection as the reason of the 403; anything that is not a token problem (e.g. an unusable key) is thrown on. */
+/**
+ * jose's rejection as the reason of the 403; anything that is not a token problem (e.g. an unusable key) is thrown on.
+ */
 function reasonOf(err: unknown, token: string): string {
   if (!(err instanceof errors.JOSEError)) throw err;
   if (err instanceof errors.JWTExpired) return 'token expired';
@@ -84,7 +86,9 @@ export function signJwtHs256(claims: Record<string, unknown>, secret: JwtSecret)
   return `${h}.${p}.${hmac(secret, `${h}.${p}`).toString('base64url')}`;
 }
 
-/** The doors a token is good for: `scope` (space-separated) must name `door`; a token without `scope` is good for all. */
+/**
+ * The doors a token is good for: `scope` (space-separated) must name `door`; a token without `scope` is good for all.
+ */
 export function scopeAllows(claims: Record<string, unknown>, door: 'rest' | 'node'): boolean {
   const scope = claims.scope;
   if (scope === undefined) return true;

@@ -49,7 +49,9 @@ export interface ParsedError extends ErrorDescription {
   grpcCode: GrpcStatus;
 }
 
-/** A status text as it may leave the node: well-formed, no control characters, at most about 1 KiB (src/core/text.ts). */
+/**
+ * A status text as it may leave the node: well-formed, no control characters, at most about 1 KiB (src/core/text.ts).
+ */
 export function statusText(text: string): string {
   return safeText(text);
 }

@@ -97,7 +97,9 @@ export interface ComposedNode {
   readonly peering: PeerManager;
   /** Whether the node is synced: the peer layer updates it, submissions, pruning, the faucet and health read it. */
   readonly sync: SyncState;
-  /** The attacher's exclusive slot: milestone confirmation, the coordinator, pruning, snapshots and the faucet take it. */
+  /**
+   * The attacher's exclusive slot: milestone confirmation, the coordinator, pruning, snapshots and the faucet take it.
+   */
   readonly writeLock: WriteLock;
   /** The PeerService for the node's gRPC server. */
   readonly peerService: ExtraService;

@@ -61,7 +61,9 @@ export const RUN_HELP = helpText(
   ],
 );
 
-/** The environment secrets of `run`: LEDGER_NODE_JWT_SECRET, and LEDGER_GATEWAY_JWT_SECRET for the REST routes alone. */
+/**
+ * The environment secrets of `run`: LEDGER_NODE_JWT_SECRET, and LEDGER_GATEWAY_JWT_SECRET for the REST routes alone.
+ */
 export function runSecrets(env: Record<string, string | undefined>): Pick<RunValues, 'nodeJwtSecret' | 'jwtSecret'> {
   return readEnvironment(RUN_SETTINGS, env);
 }

@@ -98,7 +98,9 @@ export function doorCredentials(
   );
 }
 
-/** How this node dials peers: over TLS checked against `--peer-tls-ca` (the peer layer's `dial`), else plaintext (none). */
+/**
+ * How this node dials peers: over TLS checked against `--peer-tls-ca` (the peer layer's `dial`), else plaintext (none).
+ */
 export function peerDialer(config: NodeConfig): { dial?: (address: string) => PeerLink } {
   if (config.peerTlsCa === undefined) return {};
   const tls: ChannelCredentials = credentials.createSsl(pem(config.peerTlsCa, '--peer-tls-ca'));

@@ -52,12 +52,16 @@ export interface StartOptions {
   /** Start the REST gateway (default true). */
   rest?: boolean;
   /**
-   * How the REST gateway reaches the service: 'in-process' (default, the service itself: grpc/port.ts) or 'grpc', a gRPC client of
-   * the node's own port over loopback (what `ledger-node run` did before; tests and benchmarks compare both), or
-   * 'mux', the multiplexed transport a standalone gateway uses, over the same loopback port (grpc/mux-server.ts).
+   * How the REST gateway reaches the service: 'in-process' (default, the service itself: grpc/port.ts) or 'grpc', a
+   * gRPC client of the node's own port over loopback (what `ledger-node run` did before; tests and benchmarks compare
+   * both), or 'mux', the multiplexed transport a standalone gateway uses, over the same loopback port
+   * (grpc/mux-server.ts).
    */
   restTransport?: 'in-process' | 'grpc' | 'mux';
-  /** Use this key-value store instead of the data folder's (`<dataDir>/db` or `db-rocksdb`; tests); the node closes it on stop. */
+  /**
+   * Use this key-value store instead of the data folder's (`<dataDir>/db` or `db-rocksdb`; tests); the node closes it
+   * on stop.
+   */
   kv?: KeyValueStore;
   /** Peer-layer settings beyond `config.peers` (tests: faster heartbeats, ticks, backoff). */
   peering?: Partial<PeeringOptions>;

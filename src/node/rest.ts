@@ -46,7 +46,10 @@ export type RestNode =
   | { port: NodePort; events?: NodeEventsClient }
   | { grpcAddress: string; transport?: NodeTransport; security?: NodeChannelSecurity };
 
-/** `metrics`: the node's registry, which the gateway's REST and event API metrics join; `jwtSecret`: of protected routes. */
+/**
+ * `metrics`: the node's registry, which the gateway's REST and event API metrics join; `jwtSecret`: of protected
+ * routes.
+ */
 export async function startRest(options: {
   host: string;
   port: number;

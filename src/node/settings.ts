@@ -69,7 +69,9 @@ const peerAddress: ValueType<string> = {
   },
 };
 
-/** A size as Hornet's configuration reads it (pruning/size.ts): `30GB`, `500MiB`, a bare number of bytes; kept as text. */
+/**
+ * A size as Hornet's configuration reads it (pruning/size.ts): `30GB`, `500MiB`, a bare number of bytes; kept as text.
+ */
 const size: ValueType<string> = {
   name: 'size',
   arg: 'SIZE',

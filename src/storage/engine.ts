@@ -28,7 +28,10 @@ export interface EngineRange {
   limit: number;
 }
 
-/** An open engine iterator (its snapshot already taken): up to `n` more results at a time (none at the end), and a close. */
+/**
+ * An open engine iterator (its snapshot already taken): up to `n` more results at a time (none at the end), and a
+ * close.
+ */
 export interface EnginePages<R> {
   nextv(n: number): Promise<R[]>;
   close(): Promise<void>;

@@ -36,7 +36,10 @@ export function engineOfStoreFolder(location: string): DbEngine | undefined {
   return undefined;
 }
 
-/** Opens (or creates) a store of `engine` in `location`; refuses (STORE_OPEN_FAILED) a folder holding the other engine's store. */
+/**
+ * Opens (or creates) a store of `engine` in `location`; refuses (STORE_OPEN_FAILED) a folder holding the other engine's
+ * store.
+ */
 export async function openKeyValueStore(
   engine: DbEngine,
   location: string,
@@ -65,7 +68,9 @@ export function engineOfDataDir(dataDir: string): DbEngine | undefined {
 }
 
 export interface DataDirStoreOptions extends EngineOpenOptions {
-  /** The engine of a new store; an existing store of another engine is refused. When absent, the folder's own engine. */
+  /**
+   * The engine of a new store; an existing store of another engine is refused. When absent, the folder's own engine.
+   */
   engine?: DbEngine;
   /** `engine` is only a default (not asked for): a folder that already holds a store keeps its own engine. */
   engineIsDefault?: boolean;

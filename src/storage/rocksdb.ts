@@ -60,7 +60,10 @@ function call<T>(f: (callback: Callback<T>) => void): Promise<T> {
   return new Promise((resolve, reject) => f((err, value) => (err ? reject(err) : resolve(value as T))));
 }
 
-/** "IO error: While lock file: <dir>/LOCK: Resource temporarily unavailable" (another process), "lock hold by current process" (this one). */
+/**
+ * "IO error: While lock file: <dir>/LOCK: Resource temporarily unavailable" (another process), "lock hold by current
+ * process" (this one).
+ */
 const LOCKED = /While lock file: .*LOCK|lock hold by current process/;
 
 export class RocksKeyValueStore extends EngineKeyValueStore {
@@ -130,7 +133,10 @@ export class RocksKeyValueStore extends EngineKeyValueStore {
     return call<void>((cb) => this.db.close(cb));
   }
 
-  /** An iterator of the binding (its snapshot taken now), read `n` entries at a time from the binding's read-ahead cache. */
+  /**
+   * An iterator of the binding (its snapshot taken now), read `n` entries at a time from the binding's read-ahead
+   * cache.
+   */
   private pages<R>(range: EngineRange, values: boolean, map: (key: Buffer, value: Buffer) => R): EnginePages<R> {
     const options: Record<string, unknown> = {
       keys: true,

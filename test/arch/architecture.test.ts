@@ -1,6 +1,6 @@
 /**
- * Dependency direction: gateway -> grpc ; node -> grpc, storage, core ; storage -> core ; core -> core + @noble/*, @scure/base.
- * Reads the import specifiers of every source file and checks them against these rules.
+ * Dependency direction: gateway -> grpc ; node -> grpc, storage, core ; storage -> core ; core -> core + @noble/*,
+ * @scure/base. Reads the import specifiers of every source file and checks them against these rules.
  */
 import { expect } from 'chai';
 import { readdirSync, readFileSync, statSync } from 'node:fs';

@@ -64,7 +64,8 @@ describe('core pruning', () => {
     expect(await pruneTo(store, G + 3, direct)).to.equal(G + 3);
     expect(await store.getMeta(LEDGER_META.pruning)).to.deep.include({ index: G + 3, done: G + 3 });
     // The cone of milestone G+3 (transfer 3) and the milestone blocks G+1, G+2 (referenced by G+2, G+3) are gone;
-    // milestone block G+3 is referenced by milestone G+4 and stays, so its parent, transfer 3's block, is the entry point.
+    // milestone block G+3 is referenced by milestone G+4 and stays, so its parent, transfer 3's block, is the entry
+    // point.
     for (const b of [blocks[0]!.tx!, blocks[0]!.ms, blocks[1]!.tx!, blocks[1]!.ms, blocks[2]!.tx!])
       expect(await has(store, b.id), toHex(b.id)).to.equal(false);
     expect(await has(store, blocks[2]!.ms.id)).to.equal(true);

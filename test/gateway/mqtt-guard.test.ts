@@ -211,7 +211,8 @@ describe('gateway mqtt: bounds of one connection', function () {
     await stream(ws, 3000);
     expect(ws.closedAt! - t0).to.be.below(1000);
     const [within, over] = await Promise.all([open(g), open(g)]);
-    within.send(Buffer.concat([fixedHeader(0x82, 1000), Buffer.alloc(800, 0x61)])); // a packet in the limit, not complete yet
+    // a packet in the limit, not complete yet
+    within.send(Buffer.concat([fixedHeader(0x82, 1000), Buffer.alloc(800, 0x61)]));
     over.send(fixedHeader(0x82, 1001));
     expect(await until(() => over.closedAt !== undefined, 1000)).to.equal(true);
     await sleep(100);

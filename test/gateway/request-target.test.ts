@@ -14,7 +14,10 @@ interface RawAnswer {
   body: string;
 }
 
-/** Sends `head` (a request line and headers) as is and reads the answer until the server closes (or, `endOnData`, we do). */
+/**
+ * Sends `head` (a request line and headers) as is and reads the answer until the server closes (or, `endOnData`, we
+ * do).
+ */
 function raw(port: number, head: string, endOnData = false): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');

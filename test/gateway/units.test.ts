@@ -70,7 +70,8 @@ describe('gateway units', () => {
     });
 
     it('checks against a known RFC 7515-style token computed independently', async () => {
-      // header {"alg":"HS256","typ":"JWT"}, payload {"sub":"1234567890","name":"John Doe","iat":1516239022}, secret "your-256-bit-secret"
+      // header {"alg":"HS256","typ":"JWT"}, payload {"sub":"1234567890","name":"John Doe","iat":1516239022}, secret
+      // "your-256-bit-secret"
       const jwtIo =
         'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c';
       expect((await verifyJwt(jwtIo, 'your-256-bit-secret')).ok).to.equal(true);

@@ -3,7 +3,8 @@
  * and on every real block vector: identical bytes, identical block IDs, and each side decodes the other's output.
  *
  * Representational differences normalized (see `iotajs.ts`): empty byte strings / empty lists that we omit and iota.js
- * emits as "", "0x", [] or as keys holding `undefined`; "0x" re-added for omitted tagged-data tag/data when feeding iota.js.
+ * emits as "", "0x", [] or as keys holding `undefined`; "0x" re-added for omitted tagged-data tag/data when feeding
+ * iota.js.
  *
  * iota.js defects found (the spec / real vectors win; each asserted below so a change is noticed):
  * - D1 it refuses to decode blocks shorter than 50 bytes: the valid 46-byte block (1 parent, no payload,

@@ -1,4 +1,6 @@
-/** `ledger-node run` as a process: starts, logs where it listens, stops cleanly on SIGTERM / SIGINT; bad flags exit 2. */
+/**
+ * `ledger-node run` as a process: starts, logs where it listens, stops cleanly on SIGTERM / SIGINT; bad flags exit 2.
+ */
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -55,7 +55,9 @@ function basic(amount: bigint, address: Ed25519Address): BasicOutput {
   return { type: 3, amount, nativeTokens: [], unlockConditions: [{ type: 0, address }], features: [] };
 }
 
-/** A dev genesis funding the dev wallet and OTHER_SEED's address, with TREASURY moved from the wallet into a treasury. */
+/**
+ * A dev genesis funding the dev wallet and OTHER_SEED's address, with TREASURY moved from the wallet into a treasury.
+ */
 function genesisWithTreasury(): Genesis {
   const json = genesisToJson(
     devNetworkGenesis({ minPowScore: 0, timestamp: Math.floor(Date.now() / 1000) - 10, funds: [toHex0x(OTHER_SEED)] }),
@@ -432,7 +434,8 @@ describe('ledger reads over REST: outputs, milestones, receipts, treasury (a com
             hrp(),
             ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(devWalletOf(s.genesis)!.seed)),
           );
-        // What OTHER_SEED's address owns, oldest first: its genesis share, the transfer (milestone 1), the migration (2).
+        // What OTHER_SEED's address owns, oldest first: its genesis share, the transfer (milestone 1), the migration
+        // (2).
         const owned = (): string[] =>
           [s.genesisOutputs[1]!.outputId, outputId(s.txId, 0), outputId(s.ms2.milestoneId, 0)].map(toHex0x);
 

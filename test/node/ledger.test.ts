@@ -487,7 +487,8 @@ describe('node ledger', function () {
         for (const t of await store.tips()) batch.removeTip(t);
         batch.addTip(d).addTip(e).putMeta(META.confirmedMilestoneIndex, 20).putMeta(META.ledgerIndex, 20);
         await batch.commit();
-        // What a restart at confirmed index 20 sees: cone root indexes by a walk (no stored values), pools from the tips table.
+        // What a restart at confirmed index 20 sees: cone root indexes by a walk (no stored values), pools from the
+        // tips table.
         const { protocol, network } = h.parts;
         const confirmedAt = async (index: number): Promise<void> => {
           await store.batch().putMeta(META.confirmedMilestoneIndex, index).putMeta(META.ledgerIndex, index).commit();

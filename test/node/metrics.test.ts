@@ -171,7 +171,8 @@ describe('node metrics', () => {
       conflictingTransactions: 3,
       confirmationMs: 12,
     });
-    expect(m.series.samples().reduce((a, x) => a + x.blocks, 0)).to.equal(3); // stored and unsolid blocks, in finished seconds
+    // stored and unsolid blocks, in finished seconds
+    expect(m.series.samples().reduce((a, x) => a + x.blocks, 0)).to.equal(3);
   });
 
   it('default process metrics join the registry once /metrics is served', async () => {

@@ -74,7 +74,9 @@ function diskEngine(name: 'leveldb' | 'rocksdb'): Engine {
   };
 }
 
-/** Every unspent output's metadata JSON and the indexer's basic outputs of both wallets: what pruning must not change. */
+/**
+ * Every unspent output's metadata JSON and the indexer's basic outputs of both wallets: what pruning must not change.
+ */
 async function ledgerView(parts: ComposedNode, g: Genesis): Promise<string[]> {
   const out: string[] = [];
   for await (const id of parts.store.keys(LEDGER_TABLES.unspent))

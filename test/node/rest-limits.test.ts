@@ -1,4 +1,6 @@
-/** `ledger-node run`'s abuse limits reach its in-process REST gateway: rate limit (429) and JSON depth (400), v2 and v3. */
+/**
+ * `ledger-node run`'s abuse limits reach its in-process REST gateway: rate limit (429) and JSON depth (400), v2 and v3.
+ */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

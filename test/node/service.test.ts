@@ -196,7 +196,8 @@ describe('node service over gRPC', function () {
       const info = await a.info();
       expect(info.name).to.equal('ledger-node');
       expect(info.version).to.equal('9.9.9-test');
-      // No milestone for years and no coordinator running: not healthy (Hornet's rule; see ledger tests for the healthy case).
+      // No milestone for years and no coordinator running: not healthy (Hornet's rule; see ledger tests for the healthy
+      // case).
       const { healthReasons, ...status } = defined(info.status)!;
       expect(status).to.deep.equal({
         isHealthy: false,

@@ -185,7 +185,8 @@ describe('settings declared once', () => {
     expect(Object.keys(fromFlags)).to.have.length(flagged(RUN_SETTINGS).length);
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ nodeJwtSecret: 's' }));
-    expect(() => parseRunArgs(['--config', bad])).to.throw(ConfigError, /unknown key "nodeJwtSecret"/); // secrets: environment only
+    // secrets: environment only
+    expect(() => parseRunArgs(['--config', bad])).to.throw(ConfigError, /unknown key "nodeJwtSecret"/);
   });
 
   it('secrets come from the environment only', () => {

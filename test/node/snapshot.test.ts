@@ -2,8 +2,8 @@
  * Snapshots, round trip: a node (`startNode`, RocksDB in a temp folder) with transfers over several milestones stops;
  * `ledger-node tool snapshot` writes its snapshot; `startNode --genesis <snapshot>` on a new folder has the same
  * unspent outputs, indexer answers and /info confirmed milestone, keeps confirming milestones from its coordinator (the
- * dev keys came with the snapshot) and includes transfers of the snapshot's outputs; `tool check` passes on it. Then the
- * protected REST control routes of a running node: prune by depth, and a snapshot of the pruned node (written into
+ * dev keys came with the snapshot) and includes transfers of the snapshot's outputs; `tool check` passes on it. Then
+ * the protected REST control routes of a running node: prune by depth, and a snapshot of the pruned node (written into
  * `<data-dir>/snapshots/`) that starts another node with the same ledger; without a token both are 403. And the parts
  * of a ledger a snapshot must carry besides outputs: receipts, the treasury, pending protocol parameter changes.
  */

@@ -1,6 +1,6 @@
 /**
- * On each storage engine, an acknowledged write survives a crash: a child process stores blocks in sync batches and prints each
- * acknowledged block ID; it is killed with SIGKILL mid-stream, and the re-opened store must hold every
+ * On each storage engine, an acknowledged write survives a crash: a child process stores blocks in sync batches and
+ * prints each acknowledged block ID; it is killed with SIGKILL mid-stream, and the re-opened store must hold every
  * acknowledged block whole (bytes, metadata, children edge, tip) and no half-written batch.
  */
 import { expect } from 'chai';

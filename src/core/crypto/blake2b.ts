@@ -56,7 +56,9 @@ function reset(): void {
   counter = 0;
 }
 
-/** Compresses the 128 bytes of `src` at `off`; `bytes` = bytes hashed including this block; `last` sets the final flag. */
+/**
+ * Compresses the 128 bytes of `src` at `off`; `bytes` = bytes hashed including this block; `last` sets the final flag.
+ */
 function compress(src: Uint8Array, off: number, bytes: number, last: boolean): void {
   const m = M;
   for (let i = 0, o = off; i < 32; i++, o += 4)
@@ -359,7 +361,10 @@ function compress(src: Uint8Array, off: number, bytes: number, last: boolean): v
   h[15] ^= v7h ^ v15h;
 }
 
-/** Feeds `data`: whole blocks straight from the input (never the last one: it may need the final flag), the rest into PENDING. */
+/**
+ * Feeds `data`: whole blocks straight from the input (never the last one: it may need the final flag), the rest into
+ * PENDING.
+ */
 function absorb(data: Uint8Array): void {
   const n = data.length;
   let i = 0;

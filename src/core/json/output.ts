@@ -63,7 +63,9 @@ function feats(key: 'features' | 'immutableFeatures', list: Feature[]): { [k: st
   return list.length > 0 ? { [key]: list.map(featureToJson) } : {};
 }
 
-/** Type, amount and native tokens, then the kind's `own` fields, then the lists (immutable features in all but basic). */
+/**
+ * Type, amount and native tokens, then the kind's `own` fields, then the lists (immutable features in all but basic).
+ */
 function commonOutputToJsonWith(o: CommonOutput, own: object): CommonOutputJson {
   return {
     type: o.type,

@@ -3,8 +3,8 @@
  * White-Flag order, apply the transactions, compare both Merkle roots, apply the receipt, record protocol parameter
  * changes, and put every resulting write (the TIP-26 index's too, indexer/writes.ts) into ONE StoreBatch. Nothing is
  * written here: the caller commits the returned batch (atomic). A milestone that fails any check (including
- * disagreeing Merkle roots) throws a ProtocolError and yields no batch. The result is computed against the ledger as read now: callers run confirmations one at a time and
- * commit each batch before computing the next.
+ * disagreeing Merkle roots) throws a ProtocolError and yields no batch. The result is computed against the ledger as
+ * read now: callers run confirmations one at a time and commit each batch before computing the next.
  */
 import { toHex } from '../bytes.ts';
 import { reject } from '../errors.ts';
@@ -216,7 +216,10 @@ function writeOutputs(batch: StoreBatch, created: readonly CreatedOutput[], cons
   indexLedgerChanges(batch, created, consumed);
 }
 
-/** The announced changes after this milestone, or undefined when it announces none (a later one replaces a same-target one). */
+/**
+ * The announced changes after this milestone, or undefined when it announces none (a later one replaces a same-target
+ * one).
+ */
 function protocolChanges(
   ms: MilestonePayload,
   current: ProtocolParametersChange[],

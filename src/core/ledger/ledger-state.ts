@@ -107,7 +107,9 @@ export class LedgerState {
     return (await this.protocolParametersChanges()).filter((c) => c.targetMilestoneIndex > index);
   }
 
-  /** The protocol parameters in force at milestone `index`: the latest change whose target is <= index, else genesis. */
+  /**
+   * The protocol parameters in force at milestone `index`: the latest change whose target is <= index, else genesis.
+   */
   async protocolParameters(index: number): Promise<ProtocolParameters | undefined> {
     const changes = await this.protocolParametersChanges();
     let best: ProtocolParametersChange | undefined;

@@ -135,7 +135,8 @@ async function pruneRun(
     seps.push(...(await runner.exclusive(() => solidEntryPointsOf(store, target, chunk, below))));
   }
   seps = [...new Map(seps.map((id) => [toHex(id), id])).values()].sort(compareBytes);
-  if (seps.length === 0) seps = current; // only when T's milestone block is gone too; the old ones still bound the walks
+  // only when T's milestone block is gone too; the old ones still bound the walks
+  if (seps.length === 0) seps = current;
   const state: PruningState = {
     index: target,
     done: first - 1,

@@ -31,7 +31,9 @@ export interface OpenSslEd25519Verifier {
   cachedKeys(): number;
 }
 
-/** A bounded LRU of imported keys; `null` remembers a key OpenSSL refused to import (so it is not retried each time). */
+/**
+ * A bounded LRU of imported keys; `null` remembers a key OpenSSL refused to import (so it is not retried each time).
+ */
 class KeyCache {
   private readonly map = new Map<string, KeyObject | null>();
   constructor(private readonly capacity: number) {}

@@ -28,7 +28,8 @@ function ipv6Groups(text: string): number[] | undefined {
   const head = part(halves[0]);
   const tail = part(halves[1]);
   const last = halves.length === 2 ? tail : head;
-  if (last.length > 0 && last[last.length - 1]!.includes('.')) last.splice(last.length - 1, 1, '0', '0'); // embedded IPv4
+  // embedded IPv4
+  if (last.length > 0 && last[last.length - 1]!.includes('.')) last.splice(last.length - 1, 1, '0', '0');
   const missing = 8 - head.length - tail.length;
   if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined;
   const groups = [...head, ...Array.from({ length: halves.length === 2 ? missing : 0 }, () => '0'), ...tail];

@@ -77,7 +77,9 @@ export function faucetSettingsOf(c: {
 /** inx-faucet's queue capacity. */
 export const FAUCET_QUEUE_LIMIT = 5000;
 
-/** Retry-After of a refusal that a milestone or two may lift: a full queue, too many requests of the client, not synced. */
+/**
+ * Retry-After of a refusal that a milestone or two may lift: a full queue, too many requests of the client, not synced.
+ */
 export const FAUCET_BUSY_RETRY_SECONDS = 10;
 /** Retry-After of "not enough funds" (funds come back when a payout fails or someone refills the faucet). */
 export const FAUCET_FUNDS_RETRY_SECONDS = 60;
@@ -411,7 +413,8 @@ export class Faucet {
   private async outcomeOf(p: PendingTransaction, changes: ConfirmedLedgerChanges): Promise<Outcome> {
     const verdict = changes.verdicts.find((v) => equalBytes(v.blockId, p.blockId));
     if (verdict !== undefined) return verdict.ledgerInclusionState === 'included' ? 'included' : 'failed';
-    if (changes.consumed.some((o) => p.inputs.has(toHex(o.outputId)))) return 'failed'; // another transaction spent an input
+    // another transaction spent an input
+    if (changes.consumed.some((o) => p.inputs.has(toHex(o.outputId)))) return 'failed';
     let view: BlockMetadataView;
     try {
       view = await this.deps.metadata(p.blockId);

@@ -114,7 +114,9 @@ export function ledgerGenesisOf(g: Genesis): LedgerGenesis {
   return lg;
 }
 
-/** Whether the genesis describes a ledger (milestone keys to confirm with). Genesis files without keys run block-only. */
+/**
+ * Whether the genesis describes a ledger (milestone keys to confirm with). Genesis files without keys run block-only.
+ */
 export function hasLedger(g: Genesis): boolean {
   return g.milestonePublicKeyCount > 0 || g.outputs.length > 0;
 }

@@ -204,7 +204,10 @@ function parseKeyRange(v: unknown, p: JsonPath): MilestoneKeyRangeInfo {
   return r;
 }
 
-/** Parses and checks a genesis JSON value; errors are ProtocolErrors naming the JSON path ("invalid genesis JSON at ..."). */
+/**
+ * Parses and checks a genesis JSON value; errors are ProtocolErrors naming the JSON path ("invalid genesis JSON at
+ * ...").
+ */
 export function genesisFromJson(json: unknown): Genesis {
   const p = new JsonPath('genesis');
   assertNoForbiddenKeys(json, p);

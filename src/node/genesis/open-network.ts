@@ -44,7 +44,9 @@ export function readGenesisFile(path: string): Genesis {
   }
 }
 
-/** Records a genesis in a store: the v3 part, the ledger, then the network (a crash between them is completed later). */
+/**
+ * Records a genesis in a store: the v3 part, the ledger, then the network (a crash between them is completed later).
+ */
 export async function recordGenesis(store: NodeStore, genesis: Genesis): Promise<NetworkState> {
   if (genesis.v3 !== undefined) await V3Engine.create(store, genesis.v3);
   if (hasLedger(genesis) && (await store.getMeta(META.ledgerIndex)) === undefined)
@@ -52,7 +54,9 @@ export async function recordGenesis(store: NodeStore, genesis: Genesis): Promise
   return createNetwork(store, genesis);
 }
 
-/** Loads the store's network, or creates it from the genesis on a first start; then makes sure the ledger is indexed. */
+/**
+ * Loads the store's network, or creates it from the genesis on a first start; then makes sure the ledger is indexed.
+ */
 export async function openNetwork(store: NodeStore, config: NodeConfig, logger: Logger): Promise<NetworkState> {
   const network = await loadOrCreateNetwork(store, config, logger);
   const started = Date.now();
@@ -116,7 +120,9 @@ export function coordinatorSettings(
   return settings;
 }
 
-/** The dev wallet the faucet pays from: the genesis' `devWallet` (`--genesis`, else the data folder's of this network). */
+/**
+ * The dev wallet the faucet pays from: the genesis' `devWallet` (`--genesis`, else the data folder's of this network).
+ */
 export function devWalletFor(config: NodeConfig, network: NetworkState, logger: Logger): DevWallet | undefined {
   const genesis =
     config.genesis !== undefined ? readGenesisFile(config.genesis) : genesisInDataDir(config, network, logger);

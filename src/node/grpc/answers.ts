@@ -67,14 +67,19 @@ export function blockV3Response(
   };
 }
 
-/** Refuses an unknown view and STRUCTURED (INVALID_REQUEST naming `what`) for answers offered as bytes and JSON only. */
+/**
+ * Refuses an unknown view and STRUCTURED (INVALID_REQUEST naming `what`) for answers offered as bytes and JSON only.
+ */
 export function requireRawOrJsonView(view: BlockView, what: string): void {
   requireKnownView(view);
   if (view === BlockView.BLOCK_VIEW_STRUCTURED)
     throw new NodeError('INVALID_REQUEST', `the structured view is not offered for ${what}`);
 }
 
-/** The `raw` and `json` fields of an answer offered as bytes and JSON only (outputs, milestones): what `view` asks for (UNSPECIFIED: both). */
+/**
+ * The `raw` and `json` fields of an answer offered as bytes and JSON only (outputs, milestones): what `view` asks for
+ * (UNSPECIFIED: both).
+ */
 export function rawAndJson(
   view: BlockView,
   what: string,

@@ -58,7 +58,9 @@ function ledgerOutput(o: OutputEvent, bytes: Bytes): Event['kind'] {
   return o.kind === 'created' ? { $case: 'outputCreated', value } : { $case: 'outputSpent', value };
 }
 
-/** One bus event as its wire message; `bytes` copies byte fields where the receiver must not share them (in process). */
+/**
+ * One bus event as its wire message; `bytes` copies byte fields where the receiver must not share them (in process).
+ */
 export function eventMessage(e: NodeEvent, bytes: Bytes = same): Event {
   switch (e.kind) {
     case 'block':

@@ -33,7 +33,10 @@ export interface ExtraService {
   implementation: UntypedServiceImplementation;
 }
 
-/** Who may call and within which limits (the node service door's: src/node/doors.ts, guards.ts); plaintext without `credentials`. */
+/**
+ * Who may call and within which limits (the node service door's: src/node/doors.ts, guards.ts); plaintext without
+ * `credentials`.
+ */
 export interface GrpcServerGuards {
   interceptors?: ServerInterceptor[];
   credentials?: ServerCredentials;

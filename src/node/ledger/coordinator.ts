@@ -220,7 +220,10 @@ export class Coordinator {
     return [...(last ? [last] : []), ...uncovered.slice(i)];
   }
 
-  /** The tips to reach first, then the freshest tips, plus, when needed, the previous milestone block; sorted, unique, at most 8. */
+  /**
+   * The tips to reach first, then the freshest tips, plus, when needed, the previous milestone block; sorted, unique,
+   * at most 8.
+   */
   private async parents(previousBlock: Uint8Array, reach: readonly Uint8Array[]): Promise<Uint8Array[]> {
     const { store, protocol } = this.deps;
     // First what has no child yet (or the checkpoint that reaches it), then the freshest non-lazy tips: their cones

@@ -104,7 +104,8 @@ export class IndexerReader {
       const after = (await this.ledger.ledgerIndex()) ?? before;
       if (after === before) return answer;
       const cheap = examined <= this.rerun.maxEntries && performance.now() - started <= this.rerun.maxMs;
-      // Milestones committed during the read: name the index read after it (the page is of that state or an earlier one).
+      // Milestones committed during the read: name the index read after it (the page is of that state or an earlier
+      // one).
       if (!cheap || attempt >= ATTEMPTS) return { ...answer, ledgerIndex: after };
     }
   }

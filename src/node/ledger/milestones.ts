@@ -90,7 +90,9 @@ export class MilestoneProcessor {
   ) {}
 
   /** Finds milestone blocks above the ledger index stored before a restart, and processes them. */
-  /** Start-up, for every stored block (the composition root's one pass over the metadata): milestones above the ledger. */
+  /**
+   * Start-up, for every stored block (the composition root's one pass over the metadata): milestones above the ledger.
+   */
   noteStored(blockId: Uint8Array, md: BlockMetadata): void {
     if (this.protocol.hasLedger && md.milestoneIndex !== undefined && md.milestoneIndex > this.protocol.ledgerIndex)
       this.remember(md.milestoneIndex, { blockId });

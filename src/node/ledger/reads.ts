@@ -2,7 +2,8 @@
  * Reads of the ledger the node answers with (TIP-25's outputs, milestones, receipts and treasury routes): outputs
  * with their booking and spent records, confirmed milestones (the record of the store and the payload inside the
  * milestone's block), the UTXO changes of a milestone, receipts and the current treasury output. Missing data is a
- * NOT_FOUND NodeError naming what was asked for; a milestone at or below the pruning index is PRUNED (pruning/answers.ts).
+ * NOT_FOUND NodeError naming what was asked for; a milestone at or below the pruning index is PRUNED
+ * (pruning/answers.ts).
  */
 import { toHex0x } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
@@ -94,7 +95,9 @@ export class LedgerReader {
     };
   }
 
-  /** The outputs a confirmed milestone created and consumed (NOT_FOUND for the genesis milestone too: it has no diff). */
+  /**
+   * The outputs a confirmed milestone created and consumed (NOT_FOUND for the genesis milestone too: it has no diff).
+   */
   async utxoChanges(key: MilestoneKey): Promise<{ index: number; diff: MilestoneDiff }> {
     const index = await this.milestoneIndex(key);
     const diff = await this.ledger.milestoneDiff(index);

@@ -1,7 +1,7 @@
 /**
- * What the dashboard (`/dashboard` on the REST port) shows beyond GET /info: blocks stored per second and the referenced
- * blocks per second of each milestone over the last ten minutes, the last milestones with their cones and confirmation
- * times, the tip pools, the peers and proof of work. The page polls it (gRPC GetDashboard, REST
+ * What the dashboard (`/dashboard` on the REST port) shows beyond GET /info: blocks stored per second and the
+ * referenced blocks per second of each milestone over the last ten minutes, the last milestones with their cones and
+ * confirmation times, the tip pools, the peers and proof of work. The page polls it (gRPC GetDashboard, REST
  * `/api/dashboard/v1/data`); every figure comes from the same counters as /metrics (prometheus/node-metrics.ts).
  */
 import { toHex0x } from '../../core/bytes.ts';
@@ -24,7 +24,10 @@ export interface DashboardData {
   /** Milliseconds since the Unix epoch. */
   time: number;
   synced: boolean;
-  /** One value per second from `start` (seconds since the Unix epoch); `referenced` is null in seconds without a milestone. */
+  /**
+   * One value per second from `start` (seconds since the Unix epoch); `referenced` is null in seconds without a
+   * milestone.
+   */
   series: { start: number; blocks: number[]; referenced: (number | null)[] };
   milestones: {
     index: number;

@@ -129,7 +129,9 @@ export class ConfirmedMilestoneRates {
   }
 }
 
-/** One second of the dashboard's chart: blocks stored in it, and the referenced blocks/s of a milestone confirmed in it. */
+/**
+ * One second of the dashboard's chart: blocks stored in it, and the referenced blocks/s of a milestone confirmed in it.
+ */
 export interface SecondSample {
   /** Seconds since the Unix epoch. */
   t: number;

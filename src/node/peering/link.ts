@@ -1,6 +1,7 @@
 /**
  * A peer link: one bidirectional stream of PeerMessages, whichever side opened it. The gRPC client stream (we
- * dialed) and the server call (they dialed) both become a PeerLink, so the protocol code (manager.ts and its parts) does not care.
+ * dialed) and the server call (they dialed) both become a PeerLink, so the protocol code (manager.ts and its parts)
+ * does not care.
  */
 import { credentials, type ChannelCredentials, type ClientDuplexStream, type ServerDuplexStream } from '@grpc/grpc-js';
 import { PeerServiceClient, type PeerMessage } from '../../grpc/gen/peer.ts';

@@ -13,7 +13,8 @@
  * before the handshake, an ID of the wrong length, a block over 32768 bytes, undecodable or syntactically invalid,
  * an unrequested block below the minimum PoW score, a milestone whose signatures do not verify, or a peer that
  * keeps claiming milestones it never delivers: the peer is disconnected, and on a stream this node dialed its node
- * ID banned for `banMs` (a static peer is redialed only after the ban; peers.ts drop says why not inbound). Undecodable protobuf ends the stream in gRPC itself.
+ * ID banned for `banMs` (a static peer is redialed only after the ban; peers.ts drop says why not inbound). Undecodable
+ * protobuf ends the stream in gRPC itself.
  *
  * Blocks from peers take the node's own path: decode (strict), protocol version, syntactic validation, PoW
  * (except blocks we requested, as Hornet, and milestone blocks whose nonce is 0), then the Attacher (atomic store,

@@ -186,7 +186,9 @@ export class PeerSet {
     };
   }
 
-  /** Adds a static peer at run time (dialed now, redialed with backoff); an address already known only gets the alias. */
+  /**
+   * Adds a static peer at run time (dialed now, redialed with backoff); an address already known only gets the alias.
+   */
   addStatic(address: string, alias?: string, expected?: Uint8Array): void {
     const known = this.statics.find((s) => s.address === address);
     if (known) {
@@ -350,7 +352,10 @@ export class PeerSet {
     peer.link.send({ kind: { $case: 'handshakeProof', value: { signature } } });
   }
 
-  /** A peer's HandshakeProof: the handshake completes when it verifies; otherwise Misbehaviour (its ID is not banned: unproven). */
+  /**
+   * A peer's HandshakeProof: the handshake completes when it verifies; otherwise Misbehaviour (its ID is not banned:
+   * unproven).
+   */
   proof(peer: Peer, signature: Uint8Array): void {
     if (peer.nodeId) bad('a second handshake proof');
     const hello = peer.hello;

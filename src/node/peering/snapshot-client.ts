@@ -1,10 +1,10 @@
 /**
- * The bootstrapping node's side of the snapshot exchange (snapshot-server.ts has the other): it dials a peer's door, runs the
- * peer handshake of protocol 2 with its own identity key (peering/handshake.ts; a peer named `0xPUBKEY@HOST:PORT`
- * must prove that key), sends a SnapshotRequest and waits for the SnapshotOffer; then `download` fetches the file
- * through DownloadSnapshot into a part file, appending from where an earlier attempt stopped when the offer is the
- * same file (same size and hash), checking every chunk's offset and size and hashing as it goes. Nothing the peer
- * sends is trusted here: a failed check is a BootstrapRefusal naming it.
+ * The bootstrapping node's side of the snapshot exchange (snapshot-server.ts has the other): it dials a peer's door,
+ * runs the peer handshake of protocol 2 with its own identity key (peering/handshake.ts; a peer named
+ * `0xPUBKEY@HOST:PORT` must prove that key), sends a SnapshotRequest and waits for the SnapshotOffer; then `download`
+ * fetches the file through DownloadSnapshot into a part file, appending from where an earlier attempt stopped when the
+ * offer is the same file (same size and hash), checking every chunk's offset and size and hashing as it goes. Nothing
+ * the peer sends is trusted here: a failed check is a BootstrapRefusal naming it.
  */
 import { credentials, type ChannelCredentials } from '@grpc/grpc-js';
 import { createReadStream, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';

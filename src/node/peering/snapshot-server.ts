@@ -8,11 +8,12 @@
  * and the HTTP/2 window is held in memory).
  *
  * The snapshot's milestone is `belowMaxDepth + 5` below the confirmed one (see `target`). Bounds: one snapshot is
- * written at a time and reused while it is at most `reuseMilestones` behind that (and above the pruning index); at most `maxDownloads` downloads at once in all and one per peer node; a
- * ticket is good once and for `ticketTtlMs`, a peer holds one at a time (MAX_TICKETS in all); a peer may cause one
- * snapshot to be written a minute, and only of a milestone in the window offered. The files live in `<dir>` (the data folder's snapshots/peers/); the
- * two newest are kept for resumed downloads, older ones are deleted when no download reads them.
- * Only the ledger goes out: the genesis' dev entries (coordinator keys, the dev wallet's seed) never do.
+ * written at a time and reused while it is at most `reuseMilestones` behind that (and above the pruning index); at most
+ * `maxDownloads` downloads at once in all and one per peer node; a ticket is good once and for `ticketTtlMs`, a peer
+ * holds one at a time (MAX_TICKETS in all); a peer may cause one snapshot to be written a minute, and only of a
+ * milestone in the window offered. The files live in `<dir>` (the data folder's snapshots/peers/); the two newest are
+ * kept for resumed downloads, older ones are deleted when no download reads them. Only the ledger goes out: the
+ * genesis' dev entries (coordinator keys, the dev wallet's seed) never do.
  */
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -319,7 +320,9 @@ export class SnapshotServer {
     return p;
   }
 
-  /** Keeps the two newest snapshots and any a download reads or a ticket names; deletes the other files of the folder. */
+  /**
+   * Keeps the two newest snapshots and any a download reads or a ticket names; deletes the other files of the folder.
+   */
   private cleanup(): void {
     const keep = new Set(this.prepared.slice(0, 2).map((p) => p.file));
     for (const p of this.prepared.slice(2)) if (this.readers.has(p.file)) keep.add(p.file);

@@ -25,7 +25,10 @@ export class SyncStatus {
     private readonly peers: StatusPeers,
     /** The node's own milestone indexes. */
     private readonly read: () => Promise<MilestoneStatus>,
-    /** Where the lag goes: milestones the ledger is behind the highest index known (Infinity: unknown yet, in the start grace period). */
+    /**
+     * Where the lag goes: milestones the ledger is behind the highest index known (Infinity: unknown yet, in the start
+     * grace period).
+     */
     readonly state: SyncState = new SyncState(),
   ) {
     // A node without static peers has no one to catch up from: synced from the start. One with static peers is not
@@ -121,7 +124,9 @@ export class SyncStatus {
     return { kind: { $case: 'heartbeat', value } };
   }
 
-  /** Connected peers (distinct node IDs) whose last heartbeat says they are at most `syncTolerance` milestones behind. */
+  /**
+   * Connected peers (distinct node IDs) whose last heartbeat says they are at most `syncTolerance` milestones behind.
+   */
   syncedPeers(): number {
     const synced = new Set<string>();
     for (const p of this.peers.handshaken()) {

@@ -64,7 +64,9 @@ export class Sync {
     while (this.ticking) await new Promise((r) => setTimeout(r, 5));
   }
 
-  /** Remembers an unsolid block to solidify; the oldest is forgotten beyond `maxRoots` (milestones are tracked apart). */
+  /**
+   * Remembers an unsolid block to solidify; the oldest is forgotten beyond `maxRoots` (milestones are tracked apart).
+   */
   addRoot(k: string, id: Uint8Array): void {
     if (this.roots.has(k)) return;
     if (this.roots.size >= this.ctx.settings.maxRoots) this.roots.delete(this.roots.keys().next().value as string);

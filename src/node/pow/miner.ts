@@ -41,7 +41,9 @@ export interface Miner {
   readonly workers: number;
   /** Finds a nonce that gives the block `targetScore`; rejects with the signal's reason when aborted. */
   mine(input: MineInput, targetScore: number, signal?: AbortSignal): Promise<MineResult>;
-  /** Starts the pool (a node calls this at start-up: a worker needs ~0.5 s to load) and names each worker's searcher. */
+  /**
+   * Starts the pool (a node calls this at start-up: a worker needs ~0.5 s to load) and names each worker's searcher.
+   */
   searcherNames(): Promise<string[]>;
   /** Terminates the workers; a later mine() starts a new pool. */
   close(): Promise<void>;

@@ -90,7 +90,9 @@ export class Pruner {
     return this.settings.keepMilestones !== undefined || this.settings.targetSizeBytes !== undefined;
   }
 
-  /** The highest index pruning may reach now (confirmed index minus belowMaxDepth + 5), or undefined without a ledger. */
+  /**
+   * The highest index pruning may reach now (confirmed index minus belowMaxDepth + 5), or undefined without a ledger.
+   */
   maxIndex(): number | undefined {
     const { protocol } = this.deps;
     if (!protocol.hasLedger) return undefined;

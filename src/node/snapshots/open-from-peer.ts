@@ -10,8 +10,8 @@
  * Nothing of a peer's goes into the store before that: a refused snapshot (wrong hash, bad signature, truncated,
  * oversize, a ledger that does not hold the supply, ...) is logged with its reason and the next peer is asked; after
  * `rounds` rounds over all peers the node does not start and says why. The store is created only from a verified file
- * (`importSnapshot`); an import cut short (verified.json still there) is started over on a fresh store, so a half-written
- * data folder is never taken for a complete one.
+ * (`importSnapshot`); an import cut short (verified.json still there) is started over on a fresh store, so a
+ * half-written data folder is never taken for a complete one.
  */
 import { credentials, type ChannelCredentials } from '@grpc/grpc-js';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

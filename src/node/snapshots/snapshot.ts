@@ -28,7 +28,9 @@ import { EXTRA_HISTORY } from '../pruning/pruner.ts';
 export interface SnapshotSource {
   store: NodeStore;
   network: NetworkState;
-  /** The genesis the network started from: its dev-only `coordinator`, `devWallet` and `v3` entries are carried over. */
+  /**
+   * The genesis the network started from: its dev-only `coordinator`, `devWallet` and `v3` entries are carried over.
+   */
   genesis?: Genesis;
   /** Runs `fn` with the ledger still (a running node: in its attach queue). */
   hold: <T>(fn: () => Promise<T>) => Promise<T>;
@@ -45,7 +47,9 @@ export interface SnapshotResult {
 /** Outputs read per store call. */
 const CHUNK = 512;
 
-/** Writes the snapshot of milestone `index` (default: the confirmed one) to `file`; `progress` counts outputs written. */
+/**
+ * Writes the snapshot of milestone `index` (default: the confirmed one) to `file`; `progress` counts outputs written.
+ */
 export async function writeSnapshot(
   source: SnapshotSource,
   file: string,

@@ -40,7 +40,10 @@ export interface AttachResult {
   solidified: number;
 }
 
-/** Told about every newly stored block once its batch is durable, in the order of the batch; must not wait for the queue. */
+/**
+ * Told about every newly stored block once its batch is durable, in the order of the batch; must not wait for the
+ * queue.
+ */
 export type StoredListener = (blockId: Uint8Array, block: Block, result: AttachResult, bytes: Uint8Array) => void;
 
 /** Told about every block that became solid (stored with it, or waiting for it), with its cone root indexes. */
@@ -116,7 +119,10 @@ export class Attacher {
     private readonly maxGroup = MAX_GROUP,
   ) {}
 
-  /** Start-up, for every stored block (the composition root's one pass over the metadata): it is known; unsolid ones wait. */
+  /**
+   * Start-up, for every stored block (the composition root's one pass over the metadata): it is known; unsolid ones
+   * wait.
+   */
   noteStored(blockId: Uint8Array, md: BlockMetadata): void {
     this.known.add(blockId);
     if (!md.solid && md.protocolVersion === 2) this.unsolidAtStart.push(blockId);
@@ -163,7 +169,10 @@ export class Attacher {
     return { awaited: this.awaited.size, tips: this.tipsTable.size };
   }
 
-  /** Runs `fn` with no attach running meanwhile (milestone confirmation, the coordinator); it goes before waiting groups. */
+  /**
+   * Runs `fn` with no attach running meanwhile (milestone confirmation, the coordinator); it goes before waiting
+   * groups.
+   */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.exclusives.push({ run: () => fn().then(resolve, reject) });

@@ -264,7 +264,9 @@ export class TipSelector {
     return { nonLazy: this.nonLazy.tips().map((t) => t.id), semiLazy: this.semiLazy.tips().map((t) => t.id) };
   }
 
-  /** Up to `count` distinct non-lazy tips (semi-lazy ones when asked and more than 2 exist), sorted; NO_TIPS when none. */
+  /**
+   * Up to `count` distinct non-lazy tips (semi-lazy ones when asked and more than 2 exist), sorted; NO_TIPS when none.
+   */
   async select(
     random: () => number = Math.random,
     count = URTS_DEFAULTS.tipsToSelect,

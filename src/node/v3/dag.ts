@@ -143,7 +143,9 @@ export class V3Dag {
     return r === undefined ? undefined : blockFromRecord(id, r);
   }
 
-  /** Brings the states of `ids` (a new block's parents) into memory when they are stored, so checks and votes see them. */
+  /**
+   * Brings the states of `ids` (a new block's parents) into memory when they are stored, so checks and votes see them.
+   */
   async ensureLoaded(ids: readonly Uint8Array[], store: NodeStore): Promise<void> {
     for (const id of ids) {
       if (this.blocks.has(key(id))) continue;
@@ -204,7 +206,9 @@ export class V3Dag {
     return b.confirmed ? 'confirmed' : b.accepted ? 'accepted' : 'pending';
   }
 
-  /** The issuing time of a block a new block may name as its parent (an attached block or the genesis), or undefined. */
+  /**
+   * The issuing time of a block a new block may name as its parent (an attached block or the genesis), or undefined.
+   */
   parentTime(id: Uint8Array): bigint | undefined {
     const parent = this.blocks.get(key(id));
     return parent

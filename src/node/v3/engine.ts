@@ -2,7 +2,8 @@
  * The node's IOTA 2.0 (v3) part, composed of:
  *   network.ts           the fixed facts of the network (from its genesis section)
  *   intake.ts            reading a submission and the node-level checks of a block
- *   dag.ts               the DAG: block states, tips, acceptance / confirmation by the committee's votes (core/v3/consensus)
+ *   dag.ts               the DAG: block states, tips, acceptance / confirmation by the committee's votes
+ * (core/v3/consensus)
  *   ledger.ts            the v3 ledger (core/v3/ledger): outputs, transactions, Mana, the included-block rule
  *   validation-block.ts  the validation blocks of the built-in validator
  *   info.ts              the info and issuance JSON

@@ -191,7 +191,10 @@ export class V3Ledger {
     }
   }
 
-  /** Forgets what pruning deleted (pruning.ts): the records of transactions whose included block went, the outputs they spent. */
+  /**
+   * Forgets what pruning deleted (pruning.ts): the records of transactions whose included block went, the outputs they
+   * spent.
+   */
   forget(transactions: readonly string[], outputs: readonly Uint8Array[]): void {
     for (const t of transactions) this.transactions.delete(t);
     for (const o of outputs) this.outputs.delete(key(o));

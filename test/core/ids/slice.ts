@@ -102,7 +102,8 @@ function milestoneEssenceEnd(ms: Uint8Array, o: number): number {
   for (let i = 0; i < options; i++) {
     const type = ms[o]!;
     if (type === 0) {
-      // receipt: type, migratedAt u32, final u8, funds (u16 count of 49 + 33 + 8 bytes), u32-length-prefixed treasury tx
+      // receipt: type, migratedAt u32, final u8, funds (u16 count of 49 + 33 + 8 bytes), u32-length-prefixed treasury
+      // tx
       const funds = u16(ms, o + 6);
       o += 8 + funds * (49 + 33 + 8);
       o += 4 + u32(ms, o);

@@ -1,4 +1,7 @@
-/** Milestone checks before and after White-Flag: every rejection writes nothing. Receipts and protocol parameter options. */
+/**
+ * Milestone checks before and after White-Flag: every rejection writes nothing. Receipts and protocol parameter
+ * options.
+ */
 import { expect } from 'chai';
 import { toHex } from '../../../src/core/bytes.ts';
 import { encodeProtocolParameters } from '../../../src/core/codec/index.ts';

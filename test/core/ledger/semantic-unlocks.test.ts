@@ -1,4 +1,6 @@
-/** Semantic validation, steps 1-3: timelocks, inputs commitment, unlocking every input (TIP-18/TIP-20, iota.go order). */
+/**
+ * Semantic validation, steps 1-3: timelocks, inputs commitment, unlocking every input (TIP-18/TIP-20, iota.go order).
+ */
 import { expect } from 'chai';
 import { toHex0x } from '../../../src/core/bytes.ts';
 import { CONFLICT } from '../../../src/core/ledger/conflict.ts';

@@ -251,7 +251,10 @@ export class TestNetwork {
     return { inclusionMerkleRoot: wf.inclusionMerkleRoot, appliedMerkleRoot: wf.appliedMerkleRoot };
   }
 
-  /** A signed milestone payload for `draft` (roots computed unless given) in a nonce-0 block, stored as a node stores arriving blocks. */
+  /**
+   * A signed milestone payload for `draft` (roots computed unless given) in a nonce-0 block, stored as a node stores
+   * arriving blocks.
+   */
   async milestone(
     draft: MilestoneDraft = this.draft(),
     opts: {

@@ -1,6 +1,7 @@
 /**
  * Every address, unlock condition, feature, unlock, context input and payload kind of the spec, including those no
- * vector carries: hand-checked bytes for a few, binary and JSON round trips for all, and the JSON side's own rejections.
+ * vector carries: hand-checked bytes for a few, binary and JSON round trips for all, and the JSON side's own
+ * rejections.
  */
 import { expect } from 'chai';
 import * as V3 from '../../../src/core/v3/index.ts';
@@ -524,7 +525,8 @@ describe('v3 unlock reference rules (iota.go SignaturesUniqueAndReferenceUnlocks
     fails([multiAB, multiAB], 'DUPLICATE', /multi unlock 1 repeats multi unlock 0/);
     fails([multiAB, { type: 0, signature: sigB }], 'DUPLICATE', /repeats the public key of unlock 0/);
     fails([{ type: 0, signature: sigB }, multiAB], 'DUPLICATE', /signature 1.0 repeats/);
-    ok([multiAB, { type: 5, unlocks: [{ type: 6 }, { type: 0, signature: sigB }] }]); // the same signer in two different multi unlocks
+    // the same signer in two different multi unlocks
+    ok([multiAB, { type: 5, unlocks: [{ type: 6 }, { type: 0, signature: sigB }] }]);
   });
   it('decoding enforces the same rules', () => {
     const good = V3.encodeSignedTransactionV3(signed([multiAB, { type: 1, reference: 0 }]));
@@ -703,7 +705,8 @@ describe('v3 output rules (iota.go OutputsSyntactical*)', () => {
 describe('v3 storage score beyond the vectors', () => {
   const s = params.storageScoreParameters;
   it('an implicit account creation address scores what a minimal block issuer account needs', () => {
-    expect(V3.implicitAccountCreationAddressOffsetV3(s)).to.equal(209n); // 317 (minimal block issuer account) - (141 - 33)
+    // 317 (minimal block issuer account) - (141 - 33)
+    expect(V3.implicitAccountCreationAddressOffsetV3(s)).to.equal(209n);
     const basic: V3.BasicOutputV3 = {
       type: 0,
       amount: 0n,

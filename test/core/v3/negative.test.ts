@@ -1,4 +1,7 @@
-/** Binary rejections per rule family: truncation, trailing bytes, unknown / disallowed types, order, limits, cross-field rules. */
+/**
+ * Binary rejections per rule family: truncation, trailing bytes, unknown / disallowed types, order, limits, cross-field
+ * rules.
+ */
 import { expect } from 'chai';
 import { concatBytes } from '../../../src/core/bytes.ts';
 import { ProtocolError } from '../../../src/core/errors.ts';

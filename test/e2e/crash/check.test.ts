@@ -1,7 +1,7 @@
 /**
- * The consistency checker on a real store: a dev-network node (the default engine in a temp folder, fast milestones) takes
- * tagged-data blocks and transfers, stops, and the checker passes; then single corruptions of every kind it checks
- * (block bytes, metadata, children, transaction index, solidity, tips, UTXO tables, diffs, included-block index,
+ * The consistency checker on a real store: a dev-network node (the default engine in a temp folder, fast milestones)
+ * takes tagged-data blocks and transfers, stops, and the checker passes; then single corruptions of every kind it
+ * checks (block bytes, metadata, children, transaction index, solidity, tips, UTXO tables, diffs, included-block index,
  * referenced metadata, ledger meta) are written one at a time, each reported precisely, and undone again.
  * Also `tool check`'s exit codes.
  */

@@ -177,7 +177,9 @@ export class Lane {
     private readonly amount = 1_000_000n,
   ) {}
 
-  /** Does one step: checks outcomes, or sends a transfer when nothing is pending. Returns the POST result if it sent. */
+  /**
+   * Does one step: checks outcomes, or sends a transfer when nothing is pending. Returns the POST result if it sent.
+   */
   async step(target: Target, acks: Ack[], resolveMs = 4000): Promise<Result | undefined> {
     for (const a of this.attempts) {
       const r = await request(target, `/api/core/v2/transactions/${a.txId}/included-block/metadata`, {

@@ -175,7 +175,9 @@ describe("e2e network: a new node bootstraps from a peer's snapshot", function (
       };
     });
 
-    /** Starts a node against a fake peer serving `serve` (then `extra` peers); its log, and the node when it started. */
+    /**
+     * Starts a node against a fake peer serving `serve` (then `extra` peers); its log, and the node when it started.
+     */
     async function against(
       name: string,
       serve: FakeSnapshot,

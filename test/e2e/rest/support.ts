@@ -95,7 +95,10 @@ export interface SpawnedNode {
   rest: string;
 }
 
-/** `ledger-node run --data-dir DIR --rest-port 0 --grpc-port 0 --peer-port 0 ...extra`, ready once the listeners are logged. */
+/**
+ * `ledger-node run --data-dir DIR --rest-port 0 --grpc-port 0 --peer-port 0 ...extra`, ready once the listeners are
+ * logged.
+ */
 export async function spawnNode(dataDir: string, extra: string[] = []): Promise<SpawnedNode> {
   const { proc, captures } = await spawnLedgerNode(
     ['run', '--data-dir', dataDir, '--rest-port', '0', '--grpc-port', '0', '--peer-port', '0', ...extra],

@@ -109,7 +109,10 @@ function honest(): Case {
   return { kind: 'honest', pub: ed25519PublicKeyFromSeed(seed), msg, sig: ed25519Sign(seed, msg) };
 }
 
-/** A signature built by hand: A = [a]B + T1, R = [r]B + T2, S = r + k·a. Always ZIP-215 valid; cofactorless only when T2 = -[k]T1. */
+/**
+ * A signature built by hand: A = [a]B + T1, R = [r]B + T2, S = r + k·a. Always ZIP-215 valid; cofactorless only when T2
+ * = -[k]T1.
+ */
 function withTorsion(t1: Point, t2: Point): Case {
   const a = randScalar();
   const r = randScalar();

@@ -1,8 +1,8 @@
 /**
- * Peer identity (src/node/peering/identity.ts, src/node/peering/handshake.ts) over in-memory links: the identity key file
- * (created 0600, stable, read by `tool identity`), the handshake's proof (a replayed or forged proof, a proof before
- * the handshake, a node ID that is not the key's, a key of small order: dropped), and static peers named with their
- * key (`0xPUBKEY@HOST:PORT`): the right key connects, another is refused with a log line naming both keys.
+ * Peer identity (src/node/peering/identity.ts, src/node/peering/handshake.ts) over in-memory links: the identity key
+ * file (created 0600, stable, read by `tool identity`), the handshake's proof (a replayed or forged proof, a proof
+ * before the handshake, a node ID that is not the key's, a key of small order: dropped), and static peers named with
+ * their key (`0xPUBKEY@HOST:PORT`): the right key connects, another is refused with a log line naming both keys.
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -252,7 +252,8 @@ describe('peer identity: the handshake', () => {
     const bad = links.get('bad:2')!;
     bad.deliver(impostor.hello(NETWORK));
     expect(bad.closed).to.equal(true);
-    expect(bad.sent.some((m) => m.kind?.$case === 'handshakeProof')).to.equal(false); // refused before we prove anything to it
+    // refused before we prove anything to it
+    expect(bad.sent.some((m) => m.kind?.$case === 'handshakeProof')).to.equal(false);
     const line = n.logger.lines.find((l) => l.includes('bad:2') && l.includes('dropped'));
     expect(line).to.contain(toHex0x(impostor.identity.publicKey)).and.to.contain(toHex0x(right.identity.publicKey));
     // a bare HOST:PORT accepts any identity

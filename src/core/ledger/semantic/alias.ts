@@ -52,7 +52,9 @@ function newFoundryCount(ws: WorkingSet, aliasId: Uint8Array): number {
   return n;
 }
 
-/** State transition: state index + 1, controllers and metadata feature unchanged, counter grows by the new foundries. */
+/**
+ * State transition: state index + 1, controllers and metadata feature unchanged, counter grows by the new foundries.
+ */
 function stateProblem(ws: WorkingSet, cur: AliasOutput, next: AliasOutput): string | undefined {
   const curState = findCondition(cur, UC_STATE_CONTROLLER)!.address;
   const curGov = findCondition(cur, UC_GOVERNOR)!.address;

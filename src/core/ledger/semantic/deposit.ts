@@ -2,7 +2,8 @@
  * Step 5 (TIP-20 / TIP-18 base token rules, iota.go `TxSemanticDeposit`):
  * - Σ input amounts = Σ output amounts (conflict 4);
  * - Storage Deposit Return: per return address, the return amounts of inputs that address did not unlock itself must
- *   be covered by "simple transfer" basic outputs to it (only an Address UC, no native tokens, no features) (conflict 8).
+ *   be covered by "simple transfer" basic outputs to it (only an Address UC, no native tokens, no features) (conflict
+ * 8).
  */
 import {
   OUTPUT_BASIC,

@@ -49,7 +49,10 @@ const OUTPUT_BIT: Record<number, number> = {
   5: ADDRESS_CAPABILITY.delegationOutputs,
 };
 
-/** The owner-like addresses of an output (address, state controller, governor, expiration return) may restrict what it holds. */
+/**
+ * The owner-like addresses of an output (address, state controller, governor, expiration return) may restrict what it
+ * holds.
+ */
 export const addressRestrictions: Check = (o) => {
   for (const uc of conditions(o)) {
     if (uc.type !== 0 && uc.type !== 3 && uc.type !== 4 && uc.type !== 5) continue;

@@ -139,8 +139,9 @@ function fold(a: Address): Address {
 }
 
 /**
- * The generated output with its addresses, tags and Unix times (into 1..6) folded onto few values; a foundry gets serial
- * number `i`, so that no two foundries of a ledger share a foundry ID (the ledger never holds two outputs of one chain).
+ * The generated output with its addresses, tags and Unix times (into 1..6) folded onto few values; a foundry gets
+ * serial number `i`, so that no two foundries of a ledger share a foundry ID (the ledger never holds two outputs of one
+ * chain).
  */
 function folded(output: CommonOutput, i: number): CommonOutput {
   const copy = structuredClone(output);
