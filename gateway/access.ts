@@ -92,7 +92,12 @@ export function accessControl(options: AccessOptions): Middleware {
   const secret = options.jwtSecret === undefined || options.jwtSecret.length === 0 ? undefined : options.jwtSecret;
   let key: Promise<JwtKey> | undefined; // imported on the first protected request
   return async (ctx, next) => {
-    if (local.length > 0 && isLoopback(ctx.req.socket.remoteAddress) && local.some((r) => r.test(ctx.path.toLowerCase()))) return next();
+    if (
+      local.length > 0 &&
+      isLoopback(ctx.req.socket.remoteAddress) &&
+      local.some((r) => r.test(ctx.path.toLowerCase()))
+    )
+      return next();
     const access = classify(ctx.path);
     if (access === 'hidden') throw new HttpProblem(403, `route ${ctx.path} is not exposed`);
     if (access === 'protected') {
@@ -100,7 +105,8 @@ export function accessControl(options: AccessOptions): Middleware {
         throw new HttpProblem(403, `route ${ctx.path} is protected and this gateway accepts no tokens`);
       }
       const token = bearerToken(ctx.get('authorization') || undefined);
-      if (token === undefined) throw new HttpProblem(403, `route ${ctx.path} is protected: missing or malformed bearer token`);
+      if (token === undefined)
+        throw new HttpProblem(403, `route ${ctx.path} is protected: missing or malformed bearer token`);
       key ??= jwtKey(secret);
       const result = await verifyJwt(token, await key);
       if (!result.ok) throw new HttpProblem(403, `route ${ctx.path} is protected: ${result.reason}`);

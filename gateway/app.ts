@@ -1,7 +1,8 @@
 /**
  * The Koa app: one error middleware at the top, then CORS, gzip, the access check, and the routes.
  *
- *   errors -> cors (answers preflights) -> rate limit (429, when configured) -> gzip (JSON answers) -> access (403 / JWT)
+ *   errors -> cors (answers preflights) -> rate limit (429, when configured) -> gzip (JSON answers) -> access (403 /
+ * JWT)
  *   -> routes -> 404 / 405
  */
 import Koa, { type Context, type Middleware } from 'koa';
@@ -18,7 +19,10 @@ import { createRouter } from './routes.ts';
 import { rateLimit, type RateLimitOptions } from './rate-limit.ts';
 
 export interface GatewayOptions extends AccessOptions {
-  /** The node's API (src/grpc/port.ts): the service itself in `ledger-node run`, a client's port (connectNode) otherwise. */
+  /**
+   * The node's API (src/grpc/port.ts): the service itself in `ledger-node run`, a client's port (connectNode)
+   * otherwise.
+   */
   node: NodePort;
   /** Largest accepted request body; 1 MiB by default. Larger: 413. */
   bodyLimitBytes?: number;
@@ -45,8 +49,8 @@ export const DEFAULT_SUBMIT_TIMEOUT_MS = 120_000;
 
 /**
  * The request's path, or undefined when its target does not parse (Koa's `ctx.path` throws then, e.g. on
- * `http://[::1`). A target other than a path (absolute-form) must be a URL first: Node's legacy parser behind `ctx.path`
- * would warn about a bad one, then throw or guess.
+ * `http://[::1`). A target other than a path (absolute-form) must be a URL first: Node's legacy parser behind
+ * `ctx.path` would warn about a bad one, then throw or guess.
  */
 function pathOf(ctx: Context): string | undefined {
   try {
@@ -64,11 +68,13 @@ function errorMiddleware(log: (message: string, err: unknown) => void): Middlewa
       if (path === undefined) throw malformedTarget(ctx.url);
       await next();
       if (ctx.body == null && ctx.status >= 400 && ctx.state.bareStatus !== true) {
-        const reason = ctx.status === 404 ? `no route ${ctx.method} ${path}` : `method ${ctx.method} is not allowed on ${path}`;
+        const reason =
+          ctx.status === 404 ? `no route ${ctx.method} ${path}` : `method ${ctx.method} is not allowed on ${path}`;
         throw new HttpProblem(ctx.status, reason);
       }
     } catch (err) {
-      if (!(err instanceof HttpProblem) && !(err instanceof NodeCallError)) log(`unexpected error on ${ctx.method} ${path ?? ctx.url}`, err);
+      if (!(err instanceof HttpProblem) && !(err instanceof NodeCallError))
+        log(`unexpected error on ${ctx.method} ${path ?? ctx.url}`, err);
       const answer = toRestAnswer(err);
       ctx.remove('Content-Encoding');
       ctx.remove('Location');

@@ -12,7 +12,11 @@ export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** raw-body's error (http-errors): `type` names what went wrong. */
 function isRawBodyError(err: unknown): err is Error & { type: string; status: number } {
-  return err instanceof Error && typeof (err as { type?: unknown }).type === 'string' && typeof (err as { status?: unknown }).status === 'number';
+  return (
+    err instanceof Error &&
+    typeof (err as { type?: unknown }).type === 'string' &&
+    typeof (err as { status?: unknown }).status === 'number'
+  );
 }
 
 export async function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {

@@ -9,7 +9,9 @@ import { checkShared, GATEWAY_SETTINGS, limitOptions, type GatewayValues } from 
 import { defaultsOf, helpText, parseCommandLine, readEnvironment, type Dialect } from './settings/kit.ts';
 
 /** `ledger-node gateway --help`, from the declaration of its settings (settings/gateway.ts). */
-export const GATEWAY_USAGE = helpText('usage: ledger-node gateway --node HOST:PORT [flags]', [{ heading: 'flags of "gateway"', settings: GATEWAY_SETTINGS }]);
+export const GATEWAY_USAGE = helpText('usage: ledger-node gateway --node HOST:PORT [flags]', [
+  { heading: 'flags of "gateway"', settings: GATEWAY_SETTINGS },
+]);
 
 /** The gateway's error texts: `invalid --flag: "value", expected ...`. */
 const DIALECT: Dialect = {
@@ -23,7 +25,11 @@ const DIALECT: Dialect = {
 /** Parses the gateway flags (and its secrets from `env`); throws an Error naming the bad flag. */
 export function parseGatewayArgs(args: string[], env: Record<string, string | undefined> = {}): StartGatewayOptions {
   const line = parseCommandLine(args, GATEWAY_SETTINGS, DIALECT);
-  const v = { ...defaultsOf(GATEWAY_SETTINGS), ...line.values, ...readEnvironment(GATEWAY_SETTINGS, env) } as GatewayValues;
+  const v = {
+    ...defaultsOf(GATEWAY_SETTINGS),
+    ...line.values,
+    ...readEnvironment(GATEWAY_SETTINGS, env),
+  } as GatewayValues;
   if (v.node === undefined) throw new Error('missing --node HOST:PORT');
   checkShared(v, Error);
   const options: StartGatewayOptions = { nodeAddress: v.node, port: v.restPort! };
@@ -46,7 +52,8 @@ export function parseGatewayArgs(args: string[], env: Record<string, string | un
       throw new Error(`invalid --node-tls-ca: cannot read ${v.nodeTlsCa} (${(e as Error).message})`);
     }
   }
-  if (v.nodeToken || tlsCa) options.nodeSecurity = { ...(v.nodeToken ? { token: v.nodeToken } : {}), ...(tlsCa ? { tlsCa } : {}) };
+  if (v.nodeToken || tlsCa)
+    options.nodeSecurity = { ...(v.nodeToken ? { token: v.nodeToken } : {}), ...(tlsCa ? { tlsCa } : {}) };
   return options;
 }
 
@@ -63,15 +70,18 @@ export async function gatewayCommand(args: string[]): Promise<number> {
     console.error(`${(err as Error).message}\n${GATEWAY_USAGE}`);
     return 2;
   }
-  let gateway;
+  let gateway: Awaited<ReturnType<typeof startGateway>>;
   try {
     gateway = await startGateway(options);
   } catch (err) {
     console.error(`cannot start the gateway: ${(err as Error).message}`);
     return 1;
   }
-  console.log(`gateway listening on ${options.host ?? '127.0.0.1'}:${gateway.port}, node ${options.nodeAddress} (${options.nodeTransport ?? 'mux'})`);
-  if (gateway.metricsPort !== undefined) console.log(`Prometheus metrics on http://${options.metricsHost ?? '127.0.0.1'}:${gateway.metricsPort}/metrics`);
+  console.log(
+    `gateway listening on ${options.host ?? '127.0.0.1'}:${gateway.port}, node ${options.nodeAddress} (${options.nodeTransport ?? 'mux'})`,
+  );
+  if (gateway.metricsPort !== undefined)
+    console.log(`Prometheus metrics on http://${options.metricsHost ?? '127.0.0.1'}:${gateway.metricsPort}/metrics`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);

@@ -20,7 +20,10 @@ const FILES: ReadonlyMap<string, { path: () => string; type: string }> = new Map
   ['index.html', { path: () => own('index.html'), type: 'text/html; charset=utf-8' }],
   ['app.js', { path: () => own('app.js'), type: 'text/javascript; charset=utf-8' }],
   ['style.css', { path: () => own('style.css'), type: 'text/css; charset=utf-8' }],
-  ['uplot.min.js', { path: () => require.resolve('uplot/dist/uPlot.iife.min.js'), type: 'text/javascript; charset=utf-8' }],
+  [
+    'uplot.min.js',
+    { path: () => require.resolve('uplot/dist/uPlot.iife.min.js'), type: 'text/javascript; charset=utf-8' },
+  ],
   ['uplot.min.css', { path: () => require.resolve('uplot/dist/uPlot.min.css'), type: 'text/css; charset=utf-8' }],
 ]);
 

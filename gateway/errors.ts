@@ -72,11 +72,15 @@ export class HttpProblem extends Error {
   }
 }
 
-/** The 400 of a request target that does not parse as a URL (e.g. `http://[::1`), quoting at most 100 characters of it. */
+/**
+ * The 400 of a request target that does not parse as a URL (e.g. `http://[::1`), quoting at most 100 characters of it.
+ */
 export function malformedTarget(target: string): HttpProblem {
-  return new HttpProblem(400, `malformed request target ${JSON.stringify(target.length > 100 ? `${target.slice(0, 100)}...` : target)}`);
+  return new HttpProblem(
+    400,
+    `malformed request target ${JSON.stringify(target.length > 100 ? `${target.slice(0, 100)}...` : target)}`,
+  );
 }
-
 
 export interface RestAnswer {
   status: number;
@@ -85,7 +89,11 @@ export interface RestAnswer {
 }
 
 function answer(status: number, reason: string, headers: Record<string, string> = {}): RestAnswer {
-  return { status, headers, body: { error: { code: status, message: reason ? `${prefixOf(status)}: ${reason}` : prefixOf(status) } } };
+  return {
+    status,
+    headers,
+    body: { error: { code: status, message: reason ? `${prefixOf(status)}: ${reason}` : prefixOf(status) } },
+  };
 }
 
 /**
@@ -116,9 +124,16 @@ function nodeCallAnswer(err: NodeCallError): RestAnswer {
     return answer(503, 'node unreachable');
   }
   if (parsed.grpcCode === GrpcStatus.DEADLINE_EXCEEDED) return answer(503, 'node did not answer in time');
-  if ((parsed.grpcCode === GrpcStatus.UNAUTHENTICATED || parsed.grpcCode === GrpcStatus.PERMISSION_DENIED) && !hasDetails) {
-    // No ErrorInfo trailer: the node's service door refused this gateway's token, not the client's request (decisions §29).
-    return answer(503, `the node refused this gateway's token (${GrpcStatus[parsed.grpcCode]}: ${oneLine(err.details)})`);
+  if (
+    (parsed.grpcCode === GrpcStatus.UNAUTHENTICATED || parsed.grpcCode === GrpcStatus.PERMISSION_DENIED) &&
+    !hasDetails
+  ) {
+    // No ErrorInfo trailer: the node's service door refused this gateway's token, not the client's request (decisions
+    // §29).
+    return answer(
+      503,
+      `the node refused this gateway's token (${GrpcStatus[parsed.grpcCode]}: ${oneLine(err.details)})`,
+    );
   }
   if (parsed.grpcCode === GrpcStatus.RESOURCE_EXHAUSTED && parsed.retryAfterSeconds === undefined) {
     parsed.retryAfterSeconds = DEFAULT_RETRY_AFTER_SECONDS;

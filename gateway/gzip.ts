@@ -32,7 +32,8 @@ export function acceptsGzip(header: string | undefined): boolean {
 function jsonBytes(body: unknown): Uint8Array | undefined {
   if (typeof body === 'string') return Buffer.from(body, 'utf8');
   if (body instanceof Uint8Array) return body;
-  if (body !== null && typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe !== 'function') return Buffer.from(JSON.stringify(body), 'utf8');
+  if (body !== null && typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe !== 'function')
+    return Buffer.from(JSON.stringify(body), 'utf8');
   return undefined;
 }
 

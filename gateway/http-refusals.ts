@@ -36,7 +36,9 @@ const LINGER_MS = 5_000;
 export function rawRefusal(problem: HttpProblem): string {
   const answer = toRestAnswer(problem);
   const body = JSON.stringify(answer.body);
-  const extra = Object.entries(answer.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const extra = Object.entries(answer.headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   return (
     `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\n` +
     `Content-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`
@@ -86,7 +88,10 @@ const PARSE_REASONS: Readonly<Record<string, string>> = {
  */
 function parserReason(reason: unknown): string | undefined {
   if (typeof reason !== 'string') return undefined;
-  const text = reason.replace(/[^\x20-\x7e]/g, '').trim().slice(0, 100);
+  const text = reason
+    .replace(/[^\x20-\x7e]/g, '')
+    .trim()
+    .slice(0, 100);
   return text === '' ? undefined : text[0]!.toLowerCase() + text.slice(1);
 }
 

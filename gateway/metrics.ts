@@ -91,7 +91,11 @@ export function gatewayRegistry(): Registry {
 }
 
 /** Serves `GET /metrics` of `registry` on host:port (404 for anything else; parser refusals: http-refusals.ts). */
-export async function serveMetrics(registry: Registry, host: string, port: number): Promise<{ port: number; close(): Promise<void> }> {
+export async function serveMetrics(
+  registry: Registry,
+  host: string,
+  port: number,
+): Promise<{ port: number; close(): Promise<void> }> {
   const server = createHttpServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '/').split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found: GET /metrics\n');

@@ -30,13 +30,39 @@
  * many, a call waits in the client, in order, until an answer or a cancel frees a place (its deadline runs meanwhile). A GOAWAY from the node (its
  * shutdown) takes the stream out of use; calls it REFUSED are sent again on a new stream.
  */
-import { Metadata, status as Status, type ChannelOptions, type ClientDuplexStream, type ClientUnaryCall, type ServiceError } from '@grpc/grpc-js';
+import {
+  Metadata,
+  status as Status,
+  type ChannelOptions,
+  type ClientDuplexStream,
+  type ClientUnaryCall,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { DeadlineTimer, MAX_TIMER_MS, type Expiring } from '../src/grpc/deadline-timer.ts';
 import { NodeMuxClient, type MuxBatch } from '../src/grpc/gen/mux.ts';
 import { NodeServiceClient, NodeServiceService } from '../src/grpc/gen/node.ts';
-import { NODE_METHODS, NodeCallError, rpcName, whenAborted, type CallOptions, type NodePort } from '../src/grpc/port.ts';
+import {
+  NODE_METHODS,
+  NodeCallError,
+  rpcName,
+  whenAborted,
+  type CallOptions,
+  type NodePort,
+} from '../src/grpc/port.ts';
 import { nodeClientOptions, nodeCredentials, type NodeChannelSecurity } from './node-channel.ts';
-import { EXCHANGE, frame, frameBytes, FrameKind, FrameWriter, MAX_CALLS_IN_FLIGHT, MAX_MESSAGE_BYTES, metadataOf, WIRE_NAME, type MuxFrame, type NodeServiceMethod } from '../src/grpc/mux.ts';
+import {
+  EXCHANGE,
+  frame,
+  frameBytes,
+  FrameKind,
+  FrameWriter,
+  MAX_CALLS_IN_FLIGHT,
+  MAX_MESSAGE_BYTES,
+  metadataOf,
+  WIRE_NAME,
+  type MuxFrame,
+  type NodeServiceMethod,
+} from '../src/grpc/mux.ts';
 
 /** A status as the node or the channel reports it. */
 type CallStatus = { code: number; details: string; metadata?: Metadata };
@@ -268,7 +294,11 @@ class MuxTransport {
     readonly address: string,
     private readonly options: MuxClientOptions,
   ) {
-    this.mux = new NodeMuxClient(address, nodeCredentials(options.security), nodeClientOptions(options.security, { ...CHANNEL_OPTIONS, ...options.channelOptions }));
+    this.mux = new NodeMuxClient(
+      address,
+      nodeCredentials(options.security),
+      nodeClientOptions(options.security, { ...CHANNEL_OPTIONS, ...options.channelOptions }),
+    );
     const n = options.streams ?? 1;
     if (!Number.isInteger(n) || n < 1 || n > 64) throw new RangeError(`streams must be an integer 1..64, got ${n}`);
     this.slots = new Array<MuxStream | undefined>(n).fill(undefined);
@@ -284,7 +314,11 @@ class MuxTransport {
    */
   dispatch(call: MuxCall, next = false): void {
     if (call.ended) return;
-    if (this.closed) return call.failed({ code: Status.UNAVAILABLE, details: 'the client was closed before the call could be sent again' });
+    if (this.closed)
+      return call.failed({
+        code: Status.UNAVAILABLE,
+        details: 'the client was closed before the call could be sent again',
+      });
     if (this.fallingBack) return this.viaUnary(call);
     const left = call.deadline - Date.now();
     if (left <= 0) return call.deadlineExceeded();
@@ -304,7 +338,10 @@ class MuxTransport {
       this.next = i + 1 === this.slots.length ? 0 : i + 1;
       let stream = this.slots[i];
       if (stream === undefined || !stream.usable) {
-        stream = new MuxStream(this, this.mux.makeBidiStreamRequest(EXCHANGE.path, EXCHANGE.requestSerialize, EXCHANGE.responseDeserialize));
+        stream = new MuxStream(
+          this,
+          this.mux.makeBidiStreamRequest(EXCHANGE.path, EXCHANGE.requestSerialize, EXCHANGE.responseDeserialize),
+        );
         this.slots[i] = stream;
       }
       if (stream.hasRoom) return stream;
@@ -315,7 +352,8 @@ class MuxTransport {
   /** Places came free (answers, cancels, a stream gone): the calls waiting go out, oldest first, while there is room. */
   sendWaiting(): void {
     for (const call of this.waiting) {
-      if (!this.closed && !this.fallingBack && !this.slots.some((s) => s === undefined || s.hasRoom || !s.usable)) return;
+      if (!this.closed && !this.fallingBack && !this.slots.some((s) => s === undefined || s.hasRoom || !s.usable))
+        return;
       this.waiting.delete(call);
       call.waitingIn = undefined;
       this.dispatch(call, true);
@@ -330,7 +368,9 @@ class MuxTransport {
       this.fallbackUntil = Date.now() + (this.options.fallbackMs ?? 60_000);
       if (!this.toldFallback) {
         this.toldFallback = true;
-        (this.options.onFallback ?? ((r: string) => console.warn(r)))(`the node at ${this.address} does not serve ledger.mux.v1.NodeMux (${status.details}); using unary gRPC calls`);
+        (this.options.onFallback ?? ((r: string) => console.warn(r)))(
+          `the node at ${this.address} does not serve ledger.mux.v1.NodeMux (${status.details}); using unary gRPC calls`,
+        );
       }
       for (const call of calls) this.viaUnary(call);
       return;
@@ -345,16 +385,31 @@ class MuxTransport {
 
   /** A call the node did not run goes out again on a new stream, a few times at most (a node shutting down). */
   sendAgain(call: MuxCall): void {
-    if (++call.resent > MAX_RESENDS) call.failed({ code: Status.UNAVAILABLE, details: 'the node is shutting down (calls refused)' });
+    if (++call.resent > MAX_RESENDS)
+      call.failed({ code: Status.UNAVAILABLE, details: 'the node is shutting down (calls refused)' });
     else this.dispatch(call);
   }
 
   viaUnary(call: MuxCall): void {
     if (call.ended) return;
-    if (this.closed) return call.failed({ code: Status.UNAVAILABLE, details: 'the client was closed before the call could be sent again' });
+    if (this.closed)
+      return call.failed({
+        code: Status.UNAVAILABLE,
+        details: 'the client was closed before the call could be sent again',
+      });
     call.stream = undefined;
-    const client = (this.unaryClient ??= new NodeServiceClient(this.address, nodeCredentials(this.options.security), nodeClientOptions(this.options.security, { channelOverride: this.mux.getChannel() })));
-    const method = client[call.method] as unknown as (r: unknown, m: Metadata, o: object, cb: (e: ServiceError | null, v?: unknown) => void) => ClientUnaryCall;
+    this.unaryClient ??= new NodeServiceClient(
+      this.address,
+      nodeCredentials(this.options.security),
+      nodeClientOptions(this.options.security, { channelOverride: this.mux.getChannel() }),
+    );
+    const client = this.unaryClient;
+    const method = client[call.method] as unknown as (
+      r: unknown,
+      m: Metadata,
+      o: object,
+      cb: (e: ServiceError | null, v?: unknown) => void,
+    ) => ClientUnaryCall;
     call.unary = method.call(client, call.request, new Metadata(), { deadline: call.deadline }, call.unaryCallback());
   }
 
@@ -382,15 +437,22 @@ export function createMuxNodePort(address: string, options: MuxClientOptions = {
       new Promise((resolve, reject) => {
         const call = new MuxCall(method, request, callOptions.deadline ?? Infinity, resolve, reject);
         if (transport.closed) return call.failed({ code: Status.UNAVAILABLE, details: 'the client was closed' });
-        if (callOptions.onAbort === undefined && callOptions.signal?.aborted) return call.failed({ code: Status.CANCELLED, details: 'Cancelled on client' });
+        if (callOptions.onAbort === undefined && callOptions.signal?.aborted)
+          return call.failed({ code: Status.CANCELLED, details: 'Cancelled on client' });
         if (call.deadline <= Date.now()) return call.deadlineExceeded();
         try {
           call.encoded = serialize(request);
         } catch (e) {
-          return call.failed({ code: Status.INTERNAL, details: `Request message serialization failure: ${(e as Error).message}` });
+          return call.failed({
+            code: Status.INTERNAL,
+            details: `Request message serialization failure: ${(e as Error).message}`,
+          });
         }
         if (call.encoded.length > MAX_REQUEST_BYTES && !transport.fallingBack) {
-          return call.failed({ code: Status.RESOURCE_EXHAUSTED, details: `Received message larger than max (${call.encoded.length} vs ${MAX_MESSAGE_BYTES})` });
+          return call.failed({
+            code: Status.RESOURCE_EXHAUSTED,
+            details: `Received message larger than max (${call.encoded.length} vs ${MAX_MESSAGE_BYTES})`,
+          });
         }
         call.start(callOptions);
         transport.dispatch(call);

@@ -7,7 +7,13 @@
  * client interceptor: grpc-js refuses call credentials on a plaintext channel, and the node's door is plaintext by
  * default. Every client the gateway makes for the node takes its credentials and options from here.
  */
-import { credentials, InterceptingCall, type ChannelCredentials, type ClientOptions, type Interceptor } from '@grpc/grpc-js';
+import {
+  credentials,
+  InterceptingCall,
+  type ChannelCredentials,
+  type ClientOptions,
+  type Interceptor,
+} from '@grpc/grpc-js';
 
 export interface NodeChannelSecurity {
   /** The HS256 JWT the node's service door accepts (sent on every call). */
@@ -34,6 +40,9 @@ export function nodeCredentials(security: NodeChannelSecurity | undefined): Chan
 }
 
 /** The client options of a node client: `options` plus the token's interceptor. */
-export function nodeClientOptions(security: NodeChannelSecurity | undefined, options: ClientOptions = {}): ClientOptions {
+export function nodeClientOptions(
+  security: NodeChannelSecurity | undefined,
+  options: ClientOptions = {},
+): ClientOptions {
   return security?.token ? { ...options, interceptors: [bearerInterceptor(security.token)] } : { ...options };
 }

@@ -36,7 +36,12 @@ export interface NodeConnection {
 }
 
 /** The port to the node at `address`: the mux's (mux-client.ts), or over grpc-js's unary client (portOverClient). */
-export function connectNode(address: string, transport: NodeTransport = 'unary', mux: MuxClientOptions = {}, security?: NodeChannelSecurity): NodeConnection {
+export function connectNode(
+  address: string,
+  transport: NodeTransport = 'unary',
+  mux: MuxClientOptions = {},
+  security?: NodeChannelSecurity,
+): NodeConnection {
   if (transport === 'mux') {
     const port = createMuxNodePort(address, security ? { ...mux, security } : mux);
     return { port, close: () => port.close() };
@@ -70,8 +75,8 @@ function cancelUnlessAnswered(res: Context['res'], cancel: () => void): () => vo
 
 /**
  * A route's call options. The signal is made when first read: the node's port in process reads it only for the calls
- * that have work to stop (SubmitBlock, QueryOutputs), and an AbortSignal costs more than the rest of an in-process read;
- * the network's ports take the abort as a hook (`onAbort`: a listener on the response's 'close', 0.2 µs).
+ * that have work to stop (SubmitBlock, QueryOutputs), and an AbortSignal costs more than the rest of an in-process
+ * read; the network's ports take the abort as a hook (`onAbort`: a listener on the response's 'close', 0.2 µs).
  */
 class KoaCall implements CallOptions {
   private controller: AbortController | undefined;

@@ -42,7 +42,8 @@ export function checkRateLimitOptions(o: RateLimitOptions): void {
   if (!(Number.isFinite(o.requestsPerSecond) && o.requestsPerSecond > 0)) {
     throw new RangeError(`rate limit: requestsPerSecond must be a positive number, got ${o.requestsPerSecond}`);
   }
-  if (o.burst !== undefined && !(Number.isInteger(o.burst) && o.burst >= 1)) throw new RangeError(`rate limit: burst must be an integer >= 1, got ${o.burst}`);
+  if (o.burst !== undefined && !(Number.isInteger(o.burst) && o.burst >= 1))
+    throw new RangeError(`rate limit: burst must be an integer >= 1, got ${o.burst}`);
   if (o.maxClients !== undefined && !(Number.isInteger(o.maxClients) && o.maxClients >= 1)) {
     throw new RangeError(`rate limit: maxClients must be an integer >= 1, got ${o.maxClients}`);
   }
@@ -118,9 +119,13 @@ export function rateLimit(options: RateLimitOptions): Middleware {
     if (client !== undefined && (limitLoopback || !isLoopback(client))) {
       const wait = limiter.take(client);
       if (wait > 0) {
-        throw new HttpProblem(429, `rate limit of ${limiter.rate} requests per second (burst ${limiter.burst}) exceeded, retry in ${wait} s`, {
-          'Retry-After': String(wait),
-        });
+        throw new HttpProblem(
+          429,
+          `rate limit of ${limiter.rate} requests per second (burst ${limiter.burst}) exceeded, retry in ${wait} s`,
+          {
+            'Retry-After': String(wait),
+          },
+        );
       }
     }
     await next();

@@ -1,13 +1,19 @@
 /**
- * The gateway's TIP-25 JSON bodies of the answers that are not blocks (metadata, info, tips, submit), rendered from the gRPC
- * messages. Blocks travel as node-rendered JSON text (see node.proto); these answers are flat records, so the
+ * The gateway's TIP-25 JSON bodies of the answers that are not blocks (metadata, info, tips, submit), rendered from the
+ * gRPC messages. Blocks travel as node-rendered JSON text (see node.proto); these answers are flat records, so the
  * gateway renders them from the messages with these helpers. No src/core import: the gateway may use this file.
  * Key order follows what Hornet emits (docs/protocol.md §18); u64 values are decimal strings, bytes `0x` hex.
  */
-import { LedgerInclusionState, type BlockMetadata, type InfoResponse, type MilestoneInfo, type SubmitBlockResponse, type TipsResponse } from '../src/grpc/gen/node.ts';
+import {
+  LedgerInclusionState,
+  type BlockMetadata,
+  type InfoResponse,
+  type MilestoneInfo,
+  type SubmitBlockResponse,
+  type TipsResponse,
+} from '../src/grpc/gen/node.ts';
 import type { ProtocolParamsMilestoneOption } from '../src/grpc/gen/stardust.ts';
 import { hex0x } from './ids.ts';
-
 
 export const LEDGER_INCLUSION_STATE_NAMES: Record<LedgerInclusionState, string | undefined> = {
   [LedgerInclusionState.LEDGER_INCLUSION_STATE_UNSPECIFIED]: undefined,
@@ -47,7 +53,12 @@ function milestoneInfoToJson(mi: MilestoneInfo | undefined): Json {
 }
 
 function protocolParamsOptionToJson(o: ProtocolParamsMilestoneOption): Json {
-  return { type: 1, targetMilestoneIndex: o.targetMilestoneIndex, protocolVersion: o.protocolVersion, params: hex0x(o.params) };
+  return {
+    type: 1,
+    targetMilestoneIndex: o.targetMilestoneIndex,
+    protocolVersion: o.protocolVersion,
+    params: hex0x(o.params),
+  };
 }
 
 /** GET info: every TIP-25 InfoResponse field (missing sub-messages render as their zero values). */
@@ -77,7 +88,11 @@ export function infoToJson(info: InfoResponse): Json {
       bech32Hrp: p?.bech32Hrp ?? '',
       minPowScore: p?.minPowScore ?? 0,
       belowMaxDepth: p?.belowMaxDepth ?? 0,
-      rentStructure: { vByteCost: r?.vByteCost ?? 0, vByteFactorData: r?.vByteFactorData ?? 0, vByteFactorKey: r?.vByteFactorKey ?? 0 },
+      rentStructure: {
+        vByteCost: r?.vByteCost ?? 0,
+        vByteFactorData: r?.vByteFactorData ?? 0,
+        vByteFactorKey: r?.vByteFactorKey ?? 0,
+      },
       tokenSupply: (p?.tokenSupply ?? 0n).toString(),
     },
     pendingProtocolParameters: info.pendingProtocolParameters.map(protocolParamsOptionToJson),
@@ -89,7 +104,14 @@ export function infoToJson(info: InfoResponse): Json {
     },
     features: info.features,
     // Beyond Hornet's /info (docs/decisions.md §29): the node's peer identity, as `--peer 0xPUBKEY@HOST:PORT` names it.
-    ...(info.identity ? { identity: { publicKey: hex0x(info.identity.publicKey), nodeId: Buffer.from(info.identity.nodeId).toString('hex') } } : {}),
+    ...(info.identity
+      ? {
+          identity: {
+            publicKey: hex0x(info.identity.publicKey),
+            nodeId: Buffer.from(info.identity.nodeId).toString('hex'),
+          },
+        }
+      : {}),
   };
 }
 

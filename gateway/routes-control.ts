@@ -24,7 +24,10 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 async function jsonBody(ctx: Context, options: RouteOptions): Promise<Record<string, unknown>> {
   const mediaType = mediaTypeOf(ctx.get('content-type'));
   if (mediaType !== JSON_TYPE) {
-    throw new HttpProblem(415, `unsupported media type: ${mediaType === '' ? 'no Content-Type' : `Content-Type "${mediaType.slice(0, 80)}"`}, expected ${JSON_TYPE}`);
+    throw new HttpProblem(
+      415,
+      `unsupported media type: ${mediaType === '' ? 'no Content-Type' : `Content-Type "${mediaType.slice(0, 80)}"`}, expected ${JSON_TYPE}`,
+    );
   }
   let text: string;
   try {
@@ -40,12 +43,14 @@ async function jsonBody(ctx: Context, options: RouteOptions): Promise<Record<str
   } catch (err) {
     throw new HttpProblem(400, `invalid request: malformed JSON body: ${(err as Error).message}`);
   }
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new HttpProblem(400, 'invalid request: expected a JSON object');
+  if (json === null || typeof json !== 'object' || Array.isArray(json))
+    throw new HttpProblem(400, 'invalid request: expected a JSON object');
   return json as Record<string, unknown>;
 }
 
 function milestoneIndex(v: unknown, key: string): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 0xffffffff) throw new HttpProblem(400, `invalid request: "${key}" must be a milestone index (an integer 0..4294967295)`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 0xffffffff)
+    throw new HttpProblem(400, `invalid request: "${key}" must be a milestone index (an integer 0..4294967295)`);
   return v;
 }
 
@@ -54,12 +59,16 @@ export function addControlRoutes(router: Router, options: RouteOptions): void {
 
   router.post(`${CONTROL}/database/prune`, async (ctx) => {
     const body = await jsonBody(ctx, options);
-    const given = (['index', 'depth', 'targetDatabaseSize'] as const).filter((k) => body[k] !== undefined && body[k] !== null);
-    if (given.length !== 1) throw new HttpProblem(400, 'invalid request: either index, depth or targetDatabaseSize has to be specified');
+    const given = (['index', 'depth', 'targetDatabaseSize'] as const).filter(
+      (k) => body[k] !== undefined && body[k] !== null,
+    );
+    if (given.length !== 1)
+      throw new HttpProblem(400, 'invalid request: either index, depth or targetDatabaseSize has to be specified');
     let request: PruneDatabaseRequest;
     if (given[0] === 'targetDatabaseSize') {
       const size = body['targetDatabaseSize'];
-      if (typeof size !== 'string' || size === '') throw new HttpProblem(400, 'invalid request: "targetDatabaseSize" must be a size like "30GB"');
+      if (typeof size !== 'string' || size === '')
+        throw new HttpProblem(400, 'invalid request: "targetDatabaseSize" must be a size like "30GB"');
       request = { target: { $case: 'targetDatabaseSize', value: size } };
     } else if (given[0] === 'depth') {
       request = { target: { $case: 'depth', value: milestoneIndex(body['depth'], 'depth') } };

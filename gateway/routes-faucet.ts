@@ -48,7 +48,8 @@ async function enqueueAddress(ctx: Context, options: RouteOptions): Promise<stri
   } catch (err) {
     throw badRequest(`malformed JSON body: ${(err as Error).message}`);
   }
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw badRequest('expected a JSON object {"address": "<bech32>"}');
+  if (json === null || typeof json !== 'object' || Array.isArray(json))
+    throw badRequest('expected a JSON object {"address": "<bech32>"}');
   const address = (json as { address?: unknown }).address;
   if (address === undefined || address === null) return '';
   if (typeof address !== 'string') throw badRequest(`"address" must be a string, got ${typeof address}`);

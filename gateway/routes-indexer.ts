@@ -35,7 +35,8 @@ const CHAINS: readonly (readonly [param: string, kind: IndexedChain, length: num
 function parametersOf(ctx: Context): QueryParameter[] {
   const out: QueryParameter[] = [];
   for (const [name, value] of Object.entries(ctx.query)) {
-    if (Array.isArray(value)) throw new HttpProblem(400, `query parameter ${name} is given ${value.length} times; give it once`);
+    if (Array.isArray(value))
+      throw new HttpProblem(400, `query parameter ${name} is given ${value.length} times; give it once`);
     out.push({ name, value: value ?? '' });
   }
   return out;

@@ -14,8 +14,14 @@ const V2 = '/api/core/v2';
 
 type MilestoneName = GetMilestoneRequest['milestone'];
 
-const byId = (ctx: Context): MilestoneName => ({ $case: 'milestoneId', value: parseHexId(ctx.params['milestoneId']!, V2_ID_BYTES, 'milestone ID') });
-const byIndex = (ctx: Context): MilestoneName => ({ $case: 'index', value: parseIndex(ctx.params['index']!, 'milestone index') });
+const byId = (ctx: Context): MilestoneName => ({
+  $case: 'milestoneId',
+  value: parseHexId(ctx.params['milestoneId']!, V2_ID_BYTES, 'milestone ID'),
+});
+const byIndex = (ctx: Context): MilestoneName => ({
+  $case: 'index',
+  value: parseIndex(ctx.params['index']!, 'milestone index'),
+});
 
 /** Adds the ledger routes to the gateway's router (`/milestones/by-index/...` before `/milestones/:milestoneId`). */
 export function addLedgerRoutes(router: Router, options: RouteOptions): void {

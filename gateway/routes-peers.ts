@@ -39,7 +39,13 @@ export function peerToJson(p: Peer): Record<string, unknown> {
     const h = p.gossip.heartbeat;
     out.gossip = {
       heartbeat: h
-        ? { solidMilestoneIndex: h.solidMilestoneIndex, prunedMilestoneIndex: h.prunedMilestoneIndex, latestMilestoneIndex: h.latestMilestoneIndex, connectedPeers: h.connectedPeers, syncedPeers: h.syncedPeers }
+        ? {
+            solidMilestoneIndex: h.solidMilestoneIndex,
+            prunedMilestoneIndex: h.prunedMilestoneIndex,
+            latestMilestoneIndex: h.latestMilestoneIndex,
+            connectedPeers: h.connectedPeers,
+            syncedPeers: h.syncedPeers,
+          }
         : null,
       metrics: { ...p.gossip.metrics },
     };
@@ -68,10 +74,16 @@ async function addPeerBody(ctx: Context, options: RouteOptions): Promise<{ addre
   } catch (err) {
     throw new HttpProblem(400, `invalid addPeerRequest: malformed JSON: ${(err as Error).message}`);
   }
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new HttpProblem(400, 'invalid addPeerRequest: expected {"multiAddress": "...", "alias": "..."}');
+  if (json === null || typeof json !== 'object' || Array.isArray(json))
+    throw new HttpProblem(400, 'invalid addPeerRequest: expected {"multiAddress": "...", "alias": "..."}');
   const { multiAddress, alias } = json as { multiAddress?: unknown; alias?: unknown };
-  if (typeof multiAddress !== 'string' || multiAddress === '') throw new HttpProblem(400, 'invalid addPeerRequest: "multiAddress" must be a non-empty string (HOST:PORT or /ip4/HOST/tcp/PORT)');
-  if (alias !== undefined && alias !== null && typeof alias !== 'string') throw new HttpProblem(400, 'invalid addPeerRequest: "alias" must be a string');
+  if (typeof multiAddress !== 'string' || multiAddress === '')
+    throw new HttpProblem(
+      400,
+      'invalid addPeerRequest: "multiAddress" must be a non-empty string (HOST:PORT or /ip4/HOST/tcp/PORT)',
+    );
+  if (alias !== undefined && alias !== null && typeof alias !== 'string')
+    throw new HttpProblem(400, 'invalid addPeerRequest: "alias" must be a string');
   return { address: multiAddress, ...(typeof alias === 'string' ? { alias } : {}) };
 }
 

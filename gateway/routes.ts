@@ -86,17 +86,13 @@ export function createRouter(options: RouteOptions): Router {
 
   router.get(`${V2}/transactions/:transactionId/included-block`, async (ctx) => {
     const transactionId = parseHexId(ctx.params.transactionId!, V2_ID_BYTES, 'transaction ID');
-    await sendNegotiatedBlock(ctx, SERIALIZER_V1, (view) =>
-      node.getIncludedBlock({ transactionId, view }, call(ctx)),
-    );
+    await sendNegotiatedBlock(ctx, SERIALIZER_V1, (view) => node.getIncludedBlock({ transactionId, view }, call(ctx)));
   });
 
   router.get(`${V2}/transactions/:transactionId/included-block/metadata`, async (ctx) => {
     const transactionId = parseHexId(ctx.params.transactionId!, V2_ID_BYTES, 'transaction ID');
     const view = BlockView.BLOCK_VIEW_UNSPECIFIED;
-    ctx.body = blockMetadataToJson(
-      await node.getIncludedBlockMetadata({ transactionId, view }, call(ctx)),
-    );
+    ctx.body = blockMetadataToJson(await node.getIncludedBlockMetadata({ transactionId, view }, call(ctx)));
   });
 
   router.get(`${V3}/transactions/:transactionId/included-block`, async (ctx) => {

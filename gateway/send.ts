@@ -12,7 +12,13 @@ export function sendJsonText(ctx: Context, json: string): void {
 }
 
 /** Answers a block (or `what`: "output", "milestone") as the node's raw bytes (vendor type) or the node's JSON text. */
-export function sendBlock(ctx: Context, binaryType: string | undefined, raw: Uint8Array, json: string, what = 'block'): void {
+export function sendBlock(
+  ctx: Context,
+  binaryType: string | undefined,
+  raw: Uint8Array,
+  json: string,
+  what = 'block',
+): void {
   ctx.vary('Accept');
   if (binaryType !== undefined) {
     if (raw.length === 0) throw new HttpProblem(500, `the node answered without the ${what} bytes`);

@@ -23,7 +23,10 @@ interface ListenOptions extends Omit<GatewayOptions, 'node'>, EventApiOptions {
   host?: string;
   /** Listen port; 14265 by default, 0 for any free port. */
   port?: number;
-  /** Serve Prometheus metrics (REST latency, event API, process) at http://metricsHost:metricsPort/metrics; off when absent. */
+  /**
+   * Serve Prometheus metrics (REST latency, event API, process) at http://metricsHost:metricsPort/metrics; off when
+   * absent.
+   */
   metricsPort?: number;
   /** Address of the metrics listener; 127.0.0.1 by default. */
   metricsHost?: string;
@@ -41,7 +44,11 @@ interface AddressOptions {
 }
 
 /** Either `nodeAddress` (the node's gRPC `host:port`) or `node` (the node's port, e.g. its service in process). */
-export type StartGatewayOptions = ListenOptions & (AddressOptions | { node: NodePort; nodeAddress?: undefined; nodeTransport?: undefined; mux?: undefined; nodeSecurity?: undefined });
+export type StartGatewayOptions = ListenOptions &
+  (
+    | AddressOptions
+    | { node: NodePort; nodeAddress?: undefined; nodeTransport?: undefined; mux?: undefined; nodeSecurity?: undefined }
+  );
 
 export interface RunningGateway {
   /** The port actually bound. */
@@ -55,9 +62,23 @@ export interface RunningGateway {
 }
 
 export async function startGateway(options: StartGatewayOptions): Promise<RunningGateway> {
-  const { nodeAddress, node: given, nodeTransport = 'mux', mux, nodeSecurity, host = '127.0.0.1', port = DEFAULT_REST_PORT, events: nodeEvents, mqtt, metricsPort, metricsHost = '127.0.0.1', ...rest } = options;
+  const {
+    nodeAddress,
+    node: given,
+    nodeTransport = 'mux',
+    mux,
+    nodeSecurity,
+    host = '127.0.0.1',
+    port = DEFAULT_REST_PORT,
+    events: nodeEvents,
+    mqtt,
+    metricsPort,
+    metricsHost = '127.0.0.1',
+    ...rest
+  } = options;
   if (metricsPort !== undefined) rest.metrics ??= gatewayRegistry();
-  if ((nodeAddress === undefined) === (given === undefined)) throw new TypeError('startGateway: give either nodeAddress or node');
+  if ((nodeAddress === undefined) === (given === undefined))
+    throw new TypeError('startGateway: give either nodeAddress or node');
   const connection = given === undefined ? connectNode(nodeAddress!, nodeTransport, mux, nodeSecurity) : undefined;
   const node = given ?? connection!.port;
   const closeClient = (): void => connection?.close();
@@ -66,7 +87,15 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   let events: EventApi | undefined;
   let metricsServer: { port: number; close(): Promise<void> } | undefined;
   try {
-    events = await startEventApi(server, { ...rest, nodeAddress, nodeSecurity, node, events: nodeEvents, mqtt, timeoutMs: rest.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+    events = await startEventApi(server, {
+      ...rest,
+      nodeAddress,
+      nodeSecurity,
+      node,
+      events: nodeEvents,
+      mqtt,
+      timeoutMs: rest.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => {

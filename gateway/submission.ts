@@ -16,7 +16,12 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 export type SubmittedBlock = { $case: 'raw'; value: Uint8Array } | { $case: 'json'; value: string };
 
-export function submittedBlock(mediaType: string, body: Uint8Array, binaryType: string, maxJsonDepth = DEFAULT_MAX_JSON_DEPTH): SubmittedBlock {
+export function submittedBlock(
+  mediaType: string,
+  body: Uint8Array,
+  binaryType: string,
+  maxJsonDepth = DEFAULT_MAX_JSON_DEPTH,
+): SubmittedBlock {
   if (body.length === 0) throw new HttpProblem(400, 'invalid block: request body missing');
   if (mediaType === binaryType) return { $case: 'raw', value: body };
   let text: string;
@@ -35,7 +40,11 @@ export function submittedBlock(mediaType: string, body: Uint8Array, binaryType: 
 }
 
 /** A POSTed block: `application/json` or the given vendor type (parameters ignored), anything else 415. */
-export async function readSubmittedBlock(ctx: Context, binaryType: string, options: { bodyLimitBytes: number; maxJsonDepth?: number }): Promise<SubmittedBlock> {
+export async function readSubmittedBlock(
+  ctx: Context,
+  binaryType: string,
+  options: { bodyLimitBytes: number; maxJsonDepth?: number },
+): Promise<SubmittedBlock> {
   const mediaType = mediaTypeOf(ctx.get('content-type'));
   if (mediaType !== JSON_TYPE && mediaType !== binaryType) {
     const given = mediaType === '' ? 'no Content-Type' : `Content-Type "${mediaType.slice(0, 80)}"`;

@@ -135,7 +135,9 @@ function fuzzCore(targets: Target[], args: Args): number {
     }
   }
   const secs = (performance.now() - t0) / 1000;
-  console.log(`core fuzz: ${tally.total} cases in ${secs.toFixed(1)} s (${Math.round(tally.total / secs)}/s), master seed ${args.seed}, ${tally.failures.length} failures`);
+  console.log(
+    `core fuzz: ${tally.total} cases in ${secs.toFixed(1)} s (${Math.round(tally.total / secs)}/s), master seed ${args.seed}, ${tally.failures.length} failures`,
+  );
   console.log(tally.render());
   return tally.failures.length > 0 ? 1 : 0;
 }
@@ -144,9 +146,16 @@ async function fuzzNode(targets: Target[], args: Args): Promise<number> {
   const base = args.node!;
   const port = Number(new URL(base).port || 80);
   const blockTargets: Target[] = [];
-  for (const t of targets.filter((x) => ['v2 decodeBlock', 'v2 blockFromJson (submission)', 'v3 decodeBlockV3', 'v3 blockFromJsonV3'].includes(x.name))) {
+  for (const t of targets.filter((x) =>
+    ['v2 decodeBlock', 'v2 blockFromJson (submission)', 'v3 decodeBlockV3', 'v3 blockFromJsonV3'].includes(x.name),
+  )) {
     const v3 = t.name.startsWith('v3');
-    const type = t.input === 'bytes' ? (v3 ? 'application/vnd.iota.serializer-v2' : 'application/vnd.iota.serializer-v1') : 'application/json';
+    const type =
+      t.input === 'bytes'
+        ? v3
+          ? 'application/vnd.iota.serializer-v2'
+          : 'application/vnd.iota.serializer-v1'
+        : 'application/json';
     if (await servesPost(base, v3 ? '/api/core/v3/blocks' : '/api/core/v2/blocks', type)) blockTargets.push(t);
     else console.log(`skipping ${t.name}: the node does not serve its submission route`);
   }
@@ -174,7 +183,10 @@ async function fuzzNode(targets: Target[], args: Args): Promise<number> {
     }
     if (round++ % 50 === 0) {
       for (const c of rawHttpCases(`127.0.0.1:${port}`)) {
-        const { status } = await sendRaw(port, c.raw, 10_000, c.halfClose === true).catch((e: Error) => ({ status: -1, text: e.message }));
+        const { status } = await sendRaw(port, c.raw, 10_000, c.halfClose === true).catch((e: Error) => ({
+          status: -1,
+          text: e.message,
+        }));
         total++;
         count('malformed HTTP', status);
         if (status !== 0 && (status < 400 || status >= 500)) {
@@ -190,9 +202,16 @@ async function fuzzNode(targets: Target[], args: Args): Promise<number> {
       await info?.arrayBuffer();
     }
   }
-  console.log(`node fuzz against ${base}: ${total} requests in ${args.seconds} s, master seed ${args.seed}, ${failures.length} failures`);
+  console.log(
+    `node fuzz against ${base}: ${total} requests in ${args.seconds} s, master seed ${args.seed}, ${failures.length} failures`,
+  );
   for (const [name, m] of statuses) {
-    console.log(`${name}: ${[...m.entries()].sort((a, b) => b[1] - a[1]).map(([s, n]) => `${s === 0 ? 'closed' : s} ${n}`).join(', ')}`);
+    console.log(
+      `${name}: ${[...m.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .map(([s, n]) => `${s === 0 ? 'closed' : s} ${n}`)
+        .join(', ')}`,
+    );
   }
   return failures.length > 0 ? 1 : 0;
 }
@@ -223,11 +242,27 @@ async function fuzzGrpc(args: Args): Promise<number> {
     const corpus = blockCorpus();
     const peer = { known, handshakeTimeoutMs: settingsOf({ peers: [], logger: consoleLogger }).handshakeTimeoutMs };
     const unary = (m: NodeServiceMethod): GrpcTarget =>
-      grpcTarget(targetOf(m), (s) => unaryCase(m, s, known, corpus), (c) => sendUnary(door, c));
+      grpcTarget(
+        targetOf(m),
+        (s) => unaryCase(m, s, known, corpus),
+        (c) => sendUnary(door, c),
+      );
     const all = NODE_METHODS.map(unary);
-    all.push(grpcTarget(MUX_TARGET, (s) => muxCase(s, known, corpus), (c) => sendMux(door, c)));
+    all.push(
+      grpcTarget(
+        MUX_TARGET,
+        (s) => muxCase(s, known, corpus),
+        (c) => sendMux(door, c),
+      ),
+    );
     if (peerDoor) {
-      all.push(grpcTarget(CONNECT_TARGET, (s) => connectCase(s, known), (c) => sendConnect(peerDoor, c, peer)));
+      all.push(
+        grpcTarget(
+          CONNECT_TARGET,
+          (s) => connectCase(s, known),
+          (c) => sendConnect(peerDoor, c, peer),
+        ),
+      );
       all.push(grpcTarget(DOWNLOAD_TARGET, downloadCase, (c) => sendDownload(peerDoor, c)));
     }
     const targets = all.filter((t) => args.target === undefined || t.name.includes(args.target));

@@ -36,8 +36,8 @@ const { values } = parseArgs({
 });
 const seconds = Number(values.seconds);
 const seed = Number(values.seed);
-if (!(seconds > 0) || !(Number(values.rest) >= 0) || !Number.isInteger(seed)) throw new Error('--seconds and --rest take numbers, --seed an integer');
-
+if (!(seconds > 0) || !(Number(values.rest) >= 0) || !Number.isInteger(seed))
+  throw new Error('--seconds and --rest take numbers, --seed an integer');
 
 /** The attacker of the REST surfaces and MQTT (a process of its own): prints one tally line, exits 1 on failures. */
 async function attackSurfaces(base: string, s: number, master: number): Promise<void> {
@@ -52,10 +52,16 @@ async function attackSurfaces(base: string, s: number, master: number): Promise<
       const c = surfaceCase(caseSeed);
       n++;
       try {
-        const res = await fetch(base + c.path, { method: c.method, headers: c.headers, signal: AbortSignal.timeout(30_000), ...(c.body && !['GET', 'HEAD'].includes(c.method) ? { body: c.body } : {}) });
+        const res = await fetch(base + c.path, {
+          method: c.method,
+          headers: c.headers,
+          signal: AbortSignal.timeout(30_000),
+          ...(c.body && !['GET', 'HEAD'].includes(c.method) ? { body: c.body } : {}),
+        });
         const text = await res.text();
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        if (!acceptable(res.status, text, c.method) && failures.length < 20) failures.push(`${c.label} ${c.method} ${c.path.slice(0, 120)}: ${res.status} ${text.slice(0, 160)}`);
+        if (!acceptable(res.status, text, c.method) && failures.length < 20)
+          failures.push(`${c.label} ${c.method} ${c.path.slice(0, 120)}: ${res.status} ${text.slice(0, 160)}`);
       } catch (e) {
         if (failures.length < 20) failures.push(`${c.label}: request failed: ${(e as Error).message}`);
       }
@@ -69,7 +75,10 @@ async function attackSurfaces(base: string, s: number, master: number): Promise<
     }
   };
   await Promise.all([http(0), http(1), http(2), http(3), mqtt(0), mqtt(1)]);
-  const tally = [...statuses].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k}:${v}`).join(' ');
+  const tally = [...statuses]
+    .sort((a, b) => a[0] - b[0])
+    .map(([k, v]) => `${k}:${v}`)
+    .join(' ');
   console.log(`surfaces: ${n} requests and MQTT sessions, statuses ${tally}, ${failures.length} failures`);
   for (const f of failures) console.log(`  FAIL ${f}`);
   process.exit(failures.length > 0 ? 1 : 0);
@@ -119,7 +128,11 @@ function attacker(name: string, args: string[]): Promise<{ name: string; code: n
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-4000)));
   child.stderr.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-4000)));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ name, code: code ?? 1, tail: out.trim().split('\n').slice(-12).join('\n') })));
+  return new Promise((resolve) =>
+    child.once('exit', (code) =>
+      resolve({ name, code: code ?? 1, tail: out.trim().split('\n').slice(-12).join('\n') }),
+    ),
+  );
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -134,7 +147,9 @@ async function main(): Promise<void> {
   try {
     await sleep(5_000); // start-up settles (genesis, first milestone)
     const before = memoryOf(pid)!;
-    console.log(`node pid ${pid} (${values.allocator}), REST ${base}, gRPC ${node.grpc}; RSS ${before.rss.toFixed(0)} MB, anon ${before.anon.toFixed(0)} MB; ${seconds} s of hostile load`);
+    console.log(
+      `node pid ${pid} (${values.allocator}), REST ${base}, gRPC ${node.grpc}; RSS ${before.rss.toFixed(0)} MB, anon ${before.anon.toFixed(0)} MB; ${seconds} s of hostile load`,
+    );
     let peak = before;
     const started = Date.now();
     const sampler = setInterval(() => {
@@ -147,20 +162,41 @@ async function main(): Promise<void> {
     const s = String(seconds);
     const results = await Promise.all([
       attacker('REST blocks and raw HTTP', ['scripts/fuzz.ts', '--node', base, '--seconds', s, '--seed', String(seed)]),
-      attacker('gRPC doors', ['scripts/fuzz.ts', '--grpc', `127.0.0.1:${node.grpc}`, '--seconds', s, '--seed', String(seed)]),
-      attacker('REST surfaces and MQTT', ['scripts/hostile-load.ts', '--attack', base, '--seconds', s, '--seed', String(seed)]),
+      attacker('gRPC doors', [
+        'scripts/fuzz.ts',
+        '--grpc',
+        `127.0.0.1:${node.grpc}`,
+        '--seconds',
+        s,
+        '--seed',
+        String(seed),
+      ]),
+      attacker('REST surfaces and MQTT', [
+        'scripts/hostile-load.ts',
+        '--attack',
+        base,
+        '--seconds',
+        s,
+        '--seed',
+        String(seed),
+      ]),
     ]);
     const end = memoryOf(pid);
     console.log(`load over; ${values.rest} s without load`);
     await sleep(Number(values.rest) * 1000);
     clearInterval(sampler);
     const after = memoryOf(pid);
-    const info = await fetch(`${base}/api/core/v2/info`).then((r) => r.status, () => 0);
+    const info = await fetch(`${base}/api/core/v2/info`).then(
+      (r) => r.status,
+      () => 0,
+    );
     for (const r of results) console.log(`${r.name}: exit ${r.code}\n${r.tail.replace(/^/gm, '  ')}`);
     const fmt = (m: Memory | undefined): string => (m ? `${m.rss.toFixed(0)} MB (anon ${m.anon.toFixed(0)})` : 'gone');
     console.log(`RSS before ${fmt(before)}, peak ${fmt(peak)}, end of load ${fmt(end)}, after the rest ${fmt(after)}`);
     const growth = after ? after.rss - before.rss : Infinity;
-    console.log(`growth after the rest: ${growth.toFixed(0)} MB (limit ${GROWTH_LIMIT_MB}); node alive: ${!died}, GET /info ${info}`);
+    console.log(
+      `growth after the rest: ${growth.toFixed(0)} MB (limit ${GROWTH_LIMIT_MB}); node alive: ${!died}, GET /info ${info}`,
+    );
     const ok = !died && info === 200 && results.every((r) => r.code === 0) && growth <= GROWTH_LIMIT_MB;
     console.log(ok ? 'PASS' : 'FAIL');
     process.exitCode = ok ? 0 : 1;

@@ -8,15 +8,25 @@
  * the dev wallet (lanes, test/e2e/crash/load.ts). Every `sample` seconds one row: throughput, p50/p95/p99 latency
  * over all routes and for the slowest route, errors by status, the node's VmRSS / RssAnon from /proc/<pid>/status
  * (and the gateway's). At the end: per-route percentiles and errors over the whole run, and a verdict: growth of the
- * memory the node allocated itself (RssAnon; total RSS is printed too) per minute (least squares after the first quarter, the warm-up) and latency drift (p95 of the first vs the last
- * full window after warm-up). `--node-heap-mb N` starts the node (and gateway) with `--max-old-space-size=N`: with a
- * cap the V8 heap has to collect instead of growing lazily, so a run that stays up under the cap shows what the node
- * really retains. `--data-dir DIR` keeps the store (e.g. for `ledger-node tool check` afterwards).
+ * memory the node allocated itself (RssAnon; total RSS is printed too) per minute (least squares after the first
+ * quarter, the warm-up) and latency drift (p95 of the first vs the last full window after warm-up). `--node-heap-mb N`
+ * starts the node (and gateway) with `--max-old-space-size=N`: with a cap the V8 heap has to collect instead of growing
+ * lazily, so a run that stays up under the cap shows what the node really retains. `--data-dir DIR` keeps the store
+ * (e.g. for `ledger-node tool check` afterwards).
  */
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { makeLanes, postTagged, readDevWallet, request, SERIALIZER_V1, type Ack, type Lane, type Target } from '../test/e2e/crash/load.ts';
+import {
+  makeLanes,
+  postTagged,
+  readDevWallet,
+  request,
+  SERIALIZER_V1,
+  type Ack,
+  type Lane,
+  type Target,
+} from '../test/e2e/crash/load.ts';
 import { spawnGateway, spawnNode } from '../test/e2e/rest/support.ts';
 import { scriptArg, scriptSwitch } from './lib/args.ts';
 
@@ -45,7 +55,14 @@ if (SECONDS > 3600) {
   process.exit(2);
 }
 
-type Route = 'GET block json' | 'GET block raw' | 'GET metadata' | 'GET tips' | 'GET info' | 'POST tagged' | 'POST transfer';
+type Route =
+  | 'GET block json'
+  | 'GET block raw'
+  | 'GET metadata'
+  | 'GET tips'
+  | 'GET info'
+  | 'POST tagged'
+  | 'POST transfer';
 const MIX: [Route, number][] = [
   ['GET block json', 22],
   ['GET block raw', 13],
@@ -82,17 +99,26 @@ function procStatus(pid: number | undefined): { rss: number; anon: number } {
 }
 
 const heapMb = flag('node-heap-mb');
-if (heapMb !== undefined) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${Math.floor(num('node-heap-mb', 256))}`.trim();
+if (heapMb !== undefined)
+  process.env.NODE_OPTIONS =
+    `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${Math.floor(num('node-heap-mb', 256))}`.trim();
 const given = flag('data-dir');
 const root = given === undefined ? mkdtempSync(join(tmpdir(), 'soak-')) : undefined;
 const dataDir = given ?? join(root!, 'data');
-const node = await spawnNode(dataDir, ['--min-pow-score', String(num('min-pow-score', 10)), '--milestone-interval', String(num('milestone-interval', 1))]);
+const node = await spawnNode(dataDir, [
+  '--min-pow-score',
+  String(num('min-pow-score', 10)),
+  '--milestone-interval',
+  String(num('milestone-interval', 1)),
+]);
 const gateway = withGateway ? await spawnGateway(node.grpcPort) : undefined;
 const target: Target = { base: gateway?.rest ?? node.rest };
 const acks: Ack[] = [];
 let code = 0;
 try {
-  console.log(`soak: ${SECONDS} s, concurrency ${CONCURRENCY}, at most ${MAX_REQUESTS} requests, through ${withGateway ? `a separate gateway (${target.base})` : `the node's in-process gateway (${target.base})`}; node pid ${node.proc.child.pid}${heapMb !== undefined ? `, node heap capped at ${heapMb} MB` : ''}`);
+  console.log(
+    `soak: ${SECONDS} s, concurrency ${CONCURRENCY}, at most ${MAX_REQUESTS} requests, through ${withGateway ? `a separate gateway (${target.base})` : `the node's in-process gateway (${target.base})`}; node pid ${node.proc.child.pid}${heapMb !== undefined ? `, node heap capped at ${heapMb} MB` : ''}`,
+  );
   const lanes: Lane[] = await makeLanes(target, acks, readDevWallet(dataDir), Math.floor(num('lanes', 4)));
   const busy = new Set<Lane>();
   for (let i = 0; i < 20; i++) await postTagged(target, acks, 'soak', `seed ${i}`);
@@ -106,7 +132,10 @@ try {
   const record = (route: Route, status: number, ms: number): void => {
     for (const w of [win, all]) {
       let l = w.lat.get(route);
-      if (!l) w.lat.set(route, (l = []));
+      if (!l) {
+        l = [];
+        w.lat.set(route, l);
+      }
       l.push(ms);
       w.count++;
       if (status < 200 || status >= 300) {
@@ -117,7 +146,10 @@ try {
   };
   const pick = (): Route => {
     let x = Math.random() * TOTAL_WEIGHT;
-    for (const [r, w] of MIX) if ((x -= w) < 0) return r;
+    for (const [r, w] of MIX) {
+      x -= w;
+      if (x < 0) return r;
+    }
     return 'GET info';
   };
   const one = async (): Promise<void> => {
@@ -181,7 +213,9 @@ try {
   }
   const samples: Sample[] = [];
   const f = (x: number, d = 1): string => (Number.isNaN(x) ? '-' : x.toFixed(d));
-  console.log(`| t (s) | req/s | p50 ms | p95 ms | p99 ms | slowest route p95 | errors | node RSS MB | node RssAnon MB |${gateway ? ' gateway RSS MB |' : ''} acked blocks |`);
+  console.log(
+    `| t (s) | req/s | p50 ms | p95 ms | p99 ms | slowest route p95 | errors | node RSS MB | node RssAnon MB |${gateway ? ' gateway RSS MB |' : ''} acked blocks |`,
+  );
   console.log(`|---|---|---|---|---|---|---|---|---|${gateway ? '---|' : ''}---|`);
   let last = Date.now();
   const sampler = setInterval(() => {
@@ -197,7 +231,17 @@ try {
     const errors = [...w.status.values()].reduce((a, b) => a + b, 0);
     const m = procStatus(node.proc.child.pid);
     const g = procStatus(gateway?.proc.child.pid);
-    const s: Sample = { t: (now - t0) / 1000, rps: w.count / ((now - last) / 1000), p50: pct(lat, 50), p95: pct(lat, 95), p99: pct(lat, 99), rss: m.rss, anon: m.anon, gwRss: g.rss, errors };
+    const s: Sample = {
+      t: (now - t0) / 1000,
+      rps: w.count / ((now - last) / 1000),
+      p50: pct(lat, 50),
+      p95: pct(lat, 95),
+      p99: pct(lat, 99),
+      rss: m.rss,
+      anon: m.anon,
+      gwRss: g.rss,
+      errors,
+    };
     last = now;
     samples.push(s);
     console.log(
@@ -209,13 +253,17 @@ try {
   const elapsed = (Date.now() - t0) / 1000;
 
   console.log('');
-  console.log(`whole run: ${all.count} requests in ${elapsed.toFixed(1)} s = ${(all.count / elapsed).toFixed(0)} req/s; ${acks.length} blocks acknowledged`);
+  console.log(
+    `whole run: ${all.count} requests in ${elapsed.toFixed(1)} s = ${(all.count / elapsed).toFixed(0)} req/s; ${acks.length} blocks acknowledged`,
+  );
   console.log('| route | requests | p50 ms | p95 ms | p99 ms | max ms | errors |');
   console.log('|---|---|---|---|---|---|---|');
   for (const [route] of MIX) {
     const l = all.lat.get(route) ?? [];
     const errs = [...all.status].filter(([k]) => k.endsWith(route)).map(([k, v]) => `${k.split(' ')[0]}: ${v}`);
-    console.log(`| ${route} | ${l.length} | ${f(pct(l, 50))} | ${f(pct(l, 95))} | ${f(pct(l, 99))} | ${f(Math.max(...l))} | ${errs.length ? errs.join(', ') : 0} |`);
+    console.log(
+      `| ${route} | ${l.length} | ${f(pct(l, 50))} | ${f(pct(l, 95))} | ${f(pct(l, 99))} | ${f(Math.max(...l))} | ${errs.length ? errs.join(', ') : 0} |`,
+    );
   }
 
   // Verdict over the samples after warm-up (the first quarter).
@@ -239,19 +287,31 @@ try {
   const totalErrors = [...all.status].filter(([k]) => !k.startsWith('4')).reduce((a, [, v]) => a + v, 0);
   const rssMax = Math.max(...samples.map((s) => s.rss));
   console.log('');
-  console.log(`node RSS: start ${f(samples[0]?.rss ?? NaN)} MB, end ${f(lastS?.rss ?? NaN)} MB, max ${f(rssMax)} MB; growth after warm-up ${f(rssGrowth, 2)} MB/min (includes LevelDB's mapped table files)`);
-  console.log(`node RssAnon (memory the node allocated): start ${f(samples[0]?.anon ?? NaN)} MB, end ${f(lastS?.anon ?? NaN)} MB; growth after warm-up ${f(growth, 2)} MB/min`);
-  console.log(`latency drift: p95 first steady window ${f(first?.p95 ?? NaN)} ms -> last ${f(lastS?.p95 ?? NaN)} ms (x${f(drift, 2)})`);
-  console.log(`errors (network or 5xx): ${totalErrors}; 4xx: ${[...all.status].filter(([k]) => k.startsWith('4')).reduce((a, [, v]) => a + v, 0)}`);
+  console.log(
+    `node RSS: start ${f(samples[0]?.rss ?? NaN)} MB, end ${f(lastS?.rss ?? NaN)} MB, max ${f(rssMax)} MB; growth after warm-up ${f(rssGrowth, 2)} MB/min (includes LevelDB's mapped table files)`,
+  );
+  console.log(
+    `node RssAnon (memory the node allocated): start ${f(samples[0]?.anon ?? NaN)} MB, end ${f(lastS?.anon ?? NaN)} MB; growth after warm-up ${f(growth, 2)} MB/min`,
+  );
+  console.log(
+    `latency drift: p95 first steady window ${f(first?.p95 ?? NaN)} ms -> last ${f(lastS?.p95 ?? NaN)} ms (x${f(drift, 2)})`,
+  );
+  console.log(
+    `errors (network or 5xx): ${totalErrors}; 4xx: ${[...all.status].filter(([k]) => k.startsWith('4')).reduce((a, [, v]) => a + v, 0)}`,
+  );
   const okMemory = !(growth > 10);
   const okLatency = !(drift > 2);
   const ok = okMemory && okLatency && totalErrors === 0;
-  console.log(`verdict: ${ok ? 'STABLE' : 'NOT STABLE'} (memory ${okMemory ? 'ok' : 'growing'} [RssAnon, limit 10 MB/min], latency ${okLatency ? 'ok' : 'drifting'} [limit x2], errors ${totalErrors === 0 ? 'none' : totalErrors})`);
+  console.log(
+    `verdict: ${ok ? 'STABLE' : 'NOT STABLE'} (memory ${okMemory ? 'ok' : 'growing'} [RssAnon, limit 10 MB/min], latency ${okLatency ? 'ok' : 'drifting'} [limit x2], errors ${totalErrors === 0 ? 'none' : totalErrors})`,
+  );
   code = ok ? 0 : 1;
 } finally {
   const alive = node.proc.child.exitCode === null && node.proc.child.signalCode === null;
   if (!alive) {
-    console.log(`the node died during the soak (exit ${node.proc.child.exitCode ?? node.proc.child.signalCode}):\n${node.proc.output().slice(-2000)}`);
+    console.log(
+      `the node died during the soak (exit ${node.proc.child.exitCode ?? node.proc.child.signalCode}):\n${node.proc.output().slice(-2000)}`,
+    );
     code = 1;
   }
   await gateway?.proc.stop();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one test command (README, `npm test`, .ci/run): installs, generates, type-checks, then runs every test
+# The one test command (README, `npm test`, .ci/run): installs, generates, type-checks, lints, then runs every test
 # on Node and the core tests inside Deno. Ends with one line "total: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -41,6 +41,10 @@ bash scripts/build.sh || exit 1
 stage "typecheck"
 npx tsc -p tsconfig.json --noEmit || exit 1
 npx tsc -p tsconfig.core.json --noEmit || exit 1
+
+# 4b. Format and lint (biome.json): a file not formatted or a lint error fails the run.
+stage "format and lint (Biome)"
+npx biome ci . || exit 1
 
 # 5. A browser for the dashboard's test (test/e2e/dashboard/): Debian's chromium, installed when missing. Without one
 #    that test alone is skipped with the reason; with CI=true it fails instead.

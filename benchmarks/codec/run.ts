@@ -32,9 +32,15 @@ const MS = arg('ms', 250);
 /** The real blocks measured (Shimmer mainnet, milestones 17339..17341). */
 const PICK: { kind: string; id: string }[] = [
   { kind: 'tagged data', id: '0xa62cbf7fe64933c8aa1525971bb652b61c70e59ad319542f91346568e6478eff' },
-  { kind: 'transaction 1 in / 2 out, signed', id: '0x28d171d774fbde727bf1defbfd80a8b23315fc3dc28eb2f7ea8fb19892027bf4' },
+  {
+    kind: 'transaction 1 in / 2 out, signed',
+    id: '0x28d171d774fbde727bf1defbfd80a8b23315fc3dc28eb2f7ea8fb19892027bf4',
+  },
   { kind: 'milestone', id: '0x904351e0e82ec26389d96310fe060b050b056fddef701887b50baea07b62c35c' },
-  { kind: 'transaction 3 in / 25 out (large)', id: '0xd79a2feb857ffe4791bfae2d2e991463bbcc6d9f9d2eeb1276d0931f16ae14dd' },
+  {
+    kind: 'transaction 3 in / 25 out (large)',
+    id: '0xd79a2feb857ffe4791bfae2d2e991463bbcc6d9f9d2eeb1276d0931f16ae14dd',
+  },
 ];
 
 function realBlocks(): { kind: string; id: string; bytes: Uint8Array }[] {
@@ -73,7 +79,8 @@ function check(b: { kind: string; id: string; bytes: Uint8Array }): void {
     if (id !== b.id) throw new Error(`${p} gives block ID ${id} for ${b.kind}, expected ${b.id}`);
   }
   for (const p of ['oursCodec', 'iotajsCodec'] as Pipeline[]) {
-    if (toHex(pipelines[p](b.bytes) as Uint8Array) !== hex) throw new Error(`${p} does not re-encode ${b.kind} identically`);
+    if (toHex(pipelines[p](b.bytes) as Uint8Array) !== hex)
+      throw new Error(`${p} does not re-encode ${b.kind} identically`);
   }
 }
 
@@ -85,13 +92,14 @@ function codecTable(): string {
   const names = Object.keys(pipelines) as Pipeline[];
   const rates = new Map<string, number[]>();
   for (let r = 0; r < ROUNDS; r++) {
-    for (const b of blocks) for (const p of names) {
-      const key = `${b.kind}|${p}`;
-      const f = pipelines[p];
-      const list = rates.get(key) ?? [];
-      list.push(timeOps(() => f(b.bytes), MS));
-      rates.set(key, list);
-    }
+    for (const b of blocks)
+      for (const p of names) {
+        const key = `${b.kind}|${p}`;
+        const f = pipelines[p];
+        const list = rates.get(key) ?? [];
+        list.push(timeOps(() => f(b.bytes), MS));
+        rates.set(key, list);
+      }
   }
   const m = (b: { kind: string }, p: Pipeline) => median(rates.get(`${b.kind}|${p}`)!);
   const lines = [
@@ -99,7 +107,11 @@ function codecTable(): string {
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const b of blocks) {
-    const o = m(b, 'ours'), i = m(b, 'iotajs'), n = m(b, 'oursNoble'), oc = m(b, 'oursCodec'), ic = m(b, 'iotajsCodec');
+    const o = m(b, 'ours'),
+      i = m(b, 'iotajs'),
+      n = m(b, 'oursNoble'),
+      oc = m(b, 'oursCodec'),
+      ic = m(b, 'iotajsCodec');
     lines.push(
       `| ${b.kind} | ${b.bytes.length} | ${fmt(o)} | ${fmt(i)} | **${(o / i).toFixed(1)}x** | ${fmt(n)} | ${(n / i).toFixed(1)}x | ${fmt(oc)} / ${fmt(ic)} | ${(oc / ic).toFixed(1)}x |`,
     );
@@ -137,10 +149,16 @@ function blakeTable(): string {
     }
   }
   const m = (p: string, s: number) => median(us.get(`${p}|${s}`)!);
-  const lines = ['| BLAKE2b-256 path | ' + SIZES.map((s) => `${s} B µs`).join(' | ') + ' |', '|---|' + SIZES.map(() => '---:').join('|') + '|'];
+  const lines = [
+    '| BLAKE2b-256 path | ' + SIZES.map((s) => `${s} B µs`).join(' | ') + ' |',
+    '|---|' + SIZES.map(() => '---:').join('|') + '|',
+  ];
   for (const p of names) lines.push(`| ${p} | ${SIZES.map((s) => m(p, s).toFixed(2)).join(' | ')} |`);
   const base = names[0]!;
-  for (const p of names.slice(1)) lines.push(`| speed-up of ${p.replace(/ \(now\)$/, '')} over noble one-shot | ${SIZES.map((s) => (m(base, s) / m(p, s)).toFixed(2) + 'x').join(' | ')} |`);
+  for (const p of names.slice(1))
+    lines.push(
+      `| speed-up of ${p.replace(/ \(now\)$/, '')} over noble one-shot | ${SIZES.map((s) => (m(base, s) / m(p, s)).toFixed(2) + 'x').join(' | ')} |`,
+    );
   return lines.join('\n');
 }
 

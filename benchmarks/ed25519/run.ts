@@ -12,14 +12,20 @@
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { createHash, randomBytes } from 'node:crypto';
-import { ed25519PublicKeyFromSeed, ed25519Sign, ed25519Verify, setEd25519Accelerator } from '../../src/core/crypto/ed25519.ts';
+import {
+  ed25519PublicKeyFromSeed,
+  ed25519Sign,
+  ed25519Verify,
+  setEd25519Accelerator,
+} from '../../src/core/crypto/ed25519.ts';
 import { createOpenSslEd25519Verifier, installOpenSslEd25519 } from '../../src/node/crypto/ed25519-openssl.ts';
 import { scriptArg } from '../../scripts/lib/args.ts';
 
 const arg = (name: string, dflt: string): string => scriptArg(name, dflt);
 const N = Number(arg('n', '2000'));
 const KEYS = Number(arg('keys', '50'));
-if (!Number.isSafeInteger(N) || N < 1 || !Number.isSafeInteger(KEYS) || KEYS < 1) throw new Error('--n and --keys must be positive integers');
+if (!Number.isSafeInteger(N) || N < 1 || !Number.isSafeInteger(KEYS) || KEYS < 1)
+  throw new Error('--n and --keys must be positive integers');
 
 interface Sig {
   pub: Uint8Array;
@@ -43,7 +49,10 @@ const invalid: Sig[] = honest.map((s) => {
 // cofactorless one holds only when [k]T = 0 (k divisible by 8, 1 in 8 of them)
 const Point = ed25519.Point;
 const L = Point.CURVE().n;
-const T8 = Point.fromBytes(Buffer.from('c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a', 'hex'), true);
+const T8 = Point.fromBytes(
+  Buffer.from('c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a', 'hex'),
+  true,
+);
 const le = (b: Uint8Array): bigint => BigInt('0x' + Buffer.from(b).reverse().toString('hex'));
 const toLe = (x: bigint): Uint8Array => Buffer.from(x.toString(16).padStart(64, '0'), 'hex').reverse();
 const zip215Only: Sig[] = Array.from({ length: Math.min(N, 200) }, () => {
@@ -60,7 +69,8 @@ function time(label: string, sigs: Sig[], expect: boolean): void {
   const perBatch: number[] = [];
   for (let b = 0; b < 5; b++) {
     const t0 = performance.now();
-    for (const s of sigs) if (ed25519Verify(s.pub, s.msg, s.sig) !== expect) throw new Error(`${label}: unexpected verdict`);
+    for (const s of sigs)
+      if (ed25519Verify(s.pub, s.msg, s.sig) !== expect) throw new Error(`${label}: unexpected verdict`);
     perBatch.push(((performance.now() - t0) * 1000) / sigs.length);
   }
   perBatch.sort((x, y) => x - y);

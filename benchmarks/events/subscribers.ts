@@ -88,7 +88,16 @@ parentPort!.on('message', (m: { type: 'report'; from: number; to: number } | { t
       duplicates += Math.max(0, deliveries[seq]! - clients);
     }
     const seen = milestones.map((s) => [...s].filter((i) => i >= m.from && i <= m.to).length);
-    parentPort!.postMessage({ type: 'report', delivered, duplicates, beforeAck, other, closed: closed, milestonesSeen: seen.reduce((a, b) => a + b, 0), histogram });
+    parentPort!.postMessage({
+      type: 'report',
+      delivered,
+      duplicates,
+      beforeAck,
+      other,
+      closed: closed,
+      milestonesSeen: seen.reduce((a, b) => a + b, 0),
+      histogram,
+    });
   } else {
     for (const c of open) c.end(true);
     parentPort!.close();

@@ -18,7 +18,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LEDGER_TABLES, queryOutputs, putOutputIndex, indexLedgerChanges, confirmMilestone, type IndexerRoute } from '../../src/core/ledger/index.ts';
+import {
+  LEDGER_TABLES,
+  queryOutputs,
+  putOutputIndex,
+  indexLedgerChanges,
+  confirmMilestone,
+  type IndexerRoute,
+} from '../../src/core/ledger/index.ts';
 import { bech32EncodeAddress } from '../../src/core/ids/index.ts';
 import type { BasicOutput, Ed25519Address } from '../../src/core/model/index.ts';
 import { NodeStore } from '../../src/core/store/index.ts';
@@ -54,7 +61,8 @@ function outputIdOf(i: number): Uint8Array {
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const p99 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))]!;
+const p99 = (xs: number[]): number =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))]!;
 const ms = (x: number): string => x.toFixed(2);
 
 /** Which address owns output i: the target addresses own every k-th output, the fillers the rest in runs of 10. */
@@ -70,9 +78,18 @@ async function fill(store: NodeStore): Promise<void> {
   for (let i = 0; i < OUTPUTS; i++) {
     const owner = ownerOf(i, targetEvery);
     const address = owner < 0 ? addressOf(0xfffffff0 - owner) : addressOf(owner);
-    const output: BasicOutput = { type: 3, amount: 1_000_000n + BigInt(i), nativeTokens: [], unlockConditions: [{ type: 0, address }], features: [] };
+    const output: BasicOutput = {
+      type: 3,
+      amount: 1_000_000n + BigInt(i),
+      nativeTokens: [],
+      unlockConditions: [{ type: 0, address }],
+      features: [],
+    };
     const outputId = outputIdOf(i);
-    const booked = { milestoneIndexBooked: 1 + Math.floor(i / 1000), milestoneTimestampBooked: T0 + Math.floor(i / 1000) };
+    const booked = {
+      milestoneIndexBooked: 1 + Math.floor(i / 1000),
+      milestoneTimestampBooked: T0 + Math.floor(i / 1000),
+    };
     batch.put(LEDGER_TABLES.outputs, outputId, { blockId: new Uint8Array(32), ...booked, output });
     batch.put(LEDGER_TABLES.unspent, outputId, null);
     putOutputIndex(batch, { outputId, milestoneTimestampBooked: booked.milestoneTimestampBooked, output });
@@ -85,10 +102,18 @@ async function fill(store: NodeStore): Promise<void> {
   console.log(`  filled ${OUTPUTS.toLocaleString('en-US')} outputs in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-const QUERY_KINDS: readonly (readonly [label: string, route: IndexerRoute, params: (a: string) => Record<string, string>])[] = [
+const QUERY_KINDS: readonly (readonly [
+  label: string,
+  route: IndexerRoute,
+  params: (a: string) => Record<string, string>,
+])[] = [
   ['basic?address=', 'basic', (a) => ({ address: a })],
   ['outputs?unlockableByAddress=', 'outputs', (a) => ({ unlockableByAddress: a })],
-  ['basic?address=&has*=false (iota.js)', 'basic', (a) => ({ address: a, hasExpiration: 'false', hasTimelock: 'false', hasStorageDepositReturn: 'false' })],
+  [
+    'basic?address=&has*=false (iota.js)',
+    'basic',
+    (a) => ({ address: a, hasExpiration: 'false', hasTimelock: 'false', hasStorageDepositReturn: 'false' }),
+  ],
 ];
 
 async function queries(engine: DbEngine): Promise<void> {
@@ -132,7 +157,11 @@ async function confirmation(engine: DbEngine, runs: number): Promise<void> {
       const kv = await openKeyValueStore(engine, join(dir, 'db'));
       const store = await freshLedgerStore(kv, scenario);
       const t0 = performance.now();
-      const result = await confirmMilestone({ store, milestoneBlockId: scenario.milestone.id, milestoneBlock: scenario.milestone.block });
+      const result = await confirmMilestone({
+        store,
+        milestoneBlockId: scenario.milestone.id,
+        milestoneBlock: scenario.milestone.block,
+      });
       await result.batch.commit({ sync: true });
       whole.push(performance.now() - t0);
       await kv.close();
@@ -151,7 +180,9 @@ async function confirmation(engine: DbEngine, runs: number): Promise<void> {
   }
   const w = median(whole);
   const s = median(share);
-  console.log(`  1,000-transaction cone: whole confirmation ${ms(w)} ms, index share ${ms(s)} ms -> indexing adds ${((100 * s) / (w - s)).toFixed(1)}%`);
+  console.log(
+    `  1,000-transaction cone: whole confirmation ${ms(w)} ms, index share ${ms(s)} ms -> indexing adds ${((100 * s) / (w - s)).toFixed(1)}%`,
+  );
 }
 
 if (!installOpenSslEd25519()) console.log('(OpenSSL Ed25519 unavailable: signatures checked by noble)');

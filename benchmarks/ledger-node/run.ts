@@ -40,15 +40,28 @@ async function once(n: number): Promise<{ issue: number; tips: number; metadata:
     const store = await NodeStore.open(kv);
     const g = devNetworkGenesis({ minPowScore: 0 });
     const network = await recordGenesis(store, g);
-    const parts = await composeNode({ store, network, version: 'bench', logger: quiet, coordinator: coordinatorOf(g)! });
+    const parts = await composeNode({
+      store,
+      network,
+      version: 'bench',
+      logger: quiet,
+      coordinator: coordinatorOf(g)!,
+    });
     const { service } = parts;
     const coordinator = parts.coordinator!;
     await coordinator.issue();
     let previous: Uint8Array | undefined;
     for (let i = 0; i < n; i++) {
       const tips = (await service.getTips({ allowSemiLazy: false })).tips;
-      const parents = [...new Map([...(previous ? [previous] : []), tips[0]!].map((p) => [p.join(), p])).values()].sort(compareBytes);
-      const block: Block = { protocolVersion: 2, parents, payload: { type: 5, tag: new TextEncoder().encode(`b${i}`), data: new Uint8Array(0) }, nonce: 0n };
+      const parents = [...new Map([...(previous ? [previous] : []), tips[0]!].map((p) => [p.join(), p])).values()].sort(
+        compareBytes,
+      );
+      const block: Block = {
+        protocolVersion: 2,
+        parents,
+        payload: { type: 5, tag: new TextEncoder().encode(`b${i}`), data: new Uint8Array(0) },
+        nonce: 0n,
+      };
       previous = (await service.submitBlock({ block: { $case: 'raw', value: encodeBlock(block) } })).blockId;
     }
     let t = performance.now();
@@ -73,5 +86,7 @@ console.log('|---|---|---|---|');
 for (const n of SIZES) {
   const rows = [];
   for (let r = 0; r < RUNS; r++) rows.push(await once(n));
-  console.log(`| ${n} | ${median(rows.map((x) => x.issue)).toFixed(1)} | ${median(rows.map((x) => x.tips)).toFixed(2)} | ${median(rows.map((x) => x.metadata)).toFixed(2)} |`);
+  console.log(
+    `| ${n} | ${median(rows.map((x) => x.issue)).toFixed(1)} | ${median(rows.map((x) => x.tips)).toFixed(2)} | ${median(rows.map((x) => x.metadata)).toFixed(2)} |`,
+  );
 }

@@ -4,7 +4,15 @@
  * Shared by benchmarks/ledger/run.ts and benchmarks/indexer/run.ts.
  */
 import { MemoryKeyValueStore, type KeyValueStore, type NodeStore } from '../../src/core/store/index.ts';
-import { basicOutput, TestNetwork, transfer, Wallet, outputsOf, type BuiltBlock, type Spendable } from '../../test/core/ledger/support.ts';
+import {
+  basicOutput,
+  TestNetwork,
+  transfer,
+  Wallet,
+  outputsOf,
+  type BuiltBlock,
+  type Spendable,
+} from '../../test/core/ledger/support.ts';
 
 const CHAINS = 50;
 const AMOUNT = 1_000_000n;
@@ -36,7 +44,13 @@ export async function confirmationScenario(size: number): Promise<ConeScenario> 
 export async function freshLedgerStore(kv: KeyValueStore, s: ConeScenario): Promise<NodeStore> {
   const net = await TestNetwork.create(kv, owners);
   const batch = net.store.batch();
-  for (const b of s.blocks) batch.addBlock({ blockId: b.id, bytes: b.bytes, parents: b.block.parents, metadata: { protocolVersion: 2, solid: true, arrivalTime: 1 } });
+  for (const b of s.blocks)
+    batch.addBlock({
+      blockId: b.id,
+      bytes: b.bytes,
+      parents: b.block.parents,
+      metadata: { protocolVersion: 2, solid: true, arrivalTime: 1 },
+    });
   await batch.commit();
   return net.store;
 }

@@ -60,7 +60,13 @@ const engines: { name: string; open: () => Promise<{ kv: KeyValueStore; done: ()
     open: async () => {
       const dir = await mkdtemp(join(tmpdir(), 'ledger-bench-'));
       const kv = await LevelKeyValueStore.open(dir);
-      return { kv, done: async () => { await kv.close(); await rm(dir, { recursive: true, force: true }); } };
+      return {
+        kv,
+        done: async () => {
+          await kv.close();
+          await rm(dir, { recursive: true, force: true });
+        },
+      };
     },
   },
 ];
@@ -90,7 +96,9 @@ for (const size of SIZES) {
     console.error(rows[rows.length - 1]);
   }
 }
-console.log(`\nmilestone confirmation, median of ${RUNS} runs (ms; µs/tx = total per transaction block; Ed25519 verify: ${ED25519})\n`);
+console.log(
+  `\nmilestone confirmation, median of ${RUNS} runs (ms; µs/tx = total per transaction block; Ed25519 verify: ${ED25519})\n`,
+);
 console.log('|  txs  | store   | confirm   | commit   | total     | µs/tx  |');
 console.log('|-------|---------|-----------|----------|-----------|--------|');
 for (const r of rows) console.log(r);

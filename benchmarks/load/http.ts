@@ -2,7 +2,13 @@
 import { Agent, request as httpRequest } from 'node:http';
 
 export interface HttpClient {
-  call(method: string, path: string, body?: Uint8Array | string, type?: string, headers?: Record<string, string>): Promise<{ status: number; text: string }>;
+  call(
+    method: string,
+    path: string,
+    body?: Uint8Array | string,
+    type?: string,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; text: string }>;
   close(): void;
 }
 
@@ -11,7 +17,8 @@ export function httpClient(base: string, sockets: number): HttpClient {
   return {
     call: (method, path, body, type, extra = {}) =>
       new Promise((resolve, reject) => {
-        const headers = body === undefined ? extra : { ...extra, 'content-type': type!, 'content-length': Buffer.byteLength(body) };
+        const headers =
+          body === undefined ? extra : { ...extra, 'content-type': type!, 'content-length': Buffer.byteLength(body) };
         const req = httpRequest(`${base}${path}`, { method, agent, headers }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));

@@ -17,18 +17,27 @@ const arg = (name: string, dflt: string): string => scriptArg(name, dflt);
 const BLOCKS = Number(arg('blocks', '10000'));
 const PROBES = Number(arg('probes', '200'));
 
-
 const encoder = new TextEncoder();
 
 async function probe(http: HttpClient, label: string): Promise<void> {
   const ms: number[] = [];
   for (let i = 0; i < PROBES; i++) {
     const t0 = performance.now();
-    const res = await http.call('POST', '/api/core/v2/blocks', JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: toHex0x(encoder.encode('probe')), data: toHex0x(encoder.encode(`${label}${i}`)) } }), 'application/json');
+    const res = await http.call(
+      'POST',
+      '/api/core/v2/blocks',
+      JSON.stringify({
+        protocolVersion: 2,
+        payload: { type: 5, tag: toHex0x(encoder.encode('probe')), data: toHex0x(encoder.encode(`${label}${i}`)) },
+      }),
+      'application/json',
+    );
     if (res.status !== 201) throw new Error(`probe: ${res.status} ${res.text}`);
     ms.push(performance.now() - t0);
   }
-  console.log(`${label.padEnd(34)} node-filled POST: median ${percentile(ms, 50).toFixed(2)} ms, p99 ${percentile(ms, 99).toFixed(2)} ms`);
+  console.log(
+    `${label.padEnd(34)} node-filled POST: median ${percentile(ms, 50).toFixed(2)} ms, p99 ${percentile(ms, 99).toFixed(2)} ms`,
+  );
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'ledger-bench-wide-'));
@@ -39,8 +48,18 @@ try {
   // 8 parents: grow the tangle until GET /tips gives 4, twice.
   const parents = new Map<string, Uint8Array>();
   while (parents.size < 8) {
-    for (const t of (JSON.parse((await http.call('GET', '/api/core/v2/tips')).text) as { tips: string[] }).tips) parents.set(t, fromHex0x(t));
-    if (parents.size < 8) await http.call('POST', '/api/core/v2/blocks', JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: '0x', data: toHex0x(encoder.encode(String(parents.size))) } }), 'application/json');
+    for (const t of (JSON.parse((await http.call('GET', '/api/core/v2/tips')).text) as { tips: string[] }).tips)
+      parents.set(t, fromHex0x(t));
+    if (parents.size < 8)
+      await http.call(
+        'POST',
+        '/api/core/v2/blocks',
+        JSON.stringify({
+          protocolVersion: 2,
+          payload: { type: 5, tag: '0x', data: toHex0x(encoder.encode(String(parents.size))) },
+        }),
+        'application/json',
+      );
   }
   const same = [...parents.values()].slice(0, 8).sort((a, b) => Buffer.compare(a, b));
   const t0 = performance.now();
@@ -49,7 +68,12 @@ try {
     Array.from({ length: 32 }, async () => {
       while (next < BLOCKS) {
         const i = next++;
-        const bytes = encodeBlock({ protocolVersion: 2, parents: same, payload: { type: 5, tag: encoder.encode('wide'), data: encoder.encode(String(i)) }, nonce: 1n });
+        const bytes = encodeBlock({
+          protocolVersion: 2,
+          parents: same,
+          payload: { type: 5, tag: encoder.encode('wide'), data: encoder.encode(String(i)) },
+          nonce: 1n,
+        });
         const res = await http.call('POST', '/api/core/v2/blocks', bytes, 'application/vnd.iota.serializer-v1');
         if (res.status !== 201) throw new Error(`wide: ${res.status} ${res.text}`);
       }

@@ -67,7 +67,9 @@ function rateOurs(kind: SearcherKind, seconds: number): number {
 }
 
 /** Their single-thread search loops, as their workers run them: returns nonce found from `start`. */
-function theirSearch(which: 'pow-node.js' | 'pow-wasm.js'): (digest: Uint8Array, zeros: number, start: string) => Promise<string> {
+function theirSearch(
+  which: 'pow-node.js' | 'pow-wasm.js',
+): (digest: Uint8Array, zeros: number, start: string) => Promise<string> {
   if (which === 'pow-node.js') {
     const { PowHelper } = require('@iota/crypto.js');
     return async (d, z, s) => PowHelper.performPow(d, z, s) as string;
@@ -116,12 +118,16 @@ async function measureRates(): Promise<void> {
   const rates: Record<string, number> = {};
   for (const kind of ['wasm', 'js', 'scalar'] as SearcherKind[]) {
     rates[`ours-${kind}`] = rateOurs(kind, kind === 'wasm' ? RATE_SECONDS : Math.min(RATE_SECONDS, 2));
-    console.log(`| ours, ${createSearcher(kind).name} | ${Math.round(rates[`ours-${kind}`]!).toLocaleString('en-US')} |`);
+    console.log(
+      `| ours, ${createSearcher(kind).name} | ${Math.round(rates[`ours-${kind}`]!).toLocaleString('en-US')} |`,
+    );
   }
   if (!SKIP_THEIRS) {
     for (const which of ['pow-wasm.js', 'pow-node.js'] as const) {
       rates[which] = await rateTheirs(which, RATE_SECONDS);
-      console.log(`| @iota/${which}@2.0.0-rc.3 (its worker loop) | ${Math.round(rates[which]!).toLocaleString('en-US')} |`);
+      console.log(
+        `| @iota/${which}@2.0.0-rc.3 (its worker loop) | ${Math.round(rates[which]!).toLocaleString('en-US')} |`,
+      );
     }
     const best = Math.max(rates['pow-wasm.js']!, rates['pow-node.js']!);
     console.log(`\nratio ours-wasm / faster real JS miner, per core: ${(rates['ours-wasm']! / best).toFixed(0)}x`);
@@ -146,7 +152,9 @@ async function timeToScore(): Promise<void> {
         ['pow-wasm.js', new (require('@iota/pow-wasm.js').WasmPowProvider)(WORKERS)],
         ['pow-node.js', new (require('@iota/pow-node.js').NodePowProvider)(WORKERS)],
       ] as Array<[string, { pow(m: Uint8Array, s: number): Promise<string> }]>);
-  console.log('| block | score | zeros | ours median (runs) | ours MH/s per worker | pow-wasm.js median (runs) | pow-node.js median (runs) | faster real / ours |');
+  console.log(
+    '| block | score | zeros | ours median (runs) | ours MH/s per worker | pow-wasm.js median (runs) | pow-node.js median (runs) | faster real / ours |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   try {
     for (const c of cases) {
@@ -173,10 +181,16 @@ async function timeToScore(): Promise<void> {
           theirs[name]!.push(performance.now() - t0);
         }
       }
-      const fmt = (xs: number[] | undefined) => (xs && xs.length ? `${(median(xs) / 1000).toFixed(3)} s (${xs.length})` : 'not run');
-      const bestTheirs = Math.min(...Object.values(theirs).filter((x) => x.length).map((x) => median(x)));
+      const fmt = (xs: number[] | undefined) =>
+        xs?.length ? `${(median(xs) / 1000).toFixed(3)} s (${xs.length})` : 'not run';
+      const bestTheirs = Math.min(
+        ...Object.values(theirs)
+          .filter((x) => x.length)
+          .map((x) => median(x)),
+      );
       // ratio over the runs both did (the same blocks r = 0..theirRuns-1)
-      const paired = c.theirRuns > 0 && Number.isFinite(bestTheirs) ? bestTheirs / median(ours.slice(0, c.theirRuns)) : NaN;
+      const paired =
+        c.theirRuns > 0 && Number.isFinite(bestTheirs) ? bestTheirs / median(ours.slice(0, c.theirRuns)) : NaN;
       console.log(
         `| ${c.label} | ${c.score} | ${zeros} | ${fmt(ours)} | ${(hashes / (ms / 1000) / WORKERS / 1e6).toFixed(2)} | ${fmt(theirs['pow-wasm.js'])} | ${fmt(theirs['pow-node.js'])} | ${Number.isNaN(paired) ? '-' : `${paired.toFixed(0)}x`} |`,
       );

@@ -17,7 +17,14 @@ for (const u of variants) {
   const hash = inst.exports['hash'] as () => number;
   const input = new Int32Array(mem.buffer, TEMPLATE, BUFFER_BYTES / 4);
   const name = `unroll ${u}${u === UNROLL ? ' (current)' : ''} (${bytes.length} B)`;
-  searchers.push(createBitslicedSearcher({ name, words: 4, input, transform: () => new Int32Array(mem.buffer, hash(), BUFFER_BYTES / 4) }));
+  searchers.push(
+    createBitslicedSearcher({
+      name,
+      words: 4,
+      input,
+      transform: () => new Int32Array(mem.buffer, hash(), BUFFER_BYTES / 4),
+    }),
+  );
 }
 const d = new Uint8Array(32).fill(3);
 for (const s of searchers) s.search(d, 243, 0n, 128 * 300);
@@ -30,4 +37,5 @@ for (let rep = 0; rep < 5; rep++) {
     res.set(s.name, [...(res.get(s.name) ?? []), r.hashes / dt / 1000]);
   }
 }
-for (const [k, v] of res) console.log(`${k}: best ${Math.max(...v).toFixed(2)} MH/s (runs ${v.map((x) => x.toFixed(2)).join(' ')})`);
+for (const [k, v] of res)
+  console.log(`${k}: best ${Math.max(...v).toFixed(2)} MH/s (runs ${v.map((x) => x.toFixed(2)).join(' ')})`);

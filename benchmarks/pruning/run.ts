@@ -32,7 +32,8 @@ const ENGINE = arg('engine', 'rocksdb');
 type Allocator = 'jemalloc' | 'glibc';
 const FLAGS = ['--min-pow-score', '0', '--milestone-interval', '1', '--db-engine', ENGINE];
 
-const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const rssMb = (pid: number): number =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const mb = (bytes: number): string => (bytes / 1e6).toFixed(0);
 
 async function json(url: string, init?: RequestInit): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -44,7 +45,11 @@ async function earlyBlock(dir: string): Promise<string> {
   const node = await spawnNode(dir, FLAGS);
   try {
     const hex = (s: string): string => `0x${Buffer.from(s).toString('hex')}`;
-    const posted = await json(`${node.rest}/api/core/v2/blocks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: hex('early'), data: hex('early block') } }) });
+    const posted = await json(`${node.rest}/api/core/v2/blocks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: hex('early'), data: hex('early block') } }),
+    });
     const id = posted.body['blockId'] as string;
     for (;;) {
       const md = await json(`${node.rest}/api/core/v2/blocks/${id}/metadata`);
@@ -65,17 +70,37 @@ interface Sample {
 
 /** The library `npm start` preloads (scripts/ensure-jemalloc.sh), or a reason why there is none. */
 function jemallocLibrary(): string {
-  const r = spawnSync('bash', [fileURLToPath(new URL('../../scripts/ensure-jemalloc.sh', import.meta.url))], { encoding: 'utf8', env: { ...process.env, LEDGER_NODE_ALLOCATOR: 'jemalloc' } });
+  const r = spawnSync('bash', [fileURLToPath(new URL('../../scripts/ensure-jemalloc.sh', import.meta.url))], {
+    encoding: 'utf8',
+    env: { ...process.env, LEDGER_NODE_ALLOCATOR: 'jemalloc' },
+  });
   if (r.status !== 0) throw new Error(`no jemalloc: ${r.stderr.trim()}`);
   return r.stdout.trim();
 }
 
 async function fill(dir: string, allocator: Allocator, log: (line: string) => void): Promise<Sample[]> {
-  const args = [BIN, 'tool', 'fill', '--blocks', String(BLOCKS), '--sample', String(SAMPLE), '--verbose', '--data-dir', dir, '--prune-milestones', KEEP, ...FLAGS];
+  const args = [
+    BIN,
+    'tool',
+    'fill',
+    '--blocks',
+    String(BLOCKS),
+    '--sample',
+    String(SAMPLE),
+    '--verbose',
+    '--data-dir',
+    dir,
+    '--prune-milestones',
+    KEEP,
+    ...FLAGS,
+  ];
   const env: NodeJS.ProcessEnv = { ...process.env, MALLOC_ARENA_MAX: '2' };
   delete env['LD_PRELOAD'];
   if (allocator === 'jemalloc') env['LD_PRELOAD'] = jemallocLibrary();
-  const child = spawn(process.execPath, ['--max-old-space-size=256', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  const child = spawn(process.execPath, ['--max-old-space-size=256', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+  });
   const samples: Sample[] = [];
   let pruningIndex = 0;
   let runs = 0;
@@ -91,7 +116,9 @@ async function fill(dir: string, allocator: Allocator, log: (line: string) => vo
       const size = folderSize(join(dir, ENGINE === 'rocksdb' ? 'db-rocksdb' : 'db'));
       const rss = rssMb(child.pid!);
       samples.push({ blocks: Number(s[2]), rss });
-      log(`| ${allocator} | ${s[1]} s | ${s[2]} (${s[3]}/s) | ${s[4]} | ${pruningIndex} (${runs}) | ${mb(size)} MB | ${rss.toFixed(0)} MB | ${s[5]} MB |`);
+      log(
+        `| ${allocator} | ${s[1]} s | ${s[2]} (${s[3]}/s) | ${s[4]} | ${pruningIndex} (${runs}) | ${mb(size)} MB | ${rss.toFixed(0)} MB | ${s[5]} MB |`,
+      );
     } else if (/filled|refused|ERROR|WARN|memory allocator/.test(line)) log(`  ${allocator} fill: ${line}`);
   };
   let buffer = '';
@@ -115,7 +142,8 @@ function growth(samples: readonly Sample[]): string {
   const n = after.length;
   const mx = after.reduce((a, x) => a + x.blocks, 0) / n;
   const my = after.reduce((a, x) => a + x.rss, 0) / n;
-  const slope = after.reduce((a, x) => a + (x.blocks - mx) * (x.rss - my), 0) / after.reduce((a, x) => a + (x.blocks - mx) ** 2, 0);
+  const slope =
+    after.reduce((a, x) => a + (x.blocks - mx) * (x.rss - my), 0) / after.reduce((a, x) => a + (x.blocks - mx) ** 2, 0);
   const rss = after.map((x) => x.rss).sort((a, b) => a - b);
   return `RSS after warm-up ${rss[0]!.toFixed(0)}-${rss[n - 1]!.toFixed(0)} MB (median ${rss[n >> 1]!.toFixed(0)}), slope ${(slope * 1e5).toFixed(1)} MB per 100,000 blocks over ${n} samples`;
 }
@@ -132,13 +160,17 @@ async function pipeline(allocator: Allocator, log: (line: string) => void): Prom
     try {
       const info = await json(`${node.rest}/api/core/v2/info`);
       const status = info.body['status'] as Record<string, unknown>;
-      log(`${allocator}: after the fill: confirmed milestone ${JSON.stringify(status['confirmedMilestone'])}, pruningIndex ${String(status['pruningIndex'])}`);
+      log(
+        `${allocator}: after the fill: confirmed milestone ${JSON.stringify(status['confirmedMilestone'])}, pruningIndex ${String(status['pruningIndex'])}`,
+      );
       const r = await json(`${node.rest}/api/core/v2/blocks/${earlyId}`);
       log(`${allocator}: GET the early block: ${r.status} ${JSON.stringify(r.body)}`);
     } finally {
       await node.proc.stop();
     }
-    const check = spawn(process.execPath, [BIN, 'tool', 'check', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const check = spawn(process.execPath, [BIN, 'tool', 'check', '--data-dir', dir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     check.stdout.on('data', (c: Buffer) => (out += c.toString()));
     const code = await new Promise<number | null>((resolve) => check.once('exit', resolve));
@@ -152,9 +184,14 @@ async function pipeline(allocator: Allocator, log: (line: string) => void): Prom
 async function main(): Promise<void> {
   const which = arg('allocator', 'both');
   const allocators: Allocator[] = which === 'both' ? ['jemalloc', 'glibc'] : [which as Allocator];
-  if (!allocators.every((a) => a === 'jemalloc' || a === 'glibc')) throw new Error(`--allocator: both, jemalloc or glibc, not ${which}`);
-  console.log(`${BLOCKS} blocks, --prune-milestones ${KEEP}, ${ENGINE}, ${allocators.join(' and ')}${allocators.length > 1 ? ' side by side' : ''}`);
-  console.log('| allocator | time | blocks stored (rate) | confirmed milestone | pruning index (runs) | store on disk | RSS | V8 heap |');
+  if (!allocators.every((a) => a === 'jemalloc' || a === 'glibc'))
+    throw new Error(`--allocator: both, jemalloc or glibc, not ${which}`);
+  console.log(
+    `${BLOCKS} blocks, --prune-milestones ${KEEP}, ${ENGINE}, ${allocators.join(' and ')}${allocators.length > 1 ? ' side by side' : ''}`,
+  );
+  console.log(
+    '| allocator | time | blocks stored (rate) | confirmed milestone | pruning index (runs) | store on disk | RSS | V8 heap |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   const summaries = await Promise.all(allocators.map((a) => pipeline(a, (line) => console.log(line))));
   for (const s of summaries) console.log(s);

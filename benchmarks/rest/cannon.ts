@@ -26,7 +26,10 @@ interface Spec {
 const spec = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as Spec;
 const paths = spec.paths ?? [];
 const bodies = spec.bodiesFile
-  ? readFileSync(spec.bodiesFile, 'utf8').split('\n').filter((l) => l.length > 0).map((hex) => Buffer.from(hex, 'hex'))
+  ? readFileSync(spec.bodiesFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.length > 0)
+      .map((hex) => Buffer.from(hex, 'hex'))
   : [];
 let next = 0;
 const result = await autocannon({

@@ -12,17 +12,18 @@
  *   gateway/mux  a standalone `ledger-node gateway --node <run's gRPC port>` (its default transport, the mux) -> the
  *                same `run` node
  * Operations, at each concurrency (= autocannon connections):
- *   GET block JSON  GET /api/core/v2/blocks/{id} with Accept: application/json, the ids of `--blocks` stored blocks in turn
+ *   GET block JSON  GET /api/core/v2/blocks/{id} with Accept: application/json, the ids of `--blocks` stored blocks in
+ * turn
  *   GET block raw   the same with Accept: application/vnd.iota.serializer-v1
  *   POST block raw  POST /api/core/v2/blocks, `--posts` distinct valid blocks each sent once (the node runs a new dev
  *                   network with --min-pow-score 0, so the blocks carry nonce 0 and need no mining; they are built on
  *                   the node's tips just before the measurement); blocks/s
- * Each run measures every (operation, concurrency, path) once, GET for `--seconds`, the paths in a rotated order from one
- * run to the next; the first run is preceded by a warm-up of every path. Reported: medians over the runs of req/s, p50
- * and p99 (autocannon's, ms), the serving processes' CPU per request (user + system, from /proc; for the gateway: the
- * gateway's + the node's), and each path's req/s as a share of the Koa ceiling's in the same run (median of the runs'
- * ratios). Any non-2xx answer, error or timeout aborts the benchmark. `--cpu-prof=DIR` writes V8 CPU profiles of the
- * servers there when they stop. The benchmark builds dist/ first (scripts/build.sh, incremental).
+ * Each run measures every (operation, concurrency, path) once, GET for `--seconds`, the paths in a rotated order from
+ * one run to the next; the first run is preceded by a warm-up of every path. Reported: medians over the runs of req/s,
+ * p50 and p99 (autocannon's, ms), the serving processes' CPU per request (user + system, from /proc; for the gateway:
+ * the gateway's + the node's), and each path's req/s as a share of the Koa ceiling's in the same run (median of the
+ * runs' ratios). Any non-2xx answer, error or timeout aborts the benchmark. `--cpu-prof=DIR` writes V8 CPU profiles of
+ * the servers there when they stop. The benchmark builds dist/ first (scripts/build.sh, incremental).
  */
 import type { ChildProcess } from 'node:child_process';
 import { execFileSync, spawn } from 'node:child_process';
@@ -47,7 +48,8 @@ const SECONDS = int('seconds', '5', 600);
 const POSTS = int('posts', '10000', 1000000);
 const BLOCKS = int('blocks', '200', 100000);
 const CONCURRENCY = scriptArg('concurrency', '32').split(',').map(Number);
-if (CONCURRENCY.some((c) => !Number.isInteger(c) || c < 1 || c > 1024)) throw new Error('--concurrency must list integers 1..1024');
+if (CONCURRENCY.some((c) => !Number.isInteger(c) || c < 1 || c > 1024))
+  throw new Error('--concurrency must list integers 1..1024');
 const ALL_PATHS = ['koa', 'run', 'gateway/mux'] as const;
 type PathName = (typeof ALL_PATHS)[number];
 const PATHS = scriptArg('paths', ALL_PATHS.join(',')).split(',') as PathName[];
@@ -79,10 +81,14 @@ interface Target {
 // ---------------------------------------------------------------- blocks
 
 let seq = 0;
-/** A tagged-data block on `parents` with nonce 0 (valid at min PoW score 0), distinct from every other one built here. */
+/**
+ * A tagged-data block on `parents` with nonce 0 (valid at min PoW score 0), distinct from every other one built here.
+ */
 function taggedBlock(parents: string[]): Uint8Array {
   const data = toHex0x(Buffer.from(`rest benchmark block ${process.pid}-${++seq}-${'.'.repeat(90)}`));
-  return encodeBlock(blockFromJson({ protocolVersion: 2, parents, payload: { type: 5, tag: '0x62656e6368', data }, nonce: '0' }));
+  return encodeBlock(
+    blockFromJson({ protocolVersion: 2, parents, payload: { type: 5, tag: '0x62656e6368', data }, nonce: '0' }),
+  );
 }
 
 async function tips(url: string): Promise<string[]> {
@@ -116,16 +122,31 @@ function cannon(spec: object, dir: string): Promise<CannonResult> {
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   return new Promise((resolve, reject) => {
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon exited with ${code}: ${out}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon exited with ${code}: ${out}`)),
+    );
   });
 }
 
-async function measure(t: Target, op: Op, connections: number, dir: string, seconds: number, posts?: Uint8Array[]): Promise<Sample> {
+async function measure(
+  t: Target,
+  op: Op,
+  connections: number,
+  dir: string,
+  seconds: number,
+  posts?: Uint8Array[],
+): Promise<Sample> {
   const spec: Record<string, unknown> = { url: t.url, connections };
   if (op === 'POST block raw') {
     const bodiesFile = join(dir, 'bodies.hex');
     writeFileSync(bodiesFile, posts!.map((b) => toHex(b)).join('\n'));
-    Object.assign(spec, { method: 'POST', path: `${V2}/blocks`, headers: { 'content-type': RAW }, amount: posts!.length, bodiesFile });
+    Object.assign(spec, {
+      method: 'POST',
+      path: `${V2}/blocks`,
+      headers: { 'content-type': RAW },
+      amount: posts!.length,
+      bodiesFile,
+    });
   } else {
     Object.assign(spec, {
       method: 'GET',
@@ -139,31 +160,58 @@ async function measure(t: Target, op: Op, connections: number, dir: string, seco
   const cpu = t.pids.map((p, i) => ((cpuSeconds([p]) - cpu0[i]!) * 1e6) / r.requests);
   if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0) {
     // one request again, to show what the server answers
-    const again = posts ? await fetch(`${t.url}${V2}/blocks`, { method: 'POST', headers: { 'content-type': RAW }, body: posts[0]! }) : await fetch(`${t.url}${V2}/blocks/${ids[0]}`);
+    const again = posts
+      ? await fetch(`${t.url}${V2}/blocks`, { method: 'POST', headers: { 'content-type': RAW }, body: posts[0]! })
+      : await fetch(`${t.url}${V2}/blocks/${ids[0]}`);
     const answer = `${again.status} ${(await again.text()).slice(0, 300)}`;
-    throw new Error(`${op} at ${t.url}: ${r.non2xx} non-2xx (${JSON.stringify(r.statusCodes)}), ${r.errors} errors, ${r.timeouts} timeouts; again: ${answer}`);
+    throw new Error(
+      `${op} at ${t.url}: ${r.non2xx} non-2xx (${JSON.stringify(r.statusCodes)}), ${r.errors} errors, ${r.timeouts} timeouts; again: ${answer}`,
+    );
   }
   return { rps: r.rps, p50: r.p50, p99: r.p99, cpu };
 }
 
-let ids: string[] = [];
+const ids: string[] = [];
 
 // ---------------------------------------------------------------- main
 
 async function main(): Promise<void> {
-  console.log(`REST benchmark (autocannon): runs=${RUNS} seconds=${SECONDS} posts=${POSTS} blocks=${BLOCKS} concurrency=${CONCURRENCY.join(',')}`);
-  console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}, node ${process.version}`);
+  console.log(
+    `REST benchmark (autocannon): runs=${RUNS} seconds=${SECONDS} posts=${POSTS} blocks=${BLOCKS} concurrency=${CONCURRENCY.join(',')}`,
+  );
+  console.log(
+    `machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}, node ${process.version}`,
+  );
   execFileSync('bash', [join(ROOT, 'scripts/build.sh')], { stdio: 'inherit' });
   const dir = mkdtempSync(join(tmpdir(), 'ledger-bench-http-'));
   const children: ChildProcess[] = [];
   try {
     const profile = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [];
-    const nodeArgs = ['run', '--data-dir', join(dir, 'node'), '--rest-port', '0', '--grpc-port', '0', '--peer-port', '0', '--pow-workers', '0', '--min-pow-score', '0'];
+    const nodeArgs = [
+      'run',
+      '--data-dir',
+      join(dir, 'node'),
+      '--rest-port',
+      '0',
+      '--grpc-port',
+      '0',
+      '--peer-port',
+      '0',
+      '--pow-workers',
+      '0',
+      '--min-pow-score',
+      '0',
+    ];
     const run = await spawnServer([...profile, BIN, ...nodeArgs], NODE_READY);
     children.push(run.child);
     const runUrl = `http://127.0.0.1:${run.captures[1]}`;
     const targets = new Map<PathName, Target>([['run', { url: runUrl, pids: [run.child.pid!] }]]);
-    const gw = await spawnServer([...profile, BIN, 'gateway', '--node', `127.0.0.1:${run.captures[0]}`, '--rest-port', '0'], [/gateway listening on 127\.0\.0\.1:(\d+)/]);
+    const gw = await spawnServer(
+      [...profile, BIN, 'gateway', '--node', `127.0.0.1:${run.captures[0]}`, '--rest-port', '0'],
+      [/gateway listening on 127\.0\.0\.1:(\d+)/],
+    );
     children.push(gw.child);
     targets.set('gateway/mux', { url: `http://127.0.0.1:${gw.captures[0]}`, pids: [gw.child.pid!, run.child.pid!] });
     // the GET targets: blocks submitted to the node; the ceiling answers the first of them as the node renders it
@@ -173,9 +221,16 @@ async function main(): Promise<void> {
       await post(runUrl, bytes);
       ids.push(toHex0x(blockId(bytes)));
     }
-    const json = await (await fetch(`${runUrl}${V2}/blocks/${ids[0]}`, { headers: { accept: 'application/json' } })).text();
-    const raw = Buffer.from(await (await fetch(`${runUrl}${V2}/blocks/${ids[0]}`, { headers: { accept: RAW } })).arrayBuffer());
-    const koa = await spawnServer([...profile, '--import', 'tsx', SERVE, 'koa', Buffer.from(json).toString('base64'), raw.toString('hex')], [/koa listening on 127\.0\.0\.1:(\d+)/]);
+    const json = await (
+      await fetch(`${runUrl}${V2}/blocks/${ids[0]}`, { headers: { accept: 'application/json' } })
+    ).text();
+    const raw = Buffer.from(
+      await (await fetch(`${runUrl}${V2}/blocks/${ids[0]}`, { headers: { accept: RAW } })).arrayBuffer(),
+    );
+    const koa = await spawnServer(
+      [...profile, '--import', 'tsx', SERVE, 'koa', Buffer.from(json).toString('base64'), raw.toString('hex')],
+      [/koa listening on 127\.0\.0\.1:(\d+)/],
+    );
     children.push(koa.child);
     targets.set('koa', { url: `http://127.0.0.1:${koa.captures[0]}`, pids: [koa.child.pid!] });
     console.log(`seeded ${BLOCKS} blocks (block of ${raw.length} bytes, JSON ${json.length} characters)`);
@@ -187,7 +242,16 @@ async function main(): Promise<void> {
     };
     // warm-up: every path and operation once (fresh processes must reach optimized code), not counted
     for (const op of OPS) {
-      for (const p of PATHS) if (measures(p, op)) await measure(targets.get(p)!, op, Math.max(...CONCURRENCY), dir, 2, op.startsWith('POST') ? (await postBatch()).slice(0, 2000) : undefined);
+      for (const p of PATHS)
+        if (measures(p, op))
+          await measure(
+            targets.get(p)!,
+            op,
+            Math.max(...CONCURRENCY),
+            dir,
+            2,
+            op.startsWith('POST') ? (await postBatch()).slice(0, 2000) : undefined,
+          );
     }
     const samples = new Map<string, Sample[]>();
     for (let r = 0; r < RUNS; r++) {
@@ -196,7 +260,14 @@ async function main(): Promise<void> {
         for (const op of OPS) {
           for (const p of order) {
             if (!measures(p, op)) continue;
-            const s = await measure(targets.get(p)!, op, c, dir, SECONDS, op.startsWith('POST') ? await postBatch() : undefined);
+            const s = await measure(
+              targets.get(p)!,
+              op,
+              c,
+              dir,
+              SECONDS,
+              op.startsWith('POST') ? await postBatch() : undefined,
+            );
             const key = `${op}|${c}|${p}`;
             (samples.get(key) ?? samples.set(key, []).get(key)!).push(s);
           }
@@ -220,17 +291,32 @@ function report(samples: Map<string, Sample[]>, paths: PathName[], measures: (p:
     const b = get(op, c, 'koa');
     return a.length && b.length ? median(a.map((s, i) => s.rps / b[i]!.rps)) : NaN;
   };
-  console.log(`\nmedians over ${RUNS} runs (req/s; p50 / p99 ms; CPU of the serving processes per request, µs; of koa = req/s / the ceiling's, same run)`);
+  console.log(
+    `\nmedians over ${RUNS} runs (req/s; p50 / p99 ms; CPU of the serving processes per request, µs; of koa = req/s / the ceiling's, same run)`,
+  );
   for (const c of CONCURRENCY) {
     console.log(`\n${c} connections`);
-    console.log(`${'operation'.padEnd(15)}| ${'path'.padEnd(12)}| ${'req/s'.padStart(7)} | ${'p50 / p99'.padStart(12)} | ${'cpu µs'.padStart(12)} | of koa`);
+    console.log(
+      `${'operation'.padEnd(15)}| ${'path'.padEnd(12)}| ${'req/s'.padStart(7)} | ${'p50 / p99'.padStart(12)} | ${'cpu µs'.padStart(12)} | of koa`,
+    );
     for (const op of OPS) {
       for (const p of paths) {
         if (!measures(p, op)) continue;
-        const lat = `${fmt(med(op, c, p, (s) => s.p50), 1)} / ${fmt(med(op, c, p, (s) => s.p99), 1)}`;
-        const cpu = get(op, c, p)[0]!.cpu.map((_, i) => fmt(med(op, c, p, (s) => s.cpu[i]!))).join(' + ');
-        const share = op.startsWith('GET') && paths.includes('koa') ? `${(ofKoa(op, c, p) * 100).toFixed(0).padStart(5)}%` : '';
-        console.log(`${op.padEnd(15)}| ${p.padEnd(12)}| ${fmt(med(op, c, p, (s) => s.rps)).padStart(7)} | ${lat.padStart(12)} | ${cpu.padStart(12)} | ${share}`);
+        const lat = `${fmt(
+          med(op, c, p, (s) => s.p50),
+          1,
+        )} / ${fmt(
+          med(op, c, p, (s) => s.p99),
+          1,
+        )}`;
+        const cpu = get(op, c, p)[0]!
+          .cpu.map((_, i) => fmt(med(op, c, p, (s) => s.cpu[i]!)))
+          .join(' + ');
+        const share =
+          op.startsWith('GET') && paths.includes('koa') ? `${(ofKoa(op, c, p) * 100).toFixed(0).padStart(5)}%` : '';
+        console.log(
+          `${op.padEnd(15)}| ${p.padEnd(12)}| ${fmt(med(op, c, p, (s) => s.rps)).padStart(7)} | ${lat.padStart(12)} | ${cpu.padStart(12)} | ${share}`,
+        );
       }
     }
   }
@@ -241,7 +327,9 @@ function report(samples: Map<string, Sample[]>, paths: PathName[], measures: (p:
     if (!paths.includes('koa')) break;
     const share = ofKoa(op, c, 'run');
     const p99 = med(op, c, 'run', (s) => s.p99);
-    console.log(`  run ${op}: ${(share * 100).toFixed(0)}% of koa (at least 50%), p99 ${p99.toFixed(1)} ms (at most 10): ${share >= 0.5 && p99 <= 10 ? 'met' : 'MISSED'}`);
+    console.log(
+      `  run ${op}: ${(share * 100).toFixed(0)}% of koa (at least 50%), p99 ${p99.toFixed(1)} ms (at most 10): ${share >= 0.5 && p99 <= 10 ? 'met' : 'MISSED'}`,
+    );
   }
   const posts = med('POST block raw', c, 'run', (s) => s.rps);
   console.log(`  run POST block raw: ${fmt(posts)} blocks/s (at least 2,000): ${posts >= 2000 ? 'met' : 'MISSED'}`);

@@ -1,14 +1,17 @@
 /**
  * REST benchmark, on demand (never run by the tests), loopback only, bounded in time and count:
- *   npx tsx benchmarks/rest/run.ts [--runs=3] [--ms=1000] [--posts=100] [--blocks=200] [--concurrency=1,32] [--get-only]
+ *   npx tsx benchmarks/rest/run.ts [--runs=3] [--ms=1000] [--posts=100] [--blocks=200] [--concurrency=1,32]
+ * [--get-only]
  *                                  [--paths=koa,run,...] [--mux-streams=1[,N...]] [--cpu-prof=DIR]
  *
  * What is measured, for each operation and each concurrency level (= connections of the HTTP paths):
  *   GET block JSON      GET /api/core/v2/blocks/{id}                       (Accept: application/json)
  *   GET block raw       GET /api/core/v2/blocks/{id}                       (Accept: application/vnd.iota.serializer-v1)
- *   POST block raw      POST /api/core/v2/blocks, pre-mined nonce           (Content-Type: application/vnd.iota.serializer-v1)
- *   POST block JSON     POST /api/core/v2/blocks, pre-mined nonce           (Content-Type: application/json, what iota.js sends)
- * along these paths, so the cost of each hop is visible (every server in its own process, as users run them):
+ *   POST block raw      POST /api/core/v2/blocks, pre-mined nonce           (Content-Type:
+ * application/vnd.iota.serializer-v1)
+ *   POST block JSON     POST /api/core/v2/blocks, pre-mined nonce           (Content-Type: application/json, what
+ * iota.js sends) along these paths, so the cost of each hop is visible (every server in its own process, as users run
+ * them):
  *   koa        the ceiling: a bare Koa app with one route answering the same block's JSON text or bytes, nothing
  *              else (serve.ts koa); GET only
  *   run        HTTP -> REST gateway -> in-process transport -> service: a spawned `ledger-node run`, as users run it
@@ -68,7 +71,8 @@ for (const [k, v] of Object.entries({ RUNS, MS, POSTS, BLOCKS })) {
 }
 const WARMUP = 20;
 if (POSTS <= 2 * WARMUP) throw new Error(`--posts must be more than ${2 * WARMUP}`);
-if (CONCURRENCY.some((c) => !Number.isInteger(c) || c < 1 || c > 256)) throw new Error('--concurrency must list integers 1..256');
+if (CONCURRENCY.some((c) => !Number.isInteger(c) || c < 1 || c > 256))
+  throw new Error('--concurrency must list integers 1..256');
 
 const BIN = fileURLToPath(new URL('../../bin/ledger-node.js', import.meta.url));
 const SERVE = fileURLToPath(new URL('./serve.ts', import.meta.url));
@@ -76,9 +80,12 @@ const RAW = 'application/vnd.iota.serializer-v1';
 const V2 = '/api/core/v2';
 
 type Op = 'GET block JSON' | 'GET block raw' | 'POST block raw' | 'POST block JSON';
-const OPS: Op[] = GET_ONLY ? ['GET block JSON', 'GET block raw'] : ['GET block JSON', 'GET block raw', 'POST block raw', 'POST block JSON'];
+const OPS: Op[] = GET_ONLY
+  ? ['GET block JSON', 'GET block raw']
+  : ['GET block JSON', 'GET block raw', 'POST block raw', 'POST block JSON'];
 const MUX_STREAMS = arg('mux-streams', '1').split(',').map(Number);
-if (MUX_STREAMS.some((n) => !Number.isInteger(n) || n < 1 || n > 64)) throw new Error('--mux-streams must list integers 1..64');
+if (MUX_STREAMS.some((n) => !Number.isInteger(n) || n < 1 || n > 64))
+  throw new Error('--mux-streams must list integers 1..64');
 /** The standalone gateway over the mux with `n` streams. */
 const muxPath = (n: number): string => (n === 1 ? 'gateway/mux' : `gateway/mux${n}`);
 type PathName = string;
@@ -111,14 +118,21 @@ interface Target {
 
 function httpTarget(port: number, maxSockets: number): Target & { agent: Agent } {
   const agent = new Agent({ keepAlive: true, maxSockets });
-  const send = (method: string, path: string, headers: Record<string, string>, body?: Uint8Array | string, want = 200): Promise<Buffer> =>
+  const send = (
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: Uint8Array | string,
+    want = 200,
+  ): Promise<Buffer> =>
     new Promise((resolve, reject) => {
       const req = request({ host: '127.0.0.1', port, method, path, headers, agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const buf = Buffer.concat(chunks);
-          if (res.statusCode !== want) reject(new Error(`${method} ${path}: ${res.statusCode} ${buf.toString().slice(0, 200)}`));
+          if (res.statusCode !== want)
+            reject(new Error(`${method} ${path}: ${res.statusCode} ${buf.toString().slice(0, 200)}`));
           else resolve(buf);
         });
         res.on('error', reject);
@@ -145,7 +159,13 @@ function httpTarget(port: number, maxSockets: number): Target & { agent: Agent }
       await send('POST', `${V2}/blocks`, { 'content-type': RAW, 'content-length': String(bytes.length) }, bytes, 201);
     },
     async postJson(text) {
-      await send('POST', `${V2}/blocks`, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) }, text, 201);
+      await send(
+        'POST',
+        `${V2}/blocks`,
+        { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) },
+        text,
+        201,
+      );
     },
   };
 }
@@ -197,7 +217,12 @@ function grpcService(client: NodeServiceClient): ServiceLike {
 let seq = 0;
 function taggedBlockJson(parents: string[] | undefined, nonce = '0'): Record<string, unknown> {
   const data = '0x' + Buffer.from(`rest benchmark block ${process.pid}-${++seq}-${'.'.repeat(40)}`).toString('hex');
-  return { protocolVersion: 2, ...(parents ? { parents } : {}), payload: { type: 5, tag: '0x62656e6368', data }, nonce };
+  return {
+    protocolVersion: 2,
+    ...(parents ? { parents } : {}),
+    payload: { type: 5, tag: '0x62656e6368', data },
+    nonce,
+  };
 }
 
 /** `count` blocks on `parents`, mined to the dev min PoW score: raw bytes and their canonical JSON text. */
@@ -233,7 +258,13 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** `concurrency` loops calling `call(i)` with i = 0, 1, ... until `limit` calls or `ms` elapsed. */
-async function measure(call: Call, concurrency: number, limit: number, ms: number, pids: readonly number[] = []): Promise<Sample> {
+async function measure(
+  call: Call,
+  concurrency: number,
+  limit: number,
+  ms: number,
+  pids: readonly number[] = [],
+): Promise<Sample> {
   const lat: number[] = [];
   let next = 0;
   const cpu0 = pids.length > 0 ? cpuSeconds(pids) : NaN;
@@ -249,27 +280,45 @@ async function measure(call: Call, concurrency: number, limit: number, ms: numbe
     }
   };
   // every loop ends before the first failure is reported (a rejection left behind would end the process unreported)
-  const failed = (await Promise.allSettled(Array.from({ length: concurrency }, loop))).find((r) => r.status === 'rejected');
+  const failed = (await Promise.allSettled(Array.from({ length: concurrency }, loop))).find(
+    (r) => r.status === 'rejected',
+  );
   if (failed) throw (failed as PromiseRejectedResult).reason;
   const elapsed = performance.now() - start;
   const cpuUs = ((cpuSeconds(pids) - cpu0) * 1e6) / lat.length;
   const cpuEach = pids.map((pid, i) => ((cpuSeconds([pid]) - each0[i]!) * 1e6) / lat.length);
   lat.sort((a, b) => a - b);
-  return { rps: (lat.length / elapsed) * 1000, p50: percentile(lat, 0.5), p99: percentile(lat, 0.99), n: lat.length, cpuUs, cpuEach };
+  return {
+    rps: (lat.length / elapsed) * 1000,
+    p50: percentile(lat, 0.5),
+    p99: percentile(lat, 0.99),
+    n: lat.length,
+    cpuUs,
+    cpuEach,
+  };
 }
 
 // ---------------------------------------------------------------- main
 
 async function main(): Promise<void> {
   const maxC = Math.max(...CONCURRENCY);
-  console.log(`REST benchmark: runs=${RUNS} ms=${MS} posts=${POSTS} blocks=${BLOCKS} concurrency=${CONCURRENCY.join(',')}${GET_ONLY ? ' get-only' : ''}`);
-  console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}, node ${process.version}`);
+  console.log(
+    `REST benchmark: runs=${RUNS} ms=${MS} posts=${POSTS} blocks=${BLOCKS} concurrency=${CONCURRENCY.join(',')}${GET_ONLY ? ' get-only' : ''}`,
+  );
+  console.log(
+    `machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}, node ${process.version}`,
+  );
   const dirs = [0, 1, 2].map(() => mkdtempSync(join(tmpdir(), 'ledger-bench-rest-')));
   const children: ChildProcess[] = [];
   const clients: NodeServiceClient[] = [];
   const muxPorts: { close(): void }[] = [];
   const agents: Agent[] = [];
-  const service = await startNode({ ...defaultConfig(), dataDir: dirs[2]!, restPort: 0, grpcPort: 0, powWorkers: 0 }, { rest: false, logger: silentLogger });
+  const service = await startNode(
+    { ...defaultConfig(), dataDir: dirs[2]!, restPort: 0, grpcPort: 0, powWorkers: 0 },
+    { rest: false, logger: silentLogger },
+  );
   const miner = createMiner();
   const http = (port: number): Target => {
     const t = httpTarget(port, maxC);
@@ -280,14 +329,30 @@ async function main(): Promise<void> {
     if (mux) {
       const port_ = createMuxNodePort(`127.0.0.1:${port}`);
       muxPorts.push(port_);
-      return serviceTarget({ getBlock: (r) => port_.getBlock(r), submitBlock: (r) => port_.submitBlock(r), getTips: (r) => port_.getTips(r) });
+      return serviceTarget({
+        getBlock: (r) => port_.getBlock(r),
+        submitBlock: (r) => port_.submitBlock(r),
+        getTips: (r) => port_.getTips(r),
+      });
     }
     const client = new NodeServiceClient(`127.0.0.1:${port}`, credentials.createInsecure());
     clients.push(client);
     return serviceTarget(grpcService(client));
   };
   try {
-    const nodeArgs = ['run', '--data-dir', dirs[0]!, '--rest-port', '0', '--grpc-port', '0', '--peer-port', '0', '--pow-workers', '0'];
+    const nodeArgs = [
+      'run',
+      '--data-dir',
+      dirs[0]!,
+      '--rest-port',
+      '0',
+      '--grpc-port',
+      '0',
+      '--peer-port',
+      '0',
+      '--pow-workers',
+      '0',
+    ];
     const profile = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [];
     const run = await spawnServer([...profile, BIN, ...nodeArgs], NODE_READY);
     children.push(run.child);
@@ -304,8 +369,14 @@ async function main(): Promise<void> {
     // the standalone gateways, each its own process: unary gRPC calls, and the mux with each number of streams
     const gateways = new Map<PathName, ChildProcess>();
     for (const p of GATEWAY_PATHS) {
-      const transport = p === 'gateway' ? ['--node-transport', 'unary'] : ['--node-transport', 'mux', '--node-streams', String(MUX_STREAMS[GATEWAY_PATHS.indexOf(p) - 1])];
-      const gw = await spawnServer([...profile, BIN, 'gateway', '--node', `127.0.0.1:${runGrpcPort}`, '--rest-port', '0', ...transport], [/gateway listening on 127\.0\.0\.1:(\d+)/]);
+      const transport =
+        p === 'gateway'
+          ? ['--node-transport', 'unary']
+          : ['--node-transport', 'mux', '--node-streams', String(MUX_STREAMS[GATEWAY_PATHS.indexOf(p) - 1])];
+      const gw = await spawnServer(
+        [...profile, BIN, 'gateway', '--node', `127.0.0.1:${runGrpcPort}`, '--rest-port', '0', ...transport],
+        [/gateway listening on 127\.0\.0\.1:(\d+)/],
+      );
       children.push(gw.child);
       gateways.set(p, gw.child);
       targets[p] = http(Number(gw.captures[0]));
@@ -327,13 +398,29 @@ async function main(): Promise<void> {
     }
     targets['run/gRPC']!.ids = seeded['run/gRPC'].ids;
     // the ceiling answers one of those blocks, exactly as the node renders it
-    const sample = await grpcService(clients[0]!).getBlock({ blockId: seeded.run.ids[0]!, view: BlockView.BLOCK_VIEW_UNSPECIFIED });
-    const koa = await spawnServer([...profile, '--import', 'tsx', SERVE, 'koa', Buffer.from(sample.json).toString('base64'), Buffer.from(sample.raw).toString('hex')], [/koa listening on 127\.0\.0\.1:(\d+)/]);
+    const sample = await grpcService(clients[0]!).getBlock({
+      blockId: seeded.run.ids[0]!,
+      view: BlockView.BLOCK_VIEW_UNSPECIFIED,
+    });
+    const koa = await spawnServer(
+      [
+        ...profile,
+        '--import',
+        'tsx',
+        SERVE,
+        'koa',
+        Buffer.from(sample.json).toString('base64'),
+        Buffer.from(sample.raw).toString('hex'),
+      ],
+      [/koa listening on 127\.0\.0\.1:(\d+)/],
+    );
     children.push(koa.child);
     targets.koa = http(Number(koa.captures[0]));
     targets.koa.ids = seeded.run.ids;
     targets.koa.pids = [koa.child.pid!];
-    console.log(`seeded ${BLOCKS} blocks per node (block of ${sample.raw.length} bytes, JSON ${sample.json.length} characters)`);
+    console.log(
+      `seeded ${BLOCKS} blocks per node (block of ${sample.raw.length} bytes, JSON ${sample.json.length} characters)`,
+    );
     // pre-mine every POST batch (on the tips each node has now; all batches share them)
     const batches = new Map<string, { raw: Uint8Array[]; json: string[] }>();
     if (!GET_ONLY) {
@@ -344,11 +431,14 @@ async function main(): Promise<void> {
         const parents = await targets[p]!.tips();
         for (let run = 0; run < RUNS; run++) {
           for (const c of CONCURRENCY) {
-            for (const op of ['POST block raw', 'POST block JSON'] as const) batches.set(`${p}|${op}|${c}|${run}`, await preMine(miner, parents, POSTS));
+            for (const op of ['POST block raw', 'POST block JSON'] as const)
+              batches.set(`${p}|${op}|${c}|${run}`, await preMine(miner, parents, POSTS));
           }
         }
       }
-      console.log(`pre-mined ${batches.size * POSTS} blocks in ${((performance.now() - mineStart) / 1000).toFixed(1)} s`);
+      console.log(
+        `pre-mined ${batches.size * POSTS} blocks in ${((performance.now() - mineStart) / 1000).toFixed(1)} s`,
+      );
     }
     await miner.close();
 
@@ -387,8 +477,12 @@ async function main(): Promise<void> {
       console.log(`run ${run + 1}/${RUNS} done`);
     }
 
-    const med = (op: Op, c: number, p: PathName, f: (s: Sample) => number): number => median((samples.get(`${op}|${c}|${p}`) ?? []).map(f));
-    /** rps of `p` over the rps of `base`, run by run (same run, same machine state), then the median; NaN when one is not measured. */
+    const med = (op: Op, c: number, p: PathName, f: (s: Sample) => number): number =>
+      median((samples.get(`${op}|${c}|${p}`) ?? []).map(f));
+    /**
+     * rps of `p` over the rps of `base`, run by run (same run, same machine state), then the median; NaN when one is
+     * not measured.
+     */
     const ratio = (op: Op, c: number, p: PathName, base: PathName): number => {
       const a = samples.get(`${op}|${c}|${p}`);
       const b = samples.get(`${op}|${c}|${base}`);
@@ -401,15 +495,24 @@ async function main(): Promise<void> {
     );
     for (const c of CONCURRENCY) {
       console.log(`\nconcurrency ${c}`);
-      console.log(`${'operation'.padEnd(17)}| ${'path'.padEnd(12)}| ${'rps'.padStart(8)} | ${'p50 / p99 ms'.padStart(17)} | ${'cpu'.padStart(5)} | ${'gw + node'.padStart(11)} | of koa`);
+      console.log(
+        `${'operation'.padEnd(17)}| ${'path'.padEnd(12)}| ${'rps'.padStart(8)} | ${'p50 / p99 ms'.padStart(17)} | ${'cpu'.padStart(5)} | ${'gw + node'.padStart(11)} | of koa`,
+      );
       for (const op of OPS) {
         for (const p of PATHS) {
           if (!measures(p, op)) continue;
           const lat = `${med(op, c, p, (x) => x.p50).toFixed(3)} / ${med(op, c, p, (x) => x.p99).toFixed(3)}`;
-          const share = op.startsWith('GET') && HTTP_PATHS.includes(p) && PATHS.includes('koa') ? `${(ofKoa(op, c, p) * 100).toFixed(0).padStart(5)}%` : '';
+          const share =
+            op.startsWith('GET') && HTTP_PATHS.includes(p) && PATHS.includes('koa')
+              ? `${(ofKoa(op, c, p) * 100).toFixed(0).padStart(5)}%`
+              : '';
           const cpu = med(op, c, p, (x) => x.cpuUs);
-          const split = GATEWAY_PATHS.includes(p) ? `${fmt(med(op, c, p, (x) => x.cpuEach[0]!))} + ${fmt(med(op, c, p, (x) => x.cpuEach[1]!))}` : '';
-          console.log(`${op.padEnd(17)}| ${p.padEnd(12)}| ${fmt(med(op, c, p, (x) => x.rps)).padStart(8)} | ${lat.padStart(17)} | ${(Number.isNaN(cpu) ? '' : fmt(cpu)).padStart(5)} | ${split.padStart(11)} | ${share}`);
+          const split = GATEWAY_PATHS.includes(p)
+            ? `${fmt(med(op, c, p, (x) => x.cpuEach[0]!))} + ${fmt(med(op, c, p, (x) => x.cpuEach[1]!))}`
+            : '';
+          console.log(
+            `${op.padEnd(17)}| ${p.padEnd(12)}| ${fmt(med(op, c, p, (x) => x.rps)).padStart(8)} | ${lat.padStart(17)} | ${(Number.isNaN(cpu) ? '' : fmt(cpu)).padStart(5)} | ${split.padStart(11)} | ${share}`,
+          );
         }
       }
     }
@@ -423,8 +526,13 @@ async function main(): Promise<void> {
         );
       }
     }
-    if (PATHS.includes('run') && PATHS.includes('koa')) console.log(`\n\`ledger-node run\` GET block at ${maxC} connections (target: at least 40% of the Koa ceiling, p99 under 10 ms):`);
-    for (const op of PATHS.includes('run') && PATHS.includes('koa') ? (['GET block JSON', 'GET block raw'] as const) : []) {
+    if (PATHS.includes('run') && PATHS.includes('koa'))
+      console.log(
+        `\n\`ledger-node run\` GET block at ${maxC} connections (target: at least 40% of the Koa ceiling, p99 under 10 ms):`,
+      );
+    for (const op of PATHS.includes('run') && PATHS.includes('koa')
+      ? (['GET block JSON', 'GET block raw'] as const)
+      : []) {
       const share = ofKoa(op, maxC, 'run');
       const p99 = med(op, maxC, 'run', (x) => x.p99);
       const speedup = ratio(op, maxC, 'run', 'run/gRPC');

@@ -3,9 +3,9 @@
  * `npx tsx benchmarks/rest/scale.ts --data-dir DIR [--small 1000] [--seconds 10] [--concurrency 32] [--sample 20000]`.
  *
  * DIR is a stopped node's data folder, e.g. a million blocks from `ledger-node tool fill --blocks 1000000 --data-dir
- * DIR --min-pow-score 0`. A second folder with `--small` blocks is filled the same way. For each, `sample` block IDs are
- * picked evenly over the whole blocks table (so reads hit old and new blocks, not just the write cache), the node is
- * started, and `concurrency` keep-alive clients GET random ones of them, JSON and raw, for `seconds` each, twice,
+ * DIR --min-pow-score 0`. A second folder with `--small` blocks is filled the same way. For each, `sample` block IDs
+ * are picked evenly over the whole blocks table (so reads hit old and new blocks, not just the write cache), the node
+ * is started, and `concurrency` keep-alive clients GET random ones of them, JSON and raw, for `seconds` each, twice,
  * interleaved: req/s, p50/p99 latency and the node's RSS.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -26,7 +26,7 @@ const SECONDS = Number(arg('seconds', '10'));
 const CONCURRENCY = Number(arg('concurrency', '32'));
 const SAMPLE = Number(arg('sample', '20000'));
 if (!LARGE) {
-  console.error('--data-dir=DIR is required (a stopped node\'s folder, e.g. filled by ledger-node tool fill)');
+  console.error("--data-dir=DIR is required (a stopped node's folder, e.g. filled by ledger-node tool fill)");
   process.exit(2);
 }
 
@@ -47,9 +47,14 @@ async function sampleIds(dataDir: string): Promise<{ ids: string[]; total: numbe
   }
 }
 
-const rssMb = (node: SpawnedNode): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${node.proc.child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const rssMb = (node: SpawnedNode): number =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${node.proc.child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
-async function measure(node: SpawnedNode, ids: string[], accept: string): Promise<{ rps: number; p50: number; p99: number }> {
+async function measure(
+  node: SpawnedNode,
+  ids: string[],
+  accept: string,
+): Promise<{ rps: number; p50: number; p99: number }> {
   const http = httpClient(node.rest, CONCURRENCY);
   const lat: number[] = [];
   const end = Date.now() + SECONDS * 1000;
@@ -70,7 +75,25 @@ async function measure(node: SpawnedNode, ids: string[], accept: string): Promis
 
 const smallDir = mkdtempSync(join(tmpdir(), 'ledger-bench-scale-'));
 try {
-  execFileSync(process.execPath, ['bin/ledger-node.js', 'tool', 'fill', '--blocks', String(SMALL), '--data-dir', smallDir, '--min-pow-score', '0', '--pow-workers', '0', '--sample', '60'], { stdio: 'ignore' });
+  execFileSync(
+    process.execPath,
+    [
+      'bin/ledger-node.js',
+      'tool',
+      'fill',
+      '--blocks',
+      String(SMALL),
+      '--data-dir',
+      smallDir,
+      '--min-pow-score',
+      '0',
+      '--pow-workers',
+      '0',
+      '--sample',
+      '60',
+    ],
+    { stdio: 'ignore' },
+  );
   const stores = [
     { name: 'small', dir: smallDir, ...(await sampleIds(smallDir)) },
     { name: 'large', dir: LARGE, ...(await sampleIds(LARGE)) },
@@ -80,9 +103,14 @@ try {
     for (const s of stores) {
       const node = await spawnNode(s.dir, ['--pow-workers', '0']);
       try {
-        for (const [label, accept] of [['JSON', 'application/json'], ['raw', 'application/vnd.iota.serializer-v1']] as const) {
+        for (const [label, accept] of [
+          ['JSON', 'application/json'],
+          ['raw', 'application/vnd.iota.serializer-v1'],
+        ] as const) {
           const r = await measure(node, s.ids, accept);
-          rows.push(`round ${round}  ${String(s.total).padStart(8)} blocks  GET ${label.padEnd(4)}  ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  RSS ${rssMb(node).toFixed(0)} MB`);
+          rows.push(
+            `round ${round}  ${String(s.total).padStart(8)} blocks  GET ${label.padEnd(4)}  ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  RSS ${rssMb(node).toFixed(0)} MB`,
+          );
           console.log(rows[rows.length - 1]);
         }
       } finally {

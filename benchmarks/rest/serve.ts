@@ -4,7 +4,8 @@
  *
  *   koa <json-text-base64> <raw-hex>   the ceiling: a bare Koa app with one @koa/router route,
  *                                      GET /api/core/v2/blocks/:blockId, answering the given block as JSON text, or
- *                                      its bytes when Accept names the v1 serializer type; no gateway middleware, no node
+ *                                      its bytes when Accept names the v1 serializer type; no gateway middleware, no
+ * node
  *   run-over-grpc <data-dir>           `ledger-node run` as it was before the in-process transport: the same node
  *                                      (the command's flags), its REST gateway calling the node's own gRPC port over
  *                                      loopback (StartOptions.restTransport 'grpc')
@@ -46,7 +47,18 @@ async function koaCeiling(jsonBase64: string, rawHex: string): Promise<void> {
 }
 
 async function runOverGrpc(dataDir: string): Promise<void> {
-  const config = parseRunArgs(['--data-dir', dataDir, '--rest-port', '0', '--grpc-port', '0', '--peer-port', '0', '--pow-workers', '0']);
+  const config = parseRunArgs([
+    '--data-dir',
+    dataDir,
+    '--rest-port',
+    '0',
+    '--grpc-port',
+    '0',
+    '--peer-port',
+    '0',
+    '--pow-workers',
+    '0',
+  ]);
   const node = await startNode(config, { logger: consoleLogger, restTransport: 'grpc' });
   await untilSigterm();
   await node.stop();

@@ -33,7 +33,8 @@ export function spawnServer(args: string[], patterns: RegExp[]): Promise<{ child
         clearTimeout(timer);
         child.off('exit', onExit);
         child.once('exit', (code, signal) => {
-          if (!stopping.has(child)) console.error(`${args.join(' ')} exited with ${code ?? signal} while measured:\n${out.slice(-3000)}`);
+          if (!stopping.has(child))
+            console.error(`${args.join(' ')} exited with ${code ?? signal} while measured:\n${out.slice(-3000)}`);
         });
         resolve({ child, captures: captures as string[] });
       }

@@ -45,7 +45,9 @@ const handlers = nodeServiceHandlers(service, silentLogger) as unknown as Untype
 const server = new Server({ 'grpc.enable_channelz': 0 });
 server.addService(NodeServiceService, handlers);
 const mux = serveNodeMux(server, service);
-const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+const port = await new Promise<number>((resolve, reject) =>
+  server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+);
 const unary = new NodeServiceClient(`127.0.0.1:${port}`, credentials.createInsecure(), { 'grpc.enable_channelz': 0 });
 const muxPort = createMuxNodePort(`127.0.0.1:${port}`);
 const call = routeCall(15_000);
@@ -54,9 +56,18 @@ const request = { blockId: new Uint8Array(32).fill(1), view: BlockView.BLOCK_VIE
 /** One GetBlock with the options a route gives it (routeCall over a response of its own). */
 type GetBlock = (options: CallOptions) => Promise<unknown>;
 const ways: Record<string, GetBlock> = {
-  'in-process': ((p) => (options) => p.getBlock(request, options))(servicePort(service, { logger: silentLogger })),
-  unary: ((p) => (options) => p.getBlock(request, options))(portOverClient(unary)),
-  mux: ((p) => (options) => p.getBlock(request, options))(muxPort),
+  'in-process': (
+    (p) => (options) =>
+      p.getBlock(request, options)
+  )(servicePort(service, { logger: silentLogger })),
+  unary: (
+    (p) => (options) =>
+      p.getBlock(request, options)
+  )(portOverClient(unary)),
+  mux: (
+    (p) => (options) =>
+      p.getBlock(request, options)
+  )(muxPort),
 };
 const closers: (() => Promise<void> | void)[] = [() => unary.close(), () => muxPort.close()];
 
@@ -64,19 +75,32 @@ const closers: (() => Promise<void> | void)[] = [() => unary.close(), () => muxP
 const niceName = 'nice-grpc';
 const nice = (await import(niceName).catch(() => undefined)) as
   | {
-      createServer(options?: object): { add(def: unknown, impl: object): void; listen(address: string): Promise<number>; shutdown(): Promise<void> };
+      createServer(options?: object): {
+        add(def: unknown, impl: object): void;
+        listen(address: string): Promise<number>;
+        shutdown(): Promise<void>;
+      };
       createChannel(address: string, creds?: unknown, options?: object): { close(): void };
-      createClient(def: unknown, channel: unknown): { getBlock(req: unknown, options: { signal: AbortSignal; deadline?: Date }): Promise<unknown> };
+      createClient(
+        def: unknown,
+        channel: unknown,
+      ): { getBlock(req: unknown, options: { signal: AbortSignal; deadline?: Date }): Promise<unknown> };
     }
   | undefined;
 if (nice) {
   const niceServer = nice.createServer({ 'grpc.enable_channelz': 0 });
-  niceServer.add(NodeServiceService, Object.fromEntries(Object.keys(NodeServiceService).map((m) => [m, async () => answer]))); // it wants every method
+  niceServer.add(
+    NodeServiceService,
+    Object.fromEntries(Object.keys(NodeServiceService).map((m) => [m, async () => answer])),
+  ); // it wants every method
   const nicePort = await niceServer.listen('127.0.0.1:0');
   const channel = nice.createChannel(`127.0.0.1:${nicePort}`, undefined, { 'grpc.enable_channelz': 0 });
   const client = nice.createClient(NodeServiceService, channel);
   ways['nice-grpc'] = (options) => client.getBlock(request, { signal: options.signal! });
-  closers.push(() => channel.close(), () => niceServer.shutdown());
+  closers.push(
+    () => channel.close(),
+    () => niceServer.shutdown(),
+  );
 }
 
 async function measure(getBlock: GetBlock, ms = MS): Promise<{ rps: number; cpuUs: number }> {
@@ -94,12 +118,16 @@ async function measure(getBlock: GetBlock, ms = MS): Promise<{ rps: number; cpuU
   return { rps: Math.round(calls / (ms / 1000)), cpuUs: (cpu.user + cpu.system) / calls };
 }
 
-console.log(`port benchmark: runs=${RUNS} ms=${MS} concurrency=${CONCURRENCY}, answer of ${json.length} characters of JSON${nice ? '' : ' (nice-grpc not installed: left out)'}`);
+console.log(
+  `port benchmark: runs=${RUNS} ms=${MS} concurrency=${CONCURRENCY}, answer of ${json.length} characters of JSON${nice ? '' : ' (nice-grpc not installed: left out)'}`,
+);
 for (const way of Object.values(ways)) await measure(way, 1000);
 for (let run = 1; run <= RUNS; run++) {
   for (const [name, way] of Object.entries(ways)) {
     const { rps, cpuUs } = await measure(way);
-    console.log(`run ${run} ${name.padEnd(10)} ${String(rps).padStart(7)} calls/s  ${cpuUs.toFixed(1).padStart(6)} µs CPU per call (both ends)`);
+    console.log(
+      `run ${run} ${name.padEnd(10)} ${String(rps).padStart(7)} calls/s  ${cpuUs.toFixed(1).padStart(6)} µs CPU per call (both ends)`,
+    );
   }
 }
 for (const close of closers) await close();

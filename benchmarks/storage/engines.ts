@@ -26,7 +26,11 @@ import { META, NodeStore, type BlockMetadata } from '../../src/core/store/index.
 import { DB_ENGINES, isDbEngine, openKeyValueStore, type DbEngine } from '../../src/storage/open.ts';
 import { scriptArg } from '../../scripts/lib/args.ts';
 
-type Request = { op: 'write'; from: number; count: number } | { op: 'read'; count: number; upTo: number; seed: number; concurrency: number } | { op: 'stats' } | { op: 'close' };
+type Request =
+  | { op: 'write'; from: number; count: number }
+  | { op: 'read'; count: number; upTo: number; seed: number; concurrency: number }
+  | { op: 'stats' }
+  | { op: 'close' };
 type Stats = { rss: number; maxRss: number; disk: number };
 type Reply = { ok: true; ms?: number; stats?: Stats } | { ok: false; error: string };
 
@@ -89,12 +93,23 @@ async function child(engine: DbEngine, location: string, group: number): Promise
       const added: number[] = [];
       for (let i = start; i < Math.min(start + group, from + count); i++) {
         const id = blockId(i);
-        const parents = tips.length === 0 ? [] : [...new Set([0, 1].map(() => tips[Math.floor(random() * tips.length)]!))];
+        const parents =
+          tips.length === 0 ? [] : [...new Set([0, 1].map(() => tips[Math.floor(random() * tips.length)]!))];
         const bytes = new Uint8Array(BLOCK_BYTES);
         const view = new DataView(bytes.buffer);
         for (let b = 0; b < BLOCK_BYTES; b += 4) view.setUint32(b, (random() * 4294967296) >>> 0);
-        const metadata: BlockMetadata = { protocolVersion: 2, solid: true, arrivalTime: Date.now(), coneRoots: { ycri: milestone, ocri: Math.max(0, milestone - 1), ci: milestone } };
-        batch.addBlock({ blockId: id, bytes, parents: parents.length > 0 ? parents.map(blockId) : [new Uint8Array(32)], metadata });
+        const metadata: BlockMetadata = {
+          protocolVersion: 2,
+          solid: true,
+          arrivalTime: Date.now(),
+          coneRoots: { ycri: milestone, ocri: Math.max(0, milestone - 1), ci: milestone },
+        };
+        batch.addBlock({
+          blockId: id,
+          bytes,
+          parents: parents.length > 0 ? parents.map(blockId) : [new Uint8Array(32)],
+          metadata,
+        });
         for (const p of parents) used.add(p);
         added.push(i);
         batch.addTip(id);
@@ -111,11 +126,26 @@ async function child(engine: DbEngine, location: string, group: number): Promise
     milestone++;
     const batch = store.batch();
     unconfirmed.forEach(({ id, metadata }, whiteFlagIndex) => {
-      batch.putBlockMetadata(id, { ...metadata, referenced: { milestoneIndex: milestone, whiteFlagIndex, ledgerInclusionState: 'noTransaction', conflictReason: 0 } });
+      batch.putBlockMetadata(id, {
+        ...metadata,
+        referenced: {
+          milestoneIndex: milestone,
+          whiteFlagIndex,
+          ledgerInclusionState: 'noTransaction',
+          conflictReason: 0,
+        },
+      });
     });
     const last = unconfirmed[unconfirmed.length - 1]!.id;
-    batch.putMilestone(milestone, { milestoneId: blockId(2 ** 40 + milestone), blockId: last, timestamp: Math.floor(Date.now() / 1000) });
-    batch.putMeta(META.latestMilestoneIndex, milestone).putMeta(META.confirmedMilestoneIndex, milestone).putMeta(META.ledgerIndex, milestone);
+    batch.putMilestone(milestone, {
+      milestoneId: blockId(2 ** 40 + milestone),
+      blockId: last,
+      timestamp: Math.floor(Date.now() / 1000),
+    });
+    batch
+      .putMeta(META.latestMilestoneIndex, milestone)
+      .putMeta(META.confirmedMilestoneIndex, milestone)
+      .putMeta(META.ledgerIndex, milestone);
     await batch.commit({ sync: true });
     unconfirmed = [];
   }
@@ -133,13 +163,22 @@ async function child(engine: DbEngine, location: string, group: number): Promise
     await Promise.all(Array.from({ length: concurrency }, lane));
   }
 
-  const stats = (): Stats => ({ rss: process.memoryUsage().rss, maxRss: process.resourceUsage().maxRSS * 1024, disk: du(location) });
+  const stats = (): Stats => ({
+    rss: process.memoryUsage().rss,
+    maxRss: process.resourceUsage().maxRSS * 1024,
+    disk: du(location),
+  });
 
   process.on('message', (m: Request) => {
     const t0 = performance.now();
     const done = (p: Promise<unknown>, withStats = false): void => {
       p.then(
-        () => process.send!({ ok: true, ms: performance.now() - t0, ...(withStats ? { stats: stats() } : {}) } satisfies Reply),
+        () =>
+          process.send!({
+            ok: true,
+            ms: performance.now() - t0,
+            ...(withStats ? { stats: stats() } : {}),
+          } satisfies Reply),
         (e: unknown) => process.send!({ ok: false, error: String((e as Error)?.stack ?? e) } satisfies Reply),
       );
     };
@@ -164,7 +203,10 @@ class EngineProcess {
     location: string,
     group: number,
   ) {
-    this.proc = fork(fileURLToPath(import.meta.url), ['--child', engine, location, String(group)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.proc = fork(fileURLToPath(import.meta.url), ['--child', engine, location, String(group)], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     this.proc.on('message', (r: Reply) => {
       const w = this.waiting;
       this.waiting = undefined;
@@ -178,7 +220,10 @@ class EngineProcess {
 
   request(req: Request): Promise<{ ms: number; stats?: Stats }> {
     return new Promise((resolve, reject) => {
-      this.waiting = (r) => (r.ok ? resolve({ ms: r.ms ?? 0, ...(r.stats ? { stats: r.stats } : {}) }) : reject(new Error(`${this.engine}: ${r.error}`)));
+      this.waiting = (r) =>
+        r.ok
+          ? resolve({ ms: r.ms ?? 0, ...(r.stats ? { stats: r.stats } : {}) })
+          : reject(new Error(`${this.engine}: ${r.error}`));
       this.proc.send(req);
     });
   }
@@ -201,12 +246,19 @@ function flag(name: string, dflt: string): string {
   return scriptArg(name, dflt);
 }
 function count(name: string, dflt: string): number[] {
-  const xs = flag(name, dflt).split(',').map((s) => Number(s.replace(/_/g, '')));
-  if (xs.some((x) => !Number.isSafeInteger(x) || x < 1)) throw new Error(`--${name}: expected integers >= 1, got ${flag(name, dflt)}`);
+  const xs = flag(name, dflt)
+    .split(',')
+    .map((s) => Number(s.replace(/_/g, '')));
+  if (xs.some((x) => !Number.isSafeInteger(x) || x < 1))
+    throw new Error(`--${name}: expected integers >= 1, got ${flag(name, dflt)}`);
   return xs;
 }
 
-async function compare(n: number, base: string, o: { chunk: number; group: number; reads: number; readRounds: number; concurrency: number }): Promise<void> {
+async function compare(
+  n: number,
+  base: string,
+  o: { chunk: number; group: number; reads: number; readRounds: number; concurrency: number },
+): Promise<void> {
   const root = mkdtempSync(join(base, 'ledger-engines-'));
   const procs = DB_ENGINES.map((e) => new EngineProcess(e, join(root, e), o.group));
   try {
@@ -223,12 +275,15 @@ async function compare(n: number, base: string, o: { chunk: number; group: numbe
       for (const p of order) {
         const { ms } = await p.request({ op: 'write', from, count });
         rates[p.engine] = count / (ms / 1000);
-        (write[p.engine] ??= []).push(rates[p.engine]!);
+        write[p.engine] ??= [];
+        write[p.engine]!.push(rates[p.engine]!);
         fillMs[p.engine] = (fillMs[p.engine] ?? 0) + ms;
       }
       pairRatios.push(rates.rocksdb! / rates.leveldb!);
       if (chunkNo % 10 === 9 || from + count > n) {
-        process.stderr.write(`  ${k(from + count - 1)} blocks: ${DB_ENGINES.map((e) => `${e} ${k(rates[e]!)}/s`).join(', ')} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);
+        process.stderr.write(
+          `  ${k(from + count - 1)} blocks: ${DB_ENGINES.map((e) => `${e} ${k(rates[e]!)}/s`).join(', ')} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`,
+        );
       }
     }
     const afterFill: Record<string, Stats> = {};
@@ -237,8 +292,15 @@ async function compare(n: number, base: string, o: { chunk: number; group: numbe
     for (let round = 0; round < o.readRounds; round++) {
       const order = round % 2 === 0 ? procs : procs.slice().reverse();
       for (const p of order) {
-        const { ms } = await p.request({ op: 'read', count: o.reads, upTo: n, seed: 1000 + round, concurrency: o.concurrency });
-        (read[p.engine] ??= []).push(o.reads / (ms / 1000));
+        const { ms } = await p.request({
+          op: 'read',
+          count: o.reads,
+          upTo: n,
+          seed: 1000 + round,
+          concurrency: o.concurrency,
+        });
+        read[p.engine] ??= [];
+        read[p.engine]!.push(o.reads / (ms / 1000));
       }
     }
     const afterReads: Record<string, Stats> = {};
@@ -247,11 +309,19 @@ async function compare(n: number, base: string, o: { chunk: number; group: numbe
     const [a, b] = DB_ENGINES;
     const row = (label: string, f: (e: DbEngine) => number, fmt: (x: number) => string, ratio = f(b) / f(a)): string =>
       `| ${label} | ${fmt(f(a))} | ${fmt(f(b))} | ${ratio.toFixed(2)} |`;
-    console.log(`\n${k(n)} blocks (${Math.ceil(n / o.chunk)} interleaved chunks of ${k(o.chunk)}, groups of ${o.group} blocks per sync batch, confirmation every ${CONFIRM_EVERY} groups; ${o.readRounds} read rounds of ${k(o.reads)}, ${o.concurrency} at a time)`);
+    console.log(
+      `\n${k(n)} blocks (${Math.ceil(n / o.chunk)} interleaved chunks of ${k(o.chunk)}, groups of ${o.group} blocks per sync batch, confirmation every ${CONFIRM_EVERY} groups; ${o.readRounds} read rounds of ${k(o.reads)}, ${o.concurrency} at a time)`,
+    );
     console.log(`| | ${a} | ${b} | ${b} / ${a} |`);
     console.log('|---|---:|---:|---:|');
     console.log(row('blocks written/s, median of chunks', (e) => median(write[e]!), k, median(pairRatios)));
-    console.log(row('fill time', (e) => fillMs[e]! / 1000, (x) => `${x.toFixed(1)} s`));
+    console.log(
+      row(
+        'fill time',
+        (e) => fillMs[e]! / 1000,
+        (x) => `${x.toFixed(1)} s`,
+      ),
+    );
     console.log(row('block + metadata reads/s, median of rounds', (e) => median(read[e]!), k));
     console.log(row('size on disk after the fill', (e) => afterFill[e]!.disk, mb));
     console.log(row('size on disk after the reads', (e) => afterReads[e]!.disk, mb));
@@ -270,8 +340,12 @@ if (process.argv[2] === '--child') {
   await child(engine, location, Number(group ?? GROUP_DEFAULT));
 } else {
   const blocks = count('blocks', '100000');
-  const [chunk, group, reads, readRounds, concurrency] = ['chunk', 'group', 'reads', 'read-rounds', 'concurrency'].map((f, i) => count(f, ['10000', String(GROUP_DEFAULT), '20000', '5', '16'][i]!)[0]!) as [number, number, number, number, number];
+  const [chunk, group, reads, readRounds, concurrency] = ['chunk', 'group', 'reads', 'read-rounds', 'concurrency'].map(
+    (f, i) => count(f, ['10000', String(GROUP_DEFAULT), '20000', '5', '16'][i]!)[0]!,
+  ) as [number, number, number, number, number];
   const base = flag('dir', tmpdir());
-  console.log(`node ${process.version}; engines ${DB_ENGINES.join(', ')} (same cache 8 MB, write buffer 4 MB, bloom filters); stores under ${base === tmpdir() ? 'the OS temp dir' : base}`);
+  console.log(
+    `node ${process.version}; engines ${DB_ENGINES.join(', ')} (same cache 8 MB, write buffer 4 MB, bloom filters); stores under ${base === tmpdir() ? 'the OS temp dir' : base}`,
+  );
   for (const n of blocks) await compare(n, base, { chunk, group, reads, readRounds, concurrency });
 }

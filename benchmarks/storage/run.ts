@@ -29,7 +29,12 @@ async function writes(store: NodeStore, from: number, n: number, sync: boolean):
   for (let i = from; i < from + n; i++) {
     await store
       .batch()
-      .addBlock({ blockId: blockId(i), bytes: body, parents: [blockId(i - 1), blockId(i - 2)], metadata: { protocolVersion: 2, solid: true, arrivalTime: Date.now() } })
+      .addBlock({
+        blockId: blockId(i),
+        bytes: body,
+        parents: [blockId(i - 1), blockId(i - 2)],
+        metadata: { protocolVersion: 2, solid: true, arrivalTime: Date.now() },
+      })
       .removeTip(blockId(i - 1))
       .addTip(blockId(i))
       .commit({ sync });
@@ -64,7 +69,9 @@ async function run(name: string, kv: KeyValueStore): Promise<void> {
   const scanRate = await scan(store, total);
   await store.close();
   const f = (x: number): string => Math.round(x).toLocaleString('en-US').padStart(10);
-  console.log(`${name.padEnd(10)} block batches/s sync=true ${f(syncRate)}   sync=false ${f(asyncRate)}   random gets/s ${f(readRate)}   keys scanned/s ${f(scanRate)}`);
+  console.log(
+    `${name.padEnd(10)} block batches/s sync=true ${f(syncRate)}   sync=false ${f(asyncRate)}   random gets/s ${f(readRate)}   keys scanned/s ${f(scanRate)}`,
+  );
 }
 
 const base = process.argv[2] ?? tmpdir();

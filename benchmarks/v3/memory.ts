@@ -30,9 +30,14 @@ const dir = mkdtempSync(join(tmpdir(), 'v3-memory-'));
 const store = await NodeStore.open(await openKeyValueStore('rocksdb', dir));
 await V3Engine.create(store, testGenesisV3());
 let nowMs = (GENESIS_TIME + 5000) * 1000;
-const engine = (await V3Engine.open(store, { now: () => nowMs, limits: { maxConfirmed: maxConfirmed === 0 ? Number.MAX_SAFE_INTEGER : maxConfirmed } }))!;
+const engine = (await V3Engine.open(store, {
+  now: () => nowMs,
+  limits: { maxConfirmed: maxConfirmed === 0 ? Number.MAX_SAFE_INTEGER : maxConfirmed },
+}))!;
 const mb = (n: number): string => (n / 1024 / 1024).toFixed(1);
-console.log(`v3 memory: ${blocks} basic blocks in rounds of 20, each confirmed by the validator; window of confirmed blocks ${maxConfirmed === 0 ? 'unbounded' : maxConfirmed}`);
+console.log(
+  `v3 memory: ${blocks} basic blocks in rounds of 20, each confirmed by the validator; window of confirmed blocks ${maxConfirmed === 0 ? 'unbounded' : maxConfirmed}`,
+);
 console.log('blocks attached | states in memory | RSS MB | heap used MB | blocks/s');
 const started = performance.now();
 let last = started;
@@ -41,7 +46,12 @@ let next = sample;
 while (attached < blocks) {
   for (let i = 0; i < 20; i++) {
     nowMs += 1;
-    const raw = basicBlock(engine.params, { issuer: USER, parents: engine.selectTips(), issuingTime: BigInt(nowMs) * 1_000_000n, commitmentId: engine.genesisCommitmentId });
+    const raw = basicBlock(engine.params, {
+      issuer: USER,
+      parents: engine.selectTips(),
+      issuingTime: BigInt(nowMs) * 1_000_000n,
+      commitmentId: engine.genesisCommitmentId,
+    });
     await engine.submit({ raw });
     attached++;
   }
@@ -50,7 +60,9 @@ while (attached < blocks) {
     gc?.();
     const t = performance.now();
     const m = process.memoryUsage();
-    console.log(`${attached} | ${engine.blocksInMemory} | ${mb(m.rss)} | ${mb(m.heapUsed)} | ${Math.round((sample / (t - last)) * 1000)}`);
+    console.log(
+      `${attached} | ${engine.blocksInMemory} | ${mb(m.rss)} | ${mb(m.heapUsed)} | ${Math.round((sample / (t - last)) * 1000)}`,
+    );
     last = t;
     next += sample;
   }

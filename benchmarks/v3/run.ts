@@ -6,7 +6,19 @@
 import { MemoryKeyValueStore, NodeStore } from '../../src/core/store/index.ts';
 import { blockIdV3 } from '../../src/core/v3/index.ts';
 import { V3Engine } from '../../src/node/v3/engine.ts';
-import { basic, basicBlock, genesisOutputId, GENESIS_TIME, inputOf, key, signedTx, slotStartNs, testGenesisV3, USER, WALLET } from '../../test/node/v3/helpers.ts';
+import {
+  basic,
+  basicBlock,
+  genesisOutputId,
+  GENESIS_TIME,
+  inputOf,
+  key,
+  signedTx,
+  slotStartNs,
+  testGenesisV3,
+  USER,
+  WALLET,
+} from '../../test/node/v3/helpers.ts';
 
 async function run(seats: number, blocks: number, txs: number): Promise<void> {
   const g = testGenesisV3({ seats, funded: txs });
@@ -20,7 +32,12 @@ async function run(seats: number, blocks: number, txs: number): Promise<void> {
   let parent = engine.genesisBlockId;
   for (let i = 0; i < blocks; i++) {
     time += 1000n;
-    const b = basicBlock(p, { issuer: USER, parents: [parent], issuingTime: time, commitmentId: engine.genesisCommitmentId });
+    const b = basicBlock(p, {
+      issuer: USER,
+      parents: [parent],
+      issuingTime: time,
+      commitmentId: engine.genesisCommitmentId,
+    });
     plain.push(b);
     parent = blockIdV3(b, p);
   }
@@ -40,8 +57,20 @@ async function run(seats: number, blocks: number, txs: number): Promise<void> {
   time = BigInt(GENESIS_TIME + 5000) * 1_000_000_000n + 1_000_000n; // after the validation blocks
   for (let i = 0; i < txs; i++) {
     time += 1000n;
-    const tx = signedTx({ creationSlot: 1001, inputs: [inputOf(genesisOutputId(g, i))], outputs: [basic(1_000_000_000n, key(70))] }, WALLET, p);
-    txBlocks.push(basicBlock(p, { issuer: USER, parents: tips, issuingTime: time, commitmentId: engine.genesisCommitmentId, payload: tx }));
+    const tx = signedTx(
+      { creationSlot: 1001, inputs: [inputOf(genesisOutputId(g, i))], outputs: [basic(1_000_000_000n, key(70))] },
+      WALLET,
+      p,
+    );
+    txBlocks.push(
+      basicBlock(p, {
+        issuer: USER,
+        parents: tips,
+        issuingTime: time,
+        commitmentId: engine.genesisCommitmentId,
+        payload: tx,
+      }),
+    );
   }
   t0 = performance.now();
   for (const b of txBlocks) await engine.submit({ raw: b });

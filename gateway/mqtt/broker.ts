@@ -68,14 +68,23 @@ export class EventBroker {
   ) {}
 
   static async create(deps: BrokerDeps): Promise<EventBroker> {
-    const aedes = await Aedes.createBroker({ drainTimeout: DRAIN_TIMEOUT_MS, connectTimeout: CONNECT_TIMEOUT_MS, maxTopicLevels: MAX_TOPIC_LEVELS, heartbeatInterval: SYS_HEARTBEAT_MS });
+    const aedes = await Aedes.createBroker({
+      drainTimeout: DRAIN_TIMEOUT_MS,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      maxTopicLevels: MAX_TOPIC_LEVELS,
+      heartbeatInterval: SYS_HEARTBEAT_MS,
+    });
     const broker = new EventBroker(aedes, deps);
     broker.install();
     return broker;
   }
 
   /** Hands a WebSocket stream to aedes. */
-  attach(stream: Parameters<Aedes['handle']>[0], req: Parameters<Aedes['handle']>[1], connection: MqttConnection): Client {
+  attach(
+    stream: Parameters<Aedes['handle']>[0],
+    req: Parameters<Aedes['handle']>[1],
+    connection: MqttConnection,
+  ): Client {
     const client = this.aedes.handle(stream, req);
     this.connections.set(client, connection);
     return client;
@@ -107,7 +116,8 @@ export class EventBroker {
       if (!c.needsToken) return done(null, true);
       const key = deps.jwtKey();
       const token = password?.toString('utf8').replace(/^Bearer\s+/i, '');
-      if (key === undefined || !token) return done(notAuthorized('this route is protected: the CONNECT password must carry a JWT'), false);
+      if (key === undefined || !token)
+        return done(notAuthorized('this route is protected: the CONNECT password must carry a JWT'), false);
       key
         .then((k) => verifyJwt(token, k))
         .then(
@@ -117,7 +127,11 @@ export class EventBroker {
     };
     aedes.authorizePublish = (_client, packet, done) => {
       this.refusedPublishes++;
-      done(new Error(`publishing is not allowed on this broker (topic ${JSON.stringify(packet.topic.slice(0, 80))}): it only publishes the node's events`));
+      done(
+        new Error(
+          `publishing is not allowed on this broker (topic ${JSON.stringify(packet.topic.slice(0, 80))}): it only publishes the node's events`,
+        ),
+      );
     };
     aedes.authorizeForward = () => null;
     aedes.authorizeSubscribe = (client, sub, done) => {

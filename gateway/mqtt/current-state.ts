@@ -13,7 +13,11 @@ import type { TopicRequest } from './topics.ts';
 const fromHex = (hex: string): Uint8Array => Buffer.from(hex.slice(2), 'hex');
 
 /** The message to send on subscribe for `request`, or undefined when there is none. */
-export async function currentState(node: NodePort, request: TopicRequest, timeoutMs: number): Promise<Uint8Array | string | undefined> {
+export async function currentState(
+  node: NodePort,
+  request: TopicRequest,
+  timeoutMs: number,
+): Promise<Uint8Array | string | undefined> {
   try {
     switch (request.kind) {
       case 'milestone-info': {
@@ -22,13 +26,21 @@ export async function currentState(node: NodePort, request: TopicRequest, timeou
         return m?.milestoneId !== undefined && m.milestoneId.length > 0 ? milestoneInfoPayload(m) : undefined;
       }
       case 'block-metadata':
-        return metadataPayload(await node.getBlockMetadata({ blockId: fromHex(request.blockId) }, { deadline: Date.now() + timeoutMs }));
+        return metadataPayload(
+          await node.getBlockMetadata({ blockId: fromHex(request.blockId) }, { deadline: Date.now() + timeoutMs }),
+        );
       case 'included-block': {
-        const res = await node.getIncludedBlock({ transactionId: fromHex(request.transactionId), view: BlockView.BLOCK_VIEW_RAW }, { deadline: Date.now() + timeoutMs });
+        const res = await node.getIncludedBlock(
+          { transactionId: fromHex(request.transactionId), view: BlockView.BLOCK_VIEW_RAW },
+          { deadline: Date.now() + timeoutMs },
+        );
         return res.raw;
       }
       case 'output': {
-        const res = await node.getOutput({ outputId: fromHex(request.outputId), view: BlockView.BLOCK_VIEW_JSON }, { deadline: Date.now() + timeoutMs });
+        const res = await node.getOutput(
+          { outputId: fromHex(request.outputId), view: BlockView.BLOCK_VIEW_JSON },
+          { deadline: Date.now() + timeoutMs },
+        );
         return res.json;
       }
       default:

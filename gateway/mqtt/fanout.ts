@@ -71,7 +71,10 @@ export class Fanout {
   add(connection: Connection, topic: string): void {
     if (connection.closed) return;
     let entry = this.byTopic.get(topic);
-    if (!entry) this.byTopic.set(topic, (entry = { connections: new Set(), published: 0 }));
+    if (!entry) {
+      entry = { connections: new Set(), published: 0 };
+      this.byTopic.set(topic, entry);
+    }
     entry.connections.add(connection);
     connection.topics.add(topic);
   }

@@ -28,9 +28,19 @@ export interface EventApi {
 
 export async function startEventApi(
   server: Server,
-  options: EventApiOptions & AccessOptions & { nodeAddress?: string | undefined; nodeSecurity?: NodeChannelSecurity | undefined; node: NodePort; timeoutMs: number; log?: (message: string, err: unknown) => void },
+  options: EventApiOptions &
+    AccessOptions & {
+      nodeAddress?: string | undefined;
+      nodeSecurity?: NodeChannelSecurity | undefined;
+      node: NodePort;
+      timeoutMs: number;
+      log?: (message: string, err: unknown) => void;
+    },
 ): Promise<EventApi> {
-  const own = options.events === undefined && options.nodeAddress !== undefined && options.mqtt !== false ? createEventsClient(options.nodeAddress, options.nodeSecurity) : undefined;
+  const own =
+    options.events === undefined && options.nodeAddress !== undefined && options.mqtt !== false
+      ? createEventsClient(options.nodeAddress, options.nodeSecurity)
+      : undefined;
   const events = options.mqtt === false ? undefined : (options.events ?? own);
   if (events === undefined) return { mqtt: undefined, close: async () => undefined };
   const log = options.log ?? ((message: string, err: unknown) => console.error(message, err ?? ''));

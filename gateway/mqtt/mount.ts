@@ -108,11 +108,23 @@ interface Refusal {
 
 /** What ws' handleUpgrade would refuse (RFC 6455 §4.2.1, the same tests), as a refusal with the JSON body. */
 function handshakeRefusal(req: IncomingMessage): Refusal | undefined {
-  if (req.method !== 'GET') return { status: 405, reason: `method ${req.method} is not allowed for a WebSocket upgrade`, headers: { Allow: 'GET' } };
-  if (req.headers.upgrade?.toLowerCase() !== 'websocket') return { status: 400, reason: 'a WebSocket upgrade needs the header "Upgrade: websocket"' };
-  if (!/^[+/0-9A-Za-z]{22}==$/.test(req.headers['sec-websocket-key'] ?? '')) return { status: 400, reason: 'missing or invalid Sec-WebSocket-Key header' };
+  if (req.method !== 'GET')
+    return {
+      status: 405,
+      reason: `method ${req.method} is not allowed for a WebSocket upgrade`,
+      headers: { Allow: 'GET' },
+    };
+  if (req.headers.upgrade?.toLowerCase() !== 'websocket')
+    return { status: 400, reason: 'a WebSocket upgrade needs the header "Upgrade: websocket"' };
+  if (!/^[+/0-9A-Za-z]{22}==$/.test(req.headers['sec-websocket-key'] ?? ''))
+    return { status: 400, reason: 'missing or invalid Sec-WebSocket-Key header' };
   const version = Number(req.headers['sec-websocket-version']);
-  if (version !== 13 && version !== 8) return { status: 400, reason: 'missing or invalid Sec-WebSocket-Version header', headers: { 'Sec-WebSocket-Version': '13, 8' } };
+  if (version !== 13 && version !== 8)
+    return {
+      status: 400,
+      reason: 'missing or invalid Sec-WebSocket-Version header',
+      headers: { 'Sec-WebSocket-Version': '13, 8' },
+    };
   return undefined;
 }
 
@@ -125,14 +137,29 @@ export async function mountMqtt(server: Server, options: MountOptions): Promise<
   const classify = classifier(options);
   const secret = options.jwtSecret === undefined || options.jwtSecret.length === 0 ? undefined : options.jwtSecret;
   let key: Promise<JwtKey> | undefined;
-  const keyOf = (): Promise<JwtKey> | undefined => (secret === undefined ? undefined : (key ??= jwtKey(secret)));
+  const keyOf = (): Promise<JwtKey> | undefined => {
+    if (secret === undefined) return undefined;
+    key ??= jwtKey(secret);
+    return key;
+  };
   let hrp: string | undefined;
   const fanout = new Fanout({
     maxBufferedBytes: limits.maxBufferedBytes,
     onCutOff: (c, bytes) => options.log(`MQTT subscriber ${(c as MqttConnection).ip} cut off: ${bytes} bytes unsent`),
   });
-  const broker = await EventBroker.create({ fanout, node: options.node, hrp: () => hrp, jwtKey: keyOf, maxSubscriptions: limits.maxSubscriptions, timeoutMs: options.timeoutMs });
-  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: Math.max(MIN_MAX_PAYLOAD, limits.maxPacketBytes + FIXED_HEADER_BYTES) });
+  const broker = await EventBroker.create({
+    fanout,
+    node: options.node,
+    hrp: () => hrp,
+    jwtKey: keyOf,
+    maxSubscriptions: limits.maxSubscriptions,
+    timeoutMs: options.timeoutMs,
+  });
+  const wss = new WebSocketServer({
+    noServer: true,
+    perMessageDeflate: false,
+    maxPayload: Math.max(MIN_MAX_PAYLOAD, limits.maxPacketBytes + FIXED_HEADER_BYTES),
+  });
   // Whatever else ws refuses (a malformed Sec-WebSocket-Protocol): the JSON body too.
   wss.on('wsClientError', (err: Error, socket: Duplex) => refuse(socket, 400, err.message));
   const perIp = new Map<string, number>();
@@ -171,12 +198,25 @@ export async function mountMqtt(server: Server, options: MountOptions): Promise<
   const accept = (ws: WebSocket, req: IncomingMessage, ip: string, needsToken: boolean): void => {
     connections++;
     if (!isLoopback(ip)) perIp.set(ip, (perIp.get(ip) ?? 0) + 1);
-    const connection: MqttConnection = { ws, ip, needsToken, topics: new Set(), outbox: [], outboxBytes: 0, closed: false, granted: new Map() };
+    const connection: MqttConnection = {
+      ws,
+      ip,
+      needsToken,
+      topics: new Set(),
+      outbox: [],
+      outboxBytes: 0,
+      closed: false,
+      granted: new Map(),
+    };
     alive.set(ws, true);
     ws.on('pong', () => {
       if (alive.has(ws)) alive.set(ws, true);
     });
-    const stream = new PacketGuard(createWebSocketStream(ws), new PacketScanner(limits.maxPacketBytes), () => oversizedPackets++);
+    const stream = new PacketGuard(
+      createWebSocketStream(ws),
+      new PacketScanner(limits.maxPacketBytes),
+      () => oversizedPackets++,
+    );
     const client = broker.attach(stream, req, connection);
     ws.once('close', () => {
       alive.delete(ws);
@@ -213,7 +253,8 @@ export async function mountMqtt(server: Server, options: MountOptions): Promise<
       }
     }
     const ip = req.socket.remoteAddress ?? '';
-    if (connections >= limits.maxConnections) return refuse(socket, 503, `too many MQTT connections (at most ${limits.maxConnections})`);
+    if (connections >= limits.maxConnections)
+      return refuse(socket, 503, `too many MQTT connections (at most ${limits.maxConnections})`);
     if (!isLoopback(ip) && (perIp.get(ip) ?? 0) >= limits.maxConnectionsPerIp) {
       return refuse(socket, 503, `too many MQTT connections from ${ip} (at most ${limits.maxConnectionsPerIp})`);
     }

@@ -3,8 +3,8 @@
  * remaining length (up to 256 MB) has arrived, and the WebSocket's `maxPayload` only bounds one WebSocket message, not
  * one MQTT packet: a client announcing a huge PUBLISH and streaming it in small messages would make the gateway hold it
  * all. So the bytes a client sends pass a guard first, between the WebSocket stream and aedes: it reads each packet's
- * fixed header as it streams by (the type byte and the 1-4 bytes of the remaining length, MQTT 3.1.1 §2.2) and skips the
- * rest, holding nothing but the header's few counters; when a packet announces more than the limit (or a malformed
+ * fixed header as it streams by (the type byte and the 1-4 bytes of the remaining length, MQTT 3.1.1 §2.2) and skips
+ * the rest, holding nothing but the header's few counters; when a packet announces more than the limit (or a malformed
  * length), the connection is destroyed before any of that packet's body reaches aedes.
  */
 import { Duplex } from 'node:stream';
@@ -39,7 +39,8 @@ export class PacketScanner {
         continue;
       }
       this.length += (byte & 0x7f) * 128 ** this.lengthBytes++;
-      if (this.length > this.maxPacketBytes) return `an MQTT packet of at least ${this.length} bytes (at most ${this.maxPacketBytes})`;
+      if (this.length > this.maxPacketBytes)
+        return `an MQTT packet of at least ${this.length} bytes (at most ${this.maxPacketBytes})`;
       if ((byte & 0x80) !== 0) {
         if (this.lengthBytes === MAX_LENGTH_BYTES) return 'a malformed MQTT remaining length';
         continue;

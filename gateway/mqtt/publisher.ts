@@ -4,7 +4,13 @@
  * text for outputs and receipts; metadata and milestone info rendered here from the messages). A payload is built only
  * when somebody follows one of its topics.
  */
-import { BlockPayloadKind, ChainKind, type Event, type LedgerOutput, type StoredBlock } from '../../src/grpc/gen/events.ts';
+import {
+  BlockPayloadKind,
+  ChainKind,
+  type Event,
+  type LedgerOutput,
+  type StoredBlock,
+} from '../../src/grpc/gen/events.ts';
 import type { BlockMetadata, MilestoneInfo } from '../../src/grpc/gen/node.ts';
 import { hex0x } from '../ids.ts';
 import { blockMetadataToJson } from '../render.ts';
@@ -18,7 +24,11 @@ export function metadataPayload(md: BlockMetadata): string {
 
 /** `{index, timestamp, milestoneId}`, as inx-mqtt sends it (docs/decisions.md §21). */
 export function milestoneInfoPayload(m: MilestoneInfo): string {
-  return JSON.stringify({ index: m.index, timestamp: m.timestamp ?? 0, milestoneId: m.milestoneId ? hex0x(m.milestoneId) : undefined });
+  return JSON.stringify({
+    index: m.index,
+    timestamp: m.timestamp ?? 0,
+    milestoneId: m.milestoneId ? hex0x(m.milestoneId) : undefined,
+  });
 }
 
 const taggedTopic = (base: string, tag: Uint8Array): string => `${base}/${hex0x(tag)}`;

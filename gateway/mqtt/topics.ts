@@ -7,7 +7,14 @@
  */
 import { bech32 } from '@scure/base';
 
-export const UNLOCK_CONDITIONS = ['address', 'storage-return', 'expiration', 'state-controller', 'governor', 'immutable-alias'] as const;
+export const UNLOCK_CONDITIONS = [
+  'address',
+  'storage-return',
+  'expiration',
+  'state-controller',
+  'governor',
+  'immutable-alias',
+] as const;
 export type UnlockConditionName = (typeof UNLOCK_CONDITIONS)[number];
 
 /** The topics without parameters. */
@@ -56,13 +63,14 @@ const plain: TopicCheck = { ok: true, request: { kind: 'events' } };
 /** Why `text` is not a bech32 address of this network (undefined when it is); `hrp` undefined: any HRP. */
 export function bech32Problem(text: string, hrp: string | undefined): string | undefined {
   if (text !== text.toLowerCase()) return 'a bech32 address must be lower case';
-  let decoded;
+  let decoded: ReturnType<typeof bech32.decode>;
   try {
     decoded = bech32.decode(text as `${string}1${string}`, 90);
   } catch (e) {
     return `invalid bech32 address: ${(e as Error).message}`;
   }
-  if (hrp !== undefined && decoded.prefix !== hrp) return `bech32 address of another network: "${decoded.prefix}", this network's HRP is "${hrp}"`;
+  if (hrp !== undefined && decoded.prefix !== hrp)
+    return `bech32 address of another network: "${decoded.prefix}", this network's HRP is "${hrp}"`;
   let bytes: Uint8Array;
   try {
     bytes = bech32.fromWords(decoded.words);
@@ -84,16 +92,22 @@ function outputsTopic(parts: string[], hrp: string | undefined): TopicCheck {
   if (parts.length === 3 && (second === 'alias' || second === 'nft')) {
     return ID32.test(third!) ? plain : fail(`outputs/${second}/{id}: expected 0x and 32 bytes of lower-case hex`);
   }
-  if (parts.length === 3 && second === 'foundry') return FOUNDRY_ID.test(third!) ? plain : fail('outputs/foundry/{foundryId}: expected 0x and 38 bytes of lower-case hex');
+  if (parts.length === 3 && second === 'foundry')
+    return FOUNDRY_ID.test(third!)
+      ? plain
+      : fail('outputs/foundry/{foundryId}: expected 0x and 38 bytes of lower-case hex');
   if (second === 'unlock' && (parts.length === 4 || (parts.length === 5 && fifth === 'spent')) && rest.length === 0) {
-    if (third !== '+' && !(UNLOCK_CONDITIONS as readonly string[]).includes(third!)) return fail(`outputs/unlock/{condition}: unknown condition "${third}"`);
+    if (third !== '+' && !(UNLOCK_CONDITIONS as readonly string[]).includes(third!))
+      return fail(`outputs/unlock/{condition}: unknown condition "${third}"`);
     const problem = bech32Problem(fourth!, hrp);
     return problem === undefined ? plain : fail(`outputs/unlock/${third}/{address}: ${problem}`);
   }
   return fail('unknown outputs topic');
 }
 
-/** Checks a subscription's topic filter against TIP-28; `hrp` is the network's bech32 HRP (undefined: not known yet). */
+/**
+ * Checks a subscription's topic filter against TIP-28; `hrp` is the network's bech32 HRP (undefined: not known yet).
+ */
 export function checkTopic(topic: string, hrp: string | undefined): TopicCheck {
   if (topic === TOPICS.milestoneLatest) return { ok: true, request: { kind: 'milestone-info', which: 'latest' } };
   if (topic === TOPICS.milestoneConfirmed) return { ok: true, request: { kind: 'milestone-info', which: 'confirmed' } };
@@ -101,15 +115,21 @@ export function checkTopic(topic: string, hrp: string | undefined): TopicCheck {
   const parts = topic.split('/');
   switch (parts[0]) {
     case 'blocks': {
-      const tagged = (parts.length === 3 && parts[1] === 'tagged-data') || (parts.length === 4 && parts[1] === 'transaction' && parts[2] === 'tagged-data');
+      const tagged =
+        (parts.length === 3 && parts[1] === 'tagged-data') ||
+        (parts.length === 4 && parts[1] === 'transaction' && parts[2] === 'tagged-data');
       if (!tagged) return fail('unknown blocks topic');
-      return TAG.test(parts[parts.length - 1]!) ? plain : fail('tagged-data/{tag}: expected 0x and 1 to 64 bytes of lower-case hex');
+      return TAG.test(parts[parts.length - 1]!)
+        ? plain
+        : fail('tagged-data/{tag}: expected 0x and 1 to 64 bytes of lower-case hex');
     }
     case 'block-metadata':
-      if (parts.length === 2 && ID32.test(parts[1]!)) return { ok: true, request: { kind: 'block-metadata', blockId: parts[1]! } };
+      if (parts.length === 2 && ID32.test(parts[1]!))
+        return { ok: true, request: { kind: 'block-metadata', blockId: parts[1]! } };
       return fail('block-metadata/{blockId}: expected 0x and 32 bytes of lower-case hex');
     case 'transactions':
-      if (parts.length === 3 && parts[2] === 'included-block' && ID32.test(parts[1]!)) return { ok: true, request: { kind: 'included-block', transactionId: parts[1]! } };
+      if (parts.length === 3 && parts[2] === 'included-block' && ID32.test(parts[1]!))
+        return { ok: true, request: { kind: 'included-block', transactionId: parts[1]! } };
       return fail('expected transactions/{transactionId}/included-block with 0x and 32 bytes of lower-case hex');
     case 'outputs':
       return outputsTopic(parts, hrp);

@@ -53,7 +53,7 @@ export interface Setting<K extends string = string, T = unknown> {
   readonly commands: readonly Command[];
 }
 
-export type Settings = readonly Setting<string, any>[];
+export type Settings = readonly Setting<string, unknown>[];
 
 /** How a command words its errors (each command keeps the texts it has always had), and the error it throws. */
 export interface Dialect {
@@ -118,7 +118,12 @@ export const bool: ValueType<boolean> = {
   arg: 'BOOL',
   expected: 'true or false',
   bool: true,
-  parse: (raw) => (raw === true || raw === 'true' || raw === 'on' ? true : raw === false || raw === 'false' || raw === 'off' ? false : undefined),
+  parse: (raw) =>
+    raw === true || raw === 'true' || raw === 'on'
+      ? true
+      : raw === false || raw === 'false' || raw === 'off'
+        ? false
+        : undefined,
 };
 
 export const text: ValueType<string> = {
@@ -217,14 +222,17 @@ export function parseCommandLine<X extends string = never>(
       continue;
     }
     const value = token.value;
-    if (value === undefined || (!token.inlineValue && value.startsWith('--'))) throw new dialect.error(dialect.missing(token.rawName));
+    if (value === undefined || (!token.inlineValue && value.startsWith('--')))
+      throw new dialect.error(dialect.missing(token.rawName));
     if (extra) {
       given[token.name as X] = value;
       continue;
     }
     const flag = flagOf(s!);
     const read = readOne(s!, value, (raw) => dialect.invalid(flag, raw, s!.type.expected), dialect);
-    values[s!.key] = s!.type.list ? [...((values[s!.key] as unknown[] | undefined) ?? []), ...(read as unknown[])] : read;
+    values[s!.key] = s!.type.list
+      ? [...((values[s!.key] as unknown[] | undefined) ?? []), ...(read as unknown[])]
+      : read;
   }
   return { values, extras: given };
 }
@@ -233,17 +241,27 @@ export function parseCommandLine<X extends string = never>(
  * Reads a config file's JSON object: its keys are the keys of `settings` (environment settings excepted), its values
  * JSON values of their types (a list: an array). Errors are `<where>: <key>: expected ..., got ...`.
  */
-export function readConfigObject(json: unknown, settings: Settings, where: string, dialect: Dialect): Record<string, unknown> {
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new dialect.error(`${where}: expected a JSON object`);
+export function readConfigObject(
+  json: unknown,
+  settings: Settings,
+  where: string,
+  dialect: Dialect,
+): Record<string, unknown> {
+  if (json === null || typeof json !== 'object' || Array.isArray(json))
+    throw new dialect.error(`${where}: expected a JSON object`);
   const fileSettings = settings.filter((s) => s.env === undefined);
   const out: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(json)) {
     const s = fileSettings.find((f) => f.key === key);
-    if (!s) throw new dialect.error(`${where}: unknown key "${key}" (known: ${fileSettings.map((f) => f.key).join(', ')})`);
-    const got = (at: string) => (r: unknown) => `${where}: ${at}: expected ${s.type.expected}, got ${JSON.stringify(r)}`;
+    if (!s)
+      throw new dialect.error(`${where}: unknown key "${key}" (known: ${fileSettings.map((f) => f.key).join(', ')})`);
+    const got = (at: string) => (r: unknown) =>
+      `${where}: ${at}: expected ${s.type.expected}, got ${JSON.stringify(r)}`;
     if (s.type.list) {
       const items = Array.isArray(raw) ? raw : [raw];
-      out[key] = items.flatMap((item, i) => readOne(s, item, got(Array.isArray(raw) ? `${key}[${i}]` : key), dialect) as unknown[]);
+      out[key] = items.flatMap(
+        (item, i) => readOne(s, item, got(Array.isArray(raw) ? `${key}[${i}]` : key), dialect) as unknown[],
+      );
     } else out[key] = readOne(s, raw, got(key), dialect);
   }
   return out;
@@ -252,7 +270,9 @@ export function readConfigObject(json: unknown, settings: Settings, where: strin
 /** The settings' defaults that are filled in (not those only documented). */
 export function defaultsOf(settings: Settings): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const s of settings) if (s.default !== undefined) out[s.key] = typeof s.default === 'function' ? (s.default as () => unknown)() : s.default;
+  for (const s of settings)
+    if (s.default !== undefined)
+      out[s.key] = typeof s.default === 'function' ? (s.default as () => unknown)() : s.default;
   return out;
 }
 
@@ -318,27 +338,35 @@ export function helpText(usage: string, sections: readonly { heading: string; se
   }
   if (env.length > 0) {
     out.push('', 'environment (never a flag: flags show up in process lists):');
-    for (const s of env) out.push(`  ${s.env!.padEnd(column - 2)}${wrap(s.description, 118 - column, ' '.repeat(column)).join('\n')}`);
+    for (const s of env)
+      out.push(`  ${s.env!.padEnd(column - 2)}${wrap(s.description, 118 - column, ' '.repeat(column)).join('\n')}`);
   }
   return out.join('\n');
 }
 
 const cell = (t: string): string => t.replace(/\|/g, '\\|');
 
-/** A markdown table of `settings`: flag (or environment variable), config-file key, type, default, commands, meaning. */
+/**
+ * A markdown table of `settings`: flag (or environment variable), config-file key, type, default, commands, meaning.
+ */
 export function referenceTable(settings: Settings): string {
   const rows = ['| flag | config-file key | type | default | commands | description |', '|---|---|---|---|---|---|'];
   for (const s of settings) {
-    const name = s.env !== undefined ? `\`${s.env}\` (environment${s.secret ? ', secret' : ''})` : `\`${flagOf(s)} ${s.arg ?? s.type.arg}\``;
+    const name =
+      s.env !== undefined
+        ? `\`${s.env}\` (environment${s.secret ? ', secret' : ''})`
+        : `\`${flagOf(s)} ${s.arg ?? s.type.arg}\``;
     const key = s.env === undefined && s.commands.includes('run') ? `\`${s.key}\`` : '';
     const d = defaultOf(s);
-    rows.push(`| ${cell(name)} | ${key} | ${cell(s.type.name)} | ${d === undefined ? '' : cell(d)} | ${s.commands.join(', ')} | ${cell(s.description)} |`);
+    rows.push(
+      `| ${cell(name)} | ${key} | ${cell(s.type.name)} | ${d === undefined ? '' : cell(d)} | ${s.commands.join(', ')} | ${cell(s.description)} |`,
+    );
   }
   return rows.join('\n');
 }
 
 /** Declares one setting, keeping its key, its value type and whether it has a default, for `ValuesOf`. */
-export function setting<const S extends Setting<string, any>>(s: S & Setting<S['key'], ValueOf<S>>): S {
+export function setting<const S extends Setting<string, unknown>>(s: S & Setting<S['key'], ValueOf<S>>): S {
   return s;
 }
 
@@ -346,7 +374,7 @@ type ValueOf<S> = S extends { type: ValueType<infer T> } ? T : never;
 type Filled<S> = S extends { default: unknown } ? true : false;
 
 /** The values a list of settings reads, by key: optional, except those with a default that is filled in. */
-export type ValuesOf<L extends readonly Setting<string, any>[]> = {
+export type ValuesOf<L extends readonly Setting<string, unknown>[]> = {
   [X in L[number] as Filled<X> extends true ? X['key'] : never]: ValueOf<X>;
 } & {
   [X in L[number] as Filled<X> extends true ? never : X['key']]?: ValueOf<X>;

@@ -4,7 +4,8 @@
  * Reads blocks from standard input, one per line, each either hex (`0x...`) or TIP-25 JSON, and writes one JSON line
  * per input line:
  *   {"blockId","transactionId"?,"milestoneId"?,"json","hex","powScore"}   or   {"error":{"code","message"}}
- * `code` is the stable domain code of the rejection (e.g. "PAYLOAD_LENGTH_MISMATCH"). Exit status 0 whatever the blocks.
+ * `code` is the stable domain code of the rejection (e.g. "PAYLOAD_LENGTH_MISMATCH"). Exit status 0 whatever the
+ * blocks.
  *
  * Every input gets the same strictness as a block arriving at the node: JSON is mapped to the model, encoded and the
  * bytes decoded again, so both forms pass the strict binary decoder. With `--network` or `--protocol` (the `protocol`
@@ -23,7 +24,8 @@ import { powScore } from '../core/pow/index.ts';
 import { validateBlockSyntax } from '../core/validation/index.ts';
 import { parseToolFlags } from './args.ts';
 
-const USAGE = 'usage: ledger-node tool block [--network shimmer | --protocol FILE]   (one block per line on standard input: 0x-hex or TIP-25 JSON)';
+const USAGE =
+  'usage: ledger-node tool block [--network shimmer | --protocol FILE]   (one block per line on standard input: 0x-hex or TIP-25 JSON)';
 
 const NETWORKS: Record<string, ProtocolParameters> = { shimmer: SHIMMER_PROTOCOL };
 
@@ -81,7 +83,8 @@ function parseFlags(argv: string[]): { protocol?: ProtocolParameters } | number 
   let protocol: ProtocolParameters | undefined;
   if (network !== undefined) {
     protocol = NETWORKS[network];
-    if (!protocol) return fail(`unknown network "${network}" (known: ${Object.keys(NETWORKS).join(', ')}; or use --protocol FILE)`);
+    if (!protocol)
+      return fail(`unknown network "${network}" (known: ${Object.keys(NETWORKS).join(', ')}; or use --protocol FILE)`);
   }
   if (file !== undefined) {
     try {

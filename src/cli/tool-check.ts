@@ -21,10 +21,13 @@ export async function toolCheck(argv: readonly string[]): Promise<number> {
     console.error(`--data-dir is required\n${USAGE}`);
     return 2;
   }
-  let report;
+  let report: Awaited<ReturnType<typeof checkDataDir>>;
   const progress = terminalProgress();
   try {
-    report = await checkDataDir(dataDir, { ...(genesisFile !== undefined ? { genesisFile } : {}), progress: (text) => progress.update(text) });
+    report = await checkDataDir(dataDir, {
+      ...(genesisFile !== undefined ? { genesisFile } : {}),
+      progress: (text) => progress.update(text),
+    });
     progress.done();
   } catch (e) {
     progress.done();

@@ -24,7 +24,8 @@ function anonymous(): string {
   }
 }
 
-const USAGE = 'usage: ledger-node tool fill --blocks N [--concurrency C] [--sample SECONDS] [--verbose] [ledger-node run flags...]';
+const USAGE =
+  'usage: ledger-node tool fill --blocks N [--concurrency C] [--sample SECONDS] [--verbose] [ledger-node run flags...]';
 
 interface FillOptions {
   blocks: number;
@@ -38,11 +39,22 @@ interface FillOptions {
 function parseFillArgs(argv: readonly string[]): FillOptions {
   const out: FillOptions = { blocks: 0, concurrency: 256, sampleSeconds: 5, verbose: false, runArgs: [] };
   const string = { type: 'string' } as const;
-  const { tokens } = parseArgs({ args: [...argv], options: { blocks: string, concurrency: string, sample: string, verbose: { type: 'boolean' } }, strict: false, allowPositionals: true, tokens: true });
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: { blocks: string, concurrency: string, sample: string, verbose: { type: 'boolean' } },
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   // The tool's own flags, by the index of their arguments; every other argument is a flag of `run`, passed on.
   const own = new Set<number>();
   for (const t of tokens) {
-    if (t.kind !== 'option' || !['blocks', 'concurrency', 'sample', 'verbose'].includes(t.name) || !t.rawName.startsWith('--')) continue;
+    if (
+      t.kind !== 'option' ||
+      !['blocks', 'concurrency', 'sample', 'verbose'].includes(t.name) ||
+      !t.rawName.startsWith('--')
+    )
+      continue;
     own.add(t.index);
     if (t.name === 'verbose') {
       out.verbose = true;
@@ -50,7 +62,8 @@ function parseFillArgs(argv: readonly string[]): FillOptions {
     }
     if (t.value !== undefined && !t.inlineValue) own.add(t.index + 1);
     const n = Number(t.value);
-    if (t.value === undefined || !Number.isSafeInteger(n) || n < 1) throw new ConfigError(`${t.rawName}: expected an integer >= 1, got ${JSON.stringify(t.value)}`);
+    if (t.value === undefined || !Number.isSafeInteger(n) || n < 1)
+      throw new ConfigError(`${t.rawName}: expected an integer >= 1, got ${JSON.stringify(t.value)}`);
     if (t.name === 'blocks') out.blocks = n;
     else if (t.name === 'concurrency') out.concurrency = n;
     else out.sampleSeconds = n;
@@ -66,7 +79,7 @@ export async function toolFill(argv: readonly string[], logger: Logger = console
     return 0;
   }
   let options: FillOptions;
-  let config;
+  let config: ReturnType<typeof parseRunArgs>;
   try {
     options = parseFillArgs(argv);
     config = parseRunArgs(options.runArgs);
@@ -78,7 +91,10 @@ export async function toolFill(argv: readonly string[], logger: Logger = console
     throw e;
   }
   const quiet: Logger = { info: () => undefined, warn: (m) => logger.warn(m), error: (m, e) => logger.error(m, e) };
-  const node = await startNode({ ...config, grpcPort: 0, peerPort: 0 }, { logger: options.verbose ? logger : quiet, rest: false });
+  const node = await startNode(
+    { ...config, grpcPort: 0, peerPort: 0 },
+    { logger: options.verbose ? logger : quiet, rest: false },
+  );
   const { parts } = node;
   const started = Date.now();
   let stored = 0;
@@ -91,7 +107,9 @@ export async function toolFill(argv: readonly string[], logger: Logger = console
     const confirmed = (await parts.store.getMeta(META.confirmedMilestoneIndex)) ?? 0;
     const m = process.memoryUsage();
     const mb = (n: number): string => (n / 2 ** 20).toFixed(0);
-    console.log(`${((now - started) / 1000).toFixed(0)} s: ${stored} stored (${rate.toFixed(0)}/s), ${failed} refused, confirmed milestone ${confirmed}, RSS ${mb(m.rss)} MB (V8 heap ${mb(m.heapTotal)}, external ${mb(m.external)}, array buffers ${mb(m.arrayBuffers)}${anonymous()})`);
+    console.log(
+      `${((now - started) / 1000).toFixed(0)} s: ${stored} stored (${rate.toFixed(0)}/s), ${failed} refused, confirmed milestone ${confirmed}, RSS ${mb(m.rss)} MB (V8 heap ${mb(m.heapTotal)}, external ${mb(m.external)}, array buffers ${mb(m.arrayBuffers)}${anonymous()})`,
+    );
   };
   const timer = setInterval(() => void sample(), options.sampleSeconds * 1000);
   const encoder = new TextEncoder();
@@ -102,7 +120,14 @@ export async function toolFill(argv: readonly string[], logger: Logger = console
       const i = next++;
       const data = encoder.encode(`${started}:${i}`);
       try {
-        await parts.submissions.submit({ block: { protocolVersion: parts.protocol.current.version, parents: [], payload: { type: 5, tag, data }, nonce: 0n } });
+        await parts.submissions.submit({
+          block: {
+            protocolVersion: parts.protocol.current.version,
+            parents: [],
+            payload: { type: 5, tag, data },
+            nonce: 0n,
+          },
+        });
         stored++;
       } catch (e) {
         failed++;
@@ -114,7 +139,9 @@ export async function toolFill(argv: readonly string[], logger: Logger = console
     await Promise.all(Array.from({ length: Math.min(options.concurrency, options.blocks) }, worker));
     await sample();
     const seconds = (Date.now() - started) / 1000;
-    console.log(`filled ${stored} blocks in ${seconds.toFixed(1)} s (${(stored / seconds).toFixed(0)} blocks/s), ${failed} refused`);
+    console.log(
+      `filled ${stored} blocks in ${seconds.toFixed(1)} s (${(stored / seconds).toFixed(0)} blocks/s), ${failed} refused`,
+    );
   } finally {
     clearInterval(timer);
     await node.stop();

@@ -1,7 +1,8 @@
 /**
  * `ledger-node tool genesis [--out FILE] [--network-name N] [--min-pow-score N] [--milestone-interval S]
  * [--funds ADDRESS_OR_SEED...]`: writes the genesis file of a new dev network (coordinator keys and a funded dev
- * wallet included, both marked dev-only) to FILE, or to standard output. Start it with `ledger-node run --genesis FILE`.
+ * wallet included, both marked dev-only) to FILE, or to standard output. Start it with `ledger-node run --genesis
+ * FILE`.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -27,7 +28,14 @@ export function parseGenesisArgs(argv: readonly string[]): GenesisToolArgs | str
   // --funds and --force take no value of their own in the tokens: the arguments after --funds are its values.
   const { tokens } = parseArgs({
     args: [...argv],
-    options: { out: string, 'network-name': string, 'min-pow-score': string, 'milestone-interval': string, funds: { type: 'boolean' }, force: { type: 'boolean' } },
+    options: {
+      out: string,
+      'network-name': string,
+      'min-pow-score': string,
+      'milestone-interval': string,
+      funds: { type: 'boolean' },
+      force: { type: 'boolean' },
+    },
     strict: false,
     allowPositionals: true,
     tokens: true,
@@ -50,7 +58,8 @@ export function parseGenesisArgs(argv: readonly string[]): GenesisToolArgs | str
       continue;
     }
     const value = t.value;
-    if (value === undefined || value === '' || (!t.inlineValue && value.startsWith('--'))) return `option ${t.rawName} needs a value`;
+    if (value === undefined || value === '' || (!t.inlineValue && value.startsWith('--')))
+      return `option ${t.rawName} needs a value`;
     switch (t.rawName) {
       case '--out':
         out = value;
@@ -60,13 +69,15 @@ export function parseGenesisArgs(argv: readonly string[]): GenesisToolArgs | str
         break;
       case '--min-pow-score': {
         const n = Number(value);
-        if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(n) || n > 0xffffffff) return `--min-pow-score ${value} is not an integer 0..4294967295`;
+        if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(n) || n > 0xffffffff)
+          return `--min-pow-score ${value} is not an integer 0..4294967295`;
         options.minPowScore = n;
         break;
       }
       case '--milestone-interval': {
         const s = Number(value);
-        if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || !(s > 0) || s > 3600) return `--milestone-interval ${value} is not a number of seconds in (0, 3600]`;
+        if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || !(s > 0) || s > 3600)
+          return `--milestone-interval ${value} is not a number of seconds in (0, 3600]`;
         options.milestoneInterval = s;
         break;
       }
@@ -100,6 +111,8 @@ export async function toolGenesis(argv: string[]): Promise<number> {
     return 2;
   }
   writeFileSync(args.out, text, { mode: 0o600 });
-  console.error(`wrote the genesis of dev network "${args.options.networkName ?? 'ledger-dev'}" to ${args.out} (contains DEV-ONLY private keys); start it with: ledger-node run --genesis ${args.out}`);
+  console.error(
+    `wrote the genesis of dev network "${args.options.networkName ?? 'ledger-dev'}" to ${args.out} (contains DEV-ONLY private keys); start it with: ledger-node run --genesis ${args.out}`,
+  );
   return 0;
 }

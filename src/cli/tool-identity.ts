@@ -1,8 +1,8 @@
 /**
  * `ledger-node tool identity --data-dir DIR`: prints the node's identity public key (`0x` hex, one line), what other
- * nodes name in `--peer 0xPUBKEY@HOST:PORT`. It only reads `DIR/identity.key` (src/node/peering/identity.ts), so it works
- * while the node runs. Exit 0; 1 when the folder has no identity yet (the node creates it on its first start) or the
- * file is not an Ed25519 key; 2 for bad arguments.
+ * nodes name in `--peer 0xPUBKEY@HOST:PORT`. It only reads `DIR/identity.key` (src/node/peering/identity.ts), so it
+ * works while the node runs. Exit 0; 1 when the folder has no identity yet (the node creates it on its first start) or
+ * the file is not an Ed25519 key; 2 for bad arguments.
  */
 import { readIdentity } from '../node/peering/identity.ts';
 import { parseToolFlags } from './args.ts';

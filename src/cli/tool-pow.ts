@@ -23,7 +23,8 @@ function parseFlags(argv: string[]): { score: number; workers?: number } | numbe
   const score = flags.has('--score') ? Number(flags.get('--score')) : undefined;
   const workers = flags.has('--workers') ? Number(flags.get('--workers')) : undefined;
   if (score === undefined || score < 0) return 'option --score N (N >= 0) is required';
-  if (workers !== undefined && (!Number.isInteger(workers) || workers < 1)) return `--workers ${workers} is not a positive integer`;
+  if (workers !== undefined && (!Number.isInteger(workers) || workers < 1))
+    return `--workers ${workers} is not a positive integer`;
   return workers === undefined ? { score } : { score, workers };
 }
 
@@ -57,7 +58,9 @@ export async function toolPow(argv: string[]): Promise<number> {
     const mined = concatBytes(body, nonceToBytes(r.nonce));
     const rate = r.hashes / (r.ms / 1000);
     console.log(toHex(mined));
-    console.log(`score: ${powScore(mined)} (${powZeros(mined)} trailing zeros, ${r.targetZeros} needed for ${flags.score} at ${mined.length} bytes)`);
+    console.log(
+      `score: ${powScore(mined)} (${powZeros(mined)} trailing zeros, ${r.targetZeros} needed for ${flags.score} at ${mined.length} bytes)`,
+    );
     console.log(`nonce: ${r.nonce}`);
     console.log(`hashes: ${r.hashes}`);
     console.log(

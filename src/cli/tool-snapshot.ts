@@ -38,7 +38,7 @@ export async function toolSnapshot(argv: readonly string[]): Promise<number> {
     console.error(`no node store in ${dataDir}`);
     return 2;
   }
-  let kv;
+  let kv: Awaited<ReturnType<typeof openDataDirStore>>;
   try {
     kv = await openDataDirStore(dataDir, { engine, createIfMissing: false });
   } catch (e) {
@@ -53,7 +53,7 @@ export async function toolSnapshot(argv: readonly string[]): Promise<number> {
       console.error(`the store in ${dataDir} holds no network`);
       return 2;
     }
-    let genesis;
+    let genesis: ReturnType<typeof networkGenesis>;
     try {
       genesis = networkGenesis(dataDir, network.networkName, opts.get('--genesis'));
     } catch (e) {
@@ -66,7 +66,9 @@ export async function toolSnapshot(argv: readonly string[]): Promise<number> {
       progress: (n) => progress.update(`snapshot: ${n} outputs written`),
     });
     progress.done();
-    console.log(`snapshot of milestone ${r.index} written to ${r.file}: ${r.outputs} outputs, ${r.solidEntryPoints} solid entry points, ${r.bytes} bytes${genesis?.coordinator !== undefined ? ' (with the dev coordinator keys)' : ''}`);
+    console.log(
+      `snapshot of milestone ${r.index} written to ${r.file}: ${r.outputs} outputs, ${r.solidEntryPoints} solid entry points, ${r.bytes} bytes${genesis?.coordinator !== undefined ? ' (with the dev coordinator keys)' : ''}`,
+    );
     return 0;
   } catch (e) {
     progress.done();

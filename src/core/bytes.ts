@@ -44,13 +44,17 @@ export function fromHex(text: string, field = 'hex'): Uint8Array {
   if (typeof text !== 'string') reject('INVALID_HEX', `${field}: expected a hex string, got ${typeof text}`, { field });
   const start = text.startsWith('0x') || text.startsWith('0X') ? 2 : 0;
   const n = text.length - start;
-  if (n % 2 !== 0) reject('INVALID_HEX', `${field}: hex string has an odd number of digits (${n})`, { field, value: clip(text) });
+  if (n % 2 !== 0)
+    reject('INVALID_HEX', `${field}: hex string has an odd number of digits (${n})`, { field, value: clip(text) });
   const out = new Uint8Array(n / 2);
   for (let i = 0; i < out.length; i++) {
     const hi = nibble(text.charCodeAt(start + 2 * i));
     const lo = nibble(text.charCodeAt(start + 2 * i + 1));
     if (hi < 0 || lo < 0) {
-      reject('INVALID_HEX', `${field}: invalid hex character at position ${start + 2 * i + (hi < 0 ? 0 : 1)}`, { field, value: clip(text) });
+      reject('INVALID_HEX', `${field}: invalid hex character at position ${start + 2 * i + (hi < 0 ? 0 : 1)}`, {
+        field,
+        value: clip(text),
+      });
     }
     out[i] = (hi << 4) | lo;
   }

@@ -14,7 +14,9 @@ export const QUOTED_BYTES = 32;
 export const QUOTED_CHARS = 64;
 
 /** What `safeText` replaces: control characters and lone surrogates. */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSAFE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: this regex detects control characters
+  /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 /** Room kept for the "… (N characters)" ending, so a cut text stays within `max`. */
 const ENDING_ROOM = 48;
 
@@ -51,7 +53,10 @@ export function quoteBytes(bytes: Uint8Array): string {
   return `${toHex0x(bytes.subarray(0, QUOTED_BYTES))}… (${bytes.length} bytes)`;
 }
 
-/** Text input quoted for a message: in double quotes, its first `QUOTED_CHARS` characters made safe, its length when longer. */
+/**
+ * Text input quoted for a message: in double quotes, its first `QUOTED_CHARS` characters made safe, its length when
+ * longer.
+ */
 export function quoteText(text: string): string {
   if (text.length <= QUOTED_CHARS) return `"${safeText(text)}"`;
   return `"${safeText(text.slice(0, QUOTED_CHARS))}"… (${text.length} characters)`;

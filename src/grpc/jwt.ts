@@ -42,7 +42,9 @@ function algorithmOf(token: string): unknown {
   }
 }
 
-/** jose's rejection as the reason of the 403; anything that is not a token problem (e.g. an unusable key) is thrown on. */
+/**
+ * jose's rejection as the reason of the 403; anything that is not a token problem (e.g. an unusable key) is thrown on.
+ */
 function reasonOf(err: unknown, token: string): string {
   if (!(err instanceof errors.JOSEError)) throw err;
   if (err instanceof errors.JWTExpired) return 'token expired';
@@ -51,7 +53,8 @@ function reasonOf(err: unknown, token: string): string {
     return err.claim === 'nbf' ? 'token not valid yet' : `token claim ${err.claim} refused`;
   }
   if (err instanceof errors.JWSSignatureVerificationFailed) return 'invalid token signature';
-  if (err instanceof errors.JOSEAlgNotAllowed || err.message.includes('"alg"')) return `unsupported token algorithm ${JSON.stringify(algorithmOf(token))}`;
+  if (err instanceof errors.JOSEAlgNotAllowed || err.message.includes('"alg"'))
+    return `unsupported token algorithm ${JSON.stringify(algorithmOf(token))}`;
   if (err instanceof errors.JWTInvalid) return 'malformed token payload';
   if (err.message === 'Invalid Compact JWS') return 'malformed token';
   if (/signature/i.test(err.message)) return 'malformed token signature';
@@ -61,7 +64,8 @@ function reasonOf(err: unknown, token: string): string {
 
 /** Verifies `token` with jose against `secret` (or its jwtKey), at `nowSeconds` (Unix time) when given. */
 export async function verifyJwt(token: string, secret: JwtSecret | JwtKey, nowSeconds?: number): Promise<JwtResult> {
-  const options = nowSeconds === undefined ? JOSE_OPTIONS : { ...JOSE_OPTIONS, currentDate: new Date(nowSeconds * 1000) };
+  const options =
+    nowSeconds === undefined ? JOSE_OPTIONS : { ...JOSE_OPTIONS, currentDate: new Date(nowSeconds * 1000) };
   try {
     const key = typeof secret === 'string' ? ENCODER.encode(secret) : secret;
     const { payload } = await jwtVerify(token, key, options);
@@ -82,7 +86,9 @@ export function signJwtHs256(claims: Record<string, unknown>, secret: JwtSecret)
   return `${h}.${p}.${hmac(secret, `${h}.${p}`).toString('base64url')}`;
 }
 
-/** The doors a token is good for: `scope` (space-separated) must name `door`; a token without `scope` is good for all. */
+/**
+ * The doors a token is good for: `scope` (space-separated) must name `door`; a token without `scope` is good for all.
+ */
 export function scopeAllows(claims: Record<string, unknown>, door: 'rest' | 'node'): boolean {
   const scope = claims.scope;
   if (scope === undefined) return true;

@@ -23,15 +23,24 @@ export function protocolParametersToProto(params: ProtocolParameters, path = 'pr
   return codecs.protocolParameters.toProto(params, path);
 }
 
-export function protocolParametersFromProto(msg: pb.ProtocolParameters | undefined, path = 'protocol'): ProtocolParameters {
+export function protocolParametersFromProto(
+  msg: pb.ProtocolParameters | undefined,
+  path = 'protocol',
+): ProtocolParameters {
   return codecs.protocolParameters.fromProto(msg, path);
 }
 
 /** Pending protocol parameters of the info answer are Protocol Parameters milestone options. */
-export function protocolParamsOptionToProto(option: ProtocolParamsMilestoneOption, path = 'option'): pb.ProtocolParamsMilestoneOption {
+export function protocolParamsOptionToProto(
+  option: ProtocolParamsMilestoneOption,
+  path = 'option',
+): pb.ProtocolParamsMilestoneOption {
   return codecs.protocolParamsMilestoneOption.toProto(option, path);
 }
 
-export function protocolParamsOptionFromProto(msg: pb.ProtocolParamsMilestoneOption | undefined, path = 'option'): ProtocolParamsMilestoneOption {
+export function protocolParamsOptionFromProto(
+  msg: pb.ProtocolParamsMilestoneOption | undefined,
+  path = 'option',
+): ProtocolParamsMilestoneOption {
   return codecs.protocolParamsMilestoneOption.fromProto(msg, path);
 }

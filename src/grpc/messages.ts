@@ -35,7 +35,7 @@ import {
   JsonV3Response,
   LedgerJsonResponse,
   MilestoneResponse,
-  NodeServiceService,
+  type NodeServiceService,
   OutputResponse,
   QueryOutputsRequest,
   SubmitBlockRequest,
@@ -55,7 +55,12 @@ type RequestOf<M extends NodeServiceMethod> = Parameters<Definition[M]['requestS
 export type ResponseOf<M extends NodeServiceMethod> = ReturnType<Definition[M]['responseDeserialize']>;
 
 /** The generated message functions of each method (the compiler checks every method is here with its own types). */
-export const MESSAGES: { readonly [M in NodeServiceMethod]: { readonly request: MessageFns<RequestOf<M>>; readonly response: MessageFns<ResponseOf<M>> } } = {
+export const MESSAGES: {
+  readonly [M in NodeServiceMethod]: {
+    readonly request: MessageFns<RequestOf<M>>;
+    readonly response: MessageFns<ResponseOf<M>>;
+  };
+} = {
   getBlock: { request: GetBlockRequest, response: BlockResponse },
   getBlockMetadata: { request: GetBlockMetadataRequest, response: BlockMetadata },
   submitBlock: { request: SubmitBlockRequest, response: SubmitBlockResponse },

@@ -14,7 +14,14 @@
  */
 import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
 import { Metadata } from '@grpc/grpc-js';
-import { FrameKind, MuxBatch, MuxFrame as MuxFrameCodec, NodeMuxService, type MetadataEntry, type MuxFrame } from './gen/mux.ts';
+import {
+  FrameKind,
+  MuxBatch,
+  MuxFrame as MuxFrameCodec,
+  NodeMuxService,
+  type MetadataEntry,
+  type MuxFrame,
+} from './gen/mux.ts';
 import { NodeServiceService } from './gen/node.ts';
 import type { NodeCallError } from './port.ts';
 import { encodeStatusDetails, GrpcStatus, STATUS_DETAILS_KEY, statusText } from './status.ts';
@@ -35,11 +42,16 @@ export const MAX_CALLS_IN_FLIGHT = 1024;
 
 /** The method's name on the wire: the last segment of its path (`/ledger.v1.NodeService/GetBlock` -> `GetBlock`). */
 export const WIRE_NAME: { readonly [M in NodeServiceMethod]: string } = Object.fromEntries(
-  (Object.keys(NodeServiceService) as NodeServiceMethod[]).map((m) => [m, NodeServiceService[m].path.slice(NodeServiceService[m].path.lastIndexOf('/') + 1)]),
+  (Object.keys(NodeServiceService) as NodeServiceMethod[]).map((m) => [
+    m,
+    NodeServiceService[m].path.slice(NodeServiceService[m].path.lastIndexOf('/') + 1),
+  ]),
 ) as { [M in NodeServiceMethod]: string };
 
 /** The method a wire name stands for, in this build of the service. */
-export const METHOD_OF: ReadonlyMap<string, NodeServiceMethod> = new Map((Object.keys(WIRE_NAME) as NodeServiceMethod[]).map((m) => [WIRE_NAME[m], m]));
+export const METHOD_OF: ReadonlyMap<string, NodeServiceMethod> = new Map(
+  (Object.keys(WIRE_NAME) as NodeServiceMethod[]).map((m) => [WIRE_NAME[m], m]),
+);
 
 /** The path of a NodeService method on the wire name (what grpc-js names in "does not implement" for an unknown path). */
 export function servicePath(wireName: string): string {
@@ -78,7 +90,11 @@ function serializeBatch(batch: MuxBatch): Buffer {
 }
 
 /** NodeMux's Exchange method with the batch serializer above (both ends use it: the node's service, the client's calls). */
-export const EXCHANGE = { ...NodeMuxService.exchange, requestSerialize: serializeBatch, responseSerialize: serializeBatch };
+export const EXCHANGE = {
+  ...NodeMuxService.exchange,
+  requestSerialize: serializeBatch,
+  responseSerialize: serializeBatch,
+};
 
 /** The node's Exchange: the batches received left as bytes, their frames decoded one at a time (BatchReader). */
 export const EXCHANGE_UNDECODED = { ...EXCHANGE, requestDeserialize: (bytes: Buffer): Buffer => bytes };
@@ -87,14 +103,34 @@ const NO_BYTES = new Uint8Array(0);
 const NO_ENTRIES: MetadataEntry[] = [];
 
 /** A frame with every field (the generated encode needs them all). */
-export function frame(kind: FrameKind, callId: number, message: Uint8Array = NO_BYTES, method = '', timeoutMs = 0): MuxFrame {
+export function frame(
+  kind: FrameKind,
+  callId: number,
+  message: Uint8Array = NO_BYTES,
+  method = '',
+  timeoutMs = 0,
+): MuxFrame {
   return { kind, callId, method, message, timeoutMs, statusCode: 0, statusDetails: '', metadata: NO_ENTRIES };
 }
 
 /** A FAILURE frame: the status of a call as a unary call's error carries it (its details made safe: status.ts). */
-export function failureFrame(callId: number, code: number, details: string, metadata: MetadataEntry[] = NO_ENTRIES): MuxFrame {
+export function failureFrame(
+  callId: number,
+  code: number,
+  details: string,
+  metadata: MetadataEntry[] = NO_ENTRIES,
+): MuxFrame {
   const statusDetails = statusText(details);
-  return { kind: FrameKind.FRAME_KIND_FAILURE, callId, method: '', message: NO_BYTES, timeoutMs: 0, statusCode: code, statusDetails, metadata };
+  return {
+    kind: FrameKind.FRAME_KIND_FAILURE,
+    callId,
+    method: '',
+    message: NO_BYTES,
+    timeoutMs: 0,
+    statusCode: code,
+    statusDetails,
+    metadata,
+  };
 }
 
 /**
@@ -102,7 +138,9 @@ export function failureFrame(callId: number, code: number, details: string, meta
  * `grpc-status-details-bin` trailer a unary call carries (the bytes of statusError, status.ts).
  */
 export function callFailureFrame(callId: number, err: NodeCallError): MuxFrame {
-  const metadata = err.detailed ? [{ key: STATUS_DETAILS_KEY, value: encodeStatusDetails(err.grpcCode, err.description) }] : NO_ENTRIES;
+  const metadata = err.detailed
+    ? [{ key: STATUS_DETAILS_KEY, value: encodeStatusDetails(err.grpcCode, err.description) }]
+    : NO_ENTRIES;
   return failureFrame(callId, err.grpcCode, err.details, metadata);
 }
 
@@ -121,7 +159,11 @@ export function answerFrame(callId: number, codec: Encoder<unknown>, value: unkn
   }
   const answer = frame(FrameKind.FRAME_KIND_ANSWER, callId, bytes);
   if (frameBytes(answer) <= MAX_MESSAGE_BYTES) return answer;
-  return failureFrame(callId, GrpcStatus.RESOURCE_EXHAUSTED, `Sent message larger than max (${bytes.length + 5} vs. ${MAX_MESSAGE_BYTES})`);
+  return failureFrame(
+    callId,
+    GrpcStatus.RESOURCE_EXHAUSTED,
+    `Sent message larger than max (${bytes.length + 5} vs. ${MAX_MESSAGE_BYTES})`,
+  );
 }
 
 /** A metadata entry grpc-js's Metadata would refuse (it throws): an illegal key, or a text value it does not allow. */
@@ -150,7 +192,8 @@ export function metadataOf(entries: readonly MetadataEntry[]): Metadata {
     if (key.endsWith('-bin')) metadata.add(key, Buffer.from(value));
     else {
       const text = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
-      if (!LEGAL_TEXT.test(text)) throw new InvalidMetadataError(key, 'a text value has characters other than printable ASCII');
+      if (!LEGAL_TEXT.test(text))
+        throw new InvalidMetadataError(key, 'a text value has characters other than printable ASCII');
       metadata.add(key, text);
     }
   }

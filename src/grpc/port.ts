@@ -12,7 +12,15 @@
  */
 import { Metadata, type ClientUnaryCall, type ServiceError } from '@grpc/grpc-js';
 import { NodeServiceService, type NodeServiceClient } from './gen/node.ts';
-import { decodeStatusDetails, GrpcStatus, safeDescription, STATUS_DETAILS_KEY, type ClientErrorLike, type ErrorDescription, type ParsedError } from './status.ts';
+import {
+  decodeStatusDetails,
+  GrpcStatus,
+  safeDescription,
+  STATUS_DETAILS_KEY,
+  type ClientErrorLike,
+  type ErrorDescription,
+  type ParsedError,
+} from './status.ts';
 
 type Definition = typeof NodeServiceService;
 /** A NodeService method by its generated (lower camel case) name: 'getBlock', 'submitBlock', ... */
@@ -47,12 +55,16 @@ function abortedAlready(options: CallOptions): boolean {
 }
 
 /** The node's API: every NodeService call as a promise; failures reject with NodeCallError. */
-export type NodePort = { readonly [M in NodeMethod]: (request: RequestOf<M>, options?: CallOptions) => Promise<AnswerOf<M>> };
+export type NodePort = {
+  readonly [M in NodeMethod]: (request: RequestOf<M>, options?: CallOptions) => Promise<AnswerOf<M>>;
+};
 
 /** Every method of the port, in the proto's order. */
 export const NODE_METHODS: readonly NodeMethod[] = Object.keys(NodeServiceService) as NodeMethod[];
 
-const RPC_NAMES = new Map<string, string>(NODE_METHODS.map((m) => [m, NodeServiceService[m].path.slice(NodeServiceService[m].path.lastIndexOf('/') + 1)]));
+const RPC_NAMES = new Map<string, string>(
+  NODE_METHODS.map((m) => [m, NodeServiceService[m].path.slice(NodeServiceService[m].path.lastIndexOf('/') + 1)]),
+);
 
 /** The proto's name of a method ('getInfo' -> 'GetInfo'), as the metrics and the messages name calls. */
 export function rpcName(method: NodeMethod): string {
@@ -102,7 +114,12 @@ export class NodeCallError extends Error implements ParsedError {
     const grpcCode = (typeof err.code === 'number' ? err.code : GrpcStatus.UNKNOWN) as GrpcStatus;
     const raw = err.metadata?.get(STATUS_DETAILS_KEY)[0];
     const decoded = raw instanceof Uint8Array ? decodeStatusDetails(raw) : undefined;
-    return new NodeCallError(method, grpcCode, decoded?.info.message ?? err.details ?? err.message ?? '', decoded?.info);
+    return new NodeCallError(
+      method,
+      grpcCode,
+      decoded?.info.message ?? err.details ?? err.message ?? '',
+      decoded?.info,
+    );
   }
 
   /** What the error says, as a ParsedError (a plain object). */
@@ -121,7 +138,12 @@ export function cancelledCall(method: string): NodeCallError {
   return new NodeCallError(method, GrpcStatus.CANCELLED, 'Cancelled on client');
 }
 
-type UnaryMethod = (request: unknown, metadata: Metadata, options: { deadline?: number }, callback: (err: ServiceError | null, res?: unknown) => void) => ClientUnaryCall;
+type UnaryMethod = (
+  request: unknown,
+  metadata: Metadata,
+  options: { deadline?: number },
+  callback: (err: ServiceError | null, res?: unknown) => void,
+) => ClientUnaryCall;
 
 /**
  * The port over a client of the generated grpc-js type: grpc-js's own (unary gRPC) or the NodeMux one
@@ -140,11 +162,17 @@ export function portOverClient(client: NodeServiceClient): NodePort {
         }
         let detach: (() => void) | undefined;
         const deadline = options.deadline;
-        const call = fn.call(client, request, new Metadata(), deadline === undefined ? {} : { deadline }, (err, res) => {
-          detach?.();
-          if (err) reject(NodeCallError.fromClientError(name, err));
-          else resolve(res);
-        });
+        const call = fn.call(
+          client,
+          request,
+          new Metadata(),
+          deadline === undefined ? {} : { deadline },
+          (err, res) => {
+            detach?.();
+            if (err) reject(NodeCallError.fromClientError(name, err));
+            else resolve(res);
+          },
+        );
         detach = whenAborted(options, () => call.cancel());
       });
   }

@@ -16,10 +16,16 @@
  * This file imports nothing of src/node and from src/core only the text rules, so the gateway can use it without
  * pulling in protocol code.
  */
-import { Metadata, ServerInterceptingCall, status as GrpcStatus, type ServerInterceptor, type ServiceError } from '@grpc/grpc-js';
+import {
+  Metadata,
+  ServerInterceptingCall,
+  status as GrpcStatus,
+  type ServerInterceptor,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { safeText } from '../core/text.ts';
 import { ErrorInfo, Status } from './gen/errors.ts';
-import { Any } from './gen/google/protobuf/any.ts';
+import type { Any } from './gen/google/protobuf/any.ts';
 
 export { GrpcStatus };
 
@@ -43,7 +49,9 @@ export interface ParsedError extends ErrorDescription {
   grpcCode: GrpcStatus;
 }
 
-/** A status text as it may leave the node: well-formed, no control characters, at most about 1 KiB (src/core/text.ts). */
+/**
+ * A status text as it may leave the node: well-formed, no control characters, at most about 1 KiB (src/core/text.ts).
+ */
 export function statusText(text: string): string {
   return safeText(text);
 }
@@ -60,7 +68,11 @@ export function safeDescription(info: ErrorDescription): ErrorDescription {
 export function encodeStatusDetails(grpcCode: GrpcStatus, info: ErrorDescription): Uint8Array {
   const safe = safeDescription(info);
   const errorInfo = ErrorInfo.encode(ErrorInfo.fromPartial(safe)).finish();
-  return Status.encode({ code: grpcCode, message: safe.message, details: [{ typeUrl: ERROR_INFO_TYPE_URL, value: errorInfo }] }).finish();
+  return Status.encode({
+    code: grpcCode,
+    message: safe.message,
+    details: [{ typeUrl: ERROR_INFO_TYPE_URL, value: errorInfo }],
+  }).finish();
 }
 
 /**
@@ -129,6 +141,9 @@ export function parseServiceError(err: ClientErrorLike): ParsedError {
   const grpcCode = (typeof err.code === 'number' ? err.code : GrpcStatus.UNKNOWN) as GrpcStatus;
   const raw = err.metadata?.get(STATUS_DETAILS_KEY)[0];
   const decoded = raw instanceof Uint8Array ? decodeStatusDetails(raw) : undefined;
-  const info: ErrorDescription = decoded?.info ?? { code: GrpcStatus[grpcCode] ?? 'UNKNOWN', message: err.details ?? err.message ?? '' };
+  const info: ErrorDescription = decoded?.info ?? {
+    code: GrpcStatus[grpcCode] ?? 'UNKNOWN',
+    message: err.details ?? err.message ?? '',
+  };
   return { ...info, grpcCode };
 }

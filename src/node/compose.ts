@@ -15,7 +15,14 @@
  *     ── NodeServiceImpl (gRPC adapter: ledger, faucet, control, peers and dashboard, v3), NodeEvents
  */
 import type { NodeStore } from '../core/store/index.ts';
-import { startV3Validator, wireEvents, wireFaucet, wireMetricGauges, wireMetricHooks, type FaucetSection } from './compose/features.ts';
+import {
+  startV3Validator,
+  wireEvents,
+  wireFaucet,
+  wireMetricGauges,
+  wireMetricHooks,
+  type FaucetSection,
+} from './compose/features.ts';
 import { identityOf, wirePeering, wireStatus } from './compose/peering.ts';
 import { wirePruning, wireSnapshots, type PruningSection, type SnapshotSection } from './compose/pruning.ts';
 import { wireEventsService, wireService } from './compose/service.ts';
@@ -90,7 +97,9 @@ export interface ComposedNode {
   readonly peering: PeerManager;
   /** Whether the node is synced: the peer layer updates it, submissions, pruning, the faucet and health read it. */
   readonly sync: SyncState;
-  /** The attacher's exclusive slot: milestone confirmation, the coordinator, pruning, snapshots and the faucet take it. */
+  /**
+   * The attacher's exclusive slot: milestone confirmation, the coordinator, pruning, snapshots and the faucet take it.
+   */
   readonly writeLock: WriteLock;
   /** The PeerService for the node's gRPC server. */
   readonly peerService: ExtraService;
@@ -149,18 +158,55 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
   const ledger = await wireLedger(store, tangle, logger);
   const metrics = options.metrics ?? new NodeMetrics({ now });
   const intake = wireIntake({ network, tangle, ledger, metrics, sync, pow }, random);
-  const coordinator = wireCoordinator({ store, tangle, ledger, intake: intake.intake, pow, now }, options.coordinator, logger);
+  const coordinator = wireCoordinator(
+    { store, tangle, ledger, intake: intake.intake, pow, now },
+    options.coordinator,
+    logger,
+  );
   const v3 = await V3Engine.open(store);
   const identity = identityOf(options.peering);
-  const status = wireStatus({ store, network, tangle, ledger, identity, version: options.version, powEnabled: pow !== undefined, coordinator: { settings: options.coordinator, running: coordinator }, sync, metrics, now });
+  const status = wireStatus({
+    store,
+    network,
+    tangle,
+    ledger,
+    identity,
+    version: options.version,
+    powEnabled: pow !== undefined,
+    coordinator: { settings: options.coordinator, running: coordinator },
+    sync,
+    metrics,
+    now,
+  });
   wireMetricHooks(metrics, tangle, ledger);
   const events = wireEvents(store, tangle, ledger, logger);
   const pruner = wirePruning({ store, tangle, ledger, v3, sync, now }, options.pruning, logger);
   const snapshots = wireSnapshots({ store, network, tangle, pruner, now }, options.snapshots, logger);
-  const { peering, peerService } = wirePeering({ store, network, tangle, ledger, intake, status, metrics, v3, snapshotServer: snapshots.server, sync, identity }, options.peering, logger);
+  const { peering, peerService } = wirePeering(
+    { store, network, tangle, ledger, intake, status, metrics, v3, snapshotServer: snapshots.server, sync, identity },
+    options.peering,
+    logger,
+  );
   wireMetricGauges(metrics, { status, peering, sync, tangle, events, pow });
   const faucet = wireFaucet({ store, network, tangle, ledger, intake, sync }, options.faucet, logger);
-  const service = wireService({ store, network, version: options.version, tangle, intake, status, sync, peering, metrics, pruner, snapshots: snapshots.snapshots, faucet, v3, pow, random, now });
+  const service = wireService({
+    store,
+    network,
+    version: options.version,
+    tangle,
+    intake,
+    status,
+    sync,
+    peering,
+    metrics,
+    pruner,
+    snapshots: snapshots.snapshots,
+    faucet,
+    v3,
+    pow,
+    random,
+    now,
+  });
 
   const { attacher, protocol, tips, writeLock } = tangle;
   const { milestones } = ledger;
@@ -195,24 +241,31 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
       await milestones.start();
       pruner.start();
       const ledgerIndex = await ledger.ledger.ledgerIndex();
-      if (ledgerIndex === undefined) logger.info('no ledger (the genesis has no milestone keys): blocks are stored, milestones are not confirmed');
+      if (ledgerIndex === undefined)
+        logger.info('no ledger (the genesis has no milestone keys): blocks are stored, milestones are not confirmed');
       else logger.info(`ledger at milestone ${ledgerIndex}`);
       if (faucet) {
         await faucet.start();
-        logger.info(`faucet on: ${faucet.address} pays ${faucet.settings.amount} per request (POST /api/faucet/v1/enqueue)`);
+        logger.info(
+          `faucet on: ${faucet.address} pays ${faucet.settings.amount} per request (POST /api/faucet/v1/enqueue)`,
+        );
       }
       if (coordinator && ledgerIndex !== undefined) {
         coordinator.start();
-        logger.info(`coordinator on: a milestone every ${options.coordinator!.milestoneInterval} s with ${options.coordinator!.seeds.length} dev keys`);
+        logger.info(
+          `coordinator on: a milestone every ${options.coordinator!.milestoneInterval} s with ${options.coordinator!.seeds.length} dev keys`,
+        );
       }
       if (v3) validator = startV3Validator(v3, options.validationInterval, logger);
       await peering.start();
       stopHealthWatch = status.watch(logger, HEALTH_CHECK_MS);
       const peers = options.peering?.peers ?? [];
-      childLogger(logger, 'peering').info(`${peers.length} static peer(s)${peers.length > 0 ? ` (${peers.join(', ')})` : ''}, node ID ${Buffer.from(peering.nodeId).toString('hex')}, identity 0x${Buffer.from(identity.publicKey).toString('hex')}`);
+      childLogger(logger, 'peering').info(
+        `${peers.length} static peer(s)${peers.length > 0 ? ` (${peers.join(', ')})` : ''}, node ID ${Buffer.from(peering.nodeId).toString('hex')}, identity 0x${Buffer.from(identity.publicKey).toString('hex')}`,
+      );
     },
     stop() {
-      return (stopping ??= (async () => {
+      stopping ??= (async () => {
         stopHealthWatch?.();
         // Client submissions first: their PoW in flight is aborted, so calls waiting on it end.
         intake.submissions.shutdown();
@@ -226,7 +279,8 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
         milestones.stop();
         await attacher.idle();
         events.close();
-      })());
+      })();
+      return stopping;
     },
   };
 }

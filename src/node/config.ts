@@ -7,18 +7,37 @@
  */
 import { readFileSync } from 'node:fs';
 import { ConfigError } from './config-error.ts';
-import { checkShared, defaultsOf, GATEWAY_SETTINGS, helpText, settingsOf, parseCommandLine, readConfigObject, readEnvironment, type Dialect } from './rest.ts';
+import {
+  checkShared,
+  defaultsOf,
+  GATEWAY_SETTINGS,
+  helpText,
+  settingsOf,
+  parseCommandLine,
+  readConfigObject,
+  readEnvironment,
+  type Dialect,
+} from './rest.ts';
 import { DEFAULT_PEER_PORT, NODE_SETTINGS, RUN_SETTINGS, type RunValues } from './settings.ts';
 
 export { ConfigError } from './config-error.ts';
-export { DEFAULT_DB_ENGINE, DEFAULT_GRPC_PORT, DEFAULT_PEER_PORT, DEFAULT_POW_QUEUE_SIZE, DEV_MIN_POW_SCORE } from './settings.ts';
+export {
+  DEFAULT_DB_ENGINE,
+  DEFAULT_GRPC_PORT,
+  DEFAULT_PEER_PORT,
+  DEFAULT_POW_QUEUE_SIZE,
+  DEV_MIN_POW_SCORE,
+} from './settings.ts';
 
 /**
  * The node's settings (the values of RUN_SETTINGS, environment secrets aside), and whether `minPowScore` and `dbEngine`
  * were set explicitly (flag or file): a conflict with the stored network is then reported, and a data folder of the
  * other engine refused, not followed.
  */
-export type NodeConfig = Omit<RunValues, 'nodeJwtSecret' | 'jwtSecret'> & { minPowScoreExplicit?: boolean; dbEngineExplicit?: boolean };
+export type NodeConfig = Omit<RunValues, 'nodeJwtSecret' | 'jwtSecret'> & {
+  minPowScoreExplicit?: boolean;
+  dbEngineExplicit?: boolean;
+};
 
 export function defaultConfig(): NodeConfig {
   return defaultsOf(RUN_SETTINGS) as NodeConfig;
@@ -34,19 +53,25 @@ const DIALECT: Dialect = {
 };
 
 /** `ledger-node run --help`. */
-export const RUN_HELP = helpText('usage: ledger-node run [--config FILE] [flags]\n(a config FILE is a JSON object with the camelCase names of the flags; flags win)', [
-  { heading: 'flags of "run"', settings: NODE_SETTINGS },
-  { heading: 'flags of the REST gateway, on "run" and "gateway"', settings: settingsOf('run', GATEWAY_SETTINGS) },
-]);
+export const RUN_HELP = helpText(
+  'usage: ledger-node run [--config FILE] [flags]\n(a config FILE is a JSON object with the camelCase names of the flags; flags win)',
+  [
+    { heading: 'flags of "run"', settings: NODE_SETTINGS },
+    { heading: 'flags of the REST gateway, on "run" and "gateway"', settings: settingsOf('run', GATEWAY_SETTINGS) },
+  ],
+);
 
-/** The environment secrets of `run`: LEDGER_NODE_JWT_SECRET, and LEDGER_GATEWAY_JWT_SECRET for the REST routes alone. */
+/**
+ * The environment secrets of `run`: LEDGER_NODE_JWT_SECRET, and LEDGER_GATEWAY_JWT_SECRET for the REST routes alone.
+ */
 export function runSecrets(env: Record<string, string | undefined>): Pick<RunValues, 'nodeJwtSecret' | 'jwtSecret'> {
   return readEnvironment(RUN_SETTINGS, env);
 }
 
 function assign(config: NodeConfig, values: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(values)) {
-    (config as Record<string, unknown>)[key] = key === 'peers' ? [...(config.peers ?? []), ...(value as string[])] : value;
+    (config as Record<string, unknown>)[key] =
+      key === 'peers' ? [...(config.peers ?? []), ...(value as string[])] : value;
     if (key === 'minPowScore') config.minPowScoreExplicit = true;
     if (key === 'dbEngine') config.dbEngineExplicit = true;
   }
@@ -60,7 +85,8 @@ export function readConfigFile(path: string, config: NodeConfig): void {
   } catch (e) {
     throw new ConfigError(`Cannot read config file ${path}: ${(e as Error).message}`);
   }
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new ConfigError(`Cannot read config file ${path}: expected a JSON object`);
+  if (json === null || typeof json !== 'object' || Array.isArray(json))
+    throw new ConfigError(`Cannot read config file ${path}: expected a JSON object`);
   assign(config, readConfigObject(json, RUN_SETTINGS, `config file ${path}`, DIALECT));
 }
 
@@ -75,10 +101,15 @@ export function parseRunArgs(argv: readonly string[], base: NodeConfig = default
   assign(config, line.values);
   checkShared(config, ConfigError);
   for (const door of ['grpc', 'peer'] as const) {
-    if ((config[`${door}TlsCert`] === undefined) !== (config[`${door}TlsKey`] === undefined)) throw new ConfigError(`--${door}-tls-cert and --${door}-tls-key go together`);
+    if ((config[`${door}TlsCert`] === undefined) !== (config[`${door}TlsKey`] === undefined))
+      throw new ConfigError(`--${door}-tls-cert and --${door}-tls-key go together`);
   }
-  if (config.genesisKeys !== undefined && config.genesis !== undefined) throw new ConfigError('--genesis and --genesis-keys exclude each other: --genesis FILE starts from that genesis or snapshot, --genesis-keys FILE bootstraps from a peer\'s snapshot checked against its milestone keys');
-  if (config.genesisKeys !== undefined && (config.peers?.length ?? 0) === 0) throw new ConfigError('--genesis-keys needs --peer: the peers a new node bootstraps from');
+  if (config.genesisKeys !== undefined && config.genesis !== undefined)
+    throw new ConfigError(
+      "--genesis and --genesis-keys exclude each other: --genesis FILE starts from that genesis or snapshot, --genesis-keys FILE bootstraps from a peer's snapshot checked against its milestone keys",
+    );
+  if (config.genesisKeys !== undefined && (config.peers?.length ?? 0) === 0)
+    throw new ConfigError('--genesis-keys needs --peer: the peers a new node bootstraps from');
   config.peerPort ??= DEFAULT_PEER_PORT;
   return config;
 }

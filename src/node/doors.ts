@@ -85,12 +85,22 @@ function pem(file: string, flag: string): Buffer {
 }
 
 /** TLS from a PEM certificate chain and key (both or neither), else plaintext. */
-export function doorCredentials(cert: string | undefined, key: string | undefined, door: 'grpc' | 'peer'): ServerCredentials {
+export function doorCredentials(
+  cert: string | undefined,
+  key: string | undefined,
+  door: 'grpc' | 'peer',
+): ServerCredentials {
   if (cert === undefined || key === undefined) return ServerCredentials.createInsecure();
-  return ServerCredentials.createSsl(null, [{ cert_chain: pem(cert, `--${door}-tls-cert`), private_key: pem(key, `--${door}-tls-key`) }], false);
+  return ServerCredentials.createSsl(
+    null,
+    [{ cert_chain: pem(cert, `--${door}-tls-cert`), private_key: pem(key, `--${door}-tls-key`) }],
+    false,
+  );
 }
 
-/** How this node dials peers: over TLS checked against `--peer-tls-ca` (the peer layer's `dial`), else plaintext (none). */
+/**
+ * How this node dials peers: over TLS checked against `--peer-tls-ca` (the peer layer's `dial`), else plaintext (none).
+ */
 export function peerDialer(config: NodeConfig): { dial?: (address: string) => PeerLink } {
   if (config.peerTlsCa === undefined) return {};
   const tls: ChannelCredentials = credentials.createSsl(pem(config.peerTlsCa, '--peer-tls-ca'));
@@ -103,9 +113,17 @@ export interface DoorHandle {
 }
 
 /** Binds `server` to host:port (port 0 = any free port); `beforeClose` runs when closing starts. */
-export async function bindDoor(server: Server, host: string, port: number, creds: ServerCredentials, beforeClose?: () => void): Promise<DoorHandle> {
+export async function bindDoor(
+  server: Server,
+  host: string,
+  port: number,
+  creds: ServerCredentials,
+  beforeClose?: () => void,
+): Promise<DoorHandle> {
   const bound = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`, creds, (err, p) => (err ? reject(err) : resolve(p)));
+    server.bindAsync(`${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`, creds, (err, p) =>
+      err ? reject(err) : resolve(p),
+    );
   });
   return {
     port: bound,
@@ -126,7 +144,10 @@ export async function bindDoor(server: Server, host: string, port: number, creds
 }
 
 /** The peer door: a server of its own with the PeerService alone (a NodeService call there is UNIMPLEMENTED). */
-export async function startPeerDoor(peerService: ExtraService, options: { host: string; port: number; credentials: ServerCredentials }): Promise<DoorHandle> {
+export async function startPeerDoor(
+  peerService: ExtraService,
+  options: { host: string; port: number; credentials: ServerCredentials },
+): Promise<DoorHandle> {
   const server = new Server({ ...PEER_DOOR_OPTIONS, interceptors: [safeStatusInterceptor] });
   server.addService(peerService.definition, peerService.implementation);
   return bindDoor(server, options.host, options.port, options.credentials);
@@ -144,7 +165,11 @@ export interface GrpcDoors {
 }
 
 /** Starts the node service door (guarded, limited) and the peer door; logs where each listens. */
-export async function startGrpcDoors(parts: ComposedNode, config: NodeConfig, options: { logger: Logger; nodeJwtSecret?: string; calls?: CallObserver }): Promise<GrpcDoors> {
+export async function startGrpcDoors(
+  parts: ComposedNode,
+  config: NodeConfig,
+  options: { logger: Logger; nodeJwtSecret?: string; calls?: CallObserver },
+): Promise<GrpcDoors> {
   const { logger, nodeJwtSecret: secret } = options;
   const interceptors = [...(secret ? [bearerGuard(new TokenCheck(secret))] : []), deadlineCap(NODE_DOOR_MAX_CALL_MS)];
   const tls = config.grpcTlsCert !== undefined;
@@ -161,7 +186,11 @@ export async function startGrpcDoors(parts: ComposedNode, config: NodeConfig, op
   let peer: DoorHandle;
   try {
     const creds = doorCredentials(config.peerTlsCert, config.peerTlsKey, 'peer');
-    peer = await startPeerDoor(parts.peerService, { host: config.peerHost, port: config.peerPort ?? 0, credentials: creds });
+    peer = await startPeerDoor(parts.peerService, {
+      host: config.peerHost,
+      port: config.peerPort ?? 0,
+      credentials: creds,
+    });
   } catch (e) {
     await grpc.close();
     throw e;
@@ -169,11 +198,15 @@ export async function startGrpcDoors(parts: ComposedNode, config: NodeConfig, op
   const guard = secret ? 'a bearer token required on every call' : 'no token required (loopback)';
   logger.info(`gRPC NodeService listening on ${config.grpcHost}:${grpc.port} (${guard}${tls ? ', TLS' : ''})`);
   const identity = `0x${Buffer.from(parts.peering.identity.publicKey).toString('hex')}`;
-  logger.info(`peer door listening on ${config.peerHost}:${peer.port}${config.peerTlsCert !== undefined ? ' (TLS)' : ''}, identity ${identity}`);
+  logger.info(
+    `peer door listening on ${config.peerHost}:${peer.port}${config.peerTlsCert !== undefined ? ' (TLS)' : ''}, identity ${identity}`,
+  );
   return {
     grpcPort: grpc.port,
     peerPort: peer.port,
-    selfToken: secret ? signJwtHs256({ sub: 'ledger-node rest', iat: Math.floor(Date.now() / 1000) }, secret) : undefined,
+    selfToken: secret
+      ? signJwtHs256({ sub: 'ledger-node rest', iat: Math.floor(Date.now() / 1000) }, secret)
+      : undefined,
     selfTlsCa: tls ? readFileSync(config.grpcTlsCert!) : undefined,
     close: async () => {
       await peer.close();

@@ -16,13 +16,22 @@ export type LogFormat = 'text' | 'json';
 export const consoleLogger: Logger = {
   info: (m) => console.log(`${new Date().toISOString()} INFO ${m}`),
   warn: (m) => console.warn(`${new Date().toISOString()} WARN ${m}`),
-  error: (m, e) => console.error(`${new Date().toISOString()} ERROR ${m}${e instanceof Error && e.stack ? `\n${e.stack}` : e !== undefined ? ` ${String(e)}` : ''}`),
+  error: (m, e) =>
+    console.error(
+      `${new Date().toISOString()} ERROR ${m}${e instanceof Error && e.stack ? `\n${e.stack}` : e !== undefined ? ` ${String(e)}` : ''}`,
+    ),
 };
 
 /** One log event as a JSON line (the fields of the text line; `error` when one is given). */
-export function jsonLogLine(level: 'INFO' | 'WARN' | 'ERROR', message: string, error?: unknown, time = new Date()): string {
+export function jsonLogLine(
+  level: 'INFO' | 'WARN' | 'ERROR',
+  message: string,
+  error?: unknown,
+  time = new Date(),
+): string {
   const line: Record<string, unknown> = { time: time.toISOString(), level, message };
-  if (error instanceof Error) line.error = { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
+  if (error instanceof Error)
+    line.error = { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
   else if (error !== undefined) line.error = { message: String(error) };
   return JSON.stringify(line);
 }

@@ -52,12 +52,16 @@ export interface StartOptions {
   /** Start the REST gateway (default true). */
   rest?: boolean;
   /**
-   * How the REST gateway reaches the service: 'in-process' (default, the service itself: grpc/port.ts) or 'grpc', a gRPC client of
-   * the node's own port over loopback (what `ledger-node run` did before; tests and benchmarks compare both), or
-   * 'mux', the multiplexed transport a standalone gateway uses, over the same loopback port (grpc/mux-server.ts).
+   * How the REST gateway reaches the service: 'in-process' (default, the service itself: grpc/port.ts) or 'grpc', a
+   * gRPC client of the node's own port over loopback (what `ledger-node run` did before; tests and benchmarks compare
+   * both), or 'mux', the multiplexed transport a standalone gateway uses, over the same loopback port
+   * (grpc/mux-server.ts).
    */
   restTransport?: 'in-process' | 'grpc' | 'mux';
-  /** Use this key-value store instead of the data folder's (`<dataDir>/db` or `db-rocksdb`; tests); the node closes it on stop. */
+  /**
+   * Use this key-value store instead of the data folder's (`<dataDir>/db` or `db-rocksdb`; tests); the node closes it
+   * on stop.
+   */
   kv?: KeyValueStore;
   /** Peer-layer settings beyond `config.peers` (tests: faster heartbeats, ticks, backoff). */
   peering?: Partial<PeeringOptions>;
@@ -83,26 +87,35 @@ export function packageVersion(): string {
 export async function startNode(config: NodeConfig, options: StartOptions = {}): Promise<RunningNode> {
   const logger = options.logger ?? consoleLogger;
   checkDoorPolicy(config, options.nodeJwtSecret);
-  if (!installOpenSslEd25519()) logger.warn('OpenSSL Ed25519 unavailable: signatures are verified by the (slower) pure ZIP-215 code');
+  if (!installOpenSslEd25519())
+    logger.warn('OpenSSL Ed25519 unavailable: signatures are verified by the (slower) pure ZIP-215 code');
   mkdirSync(config.dataDir, { recursive: true });
   const { identity, created } = loadOrCreateIdentity(config.dataDir, (m) => logger.warn(m));
   if (created) logger.info(`new identity key in ${identity.file}`);
   // An empty data folder with --genesis-keys: a peer's snapshot, verified before the store exists.
   const bootstrap = options.kv ? undefined : await prepareBootstrap(config, identity, logger, options.bootstrap);
-  const kv = options.kv ?? (await openDataDirStore(config.dataDir, { engine: config.dbEngine, engineIsDefault: !config.dbEngineExplicit }));
+  const kv =
+    options.kv ??
+    (await openDataDirStore(config.dataDir, { engine: config.dbEngine, engineIsDefault: !config.dbEngineExplicit }));
   const cleanups: (() => Promise<void>)[] = [() => kv.close()];
   const unwind = async () => {
-    for (const c of cleanups.splice(0).reverse()) await c().catch((e: unknown) => logger.error('shutdown step failed', e));
+    for (const c of cleanups.splice(0).reverse())
+      await c().catch((e: unknown) => logger.error('shutdown step failed', e));
   };
   try {
     // Recent blocks and their metadata are read again at once (new blocks' parents, the cone a milestone confirms).
-    const store = await NodeStore.open(new WriteThroughCache(kv, { prefixes: [PREFIX.blocks, PREFIX.blockMetadata], maxBytes: WRITE_CACHE_BYTES }));
+    const store = await NodeStore.open(
+      new WriteThroughCache(kv, { prefixes: [PREFIX.blocks, PREFIX.blockMetadata], maxBytes: WRITE_CACHE_BYTES }),
+    );
     if (bootstrap) await importSnapshot(store, bootstrap, logger, config.dataDir);
     const network = await openNetwork(store, config, logger);
     const metrics = new NodeMetrics();
     let pow: PowQueue | undefined;
     if (config.powWorkers > 0) {
-      pow = createPowQueue(createMiner({ workers: config.powWorkers }), { limit: config.powQueueSize, observe: (outcome, s, hashes) => metrics.powJob(outcome, s, hashes) });
+      pow = createPowQueue(createMiner({ workers: config.powWorkers }), {
+        limit: config.powQueueSize,
+        observe: (outcome, s, hashes) => metrics.powJob(outcome, s, hashes),
+      });
       const queue = pow;
       cleanups.push(() => queue.close());
     }
@@ -124,18 +137,34 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     });
     const minPowScore = parts.protocol.current.minPowScore;
     if (config.minPowScoreExplicit && config.minPowScore !== minPowScore) {
-      logger.warn(`--min-pow-score ${config.minPowScore} ignored: network "${network.networkName}" has minPowScore ${minPowScore}`);
+      logger.warn(
+        `--min-pow-score ${config.minPowScore} ignored: network "${network.networkName}" has minPowScore ${minPowScore}`,
+      );
     }
     if (!options.kv) metrics.observeDataDir(config.dataDir);
     const secret = options.nodeJwtSecret;
-    const grpc = await startGrpcDoors(parts, config, { logger, ...(secret ? { nodeJwtSecret: secret } : {}), calls: (method, code, s) => metrics.grpcCall(method, code, 'grpc', s) });
+    const grpc = await startGrpcDoors(parts, config, {
+      logger,
+      ...(secret ? { nodeJwtSecret: secret } : {}),
+      calls: (method, code, s) => metrics.grpcCall(method, code, 'grpc', s),
+    });
     cleanups.push(() => grpc.close());
     let rest: RestHandle | undefined;
     if (options.rest !== false) {
-      const security = { ...(grpc.selfToken ? { token: grpc.selfToken } : {}), ...(grpc.selfTlsCa ? { tlsCa: grpc.selfTlsCa } : {}) };
-      let node: RestNode = { grpcAddress: `${config.grpcHost}:${grpc.grpcPort}`, transport: options.restTransport === 'mux' ? 'mux' : 'unary', security };
+      const security = {
+        ...(grpc.selfToken ? { token: grpc.selfToken } : {}),
+        ...(grpc.selfTlsCa ? { tlsCa: grpc.selfTlsCa } : {}),
+      };
+      let node: RestNode = {
+        grpcAddress: `${config.grpcHost}:${grpc.grpcPort}`,
+        transport: options.restTransport === 'mux' ? 'mux' : 'unary',
+        security,
+      };
       if (options.restTransport !== 'grpc' && options.restTransport !== 'mux') {
-        const port = servicePort(parts.service, { logger, observe: (method, code, s) => metrics.grpcCall(method, code, 'in-process', s) });
+        const port = servicePort(parts.service, {
+          logger,
+          observe: (method, code, s) => metrics.grpcCall(method, code, 'in-process', s),
+        });
         cleanups.push(async () => port.close()); // after the gateway has closed (cleanups run in reverse)
         const inProcessEvents = new InProcessEventsServer(parts.events);
         cleanups.push(async () => inProcessEvents.shutdown());
@@ -143,7 +172,15 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       }
       const restSecret = options.restJwtSecret ?? secret;
       const jwt = restSecret ? { jwtSecret: restSecret } : {};
-      rest = await startRest({ host: config.restHost, port: config.restPort, node, logger, limits: config, metrics: metrics.registry, ...jwt });
+      rest = await startRest({
+        host: config.restHost,
+        port: config.restPort,
+        node,
+        logger,
+        limits: config,
+        metrics: metrics.registry,
+        ...jwt,
+      });
       const r = rest;
       cleanups.push(() => r.close());
       logger.info(`REST API listening on http://${config.restHost}:${rest.port}/api/core/v2/`);
@@ -166,7 +203,9 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     }
     cleanups.push(() => parts.stop());
     await parts.start();
-    logger.info(`network "${network.networkName}", minPowScore ${minPowScore}, remote PoW ${pow ? `on (${pow.workers} workers)` : 'off'}`);
+    logger.info(
+      `network "${network.networkName}", minPowScore ${minPowScore}, remote PoW ${pow ? `on (${pow.workers} workers)` : 'off'}`,
+    );
     const allocator = allocatorNote(allocatorInUse());
     if (allocator !== undefined) logger.info(allocator);
     let stopping: Promise<void> | undefined;
@@ -179,7 +218,11 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       parts,
       testing: testSurfaceOf(parts),
       // PoW jobs are aborted first, so calls waiting on them end before the servers close.
-      stop: () => (stopping ??= parts.stop().then(unwind).then(() => logger.info('node stopped'))),
+      stop: () =>
+        (stopping ??= parts
+          .stop()
+          .then(unwind)
+          .then(() => logger.info('node stopped'))),
     };
   } catch (e) {
     await unwind();

@@ -4,7 +4,12 @@
  * direct calls, no HTTP/2 or protobuf on the way), or a gRPC client of the node's own port (`grpcAddress`), so both
  * deployments behave identically. This is the node's only import of gateway/.
  */
-import { startGateway, type NodeChannelSecurity, type NodeEventsClient, type NodeTransport } from '../../gateway/index.ts';
+import {
+  startGateway,
+  type NodeChannelSecurity,
+  type NodeEventsClient,
+  type NodeTransport,
+} from '../../gateway/index.ts';
 import type { NodePort } from '../grpc/port.ts';
 import type { Registry } from 'prom-client';
 import { limitOptions, type LimitValues } from '../../gateway/settings/gateway.ts';
@@ -14,7 +19,15 @@ import type { Logger } from './logger.ts';
 export { createHttpServer } from '../../gateway/index.ts';
 /** The REST gateway's settings and the kit they are declared with, for the node's declaration (settings.ts). */
 export * from '../../gateway/settings/kit.ts';
-export { checkShared, GATEWAY_SETTINGS, JWT_SECRET, limitOptions, LIMIT_SETTINGS, METRICS_SETTINGS, REST_PORT } from '../../gateway/settings/gateway.ts';
+export {
+  checkShared,
+  GATEWAY_SETTINGS,
+  JWT_SECRET,
+  limitOptions,
+  LIMIT_SETTINGS,
+  METRICS_SETTINGS,
+  REST_PORT,
+} from '../../gateway/settings/gateway.ts';
 
 export interface RestHandle {
   readonly port: number;
@@ -29,15 +42,32 @@ export type RestLimits = LimitValues;
  * node's gRPC `host:port` (unary calls by default; `security`: the door's TLS certificate and the token the node made
  * for itself when the door is guarded).
  */
-export type RestNode = { port: NodePort; events?: NodeEventsClient } | { grpcAddress: string; transport?: NodeTransport; security?: NodeChannelSecurity };
+export type RestNode =
+  | { port: NodePort; events?: NodeEventsClient }
+  | { grpcAddress: string; transport?: NodeTransport; security?: NodeChannelSecurity };
 
-/** `metrics`: the node's registry, which the gateway's REST and event API metrics join; `jwtSecret`: of protected routes. */
-export async function startRest(options: { host: string; port: number; node: RestNode; logger: Logger; limits?: RestLimits; metrics?: Registry; jwtSecret?: string }): Promise<RestHandle> {
+/**
+ * `metrics`: the node's registry, which the gateway's REST and event API metrics join; `jwtSecret`: of protected
+ * routes.
+ */
+export async function startRest(options: {
+  host: string;
+  port: number;
+  node: RestNode;
+  logger: Logger;
+  limits?: RestLimits;
+  metrics?: Registry;
+  jwtSecret?: string;
+}): Promise<RestHandle> {
   const l = options.limits ?? {};
   const gw = await startGateway({
     ...('port' in options.node
       ? { node: options.node.port, ...(options.node.events ? { events: options.node.events } : {}) }
-      : { nodeAddress: options.node.grpcAddress, nodeTransport: options.node.transport ?? 'unary', ...(options.node.security ? { nodeSecurity: options.node.security } : {}) }),
+      : {
+          nodeAddress: options.node.grpcAddress,
+          nodeTransport: options.node.transport ?? 'unary',
+          ...(options.node.security ? { nodeSecurity: options.node.security } : {}),
+        }),
     ...limitOptions(l),
     host: options.host,
     port: options.port,

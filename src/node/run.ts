@@ -16,7 +16,7 @@ export async function runCommand(args: readonly string[], given: Logger = consol
     console.log(RUN_HELP);
     return 0;
   }
-  let config;
+  let config: ReturnType<typeof parseRunArgs>;
   try {
     config = parseRunArgs(args);
   } catch (e) {
@@ -37,10 +37,13 @@ export async function runCommand(args: readonly string[], given: Logger = consol
     process.off('SIGINT', signalled);
     process.off('SIGTERM', signalled);
   };
-  let node;
+  let node: Awaited<ReturnType<typeof startNode>>;
   try {
     const { nodeJwtSecret, jwtSecret } = runSecrets(process.env);
-    node = await startNode(config, { logger, ...(nodeJwtSecret ? { nodeJwtSecret } : jwtSecret ? { restJwtSecret: jwtSecret } : {}) });
+    node = await startNode(config, {
+      logger,
+      ...(nodeJwtSecret ? { nodeJwtSecret } : jwtSecret ? { restJwtSecret: jwtSecret } : {}),
+    });
   } catch (e) {
     removeHandlers();
     if (e instanceof ConfigError) {

@@ -61,12 +61,17 @@ const peerAddress: ValueType<string> = {
   arg: '[0xPUBKEY@]HOST:PORT',
   expected: 'HOST:PORT or 0xPUBKEY@HOST:PORT (port 1..65535, a 32-byte key)',
   parse: (raw) => {
-    const m = typeof raw === 'string' ? /^(?:0x[0-9A-Fa-f]{64}@)?([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):([0-9]{1,5})$/.exec(raw) : null;
+    const m =
+      typeof raw === 'string'
+        ? /^(?:0x[0-9A-Fa-f]{64}@)?([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):([0-9]{1,5})$/.exec(raw)
+        : null;
     return m && Number(m[2]) >= 1 && Number(m[2]) <= 65535 ? (raw as string) : undefined;
   },
 };
 
-/** A size as Hornet's configuration reads it (pruning/size.ts): `30GB`, `500MiB`, a bare number of bytes; kept as text. */
+/**
+ * A size as Hornet's configuration reads it (pruning/size.ts): `30GB`, `500MiB`, a bare number of bytes; kept as text.
+ */
 const size: ValueType<string> = {
   name: 'size',
   arg: 'SIZE',
@@ -79,34 +84,206 @@ const RUN = ['run'] as const;
 
 /** The node's own settings (`ledger-node run` only), in the order of `run --help`. */
 export const NODE_SETTINGS = [
-  setting({ key: 'dataDir', type: text, arg: 'DIR', default: './data', description: 'folder of the store (DIR/db-rocksdb or DIR/db) and of genesis.json', commands: RUN }),
-  setting({ key: 'dbEngine', type: oneOf(DB_ENGINES), default: DEFAULT_DB_ENGINE, description: 'storage engine of a new data folder; a data folder keeps its engine, and naming the other one is refused', commands: RUN }),
-  setting({ key: 'restHost', type: host, default: '127.0.0.1', description: 'address of the REST and event API door', commands: RUN }),
-  setting({ key: 'grpcHost', type: host, default: '127.0.0.1', description: 'address of the node service door (NodeService, NodeMux, NodeEvents) for gateways and tools; beyond loopback only with LEDGER_NODE_JWT_SECRET set', commands: RUN }),
-  setting({ key: 'grpcPort', type: port, default: DEFAULT_GRPC_PORT, description: 'port of the node service door (0 = any free port)', commands: RUN }),
-  setting({ key: 'peerHost', type: host, default: '127.0.0.1', description: 'address of the peer door (the PeerService only)', commands: RUN }),
-  setting({ key: 'peerPort', type: port, defaultText: String(DEFAULT_PEER_PORT), description: 'port of the peer door (0 = any free port)', commands: RUN }),
-  setting({ key: 'grpcTlsCert', type: file, description: 'TLS certificate of the node service door (PEM; with --grpc-tls-key)', commands: RUN }),
-  setting({ key: 'grpcTlsKey', type: file, description: 'TLS key of the node service door (PEM; with --grpc-tls-cert)', commands: RUN }),
-  setting({ key: 'peerTlsCert', type: file, description: 'TLS certificate of the peer door (PEM; with --peer-tls-key)', commands: RUN }),
-  setting({ key: 'peerTlsKey', type: file, description: 'TLS key of the peer door (PEM; with --peer-tls-cert)', commands: RUN }),
-  setting({ key: 'peerTlsCa', type: file, description: "dial peers over TLS, checking their certificates against these PEM certificates (a CA or peers' own)", commands: RUN }),
-  setting({ key: 'minPowScore', type: uint, default: DEV_MIN_POW_SCORE, description: 'min PoW score of a new dev network (an existing network or a genesis file keeps its own)', commands: RUN }),
-  setting({ key: 'powWorkers', type: int('uint 0..256', 0, 256, 'an integer 0..256'), default: () => availableParallelism(), defaultText: 'the number of cores', description: 'PoW worker threads (0 = remote proof of work off)', commands: RUN }),
-  setting({ key: 'powQueueSize', type: positive, default: DEFAULT_POW_QUEUE_SIZE, description: 'PoW jobs admitted at once; more are refused with a retry hint', commands: RUN }),
-  setting({ key: 'genesis', type: file, defaultText: 'a generated dev network', description: 'genesis or snapshot JSON for the first start', commands: RUN }),
-  setting({ key: 'genesisKeys', type: file, description: "with --peer and a data folder without a store: start from a peer's snapshot checked against the milestone keys of FILE (the network's genesis file); excludes --genesis", commands: RUN }),
-  setting({ key: 'milestoneInterval', type: seconds, defaultText: "the genesis' coordinator.milestoneInterval, else 5", description: 'seconds between milestones of the built-in coordinator', commands: RUN }),
-  setting({ key: 'coordinator', type: bool, defaultText: 'true, but false with --peer', description: 'run the built-in coordinator when the network has its keys (two coordinators fork a network)', commands: RUN }),
-  setting({ key: 'validationInterval', type: uint, arg: 'MS', defaultText: String(DEFAULT_VALIDATION_INTERVAL_MS), description: 'milliseconds between rounds of the built-in IOTA 2.0 validator (0 = off)', commands: RUN }),
-  setting({ key: 'peers', flag: 'peer', type: listOf(peerAddress), description: "a static peer's peer door, dialed and redialed with backoff; with 0xPUBKEY only the node proving that identity key is accepted; repeatable (a list in the config file)", commands: RUN }),
-  setting({ key: 'logFormat', type: oneOf(['text', 'json'] as const), defaultText: 'text', description: 'log lines as text, or one JSON object per line {time, level, message[, error]} for log shippers', commands: RUN }),
-  setting({ key: 'faucetAmount', type: amount, defaultText: String(FAUCET_DEFAULTS.amount), description: "what the dev network's faucet pays per request (off without a dev wallet)", commands: RUN }),
-  setting({ key: 'faucetSmallAmount', type: amount, defaultText: String(FAUCET_DEFAULTS.smallAmount), description: 'what the faucet pays an address already holding the amount', commands: RUN }),
-  setting({ key: 'faucetMaxAddressBalance', type: amount, defaultText: String(FAUCET_DEFAULTS.maxAddressBalance), description: 'the balance from which the faucet refuses an address', commands: RUN }),
-  setting({ key: 'pruneMilestones', type: positive, defaultText: 'off', description: 'prune automatically, keeping the last N confirmed milestones (at least belowMaxDepth + 5 are always kept)', commands: RUN }),
-  setting({ key: 'pruneSize', type: size, defaultText: 'off', description: 'prune automatically when the store is larger than SIZE, down to 90% of it, at most every 5 minutes', commands: RUN }),
-  setting({ key: 'nodeJwtSecret', type: text, env: 'LEDGER_NODE_JWT_SECRET', secret: true, description: "HS256 secret guarding the node service door (every call needs a token, made by tool jwt) and the REST gateway's protected routes", commands: RUN }),
+  setting({
+    key: 'dataDir',
+    type: text,
+    arg: 'DIR',
+    default: './data',
+    description: 'folder of the store (DIR/db-rocksdb or DIR/db) and of genesis.json',
+    commands: RUN,
+  }),
+  setting({
+    key: 'dbEngine',
+    type: oneOf(DB_ENGINES),
+    default: DEFAULT_DB_ENGINE,
+    description:
+      'storage engine of a new data folder; a data folder keeps its engine, and naming the other one is refused',
+    commands: RUN,
+  }),
+  setting({
+    key: 'restHost',
+    type: host,
+    default: '127.0.0.1',
+    description: 'address of the REST and event API door',
+    commands: RUN,
+  }),
+  setting({
+    key: 'grpcHost',
+    type: host,
+    default: '127.0.0.1',
+    description:
+      'address of the node service door (NodeService, NodeMux, NodeEvents) for gateways and tools; beyond loopback only with LEDGER_NODE_JWT_SECRET set',
+    commands: RUN,
+  }),
+  setting({
+    key: 'grpcPort',
+    type: port,
+    default: DEFAULT_GRPC_PORT,
+    description: 'port of the node service door (0 = any free port)',
+    commands: RUN,
+  }),
+  setting({
+    key: 'peerHost',
+    type: host,
+    default: '127.0.0.1',
+    description: 'address of the peer door (the PeerService only)',
+    commands: RUN,
+  }),
+  setting({
+    key: 'peerPort',
+    type: port,
+    defaultText: String(DEFAULT_PEER_PORT),
+    description: 'port of the peer door (0 = any free port)',
+    commands: RUN,
+  }),
+  setting({
+    key: 'grpcTlsCert',
+    type: file,
+    description: 'TLS certificate of the node service door (PEM; with --grpc-tls-key)',
+    commands: RUN,
+  }),
+  setting({
+    key: 'grpcTlsKey',
+    type: file,
+    description: 'TLS key of the node service door (PEM; with --grpc-tls-cert)',
+    commands: RUN,
+  }),
+  setting({
+    key: 'peerTlsCert',
+    type: file,
+    description: 'TLS certificate of the peer door (PEM; with --peer-tls-key)',
+    commands: RUN,
+  }),
+  setting({
+    key: 'peerTlsKey',
+    type: file,
+    description: 'TLS key of the peer door (PEM; with --peer-tls-cert)',
+    commands: RUN,
+  }),
+  setting({
+    key: 'peerTlsCa',
+    type: file,
+    description: "dial peers over TLS, checking their certificates against these PEM certificates (a CA or peers' own)",
+    commands: RUN,
+  }),
+  setting({
+    key: 'minPowScore',
+    type: uint,
+    default: DEV_MIN_POW_SCORE,
+    description: 'min PoW score of a new dev network (an existing network or a genesis file keeps its own)',
+    commands: RUN,
+  }),
+  setting({
+    key: 'powWorkers',
+    type: int('uint 0..256', 0, 256, 'an integer 0..256'),
+    default: () => availableParallelism(),
+    defaultText: 'the number of cores',
+    description: 'PoW worker threads (0 = remote proof of work off)',
+    commands: RUN,
+  }),
+  setting({
+    key: 'powQueueSize',
+    type: positive,
+    default: DEFAULT_POW_QUEUE_SIZE,
+    description: 'PoW jobs admitted at once; more are refused with a retry hint',
+    commands: RUN,
+  }),
+  setting({
+    key: 'genesis',
+    type: file,
+    defaultText: 'a generated dev network',
+    description: 'genesis or snapshot JSON for the first start',
+    commands: RUN,
+  }),
+  setting({
+    key: 'genesisKeys',
+    type: file,
+    description:
+      "with --peer and a data folder without a store: start from a peer's snapshot checked against the milestone keys of FILE (the network's genesis file); excludes --genesis",
+    commands: RUN,
+  }),
+  setting({
+    key: 'milestoneInterval',
+    type: seconds,
+    defaultText: "the genesis' coordinator.milestoneInterval, else 5",
+    description: 'seconds between milestones of the built-in coordinator',
+    commands: RUN,
+  }),
+  setting({
+    key: 'coordinator',
+    type: bool,
+    defaultText: 'true, but false with --peer',
+    description: 'run the built-in coordinator when the network has its keys (two coordinators fork a network)',
+    commands: RUN,
+  }),
+  setting({
+    key: 'validationInterval',
+    type: uint,
+    arg: 'MS',
+    defaultText: String(DEFAULT_VALIDATION_INTERVAL_MS),
+    description: 'milliseconds between rounds of the built-in IOTA 2.0 validator (0 = off)',
+    commands: RUN,
+  }),
+  setting({
+    key: 'peers',
+    flag: 'peer',
+    type: listOf(peerAddress),
+    description:
+      "a static peer's peer door, dialed and redialed with backoff; with 0xPUBKEY only the node proving that identity key is accepted; repeatable (a list in the config file)",
+    commands: RUN,
+  }),
+  setting({
+    key: 'logFormat',
+    type: oneOf(['text', 'json'] as const),
+    defaultText: 'text',
+    description: 'log lines as text, or one JSON object per line {time, level, message[, error]} for log shippers',
+    commands: RUN,
+  }),
+  setting({
+    key: 'faucetAmount',
+    type: amount,
+    defaultText: String(FAUCET_DEFAULTS.amount),
+    description: "what the dev network's faucet pays per request (off without a dev wallet)",
+    commands: RUN,
+  }),
+  setting({
+    key: 'faucetSmallAmount',
+    type: amount,
+    defaultText: String(FAUCET_DEFAULTS.smallAmount),
+    description: 'what the faucet pays an address already holding the amount',
+    commands: RUN,
+  }),
+  setting({
+    key: 'faucetMaxAddressBalance',
+    type: amount,
+    defaultText: String(FAUCET_DEFAULTS.maxAddressBalance),
+    description: 'the balance from which the faucet refuses an address',
+    commands: RUN,
+  }),
+  setting({
+    key: 'pruneMilestones',
+    type: positive,
+    defaultText: 'off',
+    description:
+      'prune automatically, keeping the last N confirmed milestones (at least belowMaxDepth + 5 are always kept)',
+    commands: RUN,
+  }),
+  setting({
+    key: 'pruneSize',
+    type: size,
+    defaultText: 'off',
+    description: 'prune automatically when the store is larger than SIZE, down to 90% of it, at most every 5 minutes',
+    commands: RUN,
+  }),
+  setting({
+    key: 'nodeJwtSecret',
+    type: text,
+    env: 'LEDGER_NODE_JWT_SECRET',
+    secret: true,
+    description:
+      "HS256 secret guarding the node service door (every call needs a token, made by tool jwt) and the REST gateway's protected routes",
+    commands: RUN,
+  }),
 ] as const;
 
 /** Every setting of `ledger-node run`: the node's, then the REST gateway's it shares with `ledger-node gateway`. */

@@ -28,7 +28,10 @@ export interface EngineRange {
   limit: number;
 }
 
-/** An open engine iterator (its snapshot already taken): up to `n` more results at a time (none at the end), and a close. */
+/**
+ * An open engine iterator (its snapshot already taken): up to `n` more results at a time (none at the end), and a
+ * close.
+ */
 export interface EnginePages<R> {
   nextv(n: number): Promise<R[]>;
   close(): Promise<void>;
@@ -47,7 +50,11 @@ export function plain(b: Uint8Array): Uint8Array {
 /** The StoreError of a failed open: STORE_LOCKED when another process or open store holds the folder. */
 export function openError(location: string, e: unknown, locked: boolean, reason: string): StoreError {
   return locked
-    ? new StoreError('STORE_LOCKED', `Cannot open store at ${location}: the folder is locked by another process or open store (is another node running on it?)`, { cause: e })
+    ? new StoreError(
+        'STORE_LOCKED',
+        `Cannot open store at ${location}: the folder is locked by another process or open store (is another node running on it?)`,
+        { cause: e },
+      )
     : new StoreError('STORE_OPEN_FAILED', `Cannot open store at ${location}: ${reason}`, { cause: e });
 }
 
@@ -82,7 +89,9 @@ export abstract class EngineKeyValueStore extends KeyValueStoreAdapter {
 
   async getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
     this.usable();
-    keys.forEach((k, i) => checkKey(k, `keys[${i}]`));
+    keys.forEach((k, i) => {
+      checkKey(k, `keys[${i}]`);
+    });
     const values = await this.engineGetMany(keys.slice());
     return values.map((v) => (v === undefined ? undefined : plain(v)));
   }

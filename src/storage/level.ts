@@ -7,7 +7,13 @@
  */
 import { ClassicLevel } from 'classic-level';
 import type { BatchOp } from '../core/store/kv.ts';
-import { EngineKeyValueStore, openError, type EngineOpenOptions, type EnginePages, type EngineRange } from './engine.ts';
+import {
+  EngineKeyValueStore,
+  openError,
+  type EngineOpenOptions,
+  type EnginePages,
+  type EngineRange,
+} from './engine.ts';
 
 type Db = ClassicLevel<Uint8Array, Uint8Array>;
 

@@ -27,18 +27,30 @@ export function engineOfStoreFolder(location: string): DbEngine | undefined {
     names = readdirSync(location);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new StoreError('STORE_OPEN_FAILED', `Cannot open store at ${location}: ${(e as Error).message}`, { cause: e });
+    throw new StoreError('STORE_OPEN_FAILED', `Cannot open store at ${location}: ${(e as Error).message}`, {
+      cause: e,
+    });
   }
   if (names.includes('IDENTITY') || names.some((n) => n.startsWith('OPTIONS-'))) return 'rocksdb';
   if (names.includes('CURRENT')) return 'leveldb';
   return undefined;
 }
 
-/** Opens (or creates) a store of `engine` in `location`; refuses (STORE_OPEN_FAILED) a folder holding the other engine's store. */
-export async function openKeyValueStore(engine: DbEngine, location: string, options: EngineOpenOptions = {}): Promise<EngineKeyValueStore> {
+/**
+ * Opens (or creates) a store of `engine` in `location`; refuses (STORE_OPEN_FAILED) a folder holding the other engine's
+ * store.
+ */
+export async function openKeyValueStore(
+  engine: DbEngine,
+  location: string,
+  options: EngineOpenOptions = {},
+): Promise<EngineKeyValueStore> {
   const found = engineOfStoreFolder(location);
   if (found !== undefined && found !== engine) {
-    throw new StoreError('STORE_OPEN_FAILED', `Cannot open store at ${location} with ${NAMES[engine]}: it holds a ${NAMES[found]} store, which ${NAMES[engine]} would rewrite (use --db-engine ${found})`);
+    throw new StoreError(
+      'STORE_OPEN_FAILED',
+      `Cannot open store at ${location} with ${NAMES[engine]}: it holds a ${NAMES[found]} store, which ${NAMES[engine]} would rewrite (use --db-engine ${found})`,
+    );
   }
   return engine === 'rocksdb' ? RocksKeyValueStore.open(location, options) : LevelKeyValueStore.open(location, options);
 }
@@ -47,13 +59,18 @@ export async function openKeyValueStore(engine: DbEngine, location: string, opti
 export function engineOfDataDir(dataDir: string): DbEngine | undefined {
   const present = DB_ENGINES.filter((e) => existsSync(join(dataDir, ENGINE_FOLDERS[e])));
   if (present.length > 1) {
-    throw new StoreError('STORE_OPEN_FAILED', `Cannot open the store of ${dataDir}: it has both ${present.map((e) => `${ENGINE_FOLDERS[e]} (${NAMES[e]})`).join(' and ')}; remove the one the node does not use`);
+    throw new StoreError(
+      'STORE_OPEN_FAILED',
+      `Cannot open the store of ${dataDir}: it has both ${present.map((e) => `${ENGINE_FOLDERS[e]} (${NAMES[e]})`).join(' and ')}; remove the one the node does not use`,
+    );
   }
   return present[0];
 }
 
 export interface DataDirStoreOptions extends EngineOpenOptions {
-  /** The engine of a new store; an existing store of another engine is refused. When absent, the folder's own engine. */
+  /**
+   * The engine of a new store; an existing store of another engine is refused. When absent, the folder's own engine.
+   */
   engine?: DbEngine;
   /** `engine` is only a default (not asked for): a folder that already holds a store keeps its own engine. */
   engineIsDefault?: boolean;
@@ -64,11 +81,18 @@ export interface DataDirStoreOptions extends EngineOpenOptions {
  * that already holds a store of another engine than the one asked for is refused with STORE_OPEN_FAILED, never
  * opened with the wrong engine.
  */
-export async function openDataDirStore(dataDir: string, options: DataDirStoreOptions = {}): Promise<EngineKeyValueStore> {
+export async function openDataDirStore(
+  dataDir: string,
+  options: DataDirStoreOptions = {},
+): Promise<EngineKeyValueStore> {
   const { engine: asked, engineIsDefault, ...open } = options;
   const existing = engineOfDataDir(dataDir);
   const engine = (engineIsDefault ? existing : undefined) ?? asked ?? existing;
-  if (engine === undefined) throw new StoreError('STORE_OPEN_FAILED', `Cannot open the store of ${dataDir}: it has no ${DB_ENGINES.map((e) => ENGINE_FOLDERS[e]).join(' or ')} folder`);
+  if (engine === undefined)
+    throw new StoreError(
+      'STORE_OPEN_FAILED',
+      `Cannot open the store of ${dataDir}: it has no ${DB_ENGINES.map((e) => ENGINE_FOLDERS[e]).join(' or ')} folder`,
+    );
   if (existing !== undefined && existing !== engine) {
     throw new StoreError(
       'STORE_OPEN_FAILED',

@@ -12,7 +12,13 @@
  */
 import { createRequire } from 'node:module';
 import type { BatchOp } from '../core/store/kv.ts';
-import { EngineKeyValueStore, openError, type EngineOpenOptions, type EnginePages, type EngineRange } from './engine.ts';
+import {
+  EngineKeyValueStore,
+  openError,
+  type EngineOpenOptions,
+  type EnginePages,
+  type EngineRange,
+} from './engine.ts';
 
 type Callback<T> = (err: Error | null | undefined, value?: T) => void;
 
@@ -30,13 +36,20 @@ interface RocksDb {
    * The binding's batch, under abstract-leveldown's `batch()` (which only checks and serializes what this adapter
    * already checked). An `undefined` value is written as an empty one.
    */
-  _batch(ops: { type: 'put' | 'del'; key: Buffer; value?: Buffer | undefined }[], options: { sync: boolean }, callback: Callback<void>): void;
+  _batch(
+    ops: { type: 'put' | 'del'; key: Buffer; value?: Buffer | undefined }[],
+    options: { sync: boolean },
+    callback: Callback<void>,
+  ): void;
   iterator(options: Record<string, unknown>): RocksIterator;
 }
 
 let binding: ((location: string) => RocksDb) | undefined;
 /** The native binding, loaded on the first open (importing this module costs nothing when RocksDB is not used). */
-const rocksdb = (location: string): RocksDb => (binding ??= createRequire(import.meta.url)('rocksdb') as (location: string) => RocksDb)(location);
+const rocksdb = (location: string): RocksDb => {
+  binding ??= createRequire(import.meta.url)('rocksdb') as (location: string) => RocksDb;
+  return binding(location);
+};
 
 export type RocksOpenOptions = EngineOpenOptions;
 
@@ -47,7 +60,10 @@ function call<T>(f: (callback: Callback<T>) => void): Promise<T> {
   return new Promise((resolve, reject) => f((err, value) => (err ? reject(err) : resolve(value as T))));
 }
 
-/** "IO error: While lock file: <dir>/LOCK: Resource temporarily unavailable" (another process), "lock hold by current process" (this one). */
+/**
+ * "IO error: While lock file: <dir>/LOCK: Resource temporarily unavailable" (another process), "lock hold by current
+ * process" (this one).
+ */
 const LOCKED = /While lock file: .*LOCK|lock hold by current process/;
 
 export class RocksKeyValueStore extends EngineKeyValueStore {
@@ -98,7 +114,9 @@ export class RocksKeyValueStore extends EngineKeyValueStore {
    */
   protected engineWrite(ops: readonly BatchOp[], sync: boolean): Promise<void> {
     const batch = ops.map((op) =>
-      op.type === 'put' ? { type: op.type, key: buf(op.key), value: op.value.length === 0 ? undefined : buf(op.value) } : { type: op.type, key: buf(op.key) },
+      op.type === 'put'
+        ? { type: op.type, key: buf(op.key), value: op.value.length === 0 ? undefined : buf(op.value) }
+        : { type: op.type, key: buf(op.key) },
     );
     return call<void>((cb) => this.db._batch(batch, { sync }, cb));
   }
@@ -115,9 +133,19 @@ export class RocksKeyValueStore extends EngineKeyValueStore {
     return call<void>((cb) => this.db.close(cb));
   }
 
-  /** An iterator of the binding (its snapshot taken now), read `n` entries at a time from the binding's read-ahead cache. */
+  /**
+   * An iterator of the binding (its snapshot taken now), read `n` entries at a time from the binding's read-ahead
+   * cache.
+   */
   private pages<R>(range: EngineRange, values: boolean, map: (key: Buffer, value: Buffer) => R): EnginePages<R> {
-    const options: Record<string, unknown> = { keys: true, values, keyAsBuffer: true, valueAsBuffer: true, limit: range.limit, reverse: range.reverse === true };
+    const options: Record<string, unknown> = {
+      keys: true,
+      values,
+      keyAsBuffer: true,
+      valueAsBuffer: true,
+      limit: range.limit,
+      reverse: range.reverse === true,
+    };
     for (const b of ['gt', 'gte', 'lt', 'lte'] as const) if (range[b] !== undefined) options[b] = buf(range[b]);
     const it = this.db.iterator(options);
     let ended = false;
@@ -125,7 +153,9 @@ export class RocksKeyValueStore extends EngineKeyValueStore {
       nextv: async (n) => {
         const out: R[] = [];
         while (out.length < n && !ended) {
-          const [key, value] = await new Promise<[Buffer | undefined, Buffer | undefined]>((resolve, reject) => it.next((err, k, v) => (err ? reject(err) : resolve([k, v]))));
+          const [key, value] = await new Promise<[Buffer | undefined, Buffer | undefined]>((resolve, reject) =>
+            it.next((err, k, v) => (err ? reject(err) : resolve([k, v]))),
+          );
           if (key === undefined) ended = true;
           else out.push(map(key, value!));
         }

@@ -1,6 +1,6 @@
 /**
- * Dependency direction: gateway -> grpc ; node -> grpc, storage, core ; storage -> core ; core -> core + @noble/*, @scure/base.
- * Reads the import specifiers of every source file and checks them against these rules.
+ * Dependency direction: gateway -> grpc ; node -> grpc, storage, core ; storage -> core ; core -> core + @noble/*,
+ * @scure/base. Reads the import specifiers of every source file and checks them against these rules.
  */
 import { expect } from 'chai';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -27,7 +27,8 @@ function files(dir: string): string[] {
 
 function imports(file: string): string[] {
   const src = readFileSync(file, 'utf8');
-  const re = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
+  const re =
+    /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
   const out: string[] = [];
   for (const m of src.matchAll(re)) out.push((m[1] ?? m[2] ?? m[3])!);
   return out;
@@ -45,7 +46,9 @@ describe('architecture', () => {
     const bad: string[] = [];
     for (const f of files('src/core')) {
       for (const spec of imports(f)) {
-        const ok = spec.startsWith('.') ? area(f, spec) === 'src/core' : spec.startsWith('@noble/') || spec === '@scure/base';
+        const ok = spec.startsWith('.')
+          ? area(f, spec) === 'src/core'
+          : spec.startsWith('@noble/') || spec === '@scure/base';
         if (!ok) bad.push(`${relative(root, f)} imports ${spec}`);
       }
       const src = readFileSync(f, 'utf8').replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '');
@@ -58,7 +61,8 @@ describe('architecture', () => {
     const bad: string[] = [];
     for (const f of files('src/storage')) {
       for (const spec of imports(f)) {
-        if (spec.startsWith('.') && !['src/core', 'src/storage'].includes(area(f, spec))) bad.push(`${relative(root, f)} imports ${spec}`);
+        if (spec.startsWith('.') && !['src/core', 'src/storage'].includes(area(f, spec)))
+          bad.push(`${relative(root, f)} imports ${spec}`);
       }
     }
     expect(bad).to.deep.equal([]);
@@ -68,7 +72,8 @@ describe('architecture', () => {
     const bad: string[] = [];
     for (const f of files('gateway')) {
       for (const spec of imports(f)) {
-        if (spec.startsWith('.') && !['gateway', 'src/grpc'].includes(area(f, spec))) bad.push(`${relative(root, f)} imports ${spec}`);
+        if (spec.startsWith('.') && !['gateway', 'src/grpc'].includes(area(f, spec)))
+          bad.push(`${relative(root, f)} imports ${spec}`);
       }
     }
     expect(bad).to.deep.equal([]);
@@ -81,12 +86,17 @@ describe('architecture', () => {
         if (!spec.startsWith('.')) continue;
         const a = area(f, spec);
         if (a === 'gateway' && !f.endsWith('/src/node/rest.ts')) bad.push(`${relative(root, f)} imports ${spec}`);
-        else if (!['src/node', 'src/core', 'src/storage', 'src/grpc', 'gateway'].includes(a) && !spec.endsWith('package.json')) bad.push(`${relative(root, f)} imports ${spec}`);
+        else if (
+          !['src/node', 'src/core', 'src/storage', 'src/grpc', 'gateway'].includes(a) &&
+          !spec.endsWith('package.json')
+        )
+          bad.push(`${relative(root, f)} imports ${spec}`);
       }
     }
     for (const dir of ['src/core', 'src/storage', 'src/grpc', 'gateway']) {
       for (const f of files(dir)) {
-        for (const spec of imports(f)) if (spec.startsWith('.') && area(f, spec) === 'src/node') bad.push(`${relative(root, f)} imports ${spec}`);
+        for (const spec of imports(f))
+          if (spec.startsWith('.') && area(f, spec) === 'src/node') bad.push(`${relative(root, f)} imports ${spec}`);
       }
     }
     expect(bad).to.deep.equal([]);
@@ -106,9 +116,11 @@ describe('architecture', () => {
       for (const spec of imports(f)) {
         if (!spec.startsWith('.')) continue;
         const target = resolve(dirname(f), spec);
-        if (roots.includes(target) || target.startsWith(composeDir)) bad.push(`${relative(root, f)} imports the composition root ${spec}`);
+        if (roots.includes(target) || target.startsWith(composeDir))
+          bad.push(`${relative(root, f)} imports the composition root ${spec}`);
         const wire = area(f, spec) === 'src/grpc' || relative(join(root, 'src/node'), target).startsWith('grpc/');
-        if (wire && folder !== 'grpc' && !(folder === 'peering' && target.endsWith('/src/grpc/gen/peer.ts'))) bad.push(`${relative(root, f)} imports wire types ${spec}`);
+        if (wire && folder !== 'grpc' && !(folder === 'peering' && target.endsWith('/src/grpc/gen/peer.ts')))
+          bad.push(`${relative(root, f)} imports wire types ${spec}`);
       }
     }
     expect(bad).to.deep.equal([]);

@@ -41,7 +41,11 @@ function repoFiles(): string[] {
     walk('', files);
   }
   return [...new Set(files)].filter(
-    (f) => !f.endsWith('package-lock.json') && !BINARY_EXT.test(f) && existsSync(join(root, f)) && statSync(join(root, f)).isFile(),
+    (f) =>
+      !f.endsWith('package-lock.json') &&
+      !BINARY_EXT.test(f) &&
+      existsSync(join(root, f)) &&
+      statSync(join(root, f)).isFile(),
   );
 }
 
@@ -64,9 +68,12 @@ function lineOf(text: string, index: number): number {
 const SIB = 'sha' + 'red';
 const FORBIDDEN: [string, RegExp][] = [
   ['a path into the sibling folder', new RegExp(`\\.\\.[\\\\/]+${SIB}\\b`)],
-  ['the sibling folder\'s spec, vectors or decisions', new RegExp(`\\b${SIB}[\\\\/]+(spec|vectors|DECISIONS|DESIGN)\\b`)],
-  ['the sibling folder\'s decisions file', new RegExp('\\b' + 'DECI' + 'SIONS\\.md\\b')],
-  ['a citation of the sibling folder\'s node notes', new RegExp('\\b' + 'node-' + 'behavior\\b')],
+  [
+    "the sibling folder's spec, vectors or decisions",
+    new RegExp(`\\b${SIB}[\\\\/]+(spec|vectors|DECISIONS|DESIGN)\\b`),
+  ],
+  ["the sibling folder's decisions file", new RegExp('\\b' + 'DECI' + 'SIONS\\.md\\b')],
+  ["a citation of the sibling folder's node notes", new RegExp('\\b' + 'node-' + 'behavior\\b')],
   ['an environment variable naming the sibling folder', new RegExp('LEDGER_' + SIB.toUpperCase() + '_DIR')],
 ];
 
@@ -108,7 +115,11 @@ describe('standalone repository', () => {
   });
 
   it('the test vectors are inside the repository', () => {
-    for (const f of ['stardust/blocks.json', 'stardust/shimmer_mainnet_milestones_17339_17341.json', 'nova-v3/blocks.json']) {
+    for (const f of [
+      'stardust/blocks.json',
+      'stardust/shimmer_mainnet_milestones_17339_17341.json',
+      'nova-v3/blocks.json',
+    ]) {
       expect(existsSync(join(root, 'test/vectors', f)), f).to.equal(true);
     }
   });

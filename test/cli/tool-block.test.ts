@@ -8,7 +8,10 @@ const bin = fileURLToPath(new URL('../../bin/ledger-node.js', import.meta.url));
 
 function runTool(input: string, args: string[] = []): { status: number | null; lines: any[]; stderr: string } {
   const r = spawnSync(process.execPath, [bin, 'tool', 'block', ...args], { input, encoding: 'utf8', timeout: 60_000 });
-  const lines = r.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+  const lines = r.stdout
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l));
   return { status: r.status, lines, stderr: r.stderr };
 }
 
@@ -44,7 +47,13 @@ describe('cli: ledger-node tool block', function () {
 
   it('turns every bad line into an error line with a stable code, and goes on', () => {
     const neg = blocks.negativeVectors.map((v: any) => '0x' + v.bytes);
-    const input = ['0xzz', '{"protocolVersion":2,', '{"protocolVersion":2,"parents":[],"nonce":"0"}', ...neg, '0x' + blocks.vectors[0].bytes].join('\n');
+    const input = [
+      '0xzz',
+      '{"protocolVersion":2,',
+      '{"protocolVersion":2,"parents":[],"nonce":"0"}',
+      ...neg,
+      '0x' + blocks.vectors[0].bytes,
+    ].join('\n');
     const { status, lines } = runTool(input + '\n');
     expect(status).to.equal(0);
     expect(lines).to.have.length(4 + neg.length);

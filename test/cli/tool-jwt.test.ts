@@ -50,7 +50,12 @@ describe('tool jwt', () => {
   });
 
   it('durations: s, m, h, d; anything else is refused', () => {
-    expect([durationSeconds('90s'), durationSeconds('30m'), durationSeconds('12h'), durationSeconds('365d')]).to.deep.equal([90, 1800, 43200, 365 * 86400]);
+    expect([
+      durationSeconds('90s'),
+      durationSeconds('30m'),
+      durationSeconds('12h'),
+      durationSeconds('365d'),
+    ]).to.deep.equal([90, 1800, 43200, 365 * 86400]);
     for (const bad of ['', '0h', '1w', '1.5h', 'h', '-1d']) expect(durationSeconds(bad), bad).to.equal(undefined);
   });
 
@@ -76,11 +81,15 @@ describe('gateway flags: the node door token and TLS', () => {
     try {
       const ca = join(dir, 'ca.pem');
       writeFileSync(ca, 'PEM');
-      expect(parseGatewayArgs(['--node', 'h:1'], { LEDGER_GATEWAY_NODE_TOKEN: 't0k' }).nodeSecurity).to.deep.equal({ token: 't0k' });
+      expect(parseGatewayArgs(['--node', 'h:1'], { LEDGER_GATEWAY_NODE_TOKEN: 't0k' }).nodeSecurity).to.deep.equal({
+        token: 't0k',
+      });
       const o = parseGatewayArgs(['--node', 'h:1', '--node-tls-ca', ca], {});
       expect(Buffer.from(o.nodeSecurity!.tlsCa!).toString()).to.equal('PEM');
       expect(parseGatewayArgs(['--node', 'h:1'], {}).nodeSecurity).to.equal(undefined);
-      expect(() => parseGatewayArgs(['--node', 'h:1', '--node-tls-ca', join(dir, 'none.pem')], {})).to.throw(/invalid --node-tls-ca: cannot read/);
+      expect(() => parseGatewayArgs(['--node', 'h:1', '--node-tls-ca', join(dir, 'none.pem')], {})).to.throw(
+        /invalid --node-tls-ca: cannot read/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

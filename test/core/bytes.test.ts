@@ -11,8 +11,12 @@ describe('core/bytes', () => {
     expect(toHex0x(b)).to.equal('0x00ff10ab');
   });
   it('rejects odd length, bad digits and a missing 0x where it is required', () => {
-    expect(() => fromHex('0xabc')).to.throw(ProtocolError).with.property('code', 'INVALID_HEX');
-    expect(() => fromHex('0xzz')).to.throw(ProtocolError).with.property('code', 'INVALID_HEX');
+    expect(() => fromHex('0xabc'))
+      .to.throw(ProtocolError)
+      .with.property('code', 'INVALID_HEX');
+    expect(() => fromHex('0xzz'))
+      .to.throw(ProtocolError)
+      .with.property('code', 'INVALID_HEX');
     expect(() => fromHex0x('abcd', 'tag')).to.throw(/tag/);
   });
   it('compares lexically, shorter prefix first', () => {
@@ -35,9 +39,13 @@ describe('core/bytes', () => {
   it('names field and offset when bytes run out or remain', () => {
     const r = new ByteReader(fromHex('0102'), 'block');
     r.u8('protocolVersion');
-    expect(() => r.u32('payload length')).to.throw('Cannot decode block: need 4 bytes for payload length, 1 left at offset 1');
+    expect(() => r.u32('payload length')).to.throw(
+      'Cannot decode block: need 4 bytes for payload length, 1 left at offset 1',
+    );
     const r2 = new ByteReader(fromHex('0102'), 'block');
     r2.u8('x');
-    expect(() => r2.end()).to.throw(ProtocolError).with.property('code', 'TRAILING_BYTES');
+    expect(() => r2.end())
+      .to.throw(ProtocolError)
+      .with.property('code', 'TRAILING_BYTES');
   });
 });

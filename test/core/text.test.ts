@@ -20,7 +20,9 @@ describe('core/text: error texts that quote client input', () => {
     expect(carriedByGrpc(safe)).to.equal(true);
   });
   it('escapes control characters (C0, DEL, C1, line separators), keeps other text', () => {
-    expect(safeText('a\u0000b\nc\u007fd\u0085e\u2028f é 中')).to.equal('a\\u{0}b\\u{a}c\\u{7f}d\\u{85}e\\u{2028}f é 中');
+    expect(safeText('a\u0000b\nc\u007fd\u0085e\u2028f é 中')).to.equal(
+      'a\\u{0}b\\u{a}c\\u{7f}d\\u{85}e\\u{2028}f é 中',
+    );
   });
   it('bounds the length and says how long the text was', () => {
     const long = 'a'.repeat(100_000);

@@ -6,11 +6,12 @@
  */
 import { expect } from 'chai';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, posix, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { anchorsOf, brokenLinks, type Kind, slug } from '../support/markdown-links.ts';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '../..');
 const SKIP_DIRS = new Set(['.git', 'node_modules', 'data', 'build', '.tmp']);
-export const README_MAX_LINES = 220;
+const README_MAX_LINES = 220;
 
 function markdownFiles(dir = '', out: string[] = []): string[] {
   for (const e of readdirSync(join(root, dir))) {
@@ -21,101 +22,6 @@ function markdownFiles(dir = '', out: string[] = []): string[] {
     } else if (e.endsWith('.md')) out.push(rel);
   }
   return out;
-}
-
-/** The text outside fenced code blocks, line by line (fenced lines blanked, so line numbers hold). */
-function proseLines(text: string): string[] {
-  let fence: string | undefined;
-  return text.split('\n').map((line) => {
-    const m = /^\s*(`{3,}|~{3,})/.exec(line);
-    if (m) {
-      if (fence === undefined) fence = m[1]![0]!;
-      else if (m[1]![0] === fence) fence = undefined;
-      return '';
-    }
-    return fence === undefined ? line : '';
-  });
-}
-
-/** GitHub's heading ID: lower case, punctuation dropped, each space a hyphen; repeats get -1, -2, ... */
-export function slug(heading: string): string {
-  const text = heading
-    .replace(/`([^`]*)`/g, '$1')
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<[^>]+>/g, '')
-    .replace(/[*_]{1,3}([^*_]+)[*_]{1,3}/g, '$1');
-  return text
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\p{M} _-]/gu, '')
-    .replace(/ /g, '-');
-}
-
-export function anchorsOf(text: string): Set<string> {
-  const anchors = new Set<string>();
-  const seen = new Map<string, number>();
-  for (const line of proseLines(text)) {
-    const m = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
-    if (!m) continue;
-    const base = slug(m[1]!);
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    anchors.add(n === 0 ? base : `${base}-${n}`);
-  }
-  for (const m of text.matchAll(/<a\s+(?:name|id)="([^"]+)"/g)) anchors.add(m[1]!);
-  return anchors;
-}
-
-export interface Link {
-  line: number;
-  target: string;
-}
-
-/** Inline links and images `[text](target)` outside code; absolute URLs (scheme:) excluded. */
-export function relativeLinks(text: string): Link[] {
-  const links: Link[] = [];
-  proseLines(text).forEach((raw, i) => {
-    const line = raw.replace(/(`+)(?:(?!\1).)+?\1/g, '');
-    for (const m of line.matchAll(/!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
-      const target = m[1]!;
-      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
-      links.push({ line: i + 1, target });
-    }
-  });
-  return links;
-}
-
-/** What a repository-relative path is. */
-export type Kind = 'file' | 'dir' | undefined;
-
-/** What is wrong with each relative link of `file` (repository-relative path), one line each. */
-export function brokenLinks(file: string, read: (path: string) => string | undefined, kind: (path: string) => Kind): string[] {
-  const text = read(file);
-  if (text === undefined) return [`${file}: cannot read it`];
-  const bad: string[] = [];
-  for (const { line, target } of relativeLinks(text)) {
-    const hash = target.indexOf('#');
-    const pathPart = decodeURI(hash >= 0 ? target.slice(0, hash) : target);
-    const anchor = hash >= 0 ? decodeURIComponent(target.slice(hash + 1)) : undefined;
-    const resolved = pathPart === '' ? file : posix.normalize(posix.join(posix.dirname(file), pathPart));
-    if (resolved.startsWith('..')) {
-      bad.push(`${file}:${line}: ${target} leaves the repository`);
-      continue;
-    }
-    const what = kind(resolved);
-    if (what === undefined) {
-      bad.push(`${file}:${line}: ${target}: no file ${resolved}`);
-      continue;
-    }
-    if (anchor === undefined || anchor === '') continue;
-    if (!resolved.endsWith('.md') || what === 'dir') {
-      bad.push(`${file}:${line}: ${target}: an anchor into a file that is not Markdown`);
-      continue;
-    }
-    const targetText = read(resolved);
-    if (targetText === undefined || !anchorsOf(targetText).has(anchor)) bad.push(`${file}:${line}: ${target}: no heading #${anchor} in ${resolved}`);
-  }
-  return bad;
 }
 
 function kindInRepo(path: string): Kind {
@@ -136,7 +42,14 @@ describe('docs: links and size', () => {
   const files = markdownFiles();
 
   it('sees the documentation (README.md, docs/*.md, benchmarks/README.md)', () => {
-    for (const f of ['README.md', 'docs/operators.md', 'docs/api.md', 'docs/architecture.md', 'docs/decisions.md', 'benchmarks/README.md']) {
+    for (const f of [
+      'README.md',
+      'docs/operators.md',
+      'docs/api.md',
+      'docs/architecture.md',
+      'docs/decisions.md',
+      'benchmarks/README.md',
+    ]) {
       expect(files, f).to.include(f);
     }
   });
@@ -153,7 +66,8 @@ describe('docs: links and size', () => {
 
   describe('the checker itself', () => {
     const docs: Record<string, string> = {
-      'a.md': '# Title\n\n## Event API (TIP-28, MQTT)\n\n## Part A — Stardust\n\n## Same\n\n## Same\n\n```\n[in code](nowhere.md)\n```\n',
+      'a.md':
+        '# Title\n\n## Event API (TIP-28, MQTT)\n\n## Part A — Stardust\n\n## Same\n\n## Same\n\n```\n[in code](nowhere.md)\n```\n',
       'b.md': [
         '[ok](a.md#event-api-tip-28-mqtt) [ok](a.md#part-a--stardust) [ok](#x) [second](a.md#same-1)',
         '[bad anchor](a.md#nope) [bad file](missing.md) `[code span](missing.md)` [web](https://example.org/x.md)',
@@ -164,15 +78,26 @@ describe('docs: links and size', () => {
 
     it('computes GitHub heading IDs', () => {
       expect(slug('Event API (TIP-28, MQTT)')).to.equal('event-api-tip-28-mqtt');
-      expect(slug("Bootstrap a new node from a peer's snapshot")).to.equal('bootstrap-a-new-node-from-a-peers-snapshot');
+      expect(slug("Bootstrap a new node from a peer's snapshot")).to.equal(
+        'bootstrap-a-new-node-from-a-peers-snapshot',
+      );
       expect(slug('IOTA 2.0 (v3)')).to.equal('iota-20-v3');
       expect(slug('`npm start` and **more**')).to.equal('npm-start-and-more');
-      expect([...anchorsOf(docs['a.md']!)]).to.deep.equal(['title', 'event-api-tip-28-mqtt', 'part-a--stardust', 'same', 'same-1']);
+      expect([...anchorsOf(docs['a.md']!)]).to.deep.equal([
+        'title',
+        'event-api-tip-28-mqtt',
+        'part-a--stardust',
+        'same',
+        'same-1',
+      ]);
     });
 
     it('reports a missing anchor and a missing file, not code or absolute URLs', () => {
       const bad = brokenLinks('b.md', read, (p) => (p in docs ? 'file' : undefined));
-      expect(bad, bad.join('\n')).to.deep.equal(['b.md:2: a.md#nope: no heading #nope in a.md', 'b.md:2: missing.md: no file missing.md']);
+      expect(bad, bad.join('\n')).to.deep.equal([
+        'b.md:2: a.md#nope: no heading #nope in a.md',
+        'b.md:2: missing.md: no file missing.md',
+      ]);
     });
   });
 });

@@ -13,8 +13,15 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-async function start(dataDir: string, env: Record<string, string>): Promise<{ out: string; rest: number; code: number | null }> {
-  const child = spawn('bash', ['scripts/start.sh', '--data-dir', dataDir, '--rest-port', '0', '--grpc-port', '0', '--peer-port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+async function start(
+  dataDir: string,
+  env: Record<string, string>,
+): Promise<{ out: string; rest: number; code: number | null }> {
+  const child = spawn(
+    'bash',
+    ['scripts/start.sh', '--data-dir', dataDir, '--rest-port', '0', '--grpc-port', '0', '--peer-port', '0'],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } },
+  );
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const ready = new Promise<number>((resolve, reject) => {
@@ -50,7 +57,9 @@ describe('npm start (scripts/start.sh)', function () {
     dirs.push(d);
     return d;
   };
-  after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  after(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
 
   it('runs the node on jemalloc and stops cleanly on SIGTERM', async function () {
     const r = await start(dir(), {});
@@ -63,7 +72,7 @@ describe('npm start (scripts/start.sh)', function () {
     expect(r.code).to.equal(0);
   });
 
-  it('LEDGER_NODE_ALLOCATOR=glibc: the C library\'s malloc, and the start-up line says what jemalloc would bring', async () => {
+  it("LEDGER_NODE_ALLOCATOR=glibc: the C library's malloc, and the start-up line says what jemalloc would bring", async () => {
     const r = await start(dir(), { LEDGER_NODE_ALLOCATOR: 'glibc' });
     expect(r.out).to.match(/memory allocator: the C library's malloc; jemalloc stores blocks faster/);
     expect(r.code).to.equal(0);

@@ -49,8 +49,14 @@ export interface PeerCase extends FuzzCase {
 }
 
 const MESSAGE_KINDS = [
-  'handshake', 'handshakeProof', 'heartbeat', 'block',
-  'blockRequest', 'milestoneRequest', 'snapshotRequest', 'snapshotOffer',
+  'handshake',
+  'handshakeProof',
+  'heartbeat',
+  'block',
+  'blockRequest',
+  'milestoneRequest',
+  'snapshotRequest',
+  'snapshotOffer',
 ] as const;
 type MessageKind = (typeof MESSAGE_KINDS)[number];
 
@@ -122,7 +128,9 @@ function connectStream(client: Client): {
   let status: StatusObject | undefined;
   let undecodable: string | undefined;
   const listeners = new Set<() => void>();
-  const poke = (): void => listeners.forEach((l) => l());
+  const poke = (): void => {
+    for (const l of listeners) l();
+  };
   stream.on('data', (b: Buffer) => {
     try {
       received.push(PeerMessage.decode(b));

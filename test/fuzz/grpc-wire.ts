@@ -43,14 +43,25 @@ const EMOJI = [0xf0, 0x9f, 0x98, 0x80];
 
 /** Byte sequences that are no UTF-8: a bad continuation, stray continuations, an encoded surrogate, overlong forms. */
 const INVALID_UTF8 = [
-  [0xc3, 0x28], [0xa0, 0xa1], [0xed, 0xa0, 0x80],
-  [0xf8, 0x88, 0x80, 0x80, 0x80], [0xff, 0xfe], [0xc0, 0xaf],
+  [0xc3, 0x28],
+  [0xa0, 0xa1],
+  [0xed, 0xa0, 0x80],
+  [0xf8, 0x88, 0x80, 0x80, 0x80],
+  [0xff, 0xfe],
+  [0xc0, 0xaf],
 ];
 const CONTROL = ['\u0000', '\u0001', '\u0007', '\b', '\n', '\r\n', '\u001b[2J', '\u007f', '\u2028', '\ufeff'];
 
 export const PAYLOAD_KINDS = [
-  'surrogate', 'invalidUtf8', 'control', 'nearLength',
-  'id20k', 'id1m', 'long', 'empty', 'random',
+  'surrogate',
+  'invalidUtf8',
+  'control',
+  'nearLength',
+  'id20k',
+  'id1m',
+  'long',
+  'empty',
+  'random',
 ] as const;
 export type PayloadKind = (typeof PAYLOAD_KINDS)[number];
 
@@ -113,8 +124,14 @@ const EXTREME_VARINTS = [0n, 1n, 127n, 128n, 2n ** 31n, 2n ** 32n - 1n, 2n ** 32
 
 /** What mutateMessage may do; a hostile payload in an existing field twice as often as the rest. */
 export const MESSAGE_MUTATIONS = [
-  'payload', 'payload', 'nested', 'add',
-  'duplicate', 'varint', 'wireType', 'bytes',
+  'payload',
+  'payload',
+  'nested',
+  'add',
+  'duplicate',
+  'varint',
+  'wireType',
+  'bytes',
 ] as const;
 
 /** One mutation of an encoded message; `mutation` names what was done (for the failure report). */

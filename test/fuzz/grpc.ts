@@ -243,7 +243,10 @@ export function oversizedIdCases(k: Known, c: BlockCorpus): UnaryCase[] {
       for (const f of wireFields(request) ?? []) {
         if (!f.payload || !ids.has(Buffer.from(f.payload).toString('hex')) || seen.has(f.no)) continue;
         seen.add(f.no);
-        for (const [size, name] of [[20_000, '20 KB'], [1 << 20, '1 MB']] as const) {
+        for (const [size, name] of [
+          [20_000, '20 KB'],
+          [1 << 20, '1 MB'],
+        ] as const) {
           const bytes = replacePayload(request, f, oversized(f.payload, size));
           const mutation = `fixed: field ${f.no}, a ${name} ID`;
           out.push({ target: targetOf(method), method, seed: 0, mutation, bytes });

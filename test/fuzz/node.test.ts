@@ -29,7 +29,10 @@ describe('fuzz: the running node answers mutated submissions with 2xx/4xx, never
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ledger-fuzz-'));
     logger = new CollectingLogger();
-    node = await startNode({ ...defaultConfig(), dataDir: dir, grpcPort: 0, restPort: 0, minPowScore: 0, powWorkers: 0 }, { logger, kv: new MemoryKeyValueStore() });
+    node = await startNode(
+      { ...defaultConfig(), dataDir: dir, grpcPort: 0, restPort: 0, minPowScore: 0, powWorkers: 0 },
+      { logger, kv: new MemoryKeyValueStore() },
+    );
     base = `http://127.0.0.1:${node.restPort}`;
     const res = await fetch(`${base}/api/core/v2/blocks`, {
       method: 'POST',
@@ -50,7 +53,9 @@ describe('fuzz: the running node answers mutated submissions with 2xx/4xx, never
     expect(((await res.json()) as { payload: { tag: string } }).payload.tag).to.equal('0x66757a7a');
   }
 
-  const targets = loadTargets().filter((t) => ['v2 decodeBlock', 'v2 blockFromJson (submission)', 'v3 decodeBlockV3', 'v3 blockFromJsonV3'].includes(t.name));
+  const targets = loadTargets().filter((t) =>
+    ['v2 decodeBlock', 'v2 blockFromJson (submission)', 'v3 decodeBlockV3', 'v3 blockFromJsonV3'].includes(t.name),
+  );
 
   for (const target of targets) {
     it(`${target.name}: ${CASES_PER_TARGET} mutated blocks POSTed`, async function () {
@@ -80,8 +85,17 @@ describe('fuzz: the running node answers mutated submissions with 2xx/4xx, never
     }
     if (process.env.FUZZ_VERBOSE) console.log(seen.join('\n'));
     // the ones the gateway itself answers (HTTP parsed fine, content wrong) are 4xx, not a dropped connection
-    for (const label of ['invalid UTF-8 in a JSON body', 'junk media type', 'no media type', 'empty binary body', 'JSON null']) {
-      expect(seen.find((s) => s.startsWith(`${label}:`)), label).to.match(/: 4\d\d$/);
+    for (const label of [
+      'invalid UTF-8 in a JSON body',
+      'junk media type',
+      'no media type',
+      'empty binary body',
+      'JSON null',
+    ]) {
+      expect(
+        seen.find((s) => s.startsWith(`${label}:`)),
+        label,
+      ).to.match(/: 4\d\d$/);
     }
     await stillServes();
   });

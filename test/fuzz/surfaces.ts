@@ -23,8 +23,21 @@ function hex(rng: Rng, bytes: number): string {
 export function junkSegment(rng: Rng): string {
   const pick = rng.int(9);
   if (pick < 4) return `${rng.bool(0.8) ? '0x' : ''}${hex(rng, rng.pick(ID_LENGTHS))}`;
-  if (pick === 4) return encodeURIComponent(String.fromCharCode(...Array.from({ length: 1 + rng.int(40) }, () => rng.int(0x3000))));
-  if (pick === 5) return rng.pick(['-1', '0', '4294967296', '1e9', '18446744073709551616', 'NaN', '%00', '%ff%fe', '..%2f..', '%F0%9F%98']);
+  if (pick === 4)
+    return encodeURIComponent(String.fromCharCode(...Array.from({ length: 1 + rng.int(40) }, () => rng.int(0x3000))));
+  if (pick === 5)
+    return rng.pick([
+      '-1',
+      '0',
+      '4294967296',
+      '1e9',
+      '18446744073709551616',
+      'NaN',
+      '%00',
+      '%ff%fe',
+      '..%2f..',
+      '%F0%9F%98',
+    ]);
   if (pick === 6) return 'z'.repeat(rng.pick([1, 100, 8_000]));
   if (pick === 7) return `${rng.int(2 ** 32)}`;
   return `rms1${'q'.repeat(rng.int(80))}`;
@@ -51,9 +64,41 @@ const READS = [
   '/api/indexer/v1/outputs/foundry/:id',
   '/dashboard/:id',
 ];
-const INDEXER = ['/api/indexer/v1/outputs', '/api/indexer/v1/outputs/basic', '/api/indexer/v1/outputs/alias', '/api/indexer/v1/outputs/nft', '/api/indexer/v1/outputs/foundry'];
-const INDEXER_PARAMS = ['address', 'unlockableByAddress', 'hasNativeTokens', 'minNativeTokenCount', 'hasStorageDepositReturn', 'hasTimelock', 'timelockedBefore', 'hasExpiration', 'expiresAfter', 'sender', 'tag', 'issuer', 'createdBefore', 'createdAfter', 'pageSize', 'cursor', 'stateController', 'governor', 'aliasAddress', 'junk'];
-const PROTECTED = ['/api/core/v2/peers', '/api/core/v2/control/database/prune', '/api/core/v2/control/snapshots/create', '/api/core/v3/blocks/issuance'];
+const INDEXER = [
+  '/api/indexer/v1/outputs',
+  '/api/indexer/v1/outputs/basic',
+  '/api/indexer/v1/outputs/alias',
+  '/api/indexer/v1/outputs/nft',
+  '/api/indexer/v1/outputs/foundry',
+];
+const INDEXER_PARAMS = [
+  'address',
+  'unlockableByAddress',
+  'hasNativeTokens',
+  'minNativeTokenCount',
+  'hasStorageDepositReturn',
+  'hasTimelock',
+  'timelockedBefore',
+  'hasExpiration',
+  'expiresAfter',
+  'sender',
+  'tag',
+  'issuer',
+  'createdBefore',
+  'createdAfter',
+  'pageSize',
+  'cursor',
+  'stateController',
+  'governor',
+  'aliasAddress',
+  'junk',
+];
+const PROTECTED = [
+  '/api/core/v2/peers',
+  '/api/core/v2/control/database/prune',
+  '/api/core/v2/control/snapshots/create',
+  '/api/core/v3/blocks/issuance',
+];
 const METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'OPTIONS', 'HEAD', 'PROPFIND'];
 
 /** A junk bearer token: empty, not a JWT, a JWT-looking string of junk, an `alg: none` token, a huge one. */
@@ -76,21 +121,51 @@ export function surfaceCase(seed: number): HttpCase {
   const kind = rng.int(5);
   if (kind === 0) {
     const path = rng.pick(READS).replace(':id', junkSegment(rng));
-    return { label: `read seed ${seed}`, method: rng.bool(0.85) ? 'GET' : rng.pick(METHODS), path, headers: { accept: rng.pick(['application/json', 'application/vnd.iota.serializer-v1', '*/*', 'x/y;q=junk']) } };
+    return {
+      label: `read seed ${seed}`,
+      method: rng.bool(0.85) ? 'GET' : rng.pick(METHODS),
+      path,
+      headers: { accept: rng.pick(['application/json', 'application/vnd.iota.serializer-v1', '*/*', 'x/y;q=junk']) },
+    };
   }
   if (kind === 1) {
-    const params = Array.from({ length: rng.int(6) }, () => `${rng.pick(INDEXER_PARAMS)}=${rng.bool(0.2) ? '' : junkSegment(rng)}`);
-    return { label: `indexer seed ${seed}`, method: 'GET', path: `${rng.pick(INDEXER)}?${params.join('&')}`, headers: {} };
+    const params = Array.from(
+      { length: rng.int(6) },
+      () => `${rng.pick(INDEXER_PARAMS)}=${rng.bool(0.2) ? '' : junkSegment(rng)}`,
+    );
+    return {
+      label: `indexer seed ${seed}`,
+      method: 'GET',
+      path: `${rng.pick(INDEXER)}?${params.join('&')}`,
+      headers: {},
+    };
   }
   if (kind === 2) {
     const address = rng.bool(0.7) ? junkSegment(rng) : rng.int(1000);
     const body = rng.bool(0.8) ? JSON.stringify({ address }) : hex(rng, rng.int(200));
-    return { label: `faucet seed ${seed}`, method: 'POST', path: '/api/faucet/v1/enqueue', headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode(body) };
+    return {
+      label: `faucet seed ${seed}`,
+      method: 'POST',
+      path: '/api/faucet/v1/enqueue',
+      headers: { 'content-type': 'application/json' },
+      body: new TextEncoder().encode(body),
+    };
   }
   if (kind === 3) {
     const path = rng.pick(PROTECTED);
-    const body = JSON.stringify({ identifier: junkSegment(rng), alias: junkSegment(rng), index: rng.int(2 ** 32), targetDatabaseSize: junkSegment(rng) });
-    return { label: `protected seed ${seed}`, method: rng.pick(['GET', 'POST', 'DELETE']), path, headers: { authorization: junkToken(rng), 'content-type': 'application/json' }, body: new TextEncoder().encode(body) };
+    const body = JSON.stringify({
+      identifier: junkSegment(rng),
+      alias: junkSegment(rng),
+      index: rng.int(2 ** 32),
+      targetDatabaseSize: junkSegment(rng),
+    });
+    return {
+      label: `protected seed ${seed}`,
+      method: rng.pick(['GET', 'POST', 'DELETE']),
+      path,
+      headers: { authorization: junkToken(rng), 'content-type': 'application/json' },
+      body: new TextEncoder().encode(body),
+    };
   }
   return { label: `method seed ${seed}`, method: rng.pick(METHODS), path: `/${junkSegment(rng)}`, headers: {} };
 }
@@ -99,7 +174,8 @@ export function surfaceCase(seed: number): HttpCase {
 export function acceptable(status: number, text: string, method: string): boolean {
   if (status >= 200 && status < 300) return true;
   if (status === 503 && text === '') return true; // GET /health of a node that is not healthy: bare by design
-  if (status === 501 && !['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'OPTIONS', 'HEAD'].includes(method)) return text.includes('"code":501');
+  if (status === 501 && !['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'OPTIONS', 'HEAD'].includes(method))
+    return text.includes('"code":501');
   if (status >= 500 && status !== 503) return false;
   if (method === 'HEAD') return true; // no body in an answer to HEAD
   try {
@@ -130,7 +206,12 @@ export async function mqttSession(wsUrl: string, seed: number, ms: number): Prom
     () => '\ud83d\u0000/topic',
   ];
   await new Promise<void>((resolve) => {
-    const client = mqttConnect(wsUrl, { reconnectPeriod: 0, connectTimeout: 3_000, keepalive: rng.pick([0, 1, 60]), clientId: rng.bool(0.5) ? junkSegment(rng).slice(0, 200) : '' });
+    const client = mqttConnect(wsUrl, {
+      reconnectPeriod: 0,
+      connectTimeout: 3_000,
+      keepalive: rng.pick([0, 1, 60]),
+      clientId: rng.bool(0.5) ? junkSegment(rng).slice(0, 200) : '',
+    });
     const end = (): void => {
       clearTimeout(timer);
       client.end(rng.bool(0.5), {}, () => resolve());

@@ -6,7 +6,13 @@
  * NodeService, as `ledger-node gateway` does by default), or in process (the service's port, src/node/grpc/port.ts,
  * as `ledger-node run` does). `describeOverTransports` runs a suite once per transport with the same assertions.
  */
-import { Server, ServerCredentials, status as GrpcStatus, type ServiceError, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import {
+  Server,
+  ServerCredentials,
+  status as GrpcStatus,
+  type ServiceError,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeServiceService } from '../../src/grpc/gen/node.ts';
@@ -17,7 +23,15 @@ import { nodeServiceHandlers } from '../../src/node/grpc/handlers.ts';
 import { serveNodeMux } from '../../src/node/grpc/mux-server.ts';
 import { servicePort, type ServiceMethods } from '../../src/node/grpc/port.ts';
 import { expect } from 'chai';
-import { connectNode, createGateway, startGateway, type GatewayOptions, type NodeConnection, type RunningGateway, type StartGatewayOptions } from '../../gateway/index.ts';
+import {
+  connectNode,
+  createGateway,
+  startGateway,
+  type GatewayOptions,
+  type NodeConnection,
+  type RunningGateway,
+  type StartGatewayOptions,
+} from '../../gateway/index.ts';
 import { EventBus } from '../../src/node/events/bus.ts';
 import { InProcessEventsServer } from '../../src/node/grpc/in-process-events.ts';
 import { CollectingLogger } from '../node/support.ts';
@@ -72,12 +86,25 @@ function isServiceError(err: unknown): err is ServiceError {
 }
 
 export async function startFakeNode(transport: Transport = 'gRPC'): Promise<FakeNode> {
-  const node: FakeNode = { transport, address: '', handlers: {}, calls: [], connect: () => connectTo('gRPC', node.address), stop: async () => {} };
+  const node: FakeNode = {
+    transport,
+    address: '',
+    handlers: {},
+    calls: [],
+    connect: () => connectTo('gRPC', node.address),
+    stop: async () => {},
+  };
   /** The handler's answer; a handler that is missing: UNIMPLEMENTED, as the node's server without it. */
   const answer = (method: MethodName, request: unknown, signal: AbortSignal): Promise<unknown> => {
     node.calls.push({ method, request });
     const handler = node.handlers[method];
-    if (!handler) return Promise.reject(statusError(GrpcStatus.UNIMPLEMENTED, { code: 'UNIMPLEMENTED', message: `${method} is not implemented by the fake node` }));
+    if (!handler)
+      return Promise.reject(
+        statusError(GrpcStatus.UNIMPLEMENTED, {
+          code: 'UNIMPLEMENTED',
+          message: `${method} is not implemented by the fake node`,
+        }),
+      );
     return Promise.resolve().then(() => handler(request, { signal }));
   };
   // Every failure reaches the caller as the node's doors put it on the wire (a status a handler gives itself with
@@ -98,7 +125,10 @@ export async function startFakeNode(transport: Transport = 'gRPC'): Promise<Fake
   }
   if (transport === 'mux') node.connect = () => connectTo('mux', node.address);
   const server = new Server();
-  server.addService(NodeServiceService, nodeServiceHandlers(service as unknown as ServiceMethods, logger) as unknown as UntypedServiceImplementation);
+  server.addService(
+    NodeServiceService,
+    nodeServiceHandlers(service as unknown as ServiceMethods, logger) as unknown as UntypedServiceImplementation,
+  );
   const mux = serveNodeMux(server, service as unknown as ServiceMethods, { logger });
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
@@ -130,9 +160,14 @@ export async function unreachableNode(transport: Transport): Promise<NodeEndpoin
 }
 
 /** A gateway on a free port against `node` (createGateway + node:http, as startGateway does). */
-export async function startTestGateway(node: NodeEndpoint, options: Omit<GatewayOptions, 'node'> = {}): Promise<TestGateway> {
+export async function startTestGateway(
+  node: NodeEndpoint,
+  options: Omit<GatewayOptions, 'node'> = {},
+): Promise<TestGateway> {
   const connection = node.connect();
-  const server: HttpServer = createServer(createGateway({ log: () => {}, ...options, node: connection.port }).callback());
+  const server: HttpServer = createServer(
+    createGateway({ log: () => {}, ...options, node: connection.port }).callback(),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -174,7 +209,10 @@ export const ID36 = `0x${'cd'.repeat(32)}05000000`;
  * before the suite's tests and closed after them; each test must leave its log empty. For tests of what the gateway
  * answers itself (request targets, WebSocket handshakes, the HTTP layer's refusals).
  */
-export function quietGateway(options: Partial<StartGatewayOptions> = {}): { readonly gw: RunningGateway; readonly logged: string[] } {
+export function quietGateway(options: Partial<StartGatewayOptions> = {}): {
+  readonly gw: RunningGateway;
+  readonly logged: string[];
+} {
   const state = { gw: undefined as unknown as RunningGateway, logged: [] as string[] };
   let bus: EventBus;
   before(async () => {

@@ -39,7 +39,9 @@ function raw(port: number, request: string, endOnData = false): Promise<RawAnswe
       const text = Buffer.concat(parts).toString('utf8');
       const cut = text.indexOf('\r\n\r\n');
       const [statusLine, ...lines] = text.slice(0, cut < 0 ? text.length : cut).split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
       resolve({ status: Number(statusLine!.split(' ')[1]), headers, body: cut < 0 ? '' : text.slice(cut + 4) });
     });
     socket.write(request);
@@ -59,12 +61,16 @@ function expectJsonError(a: RawAnswer, status: number, message: RegExp): void {
 const BIG_HEADER = `GET /api/routes HTTP/1.1\r\nHost: gw\r\nAuthorization: Bearer ${'a'.repeat(64 * 1024)}\r\n\r\n`;
 const CONNECT = 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n';
 
-describe('gateway: the HTTP layer\'s own refusals answer the JSON error body', function () {
+describe("gateway: the HTTP layer's own refusals answer the JSON error body", function () {
   this.timeout(10_000);
   const quiet = quietGateway({ metricsPort: 0 });
 
   it('headers over maxHeaderSize (a 64 KiB Authorization header): 431 naming the limit', async () => {
-    expectJsonError(await raw(quiet.gw.port, BIG_HEADER), 431, /^invalid data provided: request header fields too large: .* 16 KiB$/);
+    expectJsonError(
+      await raw(quiet.gw.port, BIG_HEADER),
+      431,
+      /^invalid data provided: request header fields too large: .* 16 KiB$/,
+    );
   });
 
   it('CONNECT: 405 with the methods of the API in Allow', async () => {
@@ -80,7 +86,10 @@ describe('gateway: the HTTP layer\'s own refusals answer the JSON error body', f
       ['GET /a\0b HTTP/1.1\r\nHost: gw\r\n\r\n', /invalid character in the request target \(HPE_INVALID_URL\)$/],
       ['GET / HTTP/1.1\r\nHost: gw\r\nBad Header: x\r\n\r\n', /invalid header token \(HPE_INVALID_HEADER_TOKEN\)$/],
       ['GET / HTTP/1.1\r\nHost: gw\r\nX-A: a\x01b\r\n\r\n', /\(HPE_INVALID_HEADER_TOKEN\)$/],
-      ['GET / HTTP/1.1\r\nHost: gw\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab', /\(HPE_UNEXPECTED_CONTENT_LENGTH\)$/],
+      [
+        'GET / HTTP/1.1\r\nHost: gw\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab',
+        /\(HPE_UNEXPECTED_CONTENT_LENGTH\)$/,
+      ],
     ];
     for (const [request, message] of cases) {
       const a = await raw(quiet.gw.port, request);
@@ -91,14 +100,19 @@ describe('gateway: the HTTP layer\'s own refusals answer the JSON error body', f
   });
 
   it('an invalid chunked body: 400, though the app already has the request', async () => {
-    const head = 'POST /api/core/v2/blocks HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked';
+    const head =
+      'POST /api/core/v2/blocks HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked';
     const a = await raw(quiet.gw.port, `${head}\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`);
     expectJsonError(a, 400, /invalid character in chunk size \(HPE_INVALID_CHUNK_SIZE\)$/);
   });
 
   it('an HTTP/1.1 request without Host: 400; an Expect other than 100-continue: 417', async () => {
     expectJsonError(await raw(quiet.gw.port, 'GET /api/routes HTTP/1.1\r\n\r\n'), 400, /needs a Host header/);
-    expectJsonError(await raw(quiet.gw.port, 'GET /api/routes HTTP/1.1\r\nHost: gw\r\nExpect: magic\r\n\r\n'), 417, /Expect/);
+    expectJsonError(
+      await raw(quiet.gw.port, 'GET /api/routes HTTP/1.1\r\nHost: gw\r\nExpect: magic\r\n\r\n'),
+      417,
+      /Expect/,
+    );
     // HTTP/1.0 has no Host rule
     expect((await raw(quiet.gw.port, 'GET /api/routes HTTP/1.0\r\n\r\n')).status).to.equal(200);
   });
@@ -107,12 +121,17 @@ describe('gateway: the HTTP layer\'s own refusals answer the JSON error body', f
     const a = await raw(quiet.gw.port, 'GET /api/routes HTTP/1.1\r\nHost: gw\r\nConnection: close\r\n\r\n');
     expect(a.status).to.equal(200);
     expect(JSON.parse(a.body).routes).to.be.an('array');
-    const ws = ['Connection: Upgrade', 'Upgrade: websocket', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=='];
+    const ws = [
+      'Connection: Upgrade',
+      'Upgrade: websocket',
+      'Sec-WebSocket-Version: 13',
+      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+    ];
     const upgrade = `GET /api/mqtt/v1 HTTP/1.1\r\nHost: gw\r\n${ws.join('\r\n')}\r\nSec-WebSocket-Protocol: mqtt\r\n\r\n`;
     expect((await raw(quiet.gw.port, upgrade, true)).status).to.equal(101);
   });
 
-  it('the gateway\'s /metrics listener answers the same way (Allow: GET)', async () => {
+  it("the gateway's /metrics listener answers the same way (Allow: GET)", async () => {
     const port = quiet.gw.metricsPort!;
     expectJsonError(await raw(port, BIG_HEADER), 431, /16 KiB/);
     const a = await raw(port, CONNECT);
@@ -124,14 +143,24 @@ describe('gateway: the HTTP layer\'s own refusals answer the JSON error body', f
 });
 
 describe('http-refusals beyond the gateway', () => {
-  it('the node\'s /metrics listener, given createHttpServer, answers the same way', async () => {
-    const metrics = await startMetricsServer(new Registry(), { host: '127.0.0.1', port: 0, createServer: createHttpServer });
+  it("the node's /metrics listener, given createHttpServer, answers the same way", async () => {
+    const metrics = await startMetricsServer(new Registry(), {
+      host: '127.0.0.1',
+      port: 0,
+      createServer: createHttpServer,
+    });
     try {
       const a = await raw(metrics.port, CONNECT);
       expectJsonError(a, 405, /CONNECT/);
       expect(a.headers.allow).to.equal('GET');
-      expectJsonError(await raw(metrics.port, 'GET /metrics HTTP/1.1\r\nX: a\x01\r\n\r\n'), 400, /HPE_INVALID_HEADER_TOKEN/);
-      expect((await raw(metrics.port, 'GET /metrics HTTP/1.1\r\nHost: m\r\nConnection: close\r\n\r\n')).status).to.equal(200);
+      expectJsonError(
+        await raw(metrics.port, 'GET /metrics HTTP/1.1\r\nX: a\x01\r\n\r\n'),
+        400,
+        /HPE_INVALID_HEADER_TOKEN/,
+      );
+      expect(
+        (await raw(metrics.port, 'GET /metrics HTTP/1.1\r\nHost: m\r\nConnection: close\r\n\r\n')).status,
+      ).to.equal(200);
     } finally {
       await metrics.close();
     }
@@ -148,7 +177,11 @@ describe('http-refusals beyond the gateway', () => {
     const { port } = server.address() as AddressInfo;
     try {
       const slow = await raw(port, 'GET / HTTP/1.1\r\nHost: s\r\n');
-      expectJsonError(slow, 408, /^invalid data provided: request timeout: the headers must arrive within 0.2 s, the whole request within 0.4 s$/);
+      expectJsonError(
+        slow,
+        408,
+        /^invalid data provided: request timeout: the headers must arrive within 0.2 s, the whole request within 0.4 s$/,
+      );
       expectJsonError(await raw(port, BIG_HEADER), 431, /exceed 20000 bytes$/);
     } finally {
       server.closeAllConnections();

@@ -31,8 +31,20 @@ describeOverTransports('bounded PoW queue through the real node (503 + Retry-Aft
   });
 
   it('refuses the job over the queue size at once, keeps serving reads, and ends the waiting job on stop', async () => {
-    const config = { ...defaultConfig(), dataDir: dir, grpcPort: 0, restPort: 0, minPowScore: UNREACHABLE_SCORE, powWorkers: 1, powQueueSize: 1 };
-    node = await startNode(config, { logger: new CollectingLogger(), kv: new MemoryKeyValueStore(), restTransport: ({ gRPC: 'grpc', mux: 'mux', 'in-process': 'in-process' } as const)[transport] });
+    const config = {
+      ...defaultConfig(),
+      dataDir: dir,
+      grpcPort: 0,
+      restPort: 0,
+      minPowScore: UNREACHABLE_SCORE,
+      powWorkers: 1,
+      powQueueSize: 1,
+    };
+    node = await startNode(config, {
+      logger: new CollectingLogger(),
+      kv: new MemoryKeyValueStore(),
+      restTransport: ({ gRPC: 'grpc', mux: 'mux', 'in-process': 'in-process' } as const)[transport],
+    });
     const url = `http://127.0.0.1:${node.restPort}/api/core/v2`;
     const submit = (n: number): Promise<Response> =>
       fetch(`${url}/blocks`, {
@@ -51,14 +63,22 @@ describeOverTransports('bounded PoW queue through the real node (503 + Retry-Aft
     expect(retryAfter).to.match(/^[1-9]\d*$/);
     const body = (await second.json()) as { error: { code: number; message: string } };
     expect(body.error.code).to.equal(503);
-    expect(body.error.message).to.match(/^service unavailable: .*proof of work queue is full \(1 of 1 jobs\); retry in \d+ s/);
+    expect(body.error.message).to.match(
+      /^service unavailable: .*proof of work queue is full \(1 of 1 jobs\); retry in \d+ s/,
+    );
     expect(await info()).to.equal(200); // reads are not queued behind proof of work
 
     const t0 = Date.now();
     await node.stop();
-    const firstStatus = await first.then((r) => r.status, () => 0);
+    const firstStatus = await first.then(
+      (r) => r.status,
+      () => 0,
+    );
     expect(Date.now() - t0).to.be.below(10_000);
-    expect(firstStatus === 0 || (firstStatus >= 400 && firstStatus !== 500), `first submission ended with ${firstStatus}`).to.equal(true);
+    expect(
+      firstStatus === 0 || (firstStatus >= 400 && firstStatus !== 500),
+      `first submission ended with ${firstStatus}`,
+    ).to.equal(true);
     node = undefined;
   });
 });

@@ -11,7 +11,11 @@ import { describeOverTransports, startFakeNode, startTestGateway, type FakeNode,
 
 type ErrorBody = { error: { code: number; message: string } };
 
-function rawPost(url: string, headers: Record<string, string>, chunks: Uint8Array[]): Promise<{ status: number; body: string }> {
+function rawPost(
+  url: string,
+  headers: Record<string, string>,
+  chunks: Uint8Array[],
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: 'POST', headers }, (res) => {
       const parts: Buffer[] = [];
@@ -27,7 +31,14 @@ function rawPost(url: string, headers: Record<string, string>, chunks: Uint8Arra
 const postJson = (url: string, text: string): Promise<Response> =>
   fetch(`${url}/api/core/v2/blocks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
 
-const INFO = { name: 'n', version: 'v', status: { isHealthy: true, pruningIndex: 0, healthReasons: [] }, supportedProtocolVersions: [2], pendingProtocolParameters: [], features: [] };
+const INFO = {
+  name: 'n',
+  version: 'v',
+  status: { isHealthy: true, pruningIndex: 0, healthReasons: [] },
+  supportedProtocolVersions: [2],
+  pendingProtocolParameters: [],
+  features: [],
+};
 
 describeOverTransports('gateway abuse limits', (transport) => {
   let node: FakeNode;
@@ -58,23 +69,44 @@ describeOverTransports('gateway abuse limits', (transport) => {
 
     it('a body of exactly the limit reaches the node, one byte more is 413 (Content-Length and chunked)', async () => {
       const gw = await gateway({ bodyLimitBytes: LIMIT });
-      const ok = await fetch(`${gw.url}/api/core/v2/blocks`, { method: 'POST', headers: binary, body: new Uint8Array(LIMIT) });
+      const ok = await fetch(`${gw.url}/api/core/v2/blocks`, {
+        method: 'POST',
+        headers: binary,
+        body: new Uint8Array(LIMIT),
+      });
       expect(ok.status).to.equal(201);
-      const chunkedOk = await rawPost(`${gw.url}/api/core/v2/blocks`, { ...binary, 'transfer-encoding': 'chunked' }, [new Uint8Array(60), new Uint8Array(40)]);
+      const chunkedOk = await rawPost(`${gw.url}/api/core/v2/blocks`, { ...binary, 'transfer-encoding': 'chunked' }, [
+        new Uint8Array(60),
+        new Uint8Array(40),
+      ]);
       expect(chunkedOk.status).to.equal(201);
-      expect(node.calls.map((c) => (c.request as { block: { value: Uint8Array } }).block.value.length)).to.deep.equal([LIMIT, LIMIT]);
+      expect(node.calls.map((c) => (c.request as { block: { value: Uint8Array } }).block.value.length)).to.deep.equal([
+        LIMIT,
+        LIMIT,
+      ]);
 
-      const over = await fetch(`${gw.url}/api/core/v2/blocks`, { method: 'POST', headers: binary, body: new Uint8Array(LIMIT + 1) });
+      const over = await fetch(`${gw.url}/api/core/v2/blocks`, {
+        method: 'POST',
+        headers: binary,
+        body: new Uint8Array(LIMIT + 1),
+      });
       expect(over.status).to.equal(413);
-      expect(await over.json()).to.deep.equal({ error: { code: 413, message: `invalid data provided: request body exceeds the limit of ${LIMIT} bytes` } });
-      const chunkedOver = await rawPost(`${gw.url}/api/core/v2/blocks`, { ...binary, 'transfer-encoding': 'chunked' }, [new Uint8Array(60), new Uint8Array(41)]);
+      expect(await over.json()).to.deep.equal({
+        error: { code: 413, message: `invalid data provided: request body exceeds the limit of ${LIMIT} bytes` },
+      });
+      const chunkedOver = await rawPost(`${gw.url}/api/core/v2/blocks`, { ...binary, 'transfer-encoding': 'chunked' }, [
+        new Uint8Array(60),
+        new Uint8Array(41),
+      ]);
       expect(chunkedOver.status).to.equal(413);
       expect(node.calls).to.have.length(2);
     });
 
     it('a Content-Length that lies (claims more than the limit for a small body) is 413, never 5xx', async () => {
       const gw = await gateway({ bodyLimitBytes: LIMIT });
-      const res = await rawPost(`${gw.url}/api/core/v2/blocks`, { ...binary, 'content-length': String(LIMIT + 1) }, [new Uint8Array(LIMIT + 1)]);
+      const res = await rawPost(`${gw.url}/api/core/v2/blocks`, { ...binary, 'content-length': String(LIMIT + 1) }, [
+        new Uint8Array(LIMIT + 1),
+      ]);
       expect(res.status).to.equal(413);
     });
   });
@@ -90,7 +122,9 @@ describeOverTransports('gateway abuse limits', (transport) => {
       expect(res.headers.get('retry-after')).to.equal('2'); // one token at 0.5/s
       const body = (await res.json()) as ErrorBody;
       expect(body.error.code).to.equal(429);
-      expect(body.error.message).to.match(/^too many requests: rate limit of 0.5 requests per second \(burst 3\) exceeded, retry in 2 s$/);
+      expect(body.error.message).to.match(
+        /^too many requests: rate limit of 0.5 requests per second \(burst 3\) exceeded, retry in 2 s$/,
+      );
       expect(node.calls.filter((c) => c.method === 'getInfo')).to.have.length(3);
       // every route is limited, also unknown ones and POSTs (the limit runs before access checks and body reading)
       expect((await fetch(`${gw.url}/nowhere`)).status).to.equal(429);
@@ -104,7 +138,9 @@ describeOverTransports('gateway abuse limits', (transport) => {
 
     it('is off unless configured', async () => {
       const gw = await gateway({});
-      const all = await Promise.all(Array.from({ length: 30 }, () => fetch(`${gw.url}/api/core/v2/info`).then((r) => r.status)));
+      const all = await Promise.all(
+        Array.from({ length: 30 }, () => fetch(`${gw.url}/api/core/v2/info`).then((r) => r.status)),
+      );
       expect(new Set(all)).to.deep.equal(new Set([200]));
     });
 
@@ -139,16 +175,34 @@ describeOverTransports('gateway abuse limits', (transport) => {
     });
 
     it('RateLimiter: refuses bad options; isLoopback knows v4, v6 and mapped loopback', () => {
-      for (const bad of [{ requestsPerSecond: 0 }, { requestsPerSecond: -1 }, { requestsPerSecond: NaN }, { requestsPerSecond: 1, burst: 0 }, { requestsPerSecond: 1, burst: 1.5 }]) {
+      for (const bad of [
+        { requestsPerSecond: 0 },
+        { requestsPerSecond: -1 },
+        { requestsPerSecond: NaN },
+        { requestsPerSecond: 1, burst: 0 },
+        { requestsPerSecond: 1, burst: 1.5 },
+      ]) {
         expect(() => new RateLimiter(bad), JSON.stringify(bad)).to.throw(RangeError);
       }
-      expect(['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1'].map(isLoopback)).to.deep.equal([true, true, true, true]);
-      expect(['10.0.0.1', '::ffff:10.0.0.1', '2001:db8::1', '128.0.0.1', undefined].map(isLoopback)).to.deep.equal([false, false, false, false, false]);
+      expect(['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1'].map(isLoopback)).to.deep.equal([
+        true,
+        true,
+        true,
+        true,
+      ]);
+      expect(['10.0.0.1', '::ffff:10.0.0.1', '2001:db8::1', '128.0.0.1', undefined].map(isLoopback)).to.deep.equal([
+        false,
+        false,
+        false,
+        false,
+        false,
+      ]);
     });
   });
 
   describe('JSON body guard (400 before the node is called)', () => {
-    const block = (extra: string): string => `{"protocolVersion":2,"parents":[],"payload":{"type":5,"tag":"0x01","data":"0x02"${extra}},"nonce":"0"}`;
+    const block = (extra: string): string =>
+      `{"protocolVersion":2,"parents":[],"payload":{"type":5,"tag":"0x01","data":"0x02"${extra}},"nonce":"0"}`;
 
     for (const [name, text] of [
       ['a "__proto__" key', block(',"__proto__":{"polluted":true}')],
@@ -161,7 +215,9 @@ describeOverTransports('gateway abuse limits', (transport) => {
         const gw = await gateway({});
         const res = await postJson(gw.url, text);
         expect(res.status).to.equal(400);
-        expect(((await res.json()) as ErrorBody).error.message).to.match(/^invalid data provided: invalid block: forbidden key "(__proto__|constructor|prototype)" at offset \d+$/);
+        expect(((await res.json()) as ErrorBody).error.message).to.match(
+          /^invalid data provided: invalid block: forbidden key "(__proto__|constructor|prototype)" at offset \d+$/,
+        );
         expect(node.calls).to.have.length(0);
         expect(({} as { polluted?: unknown }).polluted).to.equal(undefined);
       });
@@ -172,7 +228,9 @@ describeOverTransports('gateway abuse limits', (transport) => {
       const deep = (d: number): string => `{"protocolVersion":2,"x":${'['.repeat(d - 1)}${']'.repeat(d - 1)}}`;
       const over = await postJson(gw.url, deep(DEFAULT_MAX_JSON_DEPTH + 1));
       expect(over.status).to.equal(400);
-      expect(((await over.json()) as ErrorBody).error.message).to.equal(`invalid data provided: invalid block: JSON nested deeper than 64 levels at offset ${DEFAULT_MAX_JSON_DEPTH + 24}`);
+      expect(((await over.json()) as ErrorBody).error.message).to.equal(
+        `invalid data provided: invalid block: JSON nested deeper than 64 levels at offset ${DEFAULT_MAX_JSON_DEPTH + 24}`,
+      );
       expect(node.calls).to.have.length(0);
       const at = await postJson(gw.url, deep(DEFAULT_MAX_JSON_DEPTH));
       expect(at.status).to.equal(201); // the fake node accepts anything: the guard let it through
@@ -206,7 +264,9 @@ describeOverTransports('gateway abuse limits', (transport) => {
       const gw = await gateway({});
       const res = await postJson(gw.url, '{"protocolVersion":2,');
       expect(res.status).to.equal(400);
-      expect(((await res.json()) as ErrorBody).error.message).to.match(/^invalid data provided: invalid block: malformed JSON body: /);
+      expect(((await res.json()) as ErrorBody).error.message).to.match(
+        /^invalid data provided: invalid block: malformed JSON body: /,
+      );
     });
   });
 
@@ -217,18 +277,23 @@ describeOverTransports('gateway abuse limits', (transport) => {
       const t0 = Date.now();
       const res = await fetch(`${gw.url}/api/core/v2/info`);
       expect(res.status).to.equal(503);
-      expect(await res.json()).to.deep.equal({ error: { code: 503, message: 'service unavailable: node did not answer in time' } });
+      expect(await res.json()).to.deep.equal({
+        error: { code: 503, message: 'service unavailable: node did not answer in time' },
+      });
       expect(Date.now() - t0).to.be.below(1200);
     });
 
     it('a submission uses submitTimeoutMs, not the read deadline', async () => {
-      node.handlers.submitBlock = () => new Promise((resolve) => setTimeout(() => resolve({ blockId: new Uint8Array(32).fill(9) }), 300));
+      node.handlers.submitBlock = () =>
+        new Promise((resolve) => setTimeout(() => resolve({ blockId: new Uint8Array(32).fill(9) }), 300));
       const patient = await gateway({ timeoutMs: 50, submitTimeoutMs: 5000 });
       expect((await postJson(patient.url, '{"protocolVersion":2}')).status).to.equal(201);
       const hasty = await gateway({ timeoutMs: 5000, submitTimeoutMs: 50 });
       const res = await postJson(hasty.url, '{"protocolVersion":2}');
       expect(res.status).to.equal(503);
-      expect(((await res.json()) as ErrorBody).error.message).to.equal('service unavailable: node did not answer in time');
+      expect(((await res.json()) as ErrorBody).error.message).to.equal(
+        'service unavailable: node did not answer in time',
+      );
     });
   });
 
@@ -237,12 +302,17 @@ describeOverTransports('gateway abuse limits', (transport) => {
     it('parses --rate-limit, --rate-burst, --rate-limit-loopback and --max-json-depth', () => {
       expect(parseGatewayArgs(base).rateLimit).to.equal(undefined);
       expect(parseGatewayArgs([...base, '--rate-limit', '20']).rateLimit).to.deep.equal({ requestsPerSecond: 20 });
-      expect(parseGatewayArgs([...base, '--rate-limit=0.5', '--rate-burst', '4', '--rate-limit-loopback']).rateLimit).to.deep.equal({
+      expect(
+        parseGatewayArgs([...base, '--rate-limit=0.5', '--rate-burst', '4', '--rate-limit-loopback']).rateLimit,
+      ).to.deep.equal({
         requestsPerSecond: 0.5,
         burst: 4,
         limitLoopback: true,
       });
-      expect(parseGatewayArgs([...base, '--rate-limit', '5', '--rate-limit-loopback=false']).rateLimit).to.deep.equal({ requestsPerSecond: 5, limitLoopback: false });
+      expect(parseGatewayArgs([...base, '--rate-limit', '5', '--rate-limit-loopback=false']).rateLimit).to.deep.equal({
+        requestsPerSecond: 5,
+        limitLoopback: false,
+      });
       expect(parseGatewayArgs([...base, '--max-json-depth', '16']).maxJsonDepth).to.equal(16);
     });
     for (const bad of [

@@ -30,7 +30,14 @@ function fixedHeader(type: number, length: number): Buffer {
 
 const PUBLISH = 0x30;
 const HUGE = 200 * 1024 * 1024;
-const CONNECT = mqttPacket.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId: 'guard-test', keepalive: 0 });
+const CONNECT = mqttPacket.generate({
+  cmd: 'connect',
+  protocolId: 'MQTT',
+  protocolVersion: 4,
+  clean: true,
+  clientId: 'guard-test',
+  keepalive: 0,
+});
 
 describe('gateway mqtt: the packet scanner', () => {
   const scan = (max: number, ...chunks: number[][]): string | undefined => {
@@ -43,11 +50,20 @@ describe('gateway mqtt: the packet scanner', () => {
   };
 
   it('lets packets up to the limit through, whole or split anywhere', () => {
-    const packets = Buffer.concat([CONNECT, fixedHeader(0xc0, 0), fixedHeader(0x82, 100), Buffer.alloc(100), fixedHeader(0x82, 127), Buffer.alloc(127)]);
+    const packets = Buffer.concat([
+      CONNECT,
+      fixedHeader(0xc0, 0),
+      fixedHeader(0x82, 100),
+      Buffer.alloc(100),
+      fixedHeader(0x82, 127),
+      Buffer.alloc(127),
+    ]);
     expect(scan(127, [...packets])).to.equal(undefined);
     expect(scan(127, ...[...packets].map((b) => [b]))).to.equal(undefined);
     const big = Buffer.concat([fixedHeader(0x82, 16_384), Buffer.alloc(16_384), fixedHeader(0xc0, 0)]);
-    expect(scan(16_384, [...big.subarray(0, 2)], [...big.subarray(2, 5000)], [...big.subarray(5000)])).to.equal(undefined);
+    expect(scan(16_384, [...big.subarray(0, 2)], [...big.subarray(2, 5000)], [...big.subarray(5000)])).to.equal(
+      undefined,
+    );
   });
 
   it('refuses a packet over the limit at its header, its length split or not', () => {
@@ -57,11 +73,15 @@ describe('gateway mqtt: the packet scanner', () => {
     expect(scan(65_536, huge)).to.match(/MQTT packet of at least/);
     expect(scan(65_536, huge.slice(0, 3), huge.slice(3))).to.match(/MQTT packet of at least/);
     // the packet after a good one
-    expect(scan(10, [...fixedHeader(0xc0, 0), ...fixedHeader(0x82, 10), ...Buffer.alloc(10), ...fixedHeader(PUBLISH, 11)])).to.match(/at least 11/);
+    expect(
+      scan(10, [...fixedHeader(0xc0, 0), ...fixedHeader(0x82, 10), ...Buffer.alloc(10), ...fixedHeader(PUBLISH, 11)]),
+    ).to.match(/at least 11/);
   });
 
   it('refuses a remaining length of more than 4 bytes', () => {
-    expect(scan(Number.MAX_SAFE_INTEGER, [PUBLISH, 0x80, 0x80, 0x80, 0x80, 0x01])).to.equal('a malformed MQTT remaining length');
+    expect(scan(Number.MAX_SAFE_INTEGER, [PUBLISH, 0x80, 0x80, 0x80, 0x80, 0x01])).to.equal(
+      'a malformed MQTT remaining length',
+    );
   });
 
   it('the guard passes nothing of an oversized packet on, and destroys both streams', async () => {
@@ -89,12 +109,23 @@ describe('gateway mqtt: bounds of one connection', function () {
   const sockets: WebSocket[] = [];
 
   const start = async (extra: Partial<StartGatewayOptions> = {}): Promise<RunningGateway> => {
-    gw = await startGateway({ node: inProcess({}).connect().port, events: new InProcessEventsServer(bus).createClient(), port: 0, log: () => undefined, ...extra } as StartGatewayOptions);
+    gw = await startGateway({
+      node: inProcess({}).connect().port,
+      events: new InProcessEventsServer(bus).createClient(),
+      port: 0,
+      log: () => undefined,
+      ...extra,
+    } as StartGatewayOptions);
     return gw;
   };
   /** A raw WebSocket to the event API, once open; `closedAt` set when it closes. */
-  const open = async (g: RunningGateway, options: ClientOptions = {}): Promise<WebSocket & { closedAt?: number; received: Buffer[] }> => {
-    const ws = Object.assign(new WebSocket(`ws://127.0.0.1:${g.port}/api/mqtt/v1`, 'mqtt', options), { received: [] as Buffer[] }) as WebSocket & { closedAt?: number; received: Buffer[] };
+  const open = async (
+    g: RunningGateway,
+    options: ClientOptions = {},
+  ): Promise<WebSocket & { closedAt?: number; received: Buffer[] }> => {
+    const ws = Object.assign(new WebSocket(`ws://127.0.0.1:${g.port}/api/mqtt/v1`, 'mqtt', options), {
+      received: [] as Buffer[],
+    }) as WebSocket & { closedAt?: number; received: Buffer[] };
     sockets.push(ws);
     ws.on('error', () => undefined);
     ws.on('message', (m: Buffer) => ws.received.push(m));
@@ -152,7 +183,11 @@ describe('gateway mqtt: bounds of one connection', function () {
     const got = (): number[] => [...Buffer.concat(ws.received)];
     expect(await until(() => got().length >= 4, 2000)).to.equal(true);
     expect(got()).to.deep.equal([0x20, 2, 0, 0]); // CONNACK, accepted
-    const subscribe = mqttPacket.generate({ cmd: 'subscribe', messageId: 7, subscriptions: [{ topic: 'milestones', qos: 0 }] });
+    const subscribe = mqttPacket.generate({
+      cmd: 'subscribe',
+      messageId: 7,
+      subscriptions: [{ topic: 'milestones', qos: 0 }],
+    });
     ws.send(subscribe.subarray(0, 1));
     ws.send(subscribe.subarray(1, 3));
     ws.send(subscribe.subarray(3));
@@ -165,13 +200,19 @@ describe('gateway mqtt: bounds of one connection', function () {
   });
 
   it('on a protected route before the token is checked; the limit is an option', async () => {
-    const g = await start({ publicRoutes: ['/health'], protectedRoutes: ['/api/*'], jwtSecret: 'guard-secret', mqtt: { maxPacketBytes: 1000 } });
+    const g = await start({
+      publicRoutes: ['/health'],
+      protectedRoutes: ['/api/*'],
+      jwtSecret: 'guard-secret',
+      mqtt: { maxPacketBytes: 1000 },
+    });
     const ws = await open(g);
     const t0 = Date.now();
     await stream(ws, 3000);
     expect(ws.closedAt! - t0).to.be.below(1000);
     const [within, over] = await Promise.all([open(g), open(g)]);
-    within.send(Buffer.concat([fixedHeader(0x82, 1000), Buffer.alloc(800, 0x61)])); // a packet in the limit, not complete yet
+    // a packet in the limit, not complete yet
+    within.send(Buffer.concat([fixedHeader(0x82, 1000), Buffer.alloc(800, 0x61)]));
     over.send(fixedHeader(0x82, 1001));
     expect(await until(() => over.closedAt !== undefined, 1000)).to.equal(true);
     await sleep(100);

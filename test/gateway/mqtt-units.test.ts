@@ -31,7 +31,9 @@ describe('gateway mqtt: the TIP-28 topic grammar', () => {
     `outputs/alias/${hex(32)}`,
     `outputs/nft/${hex(32)}`,
     `outputs/foundry/${hex(38)}`,
-    ...['address', 'storage-return', 'expiration', 'state-controller', 'governor', 'immutable-alias', '+'].flatMap((c) => [`outputs/unlock/${c}/${ed}`, `outputs/unlock/${c}/${nft}/spent`]),
+    ...['address', 'storage-return', 'expiration', 'state-controller', 'governor', 'immutable-alias', '+'].flatMap(
+      (c) => [`outputs/unlock/${c}/${ed}`, `outputs/unlock/${c}/${nft}/spent`],
+    ),
     'receipts',
   ];
   const refused = [
@@ -74,8 +76,14 @@ describe('gateway mqtt: the TIP-28 topic grammar', () => {
   });
 
   it('asks for the current state where inx-mqtt sends it', () => {
-    expect(checkTopic('milestone-info/latest', 'rms')).to.deep.equal({ ok: true, request: { kind: 'milestone-info', which: 'latest' } });
-    expect(checkTopic(`outputs/${hex(32)}0100`, 'rms')).to.deep.equal({ ok: true, request: { kind: 'output', outputId: `${hex(32)}0100` } });
+    expect(checkTopic('milestone-info/latest', 'rms')).to.deep.equal({
+      ok: true,
+      request: { kind: 'milestone-info', which: 'latest' },
+    });
+    expect(checkTopic(`outputs/${hex(32)}0100`, 'rms')).to.deep.equal({
+      ok: true,
+      request: { kind: 'output', outputId: `${hex(32)}0100` },
+    });
     expect(checkTopic('blocks', 'rms')).to.deep.equal({ ok: true, request: { kind: 'events' } });
   });
 });
@@ -92,7 +100,13 @@ describe('gateway mqtt: following the node events', () => {
     } as unknown as NodeEventsClient;
     const got: number[] = [];
     let opened = 0;
-    const following = followEvents(client, { onBatch: (b) => got.push(b.events.length), onOpen: () => opened++, log: () => undefined, minBackoffMs: 10, maxBackoffMs: 40 });
+    const following = followEvents(client, {
+      onBatch: (b) => got.push(b.events.length),
+      onOpen: () => opened++,
+      log: () => undefined,
+      minBackoffMs: 10,
+      maxBackoffMs: 40,
+    });
     streams[0]!.emit('data', { events: [{}] });
     streams[0]!.emit('error', new Error('14 UNAVAILABLE'));
     await new Promise((r) => setTimeout(r, 60));

@@ -26,8 +26,18 @@ const answer = (value: unknown) => async () => value as never;
 /** The fake node: GetInfo (HRP and milestones), GetBlockMetadata, GetOutput. */
 function fakeNode(): NodeEndpoint {
   return inProcess({
-    getInfo: answer({ status: { isHealthy: true, latestMilestone: milestone, confirmedMilestone: milestone, healthReasons: [] }, protocol: { bech32Hrp: 'rms' } }),
-    getBlockMetadata: answer({ blockId: id(20), parents: [id(21)], isSolid: true, ledgerInclusionState: 0, shouldPromote: false, shouldReattach: false }),
+    getInfo: answer({
+      status: { isHealthy: true, latestMilestone: milestone, confirmedMilestone: milestone, healthReasons: [] },
+      protocol: { bech32Hrp: 'rms' },
+    }),
+    getBlockMetadata: answer({
+      blockId: id(20),
+      parents: [id(21)],
+      isSolid: true,
+      ledgerInclusionState: 0,
+      shouldPromote: false,
+      shouldReattach: false,
+    }),
     getOutput: answer({ outputId: OUTPUT_ID, json: '{"metadata":{"outputIndex":0},"output":{"type":3}}' }),
   });
 }
@@ -54,7 +64,13 @@ describe('gateway: the TIP-28 event API', function () {
   const clients: Subscriber[] = [];
 
   const start = async (extra: Partial<StartGatewayOptions> = {}): Promise<RunningGateway> => {
-    const gw = await startGateway({ node: fakeNode().connect().port, events: new InProcessEventsServer(bus).createClient(), port: 0, log: () => undefined, ...extra } as StartGatewayOptions);
+    const gw = await startGateway({
+      node: fakeNode().connect().port,
+      events: new InProcessEventsServer(bus).createClient(),
+      port: 0,
+      log: () => undefined,
+      ...extra,
+    } as StartGatewayOptions);
     gateways.push(gw);
     for (let i = 0; i < 100 && bus.subscribers < gateways.length; i++) await new Promise((r) => setTimeout(r, 10));
     return gw;
@@ -91,9 +107,31 @@ describe('gateway: the TIP-28 event API', function () {
       'receipts',
     ];
     expect(await s.subscribe(topics)).to.deep.equal(topics.map(() => 0));
-    bus.emit({ kind: 'block', blockId: id(1), raw: id(2, 40), payload: 'transaction', tag: new Uint8Array([0x68, 0x69]) });
-    bus.emit({ kind: 'metadata', view: { blockId: id(3), parents: [id(4)], metadata: { protocolVersion: 2, solid: true, arrivalTime: 0, referenced: { milestoneIndex: 12, whiteFlagIndex: 0, ledgerInclusionState: 'included', conflictReason: 0 } } } });
-    const unlocks = [{ condition: 'address' as const, address: A }, { condition: 'storage-return' as const, address: A }, { condition: 'expiration' as const, address: B }];
+    bus.emit({
+      kind: 'block',
+      blockId: id(1),
+      raw: id(2, 40),
+      payload: 'transaction',
+      tag: new Uint8Array([0x68, 0x69]),
+    });
+    bus.emit({
+      kind: 'metadata',
+      view: {
+        blockId: id(3),
+        parents: [id(4)],
+        metadata: {
+          protocolVersion: 2,
+          solid: true,
+          arrivalTime: 0,
+          referenced: { milestoneIndex: 12, whiteFlagIndex: 0, ledgerInclusionState: 'included', conflictReason: 0 },
+        },
+      },
+    });
+    const unlocks = [
+      { condition: 'address' as const, address: A },
+      { condition: 'storage-return' as const, address: A },
+      { condition: 'expiration' as const, address: B },
+    ];
     bus.emit({ kind: 'created', outputId: id(5, 34), json: '{"n":1}', unlocks, chain: { kind: 'alias', id: id(9) } });
     bus.emit({ kind: 'spent', outputId: id(6, 34), json: '{"n":2}', unlocks });
     bus.emit({ kind: 'included', transactionId: id(13), blockId: id(14), raw: id(15, 30) });
@@ -102,7 +140,9 @@ describe('gateway: the TIP-28 event API', function () {
     await new Promise((r) => setTimeout(r, 100));
     const count = (t: string): number => s.messages.filter((m) => m.topic === t).length;
     expect(topics.map(count)).to.deep.equal(topics.map(() => 1));
-    expect((await s.next(`blocks/transaction/tagged-data/${tag}`)).payload.equals(Buffer.from(id(2, 40)))).to.equal(true);
+    expect((await s.next(`blocks/transaction/tagged-data/${tag}`)).payload.equals(Buffer.from(id(2, 40)))).to.equal(
+      true,
+    );
     expect(json(await s.next('block-metadata/referenced'))).to.deep.equal({
       blockId: toHex0x(id(3)),
       parentBlockIds: [toHex0x(id(4))],
@@ -132,11 +172,23 @@ describe('gateway: the TIP-28 event API', function () {
   it('sends the current state on subscribe: milestone info, block metadata, an output', async () => {
     const gw = await start();
     const s = await connect(gw);
-    const topics = ['milestone-info/latest', 'milestone-info/confirmed', `block-metadata/${toHex0x(id(20))}`, `outputs/${toHex0x(OUTPUT_ID)}`];
+    const topics = [
+      'milestone-info/latest',
+      'milestone-info/confirmed',
+      `block-metadata/${toHex0x(id(20))}`,
+      `outputs/${toHex0x(OUTPUT_ID)}`,
+    ];
     expect(await s.subscribe(topics)).to.deep.equal([0, 0, 0, 0]);
-    expect(json(await s.next('milestone-info/latest'))).to.deep.equal({ index: 12, timestamp: 1700000012, milestoneId: toHex0x(id(12)) });
+    expect(json(await s.next('milestone-info/latest'))).to.deep.equal({
+      index: 12,
+      timestamp: 1700000012,
+      milestoneId: toHex0x(id(12)),
+    });
     expect(json(await s.next(`block-metadata/${toHex0x(id(20))}`))).to.include({ isSolid: true, shouldPromote: false });
-    expect(json(await s.next(`outputs/${toHex0x(OUTPUT_ID)}`))).to.deep.equal({ metadata: { outputIndex: 0 }, output: { type: 3 } });
+    expect(json(await s.next(`outputs/${toHex0x(OUTPUT_ID)}`))).to.deep.equal({
+      metadata: { outputIndex: 0 },
+      output: { type: 3 },
+    });
     await s.next('milestone-info/confirmed');
   });
 
@@ -155,7 +207,16 @@ describe('gateway: the TIP-28 event API', function () {
     // a raw WebSocket MQTT client that subscribes and then stops reading
     const ws = new WebSocket(`ws://127.0.0.1:${gw.port}/api/mqtt/v1`, 'mqtt');
     await new Promise((resolve) => ws.once('open', resolve));
-    ws.send(mqttPacket.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId: 'slow', keepalive: 0 }));
+    ws.send(
+      mqttPacket.generate({
+        cmd: 'connect',
+        protocolId: 'MQTT',
+        protocolVersion: 4,
+        clean: true,
+        clientId: 'slow',
+        keepalive: 0,
+      }),
+    );
     ws.send(mqttPacket.generate({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: 'blocks', qos: 0 }] }));
     await new Promise<void>((resolve) => ws.once('message', () => resolve())); // CONNACK
     await new Promise((r) => setTimeout(r, 100));

@@ -9,8 +9,21 @@
  * calls against a node without NodeMux.
  */
 import { expect } from 'chai';
-import { credentials, Server, ServerCredentials, status as Status, type ServiceError, type UntypedServiceImplementation } from '@grpc/grpc-js';
-import { connect, createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
+import {
+  credentials,
+  Server,
+  ServerCredentials,
+  status as Status,
+  type ServiceError,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
+import {
+  connect,
+  createServer as createNetServer,
+  type AddressInfo,
+  type Server as NetServer,
+  type Socket,
+} from 'node:net';
 import { createMuxNodePort, type MuxNodePort } from '../../gateway/mux-client.ts';
 import { FrameKind, NodeMuxClient, type MuxBatch } from '../../src/grpc/gen/mux.ts';
 import { BlockView, NodeServiceClient, NodeServiceService, type BlockResponse } from '../../src/grpc/gen/node.ts';
@@ -49,9 +62,14 @@ async function serve(service: Service | ServiceMethods, port = 0, withMux = true
   const server = new Server({ 'grpc.max_receive_message_length': 4 * MiB, 'grpc.max_send_message_length': 4 * MiB });
   const methods = service as ServiceMethods;
   const logger = new CollectingLogger();
-  server.addService(NodeServiceService, nodeServiceHandlers(methods, logger) as unknown as UntypedServiceImplementation);
+  server.addService(
+    NodeServiceService,
+    nodeServiceHandlers(methods, logger) as unknown as UntypedServiceImplementation,
+  );
   const mux = withMux ? serveNodeMux(server, methods, { logger }) : undefined;
-  const bound = await new Promise<number>((resolve, reject) => server.bindAsync(`127.0.0.1:${port}`, ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+  const bound = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`127.0.0.1:${port}`, ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+  );
   const unary = new NodeServiceClient(`127.0.0.1:${bound}`, credentials.createInsecure());
   return {
     port: bound,
@@ -69,20 +87,42 @@ async function serve(service: Service | ServiceMethods, port = 0, withMux = true
 
 interface Outcome {
   response?: unknown;
-  error?: { message: string; code: number; details: string; domain: string; detailed: boolean; retryAfterSeconds?: number };
+  error?: {
+    message: string;
+    code: number;
+    details: string;
+    domain: string;
+    detailed: boolean;
+    retryAfterSeconds?: number;
+  };
 }
 
 /** A failed call as comparable data. */
 function describeError(err: NodeCallError): NonNullable<Outcome['error']> {
-  const out: NonNullable<Outcome['error']> = { message: err.message, code: err.grpcCode, details: err.details, domain: err.code, detailed: err.detailed };
+  const out: NonNullable<Outcome['error']> = {
+    message: err.message,
+    code: err.grpcCode,
+    details: err.details,
+    domain: err.code,
+    detailed: err.detailed,
+  };
   if (err.retryAfterSeconds !== undefined) out.retryAfterSeconds = err.retryAfterSeconds;
   return out;
 }
 
 /** One call through `port`; `onCall` gets the call's abort (the caller giving up). */
-function invoke(port: NodePort, method: Method, request: unknown, options: { deadline?: number } = {}, onCall?: (abort: () => void) => void): Promise<Outcome> {
+function invoke(
+  port: NodePort,
+  method: Method,
+  request: unknown,
+  options: { deadline?: number } = {},
+  onCall?: (abort: () => void) => void,
+): Promise<Outcome> {
   const caller = new AbortController();
-  const call = (port[method] as (r: unknown, o: object) => Promise<unknown>)(request, { ...options, signal: caller.signal });
+  const call = (port[method] as (r: unknown, o: object) => Promise<unknown>)(request, {
+    ...options,
+    signal: caller.signal,
+  });
   onCall?.(() => caller.abort());
   return call.then(
     (response) => ({ response }),
@@ -95,7 +135,10 @@ function invoke(port: NodePort, method: Method, request: unknown, options: { dea
 
 /** The same call over unary gRPC and over the mux: the outcomes must be equal. */
 async function both(rig: Rig, method: Method, request: unknown, options: { deadline?: number } = {}): Promise<Outcome> {
-  const [unary, mux] = await Promise.all([invoke(rig.unaryPort, method, request, options), invoke(rig.mux, method, request, options)]);
+  const [unary, mux] = await Promise.all([
+    invoke(rig.unaryPort, method, request, options),
+    invoke(rig.mux, method, request, options),
+  ]);
   expect(mux).to.deep.equal(unary);
   return mux;
 }
@@ -104,7 +147,9 @@ const blockRequest = { blockId: ID, view: BlockView.BLOCK_VIEW_UNSPECIFIED };
 const submit = { block: { $case: 'raw', value: Uint8Array.of(1) } };
 
 /** A TCP relay on a fixed port to a backend port: `stop()` drops every connection and stops listening. */
-async function startRelay(backend: number): Promise<{ port: number; start(backend: number): Promise<void>; stop(): Promise<void> }> {
+async function startRelay(
+  backend: number,
+): Promise<{ port: number; start(backend: number): Promise<void>; stop(): Promise<void> }> {
   const sockets = new Set<Socket>();
   let target = backend;
   let server: NetServer | undefined;
@@ -153,7 +198,12 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
   describe('the node service, compared with unary gRPC', () => {
     const aborted: string[] = [];
     const service = {
-      getBlock: async () => ({ blockId: ID, block: undefined, raw: Uint8Array.of(2, 1, 0, 9), json: '{"protocolVersion":2}' }),
+      getBlock: async () => ({
+        blockId: ID,
+        block: undefined,
+        raw: Uint8Array.of(2, 1, 0, 9),
+        json: '{"protocolVersion":2}',
+      }),
       getTips: async () => ({ tips: [new Uint8Array(32).fill(1)] }),
       getBlockMetadata: async () => {
         throw new NodeError('NOT_FOUND', 'block not found: 0x07');
@@ -186,15 +236,24 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
       expect((await both(rig, 'getBlock', blockRequest)).response).to.deep.include({ json: '{"protocolVersion":2}' });
       await both(rig, 'getTips', { allowSemiLazy: true });
       const notFound = (await both(rig, 'getBlockMetadata', { blockId: ID })).error!;
-      expect(notFound).to.deep.include({ code: Status.NOT_FOUND, details: 'block not found: 0x07', domain: 'NOT_FOUND', detailed: true });
+      expect(notFound).to.deep.include({
+        code: Status.NOT_FOUND,
+        details: 'block not found: 0x07',
+        domain: 'NOT_FOUND',
+        detailed: true,
+      });
       const full = (await both(rig, 'getInfo', {})).error!;
       expect(full.retryAfterSeconds).to.equal(7);
-      expect((await both(rig, 'getIncludedBlockMetadata', { transactionId: ID, view: 0 })).error!.code).to.equal(Status.INTERNAL);
+      expect((await both(rig, 'getIncludedBlockMetadata', { transactionId: ID, view: 0 })).error!.code).to.equal(
+        Status.INTERNAL,
+      );
     });
 
     it('a deadline that passes: DEADLINE_EXCEEDED for the caller, the service`s signal aborts (PoW aborts)', async () => {
       aborted.length = 0;
-      const outcomes = await Promise.all([rig.unaryPort, rig.mux].map((c) => invoke(c, 'submitBlock', submit, { deadline: Date.now() + 150 })));
+      const outcomes = await Promise.all(
+        [rig.unaryPort, rig.mux].map((c) => invoke(c, 'submitBlock', submit, { deadline: Date.now() + 150 })),
+      );
       for (const o of outcomes) {
         expect(o.error).to.deep.include({ code: Status.DEADLINE_EXCEEDED, detailed: false });
         expect(o.error!.details).to.match(/^Deadline exceeded after \d+\.\d{3}s/);
@@ -204,7 +263,9 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
 
     it('a cancel: CANCELLED "Cancelled on client", the service`s signal aborts', async () => {
       aborted.length = 0;
-      const outcomes = await Promise.all([rig.unaryPort, rig.mux].map((c) => invoke(c, 'submitBlock', submit, {}, (abort) => setTimeout(abort, 50))));
+      const outcomes = await Promise.all(
+        [rig.unaryPort, rig.mux].map((c) => invoke(c, 'submitBlock', submit, {}, (abort) => setTimeout(abort, 50))),
+      );
       expect(outcomes[1]).to.deep.equal(outcomes[0]);
       expect(outcomes[0]!.error).to.include({ code: Status.CANCELLED, details: 'Cancelled on client' });
       await until(() => aborted.length === 2);
@@ -225,16 +286,26 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
     const service: Service = {
       getBlock: (request: { blockId: Uint8Array }) => {
         if (answerBytes === 0) throw new Error('thrown synchronously');
-        return Promise.resolve({ blockId: request.blockId, block: undefined, raw: new Uint8Array(answerBytes).fill(3), json: '' });
+        return Promise.resolve({
+          blockId: request.blockId,
+          block: undefined,
+          raw: new Uint8Array(answerBytes).fill(3),
+          json: '',
+        });
       },
       getTips: async () => null,
       getInfoV3: async () => {
         throw new NodeCallError('GetInfoV3', Status.FAILED_PRECONDITION, 'a bare status');
       },
-      getIssuanceV3: async (_request: unknown, signal: AbortSignal) => ({ json: JSON.stringify({ signal: signal instanceof AbortSignal, aborted: signal.aborted }) }),
+      getIssuanceV3: async (_request: unknown, signal: AbortSignal) => ({
+        json: JSON.stringify({ signal: signal instanceof AbortSignal, aborted: signal.aborted }),
+      }),
       getBlockMetadataV3: (request: { blockId: Uint8Array }) => {
         started.push('slow');
-        return new Promise((resolve) => (release = () => resolve({ json: `slow ${Buffer.from(request.blockId).toString('hex').slice(0, 4)}` })));
+        return new Promise(
+          (resolve) =>
+            (release = () => resolve({ json: `slow ${Buffer.from(request.blockId).toString('hex').slice(0, 4)}` })),
+        );
       },
       submitBlock: async () => ({ blockId: ID }),
       // getBlockV3, ... missing: UNIMPLEMENTED
@@ -251,10 +322,24 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
 
     it('a method that throws, an answer that is no message, a bare status, a missing method', async () => {
       answerBytes = 0;
-      expect((await both(rig, 'getBlock', blockRequest)).error).to.include({ code: Status.INTERNAL, details: 'GetBlock failed: thrown synchronously', detailed: true });
-      expect((await both(rig, 'getTips', { allowSemiLazy: false })).error).to.include({ code: Status.INTERNAL, details: 'Error serializing response' });
-      expect((await both(rig, 'getInfoV3', {})).error).to.include({ code: Status.FAILED_PRECONDITION, details: 'a bare status', detailed: false });
-      expect((await both(rig, 'getBlockV3', { blockId: ID, view: 0 })).error).to.include({ code: Status.UNIMPLEMENTED, details: 'The server does not implement the method getBlockV3' });
+      expect((await both(rig, 'getBlock', blockRequest)).error).to.include({
+        code: Status.INTERNAL,
+        details: 'GetBlock failed: thrown synchronously',
+        detailed: true,
+      });
+      expect((await both(rig, 'getTips', { allowSemiLazy: false })).error).to.include({
+        code: Status.INTERNAL,
+        details: 'Error serializing response',
+      });
+      expect((await both(rig, 'getInfoV3', {})).error).to.include({
+        code: Status.FAILED_PRECONDITION,
+        details: 'a bare status',
+        detailed: false,
+      });
+      expect((await both(rig, 'getBlockV3', { blockId: ID, view: 0 })).error).to.include({
+        code: Status.UNIMPLEMENTED,
+        details: 'The server does not implement the method getBlockV3',
+      });
     });
 
     it('a method that takes a signal gets one, not aborted while the call is under way', async () => {
@@ -272,8 +357,12 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
       const tooLarge = (await both(rig, 'getBlock', blockRequest)).error!;
       expect(tooLarge).to.include({ code: Status.RESOURCE_EXHAUSTED });
       expect(tooLarge.details).to.match(/^Sent message larger than max \(5242\d{3} vs\. 4194304\)$/);
-      const request = (await both(rig, 'submitBlock', { block: { $case: 'raw', value: new Uint8Array(5 * MiB) } })).error!;
-      expect(request).to.include({ code: Status.RESOURCE_EXHAUSTED, details: 'Received message larger than max (5242885 vs 4194304)' });
+      const request = (await both(rig, 'submitBlock', { block: { $case: 'raw', value: new Uint8Array(5 * MiB) } }))
+        .error!;
+      expect(request).to.include({
+        code: Status.RESOURCE_EXHAUSTED,
+        details: 'Received message larger than max (5242885 vs 4194304)',
+      });
       release!();
       expect((await slow).response).to.deep.equal({ json: 'slow 0707' });
     });
@@ -296,7 +385,9 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
           }),
         );
         const outcomes = await Promise.all(calls);
-        outcomes.forEach((o, i) => expect(o.response).to.deep.equal({ json: `answer ${i}` }));
+        outcomes.forEach((o, i) => {
+          expect(o.response).to.deep.equal({ json: `answer ${i}` });
+        });
         expect(order).to.not.deep.equal([...order].sort((a, b) => a - b));
       } finally {
         rig.mux.close();
@@ -313,7 +404,9 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
         },
       });
       try {
-        const outcomes = await Promise.all(Array.from({ length: 128 }, (_, i) => invoke(rig.mux, 'getBlock', { blockId: Uint8Array.of(i), view: 0 })));
+        const outcomes = await Promise.all(
+          Array.from({ length: 128 }, (_, i) => invoke(rig.mux, 'getBlock', { blockId: Uint8Array.of(i), view: 0 })),
+        );
         outcomes.forEach((o, i) => {
           const raw = (o.response as BlockResponse).raw;
           expect([raw.length, raw[0], raw[raw.length - 1]]).to.deep.equal([MiB / 2, i, i]);
@@ -376,7 +469,9 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
 
     it('an orderly shutdown: calls under way are answered, the stream ends, the server stops without being forced', async () => {
       let release: (() => void) | undefined;
-      const rig = await serve({ getInfoV3: () => new Promise((resolve) => (release = () => resolve({ json: 'late' }))) });
+      const rig = await serve({
+        getInfoV3: () => new Promise((resolve) => (release = () => resolve({ json: 'late' }))),
+      });
       const pending = invoke(rig.mux, 'getInfoV3', {});
       await until(() => release !== undefined);
       const t0 = Date.now();
@@ -413,12 +508,26 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
         });
         await until(() => frames.length === 3);
         const unaryOf = (path: string, body: Buffer) =>
-          new Promise<ServiceError>((resolve) => rig.unary.makeUnaryRequest(path, (b: Buffer) => b, (b: Buffer) => b, body, (e) => resolve(e!)));
+          new Promise<ServiceError>((resolve) =>
+            rig.unary.makeUnaryRequest(
+              path,
+              (b: Buffer) => b,
+              (b: Buffer) => b,
+              body,
+              (e) => resolve(e!),
+            ),
+          );
         const unknown = await unaryOf('/ledger.v1.NodeService/NoSuchMethod', Buffer.alloc(0));
         const garbled = await unaryOf('/ledger.v1.NodeService/GetBlock', Buffer.from([0xff]));
         const byId = new Map(frames.map((f) => [f.callId, f]));
-        expect([byId.get(1)!.kind, byId.get(1)!.statusCode, byId.get(1)!.statusDetails]).to.deep.equal([FrameKind.FRAME_KIND_FAILURE, unknown.code, unknown.details]);
-        expect(unknown.details).to.equal('The server does not implement the method /ledger.v1.NodeService/NoSuchMethod');
+        expect([byId.get(1)!.kind, byId.get(1)!.statusCode, byId.get(1)!.statusDetails]).to.deep.equal([
+          FrameKind.FRAME_KIND_FAILURE,
+          unknown.code,
+          unknown.details,
+        ]);
+        expect(unknown.details).to.equal(
+          'The server does not implement the method /ledger.v1.NodeService/NoSuchMethod',
+        );
         expect([byId.get(2)!.statusCode, byId.get(2)!.statusDetails]).to.deep.equal([garbled.code, garbled.details]);
         expect(garbled).to.include({ code: Status.INTERNAL, details: 'Error deserializing request' });
         const domain = await unaryOf('/ledger.v1.NodeService/GetTips', Buffer.alloc(0));
@@ -426,7 +535,9 @@ describe('mux transport: unary NodeService calls as frames over long-lived gRPC 
         expect([failure.statusCode, failure.statusDetails]).to.deep.equal([domain.code, domain.details]);
         expect(domain).to.include({ code: Status.UNAVAILABLE, details: 'no tips \\u{0} yet' });
         // the one trailer the node adds: grpc-status-details-bin, byte for byte (content-type and date are HTTP/2's)
-        expect(failure.metadata.map((e) => [e.key, Buffer.from(e.value)])).to.deep.equal([['grpc-status-details-bin', domain.metadata.get('grpc-status-details-bin')[0]]]);
+        expect(failure.metadata.map((e) => [e.key, Buffer.from(e.value)])).to.deep.equal([
+          ['grpc-status-details-bin', domain.metadata.get('grpc-status-details-bin')[0]],
+        ]);
         stream.end();
       } finally {
         raw.close();
@@ -462,6 +573,9 @@ describe('mux port: a closed port fails its calls as an unreachable node', () =>
   it('UNAVAILABLE without details after close()', async () => {
     const port = createMuxNodePort(`127.0.0.1:${await freePort()}`);
     port.close();
-    expect((await invoke(port, 'getTips', { allowSemiLazy: false })).error).to.include({ code: Status.UNAVAILABLE, detailed: false });
+    expect((await invoke(port, 'getTips', { allowSemiLazy: false })).error).to.include({
+      code: Status.UNAVAILABLE,
+      detailed: false,
+    });
   });
 });

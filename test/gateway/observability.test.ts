@@ -24,7 +24,13 @@ const PEER: Peer = {
   connected: true,
   address: '127.0.0.1:15600',
   gossip: {
-    heartbeat: { solidMilestoneIndex: 5, prunedMilestoneIndex: 0, latestMilestoneIndex: 6, connectedPeers: 1, syncedPeers: 1 },
+    heartbeat: {
+      solidMilestoneIndex: 5,
+      prunedMilestoneIndex: 0,
+      latestMilestoneIndex: 6,
+      connectedPeers: 1,
+      syncedPeers: 1,
+    },
     metrics: {
       newBlocks: 1,
       knownBlocks: 2,
@@ -57,7 +63,18 @@ describe('gateway: peers routes, dashboard, REST metrics', () => {
   beforeEach(() => {
     node.calls.length = 0;
     node.handlers = {
-      getPeers: () => ({ peers: [PEER, { id: '127.0.0.1:15601', multiAddresses: ['/ip4/127.0.0.1/tcp/15601'], relation: 'known', connected: false, address: '127.0.0.1:15601' }] }),
+      getPeers: () => ({
+        peers: [
+          PEER,
+          {
+            id: '127.0.0.1:15601',
+            multiAddresses: ['/ip4/127.0.0.1/tcp/15601'],
+            relation: 'known',
+            connected: false,
+            address: '127.0.0.1:15601',
+          },
+        ],
+      }),
       getPeer: () => PEER,
       addPeer: () => PEER,
       removePeer: () => ({}),
@@ -72,10 +89,21 @@ describe('gateway: peers routes, dashboard, REST metrics', () => {
     const body = (await res.json()) as Record<string, unknown>[];
     expect(Object.keys(body[0]!)).to.deep.equal(['id', 'multiAddresses', 'alias', 'relation', 'connected', 'gossip']);
     expect(body[0]!.gossip).to.deep.equal({
-      heartbeat: { solidMilestoneIndex: 5, prunedMilestoneIndex: 0, latestMilestoneIndex: 6, connectedPeers: 1, syncedPeers: 1 },
+      heartbeat: {
+        solidMilestoneIndex: 5,
+        prunedMilestoneIndex: 0,
+        latestMilestoneIndex: 6,
+        connectedPeers: 1,
+        syncedPeers: 1,
+      },
       metrics: PEER.gossip!.metrics,
     });
-    expect(body[1]).to.deep.equal({ id: '127.0.0.1:15601', multiAddresses: ['/ip4/127.0.0.1/tcp/15601'], relation: 'known', connected: false });
+    expect(body[1]).to.deep.equal({
+      id: '127.0.0.1:15601',
+      multiAddresses: ['/ip4/127.0.0.1/tcp/15601'],
+      relation: 'known',
+      connected: false,
+    });
   });
 
   it('GET /peers/{id} passes the ID; DELETE answers 204', async () => {
@@ -93,7 +121,10 @@ describe('gateway: peers routes, dashboard, REST metrics', () => {
     const ok = await post(JSON.stringify({ multiAddress: '/ip4/127.0.0.1/tcp/15600', alias: 'a' }));
     expect(ok.status).to.equal(200);
     expect(((await ok.json()) as { id: string }).id).to.equal(PEER.id);
-    expect(node.calls[0]).to.deep.equal({ method: 'addPeer', request: { address: '/ip4/127.0.0.1/tcp/15600', alias: 'a' } });
+    expect(node.calls[0]).to.deep.equal({
+      method: 'addPeer',
+      request: { address: '/ip4/127.0.0.1/tcp/15600', alias: 'a' },
+    });
     expect((await post('{"alias":"x"}')).status).to.equal(400);
     expect((await post('{"multiAddress":7}')).status).to.equal(400);
     expect((await post('[1]')).status).to.equal(400);
@@ -125,7 +156,11 @@ describe('gateway: peers routes, dashboard, REST metrics', () => {
   it('from any other address the dashboard data route needs the JWT', async () => {
     const check = accessControl({ jwtSecret: SECRET });
     const ctxFrom = (remoteAddress: string, headers: Record<string, string> = {}): Context =>
-      ({ path: '/api/dashboard/v1/data', req: { socket: { remoteAddress } }, get: (h: string) => headers[h.toLowerCase()] ?? '' }) as unknown as Context;
+      ({
+        path: '/api/dashboard/v1/data',
+        req: { socket: { remoteAddress } },
+        get: (h: string) => headers[h.toLowerCase()] ?? '',
+      }) as unknown as Context;
     let passed = 0;
     const next = async (): Promise<void> => {
       passed++;
@@ -143,8 +178,13 @@ describe('gateway: peers routes, dashboard, REST metrics', () => {
   it('ledger-node gateway: --metrics-port N [--metrics-host H], off without them', () => {
     expect(parseGatewayArgs(['--node', 'n:1'])).to.not.have.property('metricsPort');
     expect(parseGatewayArgs(['--node', 'n:1', '--metrics-port', '9312'])).to.include({ metricsPort: 9312 });
-    expect(parseGatewayArgs(['--node', 'n:1', '--metrics-port=0', '--metrics-host', '0.0.0.0'])).to.include({ metricsPort: 0, metricsHost: '0.0.0.0' });
-    expect(() => parseGatewayArgs(['--node', 'n:1', '--metrics-host', '0.0.0.0'])).to.throw(/--metrics-host needs --metrics-port/);
+    expect(parseGatewayArgs(['--node', 'n:1', '--metrics-port=0', '--metrics-host', '0.0.0.0'])).to.include({
+      metricsPort: 0,
+      metricsHost: '0.0.0.0',
+    });
+    expect(() => parseGatewayArgs(['--node', 'n:1', '--metrics-host', '0.0.0.0'])).to.throw(
+      /--metrics-host needs --metrics-port/,
+    );
     expect(() => parseGatewayArgs(['--node', 'n:1', '--metrics-port', 'x'])).to.throw(/invalid --metrics-port/);
   });
 
@@ -153,7 +193,9 @@ describe('gateway: peers routes, dashboard, REST metrics', () => {
     await fetch(`${gw.url}/api/core/v2/nothing-here`, { headers: AUTH });
     const scrape = parseScrape(await registry.metrics());
     expect(scrape.types.get('ledger_rest_request_duration_seconds')).to.equal('HISTOGRAM');
-    const routes = scrape.labelsOf('ledger_rest_request_duration_seconds_count').map((l) => `${l.method} ${l.route} ${l.status}`);
+    const routes = scrape
+      .labelsOf('ledger_rest_request_duration_seconds_count')
+      .map((l) => `${l.method} ${l.route} ${l.status}`);
     expect(routes).to.include('GET /api/core/v2/peers/:peerId 200');
     expect(routes).to.include('GET none 403'); // refused by the access check, before routing
     expect(routes).to.include('GET none 404');

@@ -6,7 +6,8 @@ import { hex0x } from '../../gateway/ids.ts';
 import { blockMetadataToJson, infoToJson, submitBlockToJson, tipsToJson } from '../../gateway/render.ts';
 import * as fx from '../grpc/fixtures.ts';
 
-const wire = <T>(fns: { encode(m: T): { finish(): Uint8Array }; decode(b: Uint8Array): T }, msg: T): T => fns.decode(fns.encode(msg).finish());
+const wire = <T>(fns: { encode(m: T): { finish(): Uint8Array }; decode(b: Uint8Array): T }, msg: T): T =>
+  fns.decode(fns.encode(msg).finish());
 
 describe('grpc rest-json: TIP-25 bodies from gRPC messages', () => {
   it('renders block metadata of a referenced transaction block, optionals present', () => {
@@ -29,7 +30,15 @@ describe('grpc rest-json: TIP-25 bodies from gRPC messages', () => {
       conflictReason: 1,
       whiteFlagIndex: 0,
     });
-    expect(Object.keys(json)).to.deep.equal(['blockId', 'parents', 'isSolid', 'referencedByMilestoneIndex', 'ledgerInclusionState', 'conflictReason', 'whiteFlagIndex']);
+    expect(Object.keys(json)).to.deep.equal([
+      'blockId',
+      'parents',
+      'isSolid',
+      'referencedByMilestoneIndex',
+      'ledgerInclusionState',
+      'conflictReason',
+      'whiteFlagIndex',
+    ]);
   });
 
   it('renders an unreferenced solid block: no inclusion state, promote/reattach advice (false is kept)', () => {
@@ -41,8 +50,21 @@ describe('grpc rest-json: TIP-25 bodies from gRPC messages', () => {
       shouldPromote: false,
       shouldReattach: false,
     });
-    expect(blockMetadataToJson(md)).to.deep.equal({ blockId: hex0x(fx.bytesOf(32, 1)), parents: [], isSolid: true, shouldPromote: false, shouldReattach: false });
-    const ms = wire(BlockMetadata, { ...md, milestoneIndex: 9, referencedByMilestoneIndex: 9, ledgerInclusionState: LedgerInclusionState.LEDGER_INCLUSION_STATE_NO_TRANSACTION, shouldPromote: undefined, shouldReattach: undefined });
+    expect(blockMetadataToJson(md)).to.deep.equal({
+      blockId: hex0x(fx.bytesOf(32, 1)),
+      parents: [],
+      isSolid: true,
+      shouldPromote: false,
+      shouldReattach: false,
+    });
+    const ms = wire(BlockMetadata, {
+      ...md,
+      milestoneIndex: 9,
+      referencedByMilestoneIndex: 9,
+      ledgerInclusionState: LedgerInclusionState.LEDGER_INCLUSION_STATE_NO_TRANSACTION,
+      shouldPromote: undefined,
+      shouldReattach: undefined,
+    });
     expect(blockMetadataToJson(ms)).to.include({ milestoneIndex: 9, ledgerInclusionState: 'noTransaction' });
   });
 
@@ -60,7 +82,14 @@ describe('grpc rest-json: TIP-25 bodies from gRPC messages', () => {
       supportedProtocolVersions: [2],
       protocol: protocolParametersToProto({ ...SHIMMER_PROTOCOL, tokenSupply: fx.U64_MAX }),
       pendingProtocolParameters: [protocolParamsOptionToProto(fx.protocolParamsOption)],
-      baseToken: { name: 'Shimmer', tickerSymbol: 'SMR', unit: 'SMR', subunit: 'glow', decimals: 6, useMetricPrefix: false },
+      baseToken: {
+        name: 'Shimmer',
+        tickerSymbol: 'SMR',
+        unit: 'SMR',
+        subunit: 'glow',
+        decimals: 6,
+        useMetricPrefix: false,
+      },
       metrics: { blocksPerSecond: 1.5, referencedBlocksPerSecond: 1.25, referencedRate: 83.3 },
       features: ['pow'],
       identity: { publicKey: fx.bytesOf(32, 7), nodeId: fx.bytesOf(16, 8) },
@@ -84,8 +113,22 @@ describe('grpc rest-json: TIP-25 bodies from gRPC messages', () => {
         rentStructure: { vByteCost: 100, vByteFactorData: 1, vByteFactorKey: 10 },
         tokenSupply: '18446744073709551615',
       },
-      pendingProtocolParameters: [{ type: 1, targetMilestoneIndex: 0xffffffff, protocolVersion: 255, params: hex0x(fx.protocolParamsOption.params) }],
-      baseToken: { name: 'Shimmer', tickerSymbol: 'SMR', unit: 'SMR', subunit: 'glow', decimals: 6, useMetricPrefix: false },
+      pendingProtocolParameters: [
+        {
+          type: 1,
+          targetMilestoneIndex: 0xffffffff,
+          protocolVersion: 255,
+          params: hex0x(fx.protocolParamsOption.params),
+        },
+      ],
+      baseToken: {
+        name: 'Shimmer',
+        tickerSymbol: 'SMR',
+        unit: 'SMR',
+        subunit: 'glow',
+        decimals: 6,
+        useMetricPrefix: false,
+      },
       metrics: { blocksPerSecond: 1.5, referencedBlocksPerSecond: 1.25, referencedRate: 83.3 },
       features: ['pow'],
       identity: { publicKey: hex0x(fx.bytesOf(32, 7)), nodeId: Buffer.from(fx.bytesOf(16, 8)).toString('hex') },
@@ -93,14 +136,30 @@ describe('grpc rest-json: TIP-25 bodies from gRPC messages', () => {
   });
 
   it('keeps always-present arrays and omits an absent subunit', () => {
-    const json = infoToJson(wire(InfoResponse, InfoResponse.fromPartial({ name: 'n', baseToken: { name: 'IOTA', tickerSymbol: 'MIOTA', unit: 'i', decimals: 0 } })));
+    const json = infoToJson(
+      wire(
+        InfoResponse,
+        InfoResponse.fromPartial({
+          name: 'n',
+          baseToken: { name: 'IOTA', tickerSymbol: 'MIOTA', unit: 'i', decimals: 0 },
+        }),
+      ),
+    );
     expect(json.pendingProtocolParameters).to.deep.equal([]);
     expect(json.features).to.deep.equal([]);
-    expect(json.baseToken).to.deep.equal({ name: 'IOTA', tickerSymbol: 'MIOTA', unit: 'i', decimals: 0, useMetricPrefix: false });
+    expect(json.baseToken).to.deep.equal({
+      name: 'IOTA',
+      tickerSymbol: 'MIOTA',
+      unit: 'i',
+      decimals: 0,
+      useMetricPrefix: false,
+    });
   });
 
   it('renders tips and the submit answer', () => {
-    expect(tipsToJson({ tips: [Uint8Array.of(0, 0xab), fx.bytesOf(32, 250)] })).to.deep.equal({ tips: ['0x00ab', hex0x(fx.bytesOf(32, 250))] });
+    expect(tipsToJson({ tips: [Uint8Array.of(0, 0xab), fx.bytesOf(32, 250)] })).to.deep.equal({
+      tips: ['0x00ab', hex0x(fx.bytesOf(32, 250))],
+    });
     expect(hex0x(fx.bytesOf(32, 250))).to.match(/^0xfafbfcfdfeff0001/);
     expect(submitBlockToJson({ blockId: Uint8Array.of(0xde, 0xad) })).to.deep.equal({ blockId: '0xdead' });
   });

@@ -14,7 +14,10 @@ interface RawAnswer {
   body: string;
 }
 
-/** Sends `head` (a request line and headers) as is and reads the answer until the server closes (or, `endOnData`, we do). */
+/**
+ * Sends `head` (a request line and headers) as is and reads the answer until the server closes (or, `endOnData`, we
+ * do).
+ */
 function raw(port: number, head: string, endOnData = false): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
@@ -28,7 +31,9 @@ function raw(port: number, head: string, endOnData = false): Promise<RawAnswer> 
       const text = Buffer.concat(parts).toString('utf8');
       const [top, ...rest] = text.split('\r\n\r\n');
       const [statusLine, ...lines] = top!.split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
       resolve({ status: Number(statusLine!.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
     });
     socket.write(`${head}\r\n\r\n`);
@@ -38,8 +43,20 @@ function raw(port: number, head: string, endOnData = false): Promise<RawAnswer> 
 
 const KEY = 'dGhlIHNhbXBsZSBub25jZQ==';
 const upgrade = (target: string, headers: Record<string, string> = {}, method = 'GET'): string => {
-  const all: Record<string, string> = { Host: 'gw', Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': KEY, ...headers };
-  return [`${method} ${target} HTTP/1.1`, ...Object.entries(all).filter(([, v]) => v !== '').map(([k, v]) => `${k}: ${v}`)].join('\r\n');
+  const all: Record<string, string> = {
+    Host: 'gw',
+    Connection: 'Upgrade',
+    Upgrade: 'websocket',
+    'Sec-WebSocket-Version': '13',
+    'Sec-WebSocket-Key': KEY,
+    ...headers,
+  };
+  return [
+    `${method} ${target} HTTP/1.1`,
+    ...Object.entries(all)
+      .filter(([, v]) => v !== '')
+      .map(([k, v]) => `${k}: ${v}`),
+  ].join('\r\n');
 };
 
 function expectJsonError(a: RawAnswer, status: number, message: RegExp): void {
@@ -64,20 +81,31 @@ describe('gateway: malformed request targets and WebSocket handshakes', function
   });
 
   it('REST: a well-formed absolute-form target is served as before', async () => {
-    const a = await raw(quiet.gw.port, `GET http://[::1]:1/api/core/v2/blocks/0x12 HTTP/1.1\r\nHost: gw\r\nConnection: close`);
+    const a = await raw(
+      quiet.gw.port,
+      `GET http://[::1]:1/api/core/v2/blocks/0x12 HTTP/1.1\r\nHost: gw\r\nConnection: close`,
+    );
     expectJsonError(a, 400, /^invalid data provided: invalid block ID: 0x12/);
   });
 
   it('MQTT upgrade: a target that does not parse is a 400 with the JSON body', async () => {
     for (const target of ['//[', 'http://[::1']) {
-      expectJsonError(await raw(quiet.gw.port, upgrade(target)), 400, /^invalid data provided: malformed request target "/);
+      expectJsonError(
+        await raw(quiet.gw.port, upgrade(target)),
+        400,
+        /^invalid data provided: malformed request target "/,
+      );
     }
   });
 
   it('MQTT upgrade: handshakes ws would refuse get the JSON body', async () => {
     const path = '/api/mqtt/v1';
     expectJsonError(await raw(quiet.gw.port, upgrade(path, { 'Sec-WebSocket-Key': '' })), 400, /Sec-WebSocket-Key/);
-    expectJsonError(await raw(quiet.gw.port, upgrade(path, { 'Sec-WebSocket-Key': 'short' })), 400, /Sec-WebSocket-Key/);
+    expectJsonError(
+      await raw(quiet.gw.port, upgrade(path, { 'Sec-WebSocket-Key': 'short' })),
+      400,
+      /Sec-WebSocket-Key/,
+    );
     expectJsonError(await raw(quiet.gw.port, upgrade(path, { Upgrade: 'h2c' })), 400, /Upgrade: websocket/);
     const version = await raw(quiet.gw.port, upgrade(path, { 'Sec-WebSocket-Version': '7' }));
     expectJsonError(version, 400, /Sec-WebSocket-Version/);
@@ -86,7 +114,11 @@ describe('gateway: malformed request targets and WebSocket handshakes', function
     expectJsonError(post, 405, /method POST is not allowed/);
     expect(post.headers.allow).to.equal('GET');
     // what only ws checks (a malformed subprotocol list): the JSON body too
-    expectJsonError(await raw(quiet.gw.port, upgrade(path, { 'Sec-WebSocket-Protocol': 'mqtt,,' })), 400, /Sec-WebSocket-Protocol/);
+    expectJsonError(
+      await raw(quiet.gw.port, upgrade(path, { 'Sec-WebSocket-Protocol': 'mqtt,,' })),
+      400,
+      /Sec-WebSocket-Protocol/,
+    );
   });
 
   it('MQTT upgrade: a good handshake is still accepted', async () => {

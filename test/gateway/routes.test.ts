@@ -1,13 +1,25 @@
 import { expect } from 'chai';
 import { BlockView, LedgerInclusionState } from '../../src/grpc/gen/node.ts';
 import { loadVectors } from '../support/vectors.ts';
-import { bytesOf, describeOverTransports, hex, ID32, ID36, startFakeNode, startTestGateway, type FakeNode, type TestGateway } from './harness.ts';
+import {
+  bytesOf,
+  describeOverTransports,
+  hex,
+  ID32,
+  ID36,
+  startFakeNode,
+  startTestGateway,
+  type FakeNode,
+  type TestGateway,
+} from './harness.ts';
 
 const V1 = 'application/vnd.iota.serializer-v1';
 const V2 = 'application/vnd.iota.serializer-v2';
 
 // A real block (TIP-24 example): the fake node answers its stored bytes and its JSON text, as the node would.
-const vector = loadVectors('stardust/blocks.json').vectors.find((v: { name: string }) => v.name === 'tip24-tagged-data-example');
+const vector = loadVectors('stardust/blocks.json').vectors.find(
+  (v: { name: string }) => v.name === 'tip24-tagged-data-example',
+);
 const RAW = bytesOf(vector.bytes);
 const JSON_TEXT = JSON.stringify(vector.json);
 const BLOCK_ID = bytesOf(vector.derived.blockId);
@@ -84,7 +96,10 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
     ];
     for (const [accept, want] of cases) {
       it(`Accept ${accept === undefined ? '(missing)' : JSON.stringify(accept)} -> ${want}, never 406`, async () => {
-        const res = await fetch(`${gw.url}/api/core/v2/blocks/${ID32}`, accept === undefined ? {} : { headers: { accept } });
+        const res = await fetch(
+          `${gw.url}/api/core/v2/blocks/${ID32}`,
+          accept === undefined ? {} : { headers: { accept } },
+        );
         expect(res.status).to.equal(200);
         if (want === 'raw') {
           expect(res.headers.get('content-type')).to.equal(V1);
@@ -118,7 +133,9 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
       referencedByMilestoneIndex: 7,
       ledgerInclusionState: LedgerInclusionState.LEDGER_INCLUSION_STATE_NO_TRANSACTION,
     });
-    const res = await fetch(`${gw.url}/api/core/v2/blocks/${vector.derived.blockId}/metadata`, { headers: { accept: V1 } });
+    const res = await fetch(`${gw.url}/api/core/v2/blocks/${vector.derived.blockId}/metadata`, {
+      headers: { accept: V1 },
+    });
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
     expect(await res.json()).to.deep.equal({
@@ -135,7 +152,9 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
       const json = await fetch(`${gw.url}/api/core/v2/transactions/${ID32}/included-block`);
       expect(json.status).to.equal(200);
       expect(await json.text()).to.equal(JSON_TEXT);
-      const raw = await fetch(`${gw.url}/api/core/v2/transactions/${ID32}/included-block`, { headers: { accept: `${V1}, application/json;q=0.8` } });
+      const raw = await fetch(`${gw.url}/api/core/v2/transactions/${ID32}/included-block`, {
+        headers: { accept: `${V1}, application/json;q=0.8` },
+      });
       expect(raw.headers.get('content-type')).to.equal(V1);
       expect(new Uint8Array(await raw.arrayBuffer())).to.deep.equal(RAW);
       expect(node.calls.map((c) => c.method)).to.deep.equal(['getIncludedBlock', 'getIncludedBlock']);
@@ -152,7 +171,13 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
       });
       const res = await fetch(`${gw.url}/api/core/v2/transactions/${ID32}/included-block/metadata`);
       expect(res.status).to.equal(200);
-      expect(await res.json()).to.deep.equal({ blockId: vector.derived.blockId, parents: [], isSolid: true, referencedByMilestoneIndex: 9, ledgerInclusionState: 'included' });
+      expect(await res.json()).to.deep.equal({
+        blockId: vector.derived.blockId,
+        parents: [],
+        isSolid: true,
+        referencedByMilestoneIndex: 9,
+        ledgerInclusionState: 'included',
+      });
       expect(node.calls[0]!.method).to.equal('getIncludedBlockMetadata');
     });
   });
@@ -169,7 +194,9 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
       const raw = await fetch(`${gw.url}/api/core/v3/transactions/${ID36}/included-block`, { headers: { accept: V2 } });
       expect(raw.headers.get('content-type')).to.equal(V2);
       expect(new Uint8Array(await raw.arrayBuffer())).to.deep.equal(Uint8Array.of(3, 1, 2));
-      const json = await fetch(`${gw.url}/api/core/v3/transactions/${ID36}/included-block`, { headers: { accept: V1 } });
+      const json = await fetch(`${gw.url}/api/core/v3/transactions/${ID36}/included-block`, {
+        headers: { accept: V1 },
+      });
       expect(json.headers.get('content-type')).to.equal('application/json; charset=utf-8');
     });
   });
@@ -181,7 +208,11 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
 
     it('passes a JSON body to the node as TEXT and answers 201 + Location + {blockId}', async () => {
       const body = '{"protocolVersion":2,"parents":[],"payload":{"type":5,"tag":"0x01","data":"0x"},"nonce":"0"}';
-      const res = await fetch(`${gw.url}/api/core/v2/blocks`, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body });
+      const res = await fetch(`${gw.url}/api/core/v2/blocks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body,
+      });
       expect(res.status).to.equal(201);
       expect(res.headers.get('location')).to.equal(vector.derived.blockId);
       expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
@@ -190,7 +221,11 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
     });
 
     it('passes a binary body as raw bytes, and still answers JSON when Accept asks for the vendor type', async () => {
-      const res = await fetch(`${gw.url}/api/core/v2/blocks`, { method: 'POST', headers: { 'content-type': V1, accept: V1 }, body: RAW });
+      const res = await fetch(`${gw.url}/api/core/v2/blocks`, {
+        method: 'POST',
+        headers: { 'content-type': V1, accept: V1 },
+        body: RAW,
+      });
       expect(res.status).to.equal(201);
       expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
       expect(await res.json()).to.deep.equal({ blockId: vector.derived.blockId });
@@ -210,9 +245,12 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
           received();
         });
       const abort = new AbortController();
-      const pending = fetch(`${gw.url}/api/core/v2/blocks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: abort.signal }).catch(
-        (e: Error) => e.name,
-      );
+      const pending = fetch(`${gw.url}/api/core/v2/blocks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+        signal: abort.signal,
+      }).catch((e: Error) => e.name);
       await wasReceived;
       abort.abort();
       expect(await pending).to.equal('AbortError');
@@ -220,14 +258,28 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
     });
 
     it('ignores Content-Type parameters and case', async () => {
-      const res = await fetch(`${gw.url}/api/core/v2/blocks`, { method: 'POST', headers: { 'content-type': 'Application/VND.iota.serializer-v1; foo=bar' }, body: RAW });
+      const res = await fetch(`${gw.url}/api/core/v2/blocks`, {
+        method: 'POST',
+        headers: { 'content-type': 'Application/VND.iota.serializer-v1; foo=bar' },
+        body: RAW,
+      });
       expect(res.status).to.equal(201);
     });
 
-    for (const ct of ['text/plain', 'application/octet-stream', 'application/vnd.iota.serializer-v2', 'application/jsonx', undefined]) {
+    for (const ct of [
+      'text/plain',
+      'application/octet-stream',
+      'application/vnd.iota.serializer-v2',
+      'application/jsonx',
+      undefined,
+    ]) {
       it(`answers 415 for Content-Type ${ct ?? '(missing)'} without calling the node`, async () => {
         const headers: Record<string, string> = ct === undefined ? {} : { 'content-type': ct };
-        const res = await fetch(`${gw.url}/api/core/v2/blocks`, { method: 'POST', headers, body: ct === undefined ? RAW : '{}' });
+        const res = await fetch(`${gw.url}/api/core/v2/blocks`, {
+          method: 'POST',
+          headers,
+          body: ct === undefined ? RAW : '{}',
+        });
         expect(res.status).to.equal(415);
         const body = (await res.json()) as { error: { code: number; message: string } };
         expect(body.error.code).to.equal(415);
@@ -238,7 +290,11 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
 
     it('answers 400 for malformed JSON, for a body that is not UTF-8 and for an empty body, without calling the node', async () => {
       for (const body of ['{"protocolVersion":2,', Uint8Array.of(0x7b, 0xff, 0x7d), '']) {
-        const res = await fetch(`${gw.url}/api/core/v2/blocks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        const res = await fetch(`${gw.url}/api/core/v2/blocks`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
         expect(res.status).to.equal(400);
         const json = (await res.json()) as { error: { code: number; message: string } };
         expect(json.error.code).to.equal(400);
@@ -252,11 +308,32 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
     node.handlers.getInfo = () => ({
       name: 'ledger-node',
       version: '0.1.0',
-      status: { isHealthy: true, latestMilestone: { index: 5, timestamp: 1700000000 }, confirmedMilestone: { index: 5 }, pruningIndex: 0, healthReasons: [] },
+      status: {
+        isHealthy: true,
+        latestMilestone: { index: 5, timestamp: 1700000000 },
+        confirmedMilestone: { index: 5 },
+        pruningIndex: 0,
+        healthReasons: [],
+      },
       supportedProtocolVersions: [2],
-      protocol: { version: 2, networkName: 'testnet', bech32Hrp: 'rms', minPowScore: 1500, belowMaxDepth: 15, tokenSupply: 1813620509061365n, rentStructure: { vByteCost: 100, vByteFactorData: 1, vByteFactorKey: 10 } },
+      protocol: {
+        version: 2,
+        networkName: 'testnet',
+        bech32Hrp: 'rms',
+        minPowScore: 1500,
+        belowMaxDepth: 15,
+        tokenSupply: 1813620509061365n,
+        rentStructure: { vByteCost: 100, vByteFactorData: 1, vByteFactorKey: 10 },
+      },
       pendingProtocolParameters: [],
-      baseToken: { name: 'Shimmer', tickerSymbol: 'SMR', unit: 'SMR', subunit: 'glow', decimals: 6, useMetricPrefix: false },
+      baseToken: {
+        name: 'Shimmer',
+        tickerSymbol: 'SMR',
+        unit: 'SMR',
+        subunit: 'glow',
+        decimals: 6,
+        useMetricPrefix: false,
+      },
       metrics: { blocksPerSecond: 1.5, referencedBlocksPerSecond: 1, referencedRate: 66.6 },
       features: ['pow'],
     });
@@ -264,7 +341,12 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
     expect(res.status).to.equal(200);
     const info = (await res.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(info.name).to.equal('ledger-node');
-    expect(info.status).to.deep.equal({ isHealthy: true, latestMilestone: { index: 5, timestamp: 1700000000 }, confirmedMilestone: { index: 5 }, pruningIndex: 0 });
+    expect(info.status).to.deep.equal({
+      isHealthy: true,
+      latestMilestone: { index: 5, timestamp: 1700000000 },
+      confirmedMilestone: { index: 5 },
+      pruningIndex: 0,
+    });
     expect(info.protocol.tokenSupply).to.equal('1813620509061365');
     expect(info.protocol.minPowScore).to.equal(1500);
     expect(info.baseToken.subunit).to.equal('glow');
@@ -280,9 +362,19 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
   });
 
   describe('GET /health', () => {
-    for (const [isHealthy, status] of [[true, 200], [false, 503]] as const) {
+    for (const [isHealthy, status] of [
+      [true, 200],
+      [false, 503],
+    ] as const) {
       it(`answers ${status} without a body when isHealthy is ${isHealthy}`, async () => {
-        node.handlers.getInfo = () => ({ name: 'n', version: 'v', status: { isHealthy, pruningIndex: 0, healthReasons: isHealthy ? [] : ['catching up with its peers'] }, supportedProtocolVersions: [], pendingProtocolParameters: [], features: [] });
+        node.handlers.getInfo = () => ({
+          name: 'n',
+          version: 'v',
+          status: { isHealthy, pruningIndex: 0, healthReasons: isHealthy ? [] : ['catching up with its peers'] },
+          supportedProtocolVersions: [],
+          pendingProtocolParameters: [],
+          features: [],
+        });
         const res = await fetch(`${gw.url}/health`);
         expect(res.status).to.equal(status);
         expect(await res.text()).to.equal('');

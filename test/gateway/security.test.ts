@@ -2,7 +2,14 @@ import { expect } from 'chai';
 import { request as httpRequest } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { signJwtHs256 } from '../../gateway/index.ts';
-import { describeOverTransports, ID32, startFakeNode, startTestGateway, type FakeNode, type TestGateway } from './harness.ts';
+import {
+  describeOverTransports,
+  ID32,
+  startFakeNode,
+  startTestGateway,
+  type FakeNode,
+  type TestGateway,
+} from './harness.ts';
 
 const SECRET = 'correct horse battery staple';
 const now = (): number => Math.floor(Date.now() / 1000);
@@ -14,7 +21,10 @@ async function message(res: Response): Promise<string> {
 }
 
 /** A raw HTTP exchange (fetch would decompress and always frame the body). */
-function rawRequest(url: string, init: { method?: string; headers?: Record<string, string>; chunks?: Uint8Array[] }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function rawRequest(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; chunks?: Uint8Array[] },
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
       const parts: Buffer[] = [];
@@ -35,7 +45,14 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
     node = await startFakeNode(transport);
     gw = await startTestGateway(node, {
       jwtSecret: SECRET,
-      publicRoutes: ['/health', '/api/routes', '/api/core/v2/info', '/api/core/v2/blocks*', '/api/core/v2/transactions*', '/api/core/v3/transactions*'],
+      publicRoutes: [
+        '/health',
+        '/api/routes',
+        '/api/core/v2/info',
+        '/api/core/v2/blocks*',
+        '/api/core/v2/transactions*',
+        '/api/core/v3/transactions*',
+      ],
       protectedRoutes: ['/api/core/v2/tips', '/api/*'],
     });
   });
@@ -47,7 +64,14 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
     node.calls.length = 0;
     node.handlers = {
       getTips: () => ({ tips: [new Uint8Array(32).fill(1)] }),
-      getInfo: () => ({ name: 'n', version: 'v', status: { isHealthy: true, pruningIndex: 0, healthReasons: [] }, supportedProtocolVersions: [2], pendingProtocolParameters: [], features: [] }),
+      getInfo: () => ({
+        name: 'n',
+        version: 'v',
+        status: { isHealthy: true, pruningIndex: 0, healthReasons: [] },
+        supportedProtocolVersions: [2],
+        pendingProtocolParameters: [],
+        features: [],
+      }),
       submitBlock: () => ({ blockId: new Uint8Array(32).fill(9) }),
     };
   });
@@ -78,12 +102,22 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
       ['no Authorization header', {}, /missing or malformed bearer token$/],
       ['a Basic header', { authorization: 'Basic dXNlcjpwYXNz' }, /missing or malformed bearer token$/],
       ['garbage token', { authorization: 'Bearer not-a-jwt' }, /malformed token$/],
-      ['wrong secret', { authorization: `Bearer ${signJwtHs256({ sub: 'x' }, 'other secret')}` }, /invalid token signature$/],
+      [
+        'wrong secret',
+        { authorization: `Bearer ${signJwtHs256({ sub: 'x' }, 'other secret')}` },
+        /invalid token signature$/,
+      ],
       ['expired', { authorization: `Bearer ${signJwtHs256({ sub: 'x', exp: now() - 10 }, SECRET)}` }, /token expired$/],
-      ['not yet valid', { authorization: `Bearer ${signJwtHs256({ nbf: now() + 600 }, SECRET)}` }, /token not valid yet$/],
+      [
+        'not yet valid',
+        { authorization: `Bearer ${signJwtHs256({ nbf: now() + 600 }, SECRET)}` },
+        /token not valid yet$/,
+      ],
       [
         'alg none',
-        { authorization: `Bearer ${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from('{"sub":"x"}').toString('base64url')}.` },
+        {
+          authorization: `Bearer ${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from('{"sub":"x"}').toString('base64url')}.`,
+        },
         /unsupported token algorithm "none"$/,
       ],
     ];
@@ -100,7 +134,9 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
 
     it('a protected route with a valid token (with and without exp) is served', async () => {
       for (const claims of [{ sub: 'ops' }, { sub: 'ops', exp: now() + 600 }]) {
-        const res = await fetch(`${gw.url}/api/core/v2/tips`, { headers: { authorization: `Bearer ${signJwtHs256(claims, SECRET)}` } });
+        const res = await fetch(`${gw.url}/api/core/v2/tips`, {
+          headers: { authorization: `Bearer ${signJwtHs256(claims, SECRET)}` },
+        });
         expect(res.status).to.equal(200);
         expect(await res.json()).to.deep.equal({ tips: [`0x${'01'.repeat(32)}`] });
       }
@@ -108,7 +144,9 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
 
     it('an unknown path under a protected pattern: 403 without a token, 404 with one', async () => {
       expect((await fetch(`${gw.url}/api/peers`)).status).to.equal(403);
-      const res = await fetch(`${gw.url}/api/peers`, { headers: { authorization: `Bearer ${signJwtHs256({}, SECRET)}` } });
+      const res = await fetch(`${gw.url}/api/peers`, {
+        headers: { authorization: `Bearer ${signJwtHs256({}, SECRET)}` },
+      });
       expect(res.status).to.equal(404);
       expect(await message(res)).to.equal('could not find data: no route GET /api/peers');
     });
@@ -116,7 +154,9 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
     it('without a configured secret every protected route is closed', async () => {
       const closed = await startTestGateway(node, { protectedRoutes: ['/api/*'], publicRoutes: ['/health'] });
       try {
-        const res = await fetch(`${closed.url}/api/core/v2/info`, { headers: { authorization: `Bearer ${signJwtHs256({}, '')}` } });
+        const res = await fetch(`${closed.url}/api/core/v2/info`, {
+          headers: { authorization: `Bearer ${signJwtHs256({}, '')}` },
+        });
         expect(res.status).to.equal(403);
         expect(await message(res)).to.match(/accepts no tokens$/);
       } finally {
@@ -130,7 +170,11 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
         for (const path of ['/health', '/api/routes', '/api/core/v2/info', '/api/core/v2/tips']) {
           expect((await fetch(open.url + path)).status, path).to.equal(200);
         }
-        const post = await fetch(`${open.url}/api/core/v2/blocks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+        const post = await fetch(`${open.url}/api/core/v2/blocks`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        });
         expect(post.status).to.equal(201);
         expect((await fetch(`${open.url}/api/core/v2/peers`)).status).to.equal(403); // under the default protected /api/*
         expect((await fetch(`${open.url}/metrics`)).status).to.equal(403);
@@ -144,7 +188,11 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
     it('answers a preflight with 204 and the allowed methods and headers, even for a protected route', async () => {
       const res = await fetch(`${gw.url}/api/core/v2/tips`, {
         method: 'OPTIONS',
-        headers: { origin: 'https://wallet.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, authorization' },
+        headers: {
+          origin: 'https://wallet.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type, authorization',
+        },
       });
       expect(res.status).to.equal(204);
       expect(res.headers.get('access-control-allow-origin')).to.equal('*');
@@ -167,7 +215,9 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
       const own = await startTestGateway(node, { cors: { origin: 'https://explorer.example' } });
       try {
         expect((await fetch(`${off.url}/api/routes`)).headers.get('access-control-allow-origin')).to.equal(null);
-        expect((await fetch(`${own.url}/api/routes`)).headers.get('access-control-allow-origin')).to.equal('https://explorer.example');
+        expect((await fetch(`${own.url}/api/routes`)).headers.get('access-control-allow-origin')).to.equal(
+          'https://explorer.example',
+        );
       } finally {
         await off.close();
         await own.close();
@@ -194,7 +244,7 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
         body: new Uint8Array(1024 * 1024),
       });
       expect(res.status).to.equal(201);
-      expect(((node.calls[0]!.request as { block: { value: Uint8Array } }).block.value).length).to.equal(1024 * 1024);
+      expect((node.calls[0]!.request as { block: { value: Uint8Array } }).block.value.length).to.equal(1024 * 1024);
     });
 
     it('rejects a chunked body (no Content-Length) as soon as it passes a configured limit', async () => {
@@ -206,7 +256,9 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
           chunks: [Buffer.from('{"protocolVersion":2,"payload":"'), Buffer.alloc(200, 0x61), Buffer.from('"}')],
         });
         expect(res.status).to.equal(413);
-        expect(JSON.parse(res.body.toString())).to.deep.equal({ error: { code: 413, message: 'invalid data provided: request body exceeds the limit of 100 bytes' } });
+        expect(JSON.parse(res.body.toString())).to.deep.equal({
+          error: { code: 413, message: 'invalid data provided: request body exceeds the limit of 100 bytes' },
+        });
         expect(node.calls).to.have.length(0);
       } finally {
         await small.close();
@@ -216,8 +268,14 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
 
   describe('gzip', () => {
     it('compresses a large JSON answer when the client accepts gzip', async () => {
-      node.handlers.getIncludedBlock = () => ({ blockId: new Uint8Array(32), raw: new Uint8Array(0), json: JSON.stringify({ payload: { data: `0x${'00'.repeat(4000)}` } }) });
-      const res = await rawRequest(`${gw.url}/api/core/v2/transactions/${ID32}/included-block`, { headers: { 'accept-encoding': 'br;q=1, gzip;q=0.8' } });
+      node.handlers.getIncludedBlock = () => ({
+        blockId: new Uint8Array(32),
+        raw: new Uint8Array(0),
+        json: JSON.stringify({ payload: { data: `0x${'00'.repeat(4000)}` } }),
+      });
+      const res = await rawRequest(`${gw.url}/api/core/v2/transactions/${ID32}/included-block`, {
+        headers: { 'accept-encoding': 'br;q=1, gzip;q=0.8' },
+      });
       expect(res.status).to.equal(200);
       expect(res.headers['content-encoding']).to.equal('gzip');
       expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
@@ -228,7 +286,9 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
 
     it('fetch sees the same JSON through the compression', async () => {
       node.handlers.getTips = () => ({ tips: Array.from({ length: 40 }, (_, i) => new Uint8Array(32).fill(i)) });
-      const res = await fetch(`${gw.url}/api/core/v2/tips`, { headers: { authorization: `Bearer ${signJwtHs256({}, SECRET)}`, 'accept-encoding': 'gzip' } });
+      const res = await fetch(`${gw.url}/api/core/v2/tips`, {
+        headers: { authorization: `Bearer ${signJwtHs256({}, SECRET)}`, 'accept-encoding': 'gzip' },
+      });
       expect(res.headers.get('content-encoding')).to.equal('gzip');
       expect(((await res.json()) as { tips: string[] }).tips).to.have.length(40);
     });
@@ -236,12 +296,22 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
     it('leaves small answers, clients without gzip, and binary bodies alone', async () => {
       const small = await rawRequest(`${gw.url}/api/routes`, { headers: { 'accept-encoding': 'gzip' } });
       expect(small.headers['content-encoding']).to.equal(undefined);
-      expect(JSON.parse(small.body.toString())).to.deep.equal({ routes: ['core/v2', 'core/v3', 'indexer/v1', 'faucet/v1'] });
-      node.handlers.getBlock = () => ({ blockId: new Uint8Array(32), raw: new Uint8Array(5000), json: JSON.stringify({ x: 'y'.repeat(5000) }) });
-      const noGzip = await rawRequest(`${gw.url}/api/core/v2/blocks/${ID32}`, { headers: { 'accept-encoding': 'gzip;q=0, identity' } });
+      expect(JSON.parse(small.body.toString())).to.deep.equal({
+        routes: ['core/v2', 'core/v3', 'indexer/v1', 'faucet/v1'],
+      });
+      node.handlers.getBlock = () => ({
+        blockId: new Uint8Array(32),
+        raw: new Uint8Array(5000),
+        json: JSON.stringify({ x: 'y'.repeat(5000) }),
+      });
+      const noGzip = await rawRequest(`${gw.url}/api/core/v2/blocks/${ID32}`, {
+        headers: { 'accept-encoding': 'gzip;q=0, identity' },
+      });
       expect(noGzip.headers['content-encoding']).to.equal(undefined);
       expect(noGzip.body.length).to.be.above(5000);
-      const binary = await rawRequest(`${gw.url}/api/core/v2/blocks/${ID32}`, { headers: { 'accept-encoding': 'gzip', accept: 'application/vnd.iota.serializer-v1' } });
+      const binary = await rawRequest(`${gw.url}/api/core/v2/blocks/${ID32}`, {
+        headers: { 'accept-encoding': 'gzip', accept: 'application/vnd.iota.serializer-v1' },
+      });
       expect(binary.headers['content-encoding']).to.equal(undefined);
       expect(binary.body.length).to.equal(5000);
     });

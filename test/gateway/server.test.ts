@@ -6,10 +6,19 @@ describeOverTransports('startGateway', (transport) => {
   let node: FakeNode;
   /** The node as startGateway takes it: the gRPC address (unary calls or the mux), or the in-process port. */
   const target = (): { nodeAddress: string; nodeTransport: 'unary' | 'mux' } | { node: NodePort } =>
-    transport === 'in-process' ? { node: node.connect().port } : { nodeAddress: node.address, nodeTransport: transport === 'mux' ? 'mux' : 'unary' };
+    transport === 'in-process'
+      ? { node: node.connect().port }
+      : { nodeAddress: node.address, nodeTransport: transport === 'mux' ? 'mux' : 'unary' };
   before(async () => {
     node = await startFakeNode(transport);
-    node.handlers.getInfo = () => ({ name: 'n', version: 'v', status: { isHealthy: true, pruningIndex: 0, healthReasons: [] }, supportedProtocolVersions: [2], pendingProtocolParameters: [], features: [] });
+    node.handlers.getInfo = () => ({
+      name: 'n',
+      version: 'v',
+      status: { isHealthy: true, pruningIndex: 0, healthReasons: [] },
+      supportedProtocolVersions: [2],
+      pendingProtocolParameters: [],
+      features: [],
+    });
   });
   after(async () => {
     await node.stop();

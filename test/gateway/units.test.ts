@@ -53,7 +53,9 @@ describe('gateway units', () => {
       } catch (err) {
         expect(err).to.be.instanceOf(HttpProblem);
         expect((err as HttpProblem).status).to.equal(400);
-        expect((err as HttpProblem).message).to.equal(`invalid block ID: ${long.slice(0, 80)}..., expected 32 bytes, got 250`);
+        expect((err as HttpProblem).message).to.equal(
+          `invalid block ID: ${long.slice(0, 80)}..., expected 32 bytes, got 250`,
+        );
       }
     });
   });
@@ -68,7 +70,8 @@ describe('gateway units', () => {
     });
 
     it('checks against a known RFC 7515-style token computed independently', async () => {
-      // header {"alg":"HS256","typ":"JWT"}, payload {"sub":"1234567890","name":"John Doe","iat":1516239022}, secret "your-256-bit-secret"
+      // header {"alg":"HS256","typ":"JWT"}, payload {"sub":"1234567890","name":"John Doe","iat":1516239022}, secret
+      // "your-256-bit-secret"
       const jwtIo =
         'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c';
       expect((await verifyJwt(jwtIo, 'your-256-bit-secret')).ok).to.equal(true);
@@ -80,7 +83,10 @@ describe('gateway units', () => {
       const forged = `${h}.${Buffer.from('{"admin":true}').toString('base64url')}.${s}`;
       expect(await verifyJwt(forged, secret)).to.deep.equal({ ok: false, reason: 'invalid token signature' });
       const hs512 = `${Buffer.from('{"alg":"HS512"}').toString('base64url')}.e30.${s}`;
-      expect(await verifyJwt(hs512, secret)).to.deep.equal({ ok: false, reason: 'unsupported token algorithm "HS512"' });
+      expect(await verifyJwt(hs512, secret)).to.deep.equal({
+        ok: false,
+        reason: 'unsupported token algorithm "HS512"',
+      });
       expect(await verifyJwt('a.b', secret)).to.deep.equal({ ok: false, reason: 'malformed token' });
       expect(await verifyJwt('!!.e30.x', secret)).to.deep.equal({ ok: false, reason: 'malformed token header' });
       const strExp = signJwtHs256({ exp: '99999999999' }, secret);
@@ -101,7 +107,12 @@ describe('gateway units', () => {
 
   describe('gateway command flags', () => {
     it('parses --node, --rest-port, --host, --body-limit (also as --flag=value) and the secret from the environment', () => {
-      expect(parseGatewayArgs(['--node', 'localhost:50051', '--rest-port=8080', '--host', '0.0.0.0', '--body-limit', '2048'], { LEDGER_GATEWAY_JWT_SECRET: 's' })).to.deep.equal({
+      expect(
+        parseGatewayArgs(
+          ['--node', 'localhost:50051', '--rest-port=8080', '--host', '0.0.0.0', '--body-limit', '2048'],
+          { LEDGER_GATEWAY_JWT_SECRET: 's' },
+        ),
+      ).to.deep.equal({
         nodeAddress: 'localhost:50051',
         port: 8080,
         host: '0.0.0.0',
@@ -112,9 +123,22 @@ describe('gateway units', () => {
     });
 
     it('parses --node-transport and --node-streams (the mux by default)', () => {
-      expect(parseGatewayArgs(['--node', 'h:1', '--node-transport', 'unary'])).to.deep.equal({ nodeAddress: 'h:1', port: 14265, nodeTransport: 'unary' });
-      expect(parseGatewayArgs(['--node', 'h:1', '--node-transport=mux', '--node-streams', '4'])).to.deep.equal({ nodeAddress: 'h:1', port: 14265, nodeTransport: 'mux', mux: { streams: 4 } });
-      expect(parseGatewayArgs(['--node', 'h:1', '--node-streams', '2'])).to.deep.equal({ nodeAddress: 'h:1', port: 14265, mux: { streams: 2 } });
+      expect(parseGatewayArgs(['--node', 'h:1', '--node-transport', 'unary'])).to.deep.equal({
+        nodeAddress: 'h:1',
+        port: 14265,
+        nodeTransport: 'unary',
+      });
+      expect(parseGatewayArgs(['--node', 'h:1', '--node-transport=mux', '--node-streams', '4'])).to.deep.equal({
+        nodeAddress: 'h:1',
+        port: 14265,
+        nodeTransport: 'mux',
+        mux: { streams: 4 },
+      });
+      expect(parseGatewayArgs(['--node', 'h:1', '--node-streams', '2'])).to.deep.equal({
+        nodeAddress: 'h:1',
+        port: 14265,
+        mux: { streams: 2 },
+      });
     });
 
     for (const [args, message] of [
@@ -126,7 +150,10 @@ describe('gateway units', () => {
       [['--node', 'h:1', '--verbose'], /unknown flag "--verbose"/],
       [['--node', 'h:1', '--node-transport', 'http'], /invalid --node-transport: "http", expected unary or mux/],
       [['--node', 'h:1', '--node-streams', '0'], /invalid --node-streams: "0"/],
-      [['--node', 'h:1', '--node-transport', 'unary', '--node-streams', '2'], /--node-streams needs --node-transport mux/],
+      [
+        ['--node', 'h:1', '--node-transport', 'unary', '--node-streams', '2'],
+        /--node-streams needs --node-transport mux/,
+      ],
     ] as [string[], RegExp][]) {
       it(`rejects ${JSON.stringify(args)}`, () => {
         expect(() => parseGatewayArgs(args)).to.throw(message);

@@ -47,7 +47,8 @@ function handler<Req, Res>(fn: (req: Req) => Res): grpc.handleUnaryCall<Req, Res
 }
 
 function unimplemented(): grpc.handleUnaryCall<unknown, never> {
-  return (_call, callback) => callback({ code: GrpcStatus.UNIMPLEMENTED, details: 'not in this test server' } as grpc.ServiceError);
+  return (_call, callback) =>
+    callback({ code: GrpcStatus.UNIMPLEMENTED, details: 'not in this test server' } as grpc.ServiceError);
 }
 
 function serviceOf(node: MemoryNode): NodeServiceServer {
@@ -63,7 +64,8 @@ function serviceOf(node: MemoryNode): NodeServiceServer {
       return { tips: node.tips };
     }),
     submitBlock: handler((req) => {
-      if (req.block?.$case !== 'structured') throw new NodeError('INVALID_REQUEST', 'this test server takes structured blocks only');
+      if (req.block?.$case !== 'structured')
+        throw new NodeError('INVALID_REQUEST', 'this test server takes structured blocks only');
       const block = blockFromProto(req.block.value, 'structured');
       const id = fx.bytesOf(32, 200 + node.submitted++);
       node.blocks.set(toHex0x(id), { block, raw: new Uint8Array(0), json: '' });
@@ -124,7 +126,7 @@ async function failure(p: Promise<unknown>): Promise<grpc.ServiceError> {
   expect.fail('the call should have failed');
 }
 
-describe('grpc conformance: dynamic client (proto-loader) against the generated service', function () {
+describe('grpc conformance: dynamic client (proto-loader) against the generated service', () => {
   const node = new MemoryNode();
   const server = new grpc.Server();
   let address = '';
@@ -141,7 +143,9 @@ describe('grpc conformance: dynamic client (proto-loader) against the generated 
     node.tips = [fx.bytesOf(32, 1), fx.bytesOf(32, 2)];
     server.addService(NodeServiceService, serviceOf(node));
     const port = await new Promise<number>((resolve, reject) =>
-      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) =>
+        err ? reject(err) : resolve(p),
+      ),
     );
     address = `127.0.0.1:${port}`;
     const definition = protoLoader.loadSync('node.proto', {
@@ -166,8 +170,14 @@ describe('grpc conformance: dynamic client (proto-loader) against the generated 
   it('the dynamic definition offers exactly the methods of the generated service', () => {
     const definition = protoLoader.loadSync('node.proto', { includeDirs: [protoDir, includeDir] });
     const svc = definition['ledger.v1.NodeService'] as Record<string, { path: string }>;
-    const paths = Object.values(svc).map((d) => d.path).sort();
-    expect(paths).to.deep.equal(Object.values(NodeServiceService).map((d) => d.path).sort());
+    const paths = Object.values(svc)
+      .map((d) => d.path)
+      .sort();
+    expect(paths).to.deep.equal(
+      Object.values(NodeServiceService)
+        .map((d) => d.path)
+        .sort(),
+    );
     expect(paths).to.include.members([
       '/ledger.v1.NodeService/GetBlock',
       '/ledger.v1.NodeService/GetBlockMetadata',
@@ -219,7 +229,10 @@ describe('grpc conformance: dynamic client (proto-loader) against the generated 
   });
 
   it('u64 max and u256 values read the same in the dynamic client (uint64 as decimal, u256 as 32 bytes big-endian)', async () => {
-    const res = await call<Dynamic>(dynamic, 'GetBlock', { block_id: Buffer.from(fx.bytesOf(32, 101)), view: 'BLOCK_VIEW_STRUCTURED' });
+    const res = await call<Dynamic>(dynamic, 'GetBlock', {
+      block_id: Buffer.from(fx.bytesOf(32, 101)),
+      view: 'BLOCK_VIEW_STRUCTURED',
+    });
     const essence = res.block.payload.transaction.essence;
     expect(essence.network_id).to.equal(fx.U64_MAX.toString());
     const basic = essence.outputs[0];
@@ -236,7 +249,12 @@ describe('grpc conformance: dynamic client (proto-loader) against the generated 
     expect(err.code).to.equal(GrpcStatus.NOT_FOUND);
     expect(err.details).to.equal(`block not found: ${toHex0x(missing)}`);
     const parsed = parseNodeError(err);
-    expect(parsed).to.deep.equal({ code: 'NOT_FOUND', message: `block not found: ${toHex0x(missing)}`, grpcCode: GrpcStatus.NOT_FOUND, httpStatus: 404 });
+    expect(parsed).to.deep.equal({
+      code: 'NOT_FOUND',
+      message: `block not found: ${toHex0x(missing)}`,
+      grpcCode: GrpcStatus.NOT_FOUND,
+      httpStatus: 404,
+    });
     expect(restError(parsed).body.error.message).to.equal(`could not find data: block not found: ${toHex0x(missing)}`);
   });
 
@@ -254,7 +272,12 @@ describe('grpc conformance: dynamic client (proto-loader) against the generated 
       expect(noTips).to.include({ code: 'NO_TIPS', grpcCode: GrpcStatus.UNAVAILABLE, httpStatus: 503 });
       node.tipsFailure = new NodeError('POW_QUEUE_FULL', 'proof-of-work queue is full', { retryAfterSeconds: 7 });
       const full = parseNodeError(await failure(call(dynamic, 'GetTips', {})));
-      expect(full).to.include({ code: 'POW_QUEUE_FULL', grpcCode: GrpcStatus.RESOURCE_EXHAUSTED, httpStatus: 503, retryAfterSeconds: 7 });
+      expect(full).to.include({
+        code: 'POW_QUEUE_FULL',
+        grpcCode: GrpcStatus.RESOURCE_EXHAUSTED,
+        httpStatus: 503,
+        retryAfterSeconds: 7,
+      });
       expect(restError(full).headers).to.deep.equal({ 'retry-after': '7' });
     } finally {
       node.tipsFailure = undefined;
@@ -294,14 +317,22 @@ describe('grpc conformance: dynamic client (proto-loader) against the generated 
 
   it('the generated TypeScript client reads the same answers (bigint u64, oneof unions)', async () => {
     const res = await new Promise<Dynamic>((resolve, reject) =>
-      typed.getBlock({ blockId: fx.bytesOf(32, 101), view: BlockView.BLOCK_VIEW_STRUCTURED }, (err, r) => (err ? reject(err) : resolve(r))),
+      typed.getBlock({ blockId: fx.bytesOf(32, 101), view: BlockView.BLOCK_VIEW_STRUCTURED }, (err, r) =>
+        err ? reject(err) : resolve(r),
+      ),
     );
     expect(blockFromProto(res.block)).to.deep.equal(fx.blocks.transaction);
     const tips = await new Promise<{ tips: Uint8Array[] }>((resolve, reject) =>
       typed.getTips({ allowSemiLazy: false }, (e, r) => (e ? reject(e) : resolve(r))),
     );
     expect(tips.tips.map(toHex0x)).to.deep.equal(node.tips.map(toHex0x));
-    const err = await failure(new Promise((resolve, reject) => typed.getInfo({}, (e, r) => (e ? reject(e) : resolve(r)))));
-    expect(parseNodeError(err)).to.include({ code: 'UNIMPLEMENTED', grpcCode: GrpcStatus.UNIMPLEMENTED, httpStatus: 500 });
+    const err = await failure(
+      new Promise((resolve, reject) => typed.getInfo({}, (e, r) => (e ? reject(e) : resolve(r)))),
+    );
+    expect(parseNodeError(err)).to.include({
+      code: 'UNIMPLEMENTED',
+      grpcCode: GrpcStatus.UNIMPLEMENTED,
+      httpStatus: 500,
+    });
   });
 });

@@ -37,7 +37,9 @@ describe('grpc generated code drift', function () {
   });
 
   it('generates one TypeScript file per .proto file (plus the imported google/protobuf/any)', () => {
-    const protos = readdirSync(join(root, 'proto')).filter((f) => f.endsWith('.proto')).map((f) => f.replace(/\.proto$/, '.ts'));
+    const protos = readdirSync(join(root, 'proto'))
+      .filter((f) => f.endsWith('.proto'))
+      .map((f) => f.replace(/\.proto$/, '.ts'));
     const gen = readdirSync(join(root, 'src/grpc/gen')).filter((f) => f.endsWith('.ts'));
     expect(gen.sort()).to.deep.equal(protos.sort());
   });

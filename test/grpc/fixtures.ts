@@ -73,15 +73,32 @@ export const nftOutput: m.NftOutput = {
   amount: 0n,
   nativeTokens: [],
   nftId: bytesOf(32, 11),
-  unlockConditions: [allUnlockConditions[0]!, allUnlockConditions[1]!, allUnlockConditions[2]!, allUnlockConditions[3]!],
+  unlockConditions: [
+    allUnlockConditions[0]!,
+    allUnlockConditions[1]!,
+    allUnlockConditions[2]!,
+    allUnlockConditions[3]!,
+  ],
   features: [allFeatures[0]!, allFeatures[2]!, allFeatures[3]!],
   immutableFeatures: [allFeatures[1]!, allFeatures[2]!],
 };
 
-export const signature: m.Ed25519Signature = { type: m.SIGNATURE_ED25519, publicKey: bytesOf(32, 12), signature: bytesOf(64, 13) };
+export const signature: m.Ed25519Signature = {
+  type: m.SIGNATURE_ED25519,
+  publicKey: bytesOf(32, 12),
+  signature: bytesOf(64, 13),
+};
 
-export const taggedData: m.TaggedDataPayload = { type: m.PAYLOAD_TAGGED_DATA, tag: bytesOf(5, 14), data: bytesOf(300, 15) };
-export const emptyTaggedData: m.TaggedDataPayload = { type: m.PAYLOAD_TAGGED_DATA, tag: new Uint8Array(0), data: new Uint8Array(0) };
+export const taggedData: m.TaggedDataPayload = {
+  type: m.PAYLOAD_TAGGED_DATA,
+  tag: bytesOf(5, 14),
+  data: bytesOf(300, 15),
+};
+export const emptyTaggedData: m.TaggedDataPayload = {
+  type: m.PAYLOAD_TAGGED_DATA,
+  tag: new Uint8Array(0),
+  data: new Uint8Array(0),
+};
 
 export const transaction: m.TransactionPayload = {
   type: m.PAYLOAD_TRANSACTION,

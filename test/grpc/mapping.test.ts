@@ -62,7 +62,9 @@ describe('grpc mapping: model <-> proto', () => {
     expect(tx.payload?.kind?.$case).to.equal('transaction');
     const essence = (tx.payload!.kind as { value: pb.TransactionPayload }).value.essence!;
     expect(essence.outputs.map((o) => o.kind?.$case)).to.deep.equal(['basic', 'alias', 'foundry', 'nft']);
-    const ucs = (essence.outputs[0]!.kind as { value: pb.BasicOutput }).value.unlockConditions.map((u) => u.kind?.$case);
+    const ucs = (essence.outputs[0]!.kind as { value: pb.BasicOutput }).value.unlockConditions.map(
+      (u) => u.kind?.$case,
+    );
     expect(ucs).to.deep.equal(['address', 'storageDepositReturn', 'timelock', 'expiration']);
     const ms = blockToProto(fx.blocks.milestone!).payload!.kind as { $case: string; value: pb.MilestonePayload };
     expect(ms.$case).to.equal('milestone');
@@ -70,7 +72,11 @@ describe('grpc mapping: model <-> proto', () => {
   });
 
   describe('every object kind on its own', () => {
-    const cases: [string, { toProto(v: never, p: string): unknown; fromProto(v: never, p: string): unknown }, object[]][] = [
+    const cases: [
+      string,
+      { toProto(v: never, p: string): unknown; fromProto(v: never, p: string): unknown },
+      object[],
+    ][] = [
       ['address', codecs.address, [fx.ed25519, fx.alias, fx.nft]],
       ['unlock condition', codecs.unlockCondition, fx.allUnlockConditions],
       ['feature', codecs.feature, fx.allFeatures],
@@ -100,10 +106,16 @@ describe('grpc mapping: model <-> proto', () => {
       const tx = back.payload as m.TransactionPayload;
       expect(tx.essence.networkId).to.equal(fx.U64_MAX);
       expect((tx.essence.outputs[0] as m.BasicOutput).amount).to.equal(fx.U64_MAX);
-      expect(((tx.essence.outputs[0] as m.BasicOutput).unlockConditions[1] as m.StorageDepositReturnUnlockCondition).amount).to.equal(fx.U64_MAX);
+      expect(
+        ((tx.essence.outputs[0] as m.BasicOutput).unlockConditions[1] as m.StorageDepositReturnUnlockCondition).amount,
+      ).to.equal(fx.U64_MAX);
       expect(blockFromProto(viaWire(blockToProto(fx.blocks['no payload']!))).nonce).to.equal(fx.U64_MAX);
       const params = { ...m.SHIMMER_PROTOCOL, tokenSupply: fx.U64_MAX };
-      expect(protocolParametersFromProto(pb.ProtocolParameters.decode(pb.ProtocolParameters.encode(protocolParametersToProto(params)).finish()))).to.deep.equal(params);
+      expect(
+        protocolParametersFromProto(
+          pb.ProtocolParameters.decode(pb.ProtocolParameters.encode(protocolParametersToProto(params)).finish()),
+        ),
+      ).to.deep.equal(params);
     });
 
     it('represents u256 as exactly 32 bytes, big-endian', () => {
@@ -123,12 +135,24 @@ describe('grpc mapping: model <-> proto', () => {
       rejects(() => u256FromBytes(new Uint8Array(33), 'amount'), 'LENGTH_OUT_OF_RANGE', 'amount');
       rejects(() => u256FromBytes(new Uint8Array(31), 'amount'), 'LENGTH_OUT_OF_RANGE', 'amount');
       // an unset u256 field decodes as empty bytes: rejected, never read as 0
-      rejects(() => codecs.nativeToken.fromProto({ id: fx.bytesOf(38, 1), amount: new Uint8Array(0) }, 't'), 'LENGTH_OUT_OF_RANGE', 't.amount');
+      rejects(
+        () => codecs.nativeToken.fromProto({ id: fx.bytesOf(38, 1), amount: new Uint8Array(0) }, 't'),
+        'LENGTH_OUT_OF_RANGE',
+        't.amount',
+      );
     });
 
     it('rejects u64 outside 0..2^64-1', () => {
-      rejects(() => blockToProto({ ...fx.blocks['no payload']!, nonce: 1n << 64n }), 'VALUE_OUT_OF_RANGE', 'block.nonce');
-      rejects(() => blockFromProto({ ...blockToProto(fx.blocks['no payload']!), nonce: -1n }), 'VALUE_OUT_OF_RANGE', 'block.nonce');
+      rejects(
+        () => blockToProto({ ...fx.blocks['no payload']!, nonce: 1n << 64n }),
+        'VALUE_OUT_OF_RANGE',
+        'block.nonce',
+      );
+      rejects(
+        () => blockFromProto({ ...blockToProto(fx.blocks['no payload']!), nonce: -1n }),
+        'VALUE_OUT_OF_RANGE',
+        'block.nonce',
+      );
     });
   });
 
@@ -154,11 +178,17 @@ describe('grpc mapping: model <-> proto', () => {
     const essenceOf = (msg: pb.Block) => (msg.payload!.kind as { value: pb.TransactionPayload }).value.essence!;
 
     it('integer wider than the protocol field (u8 protocol version, u16 unlock reference, u8 rent factor)', () => {
-      const e = rejects(() => blockFromProto({ ...good(), protocolVersion: 256 }), 'VALUE_OUT_OF_RANGE', 'block.protocolVersion');
+      const e = rejects(
+        () => blockFromProto({ ...good(), protocolVersion: 256 }),
+        'VALUE_OUT_OF_RANGE',
+        'block.protocolVersion',
+      );
       expect(e.value).to.equal('256');
       expect(e.message).to.equal('Cannot convert block.protocolVersion: expected an integer 0..255 (u8), got 256');
       const msg = good();
-      (msg.payload!.kind as { value: pb.TransactionPayload }).value.unlocks[1] = { kind: { $case: 'reference', value: { reference: 65536 } } };
+      (msg.payload!.kind as { value: pb.TransactionPayload }).value.unlocks[1] = {
+        kind: { $case: 'reference', value: { reference: 65536 } },
+      };
       rejects(() => blockFromProto(msg), 'VALUE_OUT_OF_RANGE', 'block.payload.unlocks[1].reference');
       const params = protocolParametersToProto(m.SHIMMER_PROTOCOL);
       params.rentStructure!.vByteFactorKey = 300;
@@ -191,12 +221,18 @@ describe('grpc mapping: model <-> proto', () => {
       const treasuryInEssence = structuredClone(fx.transaction) as unknown as { essence: { outputs: unknown[] } };
       treasuryInEssence.essence.outputs[0] = fx.treasuryTransaction.output;
       const e = rejects(
-        () => blockToProto({ ...fx.blocks.transaction!, payload: treasuryInEssence as unknown as m.TransactionPayload }),
+        () =>
+          blockToProto({ ...fx.blocks.transaction!, payload: treasuryInEssence as unknown as m.TransactionPayload }),
         'TYPE_NOT_ALLOWED',
         'block.payload.essence.outputs[0]',
       );
       expect(e.message).to.contain('output type 2 is not allowed here (one of 3, 4, 5, 6)');
-      rejects(() => blockToProto({ ...fx.blocks['no payload']!, payload: fx.treasuryTransaction as unknown as m.BlockPayload }), 'TYPE_NOT_ALLOWED', 'block.payload');
+      rejects(
+        () =>
+          blockToProto({ ...fx.blocks['no payload']!, payload: fx.treasuryTransaction as unknown as m.BlockPayload }),
+        'TYPE_NOT_ALLOWED',
+        'block.payload',
+      );
       const immutable = { type: m.UC_IMMUTABLE_ALIAS, address: fx.ed25519 } as unknown as m.UnlockCondition;
       rejects(() => codecs.unlockCondition.toProto(immutable, 'uc'), 'TYPE_NOT_ALLOWED', 'uc.address');
     });

@@ -17,7 +17,12 @@ import type { NodeCallError } from '../../src/grpc/port.ts';
 import { FrameKind, MuxBatch, type MetadataEntry, type MuxFrame } from '../../src/grpc/gen/mux.ts';
 import { EXCHANGE, MAX_CALLS_IN_FLIGHT, MAX_MESSAGE_BYTES } from '../../src/grpc/mux.ts';
 import { NODE_DOOR_MAX_CALL_MS } from '../../src/node/doors.ts';
-import { MUX_MAX_CALL_MS, serveNodeMux, type NodeMuxHandle, type NodeMuxOptions } from '../../src/node/grpc/mux-server.ts';
+import {
+  MUX_MAX_CALL_MS,
+  serveNodeMux,
+  type NodeMuxHandle,
+  type NodeMuxOptions,
+} from '../../src/node/grpc/mux-server.ts';
 import type { Logger } from '../../src/node/logger.ts';
 import type { ServiceMethods } from '../../src/node/grpc/port.ts';
 
@@ -37,11 +42,20 @@ interface Rig {
 
 /** A grpc-js server with the node door's message limits serving NodeMux only, its unexpected failures collected. */
 async function serve(service: object, options: NodeMuxOptions = {}): Promise<Rig> {
-  const server = new Server({ 'grpc.max_receive_message_length': MAX_MESSAGE_BYTES, 'grpc.max_send_message_length': MAX_MESSAGE_BYTES });
+  const server = new Server({
+    'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
+    'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+  });
   const errors: string[] = [];
-  const logger: Logger = { info: () => undefined, warn: () => undefined, error: (m, e) => errors.push(`${m} ${String(e)}`) };
+  const logger: Logger = {
+    info: () => undefined,
+    warn: () => undefined,
+    error: (m, e) => errors.push(`${m} ${String(e)}`),
+  };
   const mux = serveNodeMux(server, service as Partial<ServiceMethods>, { logger, ...options });
-  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+  );
   return { port, mux, errors, stop: () => server.forceShutdown() };
 }
 
@@ -62,7 +76,12 @@ interface Raw {
 function exchange(port: number): Raw {
   const session = connectHttp2(`http://127.0.0.1:${port}`);
   session.on('error', () => undefined);
-  const req = session.request({ ':method': 'POST', ':path': EXCHANGE.path, 'content-type': 'application/grpc', te: 'trailers' });
+  const req = session.request({
+    ':method': 'POST',
+    ':path': EXCHANGE.path,
+    'content-type': 'application/grpc',
+    te: 'trailers',
+  });
   req.on('error', () => undefined);
   const chunks: Buffer[] = [];
   let held = 0;
@@ -95,21 +114,40 @@ function exchange(port: number): Raw {
     },
   };
   const status = (h: IncomingHttpHeaders): void => {
-    if (h['grpc-status'] !== undefined) raw.status = { code: Number(h['grpc-status']), details: decodeURIComponent(String(h['grpc-message'] ?? '')) };
+    if (h['grpc-status'] !== undefined)
+      raw.status = { code: Number(h['grpc-status']), details: decodeURIComponent(String(h['grpc-message'] ?? '')) };
   };
   req.on('response', status);
   req.on('trailers', status);
   return raw;
 }
 
-const call = (callId: number, method: string, metadata: MetadataEntry[] = [], timeoutMs = 0): MuxFrame => ({ kind: FrameKind.FRAME_KIND_CALL, callId, method, message: new Uint8Array(0), timeoutMs, statusCode: 0, statusDetails: '', metadata });
+const call = (callId: number, method: string, metadata: MetadataEntry[] = [], timeoutMs = 0): MuxFrame => ({
+  kind: FrameKind.FRAME_KIND_CALL,
+  callId,
+  method,
+  message: new Uint8Array(0),
+  timeoutMs,
+  statusCode: 0,
+  statusDetails: '',
+  metadata,
+});
 const cancel = (callId: number): MuxFrame => ({ ...call(callId, ''), kind: FrameKind.FRAME_KIND_CANCEL });
 const batch = (frames: MuxFrame[]): Buffer => Buffer.from(MuxBatch.encode({ frames }).finish());
 
 /** `count` CALL frames of `method` without a deadline (timeout_ms 0), IDs from `first`, encoded as one batch. */
 function callBatch(first: number, count: number, method = 'GetInfo'): Buffer {
   const w = new BinaryWriter();
-  for (let id = first; id < first + count; id++) w.uint32(10).fork().uint32(8).int32(FrameKind.FRAME_KIND_CALL).uint32(16).uint32(id).uint32(26).string(method).join();
+  for (let id = first; id < first + count; id++)
+    w.uint32(10)
+      .fork()
+      .uint32(8)
+      .int32(FrameKind.FRAME_KIND_CALL)
+      .uint32(16)
+      .uint32(id)
+      .uint32(26)
+      .string(method)
+      .join();
   return Buffer.from(w.finish());
 }
 
@@ -155,7 +193,10 @@ describe('NodeMux server under malicious frames (a real gRPC stream)', () => {
     const raw = exchange(rig.port);
     try {
       raw.read();
-      const bad = (key: string, value: Uint8Array): MetadataEntry[] => [{ key: 'x-fine', value: Buffer.from('1') }, { key, value }];
+      const bad = (key: string, value: Uint8Array): MetadataEntry[] => [
+        { key: 'x-fine', value: Buffer.from('1') },
+        { key, value },
+      ];
       raw.write(
         batch([
           call(1, 'GetInfoV3', bad('Bad Key!', Buffer.from('v'))),
@@ -166,7 +207,11 @@ describe('NodeMux server under malicious frames (a real gRPC stream)', () => {
       );
       await until(() => raw.frames.length === 4);
       const frames = byId(raw.frames);
-      for (const [id, key] of [[1, 'Bad Key!'], [2, 'x-text'], [3, 'x-utf8']] as const) {
+      for (const [id, key] of [
+        [1, 'Bad Key!'],
+        [2, 'x-text'],
+        [3, 'x-utf8'],
+      ] as const) {
         expect(frames.get(id)).to.include({ kind: FrameKind.FRAME_KIND_FAILURE, statusCode: Status.INVALID_ARGUMENT });
         expect(frames.get(id)!.statusDetails).to.include(JSON.stringify(key));
       }
@@ -195,7 +240,12 @@ describe('NodeMux server under malicious frames (a real gRPC stream)', () => {
       raw.write(batch([call(1, 'GetTips'), call(2, 'GetTips'), call(3, 'GetInfoV3')]));
       await until(() => raw.frames.length === 3);
       const frames = byId(raw.frames);
-      for (const id of [1, 2]) expect(frames.get(id)).to.include({ kind: FrameKind.FRAME_KIND_FAILURE, statusCode: Status.INTERNAL, statusDetails: 'Internal error' });
+      for (const id of [1, 2])
+        expect(frames.get(id)).to.include({
+          kind: FrameKind.FRAME_KIND_FAILURE,
+          statusCode: Status.INTERNAL,
+          statusDetails: 'Internal error',
+        });
       expect(frames.get(3)!.kind).to.equal(FrameKind.FRAME_KIND_ANSWER);
       expect(rig.errors).to.have.length(1);
       expect(rig.errors[0]).to.match(/a frame of call 1 failed unexpectedly .*a service that throws/);
@@ -216,18 +266,33 @@ describe('NodeMux server under malicious frames (a real gRPC stream)', () => {
 
   it(`at most ${MAX_CALLS_IN_FLIGHT} calls under way per stream: one more is RESOURCE_EXHAUSTED without running; a cancel frees a place`, async () => {
     let started = 0;
-    const rig = await serve({ getInfo: () => (started++, never()) });
+    const rig = await serve({
+      getInfo: () => {
+        started++;
+        return never();
+      },
+    });
     const raw = exchange(rig.port);
     try {
       raw.read();
       raw.write(callBatch(1, MAX_CALLS_IN_FLIGHT + 76));
       await until(() => raw.frames.length === 76);
       expect(started).to.equal(MAX_CALLS_IN_FLIGHT);
-      expect(raw.frames.map((f) => f.callId)).to.deep.equal(Array.from({ length: 76 }, (_, i) => MAX_CALLS_IN_FLIGHT + 1 + i));
-      expect(raw.frames[0]).to.include({ kind: FrameKind.FRAME_KIND_FAILURE, statusCode: Status.RESOURCE_EXHAUSTED, statusDetails: 'Too many calls under way on this stream (at most 1024): wait for answers' });
+      expect(raw.frames.map((f) => f.callId)).to.deep.equal(
+        Array.from({ length: 76 }, (_, i) => MAX_CALLS_IN_FLIGHT + 1 + i),
+      );
+      expect(raw.frames[0]).to.include({
+        kind: FrameKind.FRAME_KIND_FAILURE,
+        statusCode: Status.RESOURCE_EXHAUSTED,
+        statusDetails: 'Too many calls under way on this stream (at most 1024): wait for answers',
+      });
       raw.write(batch([cancel(1), cancel(2), call(5000, 'GetInfo'), call(5001, 'GetInfo'), call(5002, 'GetInfo')]));
       await until(() => raw.frames.length === 77);
-      expect([started, raw.frames[76]!.callId, rig.mux.stats().calls]).to.deep.equal([MAX_CALLS_IN_FLIGHT + 2, 5002, MAX_CALLS_IN_FLIGHT]);
+      expect([started, raw.frames[76]!.callId, rig.mux.stats().calls]).to.deep.equal([
+        MAX_CALLS_IN_FLIGHT + 2,
+        5002,
+        MAX_CALLS_IN_FLIGHT,
+      ]);
     } finally {
       raw.close();
       rig.stop();
@@ -237,7 +302,15 @@ describe('NodeMux server under malicious frames (a real gRPC stream)', () => {
   it('a call without a deadline (timeout_ms 0) or with a later one ends at the node door`s limit; the service`s signal aborts', async () => {
     expect(MUX_MAX_CALL_MS).to.equal(NODE_DOOR_MAX_CALL_MS);
     let cancelled = 0;
-    const rig = await serve({ getInfo: (_r: unknown, signal: AbortSignal) => (signal.addEventListener('abort', () => cancelled++), never()) }, { maxCallMs: 300 });
+    const rig = await serve(
+      {
+        getInfo: (_r: unknown, signal: AbortSignal) => {
+          signal.addEventListener('abort', () => cancelled++);
+          return never();
+        },
+      },
+      { maxCallMs: 300 },
+    );
     const raw = exchange(rig.port);
     try {
       raw.read();
@@ -246,7 +319,11 @@ describe('NodeMux server under malicious frames (a real gRPC stream)', () => {
       await until(() => raw.frames.length === 3 && cancelled === 3);
       expect(Date.now() - t0).to.be.at.least(280);
       const frames = byId(raw.frames);
-      for (const id of [1, 2]) expect(frames.get(id)).to.include({ statusCode: Status.DEADLINE_EXCEEDED, statusDetails: 'Deadline exceeded (this node answers a call within 0.3 s)' });
+      for (const id of [1, 2])
+        expect(frames.get(id)).to.include({
+          statusCode: Status.DEADLINE_EXCEEDED,
+          statusDetails: 'Deadline exceeded (this node answers a call within 0.3 s)',
+        });
       expect(frames.get(3)).to.include({ statusCode: Status.DEADLINE_EXCEEDED, statusDetails: 'Deadline exceeded' });
       expect(raw.frames[0]!.callId).to.equal(3);
       expect(rig.mux.stats().calls).to.equal(0);
@@ -259,10 +336,17 @@ describe('NodeMux server under malicious frames (a real gRPC stream)', () => {
   it('300k CALL frames without deadlines from a client that never reads: 1,024 run, dispatch stops mid-batch, memory and event loop stay bounded; read, every other call is RESOURCE_EXHAUSTED', async function () {
     this.timeout(60000);
     let started = 0;
-    const rig = await serve({ getInfo: () => (started++, never()) });
+    const rig = await serve({
+      getInfo: () => {
+        started++;
+        return never();
+      },
+    });
     const total = 300_000;
     const batches = [callBatch(1, total / 2), callBatch(total / 2 + 1, total / 2)];
-    expect(batches[0]!.length).to.be.above(2 * MiB).and.below(MAX_MESSAGE_BYTES);
+    expect(batches[0]!.length)
+      .to.be.above(2 * MiB)
+      .and.below(MAX_MESSAGE_BYTES);
     gc();
     const heapBefore = process.memoryUsage().heapUsed;
     const lag = monitorEventLoopDelay({ resolution: 10 });
@@ -277,8 +361,12 @@ describe('NodeMux server under malicious frames (a real gRPC stream)', () => {
       const heapGrowth = process.memoryUsage().heapUsed - heapBefore;
       expect(started).to.equal(MAX_CALLS_IN_FLIGHT);
       expect(held.calls).to.equal(MAX_CALLS_IN_FLIGHT);
-      expect(held.queuedBytes, 'frames received and not dispatched').to.be.above(0).and.at.most(2 * MAX_MESSAGE_BYTES);
-      expect(held.backlogBytes, 'answers waiting to be written').to.be.above(4 * MiB).and.below(5 * MiB);
+      expect(held.queuedBytes, 'frames received and not dispatched')
+        .to.be.above(0)
+        .and.at.most(2 * MAX_MESSAGE_BYTES);
+      expect(held.backlogBytes, 'answers waiting to be written')
+        .to.be.above(4 * MiB)
+        .and.below(5 * MiB);
       expect(heapGrowth, 'heap growth').to.be.below(64 * MiB);
       expect(lag.max / 1e6, 'longest event loop delay, ms').to.be.below(250);
 
@@ -302,7 +390,15 @@ describe('NodeMux server under malicious frames (a real gRPC stream)', () => {
   it('more than maxQueuedBytes received and not dispatched: the stream ends RESOURCE_EXHAUSTED, its calls cancelled', async function () {
     this.timeout(20000);
     let cancelled = 0;
-    const rig = await serve({ getInfo: (_r: unknown, signal: AbortSignal) => (signal.addEventListener('abort', () => cancelled++), never()) }, { maxQueuedBytes: 256 * 1024 });
+    const rig = await serve(
+      {
+        getInfo: (_r: unknown, signal: AbortSignal) => {
+          signal.addEventListener('abort', () => cancelled++);
+          return never();
+        },
+      },
+      { maxQueuedBytes: 256 * 1024 },
+    );
     const raw = exchange(rig.port);
     try {
       raw.write(callBatch(1, 100_000));
@@ -311,7 +407,9 @@ describe('NodeMux server under malicious frames (a real gRPC stream)', () => {
       raw.read(() => false);
       await until(() => raw.status !== undefined);
       expect(raw.status!.code).to.equal(Status.RESOURCE_EXHAUSTED);
-      expect(raw.status!.details).to.match(/^Too much received and not yet dispatched \(\d+ bytes, at most 262144\): read the answers$/);
+      expect(raw.status!.details).to.match(
+        /^Too much received and not yet dispatched \(\d+ bytes, at most 262144\): read the answers$/,
+      );
     } finally {
       raw.close();
       rig.stop();
@@ -345,7 +443,9 @@ describe('the gateway`s mux client under the node`s limit', () => {
       let answeredSoFar = 0;
       while (answeredSoFar < n) {
         const cbs = pending.splice(0);
-        cbs.forEach((resolve, k) => resolve({ json: `answer ${answeredSoFar + k}` }));
+        cbs.forEach((resolve, k) => {
+          resolve({ json: `answer ${answeredSoFar + k}` });
+        });
         answeredSoFar += cbs.length;
         expect(rig.mux.stats().calls).to.be.at.most(MAX_CALLS_IN_FLIGHT);
         await until(() => pending.length > 0 || outcomes.filter((o) => typeof o === 'string').length === n);

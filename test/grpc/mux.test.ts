@@ -6,7 +6,20 @@ import { expect } from 'chai';
 import { EventEmitter } from 'node:events';
 import { Metadata } from '@grpc/grpc-js';
 import { MuxBatch } from '../../src/grpc/gen/mux.ts';
-import { BatchReader, frame, frameBytes, FrameKind, FrameWriter, InvalidMetadataError, MAX_MESSAGE_BYTES, metadataOf, METHOD_OF, servicePath, WIRE_NAME, type MuxFrame } from '../../src/grpc/mux.ts';
+import {
+  BatchReader,
+  frame,
+  frameBytes,
+  FrameKind,
+  FrameWriter,
+  InvalidMetadataError,
+  MAX_MESSAGE_BYTES,
+  metadataOf,
+  METHOD_OF,
+  servicePath,
+  WIRE_NAME,
+  type MuxFrame,
+} from '../../src/grpc/mux.ts';
 
 /** A stream that records batches, says false to write() while `full`, and calls back writes when told. */
 class FakeSink extends EventEmitter {
@@ -30,7 +43,8 @@ class FakeSink extends EventEmitter {
 }
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-const call = (id: number, bytes = 10): MuxFrame => frame(FrameKind.FRAME_KIND_CALL, id, new Uint8Array(bytes), 'GetBlock', 5);
+const call = (id: number, bytes = 10): MuxFrame =>
+  frame(FrameKind.FRAME_KIND_CALL, id, new Uint8Array(bytes), 'GetBlock', 5);
 
 describe('mux wire helpers', () => {
   it('writes the frames of one turn as one batch, dropping those not wanted any more', async () => {
@@ -46,7 +60,8 @@ describe('mux wire helpers', () => {
   it('keeps each batch within the message limit', async () => {
     const sink = new FakeSink();
     const writer = new FrameWriter(sink);
-    for (let id = 1; id <= 5; id++) writer.push(call(id, MAX_MESSAGE_BYTES / 3), frameBytes(call(id, MAX_MESSAGE_BYTES / 3)));
+    for (let id = 1; id <= 5; id++)
+      writer.push(call(id, MAX_MESSAGE_BYTES / 3), frameBytes(call(id, MAX_MESSAGE_BYTES / 3)));
     await tick();
     expect(sink.batches.map((b) => b.length)).to.deep.equal([2, 2, 1]);
   });
@@ -124,12 +139,21 @@ describe('mux wire helpers', () => {
     ] as const) {
       expect(() => metadataOf([text('x-ok', 'fine'), entry])).to.throw(InvalidMetadataError, JSON.stringify(key));
     }
-    expect(() => metadataOf([text('x'.repeat(1000) + '!', 'v')])).to.throw(InvalidMetadataError, /\(key "x{64}\.\.\."\)$/);
-    expect(metadataOf([{ key: 'x-raw-bin', value: Buffer.from('a\nb') }]).get('x-raw-bin')).to.deep.equal([Buffer.from('a\nb')]);
+    expect(() => metadataOf([text('x'.repeat(1000) + '!', 'v')])).to.throw(
+      InvalidMetadataError,
+      /\(key "x{64}\.\.\."\)$/,
+    );
+    expect(metadataOf([{ key: 'x-raw-bin', value: Buffer.from('a\nb') }]).get('x-raw-bin')).to.deep.equal([
+      Buffer.from('a\nb'),
+    ]);
   });
 
   it('reads a batch one frame at a time, as MuxBatch.decode reads it whole', () => {
-    const frames = [call(1), frame(FrameKind.FRAME_KIND_CANCEL, 2), { ...call(3), metadata: [{ key: 'x-a', value: Buffer.from('v') }] }];
+    const frames = [
+      call(1),
+      frame(FrameKind.FRAME_KIND_CANCEL, 2),
+      { ...call(3), metadata: [{ key: 'x-a', value: Buffer.from('v') }] },
+    ];
     const bytes = MuxBatch.encode({ frames }).finish();
     const reader = new BatchReader(bytes);
     const read: MuxFrame[] = [];

@@ -35,7 +35,9 @@ describe('grpc mapping: real blocks (test vectors)', () => {
 });
 
 describe('grpc mapping: real outputs (test vectors)', () => {
-  const { serialization } = loadVectors('stardust/outputs.json') as { serialization: (BlockVector & { notes?: string })[] };
+  const { serialization } = loadVectors('stardust/outputs.json') as {
+    serialization: (BlockVector & { notes?: string })[];
+  };
   // the iota.js foundry/NFT samples are serialization-only shapes a node rejects (docs/protocol.md §20.13):
   // never mapped
   const valid = serialization.filter((v) => !v.notes?.startsWith('SERIALIZATION ONLY'));

@@ -24,12 +24,14 @@ declare module '@iota/iota.js' {
   }
   export function serializeBlock(writeStream: WriteStream, object: IBlock): void;
   export function deserializeBlock(readStream: ReadStream): IBlock;
+  // biome-ignore lint/complexity/noStaticOnlyClass: declares the shape of a third-party module
   export class TransactionHelper {
     static calculateBlockId(block: IBlock): string;
   }
 }
 
 declare module '@iota/crypto.js' {
+  // biome-ignore lint/complexity/noStaticOnlyClass: declares the shape of a third-party module
   export class Blake2b {
     static sum256(data: Uint8Array, key?: Uint8Array): Uint8Array;
   }

@@ -3,7 +3,8 @@
  * and on every real block vector: identical bytes, identical block IDs, and each side decodes the other's output.
  *
  * Representational differences normalized (see `iotajs.ts`): empty byte strings / empty lists that we omit and iota.js
- * emits as "", "0x", [] or as keys holding `undefined`; "0x" re-added for omitted tagged-data tag/data when feeding iota.js.
+ * emits as "", "0x", [] or as keys holding `undefined`; "0x" re-added for omitted tagged-data tag/data when feeding
+ * iota.js.
  *
  * iota.js defects found (the spec / real vectors win; each asserted below so a change is noticed):
  * - D1 it refuses to decode blocks shorter than 50 bytes: the valid 46-byte block (1 parent, no payload,
@@ -49,7 +50,13 @@ interface Tally {
 }
 
 const newTally = (): Tally => ({
-  checked: 0, encodedByIotaJs: 0, decodedByIotaJs: 0, d1ShortBlock: 0, d2ShortMilestone: 0, d3EmptyParams: 0, normalized: new Map(),
+  checked: 0,
+  encodedByIotaJs: 0,
+  decodedByIotaJs: 0,
+  d1ShortBlock: 0,
+  d2ShortMilestone: 0,
+  d3EmptyParams: 0,
+  normalized: new Map(),
 });
 
 const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
@@ -94,10 +101,14 @@ function crossCheck(b: Block, t: Tally, expected?: { bytes: string; id: string }
     expect(() => iotaJsDecode(ours), 'D1').to.throw(/less than the minimimum size required of 50/);
     t.d1ShortBlock++;
   } else if (isShortMilestone(b)) {
-    expect(() => iotaJsDecode(ours), 'D2').to.throw(/Milestone Payload data .* less than the minimimum size required of 273/);
+    expect(() => iotaJsDecode(ours), 'D2').to.throw(
+      /Milestone Payload data .* less than the minimimum size required of 273/,
+    );
     t.d2ShortMilestone++;
   } else {
-    expect(normalizeIotaJs(iotaJsDecode(ours), t.normalized), 'iota.js decode of our bytes').to.deep.equal(plain(ourJson));
+    expect(normalizeIotaJs(iotaJsDecode(ours), t.normalized), 'iota.js decode of our bytes').to.deep.equal(
+      plain(ourJson),
+    );
     t.decodedByIotaJs++;
   }
   t.checked++;
@@ -110,8 +121,13 @@ describe('interop: our codec vs @iota/iota.js 2.0.0-rc.4', function () {
     for (const kind of Object.keys(RUNS) as BlockKind[]) {
       it(`${RUNS[kind]} ${kind} blocks: identical bytes and IDs, each decodes the other's output`, () => {
         const t = newTally();
-        after(() => console.log(`      ${kind}: ${JSON.stringify({ ...t, normalized: Object.fromEntries(t.normalized) })}`));
-        fc.assert(fc.property(block(kind), (b) => crossCheck(b, t)), { seed: SEED, numRuns: RUNS[kind] });
+        after(() =>
+          console.log(`      ${kind}: ${JSON.stringify({ ...t, normalized: Object.fromEntries(t.normalized) })}`),
+        );
+        fc.assert(
+          fc.property(block(kind), (b) => crossCheck(b, t)),
+          { seed: SEED, numRuns: RUNS[kind] },
+        );
         expect(t.checked).to.equal(RUNS[kind]);
         // The documented defects must stay exceptions: the bulk is checked both ways.
         expect(t.encodedByIotaJs, 'encoded by iota.js').to.be.greaterThan(RUNS[kind] * 0.9);
@@ -129,7 +145,12 @@ describe('interop: our codec vs @iota/iota.js 2.0.0-rc.4', function () {
     it('blocks.json: every vector encodes, decodes and hashes the same on both sides', () => {
       const file = loadVectors('stardust/blocks.json');
       const t = newTally();
-      for (const v of file.vectors as { name: string; bytes: string; blockId?: string; derived: { blockId: string } }[]) {
+      for (const v of file.vectors as {
+        name: string;
+        bytes: string;
+        blockId?: string;
+        derived: { blockId: string };
+      }[]) {
         const b = decodeBlock(fromHex(v.bytes));
         if (v.blockId !== undefined) expect(v.derived.blockId, v.name).to.equal(v.blockId);
         try {

@@ -10,7 +10,8 @@
  *    for empty milestone metadata and `[]` for empty milestone options. `normalizeIotaJs` drops those.
  * 2. Keys present with the value `undefined`: iota.js returns `payload: undefined` (block, essence) and
  *    `nativeTokens`/`features`/`immutableFeatures`/`stateMetadata: undefined` when empty; we omit the keys.
- * 3. Feeding iota.js: its tagged-data ENCODER writes a u32 (4 bytes) instead of a u8 tag length when `tag` is missing or
+ * 3. Feeding iota.js: its tagged-data ENCODER writes a u32 (4 bytes) instead of a u8 tag length when `tag` is missing
+ * or
  *    `""` (an iota.js defect, see `iotaJsTagLengthDefect`); given `"0x"` it writes the correct u8 0. `toIotaJsJson`
  *    therefore re-adds `"0x"` for omitted empty tagged-data `tag`/`data`. Nothing else is changed.
  */

@@ -6,9 +6,15 @@ const line = (path: string): string => `7f0000000000-7f0000001000 r-xp 00000000 
 
 describe('allocator in use (start-up line)', () => {
   it('names a preloaded jemalloc or tcmalloc from the mapped libraries, else the C library', () => {
-    expect(allocatorInUse([line('/usr/lib/x86_64-linux-gnu/libc.so.6'), line('/usr/lib/x86_64-linux-gnu/libjemalloc.so.2')].join('\n'))).to.equal('jemalloc');
+    expect(
+      allocatorInUse(
+        [line('/usr/lib/x86_64-linux-gnu/libc.so.6'), line('/usr/lib/x86_64-linux-gnu/libjemalloc.so.2')].join('\n'),
+      ),
+    ).to.equal('jemalloc');
     expect(allocatorInUse(line('/usr/lib/libtcmalloc_minimal.so.4'))).to.equal('tcmalloc');
-    expect(allocatorInUse([line('/usr/lib/x86_64-linux-gnu/libc.so.6'), line('/data/jemalloc-notes/libc.so')].join('\n'))).to.equal('libc');
+    expect(
+      allocatorInUse([line('/usr/lib/x86_64-linux-gnu/libc.so.6'), line('/data/jemalloc-notes/libc.so')].join('\n')),
+    ).to.equal('libc');
     expect(allocatorNote('jemalloc')).to.equal('memory allocator: jemalloc');
     expect(allocatorNote('libc')).to.match(/C library's malloc.*preload it/);
     expect(allocatorNote(undefined)).to.equal(undefined);
@@ -21,7 +27,10 @@ describe('allocator in use (start-up line)', () => {
 
   describe('scripts/ensure-jemalloc.sh', () => {
     const run = (env: Record<string, string>): { status: number | null; stdout: string; stderr: string } => {
-      const r = spawnSync('bash', ['scripts/ensure-jemalloc.sh'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+      const r = spawnSync('bash', ['scripts/ensure-jemalloc.sh'], {
+        env: { ...process.env, ...env },
+        encoding: 'utf8',
+      });
       return { status: r.status, stdout: r.stdout, stderr: r.stderr };
     };
 
@@ -49,10 +58,14 @@ describe('allocator in use (start-up line)', () => {
         this.skip();
       }
       const lib = found.stdout.trim();
-      const r = spawnSync(process.execPath, ['-e', "import('./src/node/support/allocator.ts').then((m) => console.log(m.allocatorInUse()))"], {
-        env: { ...process.env, LD_PRELOAD: lib, NODE_OPTIONS: '--import tsx' },
-        encoding: 'utf8',
-      });
+      const r = spawnSync(
+        process.execPath,
+        ['-e', "import('./src/node/support/allocator.ts').then((m) => console.log(m.allocatorInUse()))"],
+        {
+          env: { ...process.env, LD_PRELOAD: lib, NODE_OPTIONS: '--import tsx' },
+          encoding: 'utf8',
+        },
+      );
       expect(r.stdout.trim(), r.stderr).to.equal('jemalloc');
     });
   });

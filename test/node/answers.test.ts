@@ -1,6 +1,13 @@
 import { expect } from 'chai';
 import { BlockView } from '../../src/grpc/gen/node.ts';
-import { blockResponse, blockV3Response, RenderedJson, requireId, V2_ID_LENGTH, V3_ID_LENGTH } from '../../src/node/grpc/answers.ts';
+import {
+  blockResponse,
+  blockV3Response,
+  RenderedJson,
+  requireId,
+  V2_ID_LENGTH,
+  V3_ID_LENGTH,
+} from '../../src/node/grpc/answers.ts';
 import { NodeError } from '../../src/node/support/errors.ts';
 import * as fx from '../grpc/fixtures.ts';
 
@@ -18,9 +25,18 @@ describe('grpc answers: IDs and block views', () => {
   const id = fx.bytesOf(32, 1);
   const calls: string[] = [];
   const sources = {
-    block: () => (calls.push('block'), fx.blocks['tagged data']!),
-    raw: () => (calls.push('raw'), Uint8Array.of(1, 2)),
-    json: () => (calls.push('json'), '{}'),
+    block: () => {
+      calls.push('block');
+      return fx.blocks['tagged data']!;
+    },
+    raw: () => {
+      calls.push('raw');
+      return Uint8Array.of(1, 2);
+    },
+    json: () => {
+      calls.push('json');
+      return '{}';
+    },
   };
   beforeEach(() => (calls.length = 0));
 
@@ -30,7 +46,9 @@ describe('grpc answers: IDs and block views', () => {
     const e = nodeError(() => requireId(fx.bytesOf(36, 1), V2_ID_LENGTH, 'block ID'));
     expect(e.code).to.equal('INVALID_REQUEST');
     expect(e.message).to.match(/^invalid block ID: 0x0102.*, expected 32 bytes, got 36$/);
-    expect(nodeError(() => requireId(new Uint8Array(0), V3_ID_LENGTH, 'transaction ID')).message).to.equal('invalid transaction ID: 0x, expected 36 bytes, got 0');
+    expect(nodeError(() => requireId(new Uint8Array(0), V3_ID_LENGTH, 'transaction ID')).message).to.equal(
+      'invalid transaction ID: 0x, expected 36 bytes, got 0',
+    );
   });
 
   it('UNSPECIFIED gives all three parts', () => {
@@ -58,8 +76,14 @@ describe('grpc answers: IDs and block views', () => {
 
   it('v3 answers carry bytes and JSON only; STRUCTURED is refused', () => {
     const v3id = fx.bytesOf(36, 2);
-    expect(blockV3Response(v3id, BlockView.BLOCK_VIEW_UNSPECIFIED, sources)).to.deep.equal({ blockId: v3id, raw: Uint8Array.of(1, 2), json: '{}' });
-    expect(nodeError(() => blockV3Response(v3id, BlockView.BLOCK_VIEW_STRUCTURED, sources)).message).to.contain('not offered for v3');
+    expect(blockV3Response(v3id, BlockView.BLOCK_VIEW_UNSPECIFIED, sources)).to.deep.equal({
+      blockId: v3id,
+      raw: Uint8Array.of(1, 2),
+      json: '{}',
+    });
+    expect(nodeError(() => blockV3Response(v3id, BlockView.BLOCK_VIEW_STRUCTURED, sources)).message).to.contain(
+      'not offered for v3',
+    );
   });
 });
 
@@ -67,7 +91,10 @@ describe('grpc answers: rendered block JSON kept by block ID', () => {
   it('renders a block once, keeps at most maxChars characters (oldest out first), never keeps a text over the bound', () => {
     const kept = new RenderedJson(10);
     let renders = 0;
-    const render = (text: string) => () => (renders++, text);
+    const render = (text: string) => () => {
+      renders++;
+      return text;
+    };
     const a = fx.bytesOf(32, 1);
     expect(kept.of(a, render('aaaa'))).to.equal('aaaa');
     expect(kept.of(fx.bytesOf(32, 1), render('other'))).to.equal('aaaa'); // same ID, another array: no render

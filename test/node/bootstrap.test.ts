@@ -19,7 +19,9 @@ import { devNetworkGenesis } from '../../src/node/genesis/dev-genesis.ts';
 /** A genesis in the layout snapshot/snapshot.ts writes: the head, then one output per line, ascending by ID. */
 function layout(g: Genesis): string {
   const json = genesisToJson(g);
-  const outputs = (json['outputs'] as { outputId: string }[]).slice().sort((a, b) => compareBytes(fromHex0x(a.outputId), fromHex0x(b.outputId)));
+  const outputs = (json['outputs'] as { outputId: string }[])
+    .slice()
+    .sort((a, b) => compareBytes(fromHex0x(a.outputId), fromHex0x(b.outputId)));
   delete json['outputs'];
   const text = JSON.stringify(json, null, 2);
   const lines = outputs.map((o, i) => `${i === 0 ? '' : ','}\n    ${JSON.stringify(o)}`).join('');
@@ -28,7 +30,9 @@ function layout(g: Genesis): string {
 
 describe('bootstrap from a peer: flags, snapshot layout, milestone checks', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ledger-bootstrap-'));
-  const genesis = genesisFromJson(JSON.parse(JSON.stringify(genesisToJson(devNetworkGenesis({ minPowScore: 0, funds: ['0x' + '42'.repeat(32)] })))));
+  const genesis = genesisFromJson(
+    JSON.parse(JSON.stringify(genesisToJson(devNetworkGenesis({ minPowScore: 0, funds: ['0x' + '42'.repeat(32)] })))),
+  );
   const good = layout(genesis);
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -45,7 +49,9 @@ describe('bootstrap from a peer: flags, snapshot layout, milestone checks', () =
 
   it('--genesis-keys needs --peer and excludes --genesis', () => {
     expect(() => parseRunArgs(['--genesis-keys', 'g.json'])).to.throw(ConfigError, /--genesis-keys needs --peer/);
-    expect(() => parseRunArgs(['--genesis-keys', 'g.json', '--genesis', 'g.json', '--peer', '127.0.0.1:15600'])).to.throw(ConfigError, /exclude each other/);
+    expect(() =>
+      parseRunArgs(['--genesis-keys', 'g.json', '--genesis', 'g.json', '--peer', '127.0.0.1:15600']),
+    ).to.throw(ConfigError, /exclude each other/);
     expect(parseRunArgs(['--genesis-keys', 'g.json', '--peer', '127.0.0.1:15600']).genesisKeys).to.equal('g.json');
   });
 
@@ -83,7 +89,12 @@ describe('bootstrap from a peer: flags, snapshot layout, milestone checks', () =
   });
 
   it('refuses an offered milestone block that is no milestone, of another index, or before the genesis', () => {
-    const tagged = encodeBlock({ protocolVersion: 2, parents: [new Uint8Array(32)], payload: { type: 5, tag: new Uint8Array(1), data: new Uint8Array(1) }, nonce: 0n });
+    const tagged = encodeBlock({
+      protocolVersion: 2,
+      parents: [new Uint8Array(32)],
+      payload: { type: 5, tag: new Uint8Array(1), data: new Uint8Array(1) },
+      nonce: 0n,
+    });
     expect(() => verifyMilestoneBlock(tagged, 5, genesis)).to.throw(BootstrapRefusal, /milestone block is invalid/);
     expect(() => verifyMilestoneBlock(new Uint8Array(), 5, genesis)).to.throw(BootstrapRefusal, /no milestone block/);
     expect(() => verifyMilestoneBlock(new Uint8Array([1, 2, 3]), 5, genesis)).to.throw(BootstrapRefusal, /invalid/);

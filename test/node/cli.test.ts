@@ -1,4 +1,6 @@
-/** `ledger-node run` as a process: starts, logs where it listens, stops cleanly on SIGTERM / SIGINT; bad flags exit 2. */
+/**
+ * `ledger-node run` as a process: starts, logs where it listens, stops cleanly on SIGTERM / SIGINT; bad flags exit 2.
+ */
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -44,12 +46,15 @@ describe('ledger-node run (process)', function () {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`starts, logs both listeners, and exits 0 on ${signal}`, async () => {
       let sent = false;
-      const r = await run(['run', '--data-dir', dir, '--grpc-port', '0', '--peer-port', '0', '--rest-port=0', '--pow-workers', '0'], (out, kill) => {
-        if (!sent && /REST API listening on/.test(out) && /remote PoW off/.test(out)) {
-          sent = true;
-          kill(signal);
-        }
-      });
+      const r = await run(
+        ['run', '--data-dir', dir, '--grpc-port', '0', '--peer-port', '0', '--rest-port=0', '--pow-workers', '0'],
+        (out, kill) => {
+          if (!sent && /REST API listening on/.test(out) && /remote PoW off/.test(out)) {
+            sent = true;
+            kill(signal);
+          }
+        },
+      );
       expect(r.out).to.match(/gRPC NodeService listening on 127\.0\.0\.1:\d+/);
       expect(r.out).to.match(/REST API listening on http:\/\/127\.0\.0\.1:\d+\/api\/core\/v2\//);
       expect(r.out).to.contain(`${signal} received: stopping`);

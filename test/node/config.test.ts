@@ -3,7 +3,14 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, DEFAULT_DB_ENGINE, defaultConfig, DEV_MIN_POW_SCORE, parseRunArgs, RUN_HELP } from '../../src/node/config.ts';
+import {
+  ConfigError,
+  DEFAULT_DB_ENGINE,
+  defaultConfig,
+  DEV_MIN_POW_SCORE,
+  parseRunArgs,
+  RUN_HELP,
+} from '../../src/node/config.ts';
 import { devGenesis, genesisFromJson, genesisToJson } from '../../src/node/genesis/genesis.ts';
 import { RateMeter } from '../../src/node/metrics/metrics.ts';
 
@@ -16,7 +23,17 @@ describe('node config', () => {
 
   it('defaults: ./data, REST 14265, gRPC 14266, min PoW score 100, one worker per core', () => {
     const c = parseRunArgs([]);
-    expect(c).to.deep.include({ dataDir: './data', restHost: '127.0.0.1', restPort: 14265, grpcHost: '127.0.0.1', grpcPort: 14266, peerHost: '127.0.0.1', peerPort: 15600, minPowScore: DEV_MIN_POW_SCORE, powQueueSize: 16 });
+    expect(c).to.deep.include({
+      dataDir: './data',
+      restHost: '127.0.0.1',
+      restPort: 14265,
+      grpcHost: '127.0.0.1',
+      grpcPort: 14266,
+      peerHost: '127.0.0.1',
+      peerPort: 15600,
+      minPowScore: DEV_MIN_POW_SCORE,
+      powQueueSize: 16,
+    });
     expect(c.powWorkers).to.equal(defaultConfig().powWorkers).and.be.at.least(1);
     expect(c.minPowScoreExplicit).to.equal(undefined);
     expect(c.dbEngine).to.equal(DEFAULT_DB_ENGINE).and.equal(defaultConfig().dbEngine);
@@ -30,13 +47,38 @@ describe('node config', () => {
       writeFileSync(file, JSON.stringify({ dbEngine: engine }));
       expect(parseRunArgs(['--config', file])).to.deep.include({ dbEngine: engine, dbEngineExplicit: true });
     }
-    expect(() => parseRunArgs(['--db-engine', 'sqlite'])).to.throw(ConfigError, /flag --db-engine: expected leveldb or rocksdb, got "sqlite"/);
+    expect(() => parseRunArgs(['--db-engine', 'sqlite'])).to.throw(
+      ConfigError,
+      /flag --db-engine: expected leveldb or rocksdb, got "sqlite"/,
+    );
     expect(RUN_HELP).to.contain('--db-engine').and.contain('db-rocksdb');
   });
 
   it('reads --flag value and --flag=value', () => {
-    const c = parseRunArgs(['--data-dir', 'x', '--rest-port=0', '--grpc-port', '1234', '--min-pow-score=5', '--pow-workers', '0', '--pow-queue-size', '3', '--genesis', 'g.json']);
-    expect(c).to.deep.include({ dataDir: 'x', restPort: 0, grpcPort: 1234, minPowScore: 5, powWorkers: 0, powQueueSize: 3, genesis: 'g.json', minPowScoreExplicit: true });
+    const c = parseRunArgs([
+      '--data-dir',
+      'x',
+      '--rest-port=0',
+      '--grpc-port',
+      '1234',
+      '--min-pow-score=5',
+      '--pow-workers',
+      '0',
+      '--pow-queue-size',
+      '3',
+      '--genesis',
+      'g.json',
+    ]);
+    expect(c).to.deep.include({
+      dataDir: 'x',
+      restPort: 0,
+      grpcPort: 1234,
+      minPowScore: 5,
+      powWorkers: 0,
+      powQueueSize: 3,
+      genesis: 'g.json',
+      minPowScoreExplicit: true,
+    });
   });
 
   it('reads a JSON config file with the camelCase names; flags win', () => {
@@ -108,14 +150,21 @@ describe('node genesis', () => {
       [{ ...base(), protocol: { ...(base()['protocol'] as object), minPowScore: -1 } }, /protocol\.minPowScore/],
       [{ ...base(), solidEntryPoints: [] }, /solidEntryPoints: at least one/],
       [{ ...base(), solidEntryPoints: ['0x00'] }, /solidEntryPoints\[0\]/],
-      [{ ...base(), solidEntryPoints: ['0x' + '00'.repeat(32), '0x' + '00'.repeat(32)] }, /duplicate solid entry point/],
+      [
+        { ...base(), solidEntryPoints: ['0x' + '00'.repeat(32), '0x' + '00'.repeat(32)] },
+        /duplicate solid entry point/,
+      ],
       [{ ...base(), extra: 1 }, /extra: unknown key/],
       [{ ...base(), milestonePublicKeyCount: 2 }, /threshold 2 exceeds the 0 distinct keys/],
-      [{ ...base(), milestoneKeyRanges: [{ publicKey: '0x' + '22'.repeat(32), start: 5, end: 4 }] }, /end 4 is before start 5/],
+      [
+        { ...base(), milestoneKeyRanges: [{ publicKey: '0x' + '22'.repeat(32), start: 5, end: 4 }] },
+        /end 4 is before start 5/,
+      ],
       [{ ...base(), outputs: {} }, /outputs: expected an array/],
       [{ ...base(), baseToken: { name: 'x' } }, /baseToken/],
     ];
-    for (const [json, message] of cases) expect(() => genesisFromJson(JSON.parse(JSON.stringify(json))), String(message)).to.throw(message);
+    for (const [json, message] of cases)
+      expect(() => genesisFromJson(JSON.parse(JSON.stringify(json))), String(message)).to.throw(message);
   });
 });
 

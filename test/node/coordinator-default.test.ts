@@ -20,7 +20,10 @@ describe('node: the built-in coordinator by default', function () {
 
   async function logOf(extra: Partial<NodeConfig>): Promise<string> {
     const logger = new CollectingLogger();
-    const node = await startNode({ ...defaultConfig(), dataDir: dir, grpcPort: 0, restPort: 0, powWorkers: 0, ...extra }, { logger, rest: false });
+    const node = await startNode(
+      { ...defaultConfig(), dataDir: dir, grpcPort: 0, restPort: 0, powWorkers: 0, ...extra },
+      { logger, rest: false },
+    );
     await node.stop();
     return logger.lines.join('\n');
   }

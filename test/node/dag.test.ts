@@ -17,7 +17,9 @@ interface ConeEntry {
   bytes: string;
 }
 
-const shimmer = loadVectors('stardust/shimmer_mainnet_milestones_17339_17341.json') as { milestones: { index: number; coneInWhiteFlagOrder: ConeEntry[] }[] };
+const shimmer = loadVectors('stardust/shimmer_mainnet_milestones_17339_17341.json') as {
+  milestones: { index: number; coneInWhiteFlagOrder: ConeEntry[] }[];
+};
 
 function submitRaw(node: TestNode, raw: Uint8Array): Promise<Uint8Array> {
   return call(node.client, 'submitBlock', { block: { $case: 'raw', value: raw } }).then((r) => r.blockId);
@@ -34,8 +36,13 @@ describe('node DAG: real blocks, solidity and tips', function () {
     const cone = shimmer.milestones[0]!.coneInWhiteFlagOrder.map((e) => ({ id: e.blockId, raw: fromHex(e.bytes) }));
     const inCone = new Set(cone.map((e) => e.id));
     const outside = new Map<string, Uint8Array>();
-    for (const e of cone) for (const p of decodeBlock(e.raw).parents) if (!inCone.has(toHex0x(p))) outside.set(toHex0x(p), p);
-    const genesis: Genesis = { ...devGenesis({ minPowScore: 0 }), protocol: SHIMMER_PROTOCOL, solidEntryPoints: [...outside.values()].sort(compareBytes) };
+    for (const e of cone)
+      for (const p of decodeBlock(e.raw).parents) if (!inCone.has(toHex0x(p))) outside.set(toHex0x(p), p);
+    const genesis: Genesis = {
+      ...devGenesis({ minPowScore: 0 }),
+      protocol: SHIMMER_PROTOCOL,
+      solidEntryPoints: [...outside.values()].sort(compareBytes),
+    };
     const node = await startTestNode({ genesis });
     try {
       let milestones = 0;
@@ -56,7 +63,12 @@ describe('node DAG: real blocks, solidity and tips', function () {
       expect(milestones).to.be.at.least(1);
       // the tips are the cone's blocks nobody in the cone references: the parents the milestone 17339 picked
       const referenced = new Set(cone.flatMap((e) => decodeBlock(e.raw).parents.map(toHex0x)));
-      expect(await tips(node)).to.deep.equal(cone.map((e) => e.id).filter((h) => !referenced.has(h)).sort());
+      expect(await tips(node)).to.deep.equal(
+        cone
+          .map((e) => e.id)
+          .filter((h) => !referenced.has(h))
+          .sort(),
+      );
       // transactions are indexed for re-attachment lookups
       const withTx = cone.filter((e) => decodeBlock(e.raw).payload?.type === 6);
       expect(withTx.length).to.be.greaterThan(0);
@@ -89,7 +101,12 @@ describe('node DAG: real blocks, solidity and tips', function () {
   it('a block with an unknown parent is stored unsolid; when the parent arrives both are solid and the child is the tip', async () => {
     const node = await startTestNode({ minPowScore: 0 });
     try {
-      const tag = (text: string, parents: Uint8Array[]): Block => ({ protocolVersion: 2, parents, payload: { type: 5, tag: new Uint8Array(0), data: new TextEncoder().encode(text) }, nonce: 0n });
+      const tag = (text: string, parents: Uint8Array[]): Block => ({
+        protocolVersion: 2,
+        parents,
+        payload: { type: 5, tag: new Uint8Array(0), data: new TextEncoder().encode(text) },
+        nonce: 0n,
+      });
       const parentRaw = encodeBlock(tag('parent', [ZERO_BLOCK_ID]));
       const parentId = blockIdOf(parentRaw);
       const childRaw = encodeBlock(tag('child', [parentId]));
@@ -99,7 +116,8 @@ describe('node DAG: real blocks, solidity and tips', function () {
       for (const id of [childId, grandchildId]) expect((await node.store.getBlockMetadata(id))!.solid).to.equal(false);
       expect(await tips(node)).to.deep.equal([toHex0x(ZERO_BLOCK_ID)]);
       expect(toHex0x(await submitRaw(node, parentRaw))).to.equal(toHex0x(parentId));
-      for (const id of [parentId, childId, grandchildId]) expect((await node.store.getBlockMetadata(id))!.solid, toHex0x(id)).to.equal(true);
+      for (const id of [parentId, childId, grandchildId])
+        expect((await node.store.getBlockMetadata(id))!.solid, toHex0x(id)).to.equal(true);
       expect(await tips(node)).to.deep.equal([toHex0x(grandchildId)]);
       expect((await node.store.children(parentId)).map(toHex0x)).to.deep.equal([toHex0x(childId)]);
     } finally {
@@ -112,7 +130,12 @@ describe('node DAG: real blocks, solidity and tips', function () {
     try {
       // Ten blocks on the solid entry point: ten tips (the entry point left the pool at its first child).
       for (let i = 1; i <= 10; i++) {
-        const block = { protocolVersion: 2, parents: [ZERO_BLOCK_ID], payload: { type: 5 as const, tag: new Uint8Array([i]), data: new Uint8Array(0) }, nonce: 1n };
+        const block = {
+          protocolVersion: 2,
+          parents: [ZERO_BLOCK_ID],
+          payload: { type: 5 as const, tag: new Uint8Array([i]), data: new Uint8Array(0) },
+          nonce: 1n,
+        };
         await call(node.client, 'submitBlock', { block: { $case: 'raw', value: encodeBlock(block) } });
       }
       for (let round = 0; round < 5; round++) {

@@ -25,10 +25,13 @@ import { CollectingLogger } from './support.ts';
 
 const SECRET = 'doors-test-secret';
 const now = (): number => Math.floor(Date.now() / 1000);
-const token = (claims: Record<string, unknown> = {}, secret = SECRET): string => signJwtHs256({ sub: 'test', iat: now(), ...claims }, secret);
+const token = (claims: Record<string, unknown> = {}, secret = SECRET): string =>
+  signJwtHs256({ sub: 'test', iat: now(), ...claims }, secret);
 
 function info(client: NodeServiceClient, metadata = new Metadata()): Promise<InfoResponse> {
-  return new Promise((resolve, reject) => client.getInfo({}, metadata, { deadline: Date.now() + 5000 }, (err, res) => (err ? reject(err) : resolve(res))));
+  return new Promise((resolve, reject) =>
+    client.getInfo({}, metadata, { deadline: Date.now() + 5000 }, (err, res) => (err ? reject(err) : resolve(res))),
+  );
 }
 
 async function refusal(p: Promise<unknown>): Promise<ServiceError> {
@@ -59,10 +62,23 @@ describe('node doors', function () {
   const config = (extra: Partial<NodeConfig> = {}): NodeConfig => {
     const dir = mkdtempSync(join(tmpdir(), 'ledger-doors-'));
     dirs.push(dir);
-    return { ...defaultConfig(), dataDir: dir, restPort: 0, grpcPort: 0, powWorkers: 0, minPowScore: 0, milestoneInterval: 0.3, ...extra };
+    return {
+      ...defaultConfig(),
+      dataDir: dir,
+      restPort: 0,
+      grpcPort: 0,
+      powWorkers: 0,
+      minPowScore: 0,
+      milestoneInterval: 0.3,
+      ...extra,
+    };
   };
   const start = async (c: NodeConfig, secret?: string): Promise<RunningNode> => {
-    const n = await startNode(c, { logger: new CollectingLogger(), rest: false, ...(secret ? { nodeJwtSecret: secret } : {}) });
+    const n = await startNode(c, {
+      logger: new CollectingLogger(),
+      rest: false,
+      ...(secret ? { nodeJwtSecret: secret } : {}),
+    });
     nodes.push(n);
     return n;
   };
@@ -74,7 +90,8 @@ describe('node doors', function () {
   describe('the node service door with a secret', () => {
     let node: RunningNode;
     let address: string;
-    const client = (security?: NodeChannelSecurity): NodeServiceClient => new NodeServiceClient(address, nodeCredentials(security), nodeClientOptions(security));
+    const client = (security?: NodeChannelSecurity): NodeServiceClient =>
+      new NodeServiceClient(address, nodeCredentials(security), nodeClientOptions(security));
     before(async () => {
       node = await start(config(), SECRET);
       address = `127.0.0.1:${node.grpcPort}`;
@@ -83,10 +100,20 @@ describe('node doors', function () {
     for (const [name, header, code, reason] of [
       ['no token', undefined, Status.UNAUTHENTICATED, /missing bearer token/],
       ['a header that is no bearer token', 'Basic dXNlcjpwdw==', Status.UNAUTHENTICATED, /malformed authorization/],
-      ['a token of another secret', `Bearer ${token({}, 'another secret')}`, Status.UNAUTHENTICATED, /invalid token signature/],
+      [
+        'a token of another secret',
+        `Bearer ${token({}, 'another secret')}`,
+        Status.UNAUTHENTICATED,
+        /invalid token signature/,
+      ],
       ['an expired token', `Bearer ${token({ exp: now() - 10 })}`, Status.UNAUTHENTICATED, /token expired/],
       ['a token not valid yet', `Bearer ${token({ nbf: now() + 600 })}`, Status.UNAUTHENTICATED, /not valid yet/],
-      ['a token for REST only', `Bearer ${token({ scope: 'rest' })}`, Status.PERMISSION_DENIED, /scope "rest" does not include "node"/],
+      [
+        'a token for REST only',
+        `Bearer ${token({ scope: 'rest' })}`,
+        Status.PERMISSION_DENIED,
+        /scope "rest" does not include "node"/,
+      ],
     ] as [string, string | undefined, Status, RegExp][]) {
       it(`refuses a unary call with ${name}: ${Status[code]}`, async () => {
         const m = new Metadata();
@@ -127,7 +154,11 @@ describe('node doors', function () {
     });
 
     it('ends a stream when its token expires', async () => {
-      const expiring = new NodeEventsClient(address, nodeCredentials(undefined), nodeClientOptions({ token: token({ exp: now() + 2 }) }));
+      const expiring = new NodeEventsClient(
+        address,
+        nodeCredentials(undefined),
+        nodeClientOptions({ token: token({ exp: now() + 2 }) }),
+      );
       const started = Date.now();
       const ended = await new Promise<ServiceError>((resolve) => {
         const call = expiring.subscribe({});
@@ -145,7 +176,11 @@ describe('node doors', function () {
       const e = await refusal(info(onPeerDoor, new Metadata()));
       onPeerDoor.close();
       expect(e.code).to.equal(Status.UNIMPLEMENTED);
-      const peerOnNodeDoor = new PeerServiceClient(address, nodeCredentials(undefined), nodeClientOptions({ token: token() }));
+      const peerOnNodeDoor = new PeerServiceClient(
+        address,
+        nodeCredentials(undefined),
+        nodeClientOptions({ token: token() }),
+      );
       const stream = peerOnNodeDoor.connect();
       const err = await new Promise<ServiceError>((resolve) => {
         stream.on('error', resolve);
@@ -162,14 +197,18 @@ describe('node doors', function () {
       nodes.push(n);
       const res = await fetch(`http://127.0.0.1:${n.restPort}/api/core/v2/info`);
       expect(res.status, restTransport).to.equal(200);
-      expect(((await res.json()) as { identity: { publicKey: string } }).identity.publicKey).to.equal(`0x${Buffer.from(n.identity.publicKey).toString('hex')}`);
+      expect(((await res.json()) as { identity: { publicKey: string } }).identity.publicKey).to.equal(
+        `0x${Buffer.from(n.identity.publicKey).toString('hex')}`,
+      );
     }
   });
 
   describe('bind policy', () => {
     it('loopback is 127.0.0.0/8, ::1 and localhost', () => {
-      for (const h of ['127.0.0.1', '127.0.0.3', 'localhost', '::1', '[::1]', '::ffff:127.0.0.1']) expect(isLoopbackHost(h), h).to.equal(true);
-      for (const h of ['0.0.0.0', '::', '10.0.0.1', 'node.example', '128.0.0.1']) expect(isLoopbackHost(h), h).to.equal(false);
+      for (const h of ['127.0.0.1', '127.0.0.3', 'localhost', '::1', '[::1]', '::ffff:127.0.0.1'])
+        expect(isLoopbackHost(h), h).to.equal(true);
+      for (const h of ['0.0.0.0', '::', '10.0.0.1', 'node.example', '128.0.0.1'])
+        expect(isLoopbackHost(h), h).to.equal(false);
     });
 
     it('a node service door beyond loopback without a secret refuses to start and says why', async () => {
@@ -192,7 +231,29 @@ describe('node doors', function () {
       const cert = join(dir, 'cert.pem');
       const key = join(dir, 'key.pem');
       try {
-        execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=ledger-node test', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
+        execFileSync(
+          'openssl',
+          [
+            'req',
+            '-x509',
+            '-newkey',
+            'ec',
+            '-pkeyopt',
+            'ec_paramgen_curve:prime256v1',
+            '-nodes',
+            '-keyout',
+            key,
+            '-out',
+            cert,
+            '-days',
+            '1',
+            '-subj',
+            '/CN=ledger-node test',
+            '-addext',
+            'subjectAltName=IP:127.0.0.1,DNS:localhost',
+          ],
+          { stdio: 'ignore' },
+        );
       } catch {
         this.skip(); // no openssl on this machine: node:crypto cannot issue certificates
       }
@@ -202,7 +263,11 @@ describe('node doors', function () {
     it('the node service door over TLS: a client trusting the certificate and holding a token is served, plaintext is not', async () => {
       const node = await start(config({ grpcTlsCert: pki!.cert, grpcTlsKey: pki!.key }), SECRET);
       const address = `127.0.0.1:${node.grpcPort}`;
-      const tls = new NodeServiceClient(address, nodeCredentials({ tlsCa: pki!.ca }), nodeClientOptions({ token: token() }));
+      const tls = new NodeServiceClient(
+        address,
+        nodeCredentials({ tlsCa: pki!.ca }),
+        nodeClientOptions({ token: token() }),
+      );
       expect((await info(tls)).name).to.equal('ledger-node');
       tls.close();
       const plain = new NodeServiceClient(address, credentials.createInsecure(), nodeClientOptions({ token: token() }));
@@ -213,9 +278,12 @@ describe('node doors', function () {
     it('the peer door over TLS: a node dialing with --peer-tls-ca connects and proves identities', async () => {
       const a = await start(config({ peerTlsCert: pki!.cert, peerTlsKey: pki!.key }));
       const key = `0x${Buffer.from(a.identity.publicKey).toString('hex')}`;
-      const b = await start(config({ peerTlsCa: pki!.cert, peers: [`${key}@127.0.0.1:${a.peerPort}`], coordinator: false }));
+      const b = await start(
+        config({ peerTlsCa: pki!.cert, peers: [`${key}@127.0.0.1:${a.peerPort}`], coordinator: false }),
+      );
       const deadline = Date.now() + 10_000;
-      while (b.testing.peering.connectedPeers() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (b.testing.peering.connectedPeers() === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
       expect(b.testing.peering.connectedPeers()).to.equal(1);
       expect(a.testing.peering.connectedPeers()).to.equal(1);
     });

@@ -28,10 +28,36 @@ function everyKind(): NodeEvent[] {
   return [
     { kind: 'block', blockId: id(1), raw: id(2, 60), payload: 'taggedData', tag: new Uint8Array([1, 2]) },
     { kind: 'block', blockId: id(3), raw: id(4, 60), payload: 'milestone', milestone: id(5, 20) },
-    { kind: 'metadata', view: { blockId: id(1), parents: [id(8), id(9)], metadata: { protocolVersion: 2, solid: true, arrivalTime: 0 }, flags: { shouldPromote: false, shouldReattach: true } } },
-    { kind: 'metadata', view: { blockId: id(1), parents: [id(8)], metadata: { protocolVersion: 2, solid: true, arrivalTime: 0, referenced: { milestoneIndex: 7, whiteFlagIndex: 3, ledgerInclusionState: 'conflicting', conflictReason: 2 } } } },
+    {
+      kind: 'metadata',
+      view: {
+        blockId: id(1),
+        parents: [id(8), id(9)],
+        metadata: { protocolVersion: 2, solid: true, arrivalTime: 0 },
+        flags: { shouldPromote: false, shouldReattach: true },
+      },
+    },
+    {
+      kind: 'metadata',
+      view: {
+        blockId: id(1),
+        parents: [id(8)],
+        metadata: {
+          protocolVersion: 2,
+          solid: true,
+          arrivalTime: 0,
+          referenced: { milestoneIndex: 7, whiteFlagIndex: 3, ledgerInclusionState: 'conflicting', conflictReason: 2 },
+        },
+      },
+    },
     { kind: 'latest', milestone },
-    { kind: 'created', outputId: id(10, 34), json: '{"metadata":{},"output":{}}', unlocks: [{ condition: 'address', address: 'rms1x' }], chain: { kind: 'alias', id: id(11) } },
+    {
+      kind: 'created',
+      outputId: id(10, 34),
+      json: '{"metadata":{},"output":{}}',
+      unlocks: [{ condition: 'address', address: 'rms1x' }],
+      chain: { kind: 'alias', id: id(11) },
+    },
     { kind: 'spent', outputId: id(12, 34), json: '{}', unlocks: [] },
     { kind: 'included', transactionId: id(13), blockId: id(14), raw: id(15, 50) },
     { kind: 'receipt', milestoneIndex: 7, json: '{"type":0}' },
@@ -54,7 +80,8 @@ function collect(stream: ClientReadableStream<EventBatch>, count: number): Promi
 }
 
 /** Buffers and Uint8Arrays alike, for deep comparison of messages from both transports. */
-const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v, (_k, x: unknown) => (x instanceof Uint8Array ? toHex0x(x) : x)));
+const plain = (v: unknown): unknown =>
+  JSON.parse(JSON.stringify(v, (_k, x: unknown) => (x instanceof Uint8Array ? toHex0x(x) : x)));
 
 describe('node events: bus, gRPC service and in-process transport', () => {
   let bus: EventBus;
@@ -67,7 +94,12 @@ describe('node events: bus, gRPC service and in-process transport', () => {
     bus = new EventBus();
     const logger = new CollectingLogger();
     node = await startTestNode();
-    server = await startGrpcServer(node.service, { host: '127.0.0.1', port: 0, logger, services: [nodeEventsService(bus, logger, 8)] });
+    server = await startGrpcServer(node.service, {
+      host: '127.0.0.1',
+      port: 0,
+      logger,
+      services: [nodeEventsService(bus, logger, 8)],
+    });
     grpcClient = new NodeEventsClient(`127.0.0.1:${server.port}`, credentials.createInsecure());
     inProcess = new InProcessEventsServer(bus, 8);
   });
@@ -95,9 +127,24 @@ describe('node events: bus, gRPC service and in-process transport', () => {
     expect(b).to.have.length(1);
     expect(plain(a)).to.deep.equal(plain(b));
     const kinds = b[0]!.events.map((e) => e.kind?.$case);
-    expect(kinds).to.deep.equal(['block', 'block', 'metadata', 'metadata', 'latestMilestone', 'outputCreated', 'outputSpent', 'included', 'receipt', 'confirmedMilestone']);
+    expect(kinds).to.deep.equal([
+      'block',
+      'block',
+      'metadata',
+      'metadata',
+      'latestMilestone',
+      'outputCreated',
+      'outputSpent',
+      'included',
+      'receipt',
+      'confirmedMilestone',
+    ]);
     const md = b[0]!.events[3]!.kind;
-    expect(md?.$case === 'metadata' && md.value).to.include({ referencedByMilestoneIndex: 7, whiteFlagIndex: 3, conflictReason: 2 });
+    expect(md?.$case === 'metadata' && md.value).to.include({
+      referencedByMilestoneIndex: 7,
+      whiteFlagIndex: 3,
+      conflictReason: 2,
+    });
     overGrpc.cancel();
     local.cancel();
   });
@@ -105,8 +152,10 @@ describe('node events: bus, gRPC service and in-process transport', () => {
   it('splits a large tick into batches of at most 512 events and about 1 MiB', async () => {
     const batches: number[][] = [];
     bus.subscribe((batch) => batches.push(batch.map((e) => (e.kind === 'included' ? e.raw.length : 1))));
-    for (let i = 0; i < 80; i++) bus.emit({ kind: 'included', transactionId: id(i), blockId: id(i), raw: new Uint8Array(32 * 1024) });
-    for (let i = 0; i < 1100; i++) bus.emit({ kind: 'latest', milestone: { index: i, timestamp: 0, milestoneId: id(1) } });
+    for (let i = 0; i < 80; i++)
+      bus.emit({ kind: 'included', transactionId: id(i), blockId: id(i), raw: new Uint8Array(32 * 1024) });
+    for (let i = 0; i < 1100; i++)
+      bus.emit({ kind: 'latest', milestone: { index: i, timestamp: 0, milestoneId: id(1) } });
     bus.flush();
     expect(batches.flat().length).to.equal(1180);
     for (const b of batches) expect(b.length).to.be.at.most(512);
@@ -162,7 +211,11 @@ describe('node events: bus, gRPC service and in-process transport', () => {
     const md = events.find((e) => e.kind?.$case === 'metadata')?.kind;
     expect(block?.$case === 'block' && toHex0x(block.value.blockId)).to.equal(toHex0x(blockId.blockId));
     expect(block?.$case === 'block' && toHex0x(block.value.tag!)).to.equal('0x7461');
-    expect(md?.$case === 'metadata' && md.value).to.include({ isSolid: true, shouldPromote: false, shouldReattach: false });
+    expect(md?.$case === 'metadata' && md.value).to.include({
+      isSolid: true,
+      shouldPromote: false,
+      shouldReattach: false,
+    });
     nodeBus.on('error', () => undefined);
     nodeBus.cancel();
   });
@@ -170,7 +223,12 @@ describe('node events: bus, gRPC service and in-process transport', () => {
 
 describe('node events: TIP-28 details rendered by the node', () => {
   it('reads parents and the payload from a block’s bytes', () => {
-    const raw = encodeBlock({ protocolVersion: 2, parents: [id(1), id(2)], payload: { type: 5, tag: new Uint8Array([9]), data: new Uint8Array([8, 7]) }, nonce: 5n });
+    const raw = encodeBlock({
+      protocolVersion: 2,
+      parents: [id(1), id(2)],
+      payload: { type: 5, tag: new Uint8Array([9]), data: new Uint8Array([8, 7]) },
+      nonce: 5n,
+    });
     expect(parentsOfRaw(raw).map(toHex0x)).to.deep.equal([toHex0x(id(1)), toHex0x(id(2))]);
     // tagged data: type u32, tag length u8, tag, data length u32, data
     expect([...payloadBytesOfRaw(raw)]).to.deep.equal([5, 0, 0, 0, 1, 9, 2, 0, 0, 0, 8, 7]);
@@ -183,7 +241,12 @@ describe('node events: TIP-28 details rendered by the node', () => {
       type: 3,
       amount: 1n,
       nativeTokens: [],
-      unlockConditions: [{ type: 0, address: ed }, { type: 1, returnAddress: alias, amount: 1n }, { type: 2, unixTime: 1 }, { type: 3, returnAddress: ed, unixTime: 2 }],
+      unlockConditions: [
+        { type: 0, address: ed },
+        { type: 1, returnAddress: alias, amount: 1n },
+        { type: 2, unixTime: 1 },
+        { type: 3, returnAddress: ed, unixTime: 2 },
+      ],
       features: [],
     };
     expect(unlockAddresses(basic, 'rms')).to.deep.equal([
@@ -192,7 +255,21 @@ describe('node events: TIP-28 details rendered by the node', () => {
       { condition: 'expiration', address: bech32EncodeAddress('rms', ed) },
     ]);
     const outputId = id(6, 34);
-    const aliasOut: CommonOutput = { type: 4, amount: 1n, nativeTokens: [], aliasId: new Uint8Array(32), stateIndex: 0, stateMetadata: new Uint8Array(0), foundryCounter: 0, unlockConditions: [{ type: 4, address: ed }, { type: 5, address: ed }], features: [], immutableFeatures: [] };
+    const aliasOut: CommonOutput = {
+      type: 4,
+      amount: 1n,
+      nativeTokens: [],
+      aliasId: new Uint8Array(32),
+      stateIndex: 0,
+      stateMetadata: new Uint8Array(0),
+      foundryCounter: 0,
+      unlockConditions: [
+        { type: 4, address: ed },
+        { type: 5, address: ed },
+      ],
+      features: [],
+      immutableFeatures: [],
+    };
     expect(toHex0x(chainOf(outputId, aliasOut)!.id)).to.equal(toHex0x(aliasIdFromOutputId(outputId)));
     expect(unlockAddresses(aliasOut, 'rms').map((u) => u.condition)).to.deep.equal(['state-controller', 'governor']);
     const foundry: CommonOutput = {

@@ -18,7 +18,12 @@ import { TangleReader } from '../../src/node/tangle/reads.ts';
 import { inProcess, startFakeNode, startTestGateway } from '../gateway/harness.ts';
 import { CollectingLogger } from './support.ts';
 
-const SETTINGS: Partial<FaucetSettings> = { amount: 1_000_000n, smallAmount: 100_000n, maxAddressBalance: 2_000_000n, batchTimeoutMs: 60_000 };
+const SETTINGS: Partial<FaucetSettings> = {
+  amount: 1_000_000n,
+  smallAmount: 100_000n,
+  maxAddressBalance: 2_000_000n,
+  batchTimeoutMs: 60_000,
+};
 const LIMITS = { perClient: 8, perLoopbackClient: 128 };
 
 let counter = 0;
@@ -35,14 +40,24 @@ const genesis = devNetworkGenesis({ minPowScore: 0, timestamp: Math.floor(Date.n
 async function composed(settings: Partial<FaucetSettings>): Promise<ComposedNode> {
   const store = await NodeStore.open(new MemoryKeyValueStore());
   const network = await recordGenesis(store, genesis);
-  const parts = await composeNode({ store, network, version: 't', logger: new CollectingLogger(), coordinator: coordinatorOf(genesis)!, faucet: { seed: devWalletOf(genesis)!.seed, settings } });
+  const parts = await composeNode({
+    store,
+    network,
+    version: 't',
+    logger: new CollectingLogger(),
+    coordinator: coordinatorOf(genesis)!,
+    faucet: { seed: devWalletOf(genesis)!.seed, settings },
+  });
   await parts.milestones.start();
   await parts.faucet?.start();
   return parts;
 }
 
 async function refusal(p: Promise<unknown>): Promise<NodeError> {
-  const e: unknown = await p.then(() => undefined, (err: unknown) => err);
+  const e: unknown = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   expect(e).to.be.instanceOf(NodeError);
   return e as NodeError;
 }
@@ -57,7 +72,12 @@ describe('faucet: waiting requests per client, and refusals that pass with time'
     expect(faucetClientOf('::ffff:127.0.0.1', LIMITS)).to.deep.equal({ key: '127.0.0.1', limit: 128 });
     expect(faucetClientOf('::1', LIMITS)).to.deep.equal({ key: '::1', limit: 128 });
     expect(faucetClientOf('0:0:0:0:0:0:0:1', LIMITS)).to.deep.equal({ key: '::1', limit: 128 });
-    for (const a of ['2001:db8:1:2::1', '2001:0db8:0001:0002:ffff:0:0:9', '2001:db8:1:2:a:b:c:d%eth0', '2001:db8:1:2::10.0.0.1']) {
+    for (const a of [
+      '2001:db8:1:2::1',
+      '2001:0db8:0001:0002:ffff:0:0:9',
+      '2001:db8:1:2:a:b:c:d%eth0',
+      '2001:db8:1:2::10.0.0.1',
+    ]) {
       expect(faucetClientOf(a, LIMITS), a).to.deep.equal({ key: '2001:db8:1:2::/64', limit: 8 });
     }
     expect(faucetClientOf('fe80::1', LIMITS)).to.deep.equal({ key: 'fe80:0:0:0::/64', limit: 8 });
@@ -99,14 +119,18 @@ describe('faucet: waiting requests per client, and refusals that pass with time'
     }
   });
 
-  it('not synced: NODE_NOT_SYNCED (503) with a Retry-After hint, not inx-faucet\'s 500', async () => {
+  it("not synced: NODE_NOT_SYNCED (503) with a Retry-After hint, not inx-faucet's 500", async () => {
     const parts = await composed(SETTINGS);
     const faucet = new Faucet(
       {
         seed: devWalletOf(genesis)!.seed,
         protocol: () => parts.protocol.current,
         tokenName: 'Shimmer',
-        ledger: new FaucetLedger(parts.store, (fn) => parts.attacher.exclusive(fn), () => 'rms'),
+        ledger: new FaucetLedger(
+          parts.store,
+          (fn) => parts.attacher.exclusive(fn),
+          () => 'rms',
+        ),
         submit: () => Promise.reject(new Error('not used')),
         metadata: (id) => new TangleReader(parts.store, parts.tips).metadata(id),
         synced: () => false,
@@ -117,7 +141,11 @@ describe('faucet: waiting requests per client, and refusals that pass with time'
     );
     try {
       const e = await refusal(faucet.enqueue(freshAddress(), '203.0.113.9'));
-      expect([e.code, e.message, e.retryAfterSeconds]).to.deep.equal(['NODE_NOT_SYNCED', 'Faucet node is not synchronized/healthy. Please try again later!', FAUCET_BUSY_RETRY_SECONDS]);
+      expect([e.code, e.message, e.retryAfterSeconds]).to.deep.equal([
+        'NODE_NOT_SYNCED',
+        'Faucet node is not synchronized/healthy. Please try again later!',
+        FAUCET_BUSY_RETRY_SECONDS,
+      ]);
     } finally {
       await faucet.stop();
       await parts.stop();
@@ -128,14 +156,25 @@ describe('faucet: waiting requests per client, and refusals that pass with time'
     const parts = await composed({ ...SETTINGS, maxWaitingPerLoopbackClient: 2 });
     const gw = await startTestGateway(inProcess(parts.service));
     try {
-      const post = () => fetch(`${gw.url}/api/faucet/v1/enqueue`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ address: freshAddress() }) });
+      const post = () =>
+        fetch(`${gw.url}/api/faucet/v1/enqueue`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ address: freshAddress() }),
+        });
       expect((await post()).status).to.equal(202);
       expect((await post()).status).to.equal(202);
       const res = await post();
       expect([res.status, res.headers.get('retry-after'), await res.json()]).to.deep.equal([
         429,
         String(FAUCET_BUSY_RETRY_SECONDS),
-        { error: { code: 429, message: 'too many requests: Too many requests from your IP address are waiting (at most 2). Please try again later!' } },
+        {
+          error: {
+            code: 429,
+            message:
+              'too many requests: Too many requests from your IP address are waiting (at most 2). Please try again later!',
+          },
+        },
       ]);
     } finally {
       await gw.close();
@@ -149,16 +188,25 @@ describe('faucet: waiting requests per client, and refusals that pass with time'
       const gw = await startTestGateway(fake);
       try {
         fake.handlers.faucetEnqueue = () => {
-          throw new NodeError('UNAVAILABLE', 'Faucet queue is full. Please try again later!', { retryAfterSeconds: 10 });
+          throw new NodeError('UNAVAILABLE', 'Faucet queue is full. Please try again later!', {
+            retryAfterSeconds: 10,
+          });
         };
         const address = freshAddress();
-        const res = await fetch(`${gw.url}/api/faucet/v1/enqueue`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ address }) });
-        expect([res.status, res.headers.get('retry-after'), ((await res.json()) as { error: { message: string } }).error.message]).to.deep.equal([
-          503,
-          '10',
-          'service unavailable: Faucet queue is full. Please try again later!',
-        ]);
-        const request = fake.calls.find((c) => c.method === 'faucetEnqueue')!.request as { address: string; client: string };
+        const res = await fetch(`${gw.url}/api/faucet/v1/enqueue`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ address }),
+        });
+        expect([
+          res.status,
+          res.headers.get('retry-after'),
+          ((await res.json()) as { error: { message: string } }).error.message,
+        ]).to.deep.equal([503, '10', 'service unavailable: Faucet queue is full. Please try again later!']);
+        const request = fake.calls.find((c) => c.method === 'faucetEnqueue')!.request as {
+          address: string;
+          client: string;
+        };
         expect(request.address).to.equal(address);
         expect(request.client).to.match(/^(::ffff:)?127\.0\.0\.1$/);
       } finally {

@@ -28,7 +28,12 @@ import { CollectingLogger } from './support.ts';
 const RICH_SEED = new Uint8Array(32).fill(0x42);
 const AMOUNT = 1_000_000n;
 const SMALL = 100_000n;
-const SETTINGS: Partial<FaucetSettings> = { amount: AMOUNT, smallAmount: SMALL, maxAddressBalance: 2_000_000n, batchTimeoutMs: 60_000 };
+const SETTINGS: Partial<FaucetSettings> = {
+  amount: AMOUNT,
+  smallAmount: SMALL,
+  maxAddressBalance: 2_000_000n,
+  batchTimeoutMs: 60_000,
+};
 
 let counter = 0;
 /** A fresh Ed25519 address of the dev network. */
@@ -47,12 +52,23 @@ interface Node {
 
 /** `faucet`: its settings, or null for a node without one. */
 async function composed(faucet: Partial<FaucetSettings> | null = SETTINGS): Promise<Node> {
-  const genesis = devNetworkGenesis({ minPowScore: 0, timestamp: Math.floor(Date.now() / 1000) - 10, funds: [toHex0x(RICH_SEED)] });
+  const genesis = devNetworkGenesis({
+    minPowScore: 0,
+    timestamp: Math.floor(Date.now() / 1000) - 10,
+    funds: [toHex0x(RICH_SEED)],
+  });
   const store = await NodeStore.open(new MemoryKeyValueStore());
   const network = await recordGenesis(store, genesis);
   const logger = new CollectingLogger();
   const seed = devWalletOf(genesis)!.seed;
-  const parts = await composeNode({ store, network, version: 't', logger, coordinator: coordinatorOf(genesis)!, ...(faucet ? { faucet: { seed, settings: faucet } } : {}) });
+  const parts = await composeNode({
+    store,
+    network,
+    version: 't',
+    logger,
+    coordinator: coordinatorOf(genesis)!,
+    ...(faucet ? { faucet: { seed, settings: faucet } } : {}),
+  });
   await parts.milestones.start();
   await parts.faucet?.start();
   return { genesis, parts, logger };
@@ -60,17 +76,25 @@ async function composed(faucet: Partial<FaucetSettings> | null = SETTINGS): Prom
 
 /** The amounts of the basic outputs an address owns, read through the node's indexer and output RPCs. */
 async function amountsOf(parts: ComposedNode, bech32: string): Promise<bigint[]> {
-  const page = JSON.parse((await parts.service.queryOutputs({ route: 'basic', parameters: [{ name: 'address', value: bech32 }] })).json) as { items: string[] };
+  const page = JSON.parse(
+    (await parts.service.queryOutputs({ route: 'basic', parameters: [{ name: 'address', value: bech32 }] })).json,
+  ) as { items: string[] };
   const out: bigint[] = [];
   for (const id of page.items) {
-    const res = await parts.service.getOutput({ outputId: Buffer.from(id.slice(2), 'hex'), view: BlockView.BLOCK_VIEW_JSON });
+    const res = await parts.service.getOutput({
+      outputId: Buffer.from(id.slice(2), 'hex'),
+      view: BlockView.BLOCK_VIEW_JSON,
+    });
     out.push(BigInt((JSON.parse(res.json) as { output: { amount: string } }).output.amount));
   }
   return out;
 }
 
 async function refusal(p: Promise<unknown>): Promise<NodeError> {
-  const e: unknown = await p.then(() => undefined, (err: unknown) => err);
+  const e: unknown = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   expect(e).to.be.instanceOf(NodeError);
   return e as NodeError;
 }
@@ -95,7 +119,13 @@ describe('faucet: a composed dev-network node pays enqueued addresses from the d
     const wallet = devWalletOf(node.genesis)!;
     const funded = ledgerGenesisOf(node.genesis).unspentOutputs[0]!.output.amount;
     const info = await node.parts.faucet!.info();
-    expect(info).to.deep.equal({ isHealthy: true, address: wallet.address, balance: funded, tokenName: node.genesis.baseToken.name, bech32Hrp: 'rms' });
+    expect(info).to.deep.equal({
+      isHealthy: true,
+      address: wallet.address,
+      balance: funded,
+      tokenName: node.genesis.baseToken.name,
+      bech32Hrp: 'rms',
+    });
   });
 
   it('batches the waiting requests into one transaction, one waiting request per address, the next after confirmation', async () => {
@@ -155,7 +185,9 @@ describe('faucet: a composed dev-network node pays enqueued addresses from the d
       expect([e.code, e.message]).to.deep.equal(['INVALID_REQUEST', 'Invalid bech32 address provided!']);
     }
     const other = bech32EncodeAddress('smr', { type: 0, pubKeyHash: new Uint8Array(32).fill(1) });
-    expect((await refusal(faucet.enqueue(other))).message).to.equal('Invalid bech32 address provided! Address does not start with "rms".');
+    expect((await refusal(faucet.enqueue(other))).message).to.equal(
+      'Invalid bech32 address provided! Address does not start with "rms".',
+    );
     const rich = bech32EncodeAddress('rms', ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(RICH_SEED)));
     expect((await refusal(faucet.enqueue(rich))).message).to.equal('You already have enough funds on your address.');
     expect(faucet.state).to.deep.equal({ waiting: 0, queued: 0 });
@@ -163,7 +195,11 @@ describe('faucet: a composed dev-network node pays enqueued addresses from the d
 
     node = await composed({ ...SETTINGS, amount: node.genesis.protocol.tokenSupply });
     const e = await refusal(node.parts.faucet!.enqueue(freshAddress()));
-    expect([e.code, e.message, e.retryAfterSeconds]).to.deep.equal(['UNAVAILABLE', 'Faucet does not have enough funds to process your request. Please try again later!', 60]);
+    expect([e.code, e.message, e.retryAfterSeconds]).to.deep.equal([
+      'UNAVAILABLE',
+      'Faucet does not have enough funds to process your request. Please try again later!',
+      60,
+    ]);
   });
 
   it('a transaction whose input another transaction spent first: its requests are paid by the next one', async () => {
@@ -181,7 +217,16 @@ describe('faucet: a composed dev-network node pays enqueued addresses from the d
       outputs: [basicOutput(wallet, spent.output.amount)],
     };
     const signature = ed25519Sign(seed, essenceHash(essence));
-    const move: Block = { protocolVersion: 2, parents: [ZERO_BLOCK_ID], nonce: 1n, payload: { type: 6, essence, unlocks: [{ type: 0, signature: { type: 0, publicKey: ed25519PublicKeyFromSeed(seed), signature } }] } };
+    const move: Block = {
+      protocolVersion: 2,
+      parents: [ZERO_BLOCK_ID],
+      nonce: 1n,
+      payload: {
+        type: 6,
+        essence,
+        unlocks: [{ type: 0, signature: { type: 0, publicKey: ed25519PublicKeyFromSeed(seed), signature } }],
+      },
+    };
     let beforeSubmit: (() => Promise<void>) | undefined = async () => {
       await parts.service.submitBlock({ block: { $case: 'raw', value: encodeBlock(move) } });
       await parts.coordinator!.issue();
@@ -191,7 +236,11 @@ describe('faucet: a composed dev-network node pays enqueued addresses from the d
         seed,
         protocol: () => parts.protocol.current,
         tokenName: 'Shimmer',
-        ledger: new FaucetLedger(parts.store, (fn) => parts.attacher.exclusive(fn), () => 'rms'),
+        ledger: new FaucetLedger(
+          parts.store,
+          (fn) => parts.attacher.exclusive(fn),
+          () => 'rms',
+        ),
         submit: async (block, signal) => {
           const hook = beforeSubmit;
           beforeSubmit = undefined;
@@ -217,7 +266,9 @@ describe('faucet: a composed dev-network node pays enqueued addresses from the d
       const md = await parts.service.getBlockMetadata({ blockId: conflicting.blockId });
       expect(md.conflictReason).to.be.greaterThan(0);
       expect(faucet.state).to.deep.equal({ waiting: 2, queued: 2 });
-      expect(node.logger.lines.some((l) => l.includes('was not included; its 2 request(s) are queued again'))).to.equal(true);
+      expect(node.logger.lines.some((l) => l.includes('was not included; its 2 request(s) are queued again'))).to.equal(
+        true,
+      );
 
       await faucet.flush();
       await parts.coordinator!.issue();
@@ -233,9 +284,18 @@ describe('faucet: a composed dev-network node pays enqueued addresses from the d
   it('a payout plan keeps the change at zero or at least the storage deposit, and at most 127 payouts', () => {
     const r = (amount: bigint, id: number) => ({ amount, id });
     const plan = planPayouts([r(100n, 1), r(60n, 2), r(30n, 3), r(500n, 4)], 200n, 50n);
-    expect([plan.paid.map((p) => p.id), plan.later.map((p) => p.id), plan.unpayable.map((p) => p.id), plan.change]).to.deep.equal([[1, 3], [2], [4], 70n]);
+    expect([
+      plan.paid.map((p) => p.id),
+      plan.later.map((p) => p.id),
+      plan.unpayable.map((p) => p.id),
+      plan.change,
+    ]).to.deep.equal([[1, 3], [2], [4], 70n]);
     expect(planPayouts([r(150n, 1), r(50n, 2)], 200n, 50n)).to.deep.include({ change: 0n });
-    const many = planPayouts(Array.from({ length: 130 }, (_, i) => r(1n, i)), 1000n, 1n);
+    const many = planPayouts(
+      Array.from({ length: 130 }, (_, i) => r(1n, i)),
+      1000n,
+      1n,
+    );
     expect([many.paid.length, many.later.length]).to.deep.equal([127, 3]);
   });
 });
@@ -261,7 +321,8 @@ describe('faucet over REST: /api/faucet/v1 (in-process transport)', function () 
     await off?.parts.stop();
   });
 
-  const post = (url: string, body: string, type = 'application/json') => fetch(`${url}/api/faucet/v1/enqueue`, { method: 'POST', headers: { 'content-type': type }, body });
+  const post = (url: string, body: string, type = 'application/json') =>
+    fetch(`${url}/api/faucet/v1/enqueue`, { method: 'POST', headers: { 'content-type': type }, body });
 
   it("GET info and POST enqueue answer inx-faucet's shapes; /api/routes lists faucet/v1", async () => {
     const info = await fetch(`${gw.url}/api/faucet/v1/info`);
@@ -273,16 +334,45 @@ describe('faucet over REST: /api/faucet/v1 (in-process transport)', function () 
     const res = await post(gw.url, JSON.stringify({ address }));
     expect([res.status, await res.json()]).to.deep.equal([202, { address, waitingRequests: 1 }]);
     const again = await post(gw.url, JSON.stringify({ address }));
-    expect([again.status, await again.json()]).to.deep.equal([400, { error: { code: 400, message: 'invalid data provided: Address is already in the queue.' } }]);
-    expect(((await (await fetch(`${gw.url}/api/routes`)).json()) as { routes: string[] }).routes).to.include('faucet/v1');
+    expect([again.status, await again.json()]).to.deep.equal([
+      400,
+      { error: { code: 400, message: 'invalid data provided: Address is already in the queue.' } },
+    ]);
+    expect(((await (await fetch(`${gw.url}/api/routes`)).json()) as { routes: string[] }).routes).to.include(
+      'faucet/v1',
+    );
   });
 
   const bad: [string, string, string, number, RegExp][] = [
-    ['a malformed address', JSON.stringify({ address: 'rms1qqq' }), 'application/json', 400, /^invalid data provided: Invalid bech32 address provided!$/],
-    ['an address of another network', JSON.stringify({ address: bech32EncodeAddress('smr', { type: 0, pubKeyHash: new Uint8Array(32) }) }), 'application/json', 400, /Address does not start with "rms"\.$/],
+    [
+      'a malformed address',
+      JSON.stringify({ address: 'rms1qqq' }),
+      'application/json',
+      400,
+      /^invalid data provided: Invalid bech32 address provided!$/,
+    ],
+    [
+      'an address of another network',
+      JSON.stringify({ address: bech32EncodeAddress('smr', { type: 0, pubKeyHash: new Uint8Array(32) }) }),
+      'application/json',
+      400,
+      /Address does not start with "rms"\.$/,
+    ],
     ['no address', '{}', 'application/json', 400, /^invalid data provided: Invalid bech32 address provided!$/],
-    ['an address that is not a string', '{"address":5}', 'application/json', 400, /^invalid data provided: Invalid Request! Error: "address" must be a string/],
-    ['malformed JSON', '{"address":', 'application/json', 400, /^invalid data provided: Invalid Request! Error: malformed JSON body/],
+    [
+      'an address that is not a string',
+      '{"address":5}',
+      'application/json',
+      400,
+      /^invalid data provided: Invalid Request! Error: "address" must be a string/,
+    ],
+    [
+      'malformed JSON',
+      '{"address":',
+      'application/json',
+      400,
+      /^invalid data provided: Invalid Request! Error: malformed JSON body/,
+    ],
     ['a body that is not JSON', 'address=rms1', 'text/plain', 415, /^invalid data provided: unsupported media type/],
   ];
   for (const [what, body, type, status, message] of bad) {
@@ -295,7 +385,10 @@ describe('faucet over REST: /api/faucet/v1 (in-process transport)', function () 
   }
 
   it('a node without a dev wallet: both routes answer 503 saying the faucet is off', async () => {
-    for (const res of [await fetch(`${offGw.url}/api/faucet/v1/info`), await post(offGw.url, JSON.stringify({ address: freshAddress() }))]) {
+    for (const res of [
+      await fetch(`${offGw.url}/api/faucet/v1/info`),
+      await post(offGw.url, JSON.stringify({ address: freshAddress() })),
+    ]) {
       const json = (await res.json()) as { error: { message: string } };
       expect(res.status).to.equal(503);
       expect(json.error.message).to.match(/^service unavailable: the faucet is off: .*no devWallet in the genesis/);

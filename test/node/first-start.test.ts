@@ -21,7 +21,14 @@ describe('node: first start and its genesis file', function () {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const config = () => ({ ...defaultConfig(), dataDir: dir, grpcPort: 0, restPort: 0, powWorkers: 0, coordinator: false });
+  const config = () => ({
+    ...defaultConfig(),
+    dataDir: dir,
+    grpcPort: 0,
+    restPort: 0,
+    powWorkers: 0,
+    coordinator: false,
+  });
 
   it('resumes an interrupted first start from the genesis file it had written', async () => {
     mkdirSync(dir, { recursive: true });
@@ -33,7 +40,9 @@ describe('node: first start and its genesis file', function () {
       expect(node.testing.protocol.current.minPowScore).to.equal(7);
       expect(logger.lines.join('\n')).to.contain('dev genesis of an interrupted first start');
       // The file is kept as it was: its keys are the network's.
-      expect(JSON.parse(readFileSync(join(dir, GENESIS_FILE), 'utf8'))).to.deep.equal(JSON.parse(JSON.stringify(genesisToJson(written))));
+      expect(JSON.parse(readFileSync(join(dir, GENESIS_FILE), 'utf8'))).to.deep.equal(
+        JSON.parse(JSON.stringify(genesisToJson(written))),
+      );
     } finally {
       await node.stop();
     }

@@ -6,7 +6,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { clearOutputIndex, INDEX_VERSION, INDEXER_META, LEDGER_TABLES, LedgerState, queryOutputs, verifyOutputIndex } from '../../src/core/ledger/index.ts';
+import {
+  clearOutputIndex,
+  INDEX_VERSION,
+  INDEXER_META,
+  LEDGER_TABLES,
+  LedgerState,
+  queryOutputs,
+  verifyOutputIndex,
+} from '../../src/core/ledger/index.ts';
 import { MemoryKeyValueStore, NodeStore, TABLES } from '../../src/core/store/index.ts';
 import { defaultConfig } from '../../src/node/config.ts';
 import { openNetwork } from '../../src/node/genesis/open-network.ts';
@@ -38,7 +46,11 @@ describe('node: the output index on open', () => {
     await store.batch().del(TABLES.meta, INDEXER_META.version.name).commit();
     expect(await all()).to.deep.equal([]);
     expect((await openNetwork(store, config, logger)).networkName).to.equal(network.networkName);
-    expect(logger.lines.filter((l) => l.includes('indexer:'))).to.have.length(1).and.satisfy((ls: string[]) => ls[0]!.startsWith(`INFO indexer: built the output index of ${unspent} unspent outputs in`));
+    expect(logger.lines.filter((l) => l.includes('indexer:')))
+      .to.have.length(1)
+      .and.satisfy((ls: string[]) =>
+        ls[0]!.startsWith(`INFO indexer: built the output index of ${unspent} unspent outputs in`),
+      );
     expect(await all()).to.deep.equal(indexed);
     expect((await verifyOutputIndex(store)).differences).to.deep.equal([]);
     await openNetwork(store, config, logger);

@@ -110,7 +110,10 @@ describe('indexer reads of the node: consistency while milestones commit, cancel
       (err: unknown) => err,
     );
     expect(e).to.be.instanceOf(NodeError);
-    expect([(e as NodeError).code, (e as NodeError).message]).to.deep.equal(['UNAVAILABLE', 'the indexer query was stopped: the client cancelled the call']);
+    expect([(e as NodeError).code, (e as NodeError).message]).to.deep.equal([
+      'UNAVAILABLE',
+      'the indexer query was stopped: the client cancelled the call',
+    ]);
     expect(kv.typeScans).to.equal(1);
   });
 

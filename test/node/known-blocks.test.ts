@@ -75,7 +75,8 @@ describe('KnownBlocks: the stored-block filter after pruning', () => {
     expect(await rebuilt).to.equal(true);
     expect(recordedWhileRebuilding).to.equal(true);
     for (const id of [...first.slice(2500), ...during]) expect(known.mightContain(id)).to.equal(true);
-    expect(known.size.entries).to.be.within(500 + 300, 500 + 300 + 300); // the late ones once or (in the snapshot too) twice
+    // the late ones once or (in the snapshot too) twice
+    expect(known.size.entries).to.be.within(500 + 300, 500 + 300 + 300);
     expect(known.size.entries).to.be.below(3000);
   });
 

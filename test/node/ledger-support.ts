@@ -18,7 +18,9 @@ import { loadNetwork } from '../../src/node/genesis/network.ts';
 import { recordGenesis } from '../../src/node/genesis/open-network.ts';
 import { CollectingLogger } from './support.ts';
 
-export function devGenesisJson(extra: Parameters<typeof devNetworkGenesis>[0] = { minPowScore: 0 }): Record<string, any> {
+export function devGenesisJson(
+  extra: Parameters<typeof devNetworkGenesis>[0] = { minPowScore: 0 },
+): Record<string, any> {
   return genesisToJson(devNetworkGenesis({ timestamp: Math.floor(Date.now() / 1000) - 10, ...extra }));
 }
 
@@ -34,13 +36,22 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function harness(opts: { kv?: KeyValueStore; genesis?: Genesis; now?: () => number } = {}): Promise<Harness> {
+export async function harness(
+  opts: { kv?: KeyValueStore; genesis?: Genesis; now?: () => number } = {},
+): Promise<Harness> {
   const kv = opts.kv ?? new MemoryKeyValueStore();
   const store = await NodeStore.open(kv);
   const genesis = opts.genesis ?? genesisFromJson(devGenesisJson());
   const network = (await loadNetwork(store)) ?? (await recordGenesis(store, genesis));
   const logger = new CollectingLogger();
-  const parts = await composeNode({ store, network, version: 't', logger, coordinator: coordinatorOf(genesis)!, ...(opts.now ? { now: opts.now } : {}) });
+  const parts = await composeNode({
+    store,
+    network,
+    version: 't',
+    logger,
+    coordinator: coordinatorOf(genesis)!,
+    ...(opts.now ? { now: opts.now } : {}),
+  });
   await parts.milestones.start();
   const service = parts.service;
   const coordinator = parts.coordinator!;
@@ -62,11 +73,26 @@ export async function harness(opts: { kv?: KeyValueStore; genesis?: Genesis; now
 }
 
 export function tagged(parents: Uint8Array[], tag: string): Block {
-  return { protocolVersion: 2, parents: [...parents].sort(compareBytes), payload: { type: 5, tag: new TextEncoder().encode(tag), data: new Uint8Array(0) }, nonce: 1n };
+  return {
+    protocolVersion: 2,
+    parents: [...parents].sort(compareBytes),
+    payload: { type: 5, tag: new TextEncoder().encode(tag), data: new Uint8Array(0) },
+    nonce: 1n,
+  };
 }
 
 /** A milestone signed with the genesis' coordinator keys (roots as given). */
-export function signedMilestone(g: Genesis, draft: { index: number; timestamp: number; previousMilestoneId: Uint8Array; parents: Uint8Array[]; inclusion: Uint8Array; applied: Uint8Array }): Block {
+export function signedMilestone(
+  g: Genesis,
+  draft: {
+    index: number;
+    timestamp: number;
+    previousMilestoneId: Uint8Array;
+    parents: Uint8Array[];
+    inclusion: Uint8Array;
+    applied: Uint8Array;
+  },
+): Block {
   const parents = [...draft.parents].sort(compareBytes);
   const unsigned: MilestonePayload = {
     type: 7,
@@ -83,6 +109,8 @@ export function signedMilestone(g: Genesis, draft: { index: number; timestamp: n
   };
   const id = milestoneIdOf(unsigned);
   const seeds = coordinatorOf(g)!.seeds.slice(0, g.milestonePublicKeyCount);
-  const signatures = seeds.map((s) => ({ type: 0 as const, publicKey: ed25519PublicKeyFromSeed(s), signature: ed25519Sign(s, id) })).sort((a, b) => compareBytes(a.publicKey, b.publicKey));
+  const signatures = seeds
+    .map((s) => ({ type: 0 as const, publicKey: ed25519PublicKeyFromSeed(s), signature: ed25519Sign(s, id) }))
+    .sort((a, b) => compareBytes(a.publicKey, b.publicKey));
   return { protocolVersion: 2, parents, payload: { ...unsigned, signatures }, nonce: 0n };
 }

@@ -47,8 +47,17 @@ describe('node ledger', function () {
   describe('genesis file <-> LedgerGenesis', () => {
     it('a dev genesis: 3 coordinator keys (threshold 2), the whole supply on the dev wallet and --funds owners, dev-only notes', () => {
       const seed = '0x' + '11'.repeat(32);
-      const other = bech32EncodeAddress('rms', ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(new Uint8Array(32).fill(7))));
-      const json = devGenesisJson({ minPowScore: 5, networkName: 'my-dev', milestoneInterval: 2, funds: [seed, other], randomBytes: fixedRandom });
+      const other = bech32EncodeAddress(
+        'rms',
+        ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(new Uint8Array(32).fill(7))),
+      );
+      const json = devGenesisJson({
+        minPowScore: 5,
+        networkName: 'my-dev',
+        milestoneInterval: 2,
+        funds: [seed, other],
+        randomBytes: fixedRandom,
+      });
       const g = genesisFromJson(JSON.parse(JSON.stringify(json)));
       const lg = ledgerGenesisOf(g);
       expect(g.protocol.networkName).to.equal('my-dev');
@@ -63,24 +72,63 @@ describe('node ledger', function () {
       expect(json['coordinator'].note).to.equal(DEV_ONLY_NOTE);
       expect(json['devWallet'].note).to.equal(DEV_ONLY_NOTE);
       const wallet = devWalletOf(g)!;
-      expect(wallet.address).to.equal(bech32EncodeAddress('rms', ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(wallet.seed))));
+      expect(wallet.address).to.equal(
+        bech32EncodeAddress('rms', ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(wallet.seed))),
+      );
       // The --funds seed's address owns the second output.
-      const owner = (lg.unspentOutputs[1]!.output.unlockConditions[0] as { address: { pubKeyHash: Uint8Array } }).address.pubKeyHash;
-      expect(equalBytes(owner, ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(new Uint8Array(32).fill(0x11))).pubKeyHash)).to.equal(true);
+      const owner = (lg.unspentOutputs[1]!.output.unlockConditions[0] as { address: { pubKeyHash: Uint8Array } })
+        .address.pubKeyHash;
+      expect(
+        equalBytes(
+          owner,
+          ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(new Uint8Array(32).fill(0x11))).pubKeyHash,
+        ),
+      ).to.equal(true);
       // Top-level keys operators' scripts rely on.
-      expect(Object.keys(json)).to.include.members(['protocol', 'milestone', 'milestonePublicKeyCount', 'milestoneKeyRanges', 'solidEntryPoints', 'outputs', 'treasury' in json ? 'treasury' : 'outputs', 'coordinator']);
-      expect(Object.keys(json['outputs'][0])).to.deep.equal(['outputId', 'blockId', 'milestoneIndexBooked', 'milestoneTimestampBooked', 'output']);
+      expect(Object.keys(json)).to.include.members([
+        'protocol',
+        'milestone',
+        'milestonePublicKeyCount',
+        'milestoneKeyRanges',
+        'solidEntryPoints',
+        'outputs',
+        'treasury' in json ? 'treasury' : 'outputs',
+        'coordinator',
+      ]);
+      expect(Object.keys(json['outputs'][0])).to.deep.equal([
+        'outputId',
+        'blockId',
+        'milestoneIndexBooked',
+        'milestoneTimestampBooked',
+        'output',
+      ]);
     });
 
     it('bad entries fail with an error naming the key', () => {
       const base = devGenesisJson();
       const cases: [string, (j: any) => void, RegExp][] = [
-        ['missing milestoneIndexBooked', (j) => delete j.outputs[0].milestoneIndexBooked, /outputs\[0\]\.milestoneIndexBooked: missing required key/],
+        [
+          'missing milestoneIndexBooked',
+          (j) => delete j.outputs[0].milestoneIndexBooked,
+          /outputs\[0\]\.milestoneIndexBooked: missing required key/,
+        ],
         ['bad amount', (j) => (j.outputs[0].output.amount = 'lots'), /outputs\[0\]\.output: .*amount/],
         ['short output ID', (j) => (j.outputs[0].outputId = '0x1234'), /outputs\[0\]\.outputId/],
-        ['duplicate output', (j) => j.outputs.push(j.outputs[0]), /outputs\[1\]\.outputId: output 0x[0-9a-f]+ is listed twice/],
-        ['treasury output among outputs', (j) => (j.outputs[0].output = { type: 2, amount: '5' }), /outputs\[0\]\.output/],
-        ['more than the supply', (j) => (j.treasury = { milestoneId: '0x' + '00'.repeat(32), amount: '5' }), /more than the token supply/],
+        [
+          'duplicate output',
+          (j) => j.outputs.push(j.outputs[0]),
+          /outputs\[1\]\.outputId: output 0x[0-9a-f]+ is listed twice/,
+        ],
+        [
+          'treasury output among outputs',
+          (j) => (j.outputs[0].output = { type: 2, amount: '5' }),
+          /outputs\[0\]\.output/,
+        ],
+        [
+          'more than the supply',
+          (j) => (j.treasury = { milestoneId: '0x' + '00'.repeat(32), amount: '5' }),
+          /more than the token supply/,
+        ],
         ['outputs not an array', (j) => (j.outputs = {}), /outputs/],
       ];
       for (const [what, mutate, re] of cases) {
@@ -89,8 +137,16 @@ describe('node ledger', function () {
         expect(errorOf(() => ledgerGenesisOf(genesisFromJson(j))).message, what).to.match(re);
       }
       const coordinatorCases: [string, (j: any) => void, RegExp][] = [
-        ['foreign coordinator key', (j) => (j.coordinator.privateKeys[0] = '0x' + '42'.repeat(32)), /coordinator\.privateKeys\[0\]: its public key .* is not in milestoneKeyRanges/],
-        ['too few keys', (j) => (j.coordinator.privateKeys = j.coordinator.privateKeys.slice(0, 1)), /cannot reach the threshold/],
+        [
+          'foreign coordinator key',
+          (j) => (j.coordinator.privateKeys[0] = '0x' + '42'.repeat(32)),
+          /coordinator\.privateKeys\[0\]: its public key .* is not in milestoneKeyRanges/,
+        ],
+        [
+          'too few keys',
+          (j) => (j.coordinator.privateKeys = j.coordinator.privateKeys.slice(0, 1)),
+          /cannot reach the threshold/,
+        ],
         ['bad interval', (j) => (j.coordinator.milestoneInterval = -1), /coordinator\.milestoneInterval/],
       ];
       for (const [what, mutate, re] of coordinatorCases) {
@@ -110,7 +166,9 @@ describe('node ledger', function () {
         delete j['outputs'][0].output;
         const file = join(dir, 'g.json');
         writeFileSync(file, JSON.stringify(j));
-        expect(errorOf(() => readGenesisFile(file)).message).to.match(/^Cannot read genesis file .*g\.json: invalid genesis JSON at outputs\[0\]\.output: missing required key/);
+        expect(errorOf(() => readGenesisFile(file)).message).to.match(
+          /^Cannot read genesis file .*g\.json: invalid genesis JSON at outputs\[0\]\.output: missing required key/,
+        );
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -123,17 +181,36 @@ describe('node ledger', function () {
       console.error = (m: string) => errors.push(m);
       try {
         const file = join(dir, 'dev.json');
-        expect(await toolGenesis(['--out', file, '--network-name', 'tooled', '--min-pow-score', '7', '--milestone-interval', '0.5'])).to.equal(0);
+        expect(
+          await toolGenesis([
+            '--out',
+            file,
+            '--network-name',
+            'tooled',
+            '--min-pow-score',
+            '7',
+            '--milestone-interval',
+            '0.5',
+          ]),
+        ).to.equal(0);
         const g = readGenesisFile(file);
-        expect([g.protocol.networkName, g.protocol.minPowScore, coordinatorOf(g)!.milestoneInterval]).to.deep.equal(['tooled', 7, 0.5]);
+        expect([g.protocol.networkName, g.protocol.minPowScore, coordinatorOf(g)!.milestoneInterval]).to.deep.equal([
+          'tooled',
+          7,
+          0.5,
+        ]);
         expect(JSON.parse(readFileSync(file, 'utf8')).devWallet.seed).to.match(/^0x[0-9a-f]{64}$/);
         expect(await toolGenesis(['--out', file])).to.equal(2); // exists
         expect(await toolGenesis(['--min-pow-score', 'x'])).to.equal(2);
         expect(await toolGenesis(['--bogus', '1'])).to.equal(2);
         expect(await toolGenesis(['--out', join(dir, 'x.json'), '--funds', 'not-an-address'])).to.equal(2);
-        expect(errors.join('\n')).to.match(/--funds not-an-address: neither a bech32 address nor a 0x-prefixed 32-byte seed/);
+        expect(errors.join('\n')).to.match(
+          /--funds not-an-address: neither a bech32 address nor a 0x-prefixed 32-byte seed/,
+        );
         expect(parseGenesisArgs(['--funds', 'a', 'b', '--out', 'f'])).to.deep.include({ out: 'f' });
-        expect((parseGenesisArgs(['--funds', 'a', 'b']) as { options: { funds: string[] } }).options.funds).to.deep.equal(['a', 'b']);
+        expect(
+          (parseGenesisArgs(['--funds', 'a', 'b']) as { options: { funds: string[] } }).options.funds,
+        ).to.deep.equal(['a', 'b']);
       } finally {
         console.error = orig;
         rmSync(dir, { recursive: true, force: true });
@@ -141,7 +218,10 @@ describe('node ledger', function () {
     });
 
     it('run flags: --milestone-interval seconds and --coordinator true|false', () => {
-      expect(parseRunArgs(['--milestone-interval', '0.5', '--coordinator', 'false'])).to.include({ milestoneInterval: 0.5, coordinator: false });
+      expect(parseRunArgs(['--milestone-interval', '0.5', '--coordinator', 'false'])).to.include({
+        milestoneInterval: 0.5,
+        coordinator: false,
+      });
       expect(() => parseRunArgs(['--milestone-interval', '0'])).to.throw(/expected seconds in \(0, 3600\]/);
       expect(() => parseRunArgs(['--coordinator', 'maybe'])).to.throw(/expected true or false/);
     });
@@ -170,7 +250,11 @@ describe('node ledger', function () {
       const msMeta = await h.service.getBlockMetadata({ blockId: issued.blockId });
       expect(msMeta.milestoneIndex).to.equal(1);
       const info = await h.service.getInfo();
-      expect(info.status?.confirmedMilestone).to.deep.equal({ index: 1, timestamp: info.status?.latestMilestone?.timestamp, milestoneId: issued.milestoneId });
+      expect(info.status?.confirmedMilestone).to.deep.equal({
+        index: 1,
+        timestamp: info.status?.latestMilestone?.timestamp,
+        milestoneId: issued.milestoneId,
+      });
       expect(info.status?.isHealthy).to.equal(true); // a recent milestone
       expect(await new LedgerState(h.store).ledgerIndex()).to.equal(1);
     });
@@ -182,7 +266,8 @@ describe('node ledger', function () {
       const m2 = await h.coordinator.issue();
       expect(m2.parents.length).to.be.at.most(8);
       // Milestone 1's block and all 20 blocks (21 childless tips) are referenced by milestone 2.
-      for (const id of [m1.blockId, ...xs]) expect((await h.service.getBlockMetadata({ blockId: id })).referencedByMilestoneIndex).to.equal(2);
+      for (const id of [m1.blockId, ...xs])
+        expect((await h.service.getBlockMetadata({ blockId: id })).referencedByMilestoneIndex).to.equal(2);
       // ... through checkpoints: blocks without payload, each approving up to 8.
       const parents = await Promise.all(m2.parents.map(async (p) => decodeBlock((await h.store.getBlock(p))!)));
       expect(parents.some((b) => b.payload === undefined)).to.equal(true);
@@ -195,7 +280,14 @@ describe('node ledger', function () {
     it('a milestone with a wrong root is stored but never confirms; a correct one for the same index does', async () => {
       const x = await h.submit(tagged([ZERO_BLOCK_ID], 'x'));
       const now = Math.floor(Date.now() / 1000);
-      const bad = signedMilestone(h.genesis, { index: 1, timestamp: now, previousMilestoneId: new Uint8Array(32), parents: [x], inclusion: new Uint8Array(32).fill(1), applied: merkleRoot([]) });
+      const bad = signedMilestone(h.genesis, {
+        index: 1,
+        timestamp: now,
+        previousMilestoneId: new Uint8Array(32),
+        parents: [x],
+        inclusion: new Uint8Array(32).fill(1),
+        applied: merkleRoot([]),
+      });
       const badId = await h.submit(bad);
       await h.parts.attacher.exclusive(async () => undefined); // let the processor run
       await h.parts.attacher.exclusive(async () => undefined);
@@ -203,7 +295,14 @@ describe('node ledger', function () {
       expect(await new LedgerState(h.store).ledgerIndex()).to.equal(0);
       expect(h.parts.milestones.rejection(badId)).to.match(/inclusionMerkleRoot .* differs from the recomputed/);
       expect(h.logger.lines.some((l) => l.startsWith('WARN milestone block') && l.includes('rejected'))).to.equal(true);
-      const good = signedMilestone(h.genesis, { index: 1, timestamp: now, previousMilestoneId: new Uint8Array(32), parents: [x], inclusion: merkleRoot([x]), applied: merkleRoot([]) });
+      const good = signedMilestone(h.genesis, {
+        index: 1,
+        timestamp: now,
+        previousMilestoneId: new Uint8Array(32),
+        parents: [x],
+        inclusion: merkleRoot([x]),
+        applied: merkleRoot([]),
+      });
       const goodId = await h.submit(good);
       await h.parts.milestones.settled(goodId, 1);
       expect((await h.store.milestone(1))?.blockId).to.deep.equal(goodId);
@@ -214,13 +313,24 @@ describe('node ledger', function () {
       const z = tagged([ZERO_BLOCK_ID], 'late');
       const zBytes = encodeBlock(z);
       const zId = blockIdOf(zBytes);
-      const ms = signedMilestone(h.genesis, { index: 1, timestamp: Math.floor(Date.now() / 1000), previousMilestoneId: new Uint8Array(32), parents: [zId], inclusion: merkleRoot([zId]), applied: merkleRoot([]) });
+      const ms = signedMilestone(h.genesis, {
+        index: 1,
+        timestamp: Math.floor(Date.now() / 1000),
+        previousMilestoneId: new Uint8Array(32),
+        parents: [zId],
+        inclusion: merkleRoot([zId]),
+        applied: merkleRoot([]),
+      });
       const msId = await h.submit(ms);
       await h.parts.attacher.exclusive(async () => undefined);
       await h.parts.attacher.exclusive(async () => undefined);
       expect(await new LedgerState(h.store).ledgerIndex()).to.equal(0);
       const info = await h.service.getInfo();
-      expect([info.status?.latestMilestone?.index, info.status?.confirmedMilestone?.index, info.status?.isHealthy]).to.deep.equal([1, 0, false]);
+      expect([
+        info.status?.latestMilestone?.index,
+        info.status?.confirmedMilestone?.index,
+        info.status?.isHealthy,
+      ]).to.deep.equal([1, 0, false]);
       await h.submit(z);
       await h.parts.milestones.settled(msId, 1);
       expect((await h.service.getBlockMetadata({ blockId: zId })).referencedByMilestoneIndex).to.equal(1);
@@ -229,7 +339,14 @@ describe('node ledger', function () {
     it('milestone blocks with signatures that do not verify are refused from clients, and not kept pending when a store holds them', async () => {
       const x = await h.submit(tagged([ZERO_BLOCK_ID], 'x'));
       const now = Math.floor(Date.now() / 1000);
-      const draft = (index: number) => ({ index, timestamp: now, previousMilestoneId: new Uint8Array(32), parents: [x], inclusion: merkleRoot([x]), applied: merkleRoot([]) });
+      const draft = (index: number) => ({
+        index,
+        timestamp: now,
+        previousMilestoneId: new Uint8Array(32),
+        parents: [x],
+        inclusion: merkleRoot([x]),
+        applied: merkleRoot([]),
+      });
       const forge = (i: number): Block => {
         const ms = signedMilestone(h.genesis, draft(1_000_000 + i));
         const p = ms.payload as MilestonePayload;
@@ -237,7 +354,10 @@ describe('node ledger', function () {
         return ms;
       };
       // A milestone block needs no PoW, so a client's forgery is refused at the door (peers' too).
-      const refused = await h.submit(forge(99)).then(() => undefined, (e: unknown) => e as ProtocolError);
+      const refused = await h.submit(forge(99)).then(
+        () => undefined,
+        (e: unknown) => e as ProtocolError,
+      );
       expect(refused?.code).to.equal('INVALID_SIGNATURE');
       // Forged ones a store already holds (stored before clients were checked): far above the ledger index.
       const forged: Uint8Array[] = [];
@@ -267,7 +387,16 @@ describe('node ledger', function () {
     const z = tagged([ZERO_BLOCK_ID], 'late');
     const zId = blockIdOf(encodeBlock(z));
     const first = await harness({ kv, genesis });
-    const msId = await first.submit(signedMilestone(genesis, { index: 1, timestamp: Math.floor(Date.now() / 1000), previousMilestoneId: new Uint8Array(32), parents: [zId], inclusion: merkleRoot([zId]), applied: merkleRoot([]) }));
+    const msId = await first.submit(
+      signedMilestone(genesis, {
+        index: 1,
+        timestamp: Math.floor(Date.now() / 1000),
+        previousMilestoneId: new Uint8Array(32),
+        parents: [zId],
+        inclusion: merkleRoot([zId]),
+        applied: merkleRoot([]),
+      }),
+    );
     await first.close();
     const second = await harness({ kv, genesis });
     try {
@@ -285,12 +414,24 @@ describe('node ledger', function () {
     delete bare.coordinator;
     delete bare.devWallet;
     const store = await NodeStore.open(new MemoryKeyValueStore());
-    const parts = await composeNode({ store, network: await recordGenesis(store, bare), version: 't', logger: new CollectingLogger() });
+    const parts = await composeNode({
+      store,
+      network: await recordGenesis(store, bare),
+      version: 't',
+      logger: new CollectingLogger(),
+    });
     try {
       expect(parts.protocol.hasLedger).to.equal(false);
       const now = Math.floor(Date.now() / 1000);
       for (let i = 1; i <= 20; i++) {
-        const ms = signedMilestone(g, { index: i, timestamp: now, previousMilestoneId: new Uint8Array(32), parents: [ZERO_BLOCK_ID], inclusion: merkleRoot([]), applied: merkleRoot([]) });
+        const ms = signedMilestone(g, {
+          index: i,
+          timestamp: now,
+          previousMilestoneId: new Uint8Array(32),
+          parents: [ZERO_BLOCK_ID],
+          inclusion: merkleRoot([]),
+          applied: merkleRoot([]),
+        });
         expect((await parts.intake.accept({ block: ms }, { kind: 'client' })).result.stored).to.equal(true);
       }
       await parts.attacher.idle();
@@ -319,7 +460,21 @@ describe('node ledger', function () {
         const add = async (block: Block, referencedBy?: number): Promise<Uint8Array> => {
           const bytes = encodeBlock(block);
           const id = blockIdOf(bytes);
-          const md = { protocolVersion: 2 as const, solid: true, arrivalTime: 1, ...(referencedBy !== undefined ? { referenced: { milestoneIndex: referencedBy, whiteFlagIndex: 0, ledgerInclusionState: 'noTransaction' as const, conflictReason: 0 } } : {}) };
+          const md = {
+            protocolVersion: 2 as const,
+            solid: true,
+            arrivalTime: 1,
+            ...(referencedBy !== undefined
+              ? {
+                  referenced: {
+                    milestoneIndex: referencedBy,
+                    whiteFlagIndex: 0,
+                    ledgerInclusionState: 'noTransaction' as const,
+                    conflictReason: 0,
+                  },
+                }
+              : {}),
+          };
           await store.batch().addBlock({ blockId: id, bytes, parents: block.parents, metadata: md }).commit();
           return id;
         };
@@ -332,7 +487,8 @@ describe('node ledger', function () {
         for (const t of await store.tips()) batch.removeTip(t);
         batch.addTip(d).addTip(e).putMeta(META.confirmedMilestoneIndex, 20).putMeta(META.ledgerIndex, 20);
         await batch.commit();
-        // What a restart at confirmed index 20 sees: cone root indexes by a walk (no stored values), pools from the tips table.
+        // What a restart at confirmed index 20 sees: cone root indexes by a walk (no stored values), pools from the
+        // tips table.
         const { protocol, network } = h.parts;
         const confirmedAt = async (index: number): Promise<void> => {
           await store.batch().putMeta(META.confirmedMilestoneIndex, index).putMeta(META.ledgerIndex, index).commit();
@@ -348,14 +504,23 @@ describe('node ledger', function () {
         const pools = tips.pools();
         expect([pools.nonLazy.map(toHex0x), pools.semiLazy.map(toHex0x)]).to.deep.equal([[toHex0x(e)], [toHex0x(d)]]);
         expect((await tips.select()).map(toHex0x)).to.deep.equal([toHex0x(e)]);
-        expect(await h.service.getBlockMetadata({ blockId: d })).to.deep.include({ shouldPromote: true, shouldReattach: false });
+        expect(await h.service.getBlockMetadata({ blockId: d })).to.deep.include({
+          shouldPromote: true,
+          shouldReattach: false,
+        });
         await confirmedAt(21);
-        expect(await h.service.getBlockMetadata({ blockId: d })).to.deep.include({ shouldPromote: false, shouldReattach: true });
+        expect(await h.service.getBlockMetadata({ blockId: d })).to.deep.include({
+          shouldPromote: false,
+          shouldReattach: true,
+        });
         await confirmedAt(29);
         expect(await tips.score(e)).to.equal('lazyYcri');
         tips.rescore(new Map());
         expect(tips.pools()).to.deep.equal({ nonLazy: [], semiLazy: [] });
-        const err = await tips.select().then(() => undefined, (x: unknown) => x);
+        const err = await tips.select().then(
+          () => undefined,
+          (x: unknown) => x,
+        );
         expect(err).to.have.property('code', 'NO_TIPS');
       } finally {
         await h.close();

@@ -27,11 +27,19 @@ describe('node metrics', () => {
   describe("Hornet's confirmed-milestone rates (GET /info)", () => {
     it('new and referenced blocks since the previous milestone over the seconds between their timestamps', () => {
       const r = new ConfirmedMilestoneRates();
-      expect(r.confirmed(10, 0, 1000)).to.deep.equal({ blocksPerSecond: 0, referencedBlocksPerSecond: 0, referencedRate: 0 }); // the first sets the base
+      expect(r.confirmed(10, 0, 1000)).to.deep.equal({
+        blocksPerSecond: 0,
+        referencedBlocksPerSecond: 0,
+        referencedRate: 0,
+      }); // the first sets the base
       const m = r.confirmed(30, 16, 1005); // 20 new, 16 referenced in 5 s
       expect(m).to.deep.equal({ blocksPerSecond: 4, referencedBlocksPerSecond: 3.2, referencedRate: 80 });
       expect(r.confirmed(30, 20, 1005)).to.deep.equal(m); // same timestamp: kept (Hornet: division by zero)
-      expect(r.confirmed(30, 20, 1007)).to.deep.equal({ blocksPerSecond: 0, referencedBlocksPerSecond: 2, referencedRate: 0 }); // no new block: rate 0
+      expect(r.confirmed(30, 20, 1007)).to.deep.equal({
+        blocksPerSecond: 0,
+        referencedBlocksPerSecond: 2,
+        referencedRate: 0,
+      }); // no new block: rate 0
     });
   });
 
@@ -55,7 +63,18 @@ describe('node metrics', () => {
 
   it('RecentMilestones keeps the newest first, at most its capacity', () => {
     const r = new RecentMilestones(2);
-    for (let i = 1; i <= 3; i++) r.add({ index: i, timestamp: i, milestoneId: id(i), blockId: id(i), referencedBlocks: i, includedTransactions: 0, conflictingTransactions: 0, confirmationMs: 1, confirmedAt: i });
+    for (let i = 1; i <= 3; i++)
+      r.add({
+        index: i,
+        timestamp: i,
+        milestoneId: id(i),
+        blockId: id(i),
+        referencedBlocks: i,
+        includedTransactions: 0,
+        conflictingTransactions: 0,
+        confirmationMs: 1,
+        confirmedAt: i,
+      });
     expect(r.all().map((m) => m.index)).to.deep.equal([3, 2]);
   });
 
@@ -82,7 +101,16 @@ describe('node metrics', () => {
     now += 1500;
     m.solidified(id(1));
     m.solidified(id(2)); // stored solid: not tracked, not observed
-    m.milestoneConfirmed({ index: 6, timestamp: 1_000_000, milestoneId: id(6), blockId: id(7), referencedBlocks: 3, includedTransactions: 1, conflicts: [1, 1, 255], ms: 12 });
+    m.milestoneConfirmed({
+      index: 6,
+      timestamp: 1_000_000,
+      milestoneId: id(6),
+      blockId: id(7),
+      referencedBlocks: 3,
+      includedTransactions: 1,
+      conflicts: [1, 1, 255],
+      ms: 12,
+    });
     m.powJob('mined', 0.5, 1_000_000);
     m.powJob('refused', 0, 0);
     m.grpcCall('GetInfo', 'OK', 'in-process', 0.001);
@@ -105,7 +133,9 @@ describe('node metrics', () => {
     expect(value(f, 'ledger_milestone_confirmation_duration_seconds_bucket', { le: '0.025' })).to.equal(1);
     expect(value(f, 'ledger_solidification_duration_seconds_sum')).to.be.closeTo(1.5, 1e-9);
     expect(value(f, 'ledger_solidification_duration_seconds_count')).to.equal(1);
-    expect(value(f, 'ledger_grpc_server_handling_seconds_count', { grpc_method: 'GetInfo', transport: 'in-process' })).to.equal(1);
+    expect(
+      value(f, 'ledger_grpc_server_handling_seconds_count', { grpc_method: 'GetInfo', transport: 'in-process' }),
+    ).to.equal(1);
     expect(value(f, 'ledger_milestone_latest_index')).to.equal(7);
     expect(value(f, 'ledger_milestone_confirmed_index')).to.equal(6);
     expect(value(f, 'ledger_healthy')).to.equal(0);
@@ -122,15 +152,27 @@ describe('node metrics', () => {
     expect(value(f, 'ledger_pow_hash_rate')).to.equal(2_000_000);
     expect(value(f, 'ledger_pow_queue_jobs')).to.equal(1);
     expect(value(f, 'ledger_event_subscribers')).to.equal(3);
-    expect(value(f, 'ledger_grpc_server_handled_total', { grpc_method: 'GetBlock', grpc_code: 'NOT_FOUND', transport: 'grpc' })).to.equal(1);
+    expect(
+      value(f, 'ledger_grpc_server_handled_total', {
+        grpc_method: 'GetBlock',
+        grpc_code: 'NOT_FOUND',
+        transport: 'grpc',
+      }),
+    ).to.equal(1);
     // every counter ends in _total, every duration is in seconds
     for (const [name, type] of f.types) {
       if (type === 'COUNTER') expect(name, name).to.match(/_total$/);
       if (/duration|seconds/.test(name)) expect(name, name).to.match(/_seconds$/);
     }
     // the dashboard's figures come from the same reports
-    expect(m.recent.all()[0]).to.include({ index: 6, referencedBlocks: 3, conflictingTransactions: 3, confirmationMs: 12 });
-    expect(m.series.samples().reduce((a, x) => a + x.blocks, 0)).to.equal(3); // stored and unsolid blocks, in finished seconds
+    expect(m.recent.all()[0]).to.include({
+      index: 6,
+      referencedBlocks: 3,
+      conflictingTransactions: 3,
+      confirmationMs: 12,
+    });
+    // stored and unsolid blocks, in finished seconds
+    expect(m.series.samples().reduce((a, x) => a + x.blocks, 0)).to.equal(3);
   });
 
   it('default process metrics join the registry once /metrics is served', async () => {
@@ -143,16 +185,25 @@ describe('node metrics', () => {
   });
 
   it('JSON log lines carry time, level, message and the error', () => {
-    const line = JSON.parse(jsonLogLine('ERROR', 'it broke', new RangeError('bad'), new Date(0))) as Record<string, unknown>;
+    const line = JSON.parse(jsonLogLine('ERROR', 'it broke', new RangeError('bad'), new Date(0))) as Record<
+      string,
+      unknown
+    >;
     expect(line).to.deep.include({ time: '1970-01-01T00:00:00.000Z', level: 'ERROR', message: 'it broke' });
     expect(line.error).to.include({ name: 'RangeError', message: 'bad' });
-    expect(JSON.parse(jsonLogLine('INFO', 'line "quoted"\nnext'))).to.include({ level: 'INFO', message: 'line "quoted"\nnext' });
+    expect(JSON.parse(jsonLogLine('INFO', 'line "quoted"\nnext'))).to.include({
+      level: 'INFO',
+      message: 'line "quoted"\nnext',
+    });
   });
 
   it('flags: --metrics-port, --metrics-host, --log-format', () => {
     expect(parseRunArgs([]).metricsPort).to.equal(undefined); // off by default, as Hornet's Prometheus plugin
     expect(parseRunArgs(['--metrics-port', '9311'])).to.include({ metricsPort: 9311 });
-    expect(parseRunArgs(['--metrics-port=0', '--metrics-host', '0.0.0.0'])).to.include({ metricsPort: 0, metricsHost: '0.0.0.0' });
+    expect(parseRunArgs(['--metrics-port=0', '--metrics-host', '0.0.0.0'])).to.include({
+      metricsPort: 0,
+      metricsHost: '0.0.0.0',
+    });
     expect(parseRunArgs(['--log-format', 'json'])).to.include({ logFormat: 'json' });
     expect(() => parseRunArgs(['--log-format', 'xml'])).to.throw(/--log-format: expected text or json/);
     expect(() => parseRunArgs(['--metrics-host', '0.0.0.0'])).to.throw(/--metrics-host needs --metrics-port/);
@@ -162,7 +213,9 @@ describe('node metrics', () => {
   it('peer addresses: HOST:PORT or a multiaddress in, the multiaddress out', () => {
     expect(dialAddress('127.0.0.1:15600')).to.equal('127.0.0.1:15600');
     expect(dialAddress('/ip4/10.0.0.2/tcp/15600')).to.equal('10.0.0.2:15600');
-    expect(dialAddress('/ip4/10.0.0.2/tcp/15600/p2p/12D3KooWC7uE9w3RN4Vh1FJAZa8SbE8yMWR6wCVBajcWpyWguV73')).to.equal('10.0.0.2:15600');
+    expect(dialAddress('/ip4/10.0.0.2/tcp/15600/p2p/12D3KooWC7uE9w3RN4Vh1FJAZa8SbE8yMWR6wCVBajcWpyWguV73')).to.equal(
+      '10.0.0.2:15600',
+    );
     expect(dialAddress('/dns/node.example/tcp/15600')).to.equal('node.example:15600');
     expect(dialAddress('/ip6/::1/tcp/15600')).to.equal('[::1]:15600');
     for (const bad of ['node', '/ip4/300.1.1.1/tcp/1', '/ip4/1.2.3.4/udp/1', '1.2.3.4:0', '/ip4/1.2.3.4/tcp/70000']) {

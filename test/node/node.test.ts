@@ -23,7 +23,15 @@ function clientOf(node: RunningNode): NodeServiceClient {
   return new NodeServiceClient(`127.0.0.1:${node.grpcPort}`, credentials.createInsecure());
 }
 
-const json = (text: string) => ({ block: { $case: 'json' as const, value: JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: '0x6e6f6465', data: '0x' + Buffer.from(text).toString('hex') } }) } });
+const json = (text: string) => ({
+  block: {
+    $case: 'json' as const,
+    value: JSON.stringify({
+      protocolVersion: 2,
+      payload: { type: 5, tag: '0x6e6f6465', data: '0x' + Buffer.from(text).toString('hex') },
+    }),
+  },
+});
 
 describe('node composition root', function () {
   this.timeout(30000);
@@ -41,8 +49,12 @@ describe('node composition root', function () {
     const before = new Map<string, unknown>();
     try {
       expect(logger.lines.some((l) => /created network "ledger-dev"/.test(l))).to.equal(true);
-      expect(logger.lines.some((l) => l.includes(`gRPC NodeService listening on 127.0.0.1:${node.grpcPort}`))).to.equal(true);
-      expect(logger.lines.some((l) => l.includes(`REST API listening on http://127.0.0.1:${node.restPort}/`))).to.equal(true);
+      expect(logger.lines.some((l) => l.includes(`gRPC NodeService listening on 127.0.0.1:${node.grpcPort}`))).to.equal(
+        true,
+      );
+      expect(logger.lines.some((l) => l.includes(`REST API listening on http://127.0.0.1:${node.restPort}/`))).to.equal(
+        true,
+      );
       for (const text of ['one', 'two', 'three']) ids.push((await call(client, 'submitBlock', json(text))).blockId);
       for (const id of ids) {
         const block = await call(client, 'getBlock', { blockId: id, view: BlockView.BLOCK_VIEW_UNSPECIFIED });
@@ -50,10 +62,25 @@ describe('node composition root', function () {
         before.set(toHex0x(id), { raw: block.raw, json: block.json, md });
       }
       // the REST gateway runs in the process, against the same node
-      const info = (await (await fetch(`http://127.0.0.1:${node.restPort}/api/core/v2/info`)).json()) as { name: string; version: string; protocol: { networkName: string; minPowScore: number }; features: string[] };
-      expect([info.name, info.version, info.protocol.networkName, info.protocol.minPowScore, info.features]).to.deep.equal(['ledger-node', packageVersion(), 'ledger-dev', 10, ['pow']]);
-      const rest = await fetch(`http://127.0.0.1:${node.restPort}/api/core/v2/blocks/${toHex0x(ids[2]!)}`, { headers: { accept: 'application/vnd.iota.serializer-v1' } });
-      expect(new Uint8Array(await rest.arrayBuffer())).to.deep.equal((before.get(toHex0x(ids[2]!)) as { raw: Uint8Array }).raw);
+      const info = (await (await fetch(`http://127.0.0.1:${node.restPort}/api/core/v2/info`)).json()) as {
+        name: string;
+        version: string;
+        protocol: { networkName: string; minPowScore: number };
+        features: string[];
+      };
+      expect([
+        info.name,
+        info.version,
+        info.protocol.networkName,
+        info.protocol.minPowScore,
+        info.features,
+      ]).to.deep.equal(['ledger-node', packageVersion(), 'ledger-dev', 10, ['pow']]);
+      const rest = await fetch(`http://127.0.0.1:${node.restPort}/api/core/v2/blocks/${toHex0x(ids[2]!)}`, {
+        headers: { accept: 'application/vnd.iota.serializer-v1' },
+      });
+      expect(new Uint8Array(await rest.arrayBuffer())).to.deep.equal(
+        (before.get(toHex0x(ids[2]!)) as { raw: Uint8Array }).raw,
+      );
     } finally {
       client.close();
       await node.stop();
@@ -64,7 +91,10 @@ describe('node composition root', function () {
     expect(genesis.solidEntryPoints).to.deep.equal([new Uint8Array(32)]);
 
     const logger2 = new CollectingLogger();
-    node = await startNode(configFor(dir, { minPowScore: 99, minPowScoreExplicit: true }), { logger: logger2, rest: false });
+    node = await startNode(configFor(dir, { minPowScore: 99, minPowScoreExplicit: true }), {
+      logger: logger2,
+      rest: false,
+    });
     client = clientOf(node);
     try {
       expect(logger2.lines.some((l) => l.includes('created network'))).to.equal(false);
@@ -95,14 +125,22 @@ describe('node composition root', function () {
 
   it('starts from --genesis; refuses a genesis of another network on the same folder, and a folder in use', async () => {
     const genesisFile = join(dir, 'my-genesis.json');
-    const g = { ...devGenesis({ minPowScore: 0, timestamp: 1700000000 }), baseToken: { name: 'Test', tickerSymbol: 'TST', unit: 'TST', decimals: 0, useMetricPrefix: false } };
+    const g = {
+      ...devGenesis({ minPowScore: 0, timestamp: 1700000000 }),
+      baseToken: { name: 'Test', tickerSymbol: 'TST', unit: 'TST', decimals: 0, useMetricPrefix: false },
+    };
     g.protocol = { ...g.protocol, networkName: 'my-test-net', bech32Hrp: 'tst' };
     writeFileSync(genesisFile, JSON.stringify(genesisToJson(g)));
-    const node = await startNode(configFor(dir, { genesis: genesisFile, powWorkers: 0 }), { logger: new CollectingLogger(), rest: false });
+    const node = await startNode(configFor(dir, { genesis: genesisFile, powWorkers: 0 }), {
+      logger: new CollectingLogger(),
+      rest: false,
+    });
     const client = clientOf(node);
     try {
       const info = await call(client, 'getInfo', {});
-      expect([info.protocol!.networkName, info.protocol!.bech32Hrp, info.baseToken!.name, info.features]).to.deep.equal(['my-test-net', 'tst', 'Test', []]);
+      expect([info.protocol!.networkName, info.protocol!.bech32Hrp, info.baseToken!.name, info.features]).to.deep.equal(
+        ['my-test-net', 'tst', 'Test', []],
+      );
       // min PoW score 0: no PoW needed, so PoW being off does not matter
       const id = (await call(client, 'submitBlock', json('free'))).blockId;
       expect(id).to.have.length(32);
@@ -133,7 +171,10 @@ describe('node composition root', function () {
 
   it('keeps the storage engine of its data folder: followed without --db-engine, refused when the other is named', async () => {
     const logger = new CollectingLogger();
-    let node = await startNode(configFor(dir, { dbEngine: 'leveldb', dbEngineExplicit: true, powWorkers: 0 }), { logger, rest: false });
+    let node = await startNode(configFor(dir, { dbEngine: 'leveldb', dbEngineExplicit: true, powWorkers: 0 }), {
+      logger,
+      rest: false,
+    });
     const client = clientOf(node);
     const info = await call(client, 'getInfo', {});
     client.close();
@@ -152,7 +193,9 @@ describe('node composition root', function () {
       refused = e;
     }
     expect(refused).to.have.property('code', 'STORE_OPEN_FAILED');
-    expect((refused as Error).message).to.contain('holds a LevelDB store').and.contain('run with --db-engine leveldb');
+    expect((refused as Error).message)
+      .to.contain('holds a LevelDB store')
+      .and.contain('run with --db-engine leveldb');
     expect(existsSync(join(dir, 'db-rocksdb'))).to.equal(false);
   });
 

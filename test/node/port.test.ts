@@ -18,7 +18,12 @@ import { servicePort, type ServiceMethods } from '../../src/node/grpc/port.ts';
 import { CollectingLogger } from './support.ts';
 
 const ID = new Uint8Array(32).fill(7);
-const BLOCK: BlockResponse = { blockId: ID, block: undefined, raw: Uint8Array.of(2, 1, 0, 9), json: '{"protocolVersion":2}' };
+const BLOCK: BlockResponse = {
+  blockId: ID,
+  block: undefined,
+  raw: Uint8Array.of(2, 1, 0, 9),
+  json: '{"protocolVersion":2}',
+};
 
 /** A service whose failures cover every kind; `aborted` lists the work the call's signal stopped. */
 function stubService(aborted: string[]): ServiceMethods {
@@ -28,7 +33,11 @@ function stubService(aborted: string[]): ServiceMethods {
       throw new NodeError('NOT_FOUND', 'block not found: 0x07');
     },
     getIncludedBlock: async () => {
-      throw new ProtocolError('INVALID_HEX', 'transaction ID of 3 bytes', { field: 'transactionId', offset: 0, value: '0x010203' });
+      throw new ProtocolError('INVALID_HEX', 'transaction ID of 3 bytes', {
+        field: 'transactionId',
+        offset: 0,
+        value: '0x010203',
+      });
     },
     getIncludedBlockMetadata: async () => {
       throw new Error('storage read failed\n    at read (level.ts:1:1)');
@@ -59,7 +68,9 @@ async function ways(service: ServiceMethods, logger: CollectingLogger, observed:
   const server = new Server();
   server.addService(NodeServiceService, handlers);
   const mux = serveNodeMux(server, service, { logger });
-  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+  );
   const unary = new NodeServiceClient(`127.0.0.1:${port}`, credentials.createInsecure());
   const muxPort = createMuxNodePort(`127.0.0.1:${port}`);
   const local = servicePort(service, { logger, observe: (method, code) => observed.push(`${method} ${code}`) });
@@ -108,7 +119,10 @@ describe('NodePort: the service in process, over unary gRPC and over the mux', (
 
   it('answers the same message every way; in process it is the service object itself', async () => {
     for (const w of all) {
-      const res = await w.port.getBlock({ blockId: ID, view: BlockView.BLOCK_VIEW_RAW }, { deadline: Date.now() + 5000 });
+      const res = await w.port.getBlock(
+        { blockId: ID, view: BlockView.BLOCK_VIEW_RAW },
+        { deadline: Date.now() + 5000 },
+      );
       expect(new Uint8Array(res.raw), w.name).to.deep.equal(BLOCK.raw);
       expect(res.json, w.name).to.equal(BLOCK.json);
       if (w.name === 'in-process') expect(res).to.equal(BLOCK);
@@ -132,8 +146,17 @@ describe('NodePort: the service in process, over unary gRPC and over the mux', (
       expect(seen[2], what).to.deep.equal(seen[0]);
     }
     const e = await failure(all[0]!.port.getIncludedBlock({ transactionId: ID, view: BlockView.BLOCK_VIEW_JSON }));
-    expect(e).to.include({ code: 'INVALID_HEX', grpcCode: GrpcStatus.INVALID_ARGUMENT, field: 'transactionId', offset: 0, value: '0x010203', detailed: true });
-    const d = await failure(all[0]!.port.getIncludedBlockMetadata({ transactionId: ID, view: BlockView.BLOCK_VIEW_JSON }));
+    expect(e).to.include({
+      code: 'INVALID_HEX',
+      grpcCode: GrpcStatus.INVALID_ARGUMENT,
+      field: 'transactionId',
+      offset: 0,
+      value: '0x010203',
+      detailed: true,
+    });
+    const d = await failure(
+      all[0]!.port.getIncludedBlockMetadata({ transactionId: ID, view: BlockView.BLOCK_VIEW_JSON }),
+    );
     expect(d).to.include({ code: 'INTERNAL', grpcCode: GrpcStatus.INTERNAL });
     expect(d.details).to.match(/^GetIncludedBlockMetadata failed: storage read failed/);
     expect(logger.lines.filter((l) => l.includes('GetIncludedBlockMetadata failed unexpectedly'))).to.have.length(4);
@@ -143,7 +166,12 @@ describe('NodePort: the service in process, over unary gRPC and over the mux', (
     for (const w of all) {
       aborted.length = 0;
       const caller = new AbortController();
-      const pending = failure(w.port.submitBlock({ block: { $case: 'raw', value: Uint8Array.of(1) } }, { signal: caller.signal, deadline: Date.now() + 5000 }));
+      const pending = failure(
+        w.port.submitBlock(
+          { block: { $case: 'raw', value: Uint8Array.of(1) } },
+          { signal: caller.signal, deadline: Date.now() + 5000 },
+        ),
+      );
       await new Promise((r) => setTimeout(r, 30));
       caller.abort();
       expect(await pending, w.name).to.include({ grpcCode: GrpcStatus.CANCELLED, detailed: false });
@@ -155,13 +183,24 @@ describe('NodePort: the service in process, over unary gRPC and over the mux', (
   it('the deadline ends the call DEADLINE_EXCEEDED (the work aborted); a passed one before the service is asked', async () => {
     for (const w of all) {
       aborted.length = 0;
-      const e = await failure(w.port.submitBlock({ block: { $case: 'raw', value: Uint8Array.of(1) } }, { deadline: Date.now() + 50 }));
-      expect(e, w.name).to.include({ grpcCode: GrpcStatus.DEADLINE_EXCEEDED, detailed: false, code: 'DEADLINE_EXCEEDED' });
+      const e = await failure(
+        w.port.submitBlock({ block: { $case: 'raw', value: Uint8Array.of(1) } }, { deadline: Date.now() + 50 }),
+      );
+      expect(e, w.name).to.include({
+        grpcCode: GrpcStatus.DEADLINE_EXCEEDED,
+        detailed: false,
+        code: 'DEADLINE_EXCEEDED',
+      });
       for (let i = 0; i < 50 && aborted.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
       expect(aborted, w.name).to.deep.equal(['submitBlock']);
-      expect((await failure(w.port.getTips({ allowSemiLazy: false }, { deadline: Date.now() + 20 }))).grpcCode, w.name).to.equal(GrpcStatus.DEADLINE_EXCEEDED);
+      expect(
+        (await failure(w.port.getTips({ allowSemiLazy: false }, { deadline: Date.now() + 20 }))).grpcCode,
+        w.name,
+      ).to.equal(GrpcStatus.DEADLINE_EXCEEDED);
     }
-    const passed = await failure(all[0]!.port.getBlock({ blockId: ID, view: BlockView.BLOCK_VIEW_JSON }, { deadline: Date.now() - 1 }));
+    const passed = await failure(
+      all[0]!.port.getBlock({ blockId: ID, view: BlockView.BLOCK_VIEW_JSON }, { deadline: Date.now() - 1 }),
+    );
     expect(passed.grpcCode).to.equal(GrpcStatus.DEADLINE_EXCEEDED);
   });
 

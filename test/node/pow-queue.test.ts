@@ -35,7 +35,15 @@ async function until(cond: () => boolean, what: string): Promise<void> {
 }
 
 const request = (text: string) => ({
-  block: { $case: 'structured' as const, value: blockToProto({ protocolVersion: 2, parents: [], payload: { type: 5, tag: new Uint8Array(0), data: new TextEncoder().encode(text) }, nonce: 0n }) },
+  block: {
+    $case: 'structured' as const,
+    value: blockToProto({
+      protocolVersion: 2,
+      parents: [],
+      payload: { type: 5, tag: new Uint8Array(0), data: new TextEncoder().encode(text) },
+      nonce: 0n,
+    }),
+  },
 });
 
 describe('node PoW queue', function () {
@@ -57,7 +65,11 @@ describe('node PoW queue', function () {
       firstError = err;
     });
     await until(() => miner.signals.length === 1, 'the first job');
-    const e = await failure(new Promise((resolve, reject) => node.client.submitBlock(request('second'), (err, res) => (err ? reject(err) : resolve(res)))));
+    const e = await failure(
+      new Promise((resolve, reject) =>
+        node.client.submitBlock(request('second'), (err, res) => (err ? reject(err) : resolve(res))),
+      ),
+    );
     expect([e.grpcCode, e.code]).to.deep.equal([GrpcStatus.RESOURCE_EXHAUSTED, 'POW_QUEUE_FULL']);
     expect(e.retryAfterSeconds).to.be.a('number').and.at.least(1);
     expect(e.httpStatus).to.equal(503);
@@ -75,7 +87,9 @@ describe('node PoW queue', function () {
   });
 
   it('shutdown aborts running PoW; the call fails with "proof of work aborted"', async () => {
-    const p = new Promise((resolve, reject) => node.client.submitBlock(request('during shutdown'), (err, res) => (err ? reject(err) : resolve(res))));
+    const p = new Promise((resolve, reject) =>
+      node.client.submitBlock(request('during shutdown'), (err, res) => (err ? reject(err) : resolve(res))),
+    );
     await until(() => miner.signals.length === 1, 'the job');
     await node.parts.stop();
     const e = await failure(p);

@@ -23,7 +23,13 @@ describe('node: protocol parameters announced by a milestone', function () {
     const store = await NodeStore.open(new MemoryKeyValueStore());
     const genesis = devNetworkGenesis({ minPowScore: 0, timestamp: Math.floor(Date.now() / 1000) - 10 });
     const network = await recordGenesis(store, genesis);
-    parts = await composeNode({ store, network, version: 't', logger: new CollectingLogger(), coordinator: coordinatorOf(genesis)! });
+    parts = await composeNode({
+      store,
+      network,
+      version: 't',
+      logger: new CollectingLogger(),
+      coordinator: coordinatorOf(genesis)!,
+    });
     await parts.milestones.start();
   });
   afterEach(async () => {
@@ -35,24 +41,34 @@ describe('node: protocol parameters announced by a milestone', function () {
   async function lowScoreBlock(tag: string): Promise<Uint8Array> {
     const tips = (await parts.service.getTips({ allowSemiLazy: false })).tips;
     for (let nonce = 1n; ; nonce++) {
-      const block: Block = { protocolVersion: 2, parents: tips, payload: { type: 5, tag: new TextEncoder().encode(tag), data: new Uint8Array(0) }, nonce };
+      const block: Block = {
+        protocolVersion: 2,
+        parents: tips,
+        payload: { type: 5, tag: new TextEncoder().encode(tag), data: new Uint8Array(0) },
+        nonce,
+      };
       const bytes = encodeBlock(block);
       if (powScore(bytes) < RAISED / 10) return bytes;
     }
   }
 
-  const submit = async (tag: string) => parts.service.submitBlock({ block: { $case: 'raw', value: await lowScoreBlock(tag) } });
+  const submit = async (tag: string) =>
+    parts.service.submitBlock({ block: { $case: 'raw', value: await lowScoreBlock(tag) } });
 
   it('pending in /info before the target index; intake applies it from the target milestone on, milestones stay exempt', async () => {
     const coordinator = parts.coordinator!;
     const start = (await parts.store.getMeta(META.ledgerIndex))!;
     const target = start + 3;
     const raised = { ...parts.protocol.current, minPowScore: RAISED };
-    await coordinator.issue([{ type: 1, targetMilestoneIndex: target, protocolVersion: 2, params: encodeProtocolParameters(raised) }]);
+    await coordinator.issue([
+      { type: 1, targetMilestoneIndex: target, protocolVersion: 2, params: encodeProtocolParameters(raised) },
+    ]);
 
     const info = await parts.service.getInfo();
     expect(info.protocol?.minPowScore).to.equal(0);
-    expect(info.pendingProtocolParameters.map((p) => [p.targetMilestoneIndex, p.protocolVersion])).to.deep.equal([[target, 2]]);
+    expect(info.pendingProtocolParameters.map((p) => [p.targetMilestoneIndex, p.protocolVersion])).to.deep.equal([
+      [target, 2],
+    ]);
     expect(info.pendingProtocolParameters[0]!.params).to.deep.equal(encodeProtocolParameters(raised));
     await submit('at target - 2');
 
@@ -80,7 +96,14 @@ describe('node: protocol parameters announced by a milestone', function () {
   it('a restart reads the parameters in force from the ledger, not the genesis copy', async () => {
     const coordinator = parts.coordinator!;
     const start = (await parts.store.getMeta(META.ledgerIndex))!;
-    await coordinator.issue([{ type: 1, targetMilestoneIndex: start + 1 + 1, protocolVersion: 2, params: encodeProtocolParameters({ ...parts.protocol.current, minPowScore: RAISED }) }]);
+    await coordinator.issue([
+      {
+        type: 1,
+        targetMilestoneIndex: start + 1 + 1,
+        protocolVersion: 2,
+        params: encodeProtocolParameters({ ...parts.protocol.current, minPowScore: RAISED }),
+      },
+    ]);
     await coordinator.issue();
     const { store, network } = parts;
     await parts.stop();

@@ -13,7 +13,7 @@ import { milestones, openNode, submit, tagged, testGenesis } from './pruning-sup
 describe('pruning: the attacher forgets pruned tips and waits', function () {
   this.timeout(60000);
 
-  it('a pruned lazy tip leaves the tip set; a pruned unsolid block\'s missing parent is no longer awaited', async () => {
+  it("a pruned lazy tip leaves the tip set; a pruned unsolid block's missing parent is no longer awaited", async () => {
     const { parts } = await openNode(new MemoryKeyValueStore(), testGenesis());
     try {
       const early = await submit(parts, tagged('early'));
@@ -28,7 +28,10 @@ describe('pruning: the attacher forgets pruned tips and waits', function () {
       // Lazy: its parent is far below max depth now, so tip selection never offers it and nothing approves it.
       const lazy: Block = { protocolVersion: 2, parents: [early], payload: tagged('lazy'), nonce: 0n };
       const lazyBytes = encodeBlock(lazy);
-      expect(await parts.attacher.attach(blockId(lazyBytes), lazyBytes, lazy)).to.include({ stored: true, solid: true });
+      expect(await parts.attacher.attach(blockId(lazyBytes), lazyBytes, lazy)).to.include({
+        stored: true,
+        solid: true,
+      });
       const tipsBefore = parts.attacher.held.tips;
       await milestones(parts, 25, 1);
       const tipsHeld = parts.attacher.held.tips;

@@ -6,8 +6,20 @@
 import { toHex0x } from '../../src/core/bytes.ts';
 import { encodeBlock } from '../../src/core/codec/index.ts';
 import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../src/core/crypto/index.ts';
-import { essenceHash, inputsCommitmentOf, networkIdFromName, outputId, transactionIdOf } from '../../src/core/ids/index.ts';
-import type { BasicOutput, Block, BlockPayload, Ed25519Address, TransactionPayload } from '../../src/core/model/index.ts';
+import {
+  essenceHash,
+  inputsCommitmentOf,
+  networkIdFromName,
+  outputId,
+  transactionIdOf,
+} from '../../src/core/ids/index.ts';
+import type {
+  BasicOutput,
+  Block,
+  BlockPayload,
+  Ed25519Address,
+  TransactionPayload,
+} from '../../src/core/model/index.ts';
 import { NodeStore, WriteThroughCache, type KeyValueStore } from '../../src/core/store/index.ts';
 import { composeNode, type ComposedNode, type ComposeOptions } from '../../src/node/compose.ts';
 import { genesisFromJson, genesisToJson, type Genesis } from '../../src/node/genesis/genesis.ts';
@@ -25,7 +37,11 @@ export interface Coin {
 }
 
 export function testGenesis(): Genesis {
-  const g = devNetworkGenesis({ minPowScore: 0, timestamp: Math.floor(Date.now() / 1000) - 3600, funds: [toHex0x(OTHER_SEED)] });
+  const g = devNetworkGenesis({
+    minPowScore: 0,
+    timestamp: Math.floor(Date.now() / 1000) - 3600,
+    funds: [toHex0x(OTHER_SEED)],
+  });
   return genesisFromJson(JSON.parse(JSON.stringify(genesisToJson(g))));
 }
 
@@ -48,7 +64,11 @@ export interface TestParts {
 }
 
 /** Opens (first time: records the genesis) and starts a node on `kv`; its coordinator only issues when asked. */
-export async function openNode(kv: KeyValueStore, genesis: Genesis, extra: Partial<ComposeOptions> = {}): Promise<TestParts> {
+export async function openNode(
+  kv: KeyValueStore,
+  genesis: Genesis,
+  extra: Partial<ComposeOptions> = {},
+): Promise<TestParts> {
   const store = await NodeStore.open(new WriteThroughCache(kv, { prefixes: [1, 2], maxBytes: 4 << 20 }));
   const network = (await loadNetwork(store)) ?? (await recordGenesis(store, genesis));
   const logger = new CollectingLogger();
@@ -69,27 +89,53 @@ export function tagged(text: string): BlockPayload {
 }
 
 /** A basic output of `amount` to `address`, nothing else. */
-export const basicOutput = (amount: bigint, address: Ed25519Address): BasicOutput => ({ type: 3, amount, nativeTokens: [], unlockConditions: [{ type: 0, address }], features: [] });
+export const basicOutput = (amount: bigint, address: Ed25519Address): BasicOutput => ({
+  type: 3,
+  amount,
+  nativeTokens: [],
+  unlockConditions: [{ type: 0, address }],
+  features: [],
+});
 
 /** Spends `coin` (owned by `seed`) into `outputs`, signed by `seed`. */
 export function spend(g: Genesis, seed: Uint8Array, coin: Coin, outputs: BasicOutput[]): TransactionPayload {
   const essence = {
     type: 1 as const,
     networkId: networkIdFromName(g.protocol.networkName),
-    inputs: [{ type: 0 as const, transactionId: coin.outputId.slice(0, 32), transactionOutputIndex: new DataView(coin.outputId.buffer, coin.outputId.byteOffset + 32, 2).getUint16(0, true) }],
+    inputs: [
+      {
+        type: 0 as const,
+        transactionId: coin.outputId.slice(0, 32),
+        transactionOutputIndex: new DataView(coin.outputId.buffer, coin.outputId.byteOffset + 32, 2).getUint16(0, true),
+      },
+    ],
     inputsCommitment: inputsCommitmentOf([coin.output]),
     outputs,
   };
   const signature = ed25519Sign(seed, essenceHash(essence));
-  return { type: 6, essence, unlocks: [{ type: 0, signature: { type: 0, publicKey: ed25519PublicKeyFromSeed(seed), signature } }] };
+  return {
+    type: 6,
+    essence,
+    unlocks: [{ type: 0, signature: { type: 0, publicKey: ed25519PublicKeyFromSeed(seed), signature } }],
+  };
 }
 
 /** Spends `coin` (owned by `seed`): `amount` to `to`, the rest back; returns the payload and the two new coins. */
-export function transfer(g: Genesis, seed: Uint8Array, coin: Coin, to: Ed25519Address, amount: bigint): { tx: TransactionPayload; paid: Coin; change: Coin } {
+export function transfer(
+  g: Genesis,
+  seed: Uint8Array,
+  coin: Coin,
+  to: Ed25519Address,
+  amount: bigint,
+): { tx: TransactionPayload; paid: Coin; change: Coin } {
   const outputs = [basicOutput(amount, to), basicOutput(coin.output.amount - amount, addressOf(seed))];
   const tx = spend(g, seed, coin, outputs);
   const id = transactionIdOf(tx);
-  return { tx, paid: { outputId: outputId(id, 0), output: outputs[0]! }, change: { outputId: outputId(id, 1), output: outputs[1]! } };
+  return {
+    tx,
+    paid: { outputId: outputId(id, 0), output: outputs[0]! },
+    change: { outputId: outputId(id, 1), output: outputs[1]! },
+  };
 }
 
 /** `n` milestones, each after `blocks` tagged-data blocks. */

@@ -24,7 +24,19 @@ import { NodeError } from '../../src/node/support/errors.ts';
 import type { Genesis } from '../../src/node/genesis/genesis.ts';
 import { LevelKeyValueStore } from '../../src/storage/level.ts';
 import { RocksKeyValueStore } from '../../src/storage/rocksdb.ts';
-import { addressOf, genesisCoins, milestones, openNode, OTHER_SEED, submit, tagged, testGenesis, transfer, walletSeed, type Coin } from './pruning-support.ts';
+import {
+  addressOf,
+  genesisCoins,
+  milestones,
+  openNode,
+  OTHER_SEED,
+  submit,
+  tagged,
+  testGenesis,
+  transfer,
+  walletSeed,
+  type Coin,
+} from './pruning-support.ts';
 
 async function failure(p: Promise<unknown>): Promise<NodeError> {
   try {
@@ -62,13 +74,18 @@ function diskEngine(name: 'leveldb' | 'rocksdb'): Engine {
   };
 }
 
-/** Every unspent output's metadata JSON and the indexer's basic outputs of both wallets: what pruning must not change. */
+/**
+ * Every unspent output's metadata JSON and the indexer's basic outputs of both wallets: what pruning must not change.
+ */
 async function ledgerView(parts: ComposedNode, g: Genesis): Promise<string[]> {
   const out: string[] = [];
-  for await (const id of parts.store.keys(LEDGER_TABLES.unspent)) out.push((await parts.service.getOutputMetadata({ outputId: id, view: BlockView.BLOCK_VIEW_UNSPECIFIED })).json);
+  for await (const id of parts.store.keys(LEDGER_TABLES.unspent))
+    out.push((await parts.service.getOutputMetadata({ outputId: id, view: BlockView.BLOCK_VIEW_UNSPECIFIED })).json);
   for (const seed of [walletSeed(g), OTHER_SEED]) {
     const bech32 = bech32EncodeAddress(g.protocol.bech32Hrp, addressOf(seed));
-    out.push((await parts.service.queryOutputs({ route: 'basic', parameters: [{ name: 'address', value: bech32 }] })).json);
+    out.push(
+      (await parts.service.queryOutputs({ route: 'basic', parameters: [{ name: 'address', value: bech32 }] })).json,
+    );
   }
   return out;
 }
@@ -125,26 +142,64 @@ for (const make of [memoryEngine, () => diskEngine('leveldb'), () => diskEngine(
       expect(block.code).to.equal('NOT_FOUND');
       expect(block.message).to.match(/pruned.*milestone 12, its pruning index/);
       expect((await failure(parts.service.getBlockMetadata({ blockId: early }))).message).to.match(/pruned/);
-      const ms = await failure(parts.service.getMilestone({ milestone: { $case: 'index', value: 5 }, view: BlockView.BLOCK_VIEW_JSON }));
+      const ms = await failure(
+        parts.service.getMilestone({ milestone: { $case: 'index', value: 5 }, view: BlockView.BLOCK_VIEW_JSON }),
+      );
       expect(ms).to.include({ code: 'PRUNED' });
-      expect(ms.message).to.equal('milestone 5 was pruned: this node keeps nothing at or below milestone 12, its pruning index');
-      expect(await failure(parts.service.getMilestone({ milestone: { $case: 'index', value: 12 }, view: BlockView.BLOCK_VIEW_JSON }))).to.include({ code: 'PRUNED' });
-      expect(await failure(parts.service.getMilestoneUtxoChanges({ milestone: { $case: 'index', value: 2 }, view: BlockView.BLOCK_VIEW_JSON }))).to.include({ code: 'PRUNED' });
-      expect((await parts.service.getMilestone({ milestone: { $case: 'index', value: 13 }, view: BlockView.BLOCK_VIEW_JSON })).index).to.equal(13);
-      expect((await failure(parts.service.getOutput({ outputId: spentCoin.outputId, view: BlockView.BLOCK_VIEW_UNSPECIFIED }))).message).to.match(/output not found.*pruned/);
-      expect((await failure(parts.service.getIncludedBlock({ transactionId: includedTx, view: BlockView.BLOCK_VIEW_RAW }))).message).to.match(/not confirmed by a milestone yet, or pruned/);
+      expect(ms.message).to.equal(
+        'milestone 5 was pruned: this node keeps nothing at or below milestone 12, its pruning index',
+      );
+      expect(
+        await failure(
+          parts.service.getMilestone({ milestone: { $case: 'index', value: 12 }, view: BlockView.BLOCK_VIEW_JSON }),
+        ),
+      ).to.include({ code: 'PRUNED' });
+      expect(
+        await failure(
+          parts.service.getMilestoneUtxoChanges({
+            milestone: { $case: 'index', value: 2 },
+            view: BlockView.BLOCK_VIEW_JSON,
+          }),
+        ),
+      ).to.include({ code: 'PRUNED' });
+      expect(
+        (
+          await parts.service.getMilestone({
+            milestone: { $case: 'index', value: 13 },
+            view: BlockView.BLOCK_VIEW_JSON,
+          })
+        ).index,
+      ).to.equal(13);
+      expect(
+        (
+          await failure(
+            parts.service.getOutput({ outputId: spentCoin.outputId, view: BlockView.BLOCK_VIEW_UNSPECIFIED }),
+          )
+        ).message,
+      ).to.match(/output not found.*pruned/);
+      expect(
+        (await failure(parts.service.getIncludedBlock({ transactionId: includedTx, view: BlockView.BLOCK_VIEW_RAW })))
+          .message,
+      ).to.match(/not confirmed by a milestone yet, or pruned/);
     });
 
     it('keeps every unspent output and the indexer answers, and nothing referenced at or below the index', async () => {
       expect(await ledgerView(parts, g)).to.deep.equal(unchanged);
-      for await (const [id, md] of parts.store.entries(TABLES.blockMetadata)) if (md.referenced) expect(md.referenced.milestoneIndex, toHex(id)).to.be.above(12);
+      for await (const [id, md] of parts.store.entries(TABLES.blockMetadata))
+        if (md.referenced) expect(md.referenced.milestoneIndex, toHex(id)).to.be.above(12);
       for await (const key of parts.store.keys(TABLES.unreferencedBlocks)) expect(key.index).to.be.above(12);
-      for await (const [, spent] of parts.store.entries(LEDGER_TABLES.spent)) expect(spent.milestoneIndexSpent).to.be.above(12);
+      for await (const [, spent] of parts.store.entries(LEDGER_TABLES.spent))
+        expect(spent.milestoneIndexSpent).to.be.above(12);
       expect(await parts.store.milestone(12)).to.equal(undefined);
       expect((await parts.store.getMeta(LEDGER_META.solidEntryPoints))!.length).to.be.above(0);
       const report = await checkStore(parts.store);
       expect(report.differences).to.deep.equal([]);
-      expect(report.summary).to.include({ ledgerReplay: 'done from the pruning index', milestonesReplayed: 21, pruningIndex: 12, pendingPruning: 0 });
+      expect(report.summary).to.include({
+        ledgerReplay: 'done from the pruning index',
+        milestonesReplayed: 21,
+        pruningIndex: 12,
+        pendingPruning: 0,
+      });
     });
 
     it('attaches new blocks and confirms new milestones and transfers on top of the new solid entry points', async () => {
@@ -153,7 +208,14 @@ for (const make of [memoryEngine, () => diskEngine('leveldb'), () => diskEngine(
       await milestones(parts, 3);
       const md = await parts.service.getBlockMetadata({ blockId });
       expect(md.referencedByMilestoneIndex).to.be.above(33);
-      expect((await parts.service.getIncludedBlock({ transactionId: transactionIdOf(t3.tx), view: BlockView.BLOCK_VIEW_RAW })).blockId).to.deep.equal(blockId);
+      expect(
+        (
+          await parts.service.getIncludedBlock({
+            transactionId: transactionIdOf(t3.tx),
+            view: BlockView.BLOCK_VIEW_RAW,
+          })
+        ).blockId,
+      ).to.deep.equal(blockId);
       expect((await checkStore(parts.store)).differences).to.deep.equal([]);
     });
 
@@ -186,7 +248,13 @@ for (const make of [memoryEngine, () => diskEngine('rocksdb')]) {
       let kv = await engine.open();
       let batches = 0;
       const crash = new Error('simulated crash');
-      let { parts } = await openNode(kv, g, { pruning: { afterBatch: () => { if (++batches === 4) throw crash; } } });
+      let { parts } = await openNode(kv, g, {
+        pruning: {
+          afterBatch: () => {
+            if (++batches === 4) throw crash;
+          },
+        },
+      });
       await milestones(parts, 30, 4);
       expect(await failure(parts.pruner.prune({ index: 9 })).catch((e: unknown) => e)).to.equal(crash);
       const state = await parts.store.getMeta(LEDGER_META.pruning);
@@ -220,8 +288,14 @@ describe('pruning settings', () => {
       const file = join(dir, 'config.json');
       writeFileSync(file, JSON.stringify({ pruneMilestones: 60480, pruneSize: '30GB' }));
       expect(parseRunArgs(['--config', file])).to.include({ pruneMilestones: 60480, pruneSize: '30GB' });
-      expect(parseRunArgs(['--prune-milestones', '20', '--prune-size=500MiB'])).to.include({ pruneMilestones: 20, pruneSize: '500MiB' });
-      expect(() => parseRunArgs(['--prune-size', '30 parsecs'])).to.throw(ConfigError, /--prune-size: expected a size like 30GB/);
+      expect(parseRunArgs(['--prune-milestones', '20', '--prune-size=500MiB'])).to.include({
+        pruneMilestones: 20,
+        pruneSize: '500MiB',
+      });
+      expect(() => parseRunArgs(['--prune-size', '30 parsecs'])).to.throw(
+        ConfigError,
+        /--prune-size: expected a size like 30GB/,
+      );
       expect(() => parseRunArgs(['--prune-milestones', '0'])).to.throw(ConfigError);
       expect(parseRunArgs([])).to.not.have.property('pruneMilestones');
     } finally {

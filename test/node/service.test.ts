@@ -21,7 +21,12 @@ const MIN_SCORE = 10; // a few thousand hashes: real PoW that takes milliseconds
 const enc = new TextEncoder();
 
 function tagged(text: string, parents: Uint8Array[] = [], nonce = 0n): Block {
-  return { protocolVersion: 2, parents, payload: { type: 5, tag: enc.encode('node-test'), data: enc.encode(text) }, nonce };
+  return {
+    protocolVersion: 2,
+    parents,
+    payload: { type: 5, tag: enc.encode('node-test'), data: enc.encode(text) },
+    nonce,
+  };
 }
 
 /** Hand-built raw block: version, parent count + parents as given (no checks), payload bytes, nonce. */
@@ -36,16 +41,23 @@ function rawBlock(version: number, parents: Uint8Array[], payload: Uint8Array, n
 /** A decoded message without its unset optional fields (grpc-js leaves them as undefined keys). */
 function defined<T>(v: T): T {
   if (v === null || typeof v !== 'object' || v instanceof Uint8Array || Array.isArray(v)) return v;
-  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, defined(x)])) as T;
+  return Object.fromEntries(
+    Object.entries(v)
+      .filter(([, x]) => x !== undefined)
+      .map(([k, x]) => [k, defined(x)]),
+  ) as T;
 }
 
 const id = (seed: number): Uint8Array => new Uint8Array(32).fill(seed);
 
 function api(c: NodeServiceClient) {
   return {
-    submitJson: (json: string) => call(c, 'submitBlock', { block: { $case: 'json', value: json } }).then((r) => r.blockId),
-    submitRaw: (raw: Uint8Array) => call(c, 'submitBlock', { block: { $case: 'raw', value: raw } }).then((r) => r.blockId),
-    submitBlock: (b: Block) => call(c, 'submitBlock', { block: { $case: 'structured', value: blockToProto(b) } }).then((r) => r.blockId),
+    submitJson: (json: string) =>
+      call(c, 'submitBlock', { block: { $case: 'json', value: json } }).then((r) => r.blockId),
+    submitRaw: (raw: Uint8Array) =>
+      call(c, 'submitBlock', { block: { $case: 'raw', value: raw } }).then((r) => r.blockId),
+    submitBlock: (b: Block) =>
+      call(c, 'submitBlock', { block: { $case: 'structured', value: blockToProto(b) } }).then((r) => r.blockId),
     get: (blockId: Uint8Array, view = BlockView.BLOCK_VIEW_UNSPECIFIED) => call(c, 'getBlock', { blockId, view }),
     meta: (blockId: Uint8Array) => call(c, 'getBlockMetadata', { blockId }),
     tips: () => call(c, 'getTips', { allowSemiLazy: false }).then((r) => r.tips.map(toHex0x)),
@@ -73,7 +85,9 @@ describe('node service over gRPC', function () {
     let first: Uint8Array;
 
     it('JSON without parents and nonce: the node selects the solid entry point and mines', async () => {
-      first = await a.submitJson(JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: '0x01', data: '0x02' } }));
+      first = await a.submitJson(
+        JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: '0x01', data: '0x02' } }),
+      );
       const res = await a.get(first);
       expect(res.blockId).to.deep.equal(first);
       expect(toHex0x(blake2b(res.raw, { dkLen: 32 }))).to.equal(toHex0x(first));
@@ -81,8 +95,18 @@ describe('node service over gRPC', function () {
       expect(block.parents).to.deep.equal([ZERO_BLOCK_ID]);
       expect(block.nonce).to.not.equal(0n);
       expect(powScore(res.raw)).to.be.at.least(MIN_SCORE);
-      const json = JSON.parse(res.json) as { protocolVersion: number; parents: string[]; payload: { type: number; tag: string; data: string }; nonce: string };
-      expect(json).to.deep.equal({ protocolVersion: 2, parents: [toHex0x(ZERO_BLOCK_ID)], payload: { type: 5, tag: '0x01', data: '0x02' }, nonce: block.nonce.toString() });
+      const json = JSON.parse(res.json) as {
+        protocolVersion: number;
+        parents: string[];
+        payload: { type: number; tag: string; data: string };
+        nonce: string;
+      };
+      expect(json).to.deep.equal({
+        protocolVersion: 2,
+        parents: [toHex0x(ZERO_BLOCK_ID)],
+        payload: { type: 5, tag: '0x01', data: '0x02' },
+        nonce: block.nonce.toString(),
+      });
       expect(blockFromProto(res.block)).to.deep.equal(block);
       expect(await a.tips()).to.deep.equal([toHex0x(first)]);
     });
@@ -101,7 +125,9 @@ describe('node service over gRPC', function () {
     });
 
     it('JSON with parents: [] and nonce "0" (what iota.js sends) is auto-filled too', async () => {
-      const blockId = await a.submitJson(JSON.stringify({ protocolVersion: 2, parents: [], payload: { type: 5, tag: '0x03', data: '0x' }, nonce: '0' }));
+      const blockId = await a.submitJson(
+        JSON.stringify({ protocolVersion: 2, parents: [], payload: { type: 5, tag: '0x03', data: '0x' }, nonce: '0' }),
+      );
       const block = decodeBlock((await a.get(blockId, BlockView.BLOCK_VIEW_RAW)).raw);
       expect(block.parents.map(toHex0x)).to.deep.equal([toHex0x(first)]);
       expect(await a.tips()).to.deep.equal([toHex0x(blockId)]);
@@ -170,9 +196,15 @@ describe('node service over gRPC', function () {
       const info = await a.info();
       expect(info.name).to.equal('ledger-node');
       expect(info.version).to.equal('9.9.9-test');
-      // No milestone for years and no coordinator running: not healthy (Hornet's rule; see ledger tests for the healthy case).
+      // No milestone for years and no coordinator running: not healthy (Hornet's rule; see ledger tests for the healthy
+      // case).
       const { healthReasons, ...status } = defined(info.status)!;
-      expect(status).to.deep.equal({ isHealthy: false, latestMilestone: { index: 0 }, confirmedMilestone: { index: 0 }, pruningIndex: 0 });
+      expect(status).to.deep.equal({
+        isHealthy: false,
+        latestMilestone: { index: 0 },
+        confirmedMilestone: { index: 0 },
+        pruningIndex: 0,
+      });
       expect(healthReasons).to.have.length(1);
       expect(healthReasons[0]).to.match(/^the latest milestone \(0\) is \d+ s old, more than the 300 s allowed$/);
       expect(info.supportedProtocolVersions).to.deep.equal([2]);
@@ -186,7 +218,14 @@ describe('node service over gRPC', function () {
         tokenSupply: 1813620509061365n,
       });
       expect(info.pendingProtocolParameters).to.deep.equal([]);
-      expect(info.baseToken).to.deep.equal({ name: 'Ledger Dev Token', tickerSymbol: 'LDT', unit: 'LDT', subunit: 'glow', decimals: 6, useMetricPrefix: false });
+      expect(info.baseToken).to.deep.equal({
+        name: 'Ledger Dev Token',
+        tickerSymbol: 'LDT',
+        unit: 'LDT',
+        subunit: 'glow',
+        decimals: 6,
+        useMetricPrefix: false,
+      });
       expect(info.metrics).to.have.keys(['blocksPerSecond', 'referencedBlocksPerSecond', 'referencedRate']);
       expect(info.metrics!.blocksPerSecond).to.be.a('number').and.at.least(0);
       expect(info.features).to.deep.equal(['pow']);
@@ -213,7 +252,9 @@ describe('node service over gRPC', function () {
     });
 
     it('bad hex in a JSON parent -> INVALID_HEX naming the path', async () => {
-      const e = await failure(a.submitJson(JSON.stringify({ protocolVersion: 2, parents: ['0xzz' + '00'.repeat(31)] })));
+      const e = await failure(
+        a.submitJson(JSON.stringify({ protocolVersion: 2, parents: ['0xzz' + '00'.repeat(31)] })),
+      );
       expect([e.grpcCode, e.code, e.field]).to.deep.equal([GrpcStatus.INVALID_ARGUMENT, 'INVALID_HEX', 'parents[0]']);
     });
 
@@ -233,7 +274,11 @@ describe('node service over gRPC', function () {
     it('unknown block -> NOT_FOUND; unincluded transaction -> NOT_FOUND "transaction not included"', async () => {
       for (const p of [a.get(id(7)), a.meta(id(7))]) {
         const e = await failure(p);
-        expect([e.grpcCode, e.code, e.message]).to.deep.equal([GrpcStatus.NOT_FOUND, 'NOT_FOUND', `block not found: ${toHex0x(id(7))}`]);
+        expect([e.grpcCode, e.code, e.message]).to.deep.equal([
+          GrpcStatus.NOT_FOUND,
+          'NOT_FOUND',
+          `block not found: ${toHex0x(id(7))}`,
+        ]);
       }
       for (const p of [
         call(c(), 'getIncludedBlock', { transactionId: id(8), view: 0 }),
@@ -242,7 +287,9 @@ describe('node service over gRPC', function () {
       ]) {
         const e = await failure(p);
         expect([e.grpcCode, e.code]).to.deep.equal([GrpcStatus.NOT_FOUND, 'NOT_FOUND']);
-        expect(e.message).to.match(/^transaction not included: 0x(08){32,36} \(unknown, or not confirmed by a milestone yet\)$/);
+        expect(e.message).to.match(
+          /^transaction not included: 0x(08){32,36} \(unknown, or not confirmed by a milestone yet\)$/,
+        );
       }
     });
 
@@ -279,14 +326,24 @@ describe('node service over gRPC', function () {
       const e1 = await failure(a.submitRaw(big));
       expect([e1.grpcCode, e1.code]).to.deep.equal([GrpcStatus.INVALID_ARGUMENT, 'BLOCK_TOO_LARGE']);
       const data = '0x' + '00'.repeat(32760);
-      const e2 = await failure(a.submitJson(JSON.stringify({ protocolVersion: 2, parents: [toHex0x(id(1))], payload: { type: 5, tag: '0x', data } })));
+      const e2 = await failure(
+        a.submitJson(
+          JSON.stringify({ protocolVersion: 2, parents: [toHex0x(id(1))], payload: { type: 5, tag: '0x', data } }),
+        ),
+      );
       expect(e2.grpcCode).to.equal(GrpcStatus.INVALID_ARGUMENT);
       expect(e2.code).to.be.oneOf(['BLOCK_TOO_LARGE', 'LENGTH_OUT_OF_RANGE']);
     });
 
     it('wrong protocol version -> PROTOCOL_VERSION_MISMATCH before any work', async () => {
-      const e = await failure(a.submitJson(JSON.stringify({ protocolVersion: 3, payload: { type: 5, tag: '0x', data: '0x' } })));
-      expect([e.grpcCode, e.code, e.field]).to.deep.equal([GrpcStatus.INVALID_ARGUMENT, 'PROTOCOL_VERSION_MISMATCH', 'protocolVersion']);
+      const e = await failure(
+        a.submitJson(JSON.stringify({ protocolVersion: 3, payload: { type: 5, tag: '0x', data: '0x' } })),
+      );
+      expect([e.grpcCode, e.code, e.field]).to.deep.equal([
+        GrpcStatus.INVALID_ARGUMENT,
+        'PROTOCOL_VERSION_MISMATCH',
+        'protocolVersion',
+      ]);
     });
 
     it('no parents but a nonce -> INVALID_NONCE', async () => {
@@ -313,7 +370,9 @@ describe('node service over gRPC', function () {
       const other = await startTestNode({ minPowScore: 1000 });
       try {
         const b = api(other.client);
-        const e1 = await failure(b.submitJson(JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: '0x', data: '0x' } })));
+        const e1 = await failure(
+          b.submitJson(JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: '0x', data: '0x' } })),
+        );
         expect([e1.grpcCode, e1.code]).to.deep.equal([GrpcStatus.UNAVAILABLE, 'POW_UNAVAILABLE']);
         expect(e1.message).to.contain('proof of work is not available on this node');
         const e2 = await failure(b.submitBlock(tagged('no pow here', [ZERO_BLOCK_ID])));
@@ -325,7 +384,9 @@ describe('node service over gRPC', function () {
     });
 
     it('v3 included-block refuses the structured view', async () => {
-      const e = await failure(call(c(), 'getIncludedBlockV3', { transactionId: new Uint8Array(36), view: BlockView.BLOCK_VIEW_STRUCTURED }));
+      const e = await failure(
+        call(c(), 'getIncludedBlockV3', { transactionId: new Uint8Array(36), view: BlockView.BLOCK_VIEW_STRUCTURED }),
+      );
       expect([e.grpcCode, e.code]).to.deep.equal([GrpcStatus.INVALID_ARGUMENT, 'INVALID_REQUEST']);
     });
 

@@ -76,7 +76,8 @@ describe('settings declared once', () => {
   it('gateway takes a flag for every setting of gateway', () => {
     for (const s of flagged(settingsOf('gateway', GATEWAY_SETTINGS))) {
       const [text] = sample(s, file);
-      const args = s.key === 'node' ? ['--node', text] : ['--node', 'h:1', flagOf(s), text, ...(COMPANIONS[s.key] ?? [])];
+      const args =
+        s.key === 'node' ? ['--node', text] : ['--node', 'h:1', flagOf(s), text, ...(COMPANIONS[s.key] ?? [])];
       expect(() => parseGatewayArgs(args), flagOf(s)).to.not.throw();
     }
     for (const s of settingsOf('gateway', GATEWAY_SETTINGS)) expect(s.commands).to.include('gateway');
@@ -98,35 +99,76 @@ describe('settings declared once', () => {
     now += 2000;
     expect(limiter.take('c')).to.equal(0);
     for (const bad of ['0', '-1', 'fast', '1e3']) {
-      expect(() => parseRunArgs(['--rate-limit', bad]), bad).to.throw(ConfigError, /--rate-limit: expected requests per second > 0/);
-      expect(() => parseGatewayArgs(['--node', 'h:1', '--rate-limit', bad]), bad).to.throw(/invalid --rate-limit: .*expected requests per second > 0/);
+      expect(() => parseRunArgs(['--rate-limit', bad]), bad).to.throw(
+        ConfigError,
+        /--rate-limit: expected requests per second > 0/,
+      );
+      expect(() => parseGatewayArgs(['--node', 'h:1', '--rate-limit', bad]), bad).to.throw(
+        /invalid --rate-limit: .*expected requests per second > 0/,
+      );
     }
   });
 
   it('the shared settings read the same on both commands, bool flags alone mean true', () => {
-    const args = ['--rate-limit', '2', '--rate-burst', '3', '--rate-limit-loopback', '--max-json-depth', '9', '--mqtt-max-packet-bytes', '4096', '--mqtt-ping-interval', '2.5', '--metrics-port', '0', '--metrics-host', '0.0.0.0', '--rest-port', '8080'];
+    const args = [
+      '--rate-limit',
+      '2',
+      '--rate-burst',
+      '3',
+      '--rate-limit-loopback',
+      '--max-json-depth',
+      '9',
+      '--mqtt-max-packet-bytes',
+      '4096',
+      '--mqtt-ping-interval',
+      '2.5',
+      '--metrics-port',
+      '0',
+      '--metrics-host',
+      '0.0.0.0',
+      '--rest-port',
+      '8080',
+    ];
     const run = parseRunArgs(args);
     const gw = parseGatewayArgs(['--node', 'h:1', ...args]);
     const { rateLimit, maxJsonDepth, mqtt } = gw;
     expect(limitOptions(run)).to.deep.equal({ rateLimit, maxJsonDepth, mqtt });
     expect(mqtt).to.deep.equal({ maxPacketBytes: 4096, pingIntervalMs: 2500 });
     expect([run.metricsPort, run.metricsHost, run.restPort]).to.deep.equal([gw.metricsPort, gw.metricsHost, gw.port]);
-    expect(() => parseRunArgs(['--rate-burst', '3'])).to.throw(ConfigError, '--rate-burst and --rate-limit-loopback need --rate-limit RPS');
-    expect(() => parseGatewayArgs(['--node', 'h:1', '--rate-burst', '3'])).to.throw('--rate-burst and --rate-limit-loopback need --rate-limit RPS');
+    expect(() => parseRunArgs(['--rate-burst', '3'])).to.throw(
+      ConfigError,
+      '--rate-burst and --rate-limit-loopback need --rate-limit RPS',
+    );
+    expect(() => parseGatewayArgs(['--node', 'h:1', '--rate-burst', '3'])).to.throw(
+      '--rate-burst and --rate-limit-loopback need --rate-limit RPS',
+    );
   });
 
-  it('unknown flags and bad values are refused with each command\'s texts', () => {
+  it("unknown flags and bad values are refused with each command's texts", () => {
     expect(() => parseRunArgs(['--verbose'])).to.throw(ConfigError, /^unknown flag --verbose \(known:/);
     expect(() => parseGatewayArgs(['--node', 'h:1', '--verbose'])).to.throw('unknown flag "--verbose"');
-    expect(() => parseRunArgs(['--mqtt-max-packet-bytes', '0'])).to.throw(ConfigError, 'flag --mqtt-max-packet-bytes: expected an integer >= 1, got "0"');
-    expect(() => parseGatewayArgs(['--node', 'h:1', '--mqtt-max-packet-bytes', '0'])).to.throw('invalid --mqtt-max-packet-bytes: "0", expected an integer >= 1');
+    expect(() => parseRunArgs(['--mqtt-max-packet-bytes', '0'])).to.throw(
+      ConfigError,
+      'flag --mqtt-max-packet-bytes: expected an integer >= 1, got "0"',
+    );
+    expect(() => parseGatewayArgs(['--node', 'h:1', '--mqtt-max-packet-bytes', '0'])).to.throw(
+      'invalid --mqtt-max-packet-bytes: "0", expected an integer >= 1',
+    );
     for (const bad of ['0', '-1', 'abc', '3601', '']) {
-      expect(() => parseRunArgs([`--mqtt-ping-interval=${bad}`]), bad).to.throw(ConfigError, /flag --mqtt-ping-interval: expected seconds in \(0, 3600\]/);
-      expect(() => parseGatewayArgs(['--node', 'h:1', `--mqtt-ping-interval=${bad}`]), bad).to.throw(/invalid --mqtt-ping-interval/);
+      expect(() => parseRunArgs([`--mqtt-ping-interval=${bad}`]), bad).to.throw(
+        ConfigError,
+        /flag --mqtt-ping-interval: expected seconds in \(0, 3600\]/,
+      );
+      expect(() => parseGatewayArgs(['--node', 'h:1', `--mqtt-ping-interval=${bad}`]), bad).to.throw(
+        /invalid --mqtt-ping-interval/,
+      );
     }
     expect(() => parseRunArgs(['--rest-port'])).to.throw(ConfigError, 'flag --rest-port needs a value');
     expect(() => parseGatewayArgs(['--node', 'h:1', '--rest-port'])).to.throw('missing value for --rest-port');
-    expect(() => parseRunArgs(['--coordinator', 'maybe'])).to.throw(ConfigError, 'flag --coordinator: expected true or false, got "maybe"');
+    expect(() => parseRunArgs(['--coordinator', 'maybe'])).to.throw(
+      ConfigError,
+      'flag --coordinator: expected true or false, got "maybe"',
+    );
   });
 
   it('config-file keys round trip: every setting of run written to a file reads back as from its flag', () => {
@@ -143,24 +185,32 @@ describe('settings declared once', () => {
     expect(Object.keys(fromFlags)).to.have.length(flagged(RUN_SETTINGS).length);
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ nodeJwtSecret: 's' }));
-    expect(() => parseRunArgs(['--config', bad])).to.throw(ConfigError, /unknown key "nodeJwtSecret"/); // secrets: environment only
+    // secrets: environment only
+    expect(() => parseRunArgs(['--config', bad])).to.throw(ConfigError, /unknown key "nodeJwtSecret"/);
   });
 
   it('secrets come from the environment only', () => {
-    expect(runSecrets({ LEDGER_NODE_JWT_SECRET: 'a', LEDGER_GATEWAY_JWT_SECRET: 'b', OTHER: 'c' })).to.deep.equal({ nodeJwtSecret: 'a', jwtSecret: 'b' });
-    expect(parseGatewayArgs(['--node', 'h:1'], { LEDGER_GATEWAY_JWT_SECRET: 's', LEDGER_GATEWAY_NODE_TOKEN: 't' })).to.deep.include({ jwtSecret: 's', nodeSecurity: { token: 't' } });
+    expect(runSecrets({ LEDGER_NODE_JWT_SECRET: 'a', LEDGER_GATEWAY_JWT_SECRET: 'b', OTHER: 'c' })).to.deep.equal({
+      nodeJwtSecret: 'a',
+      jwtSecret: 'b',
+    });
+    expect(
+      parseGatewayArgs(['--node', 'h:1'], { LEDGER_GATEWAY_JWT_SECRET: 's', LEDGER_GATEWAY_NODE_TOKEN: 't' }),
+    ).to.deep.include({ jwtSecret: 's', nodeSecurity: { token: 't' } });
     expect(() => parseRunArgs(['--node-jwt-secret', 's'])).to.throw(ConfigError, /unknown flag/);
     expect(() => parseGatewayArgs(['--node', 'h:1', '--jwt-secret', 's'])).to.throw(/unknown flag/);
   });
 
   it('--help of both commands lists every setting of the command', () => {
     for (const s of RUN_SETTINGS as readonly Setting[]) expect(RUN_HELP, s.key).to.contain(s.env ?? `${flagOf(s)} `);
-    for (const s of settingsOf('gateway', GATEWAY_SETTINGS)) expect(GATEWAY_USAGE, s.key).to.contain(s.env ?? `${flagOf(s)} `);
+    for (const s of settingsOf('gateway', GATEWAY_SETTINGS))
+      expect(GATEWAY_USAGE, s.key).to.contain(s.env ?? `${flagOf(s)} `);
   });
 
   it('docs/settings.md is what the declarations produce (npx tsx scripts/gen-settings-doc.ts)', () => {
     const doc = readFileSync(new URL('../../docs/settings.md', import.meta.url), 'utf8');
     expect(doc).to.equal(settingsReference());
-    for (const s of [...RUN_SETTINGS, ...GATEWAY_SETTINGS] as Setting[]) expect(doc, s.key).to.contain(s.env ?? `${flagOf(s)} `);
+    for (const s of [...RUN_SETTINGS, ...GATEWAY_SETTINGS] as Setting[])
+      expect(doc, s.key).to.contain(s.env ?? `${flagOf(s)} `);
   });
 });

@@ -2,8 +2,8 @@
  * Snapshots, round trip: a node (`startNode`, RocksDB in a temp folder) with transfers over several milestones stops;
  * `ledger-node tool snapshot` writes its snapshot; `startNode --genesis <snapshot>` on a new folder has the same
  * unspent outputs, indexer answers and /info confirmed milestone, keeps confirming milestones from its coordinator (the
- * dev keys came with the snapshot) and includes transfers of the snapshot's outputs; `tool check` passes on it. Then the
- * protected REST control routes of a running node: prune by depth, and a snapshot of the pruned node (written into
+ * dev keys came with the snapshot) and includes transfers of the snapshot's outputs; `tool check` passes on it. Then
+ * the protected REST control routes of a running node: prune by depth, and a snapshot of the pruned node (written into
  * `<data-dir>/snapshots/`) that starts another node with the same ledger; without a token both are 403. And the parts
  * of a ledger a snapshot must carry besides outputs: receipts, the treasury, pending protocol parameter changes.
  */
@@ -25,7 +25,19 @@ import { MemoryKeyValueStore } from '../../src/core/store/index.ts';
 import { writeSnapshot } from '../../src/node/snapshots/snapshot.ts';
 import { startNode, type RunningNode } from '../../src/node/node.ts';
 import { readGenesisFile } from '../../src/node/genesis/open-network.ts';
-import { addressOf, genesisCoins, milestones, openNode, OTHER_SEED, submit, tagged, testGenesis, transfer, walletSeed, type Coin } from './pruning-support.ts';
+import {
+  addressOf,
+  genesisCoins,
+  milestones,
+  openNode,
+  OTHER_SEED,
+  submit,
+  tagged,
+  testGenesis,
+  transfer,
+  walletSeed,
+  type Coin,
+} from './pruning-support.ts';
 import { CollectingLogger } from './support.ts';
 import { bech32EncodeAddress } from '../../src/core/ids/index.ts';
 
@@ -44,23 +56,47 @@ async function quietly<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 function start(dataDir: string, genesisFile: string): Promise<RunningNode> {
-  return startNode({ ...defaultConfig(), dataDir, restPort: 0, grpcPort: 0, powWorkers: 0, genesis: genesisFile, milestoneInterval: 3600, validationInterval: 0 }, { logger: new CollectingLogger(), restJwtSecret: SECRET });
+  return startNode(
+    {
+      ...defaultConfig(),
+      dataDir,
+      restPort: 0,
+      grpcPort: 0,
+      powWorkers: 0,
+      genesis: genesisFile,
+      milestoneInterval: 3600,
+      validationInterval: 0,
+    },
+    { logger: new CollectingLogger(), restJwtSecret: SECRET },
+  );
 }
 
 /** Unspent outputs (metadata JSON), the indexer's basic outputs of both wallets, and the confirmed milestone. */
 async function ledgerView(node: RunningNode, g: Genesis): Promise<string[]> {
   const { parts } = node;
   const out: string[] = [];
-  for await (const id of parts.store.keys(LEDGER_TABLES.unspent)) out.push((await parts.service.getOutputMetadata({ outputId: id, view: BlockView.BLOCK_VIEW_UNSPECIFIED })).json);
+  for await (const id of parts.store.keys(LEDGER_TABLES.unspent))
+    out.push((await parts.service.getOutputMetadata({ outputId: id, view: BlockView.BLOCK_VIEW_UNSPECIFIED })).json);
   for (const seed of [walletSeed(g), OTHER_SEED]) {
     const bech32 = bech32EncodeAddress(g.protocol.bech32Hrp, addressOf(seed));
-    out.push((await parts.service.queryOutputs({ route: 'basic', parameters: [{ name: 'address', value: bech32 }] })).json);
+    out.push(
+      (await parts.service.queryOutputs({ route: 'basic', parameters: [{ name: 'address', value: bech32 }] })).json,
+    );
   }
-  out.push(JSON.stringify((await parts.status.info()).confirmedMilestone, (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v)));
+  out.push(
+    JSON.stringify((await parts.status.info()).confirmedMilestone, (_k, v: unknown) =>
+      v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v,
+    ),
+  );
   return out;
 }
 
-async function post(node: RunningNode, path: string, body: unknown, token?: string): Promise<{ status: number; json: Record<string, unknown> }> {
+async function post(
+  node: RunningNode,
+  path: string,
+  body: unknown,
+  token?: string,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const res = await fetch(`http://127.0.0.1:${node.restPort}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -114,7 +150,10 @@ describe('snapshots: tool snapshot, run --genesis <snapshot>, the control routes
       const issued = await node.parts.coordinator!.issue();
       expect(issued.index).to.equal(6);
       await milestones(node.parts, 2);
-      const included = await node.parts.service.getIncludedBlock({ transactionId: transactionIdOf(t3.tx), view: BlockView.BLOCK_VIEW_RAW });
+      const included = await node.parts.service.getIncludedBlock({
+        transactionId: transactionIdOf(t3.tx),
+        view: BlockView.BLOCK_VIEW_RAW,
+      });
       expect(included.blockId).to.deep.equal(blockId);
     } finally {
       await node.stop();
@@ -124,7 +163,9 @@ describe('snapshots: tool snapshot, run --genesis <snapshot>, the control routes
 
   it('tool snapshot --index N writes the ledger at milestone N (the diffs above it rolled back)', async () => {
     const file = join(dir, 'snapshot-2.json');
-    expect(await quietly(() => toolSnapshot(['--data-dir', join(dir, 'a'), '--out', file, '--index', '2']))).to.equal(0);
+    expect(await quietly(() => toolSnapshot(['--data-dir', join(dir, 'a'), '--out', file, '--index', '2']))).to.equal(
+      0,
+    );
     const snap = readGenesisFile(file);
     expect(snap.milestone.index).to.equal(2);
     const t1 = transfer(g, walletSeed(g), genesisCoins(g)[0]!, addressOf(OTHER_SEED), 2_000_000n);
@@ -135,7 +176,9 @@ describe('snapshots: tool snapshot, run --genesis <snapshot>, the control routes
 
   it('refuses bad arguments and an index out of range', async () => {
     expect(await quietly(() => toolSnapshot(['--data-dir', join(dir, 'a')]))).to.equal(2);
-    expect(await quietly(() => toolSnapshot(['--data-dir', join(dir, 'a'), '--out', join(dir, 'x.json'), '--index', '99']))).to.equal(1);
+    expect(
+      await quietly(() => toolSnapshot(['--data-dir', join(dir, 'a'), '--out', join(dir, 'x.json'), '--index', '99'])),
+    ).to.equal(1);
     expect(existsSync(join(dir, 'x.json'))).to.equal(false);
   });
 
@@ -150,7 +193,9 @@ describe('snapshots: tool snapshot, run --genesis <snapshot>, the control routes
       const prune = await post(node, '/api/core/v2/control/database/prune', { depth: 22 }, token);
       expect(prune).to.deep.equal({ status: 200, json: { index: 30 - 22 } });
       expect((await post(node, '/api/core/v2/control/database/prune', { index: 1 }, token)).status).to.equal(400);
-      expect((await post(node, '/api/core/v2/control/database/prune', { index: 1, depth: 2 }, token)).status).to.equal(400);
+      expect((await post(node, '/api/core/v2/control/database/prune', { index: 1, depth: 2 }, token)).status).to.equal(
+        400,
+      );
       expect((await post(node, '/api/core/v2/control/snapshots/create', { index: 30 })).status).to.equal(403);
       expect((await post(node, '/api/core/v2/control/snapshots/create', { index: 3 }, token)).status).to.equal(400);
       const created = await post(node, '/api/core/v2/control/snapshots/create', { index: 30 }, token);
@@ -191,25 +236,37 @@ describe('snapshots: receipts, treasury and pending protocol parameters carry ov
         type: 0,
         migratedAt: 5,
         final: false,
-        funds: [{ tailTransactionHash: new Uint8Array(49).fill(9), address: addressOf(OTHER_SEED), deposit: 1_000_000n }],
-        transaction: { type: 4, input: { type: 1, milestoneId: treasuryMilestone }, output: { type: 2, amount: TREASURY - 1_000_000n } },
+        funds: [
+          { tailTransactionHash: new Uint8Array(49).fill(9), address: addressOf(OTHER_SEED), deposit: 1_000_000n },
+        ],
+        transaction: {
+          type: 4,
+          input: { type: 1, milestoneId: treasuryMilestone },
+          output: { type: 2, amount: TREASURY - 1_000_000n },
+        },
       };
       await parts.coordinator!.issue([receipt]);
       const raised = { ...parts.protocol.current, minPowScore: 7 };
-      await parts.coordinator!.issue([{ type: 1, targetMilestoneIndex: 10, protocolVersion: 2, params: encodeProtocolParameters(raised) }]);
+      await parts.coordinator!.issue([
+        { type: 1, targetMilestoneIndex: 10, protocolVersion: 2, params: encodeProtocolParameters(raised) },
+      ]);
       await milestones(parts, 1);
       const file = join(dir, 'snapshot.json');
       await writeSnapshot({ store: parts.store, network: parts.network, genesis: g, hold: (fn) => fn() }, file);
       const snap = readGenesisFile(file);
       expect(snap.receipts!.map((r) => r.milestoneIndex)).to.deep.equal([1]);
-      expect(snap.protocolParametersChanges!.map((c) => [c.targetMilestoneIndex, c.announcedAt])).to.deep.equal([[10, 2]]);
+      expect(snap.protocolParametersChanges!.map((c) => [c.targetMilestoneIndex, c.announcedAt])).to.deep.equal([
+        [10, 2],
+      ]);
       const fresh = await openNode(new MemoryKeyValueStore(), snap);
       try {
         for (const m of ['getReceipts', 'getTreasury'] as const) {
           const [a, b] = [await parts.service[m]({}), await fresh.parts.service[m]({})];
           expect(b.json, m).to.equal(a.json);
         }
-        expect((await fresh.parts.status.info()).pendingProtocolParameters).to.deep.equal((await parts.status.info()).pendingProtocolParameters);
+        expect((await fresh.parts.status.info()).pendingProtocolParameters).to.deep.equal(
+          (await parts.status.info()).pendingProtocolParameters,
+        );
         for (let i = 0; i < 7; i++) await fresh.parts.coordinator!.issue();
         expect(fresh.parts.protocol.current.minPowScore).to.equal(7);
       } finally {

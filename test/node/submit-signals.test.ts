@@ -15,7 +15,13 @@ function attached(signal: AbortSignal): number {
   return getEventListeners(signal, 'abort').length + (set?.size ?? 0);
 }
 
-const json = (i: number) => JSON.stringify({ protocolVersion: 2, parents: [`0x${'00'.repeat(32)}`], payload: { type: 5, tag: '0x74', data: `0x${i.toString(16).padStart(8, '0')}` }, nonce: '1' });
+const json = (i: number) =>
+  JSON.stringify({
+    protocolVersion: 2,
+    parents: [`0x${'00'.repeat(32)}`],
+    payload: { type: 5, tag: '0x74', data: `0x${i.toString(16).padStart(8, '0')}` },
+    nonce: '1',
+  });
 
 describe('node: submissions and the lifetime signal', () => {
   it('leaves no listener on the lifetime signal, with and without a call signal', async () => {
@@ -24,9 +30,14 @@ describe('node: submissions and the lifetime signal', () => {
       const lifetime = (n.parts.submissions as unknown as { lifetime: AbortController }).lifetime.signal;
       const before = attached(lifetime);
       for (let i = 0; i < 200; i++) {
-        await n.service.submitBlock({ block: { $case: 'json', value: json(i) } }, i % 2 ? new AbortController().signal : undefined);
+        await n.service.submitBlock(
+          { block: { $case: 'json', value: json(i) } },
+          i % 2 ? new AbortController().signal : undefined,
+        );
       }
-      await n.service.submitBlock({ block: { $case: 'json', value: 'not json' } }, new AbortController().signal).catch(() => undefined);
+      await n.service
+        .submitBlock({ block: { $case: 'json', value: 'not json' } }, new AbortController().signal)
+        .catch(() => undefined);
       expect(attached(lifetime)).to.equal(before);
     } finally {
       await n.close();

@@ -48,7 +48,15 @@ export const LEAVE_AT_FIRST_CHILD = Object.freeze({
   semiLazy: { tipsLimit: 20, maxReferencedTipAgeMs: 0, maxChildren: 1 },
 });
 
-export async function startTestNode(options: { genesis?: Genesis; minPowScore?: number; pow?: PowQueue; noTips?: boolean; tipPools?: { nonLazy: PoolRules; semiLazy: PoolRules } } = {}): Promise<TestNode> {
+export async function startTestNode(
+  options: {
+    genesis?: Genesis;
+    minPowScore?: number;
+    pow?: PowQueue;
+    noTips?: boolean;
+    tipPools?: { nonLazy: PoolRules; semiLazy: PoolRules };
+  } = {},
+): Promise<TestNode> {
   const store = await NodeStore.open(new MemoryKeyValueStore());
   const genesis = options.genesis ?? devGenesis({ minPowScore: options.minPowScore ?? 0, timestamp: 1700000000 });
   const network = await createNetwork(store, genesis);
@@ -58,7 +66,14 @@ export async function startTestNode(options: { genesis?: Genesis; minPowScore?: 
     await batch.commit();
   }
   const logger = new CollectingLogger();
-  const parts = await composeNode({ store, network, version: '9.9.9-test', logger, tipPools: options.tipPools ?? LEAVE_AT_FIRST_CHILD, ...(options.pow ? { pow: options.pow } : {}) });
+  const parts = await composeNode({
+    store,
+    network,
+    version: '9.9.9-test',
+    logger,
+    tipPools: options.tipPools ?? LEAVE_AT_FIRST_CHILD,
+    ...(options.pow ? { pow: options.pow } : {}),
+  });
   const service = parts.service;
   const server = await startGrpcServer(service, { host: '127.0.0.1', port: 0, logger });
   const client = new NodeServiceClient(`127.0.0.1:${server.port}`, credentials.createInsecure());
@@ -78,13 +93,24 @@ export async function startTestNode(options: { genesis?: Genesis; minPowScore?: 
   };
 }
 
-type Method = 'getBlock' | 'getBlockMetadata' | 'submitBlock' | 'getIncludedBlock' | 'getIncludedBlockMetadata' | 'getIncludedBlockV3' | 'getInfo' | 'getTips';
+type Method =
+  | 'getBlock'
+  | 'getBlockMetadata'
+  | 'submitBlock'
+  | 'getIncludedBlock'
+  | 'getIncludedBlockMetadata'
+  | 'getIncludedBlockV3'
+  | 'getInfo'
+  | 'getTips';
 type ReqOf<K extends Method> = NodeServiceServer[K] extends handleUnaryCall<infer Q, unknown> ? Q : never;
 type ResOf<K extends Method> = NodeServiceServer[K] extends handleUnaryCall<never, infer R> ? R : never;
 
 /** Calls a unary method of the generated client as a promise. */
 export function call<K extends Method>(client: NodeServiceClient, method: K, req: ReqOf<K>): Promise<ResOf<K>> {
-  const fn = client[method] as unknown as (req: ReqOf<K>, cb: (err: ServiceError | null, res: ResOf<K>) => void) => unknown;
+  const fn = client[method] as unknown as (
+    req: ReqOf<K>,
+    cb: (err: ServiceError | null, res: ResOf<K>) => void,
+  ) => unknown;
   return new Promise((resolve, reject) => {
     fn.call(client, req, (err, res) => (err ? reject(err) : resolve(res)));
   });

@@ -46,7 +46,14 @@ describe('node: tip pools, cone root indexes, group commit', function () {
     const genesis = devNetworkGenesis({ minPowScore: 0, timestamp: Math.floor(Date.now() / 1000) - 10 });
     const network = await recordGenesis(store, genesis);
     clock = 1_000_000;
-    parts = await composeNode({ store, network, version: 't', logger: new CollectingLogger(), coordinator: coordinatorOf(genesis)!, now: () => clock });
+    parts = await composeNode({
+      store,
+      network,
+      version: 't',
+      logger: new CollectingLogger(),
+      coordinator: coordinatorOf(genesis)!,
+      now: () => clock,
+    });
     await parts.milestones.start();
   });
   afterEach(async () => {
@@ -54,12 +61,14 @@ describe('node: tip pools, cone root indexes, group commit', function () {
     await parts.store.close();
   });
 
-  const submit = async (block: Block): Promise<Uint8Array> => (await parts.intake.accept({ block }, { kind: 'client' })).blockId;
+  const submit = async (block: Block): Promise<Uint8Array> =>
+    (await parts.intake.accept({ block }, { kind: 'client' })).blockId;
   const pool = (): string[] => parts.tips.pools().nonLazy.map(toHex0x).sort();
 
   it("a parent stays a tip until its 30th child (Hornet's maxChildren), or 3 s after its first child", async () => {
     const children: Uint8Array[] = [];
-    for (let i = 0; i < URTS_DEFAULTS.nonLazy.maxChildren - 1; i++) children.push(await submit(tagged([ZERO_BLOCK_ID], `c${i}`)));
+    for (let i = 0; i < URTS_DEFAULTS.nonLazy.maxChildren - 1; i++)
+      children.push(await submit(tagged([ZERO_BLOCK_ID], `c${i}`)));
     expect(pool()).to.include(toHex0x(ZERO_BLOCK_ID));
     await submit(tagged([ZERO_BLOCK_ID], 'the 30th'));
     expect(pool()).to.not.include(toHex0x(ZERO_BLOCK_ID));
@@ -74,14 +83,18 @@ describe('node: tip pools, cone root indexes, group commit', function () {
 
   it('beyond the tips limit a parent leaves at its first child; selection cost does not grow with the pool', async () => {
     const many: Uint8Array[] = [];
-    for (let i = 0; i < URTS_DEFAULTS.nonLazy.tipsLimit + 5; i++) many.push(await submit(tagged([ZERO_BLOCK_ID], `t${i}`)));
+    for (let i = 0; i < URTS_DEFAULTS.nonLazy.tipsLimit + 5; i++)
+      many.push(await submit(tagged([ZERO_BLOCK_ID], `t${i}`)));
     expect(parts.tips.size.nonLazy).to.be.greaterThan(URTS_DEFAULTS.nonLazy.tipsLimit);
     await submit(tagged([many[0]!], 'child of a crowded pool'));
     expect(pool()).to.not.include(toHex0x(many[0]!));
     // Selecting reads nothing from the store: the pools are in memory.
     const reads = { n: 0 };
     const get = parts.store.get.bind(parts.store);
-    parts.store.get = ((...args: Parameters<typeof get>) => (reads.n++, get(...args))) as typeof get;
+    parts.store.get = ((...args: Parameters<typeof get>) => {
+      reads.n++;
+      return get(...args);
+    }) as typeof get;
     for (let i = 0; i < 100; i++) expect(await parts.tips.select()).to.have.length(4);
     parts.store.get = get;
     expect(reads.n).to.equal(0);
@@ -114,7 +127,8 @@ describe('node: tip pools, cone root indexes, group commit', function () {
     const bare = await NodeStore.open(new MemoryKeyValueStore());
     const copy = bare.batch();
     for await (const [k, v] of parts.store.entries(TABLES.blocks)) copy.put(TABLES.blocks, k, v);
-    for await (const [k, v] of parts.store.entries(TABLES.blockMetadata)) copy.put(TABLES.blockMetadata, k, { ...v, coneRoots: undefined });
+    for await (const [k, v] of parts.store.entries(TABLES.blockMetadata))
+      copy.put(TABLES.blockMetadata, k, { ...v, coneRoots: undefined });
     await copy.commit();
     const walk = new ConeRoots(bare, parts.network, parts.protocol);
     expect(await walk.get(g)).to.deep.equal({ ycri: 3, ocri: 0 });
@@ -135,8 +149,15 @@ describe('node: tip pools, cone root indexes, group commit', function () {
     const parent = tagged([ZERO_BLOCK_ID], 'late parent');
     const parentId = blockIdOf(encodeBlock(parent));
     const child = tagged([parentId], 'early child');
-    const [childResult, parentResult] = await Promise.all([parts.intake.accept({ block: child }, { kind: 'client' }), parts.intake.accept({ block: parent }, { kind: 'client' })]);
-    expect([childResult.result.solid, parentResult.result.solid, parentResult.result.solidified]).to.deep.equal([false, true, 1]);
+    const [childResult, parentResult] = await Promise.all([
+      parts.intake.accept({ block: child }, { kind: 'client' }),
+      parts.intake.accept({ block: parent }, { kind: 'client' }),
+    ]);
+    expect([childResult.result.solid, parentResult.result.solid, parentResult.result.solidified]).to.deep.equal([
+      false,
+      true,
+      1,
+    ]);
     expect((await parts.store.getBlockMetadata(childResult.blockId))!.solid).to.equal(true);
   });
 });

@@ -21,7 +21,10 @@ describe('RocksDB adapter: empty values cost no native memory', function () {
     if (process.platform !== 'linux') this.skip();
     const dir = await mkdtemp(join(tmpdir(), 'rocks-empty-'));
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', CHILD, join(dir, 'db'), '2000000'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LD_PRELOAD: '' } });
+      const child = spawn(process.execPath, ['--import', 'tsx', CHILD, join(dir, 'db'), '2000000'], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, LD_PRELOAD: '' },
+      });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));

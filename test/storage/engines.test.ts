@@ -10,11 +10,22 @@ import { join } from 'node:path';
 import { StoreError } from '../../src/core/store/errors.ts';
 import type { EngineKeyValueStore, EngineOpenOptions } from '../../src/storage/engine.ts';
 import { LevelKeyValueStore } from '../../src/storage/level.ts';
-import { DB_ENGINES, ENGINE_FOLDERS, engineOfDataDir, engineOfStoreFolder, openDataDirStore, openKeyValueStore, type DbEngine } from '../../src/storage/open.ts';
+import {
+  DB_ENGINES,
+  ENGINE_FOLDERS,
+  engineOfDataDir,
+  engineOfStoreFolder,
+  openDataDirStore,
+  openKeyValueStore,
+  type DbEngine,
+} from '../../src/storage/open.ts';
 import { RocksKeyValueStore } from '../../src/storage/rocksdb.ts';
 import { storeContract } from '../core/store/contract.ts';
 
-const ENGINES: Record<DbEngine, { name: string; open(dir: string, options?: EngineOpenOptions): Promise<EngineKeyValueStore>; holder: string }> = {
+const ENGINES: Record<
+  DbEngine,
+  { name: string; open(dir: string, options?: EngineOpenOptions): Promise<EngineKeyValueStore>; holder: string }
+> = {
   leveldb: {
     name: 'LevelDB (classic-level)',
     open: (dir, options) => LevelKeyValueStore.open(dir, options),
@@ -95,14 +106,22 @@ for (const engine of DB_ENGINES) {
 
     it('waits for writes in flight when closed, and rejects reads of an iterator opened before the close', async () => {
       const kv = await open(dir);
-      const ops = Array.from({ length: 200 }, (_, i) => ({ type: 'put' as const, key: Uint8Array.of(1, i), value: new Uint8Array(100).fill(i) }));
+      const ops = Array.from({ length: 200 }, (_, i) => ({
+        type: 'put' as const,
+        key: Uint8Array.of(1, i),
+        value: new Uint8Array(100).fill(i),
+      }));
       await kv.write(ops);
       const it = kv.entries();
       expect((await it.next()).done).to.equal(false);
       const writes = [kv.write(ops.slice(0, 10)), kv.put(Uint8Array.of(2), Uint8Array.of(2))];
       await kv.close();
       await Promise.all(writes);
-      const e = await rejection((async () => { for (;;) if ((await it.next()).done) return; })());
+      const e = await rejection(
+        (async () => {
+          for (;;) if ((await it.next()).done) return;
+        })(),
+      );
       expect(e.code).to.equal('STORE_CLOSED');
       expect((await it.next()).done).to.equal(true);
       const again = await open(dir);
@@ -138,7 +157,10 @@ describe('choosing the storage engine (open.ts)', () => {
   });
 
   it('never opens a store folder with the other engine, and leaves it untouched', async () => {
-    for (const [engine, other] of [['leveldb', 'rocksdb'], ['rocksdb', 'leveldb']] as const) {
+    for (const [engine, other] of [
+      ['leveldb', 'rocksdb'],
+      ['rocksdb', 'leveldb'],
+    ] as const) {
       const location = join(dir, engine);
       await storeOf(engine, location);
       const e = await rejection(openKeyValueStore(other, location));

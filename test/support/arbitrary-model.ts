@@ -5,9 +5,25 @@
  */
 import fc from 'fast-check';
 import type {
-  Address, AliasOutput, Block, BlockPayload, CommonOutput, Ed25519Signature, Feature, FoundryOutput, MigratedFundsEntry,
-  MilestoneOption, MilestonePayload, NativeToken, NftOutput, BasicOutput, TaggedDataPayload, TransactionPayload,
-  Unlock, UnlockCondition, UtxoInput,
+  Address,
+  AliasOutput,
+  Block,
+  BlockPayload,
+  CommonOutput,
+  Ed25519Signature,
+  Feature,
+  FoundryOutput,
+  MigratedFundsEntry,
+  MilestoneOption,
+  MilestonePayload,
+  NativeToken,
+  NftOutput,
+  BasicOutput,
+  TaggedDataPayload,
+  TransactionPayload,
+  Unlock,
+  UnlockCondition,
+  UtxoInput,
 } from '../../src/core/model/index.ts';
 import { compareBytes } from '../../src/core/bytes.ts';
 
@@ -28,22 +44,28 @@ const ed25519Address = bytes(32).map((pubKeyHash): Address => ({ type: 0, pubKey
 const nativeTokens: fc.Arbitrary<NativeToken[]> = fc
   .uniqueArray(bytes(38), { maxLength: 3, comparator: (a, b) => compareBytes(a, b) === 0 })
   .chain((ids) =>
-    fc.tuple(...ids.map(() => fc.bigInt({ min: 1n, max: (1n << 256n) - 1n }))).map((amounts) =>
-      sortedUnique(ids).map((id, i) => ({ id, amount: amounts[i]! })),
-    ),
+    fc
+      .tuple(...ids.map(() => fc.bigInt({ min: 1n, max: (1n << 256n) - 1n })))
+      .map((amounts) => sortedUnique(ids).map((id, i) => ({ id, amount: amounts[i]! }))),
   );
 
 /** Picks a sorted subset of optional entries (each generated or left out), keeping type order. */
 function someOf<T>(...parts: fc.Arbitrary<T>[]): fc.Arbitrary<T[]> {
-  return fc.tuple(...parts.map((p) => fc.option(p, { nil: undefined }))).map((xs) => xs.filter((x): x is T => x !== undefined));
+  return fc
+    .tuple(...parts.map((p) => fc.option(p, { nil: undefined })))
+    .map((xs) => xs.filter((x): x is T => x !== undefined));
 }
 
 const amount = fc.bigInt({ min: 1_000_000n, max: 1_000_000_000_000n });
 
 const sdr = (max: bigint) =>
-  fc.tuple(address, fc.bigInt({ min: 50_000n, max })).map(([returnAddress, a]): UnlockCondition => ({ type: 1, returnAddress, amount: a }));
+  fc
+    .tuple(address, fc.bigInt({ min: 50_000n, max }))
+    .map(([returnAddress, a]): UnlockCondition => ({ type: 1, returnAddress, amount: a }));
 const timelock = u32pos.map((unixTime): UnlockCondition => ({ type: 2, unixTime }));
-const expiration = fc.tuple(address, u32pos).map(([returnAddress, unixTime]): UnlockCondition => ({ type: 3, returnAddress, unixTime }));
+const expiration = fc
+  .tuple(address, u32pos)
+  .map(([returnAddress, unixTime]): UnlockCondition => ({ type: 3, returnAddress, unixTime }));
 const sender = address.map((a): Feature => ({ type: 0, address: a }));
 const issuer = address.map((a): Feature => ({ type: 1, address: a }));
 const metadata = varBytes(1, 64).map((data): Feature => ({ type: 2, data }));
@@ -62,7 +84,18 @@ const basicOutput: fc.Arbitrary<BasicOutput> = amount.chain((amt) =>
 );
 
 const aliasOutput: fc.Arbitrary<AliasOutput> = fc
-  .tuple(amount, nativeTokens, fc.option(bytes(32), { nil: undefined }), fc.nat(), varBytes(0, 64), fc.nat(), address, address, someOf(sender, metadata), someOf(issuer, metadata))
+  .tuple(
+    amount,
+    nativeTokens,
+    fc.option(bytes(32), { nil: undefined }),
+    fc.nat(),
+    varBytes(0, 64),
+    fc.nat(),
+    address,
+    address,
+    someOf(sender, metadata),
+    someOf(issuer, metadata),
+  )
   .map(([amt, nt, id, stateIndex, stateMetadata, foundryCounter, sc, gov, features, immutableFeatures]) => ({
     type: 4 as const,
     amount: amt,
@@ -80,10 +113,22 @@ const aliasOutput: fc.Arbitrary<AliasOutput> = fc
   }));
 
 const foundryOutput: fc.Arbitrary<FoundryOutput> = fc
-  .tuple(amount, nativeTokens, fc.nat(), fc.bigInt({ min: 1n, max: (1n << 256n) - 1n }), fc.bigInt({ min: 0n, max: (1n << 255n) }), fc.bigInt({ min: 0n, max: 1n << 255n }), bytes(32), someOf(metadata), someOf(metadata))
+  .tuple(
+    amount,
+    nativeTokens,
+    fc.nat(),
+    fc.bigInt({ min: 1n, max: (1n << 256n) - 1n }),
+    fc.bigInt({ min: 0n, max: 1n << 255n }),
+    fc.bigInt({ min: 0n, max: 1n << 255n }),
+    bytes(32),
+    someOf(metadata),
+    someOf(metadata),
+  )
   .map(([amt, nt, serialNumber, maximumSupply, a, b, aliasId, features, immutableFeatures]) => {
     // minted >= melted and minted - melted <= maximum supply
+    // biome-ignore lint/complexity/useMathMinMax: bigints, which Math.min and Math.max do not take
     const melted = a < b ? a : b;
+    // biome-ignore lint/complexity/useMathMinMax: bigints, which Math.min and Math.max do not take
     let minted = a < b ? b : a;
     if (minted - melted > maximumSupply) minted = melted + maximumSupply;
     return {
@@ -114,7 +159,11 @@ const nftOutput: fc.Arbitrary<NftOutput> = amount.chain((amt) =>
 
 export const output: fc.Arbitrary<CommonOutput> = fc.oneof(basicOutput, aliasOutput, foundryOutput, nftOutput);
 
-const signature: fc.Arbitrary<Ed25519Signature> = fc.record({ type: fc.constant(0 as const), publicKey: bytes(32), signature: bytes(64) });
+const signature: fc.Arbitrary<Ed25519Signature> = fc.record({
+  type: fc.constant(0 as const),
+  publicKey: bytes(32),
+  signature: bytes(64),
+});
 
 const utxoInputs: fc.Arbitrary<UtxoInput[]> = fc
   .uniqueArray(fc.tuple(bytes(32), fc.integer({ min: 0, max: 127 })), {
@@ -122,61 +171,89 @@ const utxoInputs: fc.Arbitrary<UtxoInput[]> = fc
     maxLength: 4,
     selector: ([id, i]) => Array.from(id).join(',') + ':' + i,
   })
-  .map((xs) => xs.map(([transactionId, transactionOutputIndex]) => ({ type: 0 as const, transactionId, transactionOutputIndex })));
+  .map((xs) =>
+    xs.map(([transactionId, transactionOutputIndex]) => ({ type: 0 as const, transactionId, transactionOutputIndex })),
+  );
 
 /** Unlocks for n inputs: the first is a signature; later ones a fresh signature or a reference/alias/NFT unlock. */
 function unlocks(n: number): fc.Arbitrary<Unlock[]> {
-  return fc.tuple(...Array.from({ length: n }, () => fc.tuple(fc.integer({ min: 0, max: 3 }), signature, fc.nat()))).map((choices) => {
-    const out: Unlock[] = [];
-    const sigIndexes: number[] = [];
-    choices.forEach(([kind, sig, r], i) => {
-      if (i === 0 || kind === 0) {
-        out.push({ type: 0, signature: sig });
-        sigIndexes.push(i);
-      } else if (kind === 1) out.push({ type: 1, reference: sigIndexes[r % sigIndexes.length]! });
-      else out.push({ type: kind as 2 | 3, reference: r % i });
+  return fc
+    .tuple(...Array.from({ length: n }, () => fc.tuple(fc.integer({ min: 0, max: 3 }), signature, fc.nat())))
+    .map((choices) => {
+      const out: Unlock[] = [];
+      const sigIndexes: number[] = [];
+      choices.forEach(([kind, sig, r], i) => {
+        if (i === 0 || kind === 0) {
+          out.push({ type: 0, signature: sig });
+          sigIndexes.push(i);
+        } else if (kind === 1) out.push({ type: 1, reference: sigIndexes[r % sigIndexes.length]! });
+        else out.push({ type: kind as 2 | 3, reference: r % i });
+      });
+      return out;
     });
-    return out;
-  });
 }
 
-const taggedData: fc.Arbitrary<TaggedDataPayload> = fc.record({ type: fc.constant(5 as const), tag: varBytes(0, 64), data: varBytes(0, 256) });
+const taggedData: fc.Arbitrary<TaggedDataPayload> = fc.record({
+  type: fc.constant(5 as const),
+  tag: varBytes(0, 64),
+  data: varBytes(0, 256),
+});
 
 export const transaction: fc.Arbitrary<TransactionPayload> = fc
-  .tuple(utxoInputs, bytes(32), fc.array(output, { minLength: 1, maxLength: 4 }), fc.option(taggedData, { nil: undefined }))
+  .tuple(
+    utxoInputs,
+    bytes(32),
+    fc.array(output, { minLength: 1, maxLength: 4 }),
+    fc.option(taggedData, { nil: undefined }),
+  )
   .chain(([inputs, inputsCommitment, outputs, payload]) =>
-    unlocks(inputs.length).map((u): TransactionPayload => ({
-      type: 6,
-      essence: {
-        type: 1,
-        networkId: SHIMMER_NETWORK_ID,
-        inputs,
-        inputsCommitment,
-        outputs,
-        ...(payload ? { payload } : {}),
-      },
-      unlocks: u,
-    })),
+    unlocks(inputs.length).map(
+      (u): TransactionPayload => ({
+        type: 6,
+        essence: {
+          type: 1,
+          networkId: SHIMMER_NETWORK_ID,
+          inputs,
+          inputsCommitment,
+          outputs,
+          ...(payload ? { payload } : {}),
+        },
+        unlocks: u,
+      }),
+    ),
   );
 
 const funds: fc.Arbitrary<MigratedFundsEntry[]> = fc
   .uniqueArray(bytes(49), { minLength: 1, maxLength: 3, comparator: (a, b) => compareBytes(a, b) === 0 })
   .chain((hashes) =>
-    fc.tuple(...hashes.map(() => fc.tuple(ed25519Address, fc.bigInt({ min: 1_000_000n, max: 10_000_000_000n })))).map((xs) =>
-      sortedUnique(hashes).map((tailTransactionHash, i) => ({ tailTransactionHash, address: xs[i]![0], deposit: xs[i]![1] })),
-    ),
+    fc
+      .tuple(...hashes.map(() => fc.tuple(ed25519Address, fc.bigInt({ min: 1_000_000n, max: 10_000_000_000n }))))
+      .map((xs) =>
+        sortedUnique(hashes).map((tailTransactionHash, i) => ({
+          tailTransactionHash,
+          address: xs[i]![0],
+          deposit: xs[i]![1],
+        })),
+      ),
   );
 
 function milestoneOptions(index: number): fc.Arbitrary<MilestoneOption[]> {
-  const receipt = fc.tuple(fc.nat(), fc.boolean(), funds, bytes(32), amount).map(([migratedAt, final, f, milestoneId, amt]): MilestoneOption => ({
-    type: 0,
-    migratedAt,
-    final,
-    funds: f,
-    transaction: { type: 4, input: { type: 1, milestoneId }, output: { type: 2, amount: amt } },
-  }));
+  const receipt = fc.tuple(fc.nat(), fc.boolean(), funds, bytes(32), amount).map(
+    ([migratedAt, final, f, milestoneId, amt]): MilestoneOption => ({
+      type: 0,
+      migratedAt,
+      final,
+      funds: f,
+      transaction: { type: 4, input: { type: 1, milestoneId }, output: { type: 2, amount: amt } },
+    }),
+  );
   const params = fc.tuple(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 0, max: 255 }), varBytes(0, 64)).map(
-    ([d, protocolVersion, p]): MilestoneOption => ({ type: 1, targetMilestoneIndex: index + d, protocolVersion, params: p }),
+    ([d, protocolVersion, p]): MilestoneOption => ({
+      type: 1,
+      targetMilestoneIndex: index + d,
+      protocolVersion,
+      params: p,
+    }),
   );
   return someOf(receipt, params);
 }
@@ -184,21 +261,38 @@ function milestoneOptions(index: number): fc.Arbitrary<MilestoneOption[]> {
 function milestone(parents: Uint8Array[]): fc.Arbitrary<MilestonePayload> {
   return fc.integer({ min: 1, max: 0xffffffff - 31 }).chain((index) =>
     fc
-      .tuple(u32pos, bytes(32), bytes(32), bytes(32), varBytes(0, 64), milestoneOptions(index),
-        fc.uniqueArray(signature, { minLength: 1, maxLength: 3, selector: (s) => Array.from(s.publicKey).join(',') }))
-      .map(([timestamp, previousMilestoneId, inclusionMerkleRoot, appliedMerkleRoot, metadata, options, sigs]): MilestonePayload => ({
-        type: 7,
-        index,
-        timestamp,
-        protocolVersion: 2,
-        previousMilestoneId,
-        parents,
-        inclusionMerkleRoot,
-        appliedMerkleRoot,
-        metadata,
-        options,
-        signatures: sigs.slice().sort((a, b) => compareBytes(a.publicKey, b.publicKey)),
-      })),
+      .tuple(
+        u32pos,
+        bytes(32),
+        bytes(32),
+        bytes(32),
+        varBytes(0, 64),
+        milestoneOptions(index),
+        fc.uniqueArray(signature, { minLength: 1, maxLength: 3, selector: (s) => Array.from(s.publicKey).join(',') }),
+      )
+      .map(
+        ([
+          timestamp,
+          previousMilestoneId,
+          inclusionMerkleRoot,
+          appliedMerkleRoot,
+          metadata,
+          options,
+          sigs,
+        ]): MilestonePayload => ({
+          type: 7,
+          index,
+          timestamp,
+          protocolVersion: 2,
+          previousMilestoneId,
+          parents,
+          inclusionMerkleRoot,
+          appliedMerkleRoot,
+          metadata,
+          options,
+          signatures: sigs.slice().sort((a, b) => compareBytes(a.publicKey, b.publicKey)),
+        }),
+      ),
   );
 }
 
@@ -227,4 +321,9 @@ export function block(kind: BlockKind): fc.Arbitrary<Block> {
   });
 }
 
-export const anyBlock: fc.Arbitrary<Block> = fc.oneof(block('none'), block('taggedData'), block('transaction'), block('milestone'));
+export const anyBlock: fc.Arbitrary<Block> = fc.oneof(
+  block('none'),
+  block('taggedData'),
+  block('transaction'),
+  block('milestone'),
+);

@@ -18,7 +18,14 @@ export class TestPeer {
   }
 
   hello(networkName: string, overrides: Partial<Handshake> = {}): PeerMessage {
-    const value: Handshake = { networkName, nodeId: this.nodeId, protocol: PEER_PROTOCOL, publicKey: this.identity.publicKey, nonce: this.nonce, ...overrides };
+    const value: Handshake = {
+      networkName,
+      nodeId: this.nodeId,
+      protocol: PEER_PROTOCOL,
+      publicKey: this.identity.publicKey,
+      nonce: this.nonce,
+      ...overrides,
+    };
     return { kind: { $case: 'handshake', value } };
   }
 
@@ -35,7 +42,12 @@ export class TestPeer {
  * Opens a PeerService stream to `address` and completes the handshake as `peer`; resolves with the stream once the
  * node's proof arrived (the node counts us connected then too).
  */
-export async function connectAsPeer(address: string, networkName: string, peer = new TestPeer(), channel: ChannelCredentials = credentials.createInsecure()): Promise<{ stream: ClientDuplexStream<PeerMessage, PeerMessage>; close(): void; received: PeerMessage[] }> {
+export async function connectAsPeer(
+  address: string,
+  networkName: string,
+  peer = new TestPeer(),
+  channel: ChannelCredentials = credentials.createInsecure(),
+): Promise<{ stream: ClientDuplexStream<PeerMessage, PeerMessage>; close(): void; received: PeerMessage[] }> {
   const client = new PeerServiceClient(address, channel);
   const stream = client.connect();
   const received: PeerMessage[] = [];

@@ -20,7 +20,8 @@ export function parseScrape(text: string): Scrape {
   for (const m of text.matchAll(/^# TYPE (\S+) (\S+)$/gm)) types.set(m[1]!, m[2]!.toUpperCase());
   const flat = text.replace(/^# TYPE (\S+) histogram$/gm, '# TYPE $1 untyped');
   const samples = new Map<string, { value?: string; labels?: Record<string, string> }[]>();
-  for (const family of parsePrometheusTextFormat(flat)) samples.set(family.name, [...(samples.get(family.name) ?? []), ...family.metrics]);
+  for (const family of parsePrometheusTextFormat(flat))
+    samples.set(family.name, [...(samples.get(family.name) ?? []), ...family.metrics]);
   const matching = (name: string, labels: Record<string, string>) =>
     (samples.get(name) ?? []).filter((s) => Object.entries(labels).every(([k, v]) => s.labels?.[k] === v));
   return {

@@ -7,7 +7,7 @@ const { EVENT_RUN_END } = Mocha.Runner.constants;
 class CountingReporter extends Spec {
   constructor(runner, options) {
     super(runner, options);
-    const label = (typeof Deno !== 'undefined') ? 'deno' : 'node';
+    const label = typeof Deno !== 'undefined' ? 'deno' : 'node';
     runner.once(EVENT_RUN_END, () => {
       const s = runner.stats;
       console.log(`${label}: ${s.passes} passed, ${s.failures} failed, ${s.pending} skipped`);

@@ -60,7 +60,8 @@ export function shimmerReplay(): ShimmerReplay {
   for (const parents of [...cones.flat().map((c) => c.block.parents), ...payloads.map((p) => p.parents)]) {
     for (const p of parents) if (!inCones.has(toHex(p))) seps.set(toHex(p), p);
   }
-  const milestoneIn = (index: number) => cones.flat().find((c) => c.block.payload?.type === 7 && c.block.payload.index === index);
+  const milestoneIn = (index: number) =>
+    cones.flat().find((c) => c.block.payload?.type === 7 && c.block.payload.index === index);
   const milestoneBlocks = payloads.map((p) => {
     const found = milestoneIn(p.index);
     if (found) return { ...found, real: true };
@@ -85,10 +86,18 @@ export function shimmerReplay(): ShimmerReplay {
       bech32Hrp: p.bech32_hrp,
       minPowScore: p.min_pow_score,
       belowMaxDepth: p.below_max_depth,
-      rentStructure: { vByteCost: p.rent_structure.v_byte_cost, vByteFactorData: p.rent_structure.v_byte_factor_data, vByteFactorKey: p.rent_structure.v_byte_factor_key },
+      rentStructure: {
+        vByteCost: p.rent_structure.v_byte_cost,
+        vByteFactorData: p.rent_structure.v_byte_factor_data,
+        vByteFactorKey: p.rent_structure.v_byte_factor_key,
+      },
       tokenSupply: BigInt(p.token_supply),
     },
-    keyRanges: file.nodeConfigInSource.keyRanges.map((k: Json) => ({ publicKey: fromHex0x(k.public_key), start: k.start, end: k.end })),
+    keyRanges: file.nodeConfigInSource.keyRanges.map((k: Json) => ({
+      publicKey: fromHex0x(k.public_key),
+      start: k.start,
+      end: k.end,
+    })),
     threshold: file.nodeConfigInSource.milestonePublicKeyCount,
     consumed,
     startingOutputs: consumed

@@ -25,7 +25,8 @@ export function addressId(a: Address): Uint8Array {
 }
 
 export function writeAddress(w: ByteWriter, a: Address): void {
-  if (a.type !== 0 && a.type !== 8 && a.type !== 16) throw new RangeError(`Cannot encode address: unknown type ${String((a as Address).type)}`);
+  if (a.type !== 0 && a.type !== 8 && a.type !== 16)
+    throw new RangeError(`Cannot encode address: unknown type ${String((a as Address).type)}`);
   w.u8(a.type);
   writeFixed(w, addressId(a), ID_LENGTH, 'address');
 }

@@ -21,11 +21,15 @@ export interface DecodeBlockOptions {
 export function decodeBlock(bytes: Uint8Array, opts?: DecodeBlockOptions): Block {
   if (!(bytes instanceof Uint8Array)) throw new TypeError('Cannot decode block: expected a Uint8Array');
   if (bytes.length > LIMITS.maxBlockLength) {
-    reject('BLOCK_TOO_LARGE', `Cannot decode block: length ${bytes.length} exceeds ${LIMITS.maxBlockLength} bytes at offset 0`, {
-      field: 'block',
-      offset: 0,
-      value: String(bytes.length),
-    });
+    reject(
+      'BLOCK_TOO_LARGE',
+      `Cannot decode block: length ${bytes.length} exceeds ${LIMITS.maxBlockLength} bytes at offset 0`,
+      {
+        field: 'block',
+        offset: 0,
+        value: String(bytes.length),
+      },
+    );
   }
   const r = new ByteReader(bytes, 'block');
   const protocolVersion = r.u8('protocolVersion');

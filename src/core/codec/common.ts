@@ -55,7 +55,9 @@ export function encodedLength<T>(write: (w: ByteWriter, v: T) => void, v: T): nu
 /** Writes a fixed-size byte string; a wrong size is a programming mistake (RangeError), never silent. */
 export function writeFixed(w: ByteWriter, b: Uint8Array, n: number, field: string): void {
   if (!(b instanceof Uint8Array) || b.length !== n) {
-    throw new RangeError(`Cannot encode ${field}: expected ${n} bytes, got ${b instanceof Uint8Array ? b.length : typeof b}`);
+    throw new RangeError(
+      `Cannot encode ${field}: expected ${n} bytes, got ${b instanceof Uint8Array ? b.length : typeof b}`,
+    );
   }
   w.bytes(b);
 }
@@ -64,7 +66,9 @@ export function writeFixed(w: ByteWriter, b: Uint8Array, n: number, field: strin
 export function writePrefixed(w: ByteWriter, b: Uint8Array, width: 1 | 2 | 4, field: string): void {
   const max = width === 1 ? 0xff : width === 2 ? 0xffff : 0xffffffff;
   if (!(b instanceof Uint8Array) || b.length > max) {
-    throw new RangeError(`Cannot encode ${field}: length ${b instanceof Uint8Array ? b.length : typeof b} does not fit a ${width * 8}-bit prefix`);
+    throw new RangeError(
+      `Cannot encode ${field}: length ${b instanceof Uint8Array ? b.length : typeof b} does not fit a ${width * 8}-bit prefix`,
+    );
   }
   if (width === 1) w.u8(b.length);
   else if (width === 2) w.u16(b.length);
@@ -74,7 +78,8 @@ export function writePrefixed(w: ByteWriter, b: Uint8Array, width: 1 | 2 | 4, fi
 
 /** Writes a list count prefix (u8 or u16). */
 export function writeCount(w: ByteWriter, n: number, width: 1 | 2, field: string): void {
-  if (n > (width === 1 ? 0xff : 0xffff)) throw new RangeError(`Cannot encode ${field}: ${n} elements do not fit a ${width * 8}-bit count`);
+  if (n > (width === 1 ? 0xff : 0xffff))
+    throw new RangeError(`Cannot encode ${field}: ${n} elements do not fit a ${width * 8}-bit count`);
   if (width === 1) w.u8(n);
   else w.u16(n);
 }

@@ -20,7 +20,13 @@ export function readEmbeddedHeader(r: ByteReader, field: string, context: Payloa
   const p = payloadKindProblem(context, type);
   if (p) failAt(r, p, field, typeAt, String(type));
   if (r.remaining < length) {
-    r.fail('TRUNCATED', `${field} length prefix says ${length} bytes, only ${r.remaining} left`, field, at, String(length));
+    r.fail(
+      'TRUNCATED',
+      `${field} length prefix says ${length} bytes, only ${r.remaining} left`,
+      field,
+      at,
+      String(length),
+    );
   }
   return length;
 }
@@ -29,7 +35,13 @@ export function readEmbeddedHeader(r: ByteReader, field: string, context: Payloa
 export function checkEmbeddedEnd(r: ByteReader, field: string, start: number, length: number): void {
   const used = r.offset - start;
   if (used !== length) {
-    r.fail('PAYLOAD_LENGTH_MISMATCH', `${field} length prefix says ${length} bytes but the payload occupies ${used}`, field, start - 4, String(length));
+    r.fail(
+      'PAYLOAD_LENGTH_MISMATCH',
+      `${field} length prefix says ${length} bytes but the payload occupies ${used}`,
+      field,
+      start - 4,
+      String(length),
+    );
   }
 }
 

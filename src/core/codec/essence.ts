@@ -27,7 +27,12 @@ export function readEssence(r: ByteReader, field: string): TransactionEssence {
     for (let j = 0; j < i; j++) {
       const o = inputs[j]!;
       if (sameUtxo(o.transactionId, o.transactionOutputIndex, input.transactionId, input.transactionOutputIndex)) {
-        r.fail('DUPLICATE', `input ${i} repeats input ${j} (same transaction ID and output index)`, 'essence.inputs', start);
+        r.fail(
+          'DUPLICATE',
+          `input ${i} repeats input ${j} (same transaction ID and output index)`,
+          'essence.inputs',
+          start,
+        );
       }
     }
     inputs[i] = input;
@@ -47,7 +52,8 @@ export function readEssence(r: ByteReader, field: string): TransactionEssence {
 }
 
 export function writeEssence(w: ByteWriter, e: TransactionEssence): void {
-  if (e.type !== ESSENCE_REGULAR) throw new RangeError(`Cannot encode transaction essence: unknown type ${String(e.type)}`);
+  if (e.type !== ESSENCE_REGULAR)
+    throw new RangeError(`Cannot encode transaction essence: unknown type ${String(e.type)}`);
   w.u8(ESSENCE_REGULAR);
   w.u64(e.networkId);
   writeCount(w, e.inputs.length, 2, 'inputs');

@@ -29,7 +29,13 @@ export function readFeature(r: ByteReader, field: string, outputType = -1, immut
   }
 }
 
-export function readFeatures(r: ByteReader, field: string, outputType: number, immutable: boolean, bounds: Bounds): Feature[] {
+export function readFeatures(
+  r: ByteReader,
+  field: string,
+  outputType: number,
+  immutable: boolean,
+  bounds: Bounds,
+): Feature[] {
   const at = r.offset;
   const n = r.u8(field);
   const cp = countProblem(immutable ? 'immutable features' : 'features', n, bounds);

@@ -11,7 +11,8 @@ export function readInput(r: ByteReader, field: string, context: InputContext = 
   const type = r.u8(field);
   const p = inputKindProblem(context, type);
   if (p) failAt(r, p, field, at, String(type));
-  if (type === INPUT_UTXO) return { type, transactionId: r.fixed(ID_LENGTH, field), transactionOutputIndex: r.u16(field) };
+  if (type === INPUT_UTXO)
+    return { type, transactionId: r.fixed(ID_LENGTH, field), transactionOutputIndex: r.u16(field) };
   return { type: INPUT_TREASURY, milestoneId: r.fixed(ID_LENGTH, field) };
 }
 

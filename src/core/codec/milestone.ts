@@ -18,13 +18,32 @@ import { readSignature, writeSignature } from './signature.ts';
 import { readTreasuryTransaction, writeTreasuryTransaction } from './transaction.ts';
 import { checkEmbeddedEnd, readEmbeddedHeader, writeEmbedded } from './embedded.ts';
 import { readParents, writeParents } from './parents.ts';
-import { ascendingTypeProblem, booleanByteProblem, compareLexical, distinctProblem, milestoneOptionKindProblem } from './rules.ts';
+import {
+  ascendingTypeProblem,
+  booleanByteProblem,
+  compareLexical,
+  distinctProblem,
+  milestoneOptionKindProblem,
+} from './rules.ts';
 import { decodeWhole, encodeWith, failAt, writeCount, writeFixed, writePrefixed } from './common.ts';
 
 /** Strictly ascending by the serialized bytes of consecutive elements, compared in place (no copies). */
-function checkAscendingInPlace(r: ByteReader, field: string, name: string, prevStart: number, start: number, end: number): void {
+function checkAscendingInPlace(
+  r: ByteReader,
+  field: string,
+  name: string,
+  prevStart: number,
+  start: number,
+  end: number,
+): void {
   const c = compareLexical(r.bytes.subarray(prevStart, start), r.bytes.subarray(start, end));
-  if (c >= 0) r.fail('NOT_SORTED_UNIQUE', c === 0 ? `${name} are not unique` : `${name} are not in ascending lexical order`, field, start);
+  if (c >= 0)
+    r.fail(
+      'NOT_SORTED_UNIQUE',
+      c === 0 ? `${name} are not unique` : `${name} are not in ascending lexical order`,
+      field,
+      start,
+    );
 }
 
 function readFundsEntry(r: ByteReader): MigratedFundsEntry {
@@ -49,7 +68,11 @@ function readReceiptBody(r: ByteReader): ReceiptMilestoneOption {
     funds[i] = readFundsEntry(r);
     if (i > 0) {
       checkAscendingInPlace(r, 'receipt.funds', 'migrated funds entries', prevStart, start, r.offset);
-      const d = distinctProblem('tail transaction hash', funds[i - 1]!.tailTransactionHash, funds[i]!.tailTransactionHash);
+      const d = distinctProblem(
+        'tail transaction hash',
+        funds[i - 1]!.tailTransactionHash,
+        funds[i]!.tailTransactionHash,
+      );
       if (d) failAt(r, d, 'receipt.funds', start);
     }
     prevStart = start;
@@ -88,7 +111,9 @@ function writeFundsEntry(w: ByteWriter, f: MigratedFundsEntry): void {
 
 export function writeMilestoneOption(w: ByteWriter, o: MilestoneOption): void {
   if (o.type === MILESTONE_OPTION_RECEIPT) {
-    w.u8(o.type).u32(o.migratedAt).u8(o.final ? 1 : 0);
+    w.u8(o.type)
+      .u32(o.migratedAt)
+      .u8(o.final ? 1 : 0);
     writeCount(w, o.funds.length, 2, 'migrated funds');
     for (let i = 0; i < o.funds.length; i++) writeFundsEntry(w, o.funds[i]!);
     if (!o.transaction) throw new RangeError('Cannot encode receipt: the treasury transaction is missing');
@@ -105,7 +130,8 @@ export function writeMilestoneOption(w: ByteWriter, o: MilestoneOption): void {
 export function readMilestone(r: ByteReader, field: string): MilestonePayload {
   const at = r.offset;
   const type = r.u32(field);
-  if (type !== PAYLOAD_MILESTONE) r.fail('TYPE_NOT_ALLOWED', `expected milestone payload (7), got type ${type}`, field, at, String(type));
+  if (type !== PAYLOAD_MILESTONE)
+    r.fail('TYPE_NOT_ALLOWED', `expected milestone payload (7), got type ${type}`, field, at, String(type));
   const index = r.u32('milestone.index');
   const timestamp = r.u32('milestone.timestamp');
   const protocolVersion = r.u8('milestone.protocolVersion');
@@ -133,7 +159,11 @@ export function readMilestone(r: ByteReader, field: string): MilestonePayload {
     signatures[i] = readSignature(r, 'milestone.signatures');
     if (i > 0) {
       checkAscendingInPlace(r, 'milestone.signatures', 'milestone signatures', prevStart, start, r.offset);
-      const d = distinctProblem('milestone signature public key', signatures[i - 1]!.publicKey, signatures[i]!.publicKey);
+      const d = distinctProblem(
+        'milestone signature public key',
+        signatures[i - 1]!.publicKey,
+        signatures[i]!.publicKey,
+      );
       if (d) failAt(r, d, 'milestone.signatures', start);
     }
     prevStart = start;

@@ -49,7 +49,12 @@ export function readOutput(r: ByteReader, field: string, context: OutputContext 
         nativeTokens: readNativeTokens(r, 'output.nativeTokens'),
         aliasId: r.fixed(ID_LENGTH, 'output.aliasId'),
         stateIndex: r.u32('output.stateIndex'),
-        stateMetadata: r.prefixed(2, 'output.stateMetadata', LIMITS.aliasStateMetadata.min, LIMITS.aliasStateMetadata.max),
+        stateMetadata: r.prefixed(
+          2,
+          'output.stateMetadata',
+          LIMITS.aliasStateMetadata.min,
+          LIMITS.aliasStateMetadata.max,
+        ),
         foundryCounter: r.u32('output.foundryCounter'),
         unlockConditions: readUnlockConditions(r, 'output.unlockConditions', type, A.unlockConditions),
         features: readFeatures(r, 'output.features', type, false, A.features),

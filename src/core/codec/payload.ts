@@ -19,7 +19,12 @@ import { payloadKindProblem, type PayloadContext } from './rules.ts';
 import { decodeWhole, encodeWith, failAt } from './common.ts';
 
 /** Reader and writer of each payload kind. */
-const CODECS: { readonly [T in PayloadType]: { read(r: ByteReader, field: string): PayloadOf<T>; write(w: ByteWriter, p: PayloadOf<T>): void } } = {
+const CODECS: {
+  readonly [T in PayloadType]: {
+    read(r: ByteReader, field: string): PayloadOf<T>;
+    write(w: ByteWriter, p: PayloadOf<T>): void;
+  };
+} = {
   [PAYLOAD_TAGGED_DATA]: { read: readTaggedData, write: writeTaggedData },
   [PAYLOAD_TRANSACTION]: { read: readTransaction, write: writeTransaction },
   [PAYLOAD_MILESTONE]: { read: readMilestone, write: writeMilestone },

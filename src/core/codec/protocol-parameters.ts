@@ -28,7 +28,15 @@ export function readProtocolParameters(r: ByteReader): ProtocolParameters {
   const vByteFactorData = r.u8('rentStructure.vByteFactorData');
   const vByteFactorKey = r.u8('rentStructure.vByteFactorKey');
   const tokenSupply = r.u64('tokenSupply');
-  return { version, networkName, bech32Hrp, minPowScore, belowMaxDepth, rentStructure: { vByteCost, vByteFactorData, vByteFactorKey }, tokenSupply };
+  return {
+    version,
+    networkName,
+    bech32Hrp,
+    minPowScore,
+    belowMaxDepth,
+    rentStructure: { vByteCost, vByteFactorData, vByteFactorKey },
+    tokenSupply,
+  };
 }
 
 export function writeProtocolParameters(w: ByteWriter, p: ProtocolParameters): void {

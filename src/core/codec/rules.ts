@@ -66,7 +66,7 @@ export function lengthProblem(name: string, n: number, b: Bounds): Problem | und
 
 /** Lexical comparison of the complete serialized bytes (docs/protocol.md §0): <0, 0, >0. */
 export function compareLexical(a: Uint8Array, b: Uint8Array): number {
-  const n = a.length < b.length ? a.length : b.length;
+  const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const d = a[i]! - b[i]!;
     if (d !== 0) return d;
@@ -78,13 +78,19 @@ export function compareLexical(a: Uint8Array, b: Uint8Array): number {
 export function ascendingBytesProblem(name: string, prev: Uint8Array, cur: Uint8Array): Problem | undefined {
   const c = compareLexical(prev, cur);
   if (c < 0) return undefined;
-  return problem('NOT_SORTED_UNIQUE', c === 0 ? `${name} are not unique` : `${name} are not in ascending lexical order`);
+  return problem(
+    'NOT_SORTED_UNIQUE',
+    c === 0 ? `${name} are not unique` : `${name} are not in ascending lexical order`,
+  );
 }
 
 /** Types in a list (unlock conditions, features, milestone options) strictly ascending: one per type. */
 export function ascendingTypeProblem(name: string, prev: number, cur: number): Problem | undefined {
   if (cur > prev) return undefined;
-  return problem('NOT_SORTED_UNIQUE', cur === prev ? `${name} type ${cur} occurs twice` : `${name} type ${cur} follows type ${prev} (must ascend)`);
+  return problem(
+    'NOT_SORTED_UNIQUE',
+    cur === prev ? `${name} type ${cur} occurs twice` : `${name} type ${cur} follows type ${prev} (must ascend)`,
+  );
 }
 
 export function fixedLengthProblem(name: string, value: unknown, n: number): Problem | undefined {
@@ -120,7 +126,8 @@ const bit = (t: number): number => 1 << t;
 
 export type PayloadContext = 'block' | 'essence' | 'receipt' | 'any';
 
-const KNOWN_PAYLOADS = bit(PAYLOAD_TREASURY_TRANSACTION) | bit(PAYLOAD_TAGGED_DATA) | bit(PAYLOAD_TRANSACTION) | bit(PAYLOAD_MILESTONE);
+const KNOWN_PAYLOADS =
+  bit(PAYLOAD_TREASURY_TRANSACTION) | bit(PAYLOAD_TAGGED_DATA) | bit(PAYLOAD_TRANSACTION) | bit(PAYLOAD_MILESTONE);
 const PAYLOADS_BY_CONTEXT: Record<PayloadContext, number> = {
   block: bit(PAYLOAD_TAGGED_DATA) | bit(PAYLOAD_TRANSACTION) | bit(PAYLOAD_MILESTONE),
   essence: bit(PAYLOAD_TAGGED_DATA),
@@ -144,7 +151,8 @@ export function payloadKindProblem(context: PayloadContext, type: number): Probl
 }
 
 export type OutputContext = 'essence' | 'treasury' | 'any';
-const KNOWN_OUTPUTS = bit(OUTPUT_TREASURY) | bit(OUTPUT_BASIC) | bit(OUTPUT_ALIAS) | bit(OUTPUT_FOUNDRY) | bit(OUTPUT_NFT);
+const KNOWN_OUTPUTS =
+  bit(OUTPUT_TREASURY) | bit(OUTPUT_BASIC) | bit(OUTPUT_ALIAS) | bit(OUTPUT_FOUNDRY) | bit(OUTPUT_NFT);
 const OUTPUTS_BY_CONTEXT: Record<OutputContext, number> = {
   essence: bit(OUTPUT_BASIC) | bit(OUTPUT_ALIAS) | bit(OUTPUT_FOUNDRY) | bit(OUTPUT_NFT),
   treasury: bit(OUTPUT_TREASURY),
@@ -163,11 +171,20 @@ export function outputKindProblem(context: OutputContext, type: number): Problem
 
 export type InputContext = 'essence' | 'treasury' | 'any';
 const KNOWN_INPUTS = bit(INPUT_UTXO) | bit(INPUT_TREASURY);
-const INPUTS_BY_CONTEXT: Record<InputContext, number> = { essence: bit(INPUT_UTXO), treasury: bit(INPUT_TREASURY), any: KNOWN_INPUTS };
+const INPUTS_BY_CONTEXT: Record<InputContext, number> = {
+  essence: bit(INPUT_UTXO),
+  treasury: bit(INPUT_TREASURY),
+  any: KNOWN_INPUTS,
+};
 
 export function inputKindProblem(context: InputContext, type: number): Problem | undefined {
   if (allowed(type, INPUTS_BY_CONTEXT[context])) return undefined;
-  return kindFailure('input', type, KNOWN_INPUTS, context === 'essence' ? 'a transaction essence' : 'a treasury transaction');
+  return kindFailure(
+    'input',
+    type,
+    KNOWN_INPUTS,
+    context === 'essence' ? 'a transaction essence' : 'a treasury transaction',
+  );
 }
 
 const KNOWN_UNLOCK_CONDITIONS = 0x7f; // 0..6
@@ -223,7 +240,12 @@ const IMMUTABLE_FEATURES_BY_OUTPUT: Record<number, number> = {
 export function featureKindProblem(outputType: number, type: number, immutable: boolean): Problem | undefined {
   const table = immutable ? IMMUTABLE_FEATURES_BY_OUTPUT : FEATURES_BY_OUTPUT;
   if (allowed(type, table[outputType] ?? 0)) return undefined;
-  return kindFailure(immutable ? 'immutable feature' : 'feature', type, KNOWN_FEATURES, `a ${OUTPUT_NAMES[outputType]}`);
+  return kindFailure(
+    immutable ? 'immutable feature' : 'feature',
+    type,
+    KNOWN_FEATURES,
+    `a ${OUTPUT_NAMES[outputType]}`,
+  );
 }
 
 const BASIC_BOUNDS = { ...LIMITS.basic, immutableFeatures: { min: 0, max: 0 } };
@@ -248,9 +270,12 @@ export function outputListBounds(outputType: number): {
 
 export type AddressContext = 'any' | 'alias' | 'ed25519';
 export function addressKindProblem(context: AddressContext, type: number): Problem | undefined {
-  if (type !== ADDRESS_ED25519 && type !== ADDRESS_ALIAS && type !== ADDRESS_NFT) return problem('UNKNOWN_TYPE', `unknown address type ${type}`);
-  if (context === 'alias' && type !== ADDRESS_ALIAS) return problem('TYPE_NOT_ALLOWED', `address type ${type} is not allowed here (alias address required)`);
-  if (context === 'ed25519' && type !== ADDRESS_ED25519) return problem('TYPE_NOT_ALLOWED', `address type ${type} is not allowed here (Ed25519 address required)`);
+  if (type !== ADDRESS_ED25519 && type !== ADDRESS_ALIAS && type !== ADDRESS_NFT)
+    return problem('UNKNOWN_TYPE', `unknown address type ${type}`);
+  if (context === 'alias' && type !== ADDRESS_ALIAS)
+    return problem('TYPE_NOT_ALLOWED', `address type ${type} is not allowed here (alias address required)`);
+  if (context === 'ed25519' && type !== ADDRESS_ED25519)
+    return problem('TYPE_NOT_ALLOWED', `address type ${type} is not allowed here (Ed25519 address required)`);
   return undefined;
 }
 
@@ -297,5 +322,7 @@ export function distinctProblem(name: string, a: Uint8Array, b: Uint8Array): Pro
 
 /** Output index of a UTXO input inside a transaction: 0..127 (the standalone input object only needs a u16). */
 export function outputIndexProblem(index: number): Problem | undefined {
-  return index <= LIMITS.maxOutputIndex ? undefined : problem('VALUE_OUT_OF_RANGE', `output index ${index} exceeds ${LIMITS.maxOutputIndex}`);
+  return index <= LIMITS.maxOutputIndex
+    ? undefined
+    : problem('VALUE_OUT_OF_RANGE', `output index ${index} exceeds ${LIMITS.maxOutputIndex}`);
 }

@@ -9,7 +9,8 @@ import { decodeWhole, encodeWith, writePrefixed } from './common.ts';
 export function readTaggedData(r: ByteReader, field: string): TaggedDataPayload {
   const at = r.offset;
   const type = r.u32(field);
-  if (type !== PAYLOAD_TAGGED_DATA) r.fail('TYPE_NOT_ALLOWED', `expected tagged data payload (5), got type ${type}`, field, at, String(type));
+  if (type !== PAYLOAD_TAGGED_DATA)
+    r.fail('TYPE_NOT_ALLOWED', `expected tagged data payload (5), got type ${type}`, field, at, String(type));
   const tag = r.prefixed(1, 'taggedData.tag', LIMITS.taggedDataTag.min, LIMITS.taggedDataTag.max);
   const data = r.prefixed(4, 'taggedData.data', 0, 0xffffffff);
   return { type: PAYLOAD_TAGGED_DATA, tag, data };

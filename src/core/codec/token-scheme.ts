@@ -10,11 +10,17 @@ export function readTokenScheme(r: ByteReader, field: string): TokenScheme {
   const type = r.u8(field);
   const p = tokenSchemeKindProblem(type);
   if (p) failAt(r, p, field, at, String(type));
-  return { type: TOKEN_SCHEME_SIMPLE, mintedTokens: r.u256(field), meltedTokens: r.u256(field), maximumSupply: r.u256(field) };
+  return {
+    type: TOKEN_SCHEME_SIMPLE,
+    mintedTokens: r.u256(field),
+    meltedTokens: r.u256(field),
+    maximumSupply: r.u256(field),
+  };
 }
 
 export function writeTokenScheme(w: ByteWriter, s: TokenScheme): void {
-  if (s.type !== TOKEN_SCHEME_SIMPLE) throw new RangeError(`Cannot encode token scheme: unknown type ${String(s.type)}`);
+  if (s.type !== TOKEN_SCHEME_SIMPLE)
+    throw new RangeError(`Cannot encode token scheme: unknown type ${String(s.type)}`);
   w.u8(s.type).u256(s.mintedTokens).u256(s.meltedTokens).u256(s.maximumSupply);
 }
 

@@ -1,7 +1,12 @@
 /**
  * Transaction payload (type 6, docs/protocol.md §3.2) and Treasury Transaction payload (type 4, docs/protocol.md §3.4).
  */
-import { PAYLOAD_TRANSACTION, PAYLOAD_TREASURY_TRANSACTION, type TransactionPayload, type TreasuryTransactionPayload } from '../model/payload.ts';
+import {
+  PAYLOAD_TRANSACTION,
+  PAYLOAD_TREASURY_TRANSACTION,
+  type TransactionPayload,
+  type TreasuryTransactionPayload,
+} from '../model/payload.ts';
 import type { Unlock } from '../model/transaction.ts';
 import { LIMITS } from '../model/limits.ts';
 import type { ByteReader } from './reader.ts';
@@ -15,7 +20,8 @@ import { writeCount } from './common.ts';
 function expectType(r: ByteReader, field: string, expected: number, name: string): void {
   const at = r.offset;
   const type = r.u32(field);
-  if (type !== expected) r.fail('TYPE_NOT_ALLOWED', `expected ${name} payload (${expected}), got type ${type}`, field, at, String(type));
+  if (type !== expected)
+    r.fail('TYPE_NOT_ALLOWED', `expected ${name} payload (${expected}), got type ${type}`, field, at, String(type));
 }
 
 /** Reads from the u32 payload type. */
@@ -38,7 +44,11 @@ export function writeTransaction(w: ByteWriter, p: TransactionPayload): void {
 /** Reads from the u32 payload type. */
 export function readTreasuryTransaction(r: ByteReader, field: string): TreasuryTransactionPayload {
   expectType(r, field, PAYLOAD_TREASURY_TRANSACTION, 'treasury transaction');
-  return { type: PAYLOAD_TREASURY_TRANSACTION, input: readTreasuryInput(r, 'treasuryTransaction.input'), output: readTreasuryOutput(r, 'treasuryTransaction.output') };
+  return {
+    type: PAYLOAD_TREASURY_TRANSACTION,
+    input: readTreasuryInput(r, 'treasuryTransaction.input'),
+    output: readTreasuryOutput(r, 'treasuryTransaction.output'),
+  };
 }
 
 export function writeTreasuryTransaction(w: ByteWriter, p: TreasuryTransactionPayload): void {

@@ -13,7 +13,13 @@ import {
 import type { ByteReader } from './reader.ts';
 import type { ByteWriter } from './writer.ts';
 import { readAddress, writeAddress } from './address.ts';
-import { ascendingTypeProblem, countProblem, mandatoryUnlockConditionsProblem, unlockConditionKindProblem, type Bounds } from './rules.ts';
+import {
+  ascendingTypeProblem,
+  countProblem,
+  mandatoryUnlockConditionsProblem,
+  unlockConditionKindProblem,
+  type Bounds,
+} from './rules.ts';
 import { decodeWhole, encodeWith, failAt, writeCount } from './common.ts';
 
 /** Reads one unlock condition whose type byte was already consumed. */
@@ -46,7 +52,12 @@ export function readUnlockCondition(r: ByteReader, field: string, outputType = -
 }
 
 /** The unlock condition list of an output: count, allowed kinds, ascending one-per-type, mandatory kinds. */
-export function readUnlockConditions(r: ByteReader, field: string, outputType: number, bounds: Bounds): UnlockCondition[] {
+export function readUnlockConditions(
+  r: ByteReader,
+  field: string,
+  outputType: number,
+  bounds: Bounds,
+): UnlockCondition[] {
   const at = r.offset;
   const n = r.u8(field);
   const cp = countProblem('unlock conditions', n, bounds);

@@ -9,7 +9,12 @@
  * `@noble/curves` implements these rules when called with `{ zip215: true }`.
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { ADDRESS_ED25519, ED25519_PUBLIC_KEY_LENGTH, ED25519_SIGNATURE_LENGTH, type Ed25519Address } from '../model/index.ts';
+import {
+  ADDRESS_ED25519,
+  ED25519_PUBLIC_KEY_LENGTH,
+  ED25519_SIGNATURE_LENGTH,
+  type Ed25519Address,
+} from '../model/index.ts';
 import { blake2b256 } from './blake2b.ts';
 
 export const ED25519_SEED_LENGTH = 32;
@@ -18,9 +23,9 @@ export const ED25519_SEED_LENGTH = 32;
  * An optional faster verifier, installed by the host runtime (the core itself stays runtime-neutral).
  * Contract: it may return true ONLY for signatures that are also valid under ZIP-215 (e.g. a strict RFC 8032 verifier:
  * cofactorless equation, S < L, canonical R, k over the transmitted bytes — every signature it accepts satisfies the
- * cofactored ZIP-215 equation too). Returning false (or throwing) is never taken as a verdict: `ed25519Verify` then runs
- * the exact ZIP-215 check. So an accelerator can only make honest signatures faster; it cannot change which signatures
- * are valid. It is called only with a 32-byte key and a 64-byte signature.
+ * cofactored ZIP-215 equation too). Returning false (or throwing) is never taken as a verdict: `ed25519Verify` then
+ * runs the exact ZIP-215 check. So an accelerator can only make honest signatures faster; it cannot change which
+ * signatures are valid. It is called only with a 32-byte key and a 64-byte signature.
  */
 export type Ed25519Accelerator = (publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array) => boolean;
 

@@ -29,7 +29,8 @@ function addressBody(address: Address): Uint8Array {
 
 export function bech32EncodeAddress(hrp: string, address: Address): string {
   const body = addressBody(address);
-  if (body.length !== ID_LENGTH) throw new RangeError(`bech32EncodeAddress: address body must be ${ID_LENGTH} bytes, got ${body.length}`);
+  if (body.length !== ID_LENGTH)
+    throw new RangeError(`bech32EncodeAddress: address body must be ${ID_LENGTH} bytes, got ${body.length}`);
   const bytes = new Uint8Array(SERIALIZED_ADDRESS_LENGTH);
   bytes[0] = address.type;
   bytes.set(body, 1);
@@ -42,10 +43,16 @@ export function bech32EncodeAddress(hrp: string, address: Address): string {
 export function bech32DecodeAddress(text: string, expectedHrp?: string): DecodedBech32Address {
   const { hrp, data } = bech32Decode(text);
   if (expectedHrp !== undefined && hrp !== expectedHrp) {
-    reject('INVALID_BECH32', `Cannot decode bech32 address: human-readable part "${hrp}" is not "${expectedHrp}"`, { value: text });
+    reject('INVALID_BECH32', `Cannot decode bech32 address: human-readable part "${hrp}" is not "${expectedHrp}"`, {
+      value: text,
+    });
   }
   if (data.length !== SERIALIZED_ADDRESS_LENGTH) {
-    reject('INVALID_BECH32', `Cannot decode bech32 address: ${data.length} data bytes, an address has ${SERIALIZED_ADDRESS_LENGTH}`, { value: text });
+    reject(
+      'INVALID_BECH32',
+      `Cannot decode bech32 address: ${data.length} data bytes, an address has ${SERIALIZED_ADDRESS_LENGTH}`,
+      { value: text },
+    );
   }
   const body = data.slice(1);
   switch (data[0]) {

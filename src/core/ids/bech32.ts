@@ -40,7 +40,8 @@ function reasonOf(err: unknown): string {
 
 /** Encodes `data` bytes under `hrp` (which must be lowercase: the library would lowercase it silently). */
 export function bech32Encode(hrp: string, data: Uint8Array): string {
-  if (hrp !== hrp.toLowerCase()) reject('INVALID_BECH32', `Cannot use bech32: human-readable part "${hrp}" must be lowercase`, { value: hrp });
+  if (hrp !== hrp.toLowerCase())
+    reject('INVALID_BECH32', `Cannot use bech32: human-readable part "${hrp}" must be lowercase`, { value: hrp });
   const words = bech32.toWords(data);
   try {
     return bech32.encode(hrp, words, MAX_LENGTH);

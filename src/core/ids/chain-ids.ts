@@ -9,7 +9,8 @@ import { ADDRESS_ALIAS } from '../model/address.ts';
 import { ID_LENGTH, OUTPUT_ID_LENGTH, TOKEN_ID_LENGTH } from '../model/limits.ts';
 
 function checkOutputId(outputId: Uint8Array, fn: string): void {
-  if (outputId.length !== OUTPUT_ID_LENGTH) throw new RangeError(`${fn}: output ID must be ${OUTPUT_ID_LENGTH} bytes, got ${outputId.length}`);
+  if (outputId.length !== OUTPUT_ID_LENGTH)
+    throw new RangeError(`${fn}: output ID must be ${OUTPUT_ID_LENGTH} bytes, got ${outputId.length}`);
 }
 
 export function aliasIdFromOutputId(outputId: Uint8Array): Uint8Array {
@@ -24,7 +25,8 @@ export function nftIdFromOutputId(outputId: Uint8Array): Uint8Array {
 
 /** Foundry ID (= token ID) of the foundry `serialNumber` (u32) controlled by `aliasId`, with token scheme type u8. */
 export function foundryId(aliasId: Uint8Array, serialNumber: number, tokenSchemeType: number): Uint8Array {
-  if (aliasId.length !== ID_LENGTH) throw new RangeError(`foundryId: alias ID must be ${ID_LENGTH} bytes, got ${aliasId.length}`);
+  if (aliasId.length !== ID_LENGTH)
+    throw new RangeError(`foundryId: alias ID must be ${ID_LENGTH} bytes, got ${aliasId.length}`);
   if (!Number.isInteger(serialNumber) || serialNumber < 0 || serialNumber > 0xffffffff) {
     throw new RangeError(`foundryId: serial number ${serialNumber} is not a u32`);
   }

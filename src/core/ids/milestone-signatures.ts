@@ -40,13 +40,19 @@ export function verifyMilestoneSignaturesOverId(
   keyRanges: readonly MilestoneKeyRange[],
   threshold: number,
 ): void {
-  if (!Number.isInteger(threshold) || threshold < 1) throw new RangeError(`milestone signature threshold must be an integer >= 1, got ${threshold}`);
+  if (!Number.isInteger(threshold) || threshold < 1)
+    throw new RangeError(`milestone signature threshold must be an integer >= 1, got ${threshold}`);
   const applicable = applicableMilestoneKeys(keyRanges, index);
   if (applicable.length < threshold) {
     fail(index, `only ${applicable.length} public keys apply to this index, fewer than the threshold ${threshold}`);
   }
   if (signatures.length < threshold) {
-    fail(index, `${signatures.length} signature${signatures.length === 1 ? '' : 's'}, the threshold is ${threshold}`, 'signatures', String(signatures.length));
+    fail(
+      index,
+      `${signatures.length} signature${signatures.length === 1 ? '' : 's'}, the threshold is ${threshold}`,
+      'signatures',
+      String(signatures.length),
+    );
   }
   for (let i = 0; i < signatures.length; i++) {
     const { publicKey, signature } = signatures[i]!;
@@ -60,7 +66,12 @@ export function verifyMilestoneSignaturesOverId(
       fail(index, `public key at ${field} is not applicable to this index`, field, toHex0x(publicKey));
     }
     if (!ed25519Verify(publicKey, milestoneId, signature)) {
-      fail(index, `signature at ${field} does not verify over milestone ID ${toHex0x(milestoneId)}`, field, toHex0x(publicKey));
+      fail(
+        index,
+        `signature at ${field} does not verify over milestone ID ${toHex0x(milestoneId)}`,
+        field,
+        toHex0x(publicKey),
+      );
     }
   }
 }

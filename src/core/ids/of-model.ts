@@ -3,7 +3,13 @@
  * (The byte-level files never import the codec, so the codec may use them without an import cycle; the codec must
  * import those files directly, never this one or `index.ts`.)
  */
-import { encodeBlock, encodeMilestoneEssence, encodeOutput, encodePayload, encodeTransactionEssence } from '../codec/index.ts';
+import {
+  encodeBlock,
+  encodeMilestoneEssence,
+  encodeOutput,
+  encodePayload,
+  encodeTransactionEssence,
+} from '../codec/index.ts';
 import type { Block } from '../model/block.ts';
 import type { Output } from '../model/output.ts';
 import type { MilestonePayload, TransactionPayload } from '../model/payload.ts';
@@ -43,6 +49,10 @@ export function inputsCommitmentOf(consumedOutputs: Output[]): Uint8Array {
  * Throws ProtocolError INVALID_SIGNATURE unless the milestone's signatures meet `threshold`, use sorted unique keys
  * applicable to `ms.index` under `keyRanges`, and each verifies over the milestone ID (docs/protocol.md §17.4).
  */
-export function verifyMilestoneSignatures(ms: MilestonePayload, keyRanges: readonly MilestoneKeyRange[], threshold: number): void {
+export function verifyMilestoneSignatures(
+  ms: MilestonePayload,
+  keyRanges: readonly MilestoneKeyRange[],
+  threshold: number,
+): void {
   verifyMilestoneSignaturesOverId(milestoneIdOf(ms), ms.index, ms.signatures, keyRanges, threshold);
 }

@@ -10,13 +10,17 @@ export interface ParsedOutputId {
 
 function checkIndex(index: number, field: string): void {
   if (!Number.isInteger(index) || index < 0 || index > LIMITS.maxOutputIndex) {
-    reject('VALUE_OUT_OF_RANGE', `${field}: output index ${index} is outside 0..${LIMITS.maxOutputIndex}`, { field, value: String(index) });
+    reject('VALUE_OUT_OF_RANGE', `${field}: output index ${index} is outside 0..${LIMITS.maxOutputIndex}`, {
+      field,
+      value: String(index),
+    });
   }
 }
 
 /** The 34-byte output ID of output `index` (0..127) of transaction `txId`. */
 export function outputId(txId: Uint8Array, index: number): Uint8Array {
-  if (txId.length !== ID_LENGTH) throw new RangeError(`outputId: transaction ID must be ${ID_LENGTH} bytes, got ${txId.length}`);
+  if (txId.length !== ID_LENGTH)
+    throw new RangeError(`outputId: transaction ID must be ${ID_LENGTH} bytes, got ${txId.length}`);
   checkIndex(index, 'outputId');
   return concatBytes(txId, new Uint8Array([index & 0xff, index >> 8]));
 }

@@ -23,7 +23,9 @@ export function transactionId(transactionPayloadBytes: Uint8Array): Uint8Array {
 /** The signing message: BLAKE2b-256 of a serialized Transaction Essence (must start with essence type 1). */
 export function essenceHashFromBytes(essenceBytes: Uint8Array): Uint8Array {
   if (essenceBytes.length < 1 || essenceBytes[0] !== ESSENCE_REGULAR) {
-    throw new RangeError(`essenceHashFromBytes: bytes must start with essence type 01, got ${toHex(essenceBytes.subarray(0, 1))}`);
+    throw new RangeError(
+      `essenceHashFromBytes: bytes must start with essence type 01, got ${toHex(essenceBytes.subarray(0, 1))}`,
+    );
   }
   return blake2b256(essenceBytes);
 }

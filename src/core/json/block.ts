@@ -7,7 +7,17 @@ import { ID_LENGTH, LIMITS, type Block } from '../model/index.ts';
 import { fromJson } from './entry.ts';
 import type { JsonPath } from './path.ts';
 import { blockPayloadToJson, parseBlockPayload } from './payload.ts';
-import { optional, readFixed, readList, readObject, readU64, readU64Hex, readU8, required, type JsonObject } from './read.ts';
+import {
+  optional,
+  readFixed,
+  readList,
+  readObject,
+  readU64,
+  readU64Hex,
+  readU8,
+  required,
+  type JsonObject,
+} from './read.ts';
 import type { BlockJson } from './types.ts';
 import { bytesToJson, u64ToJson } from './write.ts';
 

@@ -10,7 +10,12 @@ import { bytesToJson } from './write.ts';
 
 export const FEATURE_TYPES: TypeFamily = {
   what: 'feature',
-  names: { [FEATURE_SENDER]: 'sender', [FEATURE_ISSUER]: 'issuer', [FEATURE_METADATA]: 'metadata', [FEATURE_TAG]: 'tag' },
+  names: {
+    [FEATURE_SENDER]: 'sender',
+    [FEATURE_ISSUER]: 'issuer',
+    [FEATURE_METADATA]: 'metadata',
+    [FEATURE_TAG]: 'tag',
+  },
 };
 
 export function featureToJson(f: Feature): FeatureJson {

@@ -2,7 +2,14 @@
  * Inputs (docs/protocol.md §4): UTXO `{ type: 0, transactionId, transactionOutputIndex }`,
  * treasury `{ type: 1, milestoneId }`.
  */
-import { ID_LENGTH, INPUT_TREASURY, INPUT_UTXO, type Input, type TreasuryInput, type UtxoInput } from '../model/index.ts';
+import {
+  ID_LENGTH,
+  INPUT_TREASURY,
+  INPUT_UTXO,
+  type Input,
+  type TreasuryInput,
+  type UtxoInput,
+} from '../model/index.ts';
 import { fromJson } from './entry.ts';
 import type { JsonPath } from './path.ts';
 import { readFixed, readObject, readU16, required } from './read.ts';
@@ -18,7 +25,11 @@ const IN_TREASURY_TRANSACTION: TypeContext = { allowed: [INPUT_TREASURY], where:
 export function inputToJson(i: Input): InputJson {
   switch (i.type) {
     case INPUT_UTXO:
-      return { type: i.type, transactionId: bytesToJson(i.transactionId), transactionOutputIndex: i.transactionOutputIndex };
+      return {
+        type: i.type,
+        transactionId: bytesToJson(i.transactionId),
+        transactionOutputIndex: i.transactionOutputIndex,
+      };
     case INPUT_TREASURY:
       return { type: i.type, milestoneId: bytesToJson(i.milestoneId) };
     default:
@@ -37,7 +48,10 @@ export function parseInput(v: unknown, p: JsonPath, context?: TypeContext): Inpu
       transactionOutputIndex: readU16(required(o, 'transactionOutputIndex', p), p.key('transactionOutputIndex')),
     };
   }
-  return { type: INPUT_TREASURY, milestoneId: readFixed(required(o, 'milestoneId', p), p.key('milestoneId'), ID_LENGTH) };
+  return {
+    type: INPUT_TREASURY,
+    milestoneId: readFixed(required(o, 'milestoneId', p), p.key('milestoneId'), ID_LENGTH),
+  };
 }
 
 export function parseUtxoInput(v: unknown, p: JsonPath): UtxoInput {

@@ -19,7 +19,11 @@ export function migratedFundsEntryToJson(e: MigratedFundsEntry): MigratedFundsEn
 export function parseMigratedFundsEntry(v: unknown, p: JsonPath): MigratedFundsEntry {
   const o = readObject(v, p);
   return {
-    tailTransactionHash: readFixed(required(o, 'tailTransactionHash', p), p.key('tailTransactionHash'), LIMITS.tailTransactionHashLength),
+    tailTransactionHash: readFixed(
+      required(o, 'tailTransactionHash', p),
+      p.key('tailTransactionHash'),
+      LIMITS.tailTransactionHashLength,
+    ),
     address: parseEd25519Address(required(o, 'address', p), p.key('address')),
     deposit: readU64(required(o, 'deposit', p), p.key('deposit')),
   };

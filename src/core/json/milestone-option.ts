@@ -38,7 +38,9 @@ export function milestoneOptionToJson(m: MilestoneOption): MilestoneOptionJson {
         params: bytesToJson(m.params),
       };
     default:
-      throw new TypeError(`milestoneOptionToJson: unknown milestone option type ${String((m as { type: unknown }).type)}`);
+      throw new TypeError(
+        `milestoneOptionToJson: unknown milestone option type ${String((m as { type: unknown }).type)}`,
+      );
   }
 }
 

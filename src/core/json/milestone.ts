@@ -2,7 +2,16 @@
 import { ID_LENGTH, LIMITS, PAYLOAD_MILESTONE, type MilestonePayload } from '../model/index.ts';
 import { milestoneOptionToJson, parseMilestoneOption } from './milestone-option.ts';
 import type { JsonPath } from './path.ts';
-import { readFixed, readList, readOptionalBytes, readOptionalList, readU32, readU8, required, type JsonObject } from './read.ts';
+import {
+  readFixed,
+  readList,
+  readOptionalBytes,
+  readOptionalList,
+  readU32,
+  readU8,
+  required,
+  type JsonObject,
+} from './read.ts';
 import { parseSignature, signatureToJson } from './signature.ts';
 import type { MilestonePayloadJson } from './types.ts';
 import { bytesToJson } from './write.ts';
@@ -32,11 +41,18 @@ export function parseMilestoneBody(o: JsonObject, p: JsonPath): MilestonePayload
     timestamp: readU32(required(o, 'timestamp', p), p.key('timestamp')),
     protocolVersion: readU8(required(o, 'protocolVersion', p), p.key('protocolVersion')),
     previousMilestoneId: id('previousMilestoneId'),
-    parents: readList(required(o, 'parents', p), p.key('parents'), LIMITS.parents.max, (e, ep) => readFixed(e, ep, ID_LENGTH)),
+    parents: readList(required(o, 'parents', p), p.key('parents'), LIMITS.parents.max, (e, ep) =>
+      readFixed(e, ep, ID_LENGTH),
+    ),
     inclusionMerkleRoot: id('inclusionMerkleRoot'),
     appliedMerkleRoot: id('appliedMerkleRoot'),
     metadata: readOptionalBytes(o, 'metadata', p, LIMITS.milestoneMetadata.max),
     options: readOptionalList(o, 'options', p, LIMITS.milestoneOptions.max, parseMilestoneOption),
-    signatures: readList(required(o, 'signatures', p), p.key('signatures'), LIMITS.milestoneSignatures.max, parseSignature),
+    signatures: readList(
+      required(o, 'signatures', p),
+      p.key('signatures'),
+      LIMITS.milestoneSignatures.max,
+      parseSignature,
+    ),
   };
 }

@@ -19,7 +19,17 @@ import { fromJson } from './entry.ts';
 import { featureToJson, parseFeature } from './feature.ts';
 import { nativeTokenToJson, parseNativeToken } from './native-token.ts';
 import type { JsonPath } from './path.ts';
-import { readFixed, readList, readObject, readOptionalBytes, readOptionalList, readU32, readU64, required, type JsonObject } from './read.ts';
+import {
+  readFixed,
+  readList,
+  readObject,
+  readOptionalBytes,
+  readOptionalList,
+  readU32,
+  readU64,
+  required,
+  type JsonObject,
+} from './read.ts';
 import { parseTokenScheme, tokenSchemeToJson } from './token-scheme.ts';
 import { readType, type TypeContext, type TypeFamily } from './type.ts';
 import type { CommonOutputJson, FeatureJson, NativeTokenJson, OutputJson } from './types.ts';
@@ -53,7 +63,9 @@ function feats(key: 'features' | 'immutableFeatures', list: Feature[]): { [k: st
   return list.length > 0 ? { [key]: list.map(featureToJson) } : {};
 }
 
-/** Type, amount and native tokens, then the kind's `own` fields, then the lists (immutable features in all but basic). */
+/**
+ * Type, amount and native tokens, then the kind's `own` fields, then the lists (immutable features in all but basic).
+ */
 function commonOutputToJsonWith(o: CommonOutput, own: object): CommonOutputJson {
   return {
     type: o.type,
@@ -108,15 +120,28 @@ function nativeTokens(o: JsonObject, p: JsonPath): NativeToken[] {
  * Amount and native tokens, then the kind's own fields (`own` reads them), then the lists (immutable features where
  * the kind's limits have them), read and keyed in that order.
  */
-function parseCommonOutputWith(o: JsonObject, p: JsonPath, type: number, limits: ListLimits, own: () => object): CommonOutput {
+function parseCommonOutputWith(
+  o: JsonObject,
+  p: JsonPath,
+  type: number,
+  limits: ListLimits,
+  own: () => object,
+): CommonOutput {
   return {
     type,
     amount: amount(o, p),
     nativeTokens: nativeTokens(o, p),
     ...own(),
-    unlockConditions: readList(required(o, 'unlockConditions', p), p.key('unlockConditions'), limits.unlockConditions.max, parseUnlockCondition),
+    unlockConditions: readList(
+      required(o, 'unlockConditions', p),
+      p.key('unlockConditions'),
+      limits.unlockConditions.max,
+      parseUnlockCondition,
+    ),
     features: readOptionalList(o, 'features', p, limits.features.max, parseFeature),
-    ...(limits.immutableFeatures ? { immutableFeatures: readOptionalList(o, 'immutableFeatures', p, limits.immutableFeatures.max, parseFeature) } : {}),
+    ...(limits.immutableFeatures
+      ? { immutableFeatures: readOptionalList(o, 'immutableFeatures', p, limits.immutableFeatures.max, parseFeature) }
+      : {}),
   } as CommonOutput;
 }
 
@@ -141,7 +166,9 @@ export function parseOutput(v: unknown, p: JsonPath, context?: TypeContext): Out
         tokenScheme: parseTokenScheme(required(o, 'tokenScheme', p), p.key('tokenScheme')),
       }));
     default:
-      return parseCommonOutputWith(o, p, OUTPUT_NFT, LIMITS.nft, () => ({ nftId: readFixed(required(o, 'nftId', p), p.key('nftId'), ID_LENGTH) }));
+      return parseCommonOutputWith(o, p, OUTPUT_NFT, LIMITS.nft, () => ({
+        nftId: readFixed(required(o, 'nftId', p), p.key('nftId'), ID_LENGTH),
+      }));
   }
 }
 

@@ -23,4 +23,7 @@ export const PAYLOAD_IN_BLOCK: TypeContext = {
   where: 'a block',
 };
 export const PAYLOAD_IN_ESSENCE: TypeContext = { allowed: [PAYLOAD_TAGGED_DATA], where: 'a transaction essence' };
-export const PAYLOAD_IN_RECEIPT: TypeContext = { allowed: [PAYLOAD_TREASURY_TRANSACTION], where: 'a receipt milestone option' };
+export const PAYLOAD_IN_RECEIPT: TypeContext = {
+  allowed: [PAYLOAD_TREASURY_TRANSACTION],
+  where: 'a receipt milestone option',
+};

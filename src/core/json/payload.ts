@@ -24,7 +24,12 @@ import { readType, type TypeContext } from './type.ts';
 import type { BlockPayloadJson, PayloadJson } from './types.ts';
 
 /** JSON writer and body parser of each payload kind. */
-const KINDS: { readonly [T in PayloadType]: { toJson(pl: PayloadOf<T>): PayloadJson; parseBody(o: JsonObject, p: JsonPath): PayloadOf<T> } } = {
+const KINDS: {
+  readonly [T in PayloadType]: {
+    toJson(pl: PayloadOf<T>): PayloadJson;
+    parseBody(o: JsonObject, p: JsonPath): PayloadOf<T>;
+  };
+} = {
   [PAYLOAD_TAGGED_DATA]: { toJson: taggedDataToJson, parseBody: parseTaggedDataBody },
   [PAYLOAD_TRANSACTION]: { toJson: transactionToJson, parseBody: parseTransactionBody },
   [PAYLOAD_MILESTONE]: { toJson: milestoneToJson, parseBody: parseMilestoneBody },

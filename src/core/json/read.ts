@@ -22,7 +22,7 @@ export function readObject(v: unknown, p: JsonPath): JsonObject {
 }
 
 function own(o: JsonObject, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(o, key) ? o[key] : undefined;
+  return Object.hasOwn(o, key) ? o[key] : undefined;
 }
 
 /** A mandatory key: absent → MISSING_FIELD. (`null` is a present value; the reader of that value rejects it.) */
@@ -85,7 +85,8 @@ function describeRaw(raw: unknown): string {
 
 /** A u64 as a `0x` hex string (any number of digits, leading zeros allowed, value at most 2^64-1). */
 export function readU64Hex(v: string, p: JsonPath): bigint {
-  if (!/^0[xX][0-9a-fA-F]+$/.test(v)) p.fail('INVALID_HEX', `expected a 0x-prefixed hex number, got ${describeRaw(v)}`, v);
+  if (!/^0[xX][0-9a-fA-F]+$/.test(v))
+    p.fail('INVALID_HEX', `expected a 0x-prefixed hex number, got ${describeRaw(v)}`, v);
   const digits = v.slice(2).replace(/^0+(?=.)/, '');
   return checkU64(digits.length > 16 ? MAX_U64 + 1n : BigInt('0x' + digits), v, p);
 }
@@ -96,11 +97,13 @@ export function readU64Hex(v: string, p: JsonPath): bigint {
  */
 export function readU256(v: unknown, p: JsonPath): bigint {
   if (typeof v !== 'string') p.expected('a 0x-prefixed hex number', v);
-  if (!(v.startsWith('0x') || v.startsWith('0X'))) p.fail('INVALID_HEX', `expected a 0x-prefixed hex number, got ${describeRaw(v)}`, v);
+  if (!(v.startsWith('0x') || v.startsWith('0X')))
+    p.fail('INVALID_HEX', `expected a 0x-prefixed hex number, got ${describeRaw(v)}`, v);
   const digits = v.slice(2);
   if (digits.length === 0) p.fail('INVALID_HEX', 'empty hex number "0x"', v);
   if (!/^[0-9a-fA-F]+$/.test(digits)) p.fail('INVALID_HEX', `invalid hex digit in ${describeRaw(v)}`, v);
-  if (digits.length > 1 && digits[0] === '0') p.fail('INVALID_HEX', `hex number with leading zero digits ${describeRaw(v)}`, v);
+  if (digits.length > 1 && digits[0] === '0')
+    p.fail('INVALID_HEX', `hex number with leading zero digits ${describeRaw(v)}`, v);
   if (digits.length > 64) p.fail('VALUE_OUT_OF_RANGE', `hex number wider than 256 bits (${digits.length} digits)`, v);
   return BigInt('0x' + digits);
 }
@@ -108,13 +111,15 @@ export function readU256(v: unknown, p: JsonPath): bigint {
 /** A byte string: `0x` + an even number of hex digits, length within [min, max]. */
 export function readBytes(v: unknown, p: JsonPath, min = 0, max = Number.MAX_SAFE_INTEGER): Uint8Array {
   if (typeof v !== 'string') p.expected('a 0x-prefixed hex string', v);
-  if (!(v.startsWith('0x') || v.startsWith('0X'))) p.fail('INVALID_HEX', `expected a 0x-prefixed hex string, got ${describeRaw(v)}`, v);
+  if (!(v.startsWith('0x') || v.startsWith('0X')))
+    p.fail('INVALID_HEX', `expected a 0x-prefixed hex string, got ${describeRaw(v)}`, v);
   const n = v.length - 2;
   if (n % 2 !== 0) p.fail('INVALID_HEX', `hex string has an odd number of digits (${n})`, v);
   if (!/^[0-9a-fA-F]*$/.test(v.slice(2))) p.fail('INVALID_HEX', `invalid hex digit in ${describeRaw(v)}`, v);
   const len = n / 2;
   if (len < min || len > max) {
-    const range = min === max ? `exactly ${min}` : max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `${min}..${max}`;
+    const range =
+      min === max ? `exactly ${min}` : max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `${min}..${max}`;
     p.fail('LENGTH_OUT_OF_RANGE', `byte string of ${len} byte${len === 1 ? '' : 's'}, expected ${range}`, v);
   }
   return fromHex(v, p.where);
@@ -135,7 +140,13 @@ export function readList<T>(v: unknown, p: JsonPath, max: number, item: (e: unkn
 }
 
 /** An optional list (absent or null → empty). */
-export function readOptionalList<T>(o: JsonObject, key: string, p: JsonPath, max: number, item: (e: unknown, p: JsonPath) => T): T[] {
+export function readOptionalList<T>(
+  o: JsonObject,
+  key: string,
+  p: JsonPath,
+  max: number,
+  item: (e: unknown, p: JsonPath) => T,
+): T[] {
   const v = optional(o, key);
   return v === undefined ? [] : readList(v, p.key(key), max, item);
 }

@@ -1,5 +1,10 @@
 /** Ed25519 signature (docs/protocol.md §10.1): `{ type: 0, publicKey (32 B), signature (64 B) }`. */
-import { ED25519_PUBLIC_KEY_LENGTH, ED25519_SIGNATURE_LENGTH, SIGNATURE_ED25519, type Signature } from '../model/index.ts';
+import {
+  ED25519_PUBLIC_KEY_LENGTH,
+  ED25519_SIGNATURE_LENGTH,
+  SIGNATURE_ED25519,
+  type Signature,
+} from '../model/index.ts';
 import { fromJson } from './entry.ts';
 import type { JsonPath } from './path.ts';
 import { readFixed, readObject, required } from './read.ts';

@@ -23,7 +23,7 @@ export function readType(o: JsonObject, p: JsonPath, family: TypeFamily, context
   const v = required(o, 'type', p);
   const at: JsonPath = p.key('type');
   if (typeof v !== 'number') at.expected('a number', v);
-  if (!Number.isInteger(v) || !Object.prototype.hasOwnProperty.call(family.names, v)) {
+  if (!Number.isInteger(v) || !Object.hasOwn(family.names, v)) {
     at.fail('UNKNOWN_TYPE', `unknown ${family.what} type ${String(v)}`, v);
   }
   if (context !== undefined && !context.allowed.includes(v)) {

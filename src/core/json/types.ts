@@ -8,19 +8,51 @@ export type U64String = string;
 export type U256Hex = string;
 
 // Addresses (§9)
-export interface Ed25519AddressJson { type: 0; pubKeyHash: HexString }
-export interface AliasAddressJson { type: 8; aliasId: HexString }
-export interface NftAddressJson { type: 16; nftId: HexString }
+export interface Ed25519AddressJson {
+  type: 0;
+  pubKeyHash: HexString;
+}
+export interface AliasAddressJson {
+  type: 8;
+  aliasId: HexString;
+}
+export interface NftAddressJson {
+  type: 16;
+  nftId: HexString;
+}
 export type AddressJson = Ed25519AddressJson | AliasAddressJson | NftAddressJson;
 
 // Unlock conditions (§7)
-export interface AddressUnlockConditionJson { type: 0; address: AddressJson }
-export interface StorageDepositReturnUnlockConditionJson { type: 1; returnAddress: AddressJson; amount: U64String }
-export interface TimelockUnlockConditionJson { type: 2; unixTime: number }
-export interface ExpirationUnlockConditionJson { type: 3; returnAddress: AddressJson; unixTime: number }
-export interface StateControllerAddressUnlockConditionJson { type: 4; address: AddressJson }
-export interface GovernorAddressUnlockConditionJson { type: 5; address: AddressJson }
-export interface ImmutableAliasAddressUnlockConditionJson { type: 6; address: AliasAddressJson }
+export interface AddressUnlockConditionJson {
+  type: 0;
+  address: AddressJson;
+}
+export interface StorageDepositReturnUnlockConditionJson {
+  type: 1;
+  returnAddress: AddressJson;
+  amount: U64String;
+}
+export interface TimelockUnlockConditionJson {
+  type: 2;
+  unixTime: number;
+}
+export interface ExpirationUnlockConditionJson {
+  type: 3;
+  returnAddress: AddressJson;
+  unixTime: number;
+}
+export interface StateControllerAddressUnlockConditionJson {
+  type: 4;
+  address: AddressJson;
+}
+export interface GovernorAddressUnlockConditionJson {
+  type: 5;
+  address: AddressJson;
+}
+export interface ImmutableAliasAddressUnlockConditionJson {
+  type: 6;
+  address: AliasAddressJson;
+}
 export type UnlockConditionJson =
   | AddressUnlockConditionJson
   | StorageDepositReturnUnlockConditionJson
@@ -31,19 +63,42 @@ export type UnlockConditionJson =
   | ImmutableAliasAddressUnlockConditionJson;
 
 // Features (§8)
-export interface SenderFeatureJson { type: 0; address: AddressJson }
-export interface IssuerFeatureJson { type: 1; address: AddressJson }
-export interface MetadataFeatureJson { type: 2; data: HexString }
-export interface TagFeatureJson { type: 3; tag: HexString }
+export interface SenderFeatureJson {
+  type: 0;
+  address: AddressJson;
+}
+export interface IssuerFeatureJson {
+  type: 1;
+  address: AddressJson;
+}
+export interface MetadataFeatureJson {
+  type: 2;
+  data: HexString;
+}
+export interface TagFeatureJson {
+  type: 3;
+  tag: HexString;
+}
 export type FeatureJson = SenderFeatureJson | IssuerFeatureJson | MetadataFeatureJson | TagFeatureJson;
 
 // Native tokens and token scheme (§5, §6)
-export interface NativeTokenJson { id: HexString; amount: U256Hex }
-export interface SimpleTokenSchemeJson { type: 0; mintedTokens: U256Hex; meltedTokens: U256Hex; maximumSupply: U256Hex }
+export interface NativeTokenJson {
+  id: HexString;
+  amount: U256Hex;
+}
+export interface SimpleTokenSchemeJson {
+  type: 0;
+  mintedTokens: U256Hex;
+  meltedTokens: U256Hex;
+  maximumSupply: U256Hex;
+}
 export type TokenSchemeJson = SimpleTokenSchemeJson;
 
 // Outputs (§5)
-export interface TreasuryOutputJson { type: 2; amount: U64String }
+export interface TreasuryOutputJson {
+  type: 2;
+  amount: U64String;
+}
 export interface BasicOutputJson {
   type: 3;
   amount: U64String;
@@ -86,21 +141,48 @@ export type CommonOutputJson = BasicOutputJson | AliasOutputJson | FoundryOutput
 export type OutputJson = TreasuryOutputJson | CommonOutputJson;
 
 // Inputs, signatures, unlocks (§4, §10)
-export interface UtxoInputJson { type: 0; transactionId: HexString; transactionOutputIndex: number }
-export interface TreasuryInputJson { type: 1; milestoneId: HexString }
+export interface UtxoInputJson {
+  type: 0;
+  transactionId: HexString;
+  transactionOutputIndex: number;
+}
+export interface TreasuryInputJson {
+  type: 1;
+  milestoneId: HexString;
+}
 export type InputJson = UtxoInputJson | TreasuryInputJson;
 
-export interface Ed25519SignatureJson { type: 0; publicKey: HexString; signature: HexString }
+export interface Ed25519SignatureJson {
+  type: 0;
+  publicKey: HexString;
+  signature: HexString;
+}
 export type SignatureJson = Ed25519SignatureJson;
 
-export interface SignatureUnlockJson { type: 0; signature: SignatureJson }
-export interface ReferenceUnlockJson { type: 1; reference: number }
-export interface AliasUnlockJson { type: 2; reference: number }
-export interface NftUnlockJson { type: 3; reference: number }
+export interface SignatureUnlockJson {
+  type: 0;
+  signature: SignatureJson;
+}
+export interface ReferenceUnlockJson {
+  type: 1;
+  reference: number;
+}
+export interface AliasUnlockJson {
+  type: 2;
+  reference: number;
+}
+export interface NftUnlockJson {
+  type: 3;
+  reference: number;
+}
 export type UnlockJson = SignatureUnlockJson | ReferenceUnlockJson | AliasUnlockJson | NftUnlockJson;
 
 // Payloads (§3)
-export interface TaggedDataPayloadJson { type: 5; tag?: HexString; data?: HexString }
+export interface TaggedDataPayloadJson {
+  type: 5;
+  tag?: HexString;
+  data?: HexString;
+}
 
 export interface TransactionEssenceJson {
   type: 1;
@@ -111,11 +193,23 @@ export interface TransactionEssenceJson {
   payload?: TaggedDataPayloadJson;
 }
 
-export interface TransactionPayloadJson { type: 6; essence: TransactionEssenceJson; unlocks: UnlockJson[] }
+export interface TransactionPayloadJson {
+  type: 6;
+  essence: TransactionEssenceJson;
+  unlocks: UnlockJson[];
+}
 
-export interface TreasuryTransactionPayloadJson { type: 4; input: TreasuryInputJson; output: TreasuryOutputJson }
+export interface TreasuryTransactionPayloadJson {
+  type: 4;
+  input: TreasuryInputJson;
+  output: TreasuryOutputJson;
+}
 
-export interface MigratedFundsEntryJson { tailTransactionHash: HexString; address: AddressJson; deposit: U64String }
+export interface MigratedFundsEntryJson {
+  tailTransactionHash: HexString;
+  address: AddressJson;
+  deposit: U64String;
+}
 
 export interface ReceiptMilestoneOptionJson {
   type: 0;
@@ -124,7 +218,12 @@ export interface ReceiptMilestoneOptionJson {
   funds: MigratedFundsEntryJson[];
   transaction: TreasuryTransactionPayloadJson;
 }
-export interface ProtocolParamsMilestoneOptionJson { type: 1; targetMilestoneIndex: number; protocolVersion: number; params: HexString }
+export interface ProtocolParamsMilestoneOptionJson {
+  type: 1;
+  targetMilestoneIndex: number;
+  protocolVersion: number;
+  params: HexString;
+}
 export type MilestoneOptionJson = ReceiptMilestoneOptionJson | ProtocolParamsMilestoneOptionJson;
 
 export interface MilestonePayloadJson {
@@ -153,7 +252,11 @@ export interface BlockJson {
 }
 
 // Protocol parameters, the `protocol` object of GET /api/core/v2/info (§11)
-export interface RentStructureJson { vByteCost: number; vByteFactorData: number; vByteFactorKey: number }
+export interface RentStructureJson {
+  vByteCost: number;
+  vByteFactorData: number;
+  vByteFactorKey: number;
+}
 export interface ProtocolParametersJson {
   version: number;
   networkName: string;

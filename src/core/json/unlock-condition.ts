@@ -48,7 +48,9 @@ export function unlockConditionToJson(c: UnlockCondition): UnlockConditionJson {
     case UC_IMMUTABLE_ALIAS:
       return { type: c.type, address: aliasAddressToJson(c.address) };
     default:
-      throw new TypeError(`unlockConditionToJson: unknown unlock condition type ${String((c as { type: unknown }).type)}`);
+      throw new TypeError(
+        `unlockConditionToJson: unknown unlock condition type ${String((c as { type: unknown }).type)}`,
+      );
   }
 }
 
@@ -62,11 +64,19 @@ export function parseUnlockCondition(v: unknown, p: JsonPath): UnlockCondition {
     case UC_GOVERNOR:
       return { type, address: address('address') } as UnlockCondition;
     case UC_STORAGE_DEPOSIT_RETURN:
-      return { type, returnAddress: address('returnAddress'), amount: readU64(required(o, 'amount', p), p.key('amount')) };
+      return {
+        type,
+        returnAddress: address('returnAddress'),
+        amount: readU64(required(o, 'amount', p), p.key('amount')),
+      };
     case UC_TIMELOCK:
       return { type, unixTime: readU32(required(o, 'unixTime', p), p.key('unixTime')) };
     case UC_EXPIRATION:
-      return { type, returnAddress: address('returnAddress'), unixTime: readU32(required(o, 'unixTime', p), p.key('unixTime')) };
+      return {
+        type,
+        returnAddress: address('returnAddress'),
+        unixTime: readU32(required(o, 'unixTime', p), p.key('unixTime')),
+      };
     default:
       return { type: UC_IMMUTABLE_ALIAS, address: parseAliasAddress(required(o, 'address', p), p.key('address')) };
   }

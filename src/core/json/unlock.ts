@@ -12,7 +12,12 @@ import type { UnlockJson } from './types.ts';
 
 export const UNLOCK_TYPES: TypeFamily = {
   what: 'unlock',
-  names: { [UNLOCK_SIGNATURE]: 'signature', [UNLOCK_REFERENCE]: 'reference', [UNLOCK_ALIAS]: 'alias', [UNLOCK_NFT]: 'NFT' },
+  names: {
+    [UNLOCK_SIGNATURE]: 'signature',
+    [UNLOCK_REFERENCE]: 'reference',
+    [UNLOCK_ALIAS]: 'alias',
+    [UNLOCK_NFT]: 'NFT',
+  },
 };
 
 export function unlockToJson(u: Unlock): UnlockJson {
@@ -31,7 +36,8 @@ export function unlockToJson(u: Unlock): UnlockJson {
 export function parseUnlock(v: unknown, p: JsonPath): Unlock {
   const o = readObject(v, p);
   const type = readType(o, p, UNLOCK_TYPES);
-  if (type === UNLOCK_SIGNATURE) return { type, signature: parseSignature(required(o, 'signature', p), p.key('signature')) };
+  if (type === UNLOCK_SIGNATURE)
+    return { type, signature: parseSignature(required(o, 'signature', p), p.key('signature')) };
   // u16 on the wire; "reference < 128 and points backwards" is the syntactic validator's rule.
   return { type, reference: readU16(required(o, 'reference', p), p.key('reference')) } as Unlock;
 }

@@ -28,7 +28,11 @@ interface Frame {
 }
 
 /** The cone of `parents` in White-Flag order; a missing, unreferenced block makes the walk fail (MISSING_FIELD). */
-export async function walkCone(parents: readonly Uint8Array[], source: ConeBlockSource, milestoneIndex: number): Promise<ConeBlock[]> {
+export async function walkCone(
+  parents: readonly Uint8Array[],
+  source: ConeBlockSource,
+  milestoneIndex: number,
+): Promise<ConeBlock[]> {
   const seen = new Set<string>();
   const out: ConeBlock[] = [];
   const stack: Frame[] = [];
@@ -40,10 +44,14 @@ export async function walkCone(parents: readonly Uint8Array[], source: ConeBlock
     if (await source.isReferenced(blockId)) return;
     const block = await source.block(blockId);
     if (block === undefined) {
-      reject('MISSING_FIELD', `Cannot confirm milestone ${milestoneIndex}: block ${toHex0x(blockId)} (a parent of ${from}) is unknown`, {
-        field: 'parents',
-        value: toHex0x(blockId),
-      });
+      reject(
+        'MISSING_FIELD',
+        `Cannot confirm milestone ${milestoneIndex}: block ${toHex0x(blockId)} (a parent of ${from}) is unknown`,
+        {
+          field: 'parents',
+          value: toHex0x(blockId),
+        },
+      );
     }
     stack.push({ blockId, block, next: 0 });
   };

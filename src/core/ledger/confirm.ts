@@ -3,8 +3,8 @@
  * White-Flag order, apply the transactions, compare both Merkle roots, apply the receipt, record protocol parameter
  * changes, and put every resulting write (the TIP-26 index's too, indexer/writes.ts) into ONE StoreBatch. Nothing is
  * written here: the caller commits the returned batch (atomic). A milestone that fails any check (including
- * disagreeing Merkle roots) throws a ProtocolError and yields no batch. The result is computed against the ledger as read now: callers run confirmations one at a time and
- * commit each batch before computing the next.
+ * disagreeing Merkle roots) throws a ProtocolError and yields no batch. The result is computed against the ledger as
+ * read now: callers run confirmations one at a time and commit each batch before computing the next.
  */
 import { toHex } from '../bytes.ts';
 import { reject } from '../errors.ts';
@@ -26,7 +26,13 @@ import { applyReceipt, type ReceiptEffects } from './receipt.ts';
 import { indexLedgerChanges } from './indexer/writes.ts';
 import { validateTransactionSemantics } from './semantic.ts';
 import { LEDGER_TABLES } from './tables.ts';
-import { applyWhiteFlag, type ConeVerdict, type ConsumedOutput, type CreatedOutput, type SemanticValidator } from './white-flag.ts';
+import {
+  applyWhiteFlag,
+  type ConeVerdict,
+  type ConsumedOutput,
+  type CreatedOutput,
+  type SemanticValidator,
+} from './white-flag.ts';
 
 export interface ConfirmMilestoneInput {
   store: NodeStore;
@@ -65,15 +71,29 @@ export async function confirmMilestone(input: ConfirmMilestoneInput): Promise<Mi
   const milestoneId = milestoneIdOf(ms);
 
   const ledgerIndex = await ledger.ledgerIndex();
-  if (ledgerIndex === undefined) reject('MISSING_FIELD', `Cannot confirm milestone ${ms.index}: the ledger is not initialised`, { field: 'ledgerIndex' });
+  if (ledgerIndex === undefined)
+    reject('MISSING_FIELD', `Cannot confirm milestone ${ms.index}: the ledger is not initialised`, {
+      field: 'ledgerIndex',
+    });
   const previous = await store.milestone(ledgerIndex);
-  if (previous === undefined) reject('MISSING_FIELD', `Cannot confirm milestone ${ms.index}: milestone ${ledgerIndex} of the ledger is not stored`, { field: 'milestones', value: String(ledgerIndex) });
+  if (previous === undefined)
+    reject(
+      'MISSING_FIELD',
+      `Cannot confirm milestone ${ms.index}: milestone ${ledgerIndex} of the ledger is not stored`,
+      { field: 'milestones', value: String(ledgerIndex) },
+    );
   const keys = input.keys ?? (await ledger.milestoneKeys());
-  if (keys === undefined) reject('MISSING_FIELD', `Cannot confirm milestone ${ms.index}: no milestone key configuration`, { field: 'milestoneKeys' });
+  if (keys === undefined)
+    reject('MISSING_FIELD', `Cannot confirm milestone ${ms.index}: no milestone key configuration`, {
+      field: 'milestoneKeys',
+    });
   checkMilestoneSuccession(milestoneBlock, ms, milestoneId, { index: ledgerIndex, ...previous }, keys);
 
   const protocol = await ledger.protocolParameters(ms.index);
-  if (protocol === undefined) reject('MISSING_FIELD', `Cannot confirm milestone ${ms.index}: the ledger has no protocol parameters`, { field: 'protocolParameters' });
+  if (protocol === undefined)
+    reject('MISSING_FIELD', `Cannot confirm milestone ${ms.index}: the ledger has no protocol parameters`, {
+      field: 'protocolParameters',
+    });
   const blocks = input.blocks ?? (await StoreBlockSource.open(store));
   const cone = await walkCone(ms.parents, blocks, ms.index);
   const wf = await applyWhiteFlag(cone, ledger, {
@@ -87,21 +107,37 @@ export async function confirmMilestone(input: ConfirmMilestoneInput): Promise<Mi
   let receipt: ReceiptEffects | undefined;
   const receiptOption = ms.options.find((o) => o.type === MILESTONE_OPTION_RECEIPT);
   if (receiptOption !== undefined) {
-    receipt = applyReceipt(receiptOption, { index: ms.index, timestamp: ms.timestamp, milestoneId }, await ledger.treasury());
+    receipt = applyReceipt(
+      receiptOption,
+      { index: ms.index, timestamp: ms.timestamp, milestoneId },
+      await ledger.treasury(),
+    );
   }
 
   const batch = store.batch();
   await writeBlockMetadata(store, batch, wf.verdicts, ms.index);
   await writeMilestoneBlockMetadata(store, batch, milestoneBlockId, milestoneBlock, ms.index);
-  for (const v of wf.verdicts) if (v.ledgerInclusionState === 'included' && v.transactionId !== undefined) batch.setIncludedBlock(v.transactionId, v.blockId);
+  for (const v of wf.verdicts)
+    if (v.ledgerInclusionState === 'included' && v.transactionId !== undefined)
+      batch.setIncludedBlock(v.transactionId, v.blockId);
   const created = receipt === undefined ? wf.created : [...wf.created, ...receipt.outputs];
   writeOutputs(batch, created, wf.consumed);
   const diff: MilestoneDiff = { created: created.map((o) => o.outputId), consumed: wf.consumed.map((o) => o.outputId) };
   if (receipt !== undefined && receiptOption !== undefined) {
     diff.treasury = receipt.treasury;
-    batch.put(LEDGER_TABLES.treasury, receipt.treasury.spent.milestoneId, { amount: receipt.treasury.spent.amount, spent: true });
-    batch.put(LEDGER_TABLES.treasury, receipt.treasury.created.milestoneId, { amount: receipt.treasury.created.amount, spent: false });
-    batch.put(LEDGER_TABLES.receipts, { migratedAt: receiptOption.migratedAt, milestoneIndex: ms.index }, receiptOption);
+    batch.put(LEDGER_TABLES.treasury, receipt.treasury.spent.milestoneId, {
+      amount: receipt.treasury.spent.amount,
+      spent: true,
+    });
+    batch.put(LEDGER_TABLES.treasury, receipt.treasury.created.milestoneId, {
+      amount: receipt.treasury.created.amount,
+      spent: false,
+    });
+    batch.put(
+      LEDGER_TABLES.receipts,
+      { migratedAt: receiptOption.migratedAt, milestoneIndex: ms.index },
+      receiptOption,
+    );
   }
   batch.put(LEDGER_TABLES.milestoneDiffs, ms.index, diff);
   const changes = protocolChanges(ms, await ledger.protocolParametersChanges());
@@ -127,21 +163,43 @@ export async function confirmMilestone(input: ConfirmMilestoneInput): Promise<Mi
   return result;
 }
 
-async function writeBlockMetadata(store: NodeStore, batch: StoreBatch, verdicts: readonly ConeVerdict[], milestoneIndex: number): Promise<void> {
+async function writeBlockMetadata(
+  store: NodeStore,
+  batch: StoreBatch,
+  verdicts: readonly ConeVerdict[],
+  milestoneIndex: number,
+): Promise<void> {
   // One snapshot read for the whole cone.
-  const existing = await store.getMany(TABLES.blockMetadata, verdicts.map((v) => v.blockId));
+  const existing = await store.getMany(
+    TABLES.blockMetadata,
+    verdicts.map((v) => v.blockId),
+  );
   verdicts.forEach((v, i) => {
     const base: BlockMetadata = existing[i] ?? { protocolVersion: 2, ...DEFAULT_METADATA };
     batch.putBlockMetadata(v.blockId, {
       ...base,
       solid: true, // a confirmed cone is solid by definition
-      referenced: { milestoneIndex, whiteFlagIndex: v.whiteFlagIndex, ledgerInclusionState: v.ledgerInclusionState, conflictReason: v.conflictReason },
+      referenced: {
+        milestoneIndex,
+        whiteFlagIndex: v.whiteFlagIndex,
+        ledgerInclusionState: v.ledgerInclusionState,
+        conflictReason: v.conflictReason,
+      },
     });
   });
 }
 
-async function writeMilestoneBlockMetadata(store: NodeStore, batch: StoreBatch, blockId: Uint8Array, block: Block, index: number): Promise<void> {
-  const base = (await store.getBlockMetadata(blockId)) ?? { protocolVersion: block.protocolVersion === 3 ? 3 : 2, ...DEFAULT_METADATA };
+async function writeMilestoneBlockMetadata(
+  store: NodeStore,
+  batch: StoreBatch,
+  blockId: Uint8Array,
+  block: Block,
+  index: number,
+): Promise<void> {
+  const base = (await store.getBlockMetadata(blockId)) ?? {
+    protocolVersion: block.protocolVersion === 3 ? 3 : 2,
+    ...DEFAULT_METADATA,
+  };
   batch.putBlockMetadata(blockId, { ...base, milestoneIndex: index });
 }
 
@@ -158,14 +216,25 @@ function writeOutputs(batch: StoreBatch, created: readonly CreatedOutput[], cons
   indexLedgerChanges(batch, created, consumed);
 }
 
-/** The announced changes after this milestone, or undefined when it announces none (a later one replaces a same-target one). */
-function protocolChanges(ms: MilestonePayload, current: ProtocolParametersChange[]): ProtocolParametersChange[] | undefined {
+/**
+ * The announced changes after this milestone, or undefined when it announces none (a later one replaces a same-target
+ * one).
+ */
+function protocolChanges(
+  ms: MilestonePayload,
+  current: ProtocolParametersChange[],
+): ProtocolParametersChange[] | undefined {
   const announced = ms.options.filter((o) => o.type === MILESTONE_OPTION_PROTOCOL_PARAMS);
   if (announced.length === 0) return undefined;
   let next = current;
   for (const o of announced) {
     next = next.filter((c) => c.targetMilestoneIndex !== o.targetMilestoneIndex);
-    next.push({ targetMilestoneIndex: o.targetMilestoneIndex, protocolVersion: o.protocolVersion, params: o.params, announcedAt: ms.index });
+    next.push({
+      targetMilestoneIndex: o.targetMilestoneIndex,
+      protocolVersion: o.protocolVersion,
+      params: o.params,
+      announcedAt: ms.index,
+    });
   }
   return next.sort((a, b) => a.targetMilestoneIndex - b.targetMilestoneIndex);
 }

@@ -24,8 +24,22 @@ export async function computeMilestoneRoots(
 ): Promise<MilestoneRoots> {
   const ledger = new LedgerState(store);
   const protocol = await ledger.protocolParameters(draft.index);
-  if (protocol === undefined) reject('MISSING_FIELD', `Cannot compute the roots of milestone ${draft.index}: the ledger has no protocol parameters`, { field: 'protocolParameters' });
+  if (protocol === undefined)
+    reject(
+      'MISSING_FIELD',
+      `Cannot compute the roots of milestone ${draft.index}: the ledger has no protocol parameters`,
+      { field: 'protocolParameters' },
+    );
   const cone = await walkCone(draft.parents, blocks ?? (await StoreBlockSource.open(store)), draft.index);
-  const wf = await applyWhiteFlag(cone, ledger, { milestoneIndex: draft.index, milestoneTimestamp: draft.timestamp, protocol, validate: validateTransactionSemantics });
-  return { inclusionMerkleRoot: wf.inclusionMerkleRoot, appliedMerkleRoot: wf.appliedMerkleRoot, verdicts: wf.verdicts };
+  const wf = await applyWhiteFlag(cone, ledger, {
+    milestoneIndex: draft.index,
+    milestoneTimestamp: draft.timestamp,
+    protocol,
+    validate: validateTransactionSemantics,
+  });
+  return {
+    inclusionMerkleRoot: wf.inclusionMerkleRoot,
+    appliedMerkleRoot: wf.appliedMerkleRoot,
+    verdicts: wf.verdicts,
+  };
 }

@@ -49,9 +49,14 @@ const ZERO_ID = new Uint8Array(ID_LENGTH);
 /** Writes `genesis` into a store that holds no ledger yet (DUPLICATE otherwise); commits one batch. */
 export async function initLedger(store: NodeStore, genesis: LedgerGenesis): Promise<void> {
   const existing = await store.getMeta(META.ledgerIndex);
-  if (existing !== undefined) reject('DUPLICATE', `Cannot initialise the ledger: the store already holds a ledger at milestone ${existing}`, { field: 'ledgerIndex', value: String(existing) });
+  if (existing !== undefined)
+    reject('DUPLICATE', `Cannot initialise the ledger: the store already holds a ledger at milestone ${existing}`, {
+      field: 'ledgerIndex',
+      value: String(existing),
+    });
   const { milestone } = genesis;
-  if (!Number.isInteger(milestone.index) || milestone.index < 0 || milestone.index > 0xffffffff) throw new RangeError(`genesis milestone index must be a u32, got ${milestone.index}`);
+  if (!Number.isInteger(milestone.index) || milestone.index < 0 || milestone.index > 0xffffffff)
+    throw new RangeError(`genesis milestone index must be a u32, got ${milestone.index}`);
   if (!Number.isInteger(genesis.milestonePublicKeyCount) || genesis.milestonePublicKeyCount < 1) {
     throw new RangeError(`genesis milestonePublicKeyCount must be >= 1, got ${genesis.milestonePublicKeyCount}`);
   }
@@ -60,7 +65,11 @@ export async function initLedger(store: NodeStore, genesis: LedgerGenesis): Prom
   genesis.unspentOutputs.forEach((o, i) => {
     const { transactionId, index } = parseOutputId(o.outputId, `unspentOutputs[${i}].outputId`);
     const key = toHex0x(makeOutputId(transactionId, index));
-    if (seen.has(key)) reject('DUPLICATE', `Cannot initialise the ledger: output ${key} is listed twice`, { field: `unspentOutputs[${i}].outputId`, value: key });
+    if (seen.has(key))
+      reject('DUPLICATE', `Cannot initialise the ledger: output ${key} is listed twice`, {
+        field: `unspentOutputs[${i}].outputId`,
+        value: key,
+      });
     seen.add(key);
     batch.put(LEDGER_TABLES.outputs, o.outputId, {
       blockId: o.blockId,
@@ -72,13 +81,29 @@ export async function initLedger(store: NodeStore, genesis: LedgerGenesis): Prom
   });
   indexLedgerChanges(batch, genesis.unspentOutputs, []);
   batch.putMeta(INDEXER_META.version, INDEX_VERSION);
-  if (genesis.treasury !== undefined) batch.put(LEDGER_TABLES.treasury, genesis.treasury.milestoneId, { amount: genesis.treasury.amount, spent: false });
-  batch.putMilestone(milestone.index, { milestoneId: milestone.milestoneId, blockId: milestone.blockId ?? ZERO_ID, timestamp: milestone.timestamp });
+  if (genesis.treasury !== undefined)
+    batch.put(LEDGER_TABLES.treasury, genesis.treasury.milestoneId, { amount: genesis.treasury.amount, spent: false });
+  batch.putMilestone(milestone.index, {
+    milestoneId: milestone.milestoneId,
+    blockId: milestone.blockId ?? ZERO_ID,
+    timestamp: milestone.timestamp,
+  });
   batch.putMeta(LEDGER_META.protocolParameters, genesis.protocolParameters);
-  batch.putMeta(LEDGER_META.protocolParametersChanges, [...(genesis.protocolParametersChanges ?? [])].sort((a, b) => a.targetMilestoneIndex - b.targetMilestoneIndex));
-  for (const r of genesis.receipts ?? []) batch.put(LEDGER_TABLES.receipts, { migratedAt: r.receipt.migratedAt, milestoneIndex: r.milestoneIndex }, r.receipt);
+  batch.putMeta(
+    LEDGER_META.protocolParametersChanges,
+    [...(genesis.protocolParametersChanges ?? [])].sort((a, b) => a.targetMilestoneIndex - b.targetMilestoneIndex),
+  );
+  for (const r of genesis.receipts ?? [])
+    batch.put(
+      LEDGER_TABLES.receipts,
+      { migratedAt: r.receipt.migratedAt, milestoneIndex: r.milestoneIndex },
+      r.receipt,
+    );
   batch.putMeta(LEDGER_META.solidEntryPoints, genesis.solidEntryPoints);
-  batch.putMeta(LEDGER_META.milestoneKeys, { keyRanges: genesis.milestoneKeyRanges, threshold: genesis.milestonePublicKeyCount });
+  batch.putMeta(LEDGER_META.milestoneKeys, {
+    keyRanges: genesis.milestoneKeyRanges,
+    threshold: genesis.milestonePublicKeyCount,
+  });
   batch.putMeta(META.ledgerIndex, milestone.index);
   batch.putMeta(META.confirmedMilestoneIndex, milestone.index);
   const latest = await store.getMeta(META.latestMilestoneIndex);

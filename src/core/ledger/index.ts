@@ -1,6 +1,11 @@
 /** The UTXO ledger: state tables, genesis, milestone checks and White-Flag confirmation (docs/protocol.md §16, §17). */
 export * from './conflict.ts';
-export { validateTransactionSemantics, type SemanticContext, type SemanticInput, type SemanticResult } from './semantic.ts';
+export {
+  validateTransactionSemantics,
+  type SemanticContext,
+  type SemanticInput,
+  type SemanticResult,
+} from './semantic.ts';
 export * from './tables.ts';
 export * from './output-record.ts';
 export * from './milestone-diff.ts';

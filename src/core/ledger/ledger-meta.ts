@@ -106,7 +106,8 @@ const idListCodec: Codec<Uint8Array[]> = versioned(
   (r) => {
     const at = r.offset;
     const n = r.u32('count');
-    if (n * ID_LENGTH > r.remaining) r.fail('TRUNCATED', `count ${n} exceeds the ${r.remaining} bytes left`, 'count', at, String(n));
+    if (n * ID_LENGTH > r.remaining)
+      r.fail('TRUNCATED', `count ${n} exceeds the ${r.remaining} bytes left`, 'count', at, String(n));
     return Array.from({ length: n }, (_, i) => r.fixed(ID_LENGTH, `[${i}]`));
   },
 );
@@ -127,7 +128,11 @@ const keyConfigCodec: Codec<MilestoneKeyConfig> = versioned(
     const n = r.u32('keyRanges count');
     const keyRanges: MilestoneKeyRange[] = [];
     for (let i = 0; i < n; i++) {
-      keyRanges.push({ publicKey: r.fixed(ED25519_PUBLIC_KEY_LENGTH, `keyRanges[${i}].publicKey`), start: r.u32(`keyRanges[${i}].start`), end: r.u32(`keyRanges[${i}].end`) });
+      keyRanges.push({
+        publicKey: r.fixed(ED25519_PUBLIC_KEY_LENGTH, `keyRanges[${i}].publicKey`),
+        start: r.u32(`keyRanges[${i}].start`),
+        end: r.u32(`keyRanges[${i}].end`),
+      });
     }
     return { threshold, keyRanges };
   },

@@ -48,10 +48,17 @@ export class LedgerState {
    * An output (as `output`) together with the ledger index of the same snapshot, so the spent state and the index
    * agree even while a milestone commits (one multi-get). `output` is undefined when the ledger never booked it.
    */
-  async outputAtLedgerIndex(outputId: Uint8Array): Promise<{ ledgerIndex: number | undefined; output: LedgerOutput | undefined }> {
-    const keys = [tableKey(TABLES.meta, META.ledgerIndex.name), tableKey(LEDGER_TABLES.outputs, outputId), tableKey(LEDGER_TABLES.spent, outputId)];
+  async outputAtLedgerIndex(
+    outputId: Uint8Array,
+  ): Promise<{ ledgerIndex: number | undefined; output: LedgerOutput | undefined }> {
+    const keys = [
+      tableKey(TABLES.meta, META.ledgerIndex.name),
+      tableKey(LEDGER_TABLES.outputs, outputId),
+      tableKey(LEDGER_TABLES.spent, outputId),
+    ];
     const [index, record, spent] = await this.store.kv.getMany(keys);
-    const ledgerIndex = index === undefined ? undefined : META.ledgerIndex.codec.decode(index, `meta ${META.ledgerIndex.name}`);
+    const ledgerIndex =
+      index === undefined ? undefined : META.ledgerIndex.codec.decode(index, `meta ${META.ledgerIndex.name}`);
     if (record === undefined) return { ledgerIndex, output: undefined };
     const output: LedgerOutput = { outputId, ...LEDGER_TABLES.outputs.value.decode(record, 'outputs value') };
     if (spent !== undefined) output.spent = LEDGER_TABLES.spent.value.decode(spent, 'spent value');
@@ -81,7 +88,10 @@ export class LedgerState {
 
   /** Receipts in key order, all of them or those of one legacy `migratedAt` index. */
   async receipts(migratedAt?: number): Promise<StoredReceipt[]> {
-    const range = migratedAt === undefined ? {} : { gte: { migratedAt, milestoneIndex: 0 }, lte: { migratedAt, milestoneIndex: 0xffffffff } };
+    const range =
+      migratedAt === undefined
+        ? {}
+        : { gte: { migratedAt, milestoneIndex: 0 }, lte: { migratedAt, milestoneIndex: 0xffffffff } };
     const out: StoredReceipt[] = [];
     for await (const [key, receipt] of this.store.entries(LEDGER_TABLES.receipts, range)) out.push({ ...key, receipt });
     return out;
@@ -97,11 +107,18 @@ export class LedgerState {
     return (await this.protocolParametersChanges()).filter((c) => c.targetMilestoneIndex > index);
   }
 
-  /** The protocol parameters in force at milestone `index`: the latest change whose target is <= index, else genesis. */
+  /**
+   * The protocol parameters in force at milestone `index`: the latest change whose target is <= index, else genesis.
+   */
   async protocolParameters(index: number): Promise<ProtocolParameters | undefined> {
     const changes = await this.protocolParametersChanges();
     let best: ProtocolParametersChange | undefined;
-    for (const c of changes) if (c.targetMilestoneIndex <= index && (best === undefined || c.targetMilestoneIndex >= best.targetMilestoneIndex)) best = c;
+    for (const c of changes)
+      if (
+        c.targetMilestoneIndex <= index &&
+        (best === undefined || c.targetMilestoneIndex >= best.targetMilestoneIndex)
+      )
+        best = c;
     if (best !== undefined) return decodeProtocolParameters(best.params);
     return this.store.getMeta(LEDGER_META.protocolParameters);
   }

@@ -27,8 +27,13 @@ export interface MilestoneDiff {
 }
 
 export function encodeMilestoneDiff(d: MilestoneDiff): Uint8Array {
-  const w = new ByteWriter(16 + (d.created.length + d.consumed.length) * OUTPUT_ID_LENGTH + 80).u8(MILESTONE_DIFF_VERSION);
-  for (const [name, ids] of [['created', d.created], ['consumed', d.consumed]] as const) {
+  const w = new ByteWriter(16 + (d.created.length + d.consumed.length) * OUTPUT_ID_LENGTH + 80).u8(
+    MILESTONE_DIFF_VERSION,
+  );
+  for (const [name, ids] of [
+    ['created', d.created],
+    ['consumed', d.consumed],
+  ] as const) {
     w.u32(ids.length);
     ids.forEach((id, i) => {
       checkId(id, 'milestone diff', `${name}[${i}]`, OUTPUT_ID_LENGTH);
@@ -36,8 +41,15 @@ export function encodeMilestoneDiff(d: MilestoneDiff): Uint8Array {
     });
   }
   if (d.treasury === undefined) return w.u8(0).finish();
-  for (const t of [d.treasury.spent, d.treasury.created]) checkId(t.milestoneId, 'milestone diff', 'treasury milestoneId');
-  return w.u8(1).bytes(d.treasury.spent.milestoneId).u64(d.treasury.spent.amount).bytes(d.treasury.created.milestoneId).u64(d.treasury.created.amount).finish();
+  for (const t of [d.treasury.spent, d.treasury.created])
+    checkId(t.milestoneId, 'milestone diff', 'treasury milestoneId');
+  return w
+    .u8(1)
+    .bytes(d.treasury.spent.milestoneId)
+    .u64(d.treasury.spent.amount)
+    .bytes(d.treasury.created.milestoneId)
+    .u64(d.treasury.created.amount)
+    .finish();
 }
 
 export function decodeMilestoneDiff(bytes: Uint8Array, subject = 'milestone diff'): MilestoneDiff {
@@ -46,7 +58,8 @@ export function decodeMilestoneDiff(bytes: Uint8Array, subject = 'milestone diff
   const list = (field: string): Uint8Array[] => {
     const at = r.offset;
     const n = r.u32(`${field} count`);
-    if (n * OUTPUT_ID_LENGTH > r.remaining) r.fail('TRUNCATED', `${field} count ${n} exceeds the ${r.remaining} bytes left`, field, at, String(n));
+    if (n * OUTPUT_ID_LENGTH > r.remaining)
+      r.fail('TRUNCATED', `${field} count ${n} exceeds the ${r.remaining} bytes left`, field, at, String(n));
     return Array.from({ length: n }, (_, i) => r.fixed(OUTPUT_ID_LENGTH, `${field}[${i}]`));
   };
   const created = list('created');
@@ -55,8 +68,14 @@ export function decodeMilestoneDiff(bytes: Uint8Array, subject = 'milestone diff
   const flag = r.u8('treasury flag');
   const diff: MilestoneDiff = { created, consumed };
   if (flag === 1) {
-    const spent = { milestoneId: r.fixed(ID_LENGTH, 'treasury.spent.milestoneId'), amount: r.u64('treasury.spent.amount') };
-    const made = { milestoneId: r.fixed(ID_LENGTH, 'treasury.created.milestoneId'), amount: r.u64('treasury.created.amount') };
+    const spent = {
+      milestoneId: r.fixed(ID_LENGTH, 'treasury.spent.milestoneId'),
+      amount: r.u64('treasury.spent.amount'),
+    };
+    const made = {
+      milestoneId: r.fixed(ID_LENGTH, 'treasury.created.milestoneId'),
+      amount: r.u64('treasury.created.amount'),
+    };
     diff.treasury = { spent, created: made };
   } else if (flag !== 0) {
     r.fail('VALUE_OUT_OF_RANGE', `treasury flag ${flag} is neither 0 nor 1`, 'treasury flag', flagAt, String(flag));

@@ -45,20 +45,35 @@ const BOOKED = ['blockId', 'milestoneIndexBooked', 'milestoneTimestampBooked'] a
 const SPENT = ['transactionIdSpent', 'milestoneIndexSpent', 'milestoneTimestampSpent'] as const;
 
 /** Checks the stamp first, then appends `tail()` (if any) with its u16 length after it. */
-function encodeStamped<K extends StampKeys>(record: string, version: number, [id, index, time]: K, v: Stamp<K>, tail?: () => Uint8Array): Uint8Array {
+function encodeStamped<K extends StampKeys>(
+  record: string,
+  version: number,
+  [id, index, time]: K,
+  v: Stamp<K>,
+  tail?: () => Uint8Array,
+): Uint8Array {
   const fields = v as Record<string, unknown>;
   const [idBytes, indexValue, timeValue] = [fields[id] as Uint8Array, fields[index] as number, fields[time] as number];
   checkId(idBytes, record, id);
   checkU32(indexValue, record, index);
   checkU32(timeValue, record, time);
   const rest = tail?.();
-  const w = new ByteWriter(41 + (rest === undefined ? 0 : 2 + rest.length)).u8(version).bytes(idBytes).u32(indexValue).u32(timeValue);
+  const w = new ByteWriter(41 + (rest === undefined ? 0 : 2 + rest.length))
+    .u8(version)
+    .bytes(idBytes)
+    .u32(indexValue)
+    .u32(timeValue);
   if (rest !== undefined) w.u16(rest.length).bytes(rest);
   return w.finish();
 }
 
 /** Reads the version and the stamp; the caller reads on and ends the record. */
-function decodeStamped<K extends StampKeys>(bytes: Uint8Array, subject: string, current: number, [id, index, time]: K): { r: ByteReader; version: number; stamp: Stamp<K> } {
+function decodeStamped<K extends StampKeys>(
+  bytes: Uint8Array,
+  subject: string,
+  current: number,
+  [id, index, time]: K,
+): { r: ByteReader; version: number; stamp: Stamp<K> } {
   const r: ByteReader = new ByteReader(bytes, subject);
   const version = readVersion(r, current);
   const stamp = { [id]: r.fixed(ID_LENGTH, id), [index]: r.u32(index), [time]: r.u32(time) } as Stamp<K>;
@@ -95,10 +110,13 @@ export function decodeSpentRecord(bytes: Uint8Array, subject = 'spent record'): 
 
 export function checkId(id: Uint8Array, record: string, field: string, length: number = ID_LENGTH): void {
   if (!(id instanceof Uint8Array) || id.length !== length) {
-    throw new RangeError(`${record}: ${field} must be ${length} bytes, got ${id instanceof Uint8Array ? id.length : typeof id}`);
+    throw new RangeError(
+      `${record}: ${field} must be ${length} bytes, got ${id instanceof Uint8Array ? id.length : typeof id}`,
+    );
   }
 }
 
 export function checkU32(v: number, record: string, field: string): void {
-  if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw new RangeError(`${record}: ${field} must be a u32, got ${v}`);
+  if (!Number.isInteger(v) || v < 0 || v > 0xffffffff)
+    throw new RangeError(`${record}: ${field} must be a u32, got ${v}`);
 }

@@ -49,12 +49,19 @@ export function decodeReceiptRecord(bytes: Uint8Array, subject = 'receipt record
   const at = r.offset + 4;
   const optionBytes = r.prefixed(4, 'receipt', 1, LIMITS.maxBlockLength);
   endRecord(r, version, RECEIPT_RECORD_VERSION);
-  let option;
+  let option: ReturnType<typeof decodeMilestoneOption>;
   try {
     option = decodeMilestoneOption(optionBytes);
   } catch (e) {
     return r.fail('INVALID_FIELD', `receipt does not decode (${(e as Error).message})`, 'receipt', at);
   }
-  if (option.type !== MILESTONE_OPTION_RECEIPT) r.fail('TYPE_NOT_ALLOWED', `milestone option type ${option.type} is not a receipt`, 'receipt.type', at, String(option.type));
+  if (option.type !== MILESTONE_OPTION_RECEIPT)
+    r.fail(
+      'TYPE_NOT_ALLOWED',
+      `milestone option type ${option.type} is not a receipt`,
+      'receipt.type',
+      at,
+      String(option.type),
+    );
   return option;
 }

@@ -25,23 +25,38 @@ export interface ReceiptEffects {
   treasury: TreasuryMutation;
 }
 
-export function applyReceipt(receipt: ReceiptMilestoneOption, ms: ReceiptMilestone, current: TreasuryState | undefined): ReceiptEffects {
+export function applyReceipt(
+  receipt: ReceiptMilestoneOption,
+  ms: ReceiptMilestone,
+  current: TreasuryState | undefined,
+): ReceiptEffects {
   const what = `Invalid receipt in milestone ${ms.index}`;
-  if (current === undefined) reject('MISSING_FIELD', `${what}: the ledger has no treasury output to spend`, { field: 'payload.options.receipt.transaction.input' });
+  if (current === undefined)
+    reject('MISSING_FIELD', `${what}: the ledger has no treasury output to spend`, {
+      field: 'payload.options.receipt.transaction.input',
+    });
   const input = receipt.transaction.input.milestoneId;
   if (!equalBytes(input, current.milestoneId)) {
-    reject('INVALID_FIELD', `${what}: treasury input ${toHex0x(input)} is not the current treasury ${toHex0x(current.milestoneId)}`, {
-      field: 'payload.options.receipt.transaction.input.milestoneId',
-      value: toHex0x(input),
-    });
+    reject(
+      'INVALID_FIELD',
+      `${what}: treasury input ${toHex0x(input)} is not the current treasury ${toHex0x(current.milestoneId)}`,
+      {
+        field: 'payload.options.receipt.transaction.input.milestoneId',
+        value: toHex0x(input),
+      },
+    );
   }
   const migrated = receipt.funds.reduce((sum, f) => sum + f.deposit, 0n);
   const remaining = receipt.transaction.output.amount;
   if (migrated + remaining !== current.amount) {
-    reject('INVALID_FIELD', `${what}: migrated ${migrated} + new treasury ${remaining} differs from the treasury's ${current.amount}`, {
-      field: 'payload.options.receipt.transaction.output.amount',
-      value: String(remaining),
-    });
+    reject(
+      'INVALID_FIELD',
+      `${what}: migrated ${migrated} + new treasury ${remaining} differs from the treasury's ${current.amount}`,
+      {
+        field: 'payload.options.receipt.transaction.output.amount',
+        value: String(remaining),
+      },
+    );
   }
   const outputs: CreatedOutput[] = receipt.funds.map((f, i) => ({
     outputId: makeOutputId(ms.milestoneId, i),
@@ -49,7 +64,13 @@ export function applyReceipt(receipt: ReceiptMilestoneOption, ms: ReceiptMilesto
     blockId: ms.milestoneId,
     milestoneIndexBooked: ms.index,
     milestoneTimestampBooked: ms.timestamp,
-    output: { type: OUTPUT_BASIC, amount: f.deposit, nativeTokens: [], unlockConditions: [{ type: UC_ADDRESS, address: f.address }], features: [] },
+    output: {
+      type: OUTPUT_BASIC,
+      amount: f.deposit,
+      nativeTokens: [],
+      unlockConditions: [{ type: UC_ADDRESS, address: f.address }],
+      features: [],
+    },
   }));
   return { outputs, treasury: { spent: current, created: { milestoneId: ms.milestoneId, amount: remaining } } };
 }

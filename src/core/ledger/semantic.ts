@@ -33,7 +33,11 @@ const STEPS: ReadonlyArray<(ws: WorkingSet) => StepResult> = [
  * Returns `{ reason: 0 }` when the transaction applies, otherwise the conflict reason and a message naming the
  * input/output and the rule. Throws RangeError when `inputs` do not match the essence's inputs (a caller mistake).
  */
-export function validateTransactionSemantics(tx: TransactionPayload, inputs: SemanticInput[], ctx: SemanticContext): SemanticResult {
+export function validateTransactionSemantics(
+  tx: TransactionPayload,
+  inputs: SemanticInput[],
+  ctx: SemanticContext,
+): SemanticResult {
   const ws = buildWorkingSet(tx, inputs, ctx);
   for (const step of STEPS) {
     const failure = step(ws);

@@ -18,7 +18,14 @@ import { emptyCodec, u32KeyCodec, type Codec } from '../store/codec.ts';
 import { PREFIX } from '../store/prefixes.ts';
 import { defineTable } from '../store/table.ts';
 import { decodeMilestoneDiff, encodeMilestoneDiff, type MilestoneDiff } from './milestone-diff.ts';
-import { decodeOutputRecord, decodeSpentRecord, encodeOutputRecord, encodeSpentRecord, type OutputRecord, type SpentRecord } from './output-record.ts';
+import {
+  decodeOutputRecord,
+  decodeSpentRecord,
+  encodeOutputRecord,
+  encodeSpentRecord,
+  type OutputRecord,
+  type SpentRecord,
+} from './output-record.ts';
 import { decodeReceiptRecord, encodeReceiptRecord, receiptKeyCodec, type ReceiptKey } from './receipt-record.ts';
 import { decodeTreasuryRecord, encodeTreasuryRecord, type TreasuryRecord } from './treasury-record.ts';
 
@@ -27,7 +34,9 @@ function fixedKeyCodec(length: number, what: string): Codec<Uint8Array> {
   return {
     encode: (id) => {
       if (!(id instanceof Uint8Array) || id.length !== length) {
-        throw new RangeError(`${what} must be ${length} bytes, got ${id instanceof Uint8Array ? id.length : typeof id}`);
+        throw new RangeError(
+          `${what} must be ${length} bytes, got ${id instanceof Uint8Array ? id.length : typeof id}`,
+        );
       }
       return id.slice();
     },
@@ -43,13 +52,30 @@ function fixedKeyCodec(length: number, what: string): Codec<Uint8Array> {
 const outputIdKey = fixedKeyCodec(OUTPUT_ID_LENGTH, 'output ID');
 
 export const LEDGER_TABLES = Object.freeze({
-  outputs: defineTable<Uint8Array, OutputRecord>('outputs', PREFIX.outputs, outputIdKey, { encode: encodeOutputRecord, decode: decodeOutputRecord }),
-  unspent: defineTable('unspent', PREFIX.unspent, outputIdKey, emptyCodec),
-  spent: defineTable<Uint8Array, SpentRecord>('spent', PREFIX.spent, outputIdKey, { encode: encodeSpentRecord, decode: decodeSpentRecord }),
-  milestoneDiffs: defineTable<number, MilestoneDiff>('milestoneDiffs', PREFIX.milestoneDiffs, u32KeyCodec, { encode: encodeMilestoneDiff, decode: decodeMilestoneDiff }),
-  treasury: defineTable<Uint8Array, TreasuryRecord>('treasury', PREFIX.treasury, fixedKeyCodec(ID_LENGTH, 'milestone ID'), {
-    encode: encodeTreasuryRecord,
-    decode: decodeTreasuryRecord,
+  outputs: defineTable<Uint8Array, OutputRecord>('outputs', PREFIX.outputs, outputIdKey, {
+    encode: encodeOutputRecord,
+    decode: decodeOutputRecord,
   }),
-  receipts: defineTable<ReceiptKey, ReceiptMilestoneOption>('receipts', PREFIX.receipts, receiptKeyCodec, { encode: encodeReceiptRecord, decode: decodeReceiptRecord }),
+  unspent: defineTable('unspent', PREFIX.unspent, outputIdKey, emptyCodec),
+  spent: defineTable<Uint8Array, SpentRecord>('spent', PREFIX.spent, outputIdKey, {
+    encode: encodeSpentRecord,
+    decode: decodeSpentRecord,
+  }),
+  milestoneDiffs: defineTable<number, MilestoneDiff>('milestoneDiffs', PREFIX.milestoneDiffs, u32KeyCodec, {
+    encode: encodeMilestoneDiff,
+    decode: decodeMilestoneDiff,
+  }),
+  treasury: defineTable<Uint8Array, TreasuryRecord>(
+    'treasury',
+    PREFIX.treasury,
+    fixedKeyCodec(ID_LENGTH, 'milestone ID'),
+    {
+      encode: encodeTreasuryRecord,
+      decode: decodeTreasuryRecord,
+    },
+  ),
+  receipts: defineTable<ReceiptKey, ReceiptMilestoneOption>('receipts', PREFIX.receipts, receiptKeyCodec, {
+    encode: encodeReceiptRecord,
+    decode: decodeReceiptRecord,
+  }),
 });

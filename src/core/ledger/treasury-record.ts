@@ -20,8 +20,13 @@ export interface TreasuryRecord {
 }
 
 export function encodeTreasuryRecord(t: TreasuryRecord): Uint8Array {
-  if (typeof t.amount !== 'bigint' || t.amount < 0n || t.amount > 0xffffffffffffffffn) throw new RangeError(`treasury record: amount must be a u64, got ${String(t.amount)}`);
-  return new ByteWriter(10).u8(TREASURY_RECORD_VERSION).u64(t.amount).u8(t.spent ? 1 : 0).finish();
+  if (typeof t.amount !== 'bigint' || t.amount < 0n || t.amount > 0xffffffffffffffffn)
+    throw new RangeError(`treasury record: amount must be a u64, got ${String(t.amount)}`);
+  return new ByteWriter(10)
+    .u8(TREASURY_RECORD_VERSION)
+    .u64(t.amount)
+    .u8(t.spent ? 1 : 0)
+    .finish();
 }
 
 export function decodeTreasuryRecord(bytes: Uint8Array, subject = 'treasury record'): TreasuryRecord {

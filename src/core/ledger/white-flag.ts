@@ -72,7 +72,11 @@ export interface WhiteFlagResult {
 
 type Resolution = { ok: true; inputs: CreatedOutput[] } | { ok: false; reason: ConflictReason; message: string };
 
-export async function applyWhiteFlag(cone: readonly ConeBlock[], ledger: LedgerState, ctx: WhiteFlagContext): Promise<WhiteFlagResult> {
+export async function applyWhiteFlag(
+  cone: readonly ConeBlock[],
+  ledger: LedgerState,
+  ctx: WhiteFlagContext,
+): Promise<WhiteFlagResult> {
   const created = new Map<string, CreatedOutput>();
   const consumed = new Map<string, ConsumedOutput>();
   const verdicts: ConeVerdict[] = [];
@@ -84,7 +88,12 @@ export async function applyWhiteFlag(cone: readonly ConeBlock[], ledger: LedgerS
       const id = makeOutputId(input.transactionId, input.transactionOutputIndex);
       const key = toHex(id);
       const where = `input ${i} (output 0x${key})`;
-      if (consumed.has(key)) return { ok: false, reason: CONFLICT.inputSpentInThisMilestone, message: `${where} was spent earlier in this milestone` };
+      if (consumed.has(key))
+        return {
+          ok: false,
+          reason: CONFLICT.inputSpentInThisMilestone,
+          message: `${where} was spent earlier in this milestone`,
+        };
       const fresh = created.get(key);
       if (fresh !== undefined) {
         inputs.push(fresh);
@@ -92,7 +101,8 @@ export async function applyWhiteFlag(cone: readonly ConeBlock[], ledger: LedgerS
       }
       const record = await ledger.store.get(ledgerOutputs, id);
       if (record === undefined) return { ok: false, reason: CONFLICT.inputNotFound, message: `${where} is unknown` };
-      if (!(await ledger.isUnspent(id))) return { ok: false, reason: CONFLICT.inputAlreadySpent, message: `${where} is already spent` };
+      if (!(await ledger.isUnspent(id)))
+        return { ok: false, reason: CONFLICT.inputAlreadySpent, message: `${where} is already spent` };
       inputs.push({ outputId: id, ...record });
     }
     return { ok: true, inputs };
@@ -113,24 +123,50 @@ export async function applyWhiteFlag(cone: readonly ConeBlock[], ledger: LedgerS
       message = resolved.message;
     } else {
       const inputs = resolved.inputs.map((o) => ({ outputId: o.outputId, output: o.output }));
-      const result = ctx.validate(payload, inputs, { milestoneIndex: ctx.milestoneIndex, milestoneTimestamp: ctx.milestoneTimestamp, protocol: ctx.protocol });
+      const result = ctx.validate(payload, inputs, {
+        milestoneIndex: ctx.milestoneIndex,
+        milestoneTimestamp: ctx.milestoneTimestamp,
+        protocol: ctx.protocol,
+      });
       reason = result.reason;
       message = result.message;
     }
     if (reason !== CONFLICT.none || !resolved.ok) {
-      const verdict: ConeVerdict = { blockId, whiteFlagIndex, ledgerInclusionState: 'conflicting', conflictReason: reason, transactionId };
+      const verdict: ConeVerdict = {
+        blockId,
+        whiteFlagIndex,
+        ledgerInclusionState: 'conflicting',
+        conflictReason: reason,
+        transactionId,
+      };
       if (message !== undefined) verdict.message = message;
       verdicts.push(verdict);
       continue;
     }
-    const spent: SpentRecord = { transactionIdSpent: transactionId, milestoneIndexSpent: ctx.milestoneIndex, milestoneTimestampSpent: ctx.milestoneTimestamp };
+    const spent: SpentRecord = {
+      transactionIdSpent: transactionId,
+      milestoneIndexSpent: ctx.milestoneIndex,
+      milestoneTimestampSpent: ctx.milestoneTimestamp,
+    };
     for (const input of resolved.inputs) consumed.set(toHex(input.outputId), { ...input, spent });
     payload.essence.outputs.forEach((output, index) => {
       const id = makeOutputId(transactionId, index);
-      created.set(toHex(id), { outputId: id, blockId, milestoneIndexBooked: ctx.milestoneIndex, milestoneTimestampBooked: ctx.milestoneTimestamp, output });
+      created.set(toHex(id), {
+        outputId: id,
+        blockId,
+        milestoneIndexBooked: ctx.milestoneIndex,
+        milestoneTimestampBooked: ctx.milestoneTimestamp,
+        output,
+      });
     });
     applied.push(blockId);
-    verdicts.push({ blockId, whiteFlagIndex, ledgerInclusionState: 'included', conflictReason: CONFLICT.none, transactionId });
+    verdicts.push({
+      blockId,
+      whiteFlagIndex,
+      ledgerInclusionState: 'included',
+      conflictReason: CONFLICT.none,
+      transactionId,
+    });
   }
 
   return {

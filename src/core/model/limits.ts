@@ -28,7 +28,11 @@ export const LIMITS = {
   /** Per output kind: unlock conditions / features / immutable features count bounds. */
   basic: { unlockConditions: { min: 1, max: 4 }, features: { min: 0, max: 3 } },
   alias: { unlockConditions: { min: 2, max: 2 }, features: { min: 0, max: 2 }, immutableFeatures: { min: 0, max: 2 } },
-  foundry: { unlockConditions: { min: 1, max: 1 }, features: { min: 0, max: 1 }, immutableFeatures: { min: 0, max: 1 } },
+  foundry: {
+    unlockConditions: { min: 1, max: 1 },
+    features: { min: 0, max: 1 },
+    immutableFeatures: { min: 0, max: 1 },
+  },
   nft: { unlockConditions: { min: 1, max: 4 }, features: { min: 0, max: 3 }, immutableFeatures: { min: 0, max: 2 } },
   maxUnlockReference: 127,
 } as const;

@@ -9,13 +9,36 @@ export const UC_STATE_CONTROLLER = 4;
 export const UC_GOVERNOR = 5;
 export const UC_IMMUTABLE_ALIAS = 6;
 
-export interface AddressUnlockCondition { type: typeof UC_ADDRESS; address: Address }
-export interface StorageDepositReturnUnlockCondition { type: typeof UC_STORAGE_DEPOSIT_RETURN; returnAddress: Address; amount: bigint }
-export interface TimelockUnlockCondition { type: typeof UC_TIMELOCK; unixTime: number }
-export interface ExpirationUnlockCondition { type: typeof UC_EXPIRATION; returnAddress: Address; unixTime: number }
-export interface StateControllerAddressUnlockCondition { type: typeof UC_STATE_CONTROLLER; address: Address }
-export interface GovernorAddressUnlockCondition { type: typeof UC_GOVERNOR; address: Address }
-export interface ImmutableAliasAddressUnlockCondition { type: typeof UC_IMMUTABLE_ALIAS; address: AliasAddress }
+export interface AddressUnlockCondition {
+  type: typeof UC_ADDRESS;
+  address: Address;
+}
+export interface StorageDepositReturnUnlockCondition {
+  type: typeof UC_STORAGE_DEPOSIT_RETURN;
+  returnAddress: Address;
+  amount: bigint;
+}
+export interface TimelockUnlockCondition {
+  type: typeof UC_TIMELOCK;
+  unixTime: number;
+}
+export interface ExpirationUnlockCondition {
+  type: typeof UC_EXPIRATION;
+  returnAddress: Address;
+  unixTime: number;
+}
+export interface StateControllerAddressUnlockCondition {
+  type: typeof UC_STATE_CONTROLLER;
+  address: Address;
+}
+export interface GovernorAddressUnlockCondition {
+  type: typeof UC_GOVERNOR;
+  address: Address;
+}
+export interface ImmutableAliasAddressUnlockCondition {
+  type: typeof UC_IMMUTABLE_ALIAS;
+  address: AliasAddress;
+}
 export type UnlockCondition =
   | AddressUnlockCondition
   | StorageDepositReturnUnlockCondition
@@ -30,10 +53,22 @@ export const FEATURE_ISSUER = 1;
 export const FEATURE_METADATA = 2;
 export const FEATURE_TAG = 3;
 
-export interface SenderFeature { type: typeof FEATURE_SENDER; address: Address }
-export interface IssuerFeature { type: typeof FEATURE_ISSUER; address: Address }
-export interface MetadataFeature { type: typeof FEATURE_METADATA; data: Uint8Array }
-export interface TagFeature { type: typeof FEATURE_TAG; tag: Uint8Array }
+export interface SenderFeature {
+  type: typeof FEATURE_SENDER;
+  address: Address;
+}
+export interface IssuerFeature {
+  type: typeof FEATURE_ISSUER;
+  address: Address;
+}
+export interface MetadataFeature {
+  type: typeof FEATURE_METADATA;
+  data: Uint8Array;
+}
+export interface TagFeature {
+  type: typeof FEATURE_TAG;
+  tag: Uint8Array;
+}
 export type Feature = SenderFeature | IssuerFeature | MetadataFeature | TagFeature;
 
 export interface NativeToken {
@@ -58,7 +93,10 @@ export const OUTPUT_ALIAS = 4;
 export const OUTPUT_FOUNDRY = 5;
 export const OUTPUT_NFT = 6;
 
-export interface TreasuryOutput { type: typeof OUTPUT_TREASURY; amount: bigint }
+export interface TreasuryOutput {
+  type: typeof OUTPUT_TREASURY;
+  amount: bigint;
+}
 
 export interface BasicOutput {
   type: typeof OUTPUT_BASIC;

@@ -81,6 +81,9 @@ export type PayloadOf<T extends PayloadType> = Extract<Payload, { type: T }>;
  * The entry of `type` in a table keyed by payload type (the codec's and the JSON layer's dispatch tables), or
  * `undefined` when `type` names no payload kind.
  */
-export function payloadKindEntry<Table extends { readonly [T in PayloadType]: unknown }>(table: Table, type: unknown): Table[PayloadType] | undefined {
-  return typeof type === 'number' && Object.prototype.hasOwnProperty.call(table, type) ? table[type as PayloadType] : undefined;
+export function payloadKindEntry<Table extends { readonly [T in PayloadType]: unknown }>(
+  table: Table,
+  type: unknown,
+): Table[PayloadType] | undefined {
+  return typeof type === 'number' && Object.hasOwn(table, type) ? table[type as PayloadType] : undefined;
 }

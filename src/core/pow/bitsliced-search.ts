@@ -61,7 +61,7 @@ export function createBitslicedSearcher(kernel: LaneKernel): NonceSearcher {
   const nonceTrits = new Int8Array(6);
 
   function loadDigest(digest: Uint8Array): void {
-    if (lastDigest && lastDigest.every((b, i) => b === digest[i])) return;
+    if (lastDigest?.every((b, i) => b === digest[i])) return;
     b1t6EncodeInto(digest, digestTrits, 0);
     for (let i = 0; i < 729; i++) writeBroadcast(input, words, slotOf(i), i < NONCE_TRIT ? digestTrits[i]! : 0);
     writeBroadcast(input, words, 729, digestTrits[0]!); // the copy of slot 0
@@ -72,7 +72,10 @@ export function createBitslicedSearcher(kernel: LaneKernel): NonceSearcher {
   function loadNonceBase(base: bigint): void {
     const low = Number(base & 0xffn);
     let lanesOfLow = lowCache.get(low);
-    if (!lanesOfLow) lowCache.set(low, (lanesOfLow = lowByteLanes(low, words)));
+    if (!lanesOfLow) {
+      lanesOfLow = lowByteLanes(low, words);
+      lowCache.set(low, lanesOfLow);
+    }
     for (let k = 0; k < 6; k++) {
       const s = slotOf(NONCE_TRIT + k);
       for (let p = 0; p < 2; p++) {

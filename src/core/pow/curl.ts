@@ -26,7 +26,8 @@ export function curlTransform(state: Int8Array): void {
 
 /** Curl-P-81 of exactly one 243-trit block. */
 export function curlP81(block: Int8Array): Int8Array {
-  if (block.length !== HASH_TRITS) throw new RangeError(`Cannot hash with Curl-P-81: block has ${block.length} trits, expected 243`);
+  if (block.length !== HASH_TRITS)
+    throw new RangeError(`Cannot hash with Curl-P-81: block has ${block.length} trits, expected 243`);
   const state = new Int8Array(STATE_TRITS);
   state.set(block);
   curlTransform(state);

@@ -7,13 +7,17 @@ import { SLOTS } from './lanes.ts';
 
 /** One round in `kind` encoding from reversed state (s0, s1) to (d0, d1); see lanes.ts for the formulas. */
 function round(kind: number, s0: Int32Array, s1: Int32Array, d0: Int32Array, d1: Int32Array): void {
-  let x0 = s0[0]!, x1 = s1[0]!, y0 = s0[365]!, y1 = s1[365]!;
+  let x0 = s0[0]!,
+    x1 = s1[0]!,
+    y0 = s0[365]!,
+    y1 = s1[365]!;
   let o0: number, o1: number;
   [o0, o1] = sbox(kind, x0, x1, y0, y1);
   d0[0] = d0[729] = o0;
   d1[0] = d1[729] = o1;
   for (let m = 0; m < 364; m++) {
-    const q0 = s0[m + 1]!, q1 = s1[m + 1]!;
+    const q0 = s0[m + 1]!,
+      q1 = s1[m + 1]!;
     x0 = s0[m + 365]!;
     x1 = s1[m + 365]!;
     y0 = s0[m + 366]!;
@@ -59,7 +63,10 @@ function sbox(kind: number, x0: number, x1: number, y0: number, y1: number): [nu
 /** A 32-lane JS kernel. */
 export function createJsKernel(): LaneKernel {
   const input = new Int32Array(SLOTS * 2);
-  const a0 = new Int32Array(SLOTS), a1 = new Int32Array(SLOTS), b0 = new Int32Array(SLOTS), b1 = new Int32Array(SLOTS);
+  const a0 = new Int32Array(SLOTS),
+    a1 = new Int32Array(SLOTS),
+    b0 = new Int32Array(SLOTS),
+    b1 = new Int32Array(SLOTS);
   const output = new Int32Array(SLOTS * 2);
   return {
     name: 'js-bitsliced-32',

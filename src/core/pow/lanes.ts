@@ -10,7 +10,8 @@
  *
  * Slot order: the state is stored reversed, slot k holds trit (729 - k) mod 729, plus a copy of slot 0 in slot 729.
  * Curl reads trit pairs (364·i, 364·(i+1)) mod 729 = (-i/2, -(i+1)/2), so in reversed order every round streams
- * through the slots in address order (see `roundSlots`). Array index of (slot, plane, word): (slot·2 + plane)·words + word.
+ * through the slots in address order (see `roundSlots`). Array index of (slot, plane, word): (slot·2 + plane)·words +
+ * word.
  */
 export const SLOTS = 730;
 

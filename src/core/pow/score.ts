@@ -32,7 +32,8 @@ export function nonceToBytes(nonce: bigint): Uint8Array {
 
 /** The 243-trit Curl input for a digest and a nonce. */
 export function powCurlInput(digest: Uint8Array, nonce: bigint): Int8Array {
-  if (digest.length !== DIGEST_BYTES) throw new RangeError(`Cannot build PoW input: digest has ${digest.length} bytes, expected 32`);
+  if (digest.length !== DIGEST_BYTES)
+    throw new RangeError(`Cannot build PoW input: digest has ${digest.length} bytes, expected 32`);
   const trits = new Int8Array(HASH_TRITS);
   b1t6EncodeInto(digest, trits, 0);
   b1t6EncodeInto(nonceToBytes(nonce), trits, 6 * DIGEST_BYTES);
@@ -83,10 +84,13 @@ export function powScore(block: Uint8Array): number {
  * A target score of 0 or less needs no zeros.
  */
 export function targetZeros(length: number, targetScore: number): number {
-  if (!Number.isInteger(length) || length < NONCE_BYTES) throw new RangeError(`Cannot compute target zeros: length ${length} is not a block length`);
-  if (!(targetScore >= 0) || !Number.isFinite(targetScore)) throw new RangeError(`Cannot compute target zeros: score ${targetScore} is not a finite number >= 0`);
+  if (!Number.isInteger(length) || length < NONCE_BYTES)
+    throw new RangeError(`Cannot compute target zeros: length ${length} is not a block length`);
+  if (!(targetScore >= 0) || !Number.isFinite(targetScore))
+    throw new RangeError(`Cannot compute target zeros: score ${targetScore} is not a finite number >= 0`);
   let z = 0;
   while (scoreFor(z, length) < targetScore) z++;
-  if (z > HASH_TRITS) throw new RangeError(`Cannot compute target zeros: score ${targetScore} needs more than 243 zeros`);
+  if (z > HASH_TRITS)
+    throw new RangeError(`Cannot compute target zeros: score ${targetScore} needs more than 243 zeros`);
   return z;
 }

@@ -28,9 +28,11 @@ export function checkSearchArgs(digest: Uint8Array, targetZeros: number, start: 
   if (!Number.isInteger(targetZeros) || targetZeros < 0 || targetZeros > 243) {
     throw new RangeError(`Cannot search nonce: targetZeros ${targetZeros} is not in 0..243`);
   }
-  if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`Cannot search nonce: count ${count} is not a safe integer >= 0`);
+  if (!Number.isSafeInteger(count) || count < 0)
+    throw new RangeError(`Cannot search nonce: count ${count} is not a safe integer >= 0`);
   const end = start + BigInt(count);
-  if (start < 0n || end > MAX_NONCE + 1n) throw new RangeError(`Cannot search nonce: range [${start}, ${end}) leaves u64`);
+  if (start < 0n || end > MAX_NONCE + 1n)
+    throw new RangeError(`Cannot search nonce: range [${start}, ${end}) leaves u64`);
   return end;
 }
 

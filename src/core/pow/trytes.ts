@@ -6,7 +6,8 @@ const ALPHABET = '9ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 /** Trits to trytes; the trit count must be a multiple of 3. */
 export function tritsToTrytes(trits: ArrayLike<number>): string {
-  if (trits.length % 3 !== 0) throw new RangeError(`Cannot convert trits: length ${trits.length} is not a multiple of 3`);
+  if (trits.length % 3 !== 0)
+    throw new RangeError(`Cannot convert trits: length ${trits.length} is not a multiple of 3`);
   let out = '';
   for (let i = 0; i < trits.length; i += 3) {
     const v = trits[i]! + 3 * trits[i + 1]! + 9 * trits[i + 2]!;

@@ -18,7 +18,8 @@ export function kernelBytes(): Uint8Array {
 export function kernelModule(): WebAssembly.Module {
   if (!cached) {
     const bytes = kernelBytes();
-    if (!WebAssembly.validate(bytes)) throw new Error('Cannot load the WASM SIMD kernel: this runtime does not support WebAssembly SIMD');
+    if (!WebAssembly.validate(bytes))
+      throw new Error('Cannot load the WASM SIMD kernel: this runtime does not support WebAssembly SIMD');
     cached = new WebAssembly.Module(bytes);
   }
   return cached;
@@ -39,7 +40,10 @@ export function createWasmKernel(): LaneKernel {
     transform() {
       const ptr = hash();
       let view = views.get(ptr);
-      if (!view) views.set(ptr, (view = new Int32Array(memory.buffer, ptr, BUFFER_BYTES / 4)));
+      if (!view) {
+        view = new Int32Array(memory.buffer, ptr, BUFFER_BYTES / 4);
+        views.set(ptr, view);
+      }
       return view;
     },
   };

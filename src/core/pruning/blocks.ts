@@ -28,7 +28,11 @@ export interface PrunedBlock {
 
 export function prunedBlockOf(blockId: Uint8Array, bytes: Uint8Array, md: BlockMetadata | undefined): PrunedBlock {
   const block = decodeBlock(bytes);
-  const out: PrunedBlock = { blockId, parents: block.parents, included: md?.referenced?.ledgerInclusionState === 'included' };
+  const out: PrunedBlock = {
+    blockId,
+    parents: block.parents,
+    included: md?.referenced?.ledgerInclusionState === 'included',
+  };
   if (block.payload?.type === PAYLOAD_TRANSACTION) out.transactionId = transactionIdOf(block.payload);
   if (md?.referenced) out.referencedAt = md.referenced.milestoneIndex;
   return out;
@@ -73,7 +77,10 @@ export async function milestoneConeToPrune(store: NodeStore, index: number, exac
       const r = md?.referenced;
       if (md && r && r.milestoneIndex <= index && (!exact || r.milestoneIndex === index)) inCone.push({ id, md });
     });
-    const raws = await store.getMany(TABLES.blocks, inCone.map((c) => c.id));
+    const raws = await store.getMany(
+      TABLES.blocks,
+      inCone.map((c) => c.id),
+    );
     frontier = [];
     inCone.forEach(({ id, md }, i) => {
       const raw = raws[i];
@@ -108,7 +115,11 @@ export async function milestoneConeToPrune(store: NodeStore, index: number, exac
 /** Up to `limit` entries of blocks stored while the confirmed index was at or below `index`, oldest first. */
 export async function unreferencedEntries(store: NodeStore, index: number, limit: number): Promise<UnreferencedKey[]> {
   const out: UnreferencedKey[] = [];
-  for await (const key of store.keys(TABLES.unreferencedBlocks, { lt: { index: index + 1, blockId: new Uint8Array(0) }, limit })) out.push(key);
+  for await (const key of store.keys(TABLES.unreferencedBlocks, {
+    lt: { index: index + 1, blockId: new Uint8Array(0) },
+    limit,
+  }))
+    out.push(key);
   return out;
 }
 
@@ -116,8 +127,15 @@ export async function unreferencedEntries(store: NodeStore, index: number, limit
  * Into `batch`: the entries go, and with them the blocks no milestone referenced (a referenced one goes with its
  * milestone's cone, which must reach it first). Returns the blocks deleted.
  */
-export async function pruneUnreferenced(store: NodeStore, batch: StoreBatch, entries: readonly UnreferencedKey[]): Promise<PrunedBlock[]> {
-  const metas = await store.getMany(TABLES.blockMetadata, entries.map((e) => e.blockId));
+export async function pruneUnreferenced(
+  store: NodeStore,
+  batch: StoreBatch,
+  entries: readonly UnreferencedKey[],
+): Promise<PrunedBlock[]> {
+  const metas = await store.getMany(
+    TABLES.blockMetadata,
+    entries.map((e) => e.blockId),
+  );
   const deleted: PrunedBlock[] = [];
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!;

@@ -7,7 +7,7 @@
 import { compareBytes, toHex } from '../bytes.ts';
 import { reject } from '../errors.ts';
 import type { TreasuryState } from '../ledger/treasury-record.ts';
-import { LedgerState } from '../ledger/ledger-state.ts';
+import type { LedgerState } from '../ledger/ledger-state.ts';
 
 export interface LedgerRollback {
   /** The index rolled back to. */
@@ -25,24 +25,42 @@ export interface LedgerRollback {
 /** What to change in the unspent outputs now to get those of `index`; reads the ledger as it is (hold it still). */
 export async function ledgerRollback(ledger: LedgerState, index: number): Promise<LedgerRollback> {
   const ledgerIndex = await ledger.ledgerIndex();
-  if (ledgerIndex === undefined) return reject('MISSING_FIELD', `Cannot roll the ledger back to milestone ${index}: the store holds no ledger`, { field: 'ledgerIndex' });
-  if (index > ledgerIndex) return reject('VALUE_OUT_OF_RANGE', `Cannot roll the ledger back to milestone ${index}: it is at ${ledgerIndex}`, { field: 'index', value: String(index) });
+  if (ledgerIndex === undefined)
+    return reject('MISSING_FIELD', `Cannot roll the ledger back to milestone ${index}: the store holds no ledger`, {
+      field: 'ledgerIndex',
+    });
+  if (index > ledgerIndex)
+    return reject('VALUE_OUT_OF_RANGE', `Cannot roll the ledger back to milestone ${index}: it is at ${ledgerIndex}`, {
+      field: 'index',
+      value: String(index),
+    });
   const createdAfter = new Set<string>();
   const consumed = new Map<string, Uint8Array>();
   let treasury = await ledger.treasury();
   for (let m = ledgerIndex; m > index; m--) {
     const diff = await ledger.milestoneDiff(m);
-    if (diff === undefined) return reject('MISSING_FIELD', `Cannot roll the ledger back to milestone ${index}: the diff of milestone ${m} is not stored`, { field: 'milestoneDiffs', value: String(m) });
+    if (diff === undefined)
+      return reject(
+        'MISSING_FIELD',
+        `Cannot roll the ledger back to milestone ${index}: the diff of milestone ${m} is not stored`,
+        { field: 'milestoneDiffs', value: String(m) },
+      );
     for (const id of diff.created) createdAfter.add(toHex(id));
     for (const id of diff.consumed) consumed.set(toHex(id), id);
     if (diff.treasury) treasury = { ...diff.treasury.spent };
   }
-  const restored = [...consumed].filter(([k]) => !createdAfter.has(k)).map(([, id]) => id).sort(compareBytes);
+  const restored = [...consumed]
+    .filter(([k]) => !createdAfter.has(k))
+    .map(([, id]) => id)
+    .sort(compareBytes);
   return { index, ledgerIndex, createdAfter, restored, treasury };
 }
 
 /** The unspent output IDs at the rollback's index in ID order, given the unspent output IDs now in ID order. */
-export async function* unspentOutputIdsAt(rollback: LedgerRollback, now: AsyncIterable<Uint8Array>): AsyncIterableIterator<Uint8Array> {
+export async function* unspentOutputIdsAt(
+  rollback: LedgerRollback,
+  now: AsyncIterable<Uint8Array>,
+): AsyncIterableIterator<Uint8Array> {
   const restored = rollback.restored;
   let r = 0;
   for await (const id of now) {

@@ -21,7 +21,13 @@ import { META } from '../store/meta.ts';
 import type { NodeStore } from '../store/node-store.ts';
 import type { StoreBatch } from '../store/store-batch.ts';
 import { TABLES } from '../store/tables.ts';
-import { deleteBlock, milestoneConeToPrune, pruneUnreferenced, unreferencedEntries, type PrunedBlock } from './blocks.ts';
+import {
+  deleteBlock,
+  milestoneConeToPrune,
+  pruneUnreferenced,
+  unreferencedEntries,
+  type PrunedBlock,
+} from './blocks.ts';
 import { deleteSpentOutputs, finishMilestone, milestoneLedgerToPrune } from './ledger.ts';
 import { solidEntryPointsOf } from './seps.ts';
 
@@ -74,7 +80,8 @@ export async function resumePruning(store: NodeStore, runner: PruneRunner): Prom
   const state = await store.getMeta(LEDGER_META.pruning);
   if (!state || state.done >= state.index) return false;
   const progress: PruneProgress = { milestone: state.done + 1, target: state.index, blocks: 0, outputs: 0, batches: 0 };
-  for (let m = state.done + 1; m <= state.index; m++) await pruneMilestone(store, runner, m, undefined, state, progress);
+  for (let m = state.done + 1; m <= state.index; m++)
+    await pruneMilestone(store, runner, m, undefined, state, progress);
   return true;
 }
 
@@ -99,11 +106,25 @@ export async function pruneTo(store: NodeStore, target: number, runner: PruneRun
   }
 }
 
-async function pruneRun(store: NodeStore, target: number, first: number, cones: ReadonlyMap<number, PrunedBlock[]>, runner: PruneRunner): Promise<void> {
+async function pruneRun(
+  store: NodeStore,
+  target: number,
+  first: number,
+  cones: ReadonlyMap<number, PrunedBlock[]>,
+  runner: PruneRunner,
+): Promise<void> {
   const ledgerIndex = await store.getMeta(META.ledgerIndex);
-  if (ledgerIndex === undefined || target > ledgerIndex) reject('VALUE_OUT_OF_RANGE', `Cannot prune to milestone ${target}: the ledger is at ${ledgerIndex ?? 'none'}`, { field: 'index', value: String(target) });
+  if (ledgerIndex === undefined || target > ledgerIndex)
+    reject('VALUE_OUT_OF_RANGE', `Cannot prune to milestone ${target}: the ledger is at ${ledgerIndex ?? 'none'}`, {
+      field: 'index',
+      value: String(target),
+    });
   const record = await store.milestone(target);
-  if (!record) return reject('MISSING_FIELD', `Cannot prune to milestone ${target}: its record is not stored`, { field: 'milestones', value: String(target) });
+  if (!record)
+    return reject('MISSING_FIELD', `Cannot prune to milestone ${target}: its record is not stored`, {
+      field: 'milestones',
+      value: String(target),
+    });
   const below = new Set<string>();
   for (const cone of cones.values()) for (const b of cone) below.add(toHex(b.blockId));
   const current = (await store.getMeta(LEDGER_META.solidEntryPoints)) ?? [];
@@ -114,8 +135,13 @@ async function pruneRun(store: NodeStore, target: number, first: number, cones: 
     seps.push(...(await runner.exclusive(() => solidEntryPointsOf(store, target, chunk, below))));
   }
   seps = [...new Map(seps.map((id) => [toHex(id), id])).values()].sort(compareBytes);
-  if (seps.length === 0) seps = current; // only when T's milestone block is gone too; the old ones still bound the walks
-  const state: PruningState = { index: target, done: first - 1, milestone: { milestoneId: record.milestoneId, timestamp: record.timestamp, blockId: record.blockId } };
+  // only when T's milestone block is gone too; the old ones still bound the walks
+  if (seps.length === 0) seps = current;
+  const state: PruningState = {
+    index: target,
+    done: first - 1,
+    milestone: { milestoneId: record.milestoneId, timestamp: record.timestamp, blockId: record.blockId },
+  };
   await runner.exclusive(async () => {
     const batch = store.batch();
     const keep = new Set(seps.map(toHex));
@@ -133,7 +159,14 @@ async function pruneRun(store: NodeStore, target: number, first: number, cones: 
 }
 
 /** Step 3 for one milestone (the cone is walked again when not given: a resumed run). */
-async function pruneMilestone(store: NodeStore, runner: PruneRunner, m: number, given: PrunedBlock[] | undefined, state: PruningState, progress: PruneProgress): Promise<void> {
+async function pruneMilestone(
+  store: NodeStore,
+  runner: PruneRunner,
+  m: number,
+  given: PrunedBlock[] | undefined,
+  state: PruningState,
+  progress: PruneProgress,
+): Promise<void> {
   progress.milestone = m;
   const commit = async (fill: (batch: StoreBatch) => Promise<number>, sync = false): Promise<number> => {
     const n = await runner.exclusive(async () => {

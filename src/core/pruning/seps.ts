@@ -29,12 +29,17 @@ export async function solidEntryPointsOf(
   // Children scans are separate store reads: a few at a time, so the store works on them together.
   for (let i = 0; i < ids.length; i += CONCURRENT_SCANS) {
     const chunk = ids.slice(i, i + CONCURRENT_SCANS);
-    const outside = await Promise.all(chunk.map(async (id) => (await store.children(id)).filter((c) => !below.has(toHex(c)))));
+    const outside = await Promise.all(
+      chunk.map(async (id) => (await store.children(id)).filter((c) => !below.has(toHex(c)))),
+    );
     const metas = await store.getMany(TABLES.blockMetadata, outside.flat());
     let at = 0;
     chunk.forEach((id, j) => {
-      const mine = metas.slice(at, (at += outside[j]!.length));
-      if (mine.some((md) => md !== undefined && !(md.referenced && md.referenced.milestoneIndex <= target))) seps.set(toHex(id), id);
+      const from = at;
+      at += outside[j]!.length;
+      const mine = metas.slice(from, at);
+      if (mine.some((md) => md !== undefined && !(md.referenced && md.referenced.milestoneIndex <= target)))
+        seps.set(toHex(id), id);
     });
   }
   return [...seps.values()].sort(compareBytes);

@@ -65,13 +65,16 @@ const CONE_ROOTS = 8;
 const KNOWN_FLAGS = [0, SOLID | REFERENCED | MILESTONE, SOLID | REFERENCED | MILESTONE | CONE_ROOTS];
 
 export function encodeBlockMetadata(m: BlockMetadata): Uint8Array {
-  if (m.protocolVersion !== 2 && m.protocolVersion !== 3) throw new RangeError(`block metadata: protocolVersion must be 2 or 3, got ${m.protocolVersion}`);
-  if (!Number.isSafeInteger(m.arrivalTime) || m.arrivalTime < 0) throw new RangeError(`block metadata: arrivalTime must be a non-negative integer, got ${m.arrivalTime}`);
+  if (m.protocolVersion !== 2 && m.protocolVersion !== 3)
+    throw new RangeError(`block metadata: protocolVersion must be 2 or 3, got ${m.protocolVersion}`);
+  if (!Number.isSafeInteger(m.arrivalTime) || m.arrivalTime < 0)
+    throw new RangeError(`block metadata: arrivalTime must be a non-negative integer, got ${m.arrivalTime}`);
   const ref = m.referenced;
   if (ref) {
     checkU32(ref.milestoneIndex, 'referenced.milestoneIndex');
     checkU32(ref.whiteFlagIndex, 'referenced.whiteFlagIndex');
-    if (!STATES.includes(ref.ledgerInclusionState)) throw new RangeError(`block metadata: unknown ledgerInclusionState ${String(ref.ledgerInclusionState)}`);
+    if (!STATES.includes(ref.ledgerInclusionState))
+      throw new RangeError(`block metadata: unknown ledgerInclusionState ${String(ref.ledgerInclusionState)}`);
     if (!Number.isInteger(ref.conflictReason) || ref.conflictReason < 0 || ref.conflictReason > 255) {
       throw new RangeError(`block metadata: conflictReason must be a u8, got ${ref.conflictReason}`);
     }
@@ -79,7 +82,11 @@ export function encodeBlockMetadata(m: BlockMetadata): Uint8Array {
   if (m.milestoneIndex !== undefined) checkU32(m.milestoneIndex, 'milestoneIndex');
   const cr = m.coneRoots;
   if (cr) for (const k of ['ycri', 'ocri', 'ci'] as const) checkU32(cr[k], `coneRoots.${k}`);
-  const flags = (m.solid ? SOLID : 0) | (ref ? REFERENCED : 0) | (m.milestoneIndex !== undefined ? MILESTONE : 0) | (cr ? CONE_ROOTS : 0);
+  const flags =
+    (m.solid ? SOLID : 0) |
+    (ref ? REFERENCED : 0) |
+    (m.milestoneIndex !== undefined ? MILESTONE : 0) |
+    (cr ? CONE_ROOTS : 0);
   const w = new ByteWriter(cr ? 37 : 25)
     .u8(cr ? 2 : 1)
     .u8(m.protocolVersion)
@@ -100,7 +107,13 @@ export function decodeBlockMetadata(bytes: Uint8Array, subject = 'block metadata
   const pvAt = r.offset;
   const protocolVersion = r.u8('protocolVersion');
   if (protocolVersion !== 2 && protocolVersion !== 3) {
-    r.fail('VALUE_OUT_OF_RANGE', `protocolVersion ${protocolVersion} is neither 2 nor 3`, 'protocolVersion', pvAt, String(protocolVersion));
+    r.fail(
+      'VALUE_OUT_OF_RANGE',
+      `protocolVersion ${protocolVersion} is neither 2 nor 3`,
+      'protocolVersion',
+      pvAt,
+      String(protocolVersion),
+    );
   }
   const flagsAt = r.offset;
   const flags = r.u8('flags');
@@ -110,21 +123,31 @@ export function decodeBlockMetadata(bytes: Uint8Array, subject = 'block metadata
   }
   const timeAt = r.offset;
   const arrival = r.u64('arrivalTime');
-  if (arrival > BigInt(Number.MAX_SAFE_INTEGER)) r.fail('VALUE_OUT_OF_RANGE', `arrivalTime ${arrival} is too large`, 'arrivalTime', timeAt, String(arrival));
+  if (arrival > BigInt(Number.MAX_SAFE_INTEGER))
+    r.fail('VALUE_OUT_OF_RANGE', `arrivalTime ${arrival} is too large`, 'arrivalTime', timeAt, String(arrival));
   const refIndex = r.u32('referencedByMilestoneIndex');
   const whiteFlagIndex = r.u32('whiteFlagIndex');
   const stateAt = r.offset;
   const state = r.u8('ledgerInclusionState');
   const conflictReason = r.u8('conflictReason');
   const milestoneIndex = r.u32('milestoneIndex');
-  const coneRoots = version >= 2 ? { ycri: r.u32('coneRoots.ycri'), ocri: r.u32('coneRoots.ocri'), ci: r.u32('coneRoots.ci') } : undefined;
+  const coneRoots =
+    version >= 2
+      ? { ycri: r.u32('coneRoots.ycri'), ocri: r.u32('coneRoots.ocri'), ci: r.u32('coneRoots.ci') }
+      : undefined;
   endRecord(r, version, BLOCK_METADATA_VERSION);
 
   const m: BlockMetadata = { protocolVersion, solid: (flags & SOLID) !== 0, arrivalTime: Number(arrival) };
   if (flags & REFERENCED) {
     const ledgerInclusionState = STATES[state];
     if (ledgerInclusionState === undefined) {
-      r.fail('VALUE_OUT_OF_RANGE', `ledgerInclusionState ${state} is outside 0..2`, 'ledgerInclusionState', stateAt, String(state));
+      r.fail(
+        'VALUE_OUT_OF_RANGE',
+        `ledgerInclusionState ${state} is outside 0..2`,
+        'ledgerInclusionState',
+        stateAt,
+        String(state),
+      );
     }
     m.referenced = { milestoneIndex: refIndex, whiteFlagIndex, ledgerInclusionState, conflictReason };
   }
@@ -134,5 +157,6 @@ export function decodeBlockMetadata(bytes: Uint8Array, subject = 'block metadata
 }
 
 function checkU32(v: number, field: string): void {
-  if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw new RangeError(`block metadata: ${field} must be a u32, got ${v}`);
+  if (!Number.isInteger(v) || v < 0 || v > 0xffffffff)
+    throw new RangeError(`block metadata: ${field} must be a u32, got ${v}`);
 }

@@ -44,7 +44,8 @@ export const u32Codec: Codec<number> = {
 /** A u64 value, little-endian. */
 export const u64Codec: Codec<bigint> = {
   encode: (v) => {
-    if (typeof v !== 'bigint' || v < 0n || v > 0xffffffffffffffffn) throw new RangeError(`u64 value out of range: ${String(v)}`);
+    if (typeof v !== 'bigint' || v < 0n || v > 0xffffffffffffffffn)
+      throw new RangeError(`u64 value out of range: ${String(v)}`);
     const out = new Uint8Array(8);
     new DataView(out.buffer).setBigUint64(0, v, true);
     return out;
@@ -58,7 +59,10 @@ export const utf8Codec: Codec<string> = {
     try {
       return utf8Decode(b);
     } catch {
-      return reject('INVALID_FIELD', `Cannot decode ${subject}: invalid UTF-8 at offset 0`, { field: subject, offset: 0 });
+      return reject('INVALID_FIELD', `Cannot decode ${subject}: invalid UTF-8 at offset 0`, {
+        field: subject,
+        offset: 0,
+      });
     }
   },
 };

@@ -86,7 +86,9 @@ export class MemoryKeyValueStore extends KeyValueStoreAdapter {
 
   async getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
     this.open();
-    keys.forEach((k, i) => checkKey(k, `keys[${i}]`));
+    keys.forEach((k, i) => {
+      checkKey(k, `keys[${i}]`);
+    });
     return keys.map((k) => this.lookup(k));
   }
 

@@ -20,10 +20,19 @@ export interface MilestoneRecord {
 }
 
 export function encodeMilestoneRecord(m: MilestoneRecord): Uint8Array {
-  if (m.milestoneId.length !== 32) throw new RangeError(`milestone record: milestoneId must be 32 bytes, got ${m.milestoneId.length}`);
-  if (m.blockId.length !== 32) throw new RangeError(`milestone record: blockId must be 32 bytes, got ${m.blockId.length}`);
-  if (!Number.isInteger(m.timestamp) || m.timestamp < 0 || m.timestamp > 0xffffffff) throw new RangeError(`milestone record: timestamp must be a u32, got ${m.timestamp}`);
-  return new ByteWriter(70).u8(MILESTONE_RECORD_VERSION).bytes(m.milestoneId).bytes(m.blockId).u32(m.timestamp).u8(0).finish();
+  if (m.milestoneId.length !== 32)
+    throw new RangeError(`milestone record: milestoneId must be 32 bytes, got ${m.milestoneId.length}`);
+  if (m.blockId.length !== 32)
+    throw new RangeError(`milestone record: blockId must be 32 bytes, got ${m.blockId.length}`);
+  if (!Number.isInteger(m.timestamp) || m.timestamp < 0 || m.timestamp > 0xffffffff)
+    throw new RangeError(`milestone record: timestamp must be a u32, got ${m.timestamp}`);
+  return new ByteWriter(70)
+    .u8(MILESTONE_RECORD_VERSION)
+    .bytes(m.milestoneId)
+    .bytes(m.blockId)
+    .u32(m.timestamp)
+    .u8(0)
+    .finish();
 }
 
 export function decodeMilestoneRecord(bytes: Uint8Array, subject = 'milestone record'): MilestoneRecord {

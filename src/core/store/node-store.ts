@@ -50,17 +50,26 @@ export class NodeStore {
     const batch = store.batch();
     if (schema === undefined) {
       for await (const key of kv.keys({ limit: 1 })) {
-        throw new StoreError('SCHEMA_MISMATCH', `Cannot open store: it holds data (first key ${toHex0x(key)}) but no schema version`);
+        throw new StoreError(
+          'SCHEMA_MISMATCH',
+          `Cannot open store: it holds data (first key ${toHex0x(key)}) but no schema version`,
+        );
       }
       batch.putMeta(META.schemaVersion, SCHEMA_VERSION);
     } else if (schema !== SCHEMA_VERSION) {
-      throw new StoreError('SCHEMA_MISMATCH', `Cannot open store: schema version ${schema}, this node reads version ${SCHEMA_VERSION}`);
+      throw new StoreError(
+        'SCHEMA_MISMATCH',
+        `Cannot open store: schema version ${schema}, this node reads version ${SCHEMA_VERSION}`,
+      );
     }
     if (options.networkName !== undefined) {
       const network = await store.getMeta(META.networkName);
       if (network === undefined) batch.putMeta(META.networkName, options.networkName);
       else if (network !== options.networkName) {
-        throw new StoreError('NETWORK_MISMATCH', `Cannot open store: it belongs to network "${network}", not "${options.networkName}"`);
+        throw new StoreError(
+          'NETWORK_MISMATCH',
+          `Cannot open store: it belongs to network "${network}", not "${options.networkName}"`,
+        );
       }
     }
     if (batch.length > 0) await batch.commit({ sync: true });
@@ -162,14 +171,19 @@ export class NodeStore {
 
   // ---- internals
 
-  private async seconds(table: Table<readonly [Uint8Array, Uint8Array], null>, first: Uint8Array): Promise<Uint8Array[]> {
+  private async seconds(
+    table: Table<readonly [Uint8Array, Uint8Array], null>,
+    first: Uint8Array,
+  ): Promise<Uint8Array[]> {
     const out: Uint8Array[] = [];
     for await (const [, second] of this.keys(table, { prefix: idPrefix(first) })) out.push(second);
     return out;
   }
 
   private storeRange<K>(table: Table<K, unknown>, range: TableRange<K>): RangeOptions {
-    const base = prefixRange(range.prefix === undefined ? Uint8Array.of(table.prefix) : withPrefix(table.prefix, range.prefix));
+    const base = prefixRange(
+      range.prefix === undefined ? Uint8Array.of(table.prefix) : withPrefix(table.prefix, range.prefix),
+    );
     const bound = (k: K): Uint8Array => tableKey(table, k);
     return intersectRanges(base, {
       ...(range.gt !== undefined ? { gt: bound(range.gt) } : {}),

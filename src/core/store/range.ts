@@ -23,12 +23,14 @@ export function prefixRange(prefix: Uint8Array, options: { reverse?: boolean; li
 
 /** Keys must be non-empty Uint8Array (every table key starts with its one-byte prefix). */
 export function checkKey(key: unknown, field = 'key'): asserts key is Uint8Array {
-  if (!(key instanceof Uint8Array)) throw new TypeError(`Cannot use store ${field}: expected a Uint8Array, got ${describe(key)}`);
+  if (!(key instanceof Uint8Array))
+    throw new TypeError(`Cannot use store ${field}: expected a Uint8Array, got ${describe(key)}`);
   if (key.length === 0) throw new TypeError(`Cannot use store ${field}: keys must not be empty`);
 }
 
 export function checkValue(value: unknown, field = 'value'): asserts value is Uint8Array {
-  if (!(value instanceof Uint8Array)) throw new TypeError(`Cannot use store ${field}: expected a Uint8Array, got ${describe(value)}`);
+  if (!(value instanceof Uint8Array))
+    throw new TypeError(`Cannot use store ${field}: expected a Uint8Array, got ${describe(value)}`);
 }
 
 /** Validates a whole batch before anything is written, so a bad op fails the batch with nothing applied. */
@@ -38,16 +40,19 @@ export function checkOps(ops: readonly BatchOp[]): void {
     if (op === null || typeof op !== 'object') throw new TypeError(`Cannot write batch: op[${i}] is ${describe(op)}`);
     checkKey(op.key, `op[${i}].key`);
     if (op.type === 'put') checkValue(op.value, `op[${i}].value`);
-    else if (op.type !== 'del') throw new TypeError(`Cannot write batch: op[${i}] has unknown type ${String((op as { type: unknown }).type)}`);
+    else if (op.type !== 'del')
+      throw new TypeError(`Cannot write batch: op[${i}] has unknown type ${String((op as { type: unknown }).type)}`);
   });
 }
 
 export function checkRange(range: RangeOptions): void {
   for (const b of ['gt', 'gte', 'lt', 'lte'] as const) {
     const v = range[b];
-    if (v !== undefined && !(v instanceof Uint8Array)) throw new TypeError(`Cannot iterate store: range.${b} must be a Uint8Array, got ${describe(v)}`);
+    if (v !== undefined && !(v instanceof Uint8Array))
+      throw new TypeError(`Cannot iterate store: range.${b} must be a Uint8Array, got ${describe(v)}`);
   }
-  if (range.limit !== undefined && !Number.isInteger(range.limit)) throw new TypeError(`Cannot iterate store: range.limit must be an integer, got ${range.limit}`);
+  if (range.limit !== undefined && !Number.isInteger(range.limit))
+    throw new TypeError(`Cannot iterate store: range.limit must be an integer, got ${range.limit}`);
 }
 
 function describe(v: unknown): string {
@@ -62,7 +67,7 @@ function tighter(a: Bound | undefined, b: Bound | undefined, lower: boolean): Bo
   if (a === undefined) return b;
   if (b === undefined) return a;
   const c = compareBytes(a.key, b.key);
-  if (c !== 0) return (c > 0) === lower ? a : b;
+  if (c !== 0) return c > 0 === lower ? a : b;
   return a.inclusive ? b : a; // same key: the exclusive bound is tighter
 }
 

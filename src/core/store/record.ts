@@ -11,7 +11,13 @@ export function readVersion(r: ByteReader, current: number, oldest = current): n
   const version = r.u8('version');
   if (version < 1) r.fail('VALUE_OUT_OF_RANGE', `version ${version} is outside 1..255`, 'version', at, String(version));
   if (version < oldest) {
-    r.fail('VALUE_OUT_OF_RANGE', `version ${version} is older than the oldest readable version ${oldest}`, 'version', at, String(version));
+    r.fail(
+      'VALUE_OUT_OF_RANGE',
+      `version ${version} is older than the oldest readable version ${oldest}`,
+      'version',
+      at,
+      String(version),
+    );
   }
   return version;
 }

@@ -12,7 +12,8 @@ export interface Table<K, V> {
 }
 
 export function defineTable<K, V>(name: string, prefix: number, key: Codec<K>, value: Codec<V>): Table<K, V> {
-  if (!Number.isInteger(prefix) || prefix < 0 || prefix > 0xff) throw new RangeError(`table ${name}: prefix must be a byte, got ${prefix}`);
+  if (!Number.isInteger(prefix) || prefix < 0 || prefix > 0xff)
+    throw new RangeError(`table ${name}: prefix must be a byte, got ${prefix}`);
   return Object.freeze({ name, prefix, key, value });
 }
 

@@ -1,7 +1,16 @@
 /** The node's tables (prefixes.ts lists every byte). The ledger issue defines its own beside these with defineTable. */
 import { decodeBlockMetadata, encodeBlockMetadata, type BlockMetadata } from './block-metadata.ts';
 import { reject } from '../errors.ts';
-import { bytesCodec, emptyCodec, idKeyCodec, idPairKeyCodec, u32Codec, u32KeyCodec, utf8Codec, type Codec } from './codec.ts';
+import {
+  bytesCodec,
+  emptyCodec,
+  idKeyCodec,
+  idPairKeyCodec,
+  u32Codec,
+  u32KeyCodec,
+  utf8Codec,
+  type Codec,
+} from './codec.ts';
 import { decodeMilestoneRecord, encodeMilestoneRecord, type MilestoneRecord } from './milestone-record.ts';
 import { PREFIX } from './prefixes.ts';
 import { defineTable } from './table.ts';
@@ -24,7 +33,12 @@ const unreferencedKeyCodec: Codec<UnreferencedKey> = {
     return out;
   },
   decode: (b, subject) => {
-    if (b.length < 5) return reject('TRUNCATED', `Cannot decode ${subject}: need a 4-byte index and a block ID, got ${b.length} bytes`, { field: subject });
+    if (b.length < 5)
+      return reject(
+        'TRUNCATED',
+        `Cannot decode ${subject}: need a 4-byte index and a block ID, got ${b.length} bytes`,
+        { field: subject },
+      );
     return { index: u32KeyCodec.decode(b.subarray(0, 4), subject), blockId: b.slice(4) };
   },
 };

@@ -58,7 +58,9 @@ export class WriteThroughCache implements KeyValueStore {
     });
     if (missing.length > 0) {
       const values = await this.inner.getMany(missing.map((i) => keys[i]!));
-      missing.forEach((i, j) => (out[i] = values[j]));
+      missing.forEach((i, j) => {
+        out[i] = values[j];
+      });
     }
     return out;
   }
@@ -80,7 +82,8 @@ export class WriteThroughCache implements KeyValueStore {
   async write(ops: readonly BatchOp[], options?: WriteOptions): Promise<void> {
     const seq = ++this.seq;
     await this.inner.write(ops, options);
-    for (const op of ops) if (this.prefixes.has(op.key[0]!)) this.remember(op.key, op.type === 'put' ? op.value.slice() : null, seq);
+    for (const op of ops)
+      if (this.prefixes.has(op.key[0]!)) this.remember(op.key, op.type === 'put' ? op.value.slice() : null, seq);
   }
 
   entries(range?: RangeOptions): AsyncIterableIterator<Entry> {

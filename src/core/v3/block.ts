@@ -20,7 +20,9 @@ export type BlockCheckParamsV3 = Pick<ProtocolParametersV3, 'version' | 'network
  */
 export function decodeBlockV3(bytes: Uint8Array, params: BlockCheckParamsV3): BlockV3 {
   if (bytes instanceof Uint8Array && bytes.length > MAX_BLOCK_SIZE_V3) {
-    reject('BLOCK_TOO_LARGE', `Cannot decode block: ${bytes.length} bytes exceed the maximum of ${MAX_BLOCK_SIZE_V3}`, { value: String(bytes.length) });
+    reject('BLOCK_TOO_LARGE', `Cannot decode block: ${bytes.length} bytes exceed the maximum of ${MAX_BLOCK_SIZE_V3}`, {
+      value: String(bytes.length),
+    });
   }
   const block = decodeKind(bytes, kinds.block, 'block') as BlockV3;
   checkBlockParamsV3(block, params);
@@ -31,17 +33,29 @@ export function decodeBlockV3(bytes: Uint8Array, params: BlockCheckParamsV3): Bl
 export function checkBlockParamsV3(block: BlockV3, params: BlockCheckParamsV3): void {
   const h = block.header;
   if (h.protocolVersion !== params.version) {
-    reject('PROTOCOL_VERSION_MISMATCH', `Cannot accept block: protocolVersion ${h.protocolVersion} at offset 0, expected ${params.version}`, {
-      field: 'header.protocolVersion', offset: 0, value: String(h.protocolVersion),
-    });
+    reject(
+      'PROTOCOL_VERSION_MISMATCH',
+      `Cannot accept block: protocolVersion ${h.protocolVersion} at offset 0, expected ${params.version}`,
+      {
+        field: 'header.protocolVersion',
+        offset: 0,
+        value: String(h.protocolVersion),
+      },
+    );
   }
   const networkId = networkIdFromName(params.networkName);
   if (h.networkId !== networkId) {
-    reject('NETWORK_ID_MISMATCH', `Cannot accept block: networkId ${h.networkId} at offset 1, expected ${networkId} (${params.networkName})`, {
-      field: 'header.networkId', offset: 1, value: String(h.networkId),
-    });
+    reject(
+      'NETWORK_ID_MISMATCH',
+      `Cannot accept block: networkId ${h.networkId} at offset 1, expected ${networkId} (${params.networkName})`,
+      {
+        field: 'header.networkId',
+        offset: 1,
+        value: String(h.networkId),
+      },
+    );
   }
   const body = block.body;
-  if (body.type === 0 && body.payload?.type === 1) checkTransactionParamsV3(body.payload.transaction, params, 'body.payload.transaction');
+  if (body.type === 0 && body.payload?.type === 1)
+    checkTransactionParamsV3(body.payload.transaction, params, 'body.payload.transaction');
 }
-

@@ -35,13 +35,29 @@ export function blockSignatureProblemV3(
 }
 
 /** True when the block signature is valid and made with one of `blockIssuerKeys` (pub-key hashes). */
-export function verifyBlockSignatureV3(block: BlockV3 | Uint8Array, blockIssuerKeys: readonly (BlockIssuerKeyV3 | Uint8Array)[]): boolean {
+export function verifyBlockSignatureV3(
+  block: BlockV3 | Uint8Array,
+  blockIssuerKeys: readonly (BlockIssuerKeyV3 | Uint8Array)[],
+): boolean {
   return blockSignatureProblemV3(block, blockIssuerKeys) === undefined;
 }
 
 /** Like verifyBlockSignatureV3 but throws ProtocolError INVALID_SIGNATURE naming the problem. */
-export function assertBlockSignatureV3(block: BlockV3 | Uint8Array, blockIssuerKeys: readonly (BlockIssuerKeyV3 | Uint8Array)[]): void {
+export function assertBlockSignatureV3(
+  block: BlockV3 | Uint8Array,
+  blockIssuerKeys: readonly (BlockIssuerKeyV3 | Uint8Array)[],
+): void {
   const p = blockSignatureProblemV3(block, blockIssuerKeys);
-  if (p === 'UNKNOWN_KEY') reject('INVALID_SIGNATURE', 'Cannot accept block: the signature public key is not a block issuer key of the issuer account', { field: 'signature.publicKey' });
-  if (p === 'BAD_SIGNATURE') reject('INVALID_SIGNATURE', 'Cannot accept block: the Ed25519 signature does not verify over headerHash ‖ bodyHash', { field: 'signature.signature' });
+  if (p === 'UNKNOWN_KEY')
+    reject(
+      'INVALID_SIGNATURE',
+      'Cannot accept block: the signature public key is not a block issuer key of the issuer account',
+      { field: 'signature.publicKey' },
+    );
+  if (p === 'BAD_SIGNATURE')
+    reject(
+      'INVALID_SIGNATURE',
+      'Cannot accept block: the Ed25519 signature does not verify over headerHash ‖ bodyHash',
+      { field: 'signature.signature' },
+    );
 }

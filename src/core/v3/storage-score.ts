@@ -20,7 +20,8 @@ const ADDRESS_BYTES = 33;
 /** Score of the output with every address scored as plain bytes. */
 function byteScore(output: OutputV3, s: StorageScoreParametersV3): bigint {
   const factor = BigInt(s.factorData);
-  let score = s.offsetOutputOverhead + factor * BigInt(STORED_METADATA_BYTES) + factor * BigInt(encodeOutputV3(output).length);
+  let score =
+    s.offsetOutputOverhead + factor * BigInt(STORED_METADATA_BYTES) + factor * BigInt(encodeOutputV3(output).length);
   const features = 'features' in output ? output.features : [];
   for (const f of features) {
     if (f.type === 6) score += s.offsetEd25519BlockIssuerKey * BigInt(f.blockIssuerKeys.length);
@@ -35,12 +36,22 @@ const ZERO32 = new Uint8Array(32);
 /** offsetImplicitAccountCreationAddress of iota.go, derived from the parameters. */
 export function implicitAccountCreationAddressOffsetV3(s: StorageScoreParametersV3): bigint {
   const dummyAccount: AccountOutputV3 = {
-    type: 1, amount: 0n, mana: 0n, accountId: ZERO32, foundryCounter: 0,
+    type: 1,
+    amount: 0n,
+    mana: 0n,
+    accountId: ZERO32,
+    foundryCounter: 0,
     unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: ZERO32 } }],
     features: [{ type: 6, expirySlot: 0, blockIssuerKeys: [{ type: 0, pubKeyHash: ZERO32 }] }],
     immutableFeatures: [],
   };
-  const dummyBasic: BasicOutputV3 = { type: 0, amount: 0n, mana: 0n, unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: ZERO32 } }], features: [] };
+  const dummyBasic: BasicOutputV3 = {
+    type: 0,
+    amount: 0n,
+    mana: 0n,
+    unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: ZERO32 } }],
+    features: [],
+  };
   return byteScore(dummyAccount, s) - (byteScore(dummyBasic, s) - BigInt(s.factorData) * BigInt(ADDRESS_BYTES));
 }
 
@@ -51,7 +62,8 @@ function implicitAddressCount(output: OutputV3): number {
     if ('returnAddress' in uc) addresses.push(uc.returnAddress);
   }
   for (const f of 'features' in output ? output.features : []) if ('address' in f) addresses.push(f.address);
-  for (const f of 'immutableFeatures' in output ? output.immutableFeatures : []) if ('address' in f) addresses.push(f.address);
+  for (const f of 'immutableFeatures' in output ? output.immutableFeatures : [])
+    if ('address' in f) addresses.push(f.address);
   return addresses.filter((a) => a.type === 32).length;
 }
 
@@ -59,7 +71,10 @@ export function storageScoreV3(output: OutputV3, s: StorageScoreParametersV3): b
   const implicit = implicitAddressCount(output);
   const score = byteScore(output, s);
   if (implicit === 0) return score;
-  return score + BigInt(implicit) * (implicitAccountCreationAddressOffsetV3(s) - BigInt(s.factorData) * BigInt(ADDRESS_BYTES));
+  return (
+    score +
+    BigInt(implicit) * (implicitAccountCreationAddressOffsetV3(s) - BigInt(s.factorData) * BigInt(ADDRESS_BYTES))
+  );
 }
 
 export function minimumStorageDepositV3(output: OutputV3, s: StorageScoreParametersV3): bigint {
@@ -68,5 +83,8 @@ export function minimumStorageDepositV3(output: OutputV3, s: StorageScoreParamet
 
 /** Minimum deposit of the basic output that returns a Storage Deposit Return amount to `returnAddress`. */
 export function minimumReturnDepositV3(returnAddress: AddressV3, s: StorageScoreParametersV3): bigint {
-  return minimumStorageDepositV3({ type: 0, amount: 0n, mana: 0n, unlockConditions: [{ type: 0, address: returnAddress }], features: [] }, s);
+  return minimumStorageDepositV3(
+    { type: 0, amount: 0n, mana: 0n, unlockConditions: [{ type: 0, address: returnAddress }], features: [] },
+    s,
+  );
 }

@@ -5,11 +5,27 @@
 import type { MilestonePayload, ReceiptMilestoneOption, ProtocolParamsMilestoneOption } from '../model/payload.ts';
 import { MILESTONE_OPTION_RECEIPT, PAYLOAD_TREASURY_TRANSACTION } from '../model/payload.ts';
 import { ID_LENGTH, LIMITS } from '../model/limits.ts';
-import { ascendingBytesProblem, ascendingTypeProblem, compareLexical, distinctProblem, milestoneOptionKindProblem, u64Problem, uintProblem } from '../codec/rules.ts';
+import {
+  ascendingBytesProblem,
+  ascendingTypeProblem,
+  compareLexical,
+  distinctProblem,
+  milestoneOptionKindProblem,
+  u64Problem,
+  uintProblem,
+} from '../codec/rules.ts';
 import { encodeMigratedFundsEntry } from '../codec/milestone.ts';
 import { encodeSignature } from '../codec/signature.ts';
 import { check, invalid } from './fail.ts';
-import { checkAddress, checkBytes, checkInput, checkList, checkOutputShape, checkSignature, checkVarBytes } from './shape.ts';
+import {
+  checkAddress,
+  checkBytes,
+  checkInput,
+  checkList,
+  checkOutputShape,
+  checkSignature,
+  checkVarBytes,
+} from './shape.ts';
 
 function checkReceipt(o: ReceiptMilestoneOption, path: string): void {
   check(uintProblem('migrated at', o.migratedAt, 32), `${path}.migratedAt`);
@@ -19,23 +35,38 @@ function checkReceipt(o: ReceiptMilestoneOption, path: string): void {
   for (let i = 0; i < o.funds.length; i++) {
     const f = o.funds[i]!;
     const p = `${path}.funds[${i}]`;
-    checkBytes(f.tailTransactionHash, LIMITS.tailTransactionHashLength, 'tail transaction hash', `${p}.tailTransactionHash`);
+    checkBytes(
+      f.tailTransactionHash,
+      LIMITS.tailTransactionHashLength,
+      'tail transaction hash',
+      `${p}.tailTransactionHash`,
+    );
     checkAddress(f.address, `${p}.address`, 'ed25519');
     check(u64Problem('deposit', f.deposit), `${p}.deposit`);
     if (f.deposit < LIMITS.minMigratedFundsDeposit) {
-      invalid('VALUE_OUT_OF_RANGE', `migrated deposit is below ${LIMITS.minMigratedFundsDeposit}`, `${p}.deposit`, f.deposit);
+      invalid(
+        'VALUE_OUT_OF_RANGE',
+        `migrated deposit is below ${LIMITS.minMigratedFundsDeposit}`,
+        `${p}.deposit`,
+        f.deposit,
+      );
     }
     const bytes = encodeMigratedFundsEntry(f);
     if (prev) {
       check(ascendingBytesProblem('migrated funds entries', prev, bytes), p);
-      check(distinctProblem('tail transaction hash', o.funds[i - 1]!.tailTransactionHash, f.tailTransactionHash), `${p}.tailTransactionHash`, f.tailTransactionHash);
+      check(
+        distinctProblem('tail transaction hash', o.funds[i - 1]!.tailTransactionHash, f.tailTransactionHash),
+        `${p}.tailTransactionHash`,
+        f.tailTransactionHash,
+      );
     }
     prev = bytes;
   }
   const t = o.transaction;
   const tp = `${path}.transaction`;
   if (!t || typeof t !== 'object') invalid('MISSING_FIELD', 'receipt has no treasury transaction', tp);
-  if (t.type !== PAYLOAD_TREASURY_TRANSACTION) invalid('TYPE_NOT_ALLOWED', `payload type ${String(t.type)} is not allowed in a receipt`, `${tp}.type`, t.type);
+  if (t.type !== PAYLOAD_TREASURY_TRANSACTION)
+    invalid('TYPE_NOT_ALLOWED', `payload type ${String(t.type)} is not allowed in a receipt`, `${tp}.type`, t.type);
   checkInput(t.input, `${tp}.input`, 'treasury');
   checkOutputShape(t.output, `${tp}.output`, 'treasury');
 }
@@ -45,7 +76,12 @@ function checkProtocolParams(o: ProtocolParamsMilestoneOption, index: number, pa
   check(uintProblem('protocol version', o.protocolVersion, 8), `${path}.protocolVersion`);
   const max = index + LIMITS.maxProtocolParamsTargetDistance;
   if (o.targetMilestoneIndex <= index || o.targetMilestoneIndex > max) {
-    invalid('VALUE_OUT_OF_RANGE', `target milestone index must lie in ${index + 1}..${max}`, `${path}.targetMilestoneIndex`, o.targetMilestoneIndex);
+    invalid(
+      'VALUE_OUT_OF_RANGE',
+      `target milestone index must lie in ${index + 1}..${max}`,
+      `${path}.targetMilestoneIndex`,
+      o.targetMilestoneIndex,
+    );
   }
   checkVarBytes(o.params, 'protocol parameters', LIMITS.protocolParamsBytes, `${path}.params`);
 }
@@ -81,7 +117,11 @@ export function checkMilestone(m: MilestonePayload, blockParents: Uint8Array[], 
     const bytes = encodeSignature(s);
     if (prev) {
       check(ascendingBytesProblem('milestone signatures', prev, bytes), p);
-      check(distinctProblem('milestone signature public key', m.signatures[i - 1]!.publicKey, s.publicKey), `${p}.publicKey`, s.publicKey);
+      check(
+        distinctProblem('milestone signature public key', m.signatures[i - 1]!.publicKey, s.publicKey),
+        `${p}.publicKey`,
+        s.publicKey,
+      );
     }
     prev = bytes;
   }

@@ -23,7 +23,13 @@ import {
 } from '../model/output.ts';
 import type { Input, Unlock } from '../model/transaction.ts';
 import { INPUT_UTXO, UNLOCK_SIGNATURE } from '../model/transaction.ts';
-import { ED25519_PUBLIC_KEY_LENGTH, ED25519_SIGNATURE_LENGTH, ID_LENGTH, LIMITS, TOKEN_ID_LENGTH } from '../model/limits.ts';
+import {
+  ED25519_PUBLIC_KEY_LENGTH,
+  ED25519_SIGNATURE_LENGTH,
+  ID_LENGTH,
+  LIMITS,
+  TOKEN_ID_LENGTH,
+} from '../model/limits.ts';
 import type { Signature } from '../model/transaction.ts';
 import {
   addressKindProblem,
@@ -136,7 +142,12 @@ function checkFeatures(list: Feature[], outputType: number, immutable: boolean, 
   checkList(list, name, bounds, path);
   for (let i = 0; i < list.length; i++) {
     checkFeature(list[i]!, outputType, immutable, `${path}[${i}]`);
-    if (i > 0) check(ascendingTypeProblem(immutable ? 'immutable feature' : 'feature', list[i - 1]!.type, list[i]!.type), `${path}[${i}].type`, list[i]!.type);
+    if (i > 0)
+      check(
+        ascendingTypeProblem(immutable ? 'immutable feature' : 'feature', list[i - 1]!.type, list[i]!.type),
+        `${path}[${i}].type`,
+        list[i]!.type,
+      );
   }
 }
 
@@ -153,7 +164,8 @@ export function checkOutputShape(o: Output, path: string, context: OutputContext
   for (let i = 0; i < ucs.length; i++) {
     const p = `${path}.unlockConditions[${i}]`;
     checkUnlockCondition(ucs[i]!, o.type, p);
-    if (i > 0) check(ascendingTypeProblem('unlock condition', ucs[i - 1]!.type, ucs[i]!.type), `${p}.type`, ucs[i]!.type);
+    if (i > 0)
+      check(ascendingTypeProblem('unlock condition', ucs[i - 1]!.type, ucs[i]!.type), `${p}.type`, ucs[i]!.type);
     present |= 1 << ucs[i]!.type;
   }
   check(mandatoryUnlockConditionsProblem(o.type, present), `${path}.unlockConditions`);

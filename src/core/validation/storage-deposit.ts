@@ -10,7 +10,8 @@ const METADATA_BYTES = 40;
 
 /** vByteCost × (factorKey × 34 + factorData × (40 + serialized length)). */
 export function minStorageDeposit(output: Output, rent: RentStructure): bigint {
-  const vBytes = rent.vByteFactorKey * OUTPUT_ID_LENGTH + rent.vByteFactorData * (METADATA_BYTES + outputLength(output));
+  const vBytes =
+    rent.vByteFactorKey * OUTPUT_ID_LENGTH + rent.vByteFactorData * (METADATA_BYTES + outputLength(output));
   return BigInt(rent.vByteCost) * BigInt(vBytes);
 }
 
@@ -19,5 +20,8 @@ export function minStorageDeposit(output: Output, rent: RentStructure): bigint {
  * condition for the return address (no native tokens, no features).
  */
 export function minStorageDepositReturn(returnAddress: Address, rent: RentStructure): bigint {
-  return minStorageDeposit({ type: 3, amount: 0n, nativeTokens: [], unlockConditions: [{ type: 0, address: returnAddress }], features: [] }, rent);
+  return minStorageDeposit(
+    { type: 3, amount: 0n, nativeTokens: [], unlockConditions: [{ type: 0, address: returnAddress }], features: [] },
+    rent,
+  );
 }

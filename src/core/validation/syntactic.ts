@@ -24,7 +24,12 @@ export function validateBlockSyntax(block: Block, ctx: SyntaxContext): void {
   if (block === null || typeof block !== 'object') throw new TypeError('validateBlockSyntax: expected a block model');
   check(uintProblem('protocol version', block.protocolVersion, 8), 'protocolVersion');
   if (block.protocolVersion !== ctx.protocol.version) {
-    invalid('PROTOCOL_VERSION_MISMATCH', `protocol version differs from the node's ${ctx.protocol.version}`, 'protocolVersion', block.protocolVersion);
+    invalid(
+      'PROTOCOL_VERSION_MISMATCH',
+      `protocol version differs from the node's ${ctx.protocol.version}`,
+      'protocolVersion',
+      block.protocolVersion,
+    );
   }
   checkParents(block.parents, 'parents');
   check(u64Problem('nonce', block.nonce), 'nonce');
@@ -39,7 +44,13 @@ export function validateBlockSyntax(block: Block, ctx: SyntaxContext): void {
     }
   }
   const length = encodedLength(writeBlock, block);
-  if (length > LIMITS.maxBlockLength) invalid('BLOCK_TOO_LARGE', `serialized block is ${length} bytes, more than ${LIMITS.maxBlockLength}`, 'block', length);
+  if (length > LIMITS.maxBlockLength)
+    invalid(
+      'BLOCK_TOO_LARGE',
+      `serialized block is ${length} bytes, more than ${LIMITS.maxBlockLength}`,
+      'block',
+      length,
+    );
 }
 
 export { minStorageDeposit } from './storage-deposit.ts';

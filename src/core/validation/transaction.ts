@@ -57,7 +57,11 @@ function checkInputs(inputs: UtxoInput[], path: string): void {
     const p = `${path}[${i}]`;
     const input = inputs[i]!;
     checkInput(input, p, 'essence');
-    check(outputIndexProblem(input.transactionOutputIndex), `${p}.transactionOutputIndex`, input.transactionOutputIndex);
+    check(
+      outputIndexProblem(input.transactionOutputIndex),
+      `${p}.transactionOutputIndex`,
+      input.transactionOutputIndex,
+    );
     for (let j = 0; j < i; j++) {
       const o = inputs[j]!;
       if (sameUtxo(o.transactionId, o.transactionOutputIndex, input.transactionId, input.transactionOutputIndex)) {
@@ -71,9 +75,16 @@ function checkInputs(inputs: UtxoInput[], path: string): void {
 function checkOutputRules(o: CommonOutput, path: string, protocol: ProtocolParameters): void {
   const supply = protocol.tokenSupply;
   if (o.amount === 0n) invalid('VALUE_OUT_OF_RANGE', 'output amount must not be zero', `${path}.amount`, o.amount);
-  if (o.amount > supply) invalid('SUPPLY_EXCEEDED', `output amount exceeds the token supply ${supply}`, `${path}.amount`, o.amount);
+  if (o.amount > supply)
+    invalid('SUPPLY_EXCEEDED', `output amount exceeds the token supply ${supply}`, `${path}.amount`, o.amount);
   const min = minStorageDeposit(o, protocol.rentStructure);
-  if (o.amount < min) invalid('INSUFFICIENT_STORAGE_DEPOSIT', `output amount is below the minimum storage deposit ${min}`, `${path}.amount`, o.amount);
+  if (o.amount < min)
+    invalid(
+      'INSUFFICIENT_STORAGE_DEPOSIT',
+      `output amount is below the minimum storage deposit ${min}`,
+      `${path}.amount`,
+      o.amount,
+    );
 
   for (let i = 0; i < o.unlockConditions.length; i++) {
     const uc = o.unlockConditions[i]!;
@@ -81,27 +92,65 @@ function checkOutputRules(o: CommonOutput, path: string, protocol: ProtocolParam
     if (uc.type === UC_STORAGE_DEPOSIT_RETURN) {
       const minReturn = minStorageDepositReturn(uc.returnAddress, protocol.rentStructure);
       if (uc.amount < minReturn) {
-        invalid('INSUFFICIENT_STORAGE_DEPOSIT', `storage deposit return amount is below the minimum storage deposit ${minReturn}`, `${p}.amount`, uc.amount);
+        invalid(
+          'INSUFFICIENT_STORAGE_DEPOSIT',
+          `storage deposit return amount is below the minimum storage deposit ${minReturn}`,
+          `${p}.amount`,
+          uc.amount,
+        );
       }
-      if (uc.amount > o.amount) invalid('VALUE_OUT_OF_RANGE', `storage deposit return amount exceeds the output amount ${o.amount}`, `${p}.amount`, uc.amount);
+      if (uc.amount > o.amount)
+        invalid(
+          'VALUE_OUT_OF_RANGE',
+          `storage deposit return amount exceeds the output amount ${o.amount}`,
+          `${p}.amount`,
+          uc.amount,
+        );
     } else if ((uc.type === UC_TIMELOCK || uc.type === UC_EXPIRATION) && uc.unixTime === 0) {
-      invalid('VALUE_OUT_OF_RANGE', `${uc.type === UC_TIMELOCK ? 'timelock' : 'expiration'} unix time must not be zero`, `${p}.unixTime`, 0);
+      invalid(
+        'VALUE_OUT_OF_RANGE',
+        `${uc.type === UC_TIMELOCK ? 'timelock' : 'expiration'} unix time must not be zero`,
+        `${p}.unixTime`,
+        0,
+      );
     }
   }
 
   for (let i = 0; i < o.nativeTokens.length; i++) {
-    if (o.nativeTokens[i]!.amount === 0n) invalid('VALUE_OUT_OF_RANGE', 'native token amount must not be zero', `${path}.nativeTokens[${i}].amount`, 0n);
+    if (o.nativeTokens[i]!.amount === 0n)
+      invalid('VALUE_OUT_OF_RANGE', 'native token amount must not be zero', `${path}.nativeTokens[${i}].amount`, 0n);
   }
 
   if (o.type === OUTPUT_ALIAS) {
     const zero = isZeroId(o.aliasId);
-    if (zero && o.stateIndex !== 0) invalid('INVALID_FIELD', 'a new alias (zero alias ID) must have state index 0', `${path}.stateIndex`, o.stateIndex);
-    if (zero && o.foundryCounter !== 0) invalid('INVALID_FIELD', 'a new alias (zero alias ID) must have foundry counter 0', `${path}.foundryCounter`, o.foundryCounter);
+    if (zero && o.stateIndex !== 0)
+      invalid(
+        'INVALID_FIELD',
+        'a new alias (zero alias ID) must have state index 0',
+        `${path}.stateIndex`,
+        o.stateIndex,
+      );
+    if (zero && o.foundryCounter !== 0)
+      invalid(
+        'INVALID_FIELD',
+        'a new alias (zero alias ID) must have foundry counter 0',
+        `${path}.foundryCounter`,
+        o.foundryCounter,
+      );
     if (!zero) {
       for (let i = 0; i < o.unlockConditions.length; i++) {
         const uc = o.unlockConditions[i]!;
-        if ((uc.type === UC_STATE_CONTROLLER || uc.type === UC_GOVERNOR) && uc.address.type === ADDRESS_ALIAS && equalIds(uc.address.aliasId, o.aliasId)) {
-          invalid('INVALID_FIELD', `${uc.type === UC_STATE_CONTROLLER ? 'state controller' : 'governor'} must not be the alias's own address`, `${path}.unlockConditions[${i}].address`, uc.address.aliasId);
+        if (
+          (uc.type === UC_STATE_CONTROLLER || uc.type === UC_GOVERNOR) &&
+          uc.address.type === ADDRESS_ALIAS &&
+          equalIds(uc.address.aliasId, o.aliasId)
+        ) {
+          invalid(
+            'INVALID_FIELD',
+            `${uc.type === UC_STATE_CONTROLLER ? 'state controller' : 'governor'} must not be the alias's own address`,
+            `${path}.unlockConditions[${i}].address`,
+            uc.address.aliasId,
+          );
         }
       }
     }
@@ -109,16 +158,33 @@ function checkOutputRules(o: CommonOutput, path: string, protocol: ProtocolParam
     for (let i = 0; i < o.unlockConditions.length; i++) {
       const uc = o.unlockConditions[i]!;
       if (uc.type === UC_ADDRESS && uc.address.type === ADDRESS_NFT && equalIds(uc.address.nftId, o.nftId)) {
-        invalid('INVALID_FIELD', "address unlock condition must not be the NFT's own address", `${path}.unlockConditions[${i}].address`, uc.address.nftId);
+        invalid(
+          'INVALID_FIELD',
+          "address unlock condition must not be the NFT's own address",
+          `${path}.unlockConditions[${i}].address`,
+          uc.address.nftId,
+        );
       }
     }
   } else if (o.type === OUTPUT_FOUNDRY) {
     const s = o.tokenScheme;
     const p = `${path}.tokenScheme`;
-    if (s.maximumSupply === 0n) invalid('INVALID_FIELD', 'maximum supply must be greater than zero', `${p}.maximumSupply`, 0n);
-    if (s.meltedTokens > s.mintedTokens) invalid('INVALID_FIELD', `melted tokens exceed minted tokens ${s.mintedTokens}`, `${p}.meltedTokens`, s.meltedTokens);
+    if (s.maximumSupply === 0n)
+      invalid('INVALID_FIELD', 'maximum supply must be greater than zero', `${p}.maximumSupply`, 0n);
+    if (s.meltedTokens > s.mintedTokens)
+      invalid(
+        'INVALID_FIELD',
+        `melted tokens exceed minted tokens ${s.mintedTokens}`,
+        `${p}.meltedTokens`,
+        s.meltedTokens,
+      );
     if (s.mintedTokens - s.meltedTokens > s.maximumSupply) {
-      invalid('INVALID_FIELD', `circulating supply (minted - melted) exceeds the maximum supply ${s.maximumSupply}`, `${p}.mintedTokens`, s.mintedTokens);
+      invalid(
+        'INVALID_FIELD',
+        `circulating supply (minted - melted) exceeds the maximum supply ${s.maximumSupply}`,
+        `${p}.mintedTokens`,
+        s.mintedTokens,
+      );
     }
   }
 }
@@ -134,7 +200,13 @@ function checkChainIds(outputs: CommonOutput[], path: string): void {
     else if (o.type === OUTPUT_FOUNDRY) key = 'foundry:' + toHex(foundryId(o));
     if (key === undefined) continue;
     const j = seen.get(key);
-    if (j !== undefined) invalid('DUPLICATE', `output ${i} repeats the chain ID of output ${j}`, `${path}[${i}]`, key.slice(key.indexOf(':') + 1));
+    if (j !== undefined)
+      invalid(
+        'DUPLICATE',
+        `output ${i} repeats the chain ID of output ${j}`,
+        `${path}[${i}]`,
+        key.slice(key.indexOf(':') + 1),
+      );
     seen.set(key, i);
   }
 }
@@ -145,14 +217,24 @@ function checkDistinctNativeTokens(outputs: CommonOutput[], path: string): void 
     for (const t of outputs[i]!.nativeTokens) {
       ids.add(toHex(t.id));
       if (ids.size > LIMITS.maxDistinctNativeTokens) {
-        invalid('COUNT_OUT_OF_RANGE', `more than ${LIMITS.maxDistinctNativeTokens} distinct native token IDs over the outputs`, `${path}[${i}].nativeTokens`, ids.size);
+        invalid(
+          'COUNT_OUT_OF_RANGE',
+          `more than ${LIMITS.maxDistinctNativeTokens} distinct native token IDs over the outputs`,
+          `${path}[${i}].nativeTokens`,
+          ids.size,
+        );
       }
     }
   }
 }
 
 function sameSignatureUnlock(a: Unlock, b: Unlock): boolean {
-  return a.type === UNLOCK_SIGNATURE && b.type === UNLOCK_SIGNATURE && equalIds(a.signature.publicKey, b.signature.publicKey) && equalIds(a.signature.signature, b.signature.signature);
+  return (
+    a.type === UNLOCK_SIGNATURE &&
+    b.type === UNLOCK_SIGNATURE &&
+    equalIds(a.signature.publicKey, b.signature.publicKey) &&
+    equalIds(a.signature.signature, b.signature.signature)
+  );
 }
 
 /**
@@ -161,20 +243,33 @@ function sameSignatureUnlock(a: Unlock, b: Unlock): boolean {
  */
 function checkUnlocks(unlocks: Unlock[], inputCount: number, path: string): void {
   checkList(unlocks, 'unlocks', LIMITS.inputs, path);
-  if (unlocks.length !== inputCount) invalid('COUNT_OUT_OF_RANGE', `unlock count ${unlocks.length} differs from input count ${inputCount}`, path, unlocks.length);
+  if (unlocks.length !== inputCount)
+    invalid(
+      'COUNT_OUT_OF_RANGE',
+      `unlock count ${unlocks.length} differs from input count ${inputCount}`,
+      path,
+      unlocks.length,
+    );
   for (let i = 0; i < unlocks.length; i++) {
     const u = unlocks[i]!;
     const p = `${path}[${i}]`;
     checkUnlock(u, p);
     if (u.type === UNLOCK_SIGNATURE) {
       for (let j = 0; j < i; j++) {
-        if (sameSignatureUnlock(unlocks[j]!, u)) invalid('INVALID_UNLOCK', `signature unlock ${i} repeats signature unlock ${j}`, p);
+        if (sameSignatureUnlock(unlocks[j]!, u))
+          invalid('INVALID_UNLOCK', `signature unlock ${i} repeats signature unlock ${j}`, p);
       }
       continue;
     }
-    if (u.reference >= i) invalid('INVALID_UNLOCK', `unlock ${i} must reference an earlier unlock`, `${p}.reference`, u.reference);
+    if (u.reference >= i)
+      invalid('INVALID_UNLOCK', `unlock ${i} must reference an earlier unlock`, `${p}.reference`, u.reference);
     if (u.type === 1 && unlocks[u.reference]!.type !== UNLOCK_SIGNATURE) {
-      invalid('INVALID_UNLOCK', `reference unlock ${i} must point to a signature unlock`, `${p}.reference`, u.reference);
+      invalid(
+        'INVALID_UNLOCK',
+        `reference unlock ${i} must point to a signature unlock`,
+        `${p}.reference`,
+        u.reference,
+      );
     }
   }
 }
@@ -185,7 +280,13 @@ export function checkTransaction(tx: TransactionPayload, path: string, ctx: Tran
   if (!e || typeof e !== 'object') invalid('MISSING_FIELD', 'transaction essence is missing', ep);
   check(essenceKindProblem(e.type), `${ep}.type`, e.type);
   check(u64Problem('network ID', e.networkId), `${ep}.networkId`);
-  if (e.networkId !== ctx.networkId) invalid('NETWORK_ID_MISMATCH', `network ID differs from this node's ${ctx.networkId}`, `${ep}.networkId`, e.networkId);
+  if (e.networkId !== ctx.networkId)
+    invalid(
+      'NETWORK_ID_MISMATCH',
+      `network ID differs from this node's ${ctx.networkId}`,
+      `${ep}.networkId`,
+      e.networkId,
+    );
   checkInputs(e.inputs, `${ep}.inputs`);
   checkBytes(e.inputsCommitment, ID_LENGTH, 'inputs commitment', `${ep}.inputsCommitment`);
   checkList(e.outputs, 'outputs', LIMITS.outputs, `${ep}.outputs`);
@@ -196,7 +297,13 @@ export function checkTransaction(tx: TransactionPayload, path: string, ctx: Tran
     checkOutputShape(o, p, 'essence');
     checkOutputRules(o, p, ctx.protocol);
     sum += o.amount;
-    if (sum > ctx.protocol.tokenSupply) invalid('SUPPLY_EXCEEDED', `the sum of the output amounts exceeds the token supply ${ctx.protocol.tokenSupply}`, `${p}.amount`, sum);
+    if (sum > ctx.protocol.tokenSupply)
+      invalid(
+        'SUPPLY_EXCEEDED',
+        `the sum of the output amounts exceeds the token supply ${ctx.protocol.tokenSupply}`,
+        `${p}.amount`,
+        sum,
+      );
   }
   checkDistinctNativeTokens(e.outputs, `${ep}.outputs`);
   checkChainIds(e.outputs, `${ep}.outputs`);

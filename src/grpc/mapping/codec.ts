@@ -14,11 +14,15 @@ export interface Codec<M, P> {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyCodec = Codec<any, any>;
+export type AnyCodec = Codec<unknown, unknown>;
 
 function fail(code: ErrorCode, path: string, problem: string, value?: string): never {
   const got = value === undefined ? '' : `, got ${value}`;
-  throw new ProtocolError(code, `Cannot convert ${path}: ${problem}${got}`, value === undefined ? { field: path } : { field: path, value });
+  throw new ProtocolError(
+    code,
+    `Cannot convert ${path}: ${problem}${got}`,
+    value === undefined ? { field: path } : { field: path, value },
+  );
 }
 
 export function join(path: string, key: string): string {
@@ -50,7 +54,8 @@ export const u32 = uint(32);
 
 const U64_MAX = (1n << 64n) - 1n;
 const checkU64 = (v: bigint | undefined, path: string): bigint => {
-  if (typeof v !== 'bigint' || v < 0n || v > U64_MAX) fail('VALUE_OUT_OF_RANGE', path, 'expected an integer 0..2^64-1 (u64)', show(v));
+  if (typeof v !== 'bigint' || v < 0n || v > U64_MAX)
+    fail('VALUE_OUT_OF_RANGE', path, 'expected an integer 0..2^64-1 (u64)', show(v));
   return v;
 };
 export const u64: Codec<bigint, bigint> = { toProto: checkU64, fromProto: checkU64 };
@@ -89,7 +94,8 @@ const U256_MAX = (1n << 256n) - 1n;
 
 /** u256 as exactly 32 bytes, big-endian (most significant byte first). */
 export function u256ToBytes(v: bigint, path = 'u256'): Uint8Array {
-  if (typeof v !== 'bigint' || v < 0n || v > U256_MAX) fail('VALUE_OUT_OF_RANGE', path, 'expected an integer 0..2^256-1 (u256)', show(v));
+  if (typeof v !== 'bigint' || v < 0n || v > U256_MAX)
+    fail('VALUE_OUT_OF_RANGE', path, 'expected an integer 0..2^256-1 (u256)', show(v));
   const out = new Uint8Array(U256_BYTES);
   let x = v;
   for (let i = U256_BYTES - 1; i >= 0 && x > 0n; i--) {
@@ -101,7 +107,8 @@ export function u256ToBytes(v: bigint, path = 'u256'): Uint8Array {
 
 export function u256FromBytes(value: Uint8Array | undefined, path = 'u256'): bigint {
   const b = checkBytes(value, path);
-  if (b.length !== U256_BYTES) fail('LENGTH_OUT_OF_RANGE', path, `expected ${U256_BYTES} bytes (u256, big-endian)`, String(b.length));
+  if (b.length !== U256_BYTES)
+    fail('LENGTH_OUT_OF_RANGE', path, `expected ${U256_BYTES} bytes (u256, big-endian)`, String(b.length));
   let v = 0n;
   for (let i = 0; i < U256_BYTES; i++) v = (v << 8n) | BigInt(b[i]!);
   return v;
@@ -132,10 +139,12 @@ export function optional<M, P>(codec: Codec<M, P>): Codec<M | undefined, P | und
 }
 
 export function list<M, P>(codec: Codec<M, P>): Codec<M[], P[]> {
-  const each = <A, B>(f: (x: A, path: string) => B) => (v: A[] | undefined, path: string): B[] => {
-    if (!Array.isArray(v)) fail('INVALID_FIELD', path, 'expected a list', show(v));
-    return v.map((x, i) => f(x, `${path}[${i}]`));
-  };
+  const each =
+    <A, B>(f: (x: A, path: string) => B) =>
+    (v: A[] | undefined, path: string): B[] => {
+      if (!Array.isArray(v)) fail('INVALID_FIELD', path, 'expected a list', show(v));
+      return v.map((x, i) => f(x, `${path}[${i}]`));
+    };
   return { toProto: each(codec.toProto), fromProto: each(codec.fromProto) };
 }
 
@@ -152,14 +161,18 @@ export type Fields<M, P> = { [K in Exclude<keyof M, 'type'>]-?: K extends keyof 
  * `type` is the model's type tag, restored on the way back (absent for objects without one). A missing message
  * is MISSING_FIELD in both directions.
  */
-export function struct<M extends object, P extends object>(type: number | undefined, fields: Fields<M, P>): Codec<M, P> {
+export function struct<M extends object, P extends object>(
+  type: number | undefined,
+  fields: Fields<M, P>,
+): Codec<M, P> {
   const entries = Object.entries(fields) as [string, AnyCodec][];
   const inner: Codec<M, P> = {
     toProto: (model, path) => {
       const tag = (model as { type?: unknown }).type;
       if (type !== undefined && tag !== type) fail('TYPE_NOT_ALLOWED', path, `expected type ${type}`, show(tag));
       const out: Record<string, unknown> = {};
-      for (const [key, codec] of entries) out[key] = codec.toProto((model as Record<string, unknown>)[key], join(path, key));
+      for (const [key, codec] of entries)
+        out[key] = codec.toProto((model as Record<string, unknown>)[key], join(path, key));
       return out as P;
     },
     fromProto: (msg, path) => {
@@ -196,14 +209,16 @@ export function union<M extends { type: number }, P extends { kind?: { $case: st
   const inner: Codec<M, P> = {
     toProto: (model, path) => {
       const c = byType.get(model.type);
-      if (!c) fail('TYPE_NOT_ALLOWED', path, `${what} type ${show(model.type)} is not allowed here (one of ${typeList})`);
+      if (!c)
+        fail('TYPE_NOT_ALLOWED', path, `${what} type ${show(model.type)} is not allowed here (one of ${typeList})`);
       return { kind: { $case: c.case, value: c.codec.toProto(model, path) } } as P;
     },
     fromProto: (msg, path) => {
       const kind = msg!.kind;
       if (kind === undefined || kind === null) fail('MISSING_FIELD', path, `no ${what} kind set (one of ${caseList})`);
       const c = byCase.get(kind.$case);
-      if (!c) fail('TYPE_NOT_ALLOWED', path, `${what} kind ${show(kind.$case)} is not allowed here (one of ${caseList})`);
+      if (!c)
+        fail('TYPE_NOT_ALLOWED', path, `${what} kind ${show(kind.$case)} is not allowed here (one of ${caseList})`);
       return c.codec.fromProto(kind.value, path) as M;
     },
   };

@@ -33,7 +33,7 @@ import { blake2b256 } from '../../core/crypto/index.ts';
 import { transactionIdOf } from '../../core/ids/index.ts';
 import { LEDGER_META, verifyOutputIndex, type LedgerGenesis } from '../../core/ledger/index.ts';
 import { PAYLOAD_TRANSACTION } from '../../core/model/index.ts';
-import { META, NodeStore, TABLES } from '../../core/store/index.ts';
+import { META, type NodeStore, TABLES } from '../../core/store/index.ts';
 import { baseAtPruningIndex, replayLedger, type BlockInfo } from './replay.ts';
 
 export interface CheckOptions {
@@ -136,7 +136,8 @@ export async function checkStore(store: NodeStore, options: CheckOptions = {}): 
     }
     b.metadata = md;
   }
-  for (const b of blocks.values()) if (b.metadata === undefined) diffs.push(`blockMetadata: block ${h(b.id)} has no metadata`);
+  for (const b of blocks.values())
+    if (b.metadata === undefined) diffs.push(`blockMetadata: block ${h(b.id)} has no metadata`);
 
   // 2. children and transaction indexes, both directions
   const expectedEdges = new Set<string>();
@@ -145,7 +146,10 @@ export async function checkStore(store: NodeStore, options: CheckOptions = {}): 
   for await (const [parent, child] of store.keys(TABLES.children)) {
     const e = `${toHex(parent)}:${toHex(child)}`;
     storedEdges.add(e);
-    if (!expectedEdges.has(e)) diffs.push(`children: edge ${h(parent)} -> ${h(child)} is stored, but ${blocks.has(toHex(child)) ? 'the child does not name that parent' : 'the child block is not stored'}`);
+    if (!expectedEdges.has(e))
+      diffs.push(
+        `children: edge ${h(parent)} -> ${h(child)} is stored, but ${blocks.has(toHex(child)) ? 'the child does not name that parent' : 'the child block is not stored'}`,
+      );
   }
   summary.childEdges = storedEdges.size;
   for (const e of expectedEdges) {
@@ -161,7 +165,10 @@ export async function checkStore(store: NodeStore, options: CheckOptions = {}): 
     if (blockId.length !== 32) continue; // v3 attachments
     const e = `${toHex(tx)}:${toHex(blockId)}`;
     storedTx.add(e);
-    if (!expectedTx.has(e)) diffs.push(`transactionBlocks: ${h(tx)} -> ${h(blockId)} is stored, but that block does not carry that transaction`);
+    if (!expectedTx.has(e))
+      diffs.push(
+        `transactionBlocks: ${h(tx)} -> ${h(blockId)} is stored, but that block does not carry that transaction`,
+      );
   }
   for (const e of expectedTx) {
     if (!storedTx.has(e)) {
@@ -183,17 +190,34 @@ export async function checkStore(store: NodeStore, options: CheckOptions = {}): 
     else summary.unsolid++;
     if (md.referenced) summary.referenced++;
     const pruned = b.parents.filter((p) => !isSolid(toHex(p)) && !blocks.has(toHex(p)));
-    if (md.solid && !expected && P !== undefined && pruned.length > 0 && md.referenced && md.referenced.milestoneIndex > P) {
-      diffs.push(`solid entry points: ${h(b.id)} (referenced by milestone ${md.referenced.milestoneIndex}) names ${pruned.map(h).join(', ')}, pruned but not a solid entry point of the pruning index ${P}`);
-    } else if (md.solid && !expected && P !== undefined && pruned.length === b.parents.filter((p) => !isSolid(toHex(p))).length) {
+    if (
+      md.solid &&
+      !expected &&
+      P !== undefined &&
+      pruned.length > 0 &&
+      md.referenced &&
+      md.referenced.milestoneIndex > P
+    ) {
+      diffs.push(
+        `solid entry points: ${h(b.id)} (referenced by milestone ${md.referenced.milestoneIndex}) names ${pruned.map(h).join(', ')}, pruned but not a solid entry point of the pruning index ${P}`,
+      );
+    } else if (
+      md.solid &&
+      !expected &&
+      P !== undefined &&
+      pruned.length === b.parents.filter((p) => !isSolid(toHex(p))).length
+    ) {
       summary.prunedParents++;
     } else if (md.solid && !expected) {
-      const bad = b.parents.filter((p) => !isSolid(toHex(p))).map((p) => `${h(p)} (${blocks.has(toHex(p)) ? 'unsolid' : 'not stored'})`);
+      const bad = b.parents
+        .filter((p) => !isSolid(toHex(p)))
+        .map((p) => `${h(p)} (${blocks.has(toHex(p)) ? 'unsolid' : 'not stored'})`);
       diffs.push(`solidity: ${h(b.id)} is marked solid, but parent(s) ${bad.join(', ')} are not solid`);
     } else if (!md.solid && expected) {
       diffs.push(`solidity: ${h(b.id)} is marked unsolid, but every parent is solid (the future-cone walk missed it)`);
     }
-    if (md.referenced && !md.solid) diffs.push(`solidity: ${h(b.id)} is referenced by milestone ${md.referenced.milestoneIndex} but not solid`);
+    if (md.referenced && !md.solid)
+      diffs.push(`solidity: ${h(b.id)} is referenced by milestone ${md.referenced.milestoneIndex} but not solid`);
   }
 
   // 4. tips
@@ -210,19 +234,29 @@ export async function checkStore(store: NodeStore, options: CheckOptions = {}): 
   for await (const tip of store.keys(TABLES.tips)) {
     const k = toHex(tip);
     storedTips.add(k);
-    if (!isSolid(k)) diffs.push(`tips: ${h(tip)} is a tip but ${blocks.has(k) ? 'not solid' : 'neither a stored block nor a solid entry point'}`);
-    else if ((solidChildren.get(k) ?? 0) > 0) diffs.push(`tips: ${h(tip)} is a tip but has ${solidChildren.get(k)} solid child(ren)`);
+    if (!isSolid(k))
+      diffs.push(
+        `tips: ${h(tip)} is a tip but ${blocks.has(k) ? 'not solid' : 'neither a stored block nor a solid entry point'}`,
+      );
+    else if ((solidChildren.get(k) ?? 0) > 0)
+      diffs.push(`tips: ${h(tip)} is a tip but has ${solidChildren.get(k)} solid child(ren)`);
   }
   summary.tips = storedTips.size;
   // Pruning never adds its solid entry points to the tips (their kept children already left the pool).
-  const candidates = [...(P === undefined ? sepSet : []), ...[...blocks.values()].filter((b) => b.metadata?.solid).map((b) => toHex(b.id))];
+  const candidates = [
+    ...(P === undefined ? sepSet : []),
+    ...[...blocks.values()].filter((b) => b.metadata?.solid).map((b) => toHex(b.id)),
+  ];
   for (const k of candidates) {
     if ((solidChildren.get(k) ?? 0) > 0) continue;
     if ((anyChildren.get(k) ?? 0) > 0) {
       summary.tipUndetermined++;
       continue;
     }
-    if (!storedTips.has(k)) diffs.push(`tips: 0x${k} is ${sepSet.has(k) ? 'a solid entry point' : 'a solid block'} without children, but not a tip`);
+    if (!storedTips.has(k))
+      diffs.push(
+        `tips: 0x${k} is ${sepSet.has(k) ? 'a solid entry point' : 'a solid block'} without children, but not a tip`,
+      );
   }
 
   // 5. the ledger replay: from the genesis, or from the ledger at the pruning index

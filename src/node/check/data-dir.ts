@@ -14,26 +14,34 @@ import { checkStore, type CheckOptions, type CheckReport } from './consistency.t
 
 export class CheckSetupError extends Error {}
 
-export async function checkDataDir(dataDir: string, opts: { genesisFile?: string; progress?: (text: string) => void } = {}): Promise<CheckReport> {
+export async function checkDataDir(
+  dataDir: string,
+  opts: { genesisFile?: string; progress?: (text: string) => void } = {},
+): Promise<CheckReport> {
   const engine = engineOfDataDir(dataDir);
-  if (engine === undefined) throw new CheckSetupError(`no node store in ${dataDir} (missing the ${ENGINE_FOLDERS.leveldb} or ${ENGINE_FOLDERS.rocksdb} folder)`);
+  if (engine === undefined)
+    throw new CheckSetupError(
+      `no node store in ${dataDir} (missing the ${ENGINE_FOLDERS.leveldb} or ${ENGINE_FOLDERS.rocksdb} folder)`,
+    );
   const kv = await openDataDirStore(dataDir, { engine, createIfMissing: false });
   const dbPath = kv.location;
   try {
     const store = new NodeStore(kv);
-    if ((await store.getMeta(META.schemaVersion)) === undefined) throw new CheckSetupError(`the store in ${dbPath} has no schema version (not a node store)`);
+    if ((await store.getMeta(META.schemaVersion)) === undefined)
+      throw new CheckSetupError(`the store in ${dbPath} has no schema version (not a node store)`);
     // The solid entry points come from the ledger's meta (checkStore reads them there).
     const options: CheckOptions = opts.progress ? { progress: opts.progress } : {};
     const file = opts.genesisFile ?? join(dataDir, 'genesis.json');
     if (existsSync(file)) {
-      let g;
+      let g: ReturnType<typeof genesisFromJson>;
       try {
         g = genesisFromJson(JSON.parse(readFileSync(file, 'utf8')));
       } catch (e) {
         throw new CheckSetupError(`cannot read genesis ${file}: ${(e as Error).message}`);
       }
       const name = await store.getMeta(META.networkName);
-      if (name !== undefined && name !== g.protocol.networkName) throw new CheckSetupError(`genesis ${file} is network "${g.protocol.networkName}", the store "${name}"`);
+      if (name !== undefined && name !== g.protocol.networkName)
+        throw new CheckSetupError(`genesis ${file} is network "${g.protocol.networkName}", the store "${name}"`);
       if (hasLedger(g)) options.genesis = ledgerGenesisOf(g);
     } else if (opts.genesisFile !== undefined) {
       throw new CheckSetupError(`genesis file ${file} does not exist`);

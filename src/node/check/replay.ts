@@ -11,9 +11,27 @@
  */
 import { toHex, toHex0x } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
-import { confirmMilestone, INDEXER_TABLES, initLedger, LEDGER_META, LEDGER_TABLES, LedgerState, type GenesisOutput, type LedgerGenesis, type PruningState } from '../../core/ledger/index.ts';
+import {
+  confirmMilestone,
+  INDEXER_TABLES,
+  initLedger,
+  LEDGER_META,
+  LEDGER_TABLES,
+  LedgerState,
+  type GenesisOutput,
+  type LedgerGenesis,
+  type PruningState,
+} from '../../core/ledger/index.ts';
 import { ledgerRollback, unspentOutputIdsAt } from '../../core/pruning/index.ts';
-import { META, MemoryKeyValueStore, NodeStore, prefixRange, TABLES, type BlockMetadata, type KeyValueStore } from '../../core/store/index.ts';
+import {
+  META,
+  MemoryKeyValueStore,
+  NodeStore,
+  prefixRange,
+  TABLES,
+  type BlockMetadata,
+  type KeyValueStore,
+} from '../../core/store/index.ts';
 
 export interface BlockInfo {
   id: Uint8Array;
@@ -34,7 +52,9 @@ const h = (b: Uint8Array): string => toHex0x(b);
 export function referencedText(md: BlockMetadata | undefined): string {
   if (md === undefined) return 'no metadata';
   const r = md.referenced;
-  const ref = r ? `referenced by ${r.milestoneIndex}, whiteFlagIndex ${r.whiteFlagIndex}, ${r.ledgerInclusionState}, conflictReason ${r.conflictReason}` : 'not referenced';
+  const ref = r
+    ? `referenced by ${r.milestoneIndex}, whiteFlagIndex ${r.whiteFlagIndex}, ${r.ledgerInclusionState}, conflictReason ${r.conflictReason}`
+    : 'not referenced';
   return md.milestoneIndex !== undefined ? `${ref}, milestone block ${md.milestoneIndex}` : ref;
 }
 
@@ -59,12 +79,32 @@ const REPLAYED_TABLES = [
 ] as const;
 
 /** Tables in which pruning deletes entries at or below the pruning index. */
-const PRUNED_TABLES = new Set(['outputs', 'spent', 'milestoneDiffs', 'treasury', 'includedBlock', 'milestones', 'milestoneIndexById']);
+const PRUNED_TABLES = new Set([
+  'outputs',
+  'spent',
+  'milestoneDiffs',
+  'treasury',
+  'includedBlock',
+  'milestones',
+  'milestoneIndexById',
+]);
 
-const u32At = (hex: string, at: number, littleEndian: boolean): number => new DataView(Uint8Array.from(hex.slice(at * 2, at * 2 + 8).match(/../g)!.map((b) => parseInt(b, 16))).buffer).getUint32(0, littleEndian);
+const u32At = (hex: string, at: number, littleEndian: boolean): number =>
+  new DataView(
+    Uint8Array.from(
+      hex
+        .slice(at * 2, at * 2 + 8)
+        .match(/../g)!
+        .map((b) => parseInt(b, 16)),
+    ).buffer,
+  ).getUint32(0, littleEndian);
 
 /** The ledger at the pruning index, rebuilt from a pruned store (see the file comment). */
-export async function baseAtPruningIndex(store: NodeStore, state: PruningState, diffs: string[]): Promise<LedgerGenesis | undefined> {
+export async function baseAtPruningIndex(
+  store: NodeStore,
+  state: PruningState,
+  diffs: string[],
+): Promise<LedgerGenesis | undefined> {
   const ledger = new LedgerState(store);
   const P = state.index;
   const [params, keys] = [await store.getMeta(LEDGER_META.protocolParameters), await ledger.milestoneKeys()];
@@ -72,7 +112,7 @@ export async function baseAtPruningIndex(store: NodeStore, state: PruningState, 
     diffs.push('ledger meta: a pruned store without protocol parameters or milestone keys');
     return undefined;
   }
-  let rollback;
+  let rollback: Awaited<ReturnType<typeof ledgerRollback>>;
   try {
     rollback = await ledgerRollback(ledger, P);
   } catch (e) {
@@ -86,13 +126,19 @@ export async function baseAtPruningIndex(store: NodeStore, state: PruningState, 
     const chunk = ids.slice(i, i + 1024);
     const records = await store.getMany(LEDGER_TABLES.outputs, chunk);
     records.forEach((r, j) => {
-      if (r === undefined) diffs.push(`outputs: ${h(chunk[j]!)} is unspent at the pruning index ${P} but has no record`);
+      if (r === undefined)
+        diffs.push(`outputs: ${h(chunk[j]!)} is unspent at the pruning index ${P} but has no record`);
       else outputs.push({ outputId: chunk[j]!, ...r });
     });
   }
   const base: LedgerGenesis = {
     protocolParameters: params,
-    milestone: { index: P, timestamp: state.milestone.timestamp, milestoneId: state.milestone.milestoneId, blockId: state.milestone.blockId },
+    milestone: {
+      index: P,
+      timestamp: state.milestone.timestamp,
+      milestoneId: state.milestone.milestoneId,
+      blockId: state.milestone.blockId,
+    },
     milestoneKeyRanges: keys.keyRanges,
     milestonePublicKeyCount: keys.threshold,
     solidEntryPoints: await ledger.solidEntryPoints(),
@@ -127,7 +173,11 @@ export async function replayLedger(
     for (const b of blocks.values()) {
       copy.put(TABLES.blocks, b.id, b.bytes);
       const md = b.metadata;
-      const copied: BlockMetadata = { protocolVersion: md?.protocolVersion ?? 2, solid: md?.solid ?? false, arrivalTime: md?.arrivalTime ?? 0 };
+      const copied: BlockMetadata = {
+        protocolVersion: md?.protocolVersion ?? 2,
+        solid: md?.solid ?? false,
+        arrivalTime: md?.arrivalTime ?? 0,
+      };
       if (md?.milestoneIndex !== undefined) copied.milestoneIndex = md.milestoneIndex;
       // What a pruning run has still to delete stays referenced: no replayed cone enters it.
       if (md?.referenced && below(md.referenced.milestoneIndex)) copied.referenced = md.referenced;
@@ -144,7 +194,9 @@ export async function replayLedger(
       }
       const b = blocks.get(toHex(record.blockId));
       if (b === undefined) {
-        diffs.push(`milestones: milestone ${index} names block ${h(record.blockId)}, which is not stored (or does not decode)`);
+        diffs.push(
+          `milestones: milestone ${index} names block ${h(record.blockId)}, which is not stored (or does not decode)`,
+        );
         break;
       }
       progress?.(`check: replaying milestone ${index}${last !== undefined ? ` of ${last}` : ''}`);
@@ -152,7 +204,9 @@ export async function replayLedger(
         const c = await confirmMilestone({ store: mem, milestoneBlockId: b.id, milestoneBlock: decodeBlock(b.bytes) });
         await c.batch.commit({ sync: false });
       } catch (e) {
-        diffs.push(`ledger replay: milestone ${index} (block ${h(b.id)}) does not confirm on the ${P !== undefined ? `ledger at the pruning index ${P}` : 'genesis ledger'}: ${(e as Error).message}`);
+        diffs.push(
+          `ledger replay: milestone ${index} (block ${h(b.id)}) does not confirm on the ${P !== undefined ? `ledger at the pruning index ${P}` : 'genesis ledger'}: ${(e as Error).message}`,
+        );
         break;
       }
       summary.milestonesReplayed++;
@@ -165,10 +219,17 @@ export async function replayLedger(
     }
     const latest = await store.getMeta(META.latestMilestoneIndex);
     const cmi = await store.getMeta(META.confirmedMilestoneIndex);
-    if (latest === undefined || (cmi !== undefined && latest < cmi)) diffs.push(`meta latestMilestoneIndex: ${latest} is below the confirmed index ${cmi}`);
-    const [sc, rc] = [await store.getMeta(LEDGER_META.protocolParametersChanges), await mem.getMeta(LEDGER_META.protocolParametersChanges)];
-    if (JSON.stringify(sc?.map((c) => [c.targetMilestoneIndex, c.announcedAt, toHex(c.params)])) !== JSON.stringify(rc?.map((c) => [c.targetMilestoneIndex, c.announcedAt, toHex(c.params)]))) {
-      diffs.push('meta ledger.protocolParametersChanges: the stored changes differ from the replay\'s');
+    if (latest === undefined || (cmi !== undefined && latest < cmi))
+      diffs.push(`meta latestMilestoneIndex: ${latest} is below the confirmed index ${cmi}`);
+    const [sc, rc] = [
+      await store.getMeta(LEDGER_META.protocolParametersChanges),
+      await mem.getMeta(LEDGER_META.protocolParametersChanges),
+    ];
+    if (
+      JSON.stringify(sc?.map((c) => [c.targetMilestoneIndex, c.announcedAt, toHex(c.params)])) !==
+      JSON.stringify(rc?.map((c) => [c.targetMilestoneIndex, c.announcedAt, toHex(c.params)]))
+    ) {
+      diffs.push("meta ledger.protocolParametersChanges: the stored changes differ from the replay's");
     }
 
     for (const [name, prefix] of REPLAYED_TABLES) {
@@ -178,13 +239,21 @@ export async function replayLedger(
         if (r === undefined) {
           if (name === 'receipts' && below(u32At(k, 4, false))) continue; // receipts are kept by design
           if (pending && PRUNED_TABLES.has(name)) summary.pendingPruning++;
-          else diffs.push(`${name}: key 0x${k} is stored but the replay does not produce it${P !== undefined && PRUNED_TABLES.has(name) ? ` (pruned to ${P}: not pruned?)` : ''}`);
+          else
+            diffs.push(
+              `${name}: key 0x${k} is stored but the replay does not produce it${P !== undefined && PRUNED_TABLES.has(name) ? ` (pruned to ${P}: not pruned?)` : ''}`,
+            );
         } else if (toHex(r) !== toHex(v)) diffs.push(`${name}: key 0x${k}: stored value ${h(v)}, replay ${h(r)}`);
       }
       for (const [k, v] of replay) {
         if (stored.has(k)) continue;
         // The base's own milestone: its record lives in the pruning state.
-        if (P !== undefined && ((name === 'milestones' && u32At(k, 0, false) === P) || (name === 'milestoneIndexById' && u32At(toHex(v), 0, true) === P))) continue;
+        if (
+          P !== undefined &&
+          ((name === 'milestones' && u32At(k, 0, false) === P) ||
+            (name === 'milestoneIndexById' && u32At(toHex(v), 0, true) === P))
+        )
+          continue;
         diffs.push(`${name}: key 0x${k} is produced by the replay but not stored`);
       }
     }
@@ -196,11 +265,15 @@ export async function replayLedger(
       if (s === undefined) return;
       if (s.referenced && below(s.referenced.milestoneIndex)) {
         if (pending) summary.pendingPruning++;
-        else diffs.push(`blockMetadata: ${h(id)} is referenced by milestone ${s.referenced.milestoneIndex}, at or below the pruning index ${P}, but not pruned`);
+        else
+          diffs.push(
+            `blockMetadata: ${h(id)} is referenced by milestone ${s.referenced.milestoneIndex}, at or below the pruning index ${P}, but not pruned`,
+          );
         return;
       }
       const r = replayed[i];
-      if (referencedText(s) !== referencedText(r)) diffs.push(`blockMetadata: ${h(id)}: stored ${referencedText(s)}; replay ${referencedText(r)}`);
+      if (referencedText(s) !== referencedText(r))
+        diffs.push(`blockMetadata: ${h(id)}: stored ${referencedText(s)}; replay ${referencedText(r)}`);
     });
   } finally {
     await mem.close();

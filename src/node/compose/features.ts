@@ -29,14 +29,30 @@ export function wireMetricHooks(metrics: NodeMetrics, tangle: TangleParts, ledge
   ledger.milestones.onConfirmed((e) => {
     const verdicts = e.confirmation.verdicts;
     const conflicts = verdicts.filter((v) => v.ledgerInclusionState === 'conflicting').map((v) => v.conflictReason);
-    metrics.milestoneConfirmed({ index: e.index, timestamp: e.confirmation.milestoneTimestamp, milestoneId: e.milestoneId, blockId: e.blockId, referencedBlocks: e.coneSize, includedTransactions: e.included, conflicts, ms: e.ms });
+    metrics.milestoneConfirmed({
+      index: e.index,
+      timestamp: e.confirmation.milestoneTimestamp,
+      milestoneId: e.milestoneId,
+      blockId: e.blockId,
+      referencedBlocks: e.coneSize,
+      includedTransactions: e.included,
+      conflicts,
+      ms: e.ms,
+    });
   });
 }
 
 /** The metrics' gauges, read when scraped: milestones, health, sync, tips, peers, traffic, PoW, event subscribers. */
 export function wireMetricGauges(
   metrics: NodeMetrics,
-  deps: { status: NodeStatus; peering: PeerManager; sync: SyncState; tangle: TangleParts; events: EventBus; pow: PowQueue | undefined },
+  deps: {
+    status: NodeStatus;
+    peering: PeerManager;
+    sync: SyncState;
+    tangle: TangleParts;
+    events: EventBus;
+    pow: PowQueue | undefined;
+  },
 ): void {
   const { status, peering, sync, tangle, events, pow } = deps;
   metrics.observe({
@@ -45,7 +61,10 @@ export function wireMetricGauges(
     latestKnown: () => peering.latestKnown(),
     synced: () => sync.almostSynced,
     tips: () => tangle.tips.size,
-    peers: () => ({ connected: peering.connectedPeers(), known: peering.peerInfos().filter((p) => p.relation === 'known').length }),
+    peers: () => ({
+      connected: peering.connectedPeers(),
+      known: peering.peerInfos().filter((p) => p.relation === 'known').length,
+    }),
     traffic: () => peering.traffic,
     pow: () => pow,
     eventSubscribers: () => events.subscribers,
@@ -57,7 +76,15 @@ export function wireEvents(store: NodeStore, tangle: TangleParts, ledger: Ledger
   const events = new EventBus();
   const { attacher } = tangle;
   const { milestones } = ledger;
-  feedEvents(events, { store, protocol: tangle.protocol, logger, onStored: (l) => attacher.onStored(l), onSolid: (l) => attacher.onSolid(l), onConfirmed: (l) => milestones.onConfirmed(l), onLatest: (l) => milestones.onLatest(l) });
+  feedEvents(events, {
+    store,
+    protocol: tangle.protocol,
+    logger,
+    onStored: (l) => attacher.onStored(l),
+    onSolid: (l) => attacher.onSolid(l),
+    onConfirmed: (l) => milestones.onConfirmed(l),
+    onLatest: (l) => milestones.onLatest(l),
+  });
   return events;
 }
 
@@ -69,7 +96,14 @@ export interface FaucetSection {
 
 /** The dev network's faucet: pays from the dev wallet through client submissions; none without a ledger or a seed. */
 export function wireFaucet(
-  deps: { store: NodeStore; network: NetworkState; tangle: TangleParts; ledger: LedgerParts; intake: IntakeParts; sync: SyncState },
+  deps: {
+    store: NodeStore;
+    network: NetworkState;
+    tangle: TangleParts;
+    ledger: LedgerParts;
+    intake: IntakeParts;
+    sync: SyncState;
+  },
   settings: FaucetSection | undefined,
   logger: Logger,
 ): Faucet | undefined {
@@ -93,10 +127,16 @@ export function wireFaucet(
 }
 
 /** Starts the v3 validator (its interval: `validationInterval`, 0 = off) and logs the network's committee. */
-export function startV3Validator(v3: V3Engine, validationInterval: number | undefined, logger: Logger): ValidatorHandle {
+export function startV3Validator(
+  v3: V3Engine,
+  validationInterval: number | undefined,
+  logger: Logger,
+): ValidatorHandle {
   const intervalMs = validationInterval ?? DEFAULT_VALIDATION_INTERVAL_MS;
   const validator = startValidator(v3, { intervalMs, logger });
   const seats = v3.validatorSeats.length;
-  logger.info(`v3 network "${v3.params.networkName}": ${v3.seats.length} committee seat(s), built-in validator ${seats > 0 && intervalMs > 0 ? `every ${intervalMs} ms for ${seats} seat(s)` : 'off'}`);
+  logger.info(
+    `v3 network "${v3.params.networkName}": ${v3.seats.length} committee seat(s), built-in validator ${seats > 0 && intervalMs > 0 ? `every ${intervalMs} ms for ${seats} seat(s)` : 'off'}`,
+  );
   return validator;
 }

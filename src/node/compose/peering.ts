@@ -100,7 +100,10 @@ export function wirePeering(
   );
   const peerService: ExtraService = {
     definition: PeerServiceService,
-    implementation: { connect: (call: ServerDuplexStream<PeerMessage, PeerMessage>) => peering.accept(acceptPeer(call)), downloadSnapshot: downloadSnapshotHandler(snapshotServer) },
+    implementation: {
+      connect: (call: ServerDuplexStream<PeerMessage, PeerMessage>) => peering.accept(acceptPeer(call)),
+      downloadSnapshot: downloadSnapshotHandler(snapshotServer),
+    },
   };
   return { peering, peerService };
 }

@@ -21,7 +21,14 @@ export type PruningSection = PruningSettings & Pick<PrunerDeps, 'databaseSize' |
  * (tangle/known-blocks.ts); the v3 data goes by time (v3/pruning.ts).
  */
 export function wirePruning(
-  deps: { store: NodeStore; tangle: TangleParts; ledger: LedgerParts; v3: V3Engine | undefined; sync: SyncState; now: () => number },
+  deps: {
+    store: NodeStore;
+    tangle: TangleParts;
+    ledger: LedgerParts;
+    v3: V3Engine | undefined;
+    sync: SyncState;
+    now: () => number;
+  },
   settings: PruningSection | undefined,
   logger: Logger,
 ): Pruner {
@@ -34,27 +41,44 @@ export function wirePruning(
     if (waits > 0) log.info(`${waits} missing parent(s) of pruned unsolid blocks no longer awaited`);
     const before = known.size;
     if (await known.afterPrune(store, writeLock)) {
-      log.info(`stored-block filter rebuilt from the kept blocks: ${before.entries} -> ${known.size.entries} entries, ${(before.bytes / 2 ** 20).toFixed(1)} -> ${(known.size.bytes / 2 ** 20).toFixed(1)} MiB`);
+      log.info(
+        `stored-block filter rebuilt from the kept blocks: ${before.entries} -> ${known.size.entries} entries, ${(before.bytes / 2 ** 20).toFixed(1)} -> ${(known.size.bytes / 2 ** 20).toFixed(1)} MiB`,
+      );
     }
   };
   // The v3 data goes by time: what is older than the timestamp of the milestone at the pruning index.
-  const pruneV3 = async (engine: V3Engine, milestone: { index: number; timestamp: number }, pace: () => Promise<void>): Promise<void> => {
-    const p = await engine.prune({ milestoneIndex: milestone.index, timestamp: milestone.timestamp }, { afterBatch: pace });
-    if (p.blocks > 0) log.info(`v3 blocks of the slots before ${p.slot} pruned (${p.blocks} blocks, ${p.transactions} transactions, ${p.outputs} spent outputs, ${p.batches} batches)`);
+  const pruneV3 = async (
+    engine: V3Engine,
+    milestone: { index: number; timestamp: number },
+    pace: () => Promise<void>,
+  ): Promise<void> => {
+    const p = await engine.prune(
+      { milestoneIndex: milestone.index, timestamp: milestone.timestamp },
+      { afterBatch: pace },
+    );
+    if (p.blocks > 0)
+      log.info(
+        `v3 blocks of the slots before ${p.slot} pruned (${p.blocks} blocks, ${p.transactions} transactions, ${p.outputs} spent outputs, ${p.batches} batches)`,
+      );
   };
   const pruner = new Pruner(
     {
       store,
       protocol: tangle.protocol,
       exclusive: writeLock,
-      forget: (ids) => (recent.referenced(ids), attacher.forgetPruned(ids)),
+      forget: (ids) => {
+        recent.referenced(ids);
+        attacher.forgetPruned(ids);
+      },
       pruned: afterPrune,
       synced: () => sync.almostSynced,
       logger,
       now,
       ...(databaseSize ? { databaseSize } : {}),
       ...(afterBatch ? { afterBatch } : {}),
-      ...(v3 ? { pruneByTime: (m: { index: number; timestamp: number }, pace: () => Promise<void>) => pruneV3(v3, m, pace) } : {}),
+      ...(v3
+        ? { pruneByTime: (m: { index: number; timestamp: number }, pace: () => Promise<void>) => pruneV3(v3, m, pace) }
+        : {}),
     },
     pruneSettings,
   );
@@ -84,7 +108,23 @@ export function wireSnapshots(
 ): SnapshotParts {
   if (!settings) return { snapshots: undefined, server: undefined };
   const { store, network, tangle, pruner, now } = deps;
-  const server = new SnapshotServer({ store, network, pruneHold: (fn) => pruner.exclusive(fn), attachHold: tangle.writeLock, dir: join(settings.dir, 'peers'), logger, now });
-  const snapshots = new Snapshots({ store, network, pruner, exclusive: tangle.writeLock, dir: settings.dir, logger, ...(settings.genesis ? { genesis: settings.genesis } : {}) });
+  const server = new SnapshotServer({
+    store,
+    network,
+    pruneHold: (fn) => pruner.exclusive(fn),
+    attachHold: tangle.writeLock,
+    dir: join(settings.dir, 'peers'),
+    logger,
+    now,
+  });
+  const snapshots = new Snapshots({
+    store,
+    network,
+    pruner,
+    exclusive: tangle.writeLock,
+    dir: settings.dir,
+    logger,
+    ...(settings.genesis ? { genesis: settings.genesis } : {}),
+  });
   return { snapshots, server };
 }

@@ -50,7 +50,11 @@ export function wireService(deps: {
   const { store, network, tangle, peering, metrics, sync, v3, pow, now } = deps;
   const { protocol, tips } = tangle;
   const { name, tickerSymbol, unit, subunit, decimals } = network.baseToken;
-  const v3Identity = { name: NODE_NAME, version: deps.version, baseToken: { name, tickerSymbol, unit, ...(subunit !== undefined ? { subunit } : {}), decimals } };
+  const v3Identity = {
+    name: NODE_NAME,
+    version: deps.version,
+    baseToken: { name, tickerSymbol, unit, ...(subunit !== undefined ? { subunit } : {}), decimals },
+  };
   return new NodeServiceImpl({
     reader: new TangleReader(store, tips),
     submissions: deps.intake.submissions,

@@ -90,7 +90,14 @@ export interface IntakeParts {
 
 /** Every block's way in (intake.ts), and the clients' submissions, refused while the node is not synced. */
 export function wireIntake(
-  deps: { network: NetworkState; tangle: TangleParts; ledger: LedgerParts; metrics: NodeMetrics; sync: SyncState; pow: PowQueue | undefined },
+  deps: {
+    network: NetworkState;
+    tangle: TangleParts;
+    ledger: LedgerParts;
+    metrics: NodeMetrics;
+    sync: SyncState;
+    pow: PowQueue | undefined;
+  },
   random: () => number,
 ): IntakeParts {
   const { network, tangle, ledger, metrics, sync, pow } = deps;
@@ -108,7 +115,14 @@ export function wireIntake(
 
 /** The built-in coordinator of dev networks (undefined without its settings). */
 export function wireCoordinator(
-  deps: { store: NodeStore; tangle: TangleParts; ledger: LedgerParts; intake: Intake; pow: PowQueue | undefined; now: () => number },
+  deps: {
+    store: NodeStore;
+    tangle: TangleParts;
+    ledger: LedgerParts;
+    intake: Intake;
+    pow: PowQueue | undefined;
+    now: () => number;
+  },
   settings: CoordinatorSettings | undefined,
   logger: Logger,
 ): Coordinator | undefined {
@@ -122,7 +136,9 @@ export function wireCoordinator(
     milestones: ledger.milestones,
     exclusive: tangle.writeLock,
     accept: async (block) => (await intake.accept({ block }, { kind: 'coordinator' })).blockId,
-    ...(pow ? { mine: (bytes: Uint8Array, score: number) => pow.mine(bytes, score, new AbortController().signal) } : {}),
+    ...(pow
+      ? { mine: (bytes: Uint8Array, score: number) => pow.mine(bytes, score, new AbortController().signal) }
+      : {}),
     settings,
     logger,
     now,

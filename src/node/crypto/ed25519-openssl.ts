@@ -31,7 +31,9 @@ export interface OpenSslEd25519Verifier {
   cachedKeys(): number;
 }
 
-/** A bounded LRU of imported keys; `null` remembers a key OpenSSL refused to import (so it is not retried each time). */
+/**
+ * A bounded LRU of imported keys; `null` remembers a key OpenSSL refused to import (so it is not retried each time).
+ */
 class KeyCache {
   private readonly map = new Map<string, KeyObject | null>();
   constructor(private readonly capacity: number) {}
@@ -64,7 +66,8 @@ class KeyCache {
 /** Creates an OpenSSL-backed accelerator with its own key cache. */
 export function createOpenSslEd25519Verifier(options: OpenSslEd25519Options = {}): OpenSslEd25519Verifier {
   const capacity = options.keyCacheSize ?? DEFAULT_KEY_CACHE_SIZE;
-  if (!Number.isSafeInteger(capacity) || capacity < 1) throw new RangeError(`keyCacheSize must be a positive integer, got ${capacity}`);
+  if (!Number.isSafeInteger(capacity) || capacity < 1)
+    throw new RangeError(`keyCacheSize must be a positive integer, got ${capacity}`);
   const cache = new KeyCache(capacity);
   const fast: Ed25519Accelerator = (publicKey, message, signature) => {
     if (publicKey.length !== 32 || signature.length !== 64) return false;
@@ -83,14 +86,18 @@ export function createOpenSslEd25519Verifier(options: OpenSslEd25519Options = {}
 const SELF_TEST = {
   publicKey: '3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c',
   message: '72',
-  signature: '92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00',
+  signature:
+    '92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00',
 };
 
 /** True when the verifier accepts the RFC 8032 test signature and rejects it once a message bit is flipped. */
 export function selfTest(verifier: OpenSslEd25519Verifier): boolean {
   const pub = Buffer.from(SELF_TEST.publicKey, 'hex');
   const sig = Buffer.from(SELF_TEST.signature, 'hex');
-  return verifier.verify(pub, Buffer.from(SELF_TEST.message, 'hex'), sig) === true && verifier.verify(pub, Uint8Array.of(0x73), sig) === false;
+  return (
+    verifier.verify(pub, Buffer.from(SELF_TEST.message, 'hex'), sig) === true &&
+    verifier.verify(pub, Uint8Array.of(0x73), sig) === false
+  );
 }
 
 /**
@@ -100,7 +107,8 @@ export function selfTest(verifier: OpenSslEd25519Verifier): boolean {
  */
 export function installOpenSslEd25519(options: OpenSslEd25519Options = {}): boolean {
   // several nodes in one process (tests) share one verifier and its key cache
-  if (options.keyCacheSize === undefined && shared !== undefined && getEd25519Accelerator() === shared.verify) return true;
+  if (options.keyCacheSize === undefined && shared !== undefined && getEd25519Accelerator() === shared.verify)
+    return true;
   const verifier = createOpenSslEd25519Verifier(options);
   if (!selfTest(verifier)) return false;
   setEd25519Accelerator(verifier.verify);

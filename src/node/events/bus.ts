@@ -4,9 +4,9 @@
  * (feed.ts); it holds no state but the events of the current tick.
  *
  * Events emitted in the same tick go out as one batch on the next (a group commit's blocks, a confirmation's effects),
- * at most MAX_BATCH events and about MAX_BATCH_BYTES each (a gRPC message stays far below its 4 MiB limit). With no subscriber nothing is kept and the feed skips building events at all
- * (`active`). A subscriber is a plain function: it must not throw and must bound what it keeps (the gRPC adapter cuts
- * a stream whose reader falls behind).
+ * at most MAX_BATCH events and about MAX_BATCH_BYTES each (a gRPC message stays far below its 4 MiB limit). With no
+ * subscriber nothing is kept and the feed skips building events at all (`active`). A subscriber is a plain function: it
+ * must not throw and must bound what it keeps (the gRPC adapter cuts a stream whose reader falls behind).
  */
 import type { LatestMilestone } from '../ledger/milestones.ts';
 import type { BlockMetadataView } from '../tangle/reads.ts';
@@ -36,7 +36,13 @@ export interface MilestoneEvent {
 }
 
 /** TIP-28 unlock condition names, as in the topic `outputs/unlock/{condition}/{address}`. */
-export type UnlockConditionName = 'address' | 'storage-return' | 'expiration' | 'state-controller' | 'governor' | 'immutable-alias';
+export type UnlockConditionName =
+  | 'address'
+  | 'storage-return'
+  | 'expiration'
+  | 'state-controller'
+  | 'governor'
+  | 'immutable-alias';
 
 export interface OutputEvent {
   kind: 'created' | 'spent';

@@ -88,7 +88,10 @@ export function feedEvents(bus: EventBus, s: FeedSources): void {
   s.onSolid((blockId, parents, coneRoots) => {
     if (!bus.active) return;
     const flags = promoteReattach(tipScore(coneRoots, s.protocol.ledgerIndex, s.protocol.current.belowMaxDepth));
-    bus.emit({ kind: 'metadata', view: { blockId, parents: [...parents], metadata: { protocolVersion: 2, solid: true, arrivalTime: 0 }, flags } });
+    bus.emit({
+      kind: 'metadata',
+      view: { blockId, parents: [...parents], metadata: { protocolVersion: 2, solid: true, arrivalTime: 0 }, flags },
+    });
   });
   s.onLatest((m) => bus.emit({ kind: 'latest', milestone: { ...m } }));
   let chain: Promise<void> = Promise.resolve();
@@ -103,7 +106,10 @@ export function feedEvents(bus: EventBus, s: FeedSources): void {
 async function confirmationEvents(bus: EventBus, s: FeedSources, e: ConfirmedEvent): Promise<void> {
   const c = e.confirmation;
   const ids = [...c.verdicts.map((v) => v.blockId), e.blockId];
-  const [raws, metadata] = await Promise.all([s.store.getMany(TABLES.blocks, ids), s.store.getMany(TABLES.blockMetadata, ids)]);
+  const [raws, metadata] = await Promise.all([
+    s.store.getMany(TABLES.blocks, ids),
+    s.store.getMany(TABLES.blockMetadata, ids),
+  ]);
   ids.forEach((blockId, i) => {
     const raw = raws[i];
     const md = metadata[i];
@@ -123,9 +129,23 @@ async function confirmationEvents(bus: EventBus, s: FeedSources, e: ConfirmedEve
   if (c.receipt !== undefined) {
     const milestoneRaw = raws[ids.length - 1];
     const block = milestoneRaw === undefined ? undefined : decodeBlock(milestoneRaw);
-    const option = block?.payload?.type === PAYLOAD_MILESTONE ? block.payload.options.find((o) => o.type === MILESTONE_OPTION_RECEIPT) : undefined;
-    if (option) bus.emit({ kind: 'receipt', milestoneIndex: c.milestoneIndex, json: JSON.stringify(milestoneOptionToJson(option)) });
-    else s.logger.warn(`milestone ${c.milestoneIndex} (${toHex0x(e.blockId)}) confirmed a receipt its stored block does not show`);
+    const option =
+      block?.payload?.type === PAYLOAD_MILESTONE
+        ? block.payload.options.find((o) => o.type === MILESTONE_OPTION_RECEIPT)
+        : undefined;
+    if (option)
+      bus.emit({
+        kind: 'receipt',
+        milestoneIndex: c.milestoneIndex,
+        json: JSON.stringify(milestoneOptionToJson(option)),
+      });
+    else
+      s.logger.warn(
+        `milestone ${c.milestoneIndex} (${toHex0x(e.blockId)}) confirmed a receipt its stored block does not show`,
+      );
   }
-  bus.emit({ kind: 'confirmed', milestone: { index: c.milestoneIndex, timestamp: c.milestoneTimestamp, milestoneId: c.milestoneId } });
+  bus.emit({
+    kind: 'confirmed',
+    milestone: { index: c.milestoneIndex, timestamp: c.milestoneTimestamp, milestoneId: c.milestoneId },
+  });
 }

@@ -4,7 +4,13 @@
  * and foundry outputs (inx-mqtt's topics: docs/decisions.md §21).
  */
 import { toHex0x } from '../../core/bytes.ts';
-import { aliasIdFromOutputId, bech32EncodeAddress, foundryId, nftIdFromOutputId, parseOutputId } from '../../core/ids/index.ts';
+import {
+  aliasIdFromOutputId,
+  bech32EncodeAddress,
+  foundryId,
+  nftIdFromOutputId,
+  parseOutputId,
+} from '../../core/ids/index.ts';
 import { outputToJson } from '../../core/json/index.ts';
 import type { ConsumedOutput, CreatedOutput } from '../../core/ledger/index.ts';
 import {
@@ -69,7 +75,9 @@ export function chainOf(outputId: Uint8Array, output: CommonOutput): OutputEvent
       return { kind: 'nft', id: isZero(output.nftId) ? nftIdFromOutputId(outputId) : output.nftId };
     case OUTPUT_FOUNDRY: {
       const alias = output.unlockConditions.find((uc) => uc.type === UC_IMMUTABLE_ALIAS);
-      return alias ? { kind: 'foundry', id: foundryId(alias.address.aliasId, output.serialNumber, output.tokenScheme.type) } : undefined;
+      return alias
+        ? { kind: 'foundry', id: foundryId(alias.address.aliasId, output.serialNumber, output.tokenScheme.type) }
+        : undefined;
     }
     default:
       return undefined;
@@ -86,7 +94,11 @@ function metadataJson(o: CreatedOutput | ConsumedOutput, ledgerIndex: number): R
     outputIndex: index,
     isSpent: spent !== undefined,
     ...(spent !== undefined
-      ? { milestoneIndexSpent: spent.milestoneIndexSpent, milestoneTimestampSpent: spent.milestoneTimestampSpent, transactionIdSpent: toHex0x(spent.transactionIdSpent) }
+      ? {
+          milestoneIndexSpent: spent.milestoneIndexSpent,
+          milestoneTimestampSpent: spent.milestoneTimestampSpent,
+          transactionIdSpent: toHex0x(spent.transactionIdSpent),
+        }
       : {}),
     milestoneIndexBooked: o.milestoneIndexBooked,
     milestoneTimestampBooked: o.milestoneTimestampBooked,
@@ -95,7 +107,12 @@ function metadataJson(o: CreatedOutput | ConsumedOutput, ledgerIndex: number): R
 }
 
 /** The event of an output a confirmation at `ledgerIndex` booked (`created`) or spent. */
-export function outputEvent(kind: 'created' | 'spent', o: CreatedOutput | ConsumedOutput, ledgerIndex: number, hrp: string): OutputEvent {
+export function outputEvent(
+  kind: 'created' | 'spent',
+  o: CreatedOutput | ConsumedOutput,
+  ledgerIndex: number,
+  hrp: string,
+): OutputEvent {
   const event: OutputEvent = {
     kind,
     outputId: o.outputId,

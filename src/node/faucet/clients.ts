@@ -28,7 +28,8 @@ function ipv6Groups(text: string): number[] | undefined {
   const head = part(halves[0]);
   const tail = part(halves[1]);
   const last = halves.length === 2 ? tail : head;
-  if (last.length > 0 && last[last.length - 1]!.includes('.')) last.splice(last.length - 1, 1, '0', '0'); // embedded IPv4
+  // embedded IPv4
+  if (last.length > 0 && last[last.length - 1]!.includes('.')) last.splice(last.length - 1, 1, '0', '0');
   const missing = 8 - head.length - tail.length;
   if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined;
   const groups = [...head, ...Array.from({ length: halves.length === 2 ? missing : 0 }, () => '0'), ...tail];
@@ -47,7 +48,13 @@ export function faucetClientOf(ip: string, limits: ClientLimits): FaucetClient |
   const groups = ipv6Groups(a);
   if (groups === undefined) return { key: a, limit: limits.perClient }; // not an address: counted under its text
   if (groups.every((g, i) => g === (i === 7 ? 1 : 0))) return { key: '::1', limit: limits.perLoopbackClient };
-  return { key: `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`, limit: limits.perClient };
+  return {
+    key: `${groups
+      .slice(0, 4)
+      .map((g) => g.toString(16))
+      .join(':')}::/64`,
+    limit: limits.perClient,
+  };
 }
 
 /** How many requests of each client wait (queued, or in the transaction not yet confirmed). */

@@ -27,7 +27,14 @@ import type { Logger } from '../logger.ts';
 import type { BlockMetadataView } from '../tangle/reads.ts';
 import { faucetClientOf, WaitingPerClient, type FaucetClient } from './clients.ts';
 import type { AddressFunds } from './funds.ts';
-import { buildFaucetTransaction, faucetKey, MAX_PAYOUTS, minBasicDeposit, planPayouts, type FaucetKey } from './transaction.ts';
+import {
+  buildFaucetTransaction,
+  faucetKey,
+  MAX_PAYOUTS,
+  minBasicDeposit,
+  planPayouts,
+  type FaucetKey,
+} from './transaction.ts';
 
 export interface FaucetSettings {
   /** What a request receives (inx-faucet `faucet.amount`). */
@@ -55,7 +62,11 @@ export const FAUCET_DEFAULTS: Readonly<FaucetSettings> = Object.freeze({
 });
 
 /** The amounts the configuration sets (`--faucet-amount`, `--faucet-small-amount`, `--faucet-max-address-balance`). */
-export function faucetSettingsOf(c: { faucetAmount?: number; faucetSmallAmount?: number; faucetMaxAddressBalance?: number }): Partial<FaucetSettings> {
+export function faucetSettingsOf(c: {
+  faucetAmount?: number;
+  faucetSmallAmount?: number;
+  faucetMaxAddressBalance?: number;
+}): Partial<FaucetSettings> {
   const out: Partial<FaucetSettings> = {};
   if (c.faucetAmount !== undefined) out.amount = BigInt(c.faucetAmount);
   if (c.faucetSmallAmount !== undefined) out.smallAmount = BigInt(c.faucetSmallAmount);
@@ -66,7 +77,9 @@ export function faucetSettingsOf(c: { faucetAmount?: number; faucetSmallAmount?:
 /** inx-faucet's queue capacity. */
 export const FAUCET_QUEUE_LIMIT = 5000;
 
-/** Retry-After of a refusal that a milestone or two may lift: a full queue, too many requests of the client, not synced. */
+/**
+ * Retry-After of a refusal that a milestone or two may lift: a full queue, too many requests of the client, not synced.
+ */
 export const FAUCET_BUSY_RETRY_SECONDS = 10;
 /** Retry-After of "not enough funds" (funds come back when a payout fails or someone refills the faucet). */
 export const FAUCET_FUNDS_RETRY_SECONDS = 60;
@@ -129,8 +142,11 @@ type Outcome = 'included' | 'failed' | 'undecided';
 
 const invalid = (message: string): NodeError => new NodeError('INVALID_REQUEST', message);
 /** inx-faucet answers these with 500 (echo.ErrInternalServerError); here 503 with a Retry-After hint. */
-const refused = (message: string, retryAfterSeconds: number, code: 'UNAVAILABLE' | 'NODE_NOT_SYNCED' = 'UNAVAILABLE'): NodeError =>
-  new NodeError(code, message, { retryAfterSeconds });
+const refused = (
+  message: string,
+  retryAfterSeconds: number,
+  code: 'UNAVAILABLE' | 'NODE_NOT_SYNCED' = 'UNAVAILABLE',
+): NodeError => new NodeError(code, message, { retryAfterSeconds });
 
 export class Faucet {
   private readonly key: FaucetKey;
@@ -154,12 +170,20 @@ export class Faucet {
     this.key = faucetKey(deps.seed);
     this.settings = { ...FAUCET_DEFAULTS, ...settings };
     const min = minBasicDeposit(deps.protocol(), this.key.address);
-    for (const [name, flag] of [['amount', '--faucet-amount'], ['smallAmount', '--faucet-small-amount']] as const) {
-      if (this.settings[name] < min) throw new ConfigError(`${flag} ${this.settings[name]} is below the storage deposit of a basic output on this network (${min})`);
+    for (const [name, flag] of [
+      ['amount', '--faucet-amount'],
+      ['smallAmount', '--faucet-small-amount'],
+    ] as const) {
+      if (this.settings[name] < min)
+        throw new ConfigError(
+          `${flag} ${this.settings[name]} is below the storage deposit of a basic output on this network (${min})`,
+        );
     }
     deps.onConfirmed((changes) => {
       if (this.closed) return;
-      this.settling = this.settling.then(() => this.settle(changes)).catch((e: unknown) => deps.logger.error('faucet: settling a milestone failed', e));
+      this.settling = this.settling
+        .then(() => this.settle(changes))
+        .catch((e: unknown) => deps.logger.error('faucet: settling a milestone failed', e));
     });
   }
 
@@ -186,7 +210,13 @@ export class Faucet {
   async info(): Promise<FaucetInfo> {
     await this.start();
     const hrp = this.deps.protocol().bech32Hrp;
-    return { isHealthy: this.deps.synced(), address: this.address, balance: this.balance, tokenName: this.deps.tokenName, bech32Hrp: hrp };
+    return {
+      isHealthy: this.deps.synced(),
+      address: this.address,
+      balance: this.balance,
+      tokenName: this.deps.tokenName,
+      bech32Hrp: hrp,
+    };
   }
 
   /**
@@ -196,10 +226,18 @@ export class Faucet {
   async enqueue(bech32: string, client = ''): Promise<FaucetEnqueued> {
     const address = this.parse(bech32);
     const key = bech32EncodeAddress(this.deps.protocol().bech32Hrp, address);
-    if (!this.deps.synced()) throw refused('Faucet node is not synchronized/healthy. Please try again later!', FAUCET_BUSY_RETRY_SECONDS, 'NODE_NOT_SYNCED');
+    if (!this.deps.synced())
+      throw refused(
+        'Faucet node is not synchronized/healthy. Please try again later!',
+        FAUCET_BUSY_RETRY_SECONDS,
+        'NODE_NOT_SYNCED',
+      );
     await this.start();
     if (this.waiting.has(key)) throw invalid('Address is already in the queue.');
-    const who = faucetClientOf(client, { perClient: this.settings.maxWaitingPerClient, perLoopbackClient: this.settings.maxWaitingPerLoopbackClient });
+    const who = faucetClientOf(client, {
+      perClient: this.settings.maxWaitingPerClient,
+      perLoopbackClient: this.settings.maxWaitingPerLoopbackClient,
+    });
     this.checkClient(who);
     const { balance } = await this.deps.ledger.funds(address);
     let amount = this.settings.amount;
@@ -209,8 +247,13 @@ export class Faucet {
     }
     if (this.waiting.has(key)) throw invalid('Address is already in the queue.'); // enqueued while its funds were read
     this.checkClient(who); // the client's other requests may have been enqueued meanwhile too
-    if (amount > this.balance) throw refused('Faucet does not have enough funds to process your request. Please try again later!', FAUCET_FUNDS_RETRY_SECONDS);
-    if (this.closed || this.queue.length >= FAUCET_QUEUE_LIMIT) throw refused('Faucet queue is full. Please try again later!', FAUCET_BUSY_RETRY_SECONDS);
+    if (amount > this.balance)
+      throw refused(
+        'Faucet does not have enough funds to process your request. Please try again later!',
+        FAUCET_FUNDS_RETRY_SECONDS,
+      );
+    if (this.closed || this.queue.length >= FAUCET_QUEUE_LIMIT)
+      throw refused('Faucet queue is full. Please try again later!', FAUCET_BUSY_RETRY_SECONDS);
     const request: Request = { key, address, amount, client: who };
     this.queue.push(request);
     this.waiting.set(key, request);
@@ -238,14 +281,22 @@ export class Faucet {
   /** Waiting requests (queued or in the unconfirmed transaction), the queued ones, and the unconfirmed transaction. */
   get state(): { waiting: number; queued: number; pending?: { blockId: Uint8Array; transactionId: Uint8Array } } {
     const p = this.pending;
-    return { waiting: this.waiting.size, queued: this.queue.length, ...(p ? { pending: { blockId: p.blockId, transactionId: p.transactionId } } : {}) };
+    return {
+      waiting: this.waiting.size,
+      queued: this.queue.length,
+      ...(p ? { pending: { blockId: p.blockId, transactionId: p.transactionId } } : {}),
+    };
   }
 
   private checkClient(who: FaucetClient | undefined): void {
     if (this.perClient.allows(who)) return;
-    throw new NodeError('TOO_MANY_REQUESTS', `Too many requests from your IP address are waiting (at most ${who!.limit}). Please try again later!`, {
-      retryAfterSeconds: FAUCET_BUSY_RETRY_SECONDS,
-    });
+    throw new NodeError(
+      'TOO_MANY_REQUESTS',
+      `Too many requests from your IP address are waiting (at most ${who!.limit}). Please try again later!`,
+      {
+        retryAfterSeconds: FAUCET_BUSY_RETRY_SECONDS,
+      },
+    );
   }
 
   /** A request is done (paid, or dropped): its address and its client may ask again. */
@@ -256,7 +307,7 @@ export class Faucet {
 
   private parse(text: string): Address {
     const hrp = this.deps.protocol().bech32Hrp;
-    let decoded;
+    let decoded: ReturnType<typeof bech32DecodeAddress>;
     try {
       decoded = bech32DecodeAddress(text);
     } catch {
@@ -267,7 +318,14 @@ export class Faucet {
   }
 
   private schedule(): void {
-    if (this.closed || this.pending !== undefined || this.round !== undefined || this.timer !== undefined || this.queue.length === 0) return;
+    if (
+      this.closed ||
+      this.pending !== undefined ||
+      this.round !== undefined ||
+      this.timer !== undefined ||
+      this.queue.length === 0
+    )
+      return;
     const delay = this.queue.length >= MAX_PAYOUTS ? 0 : this.settings.batchTimeoutMs;
     this.timer = setTimeout(() => {
       this.timer = undefined;
@@ -288,7 +346,9 @@ export class Faucet {
   private async pay(): Promise<void> {
     if (this.closed || this.pending !== undefined || this.queue.length === 0) return;
     const params = this.deps.protocol();
-    const inputs = (await this.deps.ledger.funds(this.key.address)).spendable.sort((a, b) => (a.output.amount > b.output.amount ? -1 : a.output.amount < b.output.amount ? 1 : 0)).slice(0, LIMITS.inputs.max);
+    const inputs = (await this.deps.ledger.funds(this.key.address)).spendable
+      .sort((a, b) => (a.output.amount > b.output.amount ? -1 : a.output.amount < b.output.amount ? 1 : 0))
+      .slice(0, LIMITS.inputs.max);
     const funds = inputs.reduce((s, i) => s + i.output.amount, 0n);
     const batch = this.queue.splice(0, MAX_PAYOUTS);
     const plan = planPayouts(batch, funds, minBasicDeposit(params, this.key.address));
@@ -296,7 +356,9 @@ export class Faucet {
       // inx-faucet drops a request its funds cannot pay; the address may ask again.
       this.release(r);
       this.balance += r.amount;
-      this.deps.logger.warn(`faucet: dropped the request of ${r.key}: ${r.amount} is more than the faucet's outputs can pay (${funds})`);
+      this.deps.logger.warn(
+        `faucet: dropped the request of ${r.key}: ${r.amount} is more than the faucet's outputs can pay (${funds})`,
+      );
     }
     this.queue.unshift(...plan.later);
     if (plan.paid.length === 0) return;
@@ -304,11 +366,21 @@ export class Faucet {
       const tx = buildFaucetTransaction(params, this.key, inputs, plan.paid, plan.change);
       const block: Block = { protocolVersion: params.version, parents: [], payload: tx.payload, nonce: 0n };
       const blockId = await this.deps.submit(block, this.lifetime.signal);
-      this.pending = { blockId, transactionId: tx.transactionId, inputs: new Set(inputs.map((i) => toHex(i.outputId))), requests: plan.paid };
-      this.deps.logger.info(`faucet: block ${toHex0x(blockId)} pays ${plan.paid.length} request(s), transaction ${toHex0x(tx.transactionId)}`);
+      this.pending = {
+        blockId,
+        transactionId: tx.transactionId,
+        inputs: new Set(inputs.map((i) => toHex(i.outputId))),
+        requests: plan.paid,
+      };
+      this.deps.logger.info(
+        `faucet: block ${toHex0x(blockId)} pays ${plan.paid.length} request(s), transaction ${toHex0x(tx.transactionId)}`,
+      );
     } catch (e) {
       this.queue.unshift(...plan.paid);
-      if (!this.closed) this.deps.logger.warn(`faucet: sending the payout of ${plan.paid.length} request(s) failed, retrying in the next round: ${(e as Error).message}`);
+      if (!this.closed)
+        this.deps.logger.warn(
+          `faucet: sending the payout of ${plan.paid.length} request(s) failed, retrying in the next round: ${(e as Error).message}`,
+        );
     }
   }
 
@@ -322,10 +394,14 @@ export class Faucet {
         this.pending = undefined;
         if (outcome === 'included') {
           for (const r of p.requests) this.release(r);
-          this.deps.logger.info(`faucet: transaction ${toHex0x(p.transactionId)} confirmed, ${p.requests.length} request(s) paid`);
+          this.deps.logger.info(
+            `faucet: transaction ${toHex0x(p.transactionId)} confirmed, ${p.requests.length} request(s) paid`,
+          );
         } else {
           this.queue.unshift(...p.requests);
-          this.deps.logger.warn(`faucet: transaction ${toHex0x(p.transactionId)} was not included; its ${p.requests.length} request(s) are queued again`);
+          this.deps.logger.warn(
+            `faucet: transaction ${toHex0x(p.transactionId)} was not included; its ${p.requests.length} request(s) are queued again`,
+          );
         }
       }
     }
@@ -337,7 +413,8 @@ export class Faucet {
   private async outcomeOf(p: PendingTransaction, changes: ConfirmedLedgerChanges): Promise<Outcome> {
     const verdict = changes.verdicts.find((v) => equalBytes(v.blockId, p.blockId));
     if (verdict !== undefined) return verdict.ledgerInclusionState === 'included' ? 'included' : 'failed';
-    if (changes.consumed.some((o) => p.inputs.has(toHex(o.outputId)))) return 'failed'; // another transaction spent an input
+    // another transaction spent an input
+    if (changes.consumed.some((o) => p.inputs.has(toHex(o.outputId)))) return 'failed';
     let view: BlockMetadataView;
     try {
       view = await this.deps.metadata(p.blockId);

@@ -1,8 +1,9 @@
 /**
  * What an address holds, as inx-faucet asks the indexer: its basic outputs without expiration, timelock or storage
- * deposit return (TIP-26 `/outputs/basic?address=...&hasExpiration=false&hasTimelock=false&hasStorageDepositReturn=false`),
- * read from the node's own output index and ledger. The whole read runs in the attacher's exclusive queue, so no
- * milestone commits in the middle: the list and the outputs are of one ledger index.
+ * deposit return (TIP-26
+ * `/outputs/basic?address=...&hasExpiration=false&hasTimelock=false&hasStorageDepositReturn=false`), read from the
+ * node's own output index and ledger. The whole read runs in the attacher's exclusive queue, so no milestone commits in
+ * the middle: the list and the outputs are of one ledger index.
  */
 import { fromHex0x } from '../../core/bytes.ts';
 import { bech32EncodeAddress } from '../../core/ids/index.ts';
@@ -20,7 +21,9 @@ export interface AddressFunds {
   /** Every listed basic output (inx-faucet's balance of an address sums them all). */
   outputs: FaucetInput[];
   balance: bigint;
-  /** The outputs a transaction can spend without more than one signature: no native tokens, the address condition alone. */
+  /**
+   * The outputs a transaction can spend without more than one signature: no native tokens, the address condition alone.
+   */
   spendable: FaucetInput[];
   spendableBalance: bigint;
 }
@@ -44,7 +47,13 @@ export class FaucetLedger {
       const params: Record<string, string> = { address: bech32EncodeAddress(hrp, address), ...UNCONDITIONED };
       const ids: Uint8Array[] = [];
       for (let cursor: string | undefined; ; ) {
-        const page = await queryOutputs(this.store, 'basic', cursor === undefined ? params : { ...params, cursor }, ledgerIndex, hrp);
+        const page = await queryOutputs(
+          this.store,
+          'basic',
+          cursor === undefined ? params : { ...params, cursor },
+          ledgerIndex,
+          hrp,
+        );
         ids.push(...page.items.map((id) => fromHex0x(id, 'outputId')));
         if (page.cursor === undefined) break;
         cursor = page.cursor;

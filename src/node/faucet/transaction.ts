@@ -5,8 +5,22 @@
  * transaction pays, so that the change is either nothing or at least the storage deposit of a basic output.
  */
 import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../core/crypto/index.ts';
-import { essenceHash, inputsCommitmentOf, networkIdFromName, parseOutputId, transactionIdOf } from '../../core/ids/index.ts';
-import { LIMITS, type Address, type BasicOutput, type Ed25519Address, type ProtocolParameters, type TransactionPayload, type Unlock } from '../../core/model/index.ts';
+import {
+  essenceHash,
+  inputsCommitmentOf,
+  networkIdFromName,
+  parseOutputId,
+  transactionIdOf,
+} from '../../core/ids/index.ts';
+import {
+  LIMITS,
+  type Address,
+  type BasicOutput,
+  type Ed25519Address,
+  type ProtocolParameters,
+  type TransactionPayload,
+  type Unlock,
+} from '../../core/model/index.ts';
 import { minStorageDeposit } from '../../core/validation/index.ts';
 
 /** inx-faucet's default tag of its transactions' tagged-data payload. */
@@ -61,7 +75,12 @@ export interface PayoutPlan<T> {
  * Pays the requests in order while the funds last, at most MAX_PAYOUTS of them; a request is paid only when what is
  * left after it is nothing or at least `minDeposit` (a smaller change output would be invalid).
  */
-export function planPayouts<T extends { amount: bigint }>(requests: readonly T[], funds: bigint, minDeposit: bigint, maxPayouts = MAX_PAYOUTS): PayoutPlan<T> {
+export function planPayouts<T extends { amount: bigint }>(
+  requests: readonly T[],
+  funds: bigint,
+  minDeposit: bigint,
+  maxPayouts = MAX_PAYOUTS,
+): PayoutPlan<T> {
   const plan: PayoutPlan<T> = { paid: [], unpayable: [], later: [], change: funds };
   for (const r of requests) {
     const rest = plan.change - r.amount;
@@ -81,8 +100,15 @@ export interface BuiltTransaction {
 }
 
 /** The signed transaction spending `inputs` (all of `key`'s address) into `payouts` and `change` (0 = none). */
-export function buildFaucetTransaction(params: ProtocolParameters, key: FaucetKey, inputs: readonly FaucetInput[], payouts: readonly Payout[], change: bigint): BuiltTransaction {
-  if (inputs.length === 0 || inputs.length > LIMITS.inputs.max) throw new RangeError(`a faucet transaction needs 1..${LIMITS.inputs.max} inputs, got ${inputs.length}`);
+export function buildFaucetTransaction(
+  params: ProtocolParameters,
+  key: FaucetKey,
+  inputs: readonly FaucetInput[],
+  payouts: readonly Payout[],
+  change: bigint,
+): BuiltTransaction {
+  if (inputs.length === 0 || inputs.length > LIMITS.inputs.max)
+    throw new RangeError(`a faucet transaction needs 1..${LIMITS.inputs.max} inputs, got ${inputs.length}`);
   const outputs = payouts.map((p) => basicOutput(p.address, p.amount));
   if (change > 0n) outputs.push(basicOutput(key.address, change));
   const essence = {
@@ -97,7 +123,9 @@ export function buildFaucetTransaction(params: ProtocolParameters, key: FaucetKe
     payload: { type: 5 as const, tag: new TextEncoder().encode(FAUCET_TAG), data: new Uint8Array(0) },
   };
   const signature = ed25519Sign(key.seed, essenceHash(essence));
-  const unlocks: Unlock[] = inputs.map((_, i) => (i === 0 ? { type: 0, signature: { type: 0, publicKey: key.publicKey, signature } } : { type: 1, reference: 0 }));
+  const unlocks: Unlock[] = inputs.map((_, i) =>
+    i === 0 ? { type: 0, signature: { type: 0, publicKey: key.publicKey, signature } } : { type: 1, reference: 0 },
+  );
   const payload: TransactionPayload = { type: 6, essence, unlocks };
   return { payload, transactionId: transactionIdOf(payload) };
 }

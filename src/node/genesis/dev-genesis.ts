@@ -12,7 +12,8 @@ import type { Address, BasicOutput } from '../../core/model/index.ts';
 import { devGenesis, type Genesis } from './genesis.ts';
 import { DEFAULT_MILESTONE_INTERVAL_SECONDS } from './genesis-ledger.ts';
 
-export const DEV_ONLY_NOTE = 'DEV NETWORK ONLY: these private keys are public by being in this file; never use them for value.';
+export const DEV_ONLY_NOTE =
+  'DEV NETWORK ONLY: these private keys are public by being in this file; never use them for value.';
 export const DEV_COORDINATOR_KEYS = 3;
 export const DEV_COORDINATOR_THRESHOLD = 2;
 
@@ -32,23 +33,31 @@ const cryptoRandom = (n: number): Uint8Array => crypto.getRandomValues(new Uint8
 
 /** The address of a `--funds` entry: a bech32 address, or the Ed25519 address of a 0x seed. */
 export function fundsAddress(entry: string): Address {
-  if (/^0x[0-9a-fA-F]{64}$/.test(entry)) return ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(fromHex0x(entry, 'funds')));
+  if (/^0x[0-9a-fA-F]{64}$/.test(entry))
+    return ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(fromHex0x(entry, 'funds')));
   try {
     return bech32DecodeAddress(entry).address;
   } catch (e) {
-    throw new Error(`--funds ${entry}: neither a bech32 address nor a 0x-prefixed 32-byte seed (${(e as Error).message})`);
+    throw new Error(
+      `--funds ${entry}: neither a bech32 address nor a 0x-prefixed 32-byte seed (${(e as Error).message})`,
+    );
   }
 }
 
 export function devNetworkGenesis(options: DevNetworkOptions): Genesis {
   const random = options.randomBytes ?? cryptoRandom;
-  const g = devGenesis({ minPowScore: options.minPowScore, ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}) });
+  const g = devGenesis({
+    minPowScore: options.minPowScore,
+    ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
+  });
   if (options.networkName !== undefined) {
-    if (options.networkName.length === 0 || options.networkName.length > 255) throw new Error(`--network-name must have 1..255 characters, got ${options.networkName.length}`);
+    if (options.networkName.length === 0 || options.networkName.length > 255)
+      throw new Error(`--network-name must have 1..255 characters, got ${options.networkName.length}`);
     g.protocol.networkName = options.networkName;
   }
   const interval = options.milestoneInterval ?? DEFAULT_MILESTONE_INTERVAL_SECONDS;
-  if (!(interval > 0) || interval > 3600) throw new Error(`--milestone-interval must be in (0, 3600] seconds, got ${interval}`);
+  if (!(interval > 0) || interval > 3600)
+    throw new Error(`--milestone-interval must be in (0, 3600] seconds, got ${interval}`);
 
   const seeds = Array.from({ length: DEV_COORDINATOR_KEYS }, () => random(32));
   g.milestoneKeyRanges = seeds.map((s) => ({ publicKey: ed25519PublicKeyFromSeed(s), start: 0, end: 0 }));
@@ -66,7 +75,13 @@ export function devNetworkGenesis(options: DevNetworkOptions): Genesis {
   const share = g.protocol.tokenSupply / BigInt(owners.length);
   const first = g.protocol.tokenSupply - share * BigInt(owners.length - 1);
   g.outputs = owners.map((address, i) => {
-    const output: BasicOutput = { type: 3, amount: i === 0 ? first : share, nativeTokens: [], unlockConditions: [{ type: 0, address }], features: [] };
+    const output: BasicOutput = {
+      type: 3,
+      amount: i === 0 ? first : share,
+      nativeTokens: [],
+      unlockConditions: [{ type: 0, address }],
+      features: [],
+    };
     return {
       outputId: toHex0x(outputId(genesisTx, i)),
       blockId: toHex0x(new Uint8Array(32)),

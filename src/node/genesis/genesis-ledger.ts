@@ -48,11 +48,14 @@ function parseOutput(v: unknown, p: JsonPath): GenesisOutput {
   let output: CommonOutput;
   try {
     const parsed = outputFromJson(required(o, 'output', p));
-    if (parsed.type === 2) p.key('output.type').fail('TYPE_NOT_ALLOWED', 'a treasury output belongs under "treasury", not "outputs"', 2);
+    if (parsed.type === 2)
+      p.key('output.type').fail('TYPE_NOT_ALLOWED', 'a treasury output belongs under "treasury", not "outputs"', 2);
     output = parsed as CommonOutput;
   } catch (e) {
     if (e instanceof ProtocolError && !e.message.startsWith('invalid genesis JSON')) {
-      throw new ProtocolError(e.code, `invalid genesis JSON at ${p.key('output').where}: ${e.message}`, { field: `${p.key('output').where}${e.field ? '.' + e.field : ''}` });
+      throw new ProtocolError(e.code, `invalid genesis JSON at ${p.key('output').where}: ${e.message}`, {
+        field: `${p.key('output').where}${e.field ? '.' + e.field : ''}`,
+      });
     }
     throw e;
   }
@@ -78,14 +81,28 @@ export function ledgerGenesisOf(g: Genesis): LedgerGenesis {
     if (seen.has(key)) p.index(i).key('outputId').fail('DUPLICATE', `output ${key} is listed twice`, key);
     seen.add(key);
   });
-  if (g.milestonePublicKeyCount < 1) path('milestonePublicKeyCount').fail('VALUE_OUT_OF_RANGE', 'a ledger needs at least one milestone signature (milestonePublicKeyCount >= 1)', g.milestonePublicKeyCount);
+  if (g.milestonePublicKeyCount < 1)
+    path('milestonePublicKeyCount').fail(
+      'VALUE_OUT_OF_RANGE',
+      'a ledger needs at least one milestone signature (milestonePublicKeyCount >= 1)',
+      g.milestonePublicKeyCount,
+    );
   const total = outputs.reduce((s, o) => s + o.output.amount, 0n) + (g.treasury?.amount ?? 0n);
   if (total > g.protocol.tokenSupply) {
-    p.fail('VALUE_OUT_OF_RANGE', `outputs and treasury hold ${total}, more than the token supply ${g.protocol.tokenSupply}`, String(total));
+    p.fail(
+      'VALUE_OUT_OF_RANGE',
+      `outputs and treasury hold ${total}, more than the token supply ${g.protocol.tokenSupply}`,
+      String(total),
+    );
   }
   const lg: LedgerGenesis = {
     protocolParameters: g.protocol,
-    milestone: { index: g.milestone.index, timestamp: g.milestone.timestamp, milestoneId: g.milestone.milestoneId, ...(g.milestone.blockId ? { blockId: g.milestone.blockId } : {}) },
+    milestone: {
+      index: g.milestone.index,
+      timestamp: g.milestone.timestamp,
+      milestoneId: g.milestone.milestoneId,
+      ...(g.milestone.blockId ? { blockId: g.milestone.blockId } : {}),
+    },
     milestoneKeyRanges: g.milestoneKeyRanges.map((r) => ({ publicKey: r.publicKey, start: r.start, end: r.end })),
     milestonePublicKeyCount: g.milestonePublicKeyCount,
     solidEntryPoints: g.solidEntryPoints,
@@ -97,7 +114,9 @@ export function ledgerGenesisOf(g: Genesis): LedgerGenesis {
   return lg;
 }
 
-/** Whether the genesis describes a ledger (milestone keys to confirm with). Genesis files without keys run block-only. */
+/**
+ * Whether the genesis describes a ledger (milestone keys to confirm with). Genesis files without keys run block-only.
+ */
 export function hasLedger(g: Genesis): boolean {
   return g.milestonePublicKeyCount > 0 || g.outputs.length > 0;
 }
@@ -111,18 +130,29 @@ export function coordinatorOf(g: Genesis): CoordinatorSettings | undefined {
   const known = new Set(g.milestoneKeyRanges.map((r) => toHex0x(r.publicKey)));
   seeds.forEach((s, i) => {
     const pub = toHex0x(ed25519PublicKeyFromSeed(s));
-    if (!known.has(pub)) p.key('privateKeys').index(i).fail('INVALID_FIELD', `its public key ${pub} is not in milestoneKeyRanges`);
+    if (!known.has(pub))
+      p.key('privateKeys').index(i).fail('INVALID_FIELD', `its public key ${pub} is not in milestoneKeyRanges`);
   });
   const distinct = new Set(seeds.map(toHex0x)).size;
   if (distinct < g.milestonePublicKeyCount) {
-    p.key('privateKeys').fail('COUNT_OUT_OF_RANGE', `${distinct} distinct keys cannot reach the threshold milestonePublicKeyCount ${g.milestonePublicKeyCount}`, distinct);
+    p.key('privateKeys').fail(
+      'COUNT_OUT_OF_RANGE',
+      `${distinct} distinct keys cannot reach the threshold milestonePublicKeyCount ${g.milestonePublicKeyCount}`,
+      distinct,
+    );
   }
   const interval = optional(o, 'milestoneInterval');
   const milestoneInterval = interval === undefined ? DEFAULT_MILESTONE_INTERVAL_SECONDS : Number(interval);
-  if (typeof interval !== 'undefined' && (typeof interval !== 'number' || !(milestoneInterval > 0) || milestoneInterval > 3600)) {
+  if (
+    typeof interval !== 'undefined' &&
+    (typeof interval !== 'number' || !(milestoneInterval > 0) || milestoneInterval > 3600)
+  ) {
     p.key('milestoneInterval').fail('VALUE_OUT_OF_RANGE', 'expected seconds in (0, 3600]', interval);
   }
-  return { seeds: seeds.sort((a, b) => compareBytes(ed25519PublicKeyFromSeed(a), ed25519PublicKeyFromSeed(b))), milestoneInterval };
+  return {
+    seeds: seeds.sort((a, b) => compareBytes(ed25519PublicKeyFromSeed(a), ed25519PublicKeyFromSeed(b))),
+    milestoneInterval,
+  };
 }
 
 /** The `devWallet` entry, or undefined. */
@@ -130,5 +160,8 @@ export function devWalletOf(g: Genesis & { devWallet?: unknown }): DevWallet | u
   if (g.devWallet === undefined) return undefined;
   const p = path('devWallet');
   const o = readObject(g.devWallet, p);
-  return { seed: readFixed(required(o, 'seed', p), p.key('seed'), 32), address: readString(required(o, 'address', p), p.key('address')) };
+  return {
+    seed: readFixed(required(o, 'seed', p), p.key('seed'), 32),
+    address: readString(required(o, 'address', p), p.key('address')),
+  };
 }

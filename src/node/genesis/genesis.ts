@@ -15,9 +15,28 @@ import { parseMilestoneOption } from '../../core/json/milestone-option.ts';
 import type { ProtocolParametersChange } from '../../core/ledger/index.ts';
 import { parseProtocolParameters } from '../../core/json/protocol.ts';
 import { JsonPath } from '../../core/json/path.ts';
-import { optional, readBoolean, readBytes, readFixed, readList, readObject, readString, readU32, readU64, readU8, required, assertNoForbiddenKeys } from '../../core/json/read.ts';
+import {
+  optional,
+  readBoolean,
+  readBytes,
+  readFixed,
+  readList,
+  readObject,
+  readString,
+  readU32,
+  readU64,
+  readU8,
+  required,
+  assertNoForbiddenKeys,
+} from '../../core/json/read.ts';
 import { bytesToJson, u64ToJson } from '../../core/json/write.ts';
-import { LIMITS, MILESTONE_OPTION_RECEIPT, SHIMMER_PROTOCOL, type ProtocolParameters, type ReceiptMilestoneOption } from '../../core/model/index.ts';
+import {
+  LIMITS,
+  MILESTONE_OPTION_RECEIPT,
+  SHIMMER_PROTOCOL,
+  type ProtocolParameters,
+  type ReceiptMilestoneOption,
+} from '../../core/model/index.ts';
 import { compareBytes, toHex0x } from '../../core/bytes.ts';
 import { genesisV3FromJson, genesisV3ToJson, type GenesisV3 } from '../v3/genesis-v3.ts';
 
@@ -92,8 +111,18 @@ export const DEV_NETWORK_NAME = 'ledger-dev';
  */
 export function devGenesis(options: { minPowScore: number; timestamp?: number }): Genesis {
   return {
-    protocol: { ...SHIMMER_PROTOCOL, networkName: DEV_NETWORK_NAME, bech32Hrp: 'rms', minPowScore: options.minPowScore, rentStructure: { ...SHIMMER_PROTOCOL.rentStructure } },
-    milestone: { index: 0, timestamp: options.timestamp ?? Math.floor(Date.now() / 1000), milestoneId: new Uint8Array(32) },
+    protocol: {
+      ...SHIMMER_PROTOCOL,
+      networkName: DEV_NETWORK_NAME,
+      bech32Hrp: 'rms',
+      minPowScore: options.minPowScore,
+      rentStructure: { ...SHIMMER_PROTOCOL.rentStructure },
+    },
+    milestone: {
+      index: 0,
+      timestamp: options.timestamp ?? Math.floor(Date.now() / 1000),
+      milestoneId: new Uint8Array(32),
+    },
     milestonePublicKeyCount: 0,
     milestoneKeyRanges: [],
     solidEntryPoints: [ZERO_BLOCK_ID.slice()],
@@ -102,7 +131,21 @@ export function devGenesis(options: { minPowScore: number; timestamp?: number })
   };
 }
 
-const KNOWN_KEYS = ['protocol', 'milestone', 'milestonePublicKeyCount', 'milestoneKeyRanges', 'solidEntryPoints', 'outputs', 'treasury', 'coordinator', 'devWallet', 'baseToken', 'v3', 'protocolParametersChanges', 'receipts'];
+const KNOWN_KEYS = [
+  'protocol',
+  'milestone',
+  'milestonePublicKeyCount',
+  'milestoneKeyRanges',
+  'solidEntryPoints',
+  'outputs',
+  'treasury',
+  'coordinator',
+  'devWallet',
+  'baseToken',
+  'v3',
+  'protocolParametersChanges',
+  'receipts',
+];
 
 function parseBaseToken(v: unknown, p: JsonPath): BaseTokenInfo {
   const o = readObject(v, p);
@@ -143,7 +186,10 @@ function parseChange(v: unknown, p: JsonPath): ProtocolParametersChange {
 function parseReceipt(v: unknown, p: JsonPath): { milestoneIndex: number; receipt: ReceiptMilestoneOption } {
   const o = readObject(v, p);
   const receipt = parseMilestoneOption(required(o, 'receipt', p), p.key('receipt'));
-  if (receipt.type !== MILESTONE_OPTION_RECEIPT) return p.key('receipt.type').fail('TYPE_NOT_ALLOWED', `expected a receipt (type ${MILESTONE_OPTION_RECEIPT})`, receipt.type);
+  if (receipt.type !== MILESTONE_OPTION_RECEIPT)
+    return p
+      .key('receipt.type')
+      .fail('TYPE_NOT_ALLOWED', `expected a receipt (type ${MILESTONE_OPTION_RECEIPT})`, receipt.type);
   return { milestoneIndex: readU32(required(o, 'milestoneIndex', p), p.key('milestoneIndex')), receipt };
 }
 
@@ -158,50 +204,87 @@ function parseKeyRange(v: unknown, p: JsonPath): MilestoneKeyRangeInfo {
   return r;
 }
 
-/** Parses and checks a genesis JSON value; errors are ProtocolErrors naming the JSON path ("invalid genesis JSON at ..."). */
+/**
+ * Parses and checks a genesis JSON value; errors are ProtocolErrors naming the JSON path ("invalid genesis JSON at
+ * ...").
+ */
 export function genesisFromJson(json: unknown): Genesis {
   const p = new JsonPath('genesis');
   assertNoForbiddenKeys(json, p);
   const o = readObject(json, p);
-  for (const key of Object.keys(o)) if (!KNOWN_KEYS.includes(key)) p.key(key).fail('INVALID_FIELD', `unknown key (known: ${KNOWN_KEYS.join(', ')})`);
+  for (const key of Object.keys(o))
+    if (!KNOWN_KEYS.includes(key)) p.key(key).fail('INVALID_FIELD', `unknown key (known: ${KNOWN_KEYS.join(', ')})`);
   const protocol = parseProtocolParameters(required(o, 'protocol', p), p.key('protocol'));
-  if (protocol.version !== 2) p.key('protocol.version').fail('VALUE_OUT_OF_RANGE', `protocol version ${protocol.version} is not supported (this node speaks 2)`, protocol.version);
-  const seps = readList(required(o, 'solidEntryPoints', p), p.key('solidEntryPoints'), 1_000_000, (e, ep) => readFixed(e, ep, 32));
-  if (seps.length === 0) p.key('solidEntryPoints').fail('COUNT_OUT_OF_RANGE', 'at least one solid entry point is needed', seps.length);
+  if (protocol.version !== 2)
+    p.key('protocol.version').fail(
+      'VALUE_OUT_OF_RANGE',
+      `protocol version ${protocol.version} is not supported (this node speaks 2)`,
+      protocol.version,
+    );
+  const seps = readList(required(o, 'solidEntryPoints', p), p.key('solidEntryPoints'), 1_000_000, (e, ep) =>
+    readFixed(e, ep, 32),
+  );
+  if (seps.length === 0)
+    p.key('solidEntryPoints').fail('COUNT_OUT_OF_RANGE', 'at least one solid entry point is needed', seps.length);
   const sorted = seps.slice().sort(compareBytes);
   for (let i = 1; i < sorted.length; i++) {
-    if (compareBytes(sorted[i - 1]!, sorted[i]!) === 0) p.key('solidEntryPoints').fail('DUPLICATE', `duplicate solid entry point ${toHex0x(sorted[i]!)}`, toHex0x(sorted[i]!));
+    if (compareBytes(sorted[i - 1]!, sorted[i]!) === 0)
+      p.key('solidEntryPoints').fail(
+        'DUPLICATE',
+        `duplicate solid entry point ${toHex0x(sorted[i]!)}`,
+        toHex0x(sorted[i]!),
+      );
   }
   const ranges = readList(optional(o, 'milestoneKeyRanges') ?? [], p.key('milestoneKeyRanges'), 10_000, parseKeyRange);
   const keyCount = readU8(optional(o, 'milestonePublicKeyCount') ?? 0, p.key('milestonePublicKeyCount'));
   const distinctKeys = new Set(ranges.map((r) => toHex0x(r.publicKey))).size;
   if (keyCount > distinctKeys) {
-    p.key('milestonePublicKeyCount').fail('VALUE_OUT_OF_RANGE', `threshold ${keyCount} exceeds the ${distinctKeys} distinct keys of milestoneKeyRanges`, keyCount);
+    p.key('milestonePublicKeyCount').fail(
+      'VALUE_OUT_OF_RANGE',
+      `threshold ${keyCount} exceeds the ${distinctKeys} distinct keys of milestoneKeyRanges`,
+      keyCount,
+    );
   }
   const outputs: unknown = optional(o, 'outputs') ?? [];
   if (!Array.isArray(outputs)) return p.key('outputs').expected('an array', outputs);
   const g: Genesis = {
     protocol,
-    milestone: optional(o, 'milestone') === undefined ? { index: 0, timestamp: 0, milestoneId: new Uint8Array(32) } : parseMilestone(o['milestone'], p.key('milestone')),
+    milestone:
+      optional(o, 'milestone') === undefined
+        ? { index: 0, timestamp: 0, milestoneId: new Uint8Array(32) }
+        : parseMilestone(o['milestone'], p.key('milestone')),
     milestonePublicKeyCount: keyCount,
     milestoneKeyRanges: ranges,
     solidEntryPoints: sorted,
     outputs,
-    baseToken: optional(o, 'baseToken') === undefined ? { ...DEV_BASE_TOKEN } : parseBaseToken(o['baseToken'], p.key('baseToken')),
+    baseToken:
+      optional(o, 'baseToken') === undefined
+        ? { ...DEV_BASE_TOKEN }
+        : parseBaseToken(o['baseToken'], p.key('baseToken')),
   };
   const treasury = optional(o, 'treasury');
   if (treasury !== undefined) {
     const tp = p.key('treasury');
     const t = readObject(treasury, tp);
-    g.treasury = { milestoneId: readFixed(required(t, 'milestoneId', tp), tp.key('milestoneId'), 32), amount: readU64(required(t, 'amount', tp), tp.key('amount')) };
+    g.treasury = {
+      milestoneId: readFixed(required(t, 'milestoneId', tp), tp.key('milestoneId'), 32),
+      amount: readU64(required(t, 'amount', tp), tp.key('amount')),
+    };
   }
   const coordinator = optional(o, 'coordinator');
   if (coordinator !== undefined) g.coordinator = coordinator;
   const devWallet = optional(o, 'devWallet');
   if (devWallet !== undefined) g.devWallet = devWallet;
   if (optional(o, 'v3') !== undefined) g.v3 = genesisV3FromJson(o['v3'], p.key('v3'));
-  if (optional(o, 'protocolParametersChanges') !== undefined) g.protocolParametersChanges = readList(o['protocolParametersChanges'], p.key('protocolParametersChanges'), 1000, parseChange);
-  if (optional(o, 'receipts') !== undefined) g.receipts = readList(o['receipts'], p.key('receipts'), 1_000_000, parseReceipt);
+  if (optional(o, 'protocolParametersChanges') !== undefined)
+    g.protocolParametersChanges = readList(
+      o['protocolParametersChanges'],
+      p.key('protocolParametersChanges'),
+      1000,
+      parseChange,
+    );
+  if (optional(o, 'receipts') !== undefined)
+    g.receipts = readList(o['receipts'], p.key('receipts'), 1_000_000, parseReceipt);
   return g;
 }
 
@@ -209,20 +292,39 @@ export function genesisFromJson(json: unknown): Genesis {
 export function genesisToJson(g: Genesis): Record<string, unknown> {
   const out: Record<string, unknown> = {
     protocol: protocolParametersToJson(g.protocol),
-    milestone: { index: g.milestone.index, timestamp: g.milestone.timestamp, milestoneId: bytesToJson(g.milestone.milestoneId), ...(g.milestone.blockId ? { blockId: bytesToJson(g.milestone.blockId) } : {}) },
+    milestone: {
+      index: g.milestone.index,
+      timestamp: g.milestone.timestamp,
+      milestoneId: bytesToJson(g.milestone.milestoneId),
+      ...(g.milestone.blockId ? { blockId: bytesToJson(g.milestone.blockId) } : {}),
+    },
     milestonePublicKeyCount: g.milestonePublicKeyCount,
-    milestoneKeyRanges: g.milestoneKeyRanges.map((r) => ({ publicKey: bytesToJson(r.publicKey), start: r.start, end: r.end })),
+    milestoneKeyRanges: g.milestoneKeyRanges.map((r) => ({
+      publicKey: bytesToJson(r.publicKey),
+      start: r.start,
+      end: r.end,
+    })),
     solidEntryPoints: g.solidEntryPoints.map(bytesToJson),
     outputs: g.outputs,
   };
-  if (g.treasury) out['treasury'] = { milestoneId: bytesToJson(g.treasury.milestoneId), amount: u64ToJson(g.treasury.amount) };
+  if (g.treasury)
+    out['treasury'] = { milestoneId: bytesToJson(g.treasury.milestoneId), amount: u64ToJson(g.treasury.amount) };
   if (g.coordinator !== undefined) out['coordinator'] = g.coordinator;
   if (g.devWallet !== undefined) out['devWallet'] = g.devWallet;
   if (g.v3 !== undefined) out['v3'] = genesisV3ToJson(g.v3);
   if (g.protocolParametersChanges !== undefined) {
-    out['protocolParametersChanges'] = g.protocolParametersChanges.map((c) => ({ targetMilestoneIndex: c.targetMilestoneIndex, protocolVersion: c.protocolVersion, params: bytesToJson(c.params), announcedAt: c.announcedAt }));
+    out['protocolParametersChanges'] = g.protocolParametersChanges.map((c) => ({
+      targetMilestoneIndex: c.targetMilestoneIndex,
+      protocolVersion: c.protocolVersion,
+      params: bytesToJson(c.params),
+      announcedAt: c.announcedAt,
+    }));
   }
-  if (g.receipts !== undefined) out['receipts'] = g.receipts.map((r) => ({ milestoneIndex: r.milestoneIndex, receipt: milestoneOptionToJson(r.receipt) }));
+  if (g.receipts !== undefined)
+    out['receipts'] = g.receipts.map((r) => ({
+      milestoneIndex: r.milestoneIndex,
+      receipt: milestoneOptionToJson(r.receipt),
+    }));
   out['baseToken'] = { ...g.baseToken };
   return out;
 }

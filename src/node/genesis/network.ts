@@ -33,7 +33,10 @@ const networkInfoField: MetaField<string> = Object.freeze({ name: 'networkInfo',
  */
 const legacyProtocolField: MetaField<ProtocolParameters> = Object.freeze({
   name: 'protocolParameters',
-  codec: { encode: encodeProtocolParameters, decode: (bytes) => decodeProtocolParameters(bytes) } satisfies Codec<ProtocolParameters>,
+  codec: {
+    encode: encodeProtocolParameters,
+    decode: (bytes) => decodeProtocolParameters(bytes),
+  } satisfies Codec<ProtocolParameters>,
 });
 
 interface NetworkInfoJson {
@@ -60,32 +63,52 @@ function stateOf(networkName: string, info: NetworkInfoJson): NetworkState {
 export async function loadNetwork(store: NodeStore): Promise<NetworkState | undefined> {
   const text = await store.getMeta(networkInfoField);
   if (text === undefined) {
-    if ((await store.getMeta(legacyProtocolField)) !== undefined) throw new StoreError('SCHEMA_MISMATCH', 'Cannot open store: it has protocol parameters but no networkInfo meta field');
+    if ((await store.getMeta(legacyProtocolField)) !== undefined)
+      throw new StoreError(
+        'SCHEMA_MISMATCH',
+        'Cannot open store: it has protocol parameters but no networkInfo meta field',
+      );
     return undefined;
   }
   const info = JSON.parse(text) as NetworkInfoJson;
   const name = await store.getMeta(META.networkName);
-  if (name === undefined) throw new StoreError('SCHEMA_MISMATCH', 'Cannot open store: it has a networkInfo meta field but no network name');
+  if (name === undefined)
+    throw new StoreError('SCHEMA_MISMATCH', 'Cannot open store: it has a networkInfo meta field but no network name');
   if ((await store.getMeta(LEDGER_META.protocolParameters)) === undefined) await migrateLegacyLayout(store, info);
   return stateOf(name, info);
 }
 
 async function migrateLegacyLayout(store: NodeStore, info: NetworkInfoJson): Promise<void> {
   const protocol = await store.getMeta(legacyProtocolField);
-  if (protocol === undefined) throw new StoreError('SCHEMA_MISMATCH', 'Cannot open store: it has a network but no protocol parameters');
-  const seps = (info.solidEntryPoints ?? []).map((h, i) => fromHex0x(h, `networkInfo.solidEntryPoints[${i}]`)).sort(compareBytes);
-  await store.batch().putMeta(LEDGER_META.protocolParameters, protocol).putMeta(LEDGER_META.protocolParametersChanges, []).putMeta(LEDGER_META.solidEntryPoints, seps).commit({ sync: true });
+  if (protocol === undefined)
+    throw new StoreError('SCHEMA_MISMATCH', 'Cannot open store: it has a network but no protocol parameters');
+  const seps = (info.solidEntryPoints ?? [])
+    .map((h, i) => fromHex0x(h, `networkInfo.solidEntryPoints[${i}]`))
+    .sort(compareBytes);
+  await store
+    .batch()
+    .putMeta(LEDGER_META.protocolParameters, protocol)
+    .putMeta(LEDGER_META.protocolParametersChanges, [])
+    .putMeta(LEDGER_META.solidEntryPoints, seps)
+    .commit({ sync: true });
 }
 
 /** Records a new network from its genesis in one atomic write; the store must not hold a network yet. */
 export async function createNetwork(store: NodeStore, genesis: Genesis): Promise<NetworkState> {
   const existing = await store.getMeta(META.networkName);
   if (existing !== undefined && existing !== genesis.protocol.networkName) {
-    throw new StoreError('NETWORK_MISMATCH', `Cannot create network "${genesis.protocol.networkName}": the store belongs to network "${existing}"`);
+    throw new StoreError(
+      'NETWORK_MISMATCH',
+      `Cannot create network "${genesis.protocol.networkName}": the store belongs to network "${existing}"`,
+    );
   }
   const info: NetworkInfoJson = {
     baseToken: genesis.baseToken,
-    genesisMilestone: { index: genesis.milestone.index, timestamp: genesis.milestone.timestamp, milestoneId: toHex0x(genesis.milestone.milestoneId) },
+    genesisMilestone: {
+      index: genesis.milestone.index,
+      timestamp: genesis.milestone.timestamp,
+      milestoneId: toHex0x(genesis.milestone.milestoneId),
+    },
   };
   const batch = store.batch();
   batch.putMeta(META.networkName, genesis.protocol.networkName);

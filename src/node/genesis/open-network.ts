@@ -15,7 +15,14 @@ import { ConfigError, type NodeConfig } from '../config.ts';
 import { writeFileDurably } from '../support/durable-file.ts';
 import { genesisFromJson, genesisToJson, type Genesis } from './genesis.ts';
 import { devNetworkGenesis } from './dev-genesis.ts';
-import { coordinatorOf, devWalletOf, hasLedger, ledgerGenesisOf, type CoordinatorSettings, type DevWallet } from './genesis-ledger.ts';
+import {
+  coordinatorOf,
+  devWalletOf,
+  hasLedger,
+  ledgerGenesisOf,
+  type CoordinatorSettings,
+  type DevWallet,
+} from './genesis-ledger.ts';
 import type { Logger } from '../logger.ts';
 import { createNetwork, loadNetwork, type NetworkState } from './network.ts';
 import { V3Engine } from '../v3/engine.ts';
@@ -37,19 +44,25 @@ export function readGenesisFile(path: string): Genesis {
   }
 }
 
-/** Records a genesis in a store: the v3 part, the ledger, then the network (a crash between them is completed later). */
+/**
+ * Records a genesis in a store: the v3 part, the ledger, then the network (a crash between them is completed later).
+ */
 export async function recordGenesis(store: NodeStore, genesis: Genesis): Promise<NetworkState> {
   if (genesis.v3 !== undefined) await V3Engine.create(store, genesis.v3);
-  if (hasLedger(genesis) && (await store.getMeta(META.ledgerIndex)) === undefined) await initLedger(store, ledgerGenesisOf(genesis));
+  if (hasLedger(genesis) && (await store.getMeta(META.ledgerIndex)) === undefined)
+    await initLedger(store, ledgerGenesisOf(genesis));
   return createNetwork(store, genesis);
 }
 
-/** Loads the store's network, or creates it from the genesis on a first start; then makes sure the ledger is indexed. */
+/**
+ * Loads the store's network, or creates it from the genesis on a first start; then makes sure the ledger is indexed.
+ */
 export async function openNetwork(store: NodeStore, config: NodeConfig, logger: Logger): Promise<NetworkState> {
   const network = await loadOrCreateNetwork(store, config, logger);
   const started = Date.now();
   const build = await ensureOutputIndex(store);
-  if (build.built) logger.info(`indexer: built the output index of ${build.outputs} unspent outputs in ${Date.now() - started} ms`);
+  if (build.built)
+    logger.info(`indexer: built the output index of ${build.outputs} unspent outputs in ${Date.now() - started} ms`);
   return network;
 }
 
@@ -58,7 +71,9 @@ async function loadOrCreateNetwork(store: NodeStore, config: NodeConfig, logger:
   const existing = await loadNetwork(store);
   if (existing) {
     if (given && given.protocol.networkName !== existing.networkName) {
-      throw new ConfigError(`Cannot start: the store in ${config.dataDir} belongs to network "${existing.networkName}", the genesis ${config.genesis} to "${given.protocol.networkName}"`);
+      throw new ConfigError(
+        `Cannot start: the store in ${config.dataDir} belongs to network "${existing.networkName}", the genesis ${config.genesis} to "${given.protocol.networkName}"`,
+      );
     }
     return existing;
   }
@@ -66,12 +81,20 @@ async function loadOrCreateNetwork(store: NodeStore, config: NodeConfig, logger:
   // from it: a crash at any moment never leaves a ledger whose dev keys are lost or were generated anew.
   const file = join(config.dataDir, GENESIS_FILE);
   const resumed = given === undefined && existsSync(file) ? readGenesisFile(file) : undefined;
-  const genesis = given ?? resumed ?? devNetworkGenesis({ minPowScore: config.minPowScore, ...(config.milestoneInterval !== undefined ? { milestoneInterval: config.milestoneInterval } : {}) });
+  const genesis =
+    given ??
+    resumed ??
+    devNetworkGenesis({
+      minPowScore: config.minPowScore,
+      ...(config.milestoneInterval !== undefined ? { milestoneInterval: config.milestoneInterval } : {}),
+    });
   if (given === undefined && resumed === undefined && genesis.v3 === undefined) genesis.v3 = devGenesisV3();
   // Readable by its owner only: a dev network's genesis holds the coordinator's and the dev wallet's private keys.
   if (!existsSync(file)) writeFileDurably(file, JSON.stringify(genesisToJson(genesis), null, 2) + '\n', 0o600);
   const network = await recordGenesis(store, genesis);
-  logger.info(`created network "${genesis.protocol.networkName}" (${given ? `from ${config.genesis}` : resumed ? 'dev genesis of an interrupted first start' : 'dev genesis'}, minPowScore ${genesis.protocol.minPowScore}); genesis in ${file}`);
+  logger.info(
+    `created network "${genesis.protocol.networkName}" (${given ? `from ${config.genesis}` : resumed ? 'dev genesis of an interrupted first start' : 'dev genesis'}, minPowScore ${genesis.protocol.minPowScore}); genesis in ${file}`,
+  );
   return network;
 }
 
@@ -80,20 +103,29 @@ async function loadOrCreateNetwork(store: NodeStore, config: NodeConfig, logger:
  * static peers joins a network someone else coordinates unless the operator says otherwise, so there it runs only
  * with an explicit `--coordinator true`.
  */
-export function coordinatorSettings(config: NodeConfig, network: NetworkState, logger: Logger): CoordinatorSettings | undefined {
+export function coordinatorSettings(
+  config: NodeConfig,
+  network: NetworkState,
+  logger: Logger,
+): CoordinatorSettings | undefined {
   const dialsPeers = (config.peers?.length ?? 0) > 0;
-  if (config.coordinator === undefined && dialsPeers) logger.info('coordinator off: this node dials peers; pass --coordinator true on the one node that coordinates');
+  if (config.coordinator === undefined && dialsPeers)
+    logger.info('coordinator off: this node dials peers; pass --coordinator true on the one node that coordinates');
   const wanted = config.coordinator === true || (config.coordinator === undefined && !dialsPeers);
   if (!wanted) return undefined;
-  const genesis = config.genesis !== undefined ? readGenesisFile(config.genesis) : genesisInDataDir(config, network, logger);
+  const genesis =
+    config.genesis !== undefined ? readGenesisFile(config.genesis) : genesisInDataDir(config, network, logger);
   const settings = genesis ? coordinatorOf(genesis) : undefined;
   if (settings && config.milestoneInterval !== undefined) settings.milestoneInterval = config.milestoneInterval;
   return settings;
 }
 
-/** The dev wallet the faucet pays from: the genesis' `devWallet` (`--genesis`, else the data folder's of this network). */
+/**
+ * The dev wallet the faucet pays from: the genesis' `devWallet` (`--genesis`, else the data folder's of this network).
+ */
 export function devWalletFor(config: NodeConfig, network: NetworkState, logger: Logger): DevWallet | undefined {
-  const genesis = config.genesis !== undefined ? readGenesisFile(config.genesis) : genesisInDataDir(config, network, logger);
+  const genesis =
+    config.genesis !== undefined ? readGenesisFile(config.genesis) : genesisInDataDir(config, network, logger);
   return genesis ? devWalletOf(genesis) : undefined;
 }
 

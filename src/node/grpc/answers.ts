@@ -17,7 +17,10 @@ export const V3_ID_LENGTH = BLOCK_ID_LENGTH_V3;
 export function requireId(id: Uint8Array | undefined, length: number, what: string): Uint8Array {
   const n = id?.length ?? 0;
   if (!(id instanceof Uint8Array) || n !== length) {
-    throw new NodeError('INVALID_REQUEST', `invalid ${what}: ${quoteBytes(id ?? new Uint8Array(0))}, expected ${length} bytes, got ${n}`);
+    throw new NodeError(
+      'INVALID_REQUEST',
+      `invalid ${what}: ${quoteBytes(id ?? new Uint8Array(0))}, expected ${length} bytes, got ${n}`,
+    );
   }
   return id;
 }
@@ -49,9 +52,14 @@ export function blockResponse(blockId: Uint8Array, view: BlockView, src: BlockSo
 }
 
 /** A v3 block answer: bytes and JSON only; STRUCTURED is refused. */
-export function blockV3Response(blockId: Uint8Array, view: BlockView, src: Omit<BlockSources, 'block'>): BlockV3Response {
+export function blockV3Response(
+  blockId: Uint8Array,
+  view: BlockView,
+  src: Omit<BlockSources, 'block'>,
+): BlockV3Response {
   requireKnownView(view);
-  if (view === BlockView.BLOCK_VIEW_STRUCTURED) throw new NodeError('INVALID_REQUEST', 'the structured view is not offered for v3 blocks');
+  if (view === BlockView.BLOCK_VIEW_STRUCTURED)
+    throw new NodeError('INVALID_REQUEST', 'the structured view is not offered for v3 blocks');
   return {
     blockId,
     raw: wants(view, BlockView.BLOCK_VIEW_RAW) ? src.raw() : new Uint8Array(0),
@@ -59,14 +67,24 @@ export function blockV3Response(blockId: Uint8Array, view: BlockView, src: Omit<
   };
 }
 
-/** Refuses an unknown view and STRUCTURED (INVALID_REQUEST naming `what`) for answers offered as bytes and JSON only. */
+/**
+ * Refuses an unknown view and STRUCTURED (INVALID_REQUEST naming `what`) for answers offered as bytes and JSON only.
+ */
 export function requireRawOrJsonView(view: BlockView, what: string): void {
   requireKnownView(view);
-  if (view === BlockView.BLOCK_VIEW_STRUCTURED) throw new NodeError('INVALID_REQUEST', `the structured view is not offered for ${what}`);
+  if (view === BlockView.BLOCK_VIEW_STRUCTURED)
+    throw new NodeError('INVALID_REQUEST', `the structured view is not offered for ${what}`);
 }
 
-/** The `raw` and `json` fields of an answer offered as bytes and JSON only (outputs, milestones): what `view` asks for (UNSPECIFIED: both). */
-export function rawAndJson(view: BlockView, what: string, src: Omit<BlockSources, 'block'>): { raw: Uint8Array; json: string } {
+/**
+ * The `raw` and `json` fields of an answer offered as bytes and JSON only (outputs, milestones): what `view` asks for
+ * (UNSPECIFIED: both).
+ */
+export function rawAndJson(
+  view: BlockView,
+  what: string,
+  src: Omit<BlockSources, 'block'>,
+): { raw: Uint8Array; json: string } {
   requireRawOrJsonView(view, what);
   return {
     raw: wants(view, BlockView.BLOCK_VIEW_RAW) ? src.raw() : new Uint8Array(0),

@@ -31,7 +31,11 @@ const PAYLOAD_KINDS: Record<DomainPayloadKind, BlockPayloadKind> = {
   milestone: BlockPayloadKind.BLOCK_PAYLOAD_KIND_MILESTONE,
 };
 
-const CHAIN_KINDS = { alias: ChainKind.CHAIN_KIND_ALIAS, nft: ChainKind.CHAIN_KIND_NFT, foundry: ChainKind.CHAIN_KIND_FOUNDRY } as const;
+const CHAIN_KINDS = {
+  alias: ChainKind.CHAIN_KIND_ALIAS,
+  nft: ChainKind.CHAIN_KIND_NFT,
+  foundry: ChainKind.CHAIN_KIND_FOUNDRY,
+} as const;
 
 const EMPTY = new Uint8Array(0);
 
@@ -54,7 +58,9 @@ function ledgerOutput(o: OutputEvent, bytes: Bytes): Event['kind'] {
   return o.kind === 'created' ? { $case: 'outputCreated', value } : { $case: 'outputSpent', value };
 }
 
-/** One bus event as its wire message; `bytes` copies byte fields where the receiver must not share them (in process). */
+/**
+ * One bus event as its wire message; `bytes` copies byte fields where the receiver must not share them (in process).
+ */
 export function eventMessage(e: NodeEvent, bytes: Bytes = same): Event {
   switch (e.kind) {
     case 'block':
@@ -72,7 +78,9 @@ export function eventMessage(e: NodeEvent, bytes: Bytes = same): Event {
       };
     case 'metadata': {
       const md = metadataMessage(e.view);
-      return { kind: { $case: 'metadata', value: { ...md, blockId: bytes(md.blockId), parents: md.parents.map(bytes) } } };
+      return {
+        kind: { $case: 'metadata', value: { ...md, blockId: bytes(md.blockId), parents: md.parents.map(bytes) } },
+      };
     }
     case 'latest':
       return { kind: { $case: 'latestMilestone', value: milestoneInfo(e.milestone, bytes) } };
@@ -82,7 +90,12 @@ export function eventMessage(e: NodeEvent, bytes: Bytes = same): Event {
     case 'spent':
       return { kind: ledgerOutput(e, bytes) };
     case 'included':
-      return { kind: { $case: 'included', value: { transactionId: bytes(e.transactionId), blockId: bytes(e.blockId), raw: bytes(e.raw) } } };
+      return {
+        kind: {
+          $case: 'included',
+          value: { transactionId: bytes(e.transactionId), blockId: bytes(e.blockId), raw: bytes(e.raw) },
+        },
+      };
     case 'receipt':
       return { kind: { $case: 'receipt', value: { milestoneIndex: e.milestoneIndex, json: e.json } } };
   }
@@ -94,11 +107,18 @@ export function batchMessage(batch: readonly NodeEvent[], bytes: Bytes = same): 
 
 /** The error a subscriber that fell behind gets. */
 export function tooSlow(maxQueuedBatches: number): { code: Status; details: string } {
-  return { code: Status.RESOURCE_EXHAUSTED, details: `event subscriber too slow: more than ${maxQueuedBatches} batches unread` };
+  return {
+    code: Status.RESOURCE_EXHAUSTED,
+    details: `event subscriber too slow: more than ${maxQueuedBatches} batches unread`,
+  };
 }
 
 /** The NodeEvents service for the node's gRPC server. */
-export function nodeEventsService(bus: EventBus, logger: Logger, maxQueuedBatches = DEFAULT_MAX_QUEUED_BATCHES): ExtraService {
+export function nodeEventsService(
+  bus: EventBus,
+  logger: Logger,
+  maxQueuedBatches = DEFAULT_MAX_QUEUED_BATCHES,
+): ExtraService {
   const subscribe = (call: ServerWritableStream<SubscribeRequest, EventBatch>): void => {
     let done = false;
     const finish = (): void => {

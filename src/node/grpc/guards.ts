@@ -13,7 +13,14 @@
  *   * `deadlineCap`: a unary call runs `maxMs` at most (its own deadline when shorter), then DEADLINE_EXCEEDED, as
  *     the REST gateway gives up on a node call; streams are long-lived by design and bounded otherwise.
  */
-import { Metadata, ResponderBuilder, ServerInterceptingCall, ServerListenerBuilder, status as Status, type ServerInterceptor } from '@grpc/grpc-js';
+import {
+  Metadata,
+  ResponderBuilder,
+  ServerInterceptingCall,
+  ServerListenerBuilder,
+  status as Status,
+  type ServerInterceptor,
+} from '@grpc/grpc-js';
 import { jwtKey, scopeAllows, verifyJwt, type JwtKey } from '../../grpc/jwt.ts';
 
 export const AUTHORIZATION = 'authorization';
@@ -36,14 +43,29 @@ export class TokenCheck {
 
   async check(header: unknown): Promise<Verdict> {
     const token = typeof header === 'string' ? /^Bearer[ ]+(\S+)\s*$/i.exec(header)?.[1] : undefined;
-    if (token === undefined) return refuse(Status.UNAUTHENTICATED, header === undefined ? 'missing bearer token (authorization metadata)' : 'malformed authorization metadata, expected "Bearer <token>"');
+    if (token === undefined)
+      return refuse(
+        Status.UNAUTHENTICATED,
+        header === undefined
+          ? 'missing bearer token (authorization metadata)'
+          : 'malformed authorization metadata, expected "Bearer <token>"',
+      );
     const t = this.now();
     const known = this.good.get(token);
-    if (known && (known.expiresAt === undefined || t < known.expiresAt) && (known.notBefore === undefined || t >= known.notBefore)) return { ok: true, expiresAt: known.expiresAt };
+    if (
+      known &&
+      (known.expiresAt === undefined || t < known.expiresAt) &&
+      (known.notBefore === undefined || t >= known.notBefore)
+    )
+      return { ok: true, expiresAt: known.expiresAt };
     this.key ??= jwtKey(this.secret);
     const result = await verifyJwt(token, await this.key, Math.floor(t / 1000));
     if (!result.ok) return refuse(Status.UNAUTHENTICATED, result.reason);
-    if (!scopeAllows(result.claims, 'node')) return refuse(Status.PERMISSION_DENIED, `token scope ${JSON.stringify(result.claims.scope)} does not include "node"`);
+    if (!scopeAllows(result.claims, 'node'))
+      return refuse(
+        Status.PERMISSION_DENIED,
+        `token scope ${JSON.stringify(result.claims.scope)} does not include "node"`,
+      );
     const seconds = (claim: unknown): number | undefined => (typeof claim === 'number' ? claim * 1000 : undefined);
     const entry = { expiresAt: seconds(result.claims.exp), notBefore: seconds(result.claims.nbf) };
     this.good.delete(token);
@@ -70,12 +92,23 @@ export function bearerGuard(tokens: TokenCheck): ServerInterceptor {
         const header = metadata.get(AUTHORIZATION)[0];
         tokens.check(header).then(
           (verdict) => {
-            if (!verdict.ok) return call.sendStatus({ code: verdict.code, details: verdict.details, metadata: new Metadata() });
+            if (!verdict.ok)
+              return call.sendStatus({ code: verdict.code, details: verdict.details, metadata: new Metadata() });
             if (verdict.expiresAt !== undefined) {
               // setTimeout holds at most 2^31-1 ms; a later expiry is checked again when that timer fires.
               const arm = (): void => {
                 const left = verdict.expiresAt! - Date.now();
-                expiry = setTimeout(left > 0x7fffffff ? arm : () => call.sendStatus({ code: Status.UNAUTHENTICATED, details: 'token expired while the call ran', metadata: new Metadata() }), Math.min(Math.max(left, 0), 0x7fffffff));
+                expiry = setTimeout(
+                  left > 0x7fffffff
+                    ? arm
+                    : () =>
+                        call.sendStatus({
+                          code: Status.UNAUTHENTICATED,
+                          details: 'token expired while the call ran',
+                          metadata: new Metadata(),
+                        }),
+                  Math.min(Math.max(left, 0), 0x7fffffff),
+                );
                 expiry.unref();
               };
               arm();
@@ -83,7 +116,12 @@ export function bearerGuard(tokens: TokenCheck): ServerInterceptor {
             metadata.remove(AUTHORIZATION);
             next(metadata);
           },
-          (err: unknown) => call.sendStatus({ code: Status.INTERNAL, details: `token check failed: ${(err as Error).message}`, metadata: new Metadata() }),
+          (err: unknown) =>
+            call.sendStatus({
+              code: Status.INTERNAL,
+              details: `token check failed: ${(err as Error).message}`,
+              metadata: new Metadata(),
+            }),
         );
       })
       .withOnCancel(stopExpiry)
@@ -106,7 +144,15 @@ export function deadlineCap(maxMs: number): ServerInterceptor {
     const deadline = call.getDeadline();
     const callerMs = deadline instanceof Date ? deadline.getTime() - Date.now() : deadline - Date.now();
     if (callerMs <= maxMs) return new ServerInterceptingCall(call);
-    const timer = setTimeout(() => call.sendStatus({ code: Status.DEADLINE_EXCEEDED, details: `Deadline exceeded (this node answers a call within ${maxMs / 1000} s)`, metadata: new Metadata() }), maxMs);
+    const timer = setTimeout(
+      () =>
+        call.sendStatus({
+          code: Status.DEADLINE_EXCEEDED,
+          details: `Deadline exceeded (this node answers a call within ${maxMs / 1000} s)`,
+          metadata: new Metadata(),
+        }),
+      maxMs,
+    );
     timer.unref();
     const responder = new ResponderBuilder()
       .withStart((next) => next(new ServerListenerBuilder().withOnCancel(() => clearTimeout(timer)).build()))

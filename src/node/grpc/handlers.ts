@@ -20,7 +20,13 @@ export type CallObserver = (method: string, code: string, seconds: number) => vo
  * grpc-js may throw while it writes an answer (a message it cannot serialize, a status it cannot carry): that fails
  * this call with INTERNAL, never the process (a throw here would be an unhandled rejection).
  */
-function answer(name: string, logger: Logger, callback: sendUnaryData<unknown>, err: ServiceError | null, res?: unknown): void {
+function answer(
+  name: string,
+  logger: Logger,
+  callback: sendUnaryData<unknown>,
+  err: ServiceError | null,
+  res?: unknown,
+): void {
   try {
     callback(err, res);
   } catch (e) {
@@ -37,7 +43,11 @@ function answer(name: string, logger: Logger, callback: sendUnaryData<unknown>, 
  * The gRPC server's handlers of `service`, one per method of the generated definition (src/grpc/port.ts NODE_METHODS):
  * the methods that take an AbortSignal (SubmitBlock, QueryOutputs) get one aborted when the call is cancelled.
  */
-export function nodeServiceHandlers(service: ServiceMethods, logger: Logger, observe?: CallObserver): NodeServiceServer {
+export function nodeServiceHandlers(
+  service: ServiceMethods,
+  logger: Logger,
+  observe?: CallObserver,
+): NodeServiceServer {
   const handlers: Record<string, handleUnaryCall<unknown, unknown>> = {};
   const options = { logger, ...(observe ? { observe } : {}) };
   for (const method of NODE_METHODS) {

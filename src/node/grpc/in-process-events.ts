@@ -11,7 +11,13 @@
  * subscription fails with UNAVAILABLE; after the client's `close()` `subscribe` throws "Channel has been shut down".
  */
 import { Readable } from 'node:stream';
-import { Metadata, status as Status, type ClientReadableStream, type ServiceError, type StatusObject } from '@grpc/grpc-js';
+import {
+  Metadata,
+  status as Status,
+  type ClientReadableStream,
+  type ServiceError,
+  type StatusObject,
+} from '@grpc/grpc-js';
 import { EventBatch, type NodeEventsClient } from '../../grpc/gen/events.ts';
 import type { EventBus } from '../events/bus.ts';
 import { batchMessage, DEFAULT_MAX_QUEUED_BATCHES, tooSlow } from './events.ts';
@@ -31,7 +37,10 @@ class InProcessEventStream extends Readable implements ClientReadableStream<Even
   constructor(bus: EventBus | undefined, maxQueuedBatches: number) {
     super({ objectMode: true, highWaterMark: 64 });
     if (bus === undefined) {
-      this.fail({ code: Status.UNAVAILABLE, details: 'No connection established. Last error: the in-process NodeEvents service is shut down' });
+      this.fail({
+        code: Status.UNAVAILABLE,
+        details: 'No connection established. Last error: the in-process NodeEvents service is shut down',
+      });
       return;
     }
     this.unsubscribe = bus.subscribe(

@@ -25,11 +25,35 @@
  * exception leaves a frame: bad metadata fails the call INVALID_ARGUMENT naming the key, anything unexpected INTERNAL
  * (logged once per stream); bytes that do not decode end the stream INTERNAL.
  */
-import { Metadata, status as Status, type Server, type ServerDuplexStream, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import {
+  Metadata,
+  status as Status,
+  type Server,
+  type ServerDuplexStream,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
 import { DeadlineTimer, type Expiring } from '../../grpc/deadline-timer.ts';
 import type { MuxBatch, MuxFrame } from '../../grpc/gen/mux.ts';
 import { MESSAGES } from '../../grpc/messages.ts';
-import { answerFrame, BatchReader, callFailureFrame, EXCHANGE_UNDECODED, failureFrame, frame, frameBytes, FrameKind, FrameWriter, InvalidMetadataError, MAX_CALLS_IN_FLIGHT, MAX_MESSAGE_BYTES, metadataOf, METHOD_OF, servicePath, type Encoder, type NodeServiceMethod } from '../../grpc/mux.ts';
+import {
+  answerFrame,
+  BatchReader,
+  callFailureFrame,
+  EXCHANGE_UNDECODED,
+  failureFrame,
+  frame,
+  frameBytes,
+  FrameKind,
+  FrameWriter,
+  InvalidMetadataError,
+  MAX_CALLS_IN_FLIGHT,
+  MAX_MESSAGE_BYTES,
+  metadataOf,
+  METHOD_OF,
+  servicePath,
+  type Encoder,
+  type NodeServiceMethod,
+} from '../../grpc/mux.ts';
 import { rpcName, type NodeCallError } from '../../grpc/port.ts';
 import { consoleLogger, type Logger } from '../logger.ts';
 import type { CallObserver } from './handlers.ts';
@@ -89,7 +113,11 @@ class MuxServerCall implements Expiring {
   /** Answers the stream with the service's outcome (made here: closures per call, not named function expressions). */
   settle(outcome: Promise<unknown>): void {
     outcome.then(
-      (value) => this.stream.answer(this, answerFrame(this.id, MESSAGES[this.method].response as unknown as Encoder<unknown>, value)),
+      (value) =>
+        this.stream.answer(
+          this,
+          answerFrame(this.id, MESSAGES[this.method].response as unknown as Encoder<unknown>, value),
+        ),
       (err: NodeCallError) => this.stream.answer(this, callFailureFrame(this.id, err)),
     );
   }
@@ -153,7 +181,9 @@ class MuxServerStream {
   /** The call's deadline (or the node's limit) passed: cancelled, DEADLINE_EXCEEDED as grpc-js's server (the door) sends it. */
   expired(call: MuxServerCall): void {
     if (this.calls.get(call.id) !== call) return;
-    const details = call.capped ? `Deadline exceeded (this node answers a call within ${this.limits.maxCallMs / 1000} s)` : 'Deadline exceeded';
+    const details = call.capped
+      ? `Deadline exceeded (this node answers a call within ${this.limits.maxCallMs / 1000} s)`
+      : 'Deadline exceeded';
     this.forget(call, details);
     this.fail(call.id, Status.DEADLINE_EXCEEDED, details);
     this.maybeEnd();
@@ -188,7 +218,10 @@ class MuxServerStream {
     }
     if (this.gone) return;
     if (this.queuedBytes > this.limits.maxQueuedBytes) {
-      return this.abort(Status.RESOURCE_EXHAUSTED, `Too much received and not yet dispatched (${this.queuedBytes} bytes, at most ${this.limits.maxQueuedBytes}): read the answers`);
+      return this.abort(
+        Status.RESOURCE_EXHAUSTED,
+        `Too much received and not yet dispatched (${this.queuedBytes} bytes, at most ${this.limits.maxQueuedBytes}): read the answers`,
+      );
     }
     this.holdReading();
     if (this.inbox.length === 0) this.maybeEnd();
@@ -212,7 +245,11 @@ class MuxServerStream {
     if (this.goingAway) return this.send(frame(FrameKind.FRAME_KIND_REFUSED, f.callId));
     const clash = this.calls.get(f.callId);
     if (clash === undefined && this.calls.size >= this.limits.maxCalls) {
-      return this.fail(f.callId, Status.RESOURCE_EXHAUSTED, `Too many calls under way on this stream (at most ${this.limits.maxCalls}): wait for answers`);
+      return this.fail(
+        f.callId,
+        Status.RESOURCE_EXHAUSTED,
+        `Too many calls under way on this stream (at most ${this.limits.maxCalls}): wait for answers`,
+      );
     }
     try {
       if (f.metadata.length > 0) metadataOf(f.metadata); // refused as grpc-js refuses it; the service reads none
@@ -221,9 +258,15 @@ class MuxServerStream {
       throw e;
     }
     const method = METHOD_OF.get(f.method);
-    if (method === undefined) return this.fail(f.callId, Status.UNIMPLEMENTED, `The server does not implement the method ${servicePath(f.method)}`);
+    if (method === undefined)
+      return this.fail(
+        f.callId,
+        Status.UNIMPLEMENTED,
+        `The server does not implement the method ${servicePath(f.method)}`,
+      );
     const fn = this.service[method] as ServiceFn | undefined;
-    if (fn === undefined) return this.fail(f.callId, Status.UNIMPLEMENTED, `The server does not implement the method ${method}`);
+    if (fn === undefined)
+      return this.fail(f.callId, Status.UNIMPLEMENTED, `The server does not implement the method ${method}`);
     let request: unknown;
     try {
       request = (MESSAGES[method].request as unknown as MessageCodec).decode(f.message);
@@ -324,7 +367,10 @@ class MuxServerStream {
     if (this.loggedUnexpected) return;
     this.loggedUnexpected = true;
     try {
-      this.limits.logger.error(`NodeMux stream from ${this.peer}: ${what} failed unexpectedly (INTERNAL; further failures on this stream are not logged)`, error);
+      this.limits.logger.error(
+        `NodeMux stream from ${this.peer}: ${what} failed unexpectedly (INTERNAL; further failures on this stream are not logged)`,
+        error,
+      );
     } catch {} // a logger that throws: nothing more to do
   }
 
@@ -361,9 +407,25 @@ export interface NodeMuxHandle {
 }
 
 /** Adds NodeMux to `server`, calling `service` (the node's NodeServiceImpl, served by the same server, or a test's). */
-export function serveNodeMux(server: Server, service: Partial<ServiceMethods>, options: NodeMuxOptions = {}): NodeMuxHandle {
-  const { maxCalls = MAX_CALLS_IN_FLIGHT, maxCallMs = MUX_MAX_CALL_MS, maxQueuedBytes = 2 * MAX_MESSAGE_BYTES, logger = consoleLogger, observe } = options;
-  const limits: Limits = { maxCalls, maxCallMs, maxQueuedBytes, logger, call: { logger, ...(observe ? { observe } : {}) } };
+export function serveNodeMux(
+  server: Server,
+  service: Partial<ServiceMethods>,
+  options: NodeMuxOptions = {},
+): NodeMuxHandle {
+  const {
+    maxCalls = MAX_CALLS_IN_FLIGHT,
+    maxCallMs = MUX_MAX_CALL_MS,
+    maxQueuedBytes = 2 * MAX_MESSAGE_BYTES,
+    logger = consoleLogger,
+    observe,
+  } = options;
+  const limits: Limits = {
+    maxCalls,
+    maxCallMs,
+    maxQueuedBytes,
+    logger,
+    call: { logger, ...(observe ? { observe } : {}) },
+  };
   const streams = new Set<MuxServerStream>();
   let closing = false;
   const implementation: UntypedServiceImplementation = {

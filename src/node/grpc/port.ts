@@ -15,14 +15,24 @@
  *   * after `close()` calls fail UNAVAILABLE without details (the gateway answers 503 "node unreachable").
  */
 import { DeadlineTimer, MAX_TIMER_MS, type Expiring } from '../../grpc/deadline-timer.ts';
-import { NODE_METHODS, NodeCallError, rpcName, type AnswerOf, type NodeMethod, type NodePort, type RequestOf } from '../../grpc/port.ts';
+import {
+  NODE_METHODS,
+  NodeCallError,
+  rpcName,
+  type AnswerOf,
+  type NodeMethod,
+  type NodePort,
+  type RequestOf,
+} from '../../grpc/port.ts';
 import { GrpcStatus } from '../../grpc/status.ts';
 import type { Logger } from '../logger.ts';
 import { defectMessage, describeError, grpcCodeOf, isDomainError } from './errors.ts';
 import type { CallObserver } from './handlers.ts';
 
 /** The service as the node implements it (NodeServiceImpl): each method, with the call's AbortSignal for those that take one. */
-export type ServiceMethods = { readonly [M in NodeMethod]: (request: RequestOf<M>, signal?: AbortSignal) => Promise<AnswerOf<M>> };
+export type ServiceMethods = {
+  readonly [M in NodeMethod]: (request: RequestOf<M>, signal?: AbortSignal) => Promise<AnswerOf<M>>;
+};
 
 /** Whether a method takes the call's AbortSignal (its second parameter): only then is one made for it. */
 export function takesSignal(fn: ((...args: never[]) => unknown) | undefined): boolean {
@@ -48,7 +58,14 @@ export type ServiceFn = (request: unknown, signal?: AbortSignal) => Promise<unkn
  * server of mux-server.ts): `fn` of `service` (proto name `name`) with `signal`; its answer, or the NodeCallError its
  * failure becomes (callErrorOf: a defect logged; a method that throws rejects too); told to `observe` once settled.
  */
-export function callService(service: object, fn: ServiceFn, name: string, request: unknown, signal: AbortSignal | undefined, options: ServicePortOptions): Promise<unknown> {
+export function callService(
+  service: object,
+  fn: ServiceFn,
+  name: string,
+  request: unknown,
+  signal: AbortSignal | undefined,
+  options: ServicePortOptions,
+): Promise<unknown> {
   const { logger, observe } = options;
   const t0 = observe ? performance.now() : 0;
   let p: Promise<unknown>;
@@ -133,24 +150,44 @@ class BoundedCall implements Expiring {
 
 /** A call after close(): what a client of a stopped node gets (no details: the gateway answers "node unreachable"). */
 function stopped(name: string): NodeCallError {
-  return new NodeCallError(name, GrpcStatus.UNAVAILABLE, 'No connection established. Last error: the node is shut down');
+  return new NodeCallError(
+    name,
+    GrpcStatus.UNAVAILABLE,
+    'No connection established. Last error: the node is shut down',
+  );
 }
 
 /** The port over `service` (the node's NodeServiceImpl, or a test's). */
 export function servicePort(service: ServiceMethods, options: ServicePortOptions): LocalNodePort {
   let closed = false;
-  const port: Record<string, unknown> = { close: () => void (closed = true) };
+  const port: Record<string, unknown> = {
+    close: () => {
+      closed = true;
+    },
+  };
   for (const method of NODE_METHODS) {
     const name = rpcName(method);
     const fn = service[method] as ServiceFn | undefined;
     if (fn === undefined) {
       // a partial service (a test's): the method is missing, as on a server without its handler
-      port[method] = () => Promise.reject(closed ? stopped(name) : NodeCallError.described(name, GrpcStatus.UNIMPLEMENTED, { code: 'UNIMPLEMENTED', message: `${name} is not implemented` }));
+      port[method] = () =>
+        Promise.reject(
+          closed
+            ? stopped(name)
+            : NodeCallError.described(name, GrpcStatus.UNIMPLEMENTED, {
+                code: 'UNIMPLEMENTED',
+                message: `${name} is not implemented`,
+              }),
+        );
       continue;
     }
     const withSignal = takesSignal(fn);
-    const run = (request: unknown, signal: AbortSignal | undefined): Promise<unknown> => callService(service, fn, name, request, signal, options);
-    port[method] = (request: unknown, callOptions: { signal?: AbortSignal; deadline?: number } = {}): Promise<unknown> => {
+    const run = (request: unknown, signal: AbortSignal | undefined): Promise<unknown> =>
+      callService(service, fn, name, request, signal, options);
+    port[method] = (
+      request: unknown,
+      callOptions: { signal?: AbortSignal; deadline?: number } = {},
+    ): Promise<unknown> => {
       if (closed) return Promise.reject(stopped(name));
       const deadline = callOptions.deadline;
       const signal = withSignal ? callOptions.signal : undefined;

@@ -2,7 +2,14 @@
  * The gRPC server of the node: NodeService on host:port (port 0 = any free port), and beside it NodeMux, the
  * multiplexed transport of the same service that standalone gateways use (mux-server.ts).
  */
-import { Server, ServerCredentials, type ChannelOptions, type ServerInterceptor, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import {
+  Server,
+  ServerCredentials,
+  type ChannelOptions,
+  type ServerInterceptor,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
 import { NodeServiceService } from '../../grpc/gen/node.ts';
 import { MAX_MESSAGE_BYTES } from '../../grpc/mux.ts';
 import { safeStatusInterceptor } from '../../grpc/status.ts';
@@ -26,7 +33,10 @@ export interface ExtraService {
   implementation: UntypedServiceImplementation;
 }
 
-/** Who may call and within which limits (the node service door's: src/node/doors.ts, guards.ts); plaintext without `credentials`. */
+/**
+ * Who may call and within which limits (the node service door's: src/node/doors.ts, guards.ts); plaintext without
+ * `credentials`.
+ */
 export interface GrpcServerGuards {
   interceptors?: ServerInterceptor[];
   credentials?: ServerCredentials;
@@ -34,17 +44,38 @@ export interface GrpcServerGuards {
 }
 
 /** `calls` is told about every NodeService call answered (unary and multiplexed; the metrics port). */
-export async function startGrpcServer(service: NodeServiceImpl, options: { host: string; port: number; logger: Logger; services?: ExtraService[]; calls?: CallObserver } & GrpcServerGuards): Promise<GrpcServerHandle> {
+export async function startGrpcServer(
+  service: NodeServiceImpl,
+  options: {
+    host: string;
+    port: number;
+    logger: Logger;
+    services?: ExtraService[];
+    calls?: CallObserver;
+  } & GrpcServerGuards,
+): Promise<GrpcServerHandle> {
   // Without channelz: grpc-js's per-call bookkeeping for its debugging service, which the node does not serve.
-  const limits = { 'grpc.max_receive_message_length': MAX_MESSAGE, 'grpc.max_send_message_length': MAX_MESSAGE, 'grpc.enable_channelz': 0, ...options.serverOptions };
+  const limits = {
+    'grpc.max_receive_message_length': MAX_MESSAGE,
+    'grpc.max_send_message_length': MAX_MESSAGE,
+    'grpc.enable_channelz': 0,
+    ...options.serverOptions,
+  };
   // The status texts are made safe nearest the wire, after every other interceptor (src/grpc/status.ts).
   const server = new Server({ ...limits, interceptors: [safeStatusInterceptor, ...(options.interceptors ?? [])] });
   const handlers = nodeServiceHandlers(service, options.logger, options.calls);
   server.addService(NodeServiceService, handlers);
-  const mux = serveNodeMux(server, service, { logger: options.logger, ...(options.calls ? { observe: options.calls } : {}) });
+  const mux = serveNodeMux(server, service, {
+    logger: options.logger,
+    ...(options.calls ? { observe: options.calls } : {}),
+  });
   for (const extra of options.services ?? []) server.addService(extra.definition, extra.implementation);
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${options.host}:${options.port}`, options.credentials ?? ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
+    server.bindAsync(
+      `${options.host}:${options.port}`,
+      options.credentials ?? ServerCredentials.createInsecure(),
+      (err, bound) => (err ? reject(err) : resolve(bound)),
+    );
   });
   return {
     port,

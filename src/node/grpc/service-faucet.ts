@@ -6,14 +6,21 @@ import type { FaucetEnqueueRequest, FaucetEnqueueResponse, FaucetInfoResponse } 
 import { NodeError } from '../support/errors.ts';
 import type { Faucet } from '../faucet/faucet.ts';
 
-export const FAUCET_OFF_MESSAGE = 'the faucet is off: it pays from the dev wallet of a dev network, and this node has none (no devWallet in the genesis)';
+export const FAUCET_OFF_MESSAGE =
+  'the faucet is off: it pays from the dev wallet of a dev network, and this node has none (no devWallet in the genesis)';
 
 export class FaucetService {
   constructor(private readonly faucet: Faucet | undefined) {}
 
   async info(): Promise<FaucetInfoResponse> {
     const info = await this.on().info();
-    return { isHealthy: info.isHealthy, address: info.address, balance: info.balance, tokenName: info.tokenName, bech32Hrp: info.bech32Hrp };
+    return {
+      isHealthy: info.isHealthy,
+      address: info.address,
+      balance: info.balance,
+      tokenName: info.tokenName,
+      bech32Hrp: info.bech32Hrp,
+    };
   }
 
   async enqueue(req: FaucetEnqueueRequest): Promise<FaucetEnqueueResponse> {

@@ -65,24 +65,44 @@ export class LedgerService {
     return {
       index: ms.index,
       milestoneId: ms.milestoneId,
-      ...rawAndJson(req.view, 'milestones', { raw: () => ms.payloadBytes, json: () => JSON.stringify(payloadToJson(ms.payload)) }),
+      ...rawAndJson(req.view, 'milestones', {
+        raw: () => ms.payloadBytes,
+        json: () => JSON.stringify(payloadToJson(ms.payload)),
+      }),
     };
   }
 
   async getMilestoneUtxoChanges(req: GetMilestoneRequest): Promise<LedgerJsonResponse> {
     const { index, diff } = await this.reader.utxoChanges(milestoneKeyOf(req));
-    return { json: JSON.stringify({ index, createdOutputs: diff.created.map(toHex0x), consumedOutputs: diff.consumed.map(toHex0x) }) };
+    return {
+      json: JSON.stringify({
+        index,
+        createdOutputs: diff.created.map(toHex0x),
+        consumedOutputs: diff.consumed.map(toHex0x),
+      }),
+    };
   }
 
   async getReceipts(req: GetReceiptsRequest): Promise<LedgerJsonResponse> {
     const receipts = await this.reader.receipts(req.migratedAt);
-    return { json: JSON.stringify({ receipts: receipts.map((r) => ({ receipt: milestoneOptionToJson(r.receipt), milestoneIndex: r.milestoneIndex })) }) };
+    return {
+      json: JSON.stringify({
+        receipts: receipts.map((r) => ({
+          receipt: milestoneOptionToJson(r.receipt),
+          milestoneIndex: r.milestoneIndex,
+        })),
+      }),
+    };
   }
 
   /** `signal`: the call's cancellation (client gone, deadline passed): the scan stops between store reads. */
   async queryOutputs(req: QueryOutputsRequest, signal?: AbortSignal): Promise<LedgerJsonResponse> {
     const route = req.route as IndexerRoute;
-    if (!INDEXER_ROUTES.includes(route)) throw new NodeError('INVALID_REQUEST', `unknown indexer route ${quoteText(req.route)} (one of ${INDEXER_ROUTES.join(', ')})`);
+    if (!INDEXER_ROUTES.includes(route))
+      throw new NodeError(
+        'INVALID_REQUEST',
+        `unknown indexer route ${quoteText(req.route)} (one of ${INDEXER_ROUTES.join(', ')})`,
+      );
     const params: Record<string, string> = Object.create(null) as Record<string, string>;
     for (const { name, value } of req.parameters) {
       if (name in params) throw new NodeError('INVALID_REQUEST', `query parameter ${name} is given more than once`);
@@ -93,7 +113,8 @@ export class LedgerService {
 
   async getChainOutput(req: GetChainOutputRequest): Promise<LedgerJsonResponse> {
     const chain = CHAINS.get(req.kind);
-    if (chain === undefined) throw new NodeError('INVALID_REQUEST', `unknown chain kind ${req.kind} (alias, nft or foundry)`);
+    if (chain === undefined)
+      throw new NodeError('INVALID_REQUEST', `unknown chain kind ${req.kind} (alias, nft or foundry)`);
     const id = requireId(req.id, chain.idLength, `${chain.kind} ID`);
     return { json: JSON.stringify(await this.indexer.chainOutput(chain.kind, id)) };
   }
@@ -119,7 +140,10 @@ function milestoneKeyOf(req: GetMilestoneRequest): MilestoneKey {
     case 'index':
       return { index: m.value };
     default:
-      throw new NodeError('INVALID_REQUEST', 'invalid milestone request: it names no milestone (set milestoneId or index)');
+      throw new NodeError(
+        'INVALID_REQUEST',
+        'invalid milestone request: it names no milestone (set milestoneId or index)',
+      );
   }
 }
 
@@ -132,7 +156,11 @@ function outputMetadataJson({ output: o, ledgerIndex }: OutputView): Record<stri
     outputIndex: index,
     isSpent: o.spent !== undefined,
     ...(o.spent !== undefined
-      ? { milestoneIndexSpent: o.spent.milestoneIndexSpent, milestoneTimestampSpent: o.spent.milestoneTimestampSpent, transactionIdSpent: toHex0x(o.spent.transactionIdSpent) }
+      ? {
+          milestoneIndexSpent: o.spent.milestoneIndexSpent,
+          milestoneTimestampSpent: o.spent.milestoneTimestampSpent,
+          transactionIdSpent: toHex0x(o.spent.transactionIdSpent),
+        }
       : {}),
     milestoneIndexBooked: o.milestoneIndexBooked,
     milestoneTimestampBooked: o.milestoneTimestampBooked,

@@ -2,7 +2,15 @@
  * The peers RPCs of the NodeService (service.ts delegates here), as Hornet's peers routes answer them (TIP-25
  * PeerResponse: id, multiAddresses, alias, relation, connected, gossip {heartbeat, metrics}), and the dashboard's data.
  */
-import type { AddPeerRequest, DashboardResponse, GetPeerRequest, Peer, PeerHeartbeat, PeersResponse, RemovePeerResponse } from '../../grpc/gen/node.ts';
+import type {
+  AddPeerRequest,
+  DashboardResponse,
+  GetPeerRequest,
+  Peer,
+  PeerHeartbeat,
+  PeersResponse,
+  RemovePeerResponse,
+} from '../../grpc/gen/node.ts';
 import type { DashboardData } from '../metrics/dashboard.ts';
 import { NodeError } from '../support/errors.ts';
 import type { PeerInfo } from '../peering/manager.ts';
@@ -34,7 +42,8 @@ export class PeersService {
 
   async addPeer(req: AddPeerRequest): Promise<Peer> {
     if (req.address.trim() === '') throw new NodeError('INVALID_REQUEST', 'invalid peer: multiAddress missing');
-    if (req.alias !== undefined && req.alias.length > MAX_ALIAS) throw new NodeError('INVALID_REQUEST', `invalid peer: alias longer than ${MAX_ALIAS} characters`);
+    if (req.alias !== undefined && req.alias.length > MAX_ALIAS)
+      throw new NodeError('INVALID_REQUEST', `invalid peer: alias longer than ${MAX_ALIAS} characters`);
     return peerMessage(this.peers.addPeer(req.address, req.alias));
   }
 
@@ -49,17 +58,30 @@ export class PeersService {
 }
 
 function requirePeerId(id: string): string {
-  if (id === '' || id.length > 300) throw new NodeError('INVALID_REQUEST', 'invalid peer ID: expected a node ID or a static peer HOST:PORT');
+  if (id === '' || id.length > 300)
+    throw new NodeError('INVALID_REQUEST', 'invalid peer ID: expected a node ID or a static peer HOST:PORT');
   return id;
 }
 
 export function peerMessage(p: PeerInfo): Peer {
-  const out: Peer = { id: p.id, multiAddresses: p.multiAddresses, relation: p.relation, connected: p.connected, address: p.address };
+  const out: Peer = {
+    id: p.id,
+    multiAddresses: p.multiAddresses,
+    relation: p.relation,
+    connected: p.connected,
+    address: p.address,
+  };
   if (p.alias !== undefined) out.alias = p.alias;
   if (p.metrics) {
     const h = p.heartbeat;
     const heartbeat: PeerHeartbeat | undefined = h
-      ? { solidMilestoneIndex: h.confirmedMilestoneIndex, prunedMilestoneIndex: h.pruningIndex, latestMilestoneIndex: h.latestMilestoneIndex, connectedPeers: h.connectedPeers, syncedPeers: h.syncedPeers }
+      ? {
+          solidMilestoneIndex: h.confirmedMilestoneIndex,
+          prunedMilestoneIndex: h.pruningIndex,
+          latestMilestoneIndex: h.latestMilestoneIndex,
+          connectedPeers: h.connectedPeers,
+          syncedPeers: h.syncedPeers,
+        }
       : undefined;
     out.gossip = { ...(heartbeat ? { heartbeat } : {}), metrics: { ...p.metrics } };
   }

@@ -5,7 +5,14 @@
  */
 import { toHex0x } from '../../core/bytes.ts';
 import { blockV3Response, requireId, V3_ID_LENGTH } from './answers.ts';
-import { BlockView, type BlockV3Response, type GetBlockV3Request, type JsonV3Response, type SubmitBlockResponse, type SubmitBlockV3Request } from '../../grpc/gen/node.ts';
+import {
+  BlockView,
+  type BlockV3Response,
+  type GetBlockV3Request,
+  type JsonV3Response,
+  type SubmitBlockResponse,
+  type SubmitBlockV3Request,
+} from '../../grpc/gen/node.ts';
 import { NodeError } from '../support/errors.ts';
 import type { V3Engine } from '../v3/engine.ts';
 
@@ -45,7 +52,10 @@ export class V3Service {
     const md = await this.engine.read(() => this.engine.blockMetadata(id));
     const json: Record<string, unknown> = { blockId: toHex0x(md.blockId), blockState: md.blockState };
     if (md.transaction) {
-      const t: Record<string, unknown> = { transactionId: toHex0x(md.transaction.transactionId), transactionState: md.transaction.state };
+      const t: Record<string, unknown> = {
+        transactionId: toHex0x(md.transaction.transactionId),
+        transactionState: md.transaction.state,
+      };
       if (md.transaction.failureReason !== undefined) t['transactionFailureReason'] = md.transaction.failureReason;
       json['transactionMetadata'] = t;
     }
@@ -65,7 +75,8 @@ export class V3Service {
   }
 
   private async blockAnswer(id: Uint8Array, view: BlockView): Promise<BlockV3Response> {
-    if (view === BlockView.BLOCK_VIEW_STRUCTURED) throw new NodeError('INVALID_REQUEST', 'the structured view is not offered for v3 blocks');
+    if (view === BlockView.BLOCK_VIEW_STRUCTURED)
+      throw new NodeError('INVALID_REQUEST', 'the structured view is not offered for v3 blocks');
     const raw = await this.engine.blockBytes(id);
     return blockV3Response(id, view, { raw: () => raw, json: () => this.engine.blockJson(raw) });
   }

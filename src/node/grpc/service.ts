@@ -57,7 +57,12 @@ import { v3Unavailable, type V3Service } from './service-v3.ts';
 import { FaucetService } from './service-faucet.ts';
 import type { PeersService } from './service-peers.ts';
 import type { ControlService } from './service-control.ts';
-import type { CreateSnapshotRequest, CreateSnapshotResponse, PruneDatabaseRequest, PruneDatabaseResponse } from '../../grpc/gen/node.ts';
+import type {
+  CreateSnapshotRequest,
+  CreateSnapshotResponse,
+  PruneDatabaseRequest,
+  PruneDatabaseResponse,
+} from '../../grpc/gen/node.ts';
 
 export interface NodeServiceDeps {
   reader: TangleReader;
@@ -96,14 +101,20 @@ export function incomingOf(req: SubmitBlockRequest): IncomingBlock {
       try {
         json = JSON.parse(body.value);
       } catch (e) {
-        return reject('INVALID_JSON', `invalid block JSON: ${(e as Error).message}`, { field: 'block', value: body.value.slice(0, 80) });
+        return reject('INVALID_JSON', `invalid block JSON: ${(e as Error).message}`, {
+          field: 'block',
+          value: body.value.slice(0, 80),
+        });
       }
       return { block: blockFromJson(json, { submission: true }) };
     }
     case 'structured':
       return { block: blockFromProto(body.value, 'block') };
     default:
-      throw new NodeError('INVALID_REQUEST', 'invalid block: the request carries no block (set structured, raw or json)');
+      throw new NodeError(
+        'INVALID_REQUEST',
+        'invalid block: the request carries no block (set structured, raw or json)',
+      );
   }
 }
 
@@ -148,17 +159,23 @@ export class NodeServiceImpl {
   /** v3: the earliest confirmed attachment; NOT_FOUND before confirmation. */
   async getIncludedBlockV3(req: GetIncludedBlockV3Request): Promise<BlockV3Response> {
     const txId = requireId(req.transactionId, V3_ID_LENGTH, 'transaction ID');
-    if (req.view === BlockView.BLOCK_VIEW_STRUCTURED) throw new NodeError('INVALID_REQUEST', 'the structured view is not offered for v3 blocks');
+    if (req.view === BlockView.BLOCK_VIEW_STRUCTURED)
+      throw new NodeError('INVALID_REQUEST', 'the structured view is not offered for v3 blocks');
     if (this.deps.v3) return this.deps.v3.getIncludedBlock(txId, req.view);
     // A network without a v3 part never includes a v3 transaction.
-    throw new NodeError('NOT_FOUND', `transaction not included: ${toHex0x(txId)} (unknown, or not confirmed by a milestone yet)`);
+    throw new NodeError(
+      'NOT_FOUND',
+      `transaction not included: ${toHex0x(txId)} (unknown, or not confirmed by a milestone yet)`,
+    );
   }
 
   // ---- v3 (IOTA 2.0): service-v3.ts
 
-  submitBlockV3 = (req: SubmitBlockV3Request): Promise<SubmitBlockResponse> => (this.deps.v3 ?? v3Unavailable()).submitBlock(req);
+  submitBlockV3 = (req: SubmitBlockV3Request): Promise<SubmitBlockResponse> =>
+    (this.deps.v3 ?? v3Unavailable()).submitBlock(req);
   getBlockV3 = (req: GetBlockV3Request): Promise<BlockV3Response> => (this.deps.v3 ?? v3Unavailable()).getBlock(req);
-  getBlockMetadataV3 = (req: GetBlockV3Request): Promise<JsonV3Response> => (this.deps.v3 ?? v3Unavailable()).getBlockMetadata(req);
+  getBlockMetadataV3 = (req: GetBlockV3Request): Promise<JsonV3Response> =>
+    (this.deps.v3 ?? v3Unavailable()).getBlockMetadata(req);
   getInfoV3 = (): Promise<JsonV3Response> => (this.deps.v3 ?? v3Unavailable()).getInfo();
   getIssuanceV3 = (): Promise<JsonV3Response> => (this.deps.v3 ?? v3Unavailable()).getIssuance();
 
@@ -167,17 +184,20 @@ export class NodeServiceImpl {
   getOutput = (req: GetOutputRequest): Promise<OutputResponse> => this.deps.ledger.getOutput(req);
   getOutputMetadata = (req: GetOutputRequest): Promise<LedgerJsonResponse> => this.deps.ledger.getOutputMetadata(req);
   getMilestone = (req: GetMilestoneRequest): Promise<MilestoneResponse> => this.deps.ledger.getMilestone(req);
-  getMilestoneUtxoChanges = (req: GetMilestoneRequest): Promise<LedgerJsonResponse> => this.deps.ledger.getMilestoneUtxoChanges(req);
+  getMilestoneUtxoChanges = (req: GetMilestoneRequest): Promise<LedgerJsonResponse> =>
+    this.deps.ledger.getMilestoneUtxoChanges(req);
   getReceipts = (req: GetReceiptsRequest): Promise<LedgerJsonResponse> => this.deps.ledger.getReceipts(req);
   getTreasury = (): Promise<LedgerJsonResponse> => this.deps.ledger.getTreasury();
   /** `signal`: the call's cancellation; the indexer's scan stops with it. */
-  queryOutputs = (req: QueryOutputsRequest, signal?: AbortSignal): Promise<LedgerJsonResponse> => this.deps.ledger.queryOutputs(req, signal);
+  queryOutputs = (req: QueryOutputsRequest, signal?: AbortSignal): Promise<LedgerJsonResponse> =>
+    this.deps.ledger.queryOutputs(req, signal);
   getChainOutput = (req: GetChainOutputRequest): Promise<LedgerJsonResponse> => this.deps.ledger.getChainOutput(req);
 
   // ---- faucet: service-faucet.ts
 
   faucetInfo = (): Promise<FaucetInfoResponse> => (this.deps.faucet ?? new FaucetService(undefined)).info();
-  faucetEnqueue = (req: FaucetEnqueueRequest): Promise<FaucetEnqueueResponse> => (this.deps.faucet ?? new FaucetService(undefined)).enqueue(req);
+  faucetEnqueue = (req: FaucetEnqueueRequest): Promise<FaucetEnqueueResponse> =>
+    (this.deps.faucet ?? new FaucetService(undefined)).enqueue(req);
 
   // ---- peers and the dashboard: service-peers.ts
 
@@ -189,8 +209,10 @@ export class NodeServiceImpl {
 
   // ---- control (pruning, snapshots): service-control.ts
 
-  pruneDatabase = (req: PruneDatabaseRequest): Promise<PruneDatabaseResponse> => this.controlService().pruneDatabase(req);
-  createSnapshot = (req: CreateSnapshotRequest): Promise<CreateSnapshotResponse> => this.controlService().createSnapshot(req);
+  pruneDatabase = (req: PruneDatabaseRequest): Promise<PruneDatabaseResponse> =>
+    this.controlService().pruneDatabase(req);
+  createSnapshot = (req: CreateSnapshotRequest): Promise<CreateSnapshotResponse> =>
+    this.controlService().createSnapshot(req);
 
   private controlService(): ControlService {
     if (!this.deps.control) throw new NodeError('UNAVAILABLE', 'this node offers no pruning or snapshots');
@@ -219,7 +241,15 @@ export class NodeServiceImpl {
       supportedProtocolVersions: info.supportedProtocolVersions,
       protocol: protocolParametersToProto(info.protocol),
       pendingProtocolParameters: info.pendingProtocolParameters.map((c, i) =>
-        protocolParamsOptionToProto({ type: MILESTONE_OPTION_PROTOCOL_PARAMS, targetMilestoneIndex: c.targetMilestoneIndex, protocolVersion: c.protocolVersion, params: c.params }, `pendingProtocolParameters[${i}]`),
+        protocolParamsOptionToProto(
+          {
+            type: MILESTONE_OPTION_PROTOCOL_PARAMS,
+            targetMilestoneIndex: c.targetMilestoneIndex,
+            protocolVersion: c.protocolVersion,
+            params: c.params,
+          },
+          `pendingProtocolParameters[${i}]`,
+        ),
       ),
       baseToken: info.baseToken,
       metrics: info.metrics,
@@ -252,7 +282,8 @@ class StoredBlock implements BlockSources {
   ) {}
 
   block(): Block {
-    return (this.decoded ??= decodeBlock(this.bytes));
+    this.decoded ??= decodeBlock(this.bytes);
+    return this.decoded;
   }
 
   raw(): Uint8Array {
@@ -275,7 +306,12 @@ function milestoneInfo(m: MilestoneRef): MilestoneInfo {
  */
 export function metadataMessage(view: BlockMetadataView): BlockMetadata {
   const { blockId, parents, metadata: md, flags } = view;
-  const out: BlockMetadata = { blockId, parents, isSolid: md.solid, ledgerInclusionState: LedgerInclusionState.LEDGER_INCLUSION_STATE_UNSPECIFIED };
+  const out: BlockMetadata = {
+    blockId,
+    parents,
+    isSolid: md.solid,
+    ledgerInclusionState: LedgerInclusionState.LEDGER_INCLUSION_STATE_UNSPECIFIED,
+  };
   if (md.milestoneIndex !== undefined) out.milestoneIndex = md.milestoneIndex;
   if (md.referenced) {
     out.referencedByMilestoneIndex = md.referenced.milestoneIndex;

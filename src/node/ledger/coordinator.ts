@@ -94,7 +94,9 @@ export class Coordinator {
       const began = this.now();
       const watchdog = setInterval(() => {
         const s = Math.round((this.now() - began) / 1000);
-        this.deps.logger.warn(`coordinator: the round for milestone ${this.round.index ?? '?'} has run ${s} s, waiting in: ${this.round.step}`);
+        this.deps.logger.warn(
+          `coordinator: the round for milestone ${this.round.index ?? '?'} has run ${s} s, waiting in: ${this.round.step}`,
+        );
       }, stallMs);
       watchdog.unref();
       this.inFlight = this.issue()
@@ -151,11 +153,20 @@ export class Coordinator {
         signatures: [],
       };
       const applicable = new Set(applicableMilestoneKeys(keys.keyRanges, index).map(toHex));
-      const signers = settings.seeds.filter((s) => applicable.has(toHex(ed25519PublicKeyFromSeed(s)))).slice(0, keys.threshold);
-      if (signers.length < keys.threshold) throw new Error(`only ${signers.length} coordinator keys apply at index ${index}, the threshold is ${keys.threshold}`);
+      const signers = settings.seeds
+        .filter((s) => applicable.has(toHex(ed25519PublicKeyFromSeed(s))))
+        .slice(0, keys.threshold);
+      if (signers.length < keys.threshold)
+        throw new Error(
+          `only ${signers.length} coordinator keys apply at index ${index}, the threshold is ${keys.threshold}`,
+        );
       const id = milestoneIdOf(unsigned);
       const signatures = signers
-        .map((seed) => ({ type: 0 as const, publicKey: ed25519PublicKeyFromSeed(seed), signature: ed25519Sign(seed, id) }))
+        .map((seed) => ({
+          type: 0 as const,
+          publicKey: ed25519PublicKeyFromSeed(seed),
+          signature: ed25519Sign(seed, id),
+        }))
         .sort((a, b) => compareBytes(a.publicKey, b.publicKey));
       const payload: MilestonePayload = { ...unsigned, signatures };
       const block: Block = { protocolVersion: protocol.current.version, parents, payload, nonce: 0n };
@@ -186,7 +197,11 @@ export class Coordinator {
     let i = 0;
     for (let n = 0; n < MAX_CHECKPOINTS && uncovered.length - i > room - 1; n++) {
       const take = last ? LIMITS.parents.max - 1 : LIMITS.parents.max;
-      const block: Block = { protocolVersion: version, parents: uniqueSorted([...(last ? [last] : []), ...uncovered.slice(i, i + take)]), nonce: 0n };
+      const block: Block = {
+        protocolVersion: version,
+        parents: uniqueSorted([...(last ? [last] : []), ...uncovered.slice(i, i + take)]),
+        nonce: 0n,
+      };
       i += take;
       let bytes = encodeBlock(block);
       if (minPowScore > 0 && powScore(bytes) < minPowScore) {
@@ -205,16 +220,22 @@ export class Coordinator {
     return [...(last ? [last] : []), ...uncovered.slice(i)];
   }
 
-  /** The tips to reach first, then the freshest tips, plus, when needed, the previous milestone block; sorted, unique, at most 8. */
+  /**
+   * The tips to reach first, then the freshest tips, plus, when needed, the previous milestone block; sorted, unique,
+   * at most 8.
+   */
   private async parents(previousBlock: Uint8Array, reach: readonly Uint8Array[]): Promise<Uint8Array[]> {
     const { store, protocol } = this.deps;
     // First what has no child yet (or the checkpoint that reaches it), then the freshest non-lazy tips: their cones
     // hold what arrived since the last milestone.
-    let tips = uniqueSorted([...reach, ...this.deps.tips.freshest(LIMITS.parents.max - 1)].slice(0, LIMITS.parents.max - 1));
+    let tips = uniqueSorted(
+      [...reach, ...this.deps.tips.freshest(LIMITS.parents.max - 1)].slice(0, LIMITS.parents.max - 1),
+    );
     const hasPrevious = !previousBlock.every((b) => b === 0) && (await store.hasBlock(previousBlock));
     if (hasPrevious && !tips.some((t) => equalBytes(t, previousBlock))) {
       const cone = await walkCone(tips, this.deps.blocks, 0);
-      if (!cone.some((c) => equalBytes(c.blockId, previousBlock))) tips = [...tips.slice(0, LIMITS.parents.max - 1), previousBlock];
+      if (!cone.some((c) => equalBytes(c.blockId, previousBlock)))
+        tips = [...tips.slice(0, LIMITS.parents.max - 1), previousBlock];
     }
     if (tips.length === 0) tips = [protocol.solidEntryPoints[0]!];
     return uniqueSorted(tips);

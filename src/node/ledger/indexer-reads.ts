@@ -52,7 +52,10 @@ export class IndexerReader {
   constructor(
     private readonly store: NodeStore,
     private readonly hrp: () => string,
-    private readonly rerun: { maxEntries: number; maxMs: number } = { maxEntries: RERUN_MAX_ENTRIES, maxMs: RERUN_MAX_MS },
+    private readonly rerun: { maxEntries: number; maxMs: number } = {
+      maxEntries: RERUN_MAX_ENTRIES,
+      maxMs: RERUN_MAX_MS,
+    },
   ) {
     this.ledger = new LedgerState(store);
   }
@@ -61,14 +64,22 @@ export class IndexerReader {
    * One page of `route` filtered by `params` (bad parameters throw a ProtocolError naming the parameter). `budget`:
    * index entries examined at most (default: query.ts `scanBudget`); `signal` stops the scan (UNAVAILABLE).
    */
-  async query(route: IndexerRoute, params: Readonly<Record<string, string>>, options: { signal?: AbortSignal; budget?: number } = {}): Promise<IndexerAnswer> {
+  async query(
+    route: IndexerRoute,
+    params: Readonly<Record<string, string>>,
+    options: { signal?: AbortSignal; budget?: number } = {},
+  ): Promise<IndexerAnswer> {
     const q = parseOutputQuery(route, params, this.hrp());
-    const limits = { ...(options.signal ? { signal: options.signal } : {}), ...(options.budget !== undefined ? { budget: options.budget } : {}) };
+    const limits = {
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.budget !== undefined ? { budget: options.budget } : {}),
+    };
     return this.consistent(async (ledgerIndex) => {
       try {
         return await scanOutputQuery(this.store, q, ledgerIndex, limits);
       } catch (e) {
-        if (options.signal?.aborted === true) throw new NodeError('UNAVAILABLE', `the indexer query was stopped: ${(e as Error).message}`);
+        if (options.signal?.aborted === true)
+          throw new NodeError('UNAVAILABLE', `the indexer query was stopped: ${(e as Error).message}`);
         throw e;
       }
     });
@@ -86,13 +97,15 @@ export class IndexerReader {
   private async consistent(read: (ledgerIndex: number) => Promise<Read>): Promise<IndexerAnswer> {
     for (let attempt = 1; ; attempt++) {
       const before = await this.ledger.ledgerIndex();
-      if (before === undefined) throw new NodeError('UNAVAILABLE', 'the indexer has no ledger yet: the node was started without one');
+      if (before === undefined)
+        throw new NodeError('UNAVAILABLE', 'the indexer has no ledger yet: the node was started without one');
       const started = performance.now();
       const { answer, examined } = await read(before);
       const after = (await this.ledger.ledgerIndex()) ?? before;
       if (after === before) return answer;
       const cheap = examined <= this.rerun.maxEntries && performance.now() - started <= this.rerun.maxMs;
-      // Milestones committed during the read: name the index read after it (the page is of that state or an earlier one).
+      // Milestones committed during the read: name the index read after it (the page is of that state or an earlier
+      // one).
       if (!cheap || attempt >= ATTEMPTS) return { ...answer, ledgerIndex: after };
     }
   }

@@ -20,7 +20,12 @@ import { toHex, toHex0x } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
 import { ProtocolError } from '../../core/errors.ts';
 import { milestoneIdOf, verifyMilestoneSignaturesOverId } from '../../core/ids/index.ts';
-import { confirmMilestone, LedgerState, type ConeBlockSource, type MilestoneConfirmation } from '../../core/ledger/index.ts';
+import {
+  confirmMilestone,
+  LedgerState,
+  type ConeBlockSource,
+  type MilestoneConfirmation,
+} from '../../core/ledger/index.ts';
 import { PAYLOAD_MILESTONE, type Block, type MilestonePayload } from '../../core/model/index.ts';
 import { META, type BlockMetadata, type NodeStore } from '../../core/store/index.ts';
 import type { Logger } from '../logger.ts';
@@ -85,9 +90,12 @@ export class MilestoneProcessor {
   ) {}
 
   /** Finds milestone blocks above the ledger index stored before a restart, and processes them. */
-  /** Start-up, for every stored block (the composition root's one pass over the metadata): milestones above the ledger. */
+  /**
+   * Start-up, for every stored block (the composition root's one pass over the metadata): milestones above the ledger.
+   */
   noteStored(blockId: Uint8Array, md: BlockMetadata): void {
-    if (this.protocol.hasLedger && md.milestoneIndex !== undefined && md.milestoneIndex > this.protocol.ledgerIndex) this.remember(md.milestoneIndex, { blockId });
+    if (this.protocol.hasLedger && md.milestoneIndex !== undefined && md.milestoneIndex > this.protocol.ledgerIndex)
+      this.remember(md.milestoneIndex, { blockId });
   }
 
   /** Processes the milestone blocks found at start-up (noteStored). */
@@ -131,7 +139,8 @@ export class MilestoneProcessor {
     const { solid, solidified } = result;
     const isMilestone = block.payload?.type === PAYLOAD_MILESTONE;
     // Without a ledger nothing confirms, so nothing would ever forget it (as noteStored).
-    if (block.payload?.type === PAYLOAD_MILESTONE && this.protocol.hasLedger) this.remember(block.payload.index, { blockId, block });
+    if (block.payload?.type === PAYLOAD_MILESTONE && this.protocol.hasLedger)
+      this.remember(block.payload.index, { blockId, block });
     if (this.pending.size > 0 && (isMilestone || solid || solidified > 0)) this.schedule();
   }
 
@@ -162,7 +171,10 @@ export class MilestoneProcessor {
 
   private remember(index: number, milestone: PendingMilestone): void {
     let m = this.pending.get(index);
-    if (!m) this.pending.set(index, (m = new Map()));
+    if (!m) {
+      m = new Map();
+      this.pending.set(index, m);
+    }
     m.set(toHex(milestone.blockId), milestone);
   }
 
@@ -199,12 +211,17 @@ export class MilestoneProcessor {
       for (const [key, pending] of [...candidates]) {
         const { blockId } = pending;
         const md = await this.store.getBlockMetadata(blockId);
-        if (!md || !md.solid) continue; // waits for its cone
+        if (!md?.solid) continue; // waits for its cone
         const started = Date.now();
         try {
           const block = await this.blockOf(pending);
           if (!block) continue;
-          const c = await confirmMilestone({ store: this.store, milestoneBlockId: blockId, milestoneBlock: block, ...(this.blocks ? { blocks: this.blocks } : {}) });
+          const c = await confirmMilestone({
+            store: this.store,
+            milestoneBlockId: blockId,
+            milestoneBlock: block,
+            ...(this.blocks ? { blocks: this.blocks } : {}),
+          });
           await c.batch.commit({ sync: true });
           await this.protocol.refresh();
           await this.afterConfirm([...c.verdicts.map((v) => v.blockId), blockId], c.milestoneIndex);
@@ -218,8 +235,12 @@ export class MilestoneProcessor {
             ms: Date.now() - started,
             confirmation: c,
           };
-          this.logger.info(`confirmed milestone ${event.index} (block ${toHex0x(blockId)}): ${event.coneSize} blocks, ${event.included} transactions included, ${event.conflicting} conflicting, ${event.ms} ms`);
-          for (const v of c.verdicts) if (v.message) this.logger.info(`  conflicting ${toHex0x(v.blockId)}: reason ${v.conflictReason} (${v.message})`);
+          this.logger.info(
+            `confirmed milestone ${event.index} (block ${toHex0x(blockId)}): ${event.coneSize} blocks, ${event.included} transactions included, ${event.conflicting} conflicting, ${event.ms} ms`,
+          );
+          for (const v of c.verdicts)
+            if (v.message)
+              this.logger.info(`  conflicting ${toHex0x(v.blockId)}: reason ${v.conflictReason} (${v.message})`);
           for (const l of this.listeners) l(event);
           confirmed = true;
           break;
@@ -288,7 +309,9 @@ export class MilestoneProcessor {
     const keys = await ledger.milestoneKeys();
     if (!keys) return;
     const latestStored = (await this.store.getMeta(META.latestMilestoneIndex)) ?? 0;
-    const indexes = [...this.pending.keys()].filter((i) => i > Math.max(latestStored, this.latestSeen?.index ?? 0)).sort((a, b) => b - a);
+    const indexes = [...this.pending.keys()]
+      .filter((i) => i > Math.max(latestStored, this.latestSeen?.index ?? 0))
+      .sort((a, b) => b - a);
     for (const index of indexes) {
       for (const pending of this.pending.get(index)!.values()) {
         const block = await this.blockOf(pending);

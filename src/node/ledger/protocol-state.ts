@@ -39,7 +39,8 @@ export class ProtocolState {
     const ledgerIndex = await this.ledger.ledgerIndex();
     const index = ledgerIndex ?? (await store.getMeta(META.confirmedMilestoneIndex)) ?? 0;
     const params = await this.ledger.protocolParameters(index);
-    if (params === undefined) throw new StoreError('SCHEMA_MISMATCH', 'Cannot read the protocol parameters: the store holds none');
+    if (params === undefined)
+      throw new StoreError('SCHEMA_MISMATCH', 'Cannot read the protocol parameters: the store holds none');
     const seps = await this.ledger.solidEntryPoints();
     this.pruned = (await store.getMeta(LEDGER_META.pruning))?.index;
     this.params = params;

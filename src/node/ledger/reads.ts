@@ -2,11 +2,18 @@
  * Reads of the ledger the node answers with (TIP-25's outputs, milestones, receipts and treasury routes): outputs
  * with their booking and spent records, confirmed milestones (the record of the store and the payload inside the
  * milestone's block), the UTXO changes of a milestone, receipts and the current treasury output. Missing data is a
- * NOT_FOUND NodeError naming what was asked for; a milestone at or below the pruning index is PRUNED (pruning/answers.ts).
+ * NOT_FOUND NodeError naming what was asked for; a milestone at or below the pruning index is PRUNED
+ * (pruning/answers.ts).
  */
 import { toHex0x } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
-import { LedgerState, type LedgerOutput, type MilestoneDiff, type StoredReceipt, type TreasuryState } from '../../core/ledger/index.ts';
+import {
+  LedgerState,
+  type LedgerOutput,
+  type MilestoneDiff,
+  type StoredReceipt,
+  type TreasuryState,
+} from '../../core/ledger/index.ts';
 import { PAYLOAD_MILESTONE, type MilestonePayload } from '../../core/model/index.ts';
 import type { NodeStore } from '../../core/store/index.ts';
 import { NodeError } from '../support/errors.ts';
@@ -42,7 +49,8 @@ export class LedgerReader {
   async output(outputId: Uint8Array): Promise<OutputView> {
     const { ledgerIndex, output } = await this.ledger.outputAtLedgerIndex(outputId);
     if (output === undefined) throw await notFound(this.store, `output not found: ${toHex0x(outputId)}`);
-    if (ledgerIndex === undefined) throw new NodeError('INTERNAL', `output ${toHex0x(outputId)} is stored without a ledger index`);
+    if (ledgerIndex === undefined)
+      throw new NodeError('INTERNAL', `output ${toHex0x(outputId)} is stored without a ledger index`);
     return { output, ledgerIndex };
   }
 
@@ -58,24 +66,46 @@ export class LedgerReader {
   async milestone(key: MilestoneKey): Promise<MilestoneView> {
     const index = await this.milestoneIndex(key);
     const record = await this.store.milestone(index);
-    if (record === undefined) throw (await prunedMilestone(this.store, index, `milestone ${index}`)) ?? new NodeError('NOT_FOUND', `milestone index not found: ${index}`);
+    if (record === undefined)
+      throw (
+        (await prunedMilestone(this.store, index, `milestone ${index}`)) ??
+        new NodeError('NOT_FOUND', `milestone index not found: ${index}`)
+      );
     const bytes = await this.store.getBlock(record.blockId);
     if (bytes === undefined) {
-      throw new NodeError('NOT_FOUND', `milestone ${index} (${toHex0x(record.milestoneId)}) has no stored block: the ledger starts from it (genesis or snapshot), its payload is not held`);
+      throw new NodeError(
+        'NOT_FOUND',
+        `milestone ${index} (${toHex0x(record.milestoneId)}) has no stored block: the ledger starts from it (genesis or snapshot), its payload is not held`,
+      );
     }
     const block = decodeBlock(bytes);
     const payload = block.payload;
     if (payload?.type !== PAYLOAD_MILESTONE || payload.index !== index) {
-      throw new NodeError('INTERNAL', `the block ${toHex0x(record.blockId)} of milestone ${index} does not carry that milestone`);
+      throw new NodeError(
+        'INTERNAL',
+        `the block ${toHex0x(record.blockId)} of milestone ${index} does not carry that milestone`,
+      );
     }
-    return { index, milestoneId: record.milestoneId, blockId: record.blockId, payload, payloadBytes: payloadBytesOf(bytes, block.parents.length) };
+    return {
+      index,
+      milestoneId: record.milestoneId,
+      blockId: record.blockId,
+      payload,
+      payloadBytes: payloadBytesOf(bytes, block.parents.length),
+    };
   }
 
-  /** The outputs a confirmed milestone created and consumed (NOT_FOUND for the genesis milestone too: it has no diff). */
+  /**
+   * The outputs a confirmed milestone created and consumed (NOT_FOUND for the genesis milestone too: it has no diff).
+   */
   async utxoChanges(key: MilestoneKey): Promise<{ index: number; diff: MilestoneDiff }> {
     const index = await this.milestoneIndex(key);
     const diff = await this.ledger.milestoneDiff(index);
-    if (diff === undefined) throw (await prunedMilestone(this.store, index, `the UTXO changes of milestone ${index}`)) ?? new NodeError('NOT_FOUND', `no UTXO changes stored for milestone index ${index}`);
+    if (diff === undefined)
+      throw (
+        (await prunedMilestone(this.store, index, `the UTXO changes of milestone ${index}`)) ??
+        new NodeError('NOT_FOUND', `no UTXO changes stored for milestone index ${index}`)
+      );
     return { index, diff };
   }
 

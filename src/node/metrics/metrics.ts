@@ -50,8 +50,12 @@ export class RateMeter {
   private readonly now: () => number;
 
   /** `windowSeconds` full seconds are averaged (the current, unfinished second is not counted). */
-  constructor(readonly windowSeconds = 10, now: () => number = Date.now) {
-    if (!Number.isInteger(windowSeconds) || windowSeconds < 1) throw new RangeError(`RateMeter: windowSeconds must be a positive integer, got ${windowSeconds}`);
+  constructor(
+    readonly windowSeconds = 10,
+    now: () => number = Date.now,
+  ) {
+    if (!Number.isInteger(windowSeconds) || windowSeconds < 1)
+      throw new RangeError(`RateMeter: windowSeconds must be a positive integer, got ${windowSeconds}`);
     this.buckets = new Array<number>(windowSeconds + 1).fill(0);
     this.seconds = new Array<number>(windowSeconds + 1).fill(-1);
     this.now = now;
@@ -107,7 +111,11 @@ export class ConfirmedMilestoneRates {
       if (seconds > 0) {
         const fresh = newBlocks - this.lastNew;
         const referenced = referencedBlocks - this.lastReferenced;
-        this.rates = { blocksPerSecond: fresh / seconds, referencedBlocksPerSecond: referenced / seconds, referencedRate: fresh > 0 ? (referenced / fresh) * 100 : 0 };
+        this.rates = {
+          blocksPerSecond: fresh / seconds,
+          referencedBlocksPerSecond: referenced / seconds,
+          referencedRate: fresh > 0 ? (referenced / fresh) * 100 : 0,
+        };
       }
       this.lastNew = newBlocks;
       this.lastReferenced = referencedBlocks;
@@ -121,7 +129,9 @@ export class ConfirmedMilestoneRates {
   }
 }
 
-/** One second of the dashboard's chart: blocks stored in it, and the referenced blocks/s of a milestone confirmed in it. */
+/**
+ * One second of the dashboard's chart: blocks stored in it, and the referenced blocks/s of a milestone confirmed in it.
+ */
 export interface SecondSample {
   /** Seconds since the Unix epoch. */
   t: number;
@@ -143,7 +153,8 @@ export class SecondSeries {
     readonly windowSeconds = 600,
     private readonly now: () => number = Date.now,
   ) {
-    if (!Number.isInteger(windowSeconds) || windowSeconds < 1) throw new RangeError(`SecondSeries: windowSeconds must be a positive integer, got ${windowSeconds}`);
+    if (!Number.isInteger(windowSeconds) || windowSeconds < 1)
+      throw new RangeError(`SecondSeries: windowSeconds must be a positive integer, got ${windowSeconds}`);
     this.blocks = new Array<number>(windowSeconds + 1).fill(0);
     this.referenced = new Array<number | null>(windowSeconds + 1).fill(null);
     this.seconds = new Array<number>(windowSeconds + 1).fill(-1);

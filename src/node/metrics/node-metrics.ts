@@ -82,11 +82,29 @@ export class NodeMetrics implements MetricsPort {
       registers,
     });
     for (const source of BLOCK_SOURCES) for (const result of BLOCK_OUTCOMES) this.blocks.inc({ source, result }, 0);
-    this.referenced = new Counter({ name: 'ledger_blocks_referenced_total', help: 'Blocks referenced by confirmed milestones', registers });
-    this.transactions = new Counter({ name: 'ledger_transactions_referenced_total', help: 'Transactions referenced by confirmed milestones, by ledger inclusion state', labelNames: ['state'], registers });
+    this.referenced = new Counter({
+      name: 'ledger_blocks_referenced_total',
+      help: 'Blocks referenced by confirmed milestones',
+      registers,
+    });
+    this.transactions = new Counter({
+      name: 'ledger_transactions_referenced_total',
+      help: 'Transactions referenced by confirmed milestones, by ledger inclusion state',
+      labelNames: ['state'],
+      registers,
+    });
     for (const state of ['included', 'conflicting']) this.transactions.inc({ state }, 0);
-    this.conflicts = new Counter({ name: 'ledger_conflicts_total', help: 'Conflicting transactions by TIP-20 conflict reason', labelNames: ['reason'], registers });
-    this.milestones = new Counter({ name: 'ledger_milestones_confirmed_total', help: 'Milestones confirmed by this node', registers });
+    this.conflicts = new Counter({
+      name: 'ledger_conflicts_total',
+      help: 'Conflicting transactions by TIP-20 conflict reason',
+      labelNames: ['reason'],
+      registers,
+    });
+    this.milestones = new Counter({
+      name: 'ledger_milestones_confirmed_total',
+      help: 'Milestones confirmed by this node',
+      registers,
+    });
     this.confirmationSeconds = new Histogram({
       name: 'ledger_milestone_confirmation_duration_seconds',
       help: 'Time this node took to confirm a milestone (cone walk, White-Flag, semantic validation, one durable batch)',
@@ -124,15 +142,32 @@ export class NodeMetrics implements MetricsPort {
       buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
       registers,
     });
-    this.powJobs = new Counter({ name: 'ledger_pow_jobs_total', help: 'Remote proof-of-work jobs by result (mined, refused: queue full, aborted, failed)', labelNames: ['result'], registers });
+    this.powJobs = new Counter({
+      name: 'ledger_pow_jobs_total',
+      help: 'Remote proof-of-work jobs by result (mined, refused: queue full, aborted, failed)',
+      labelNames: ['result'],
+      registers,
+    });
     for (const result of ['mined', 'refused', 'aborted', 'failed']) this.powJobs.inc({ result }, 0);
-    this.powSeconds = new Histogram({ name: 'ledger_pow_job_duration_seconds', help: 'Time of a mined proof-of-work job', buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers });
-    this.powHashes = new Counter({ name: 'ledger_pow_hashes_total', help: 'Curl-P-81 hashes computed by mined proof-of-work jobs', registers });
+    this.powSeconds = new Histogram({
+      name: 'ledger_pow_job_duration_seconds',
+      help: 'Time of a mined proof-of-work job',
+      buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
+    this.powHashes = new Counter({
+      name: 'ledger_pow_hashes_total',
+      help: 'Curl-P-81 hashes computed by mined proof-of-work jobs',
+      registers,
+    });
   }
 
   /** Adds the gauges read at each scrape from the node's parts (once its parts exist). */
   observe(sources: ScrapeSources): void {
-    registerScrapeGauges(this.registry, sources, { unsolidTracked: () => this.unsolid.size, pow: () => ({ ...this.pow }) });
+    registerScrapeGauges(this.registry, sources, {
+      unsolidTracked: () => this.unsolid.size,
+      pow: () => ({ ...this.pow }),
+    });
   }
 
   /** Adds `ledger_database_size_bytes` for the data folder `dir`. */

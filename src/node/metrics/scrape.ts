@@ -60,14 +60,44 @@ export function registerScrapeGauges(registry: Registry, s: ScrapeSources, own: 
       },
     });
   };
-  gauge('ledger_milestone_latest_index', 'Highest milestone index known with valid signatures', async () => (await s.milestones()).latest);
-  gauge('ledger_milestone_confirmed_index', 'Index of the last confirmed milestone (the ledger index)', async () => (await s.milestones()).confirmed);
-  gauge('ledger_pruning_index', 'Milestone index below which the node pruned its store (0: never pruned)', async () => (await s.milestones()).pruning);
-  gauge('ledger_sync_lag_milestones', 'Milestones the ledger is behind the highest index this node or a peer knows', async () => Math.max(0, s.latestKnown() - (await s.milestones()).confirmed));
-  gauge('ledger_healthy', "1 while the node is healthy (GET /info's isHealthy; the reasons when not are in /info and the log)", async () => ((await s.health()).healthy ? 1 : 0));
-  gauge('ledger_milestone_age_seconds', 'Seconds since the timestamp of the latest milestone (-1: none known)', async () => (await s.health()).latestMilestoneAgeSeconds ?? -1);
-  gauge('ledger_synced', '1 while the node is at most 2 milestones behind (it takes submissions), else 0', () => (s.synced() ? 1 : 0));
-  gauge('ledger_unsolid_blocks', 'Blocks stored without their past cone and not solid yet (as far as the metrics track them)', () => own.unsolidTracked());
+  gauge(
+    'ledger_milestone_latest_index',
+    'Highest milestone index known with valid signatures',
+    async () => (await s.milestones()).latest,
+  );
+  gauge(
+    'ledger_milestone_confirmed_index',
+    'Index of the last confirmed milestone (the ledger index)',
+    async () => (await s.milestones()).confirmed,
+  );
+  gauge(
+    'ledger_pruning_index',
+    'Milestone index below which the node pruned its store (0: never pruned)',
+    async () => (await s.milestones()).pruning,
+  );
+  gauge(
+    'ledger_sync_lag_milestones',
+    'Milestones the ledger is behind the highest index this node or a peer knows',
+    async () => Math.max(0, s.latestKnown() - (await s.milestones()).confirmed),
+  );
+  gauge(
+    'ledger_healthy',
+    "1 while the node is healthy (GET /info's isHealthy; the reasons when not are in /info and the log)",
+    async () => ((await s.health()).healthy ? 1 : 0),
+  );
+  gauge(
+    'ledger_milestone_age_seconds',
+    'Seconds since the timestamp of the latest milestone (-1: none known)',
+    async () => (await s.health()).latestMilestoneAgeSeconds ?? -1,
+  );
+  gauge('ledger_synced', '1 while the node is at most 2 milestones behind (it takes submissions), else 0', () =>
+    s.synced() ? 1 : 0,
+  );
+  gauge(
+    'ledger_unsolid_blocks',
+    'Blocks stored without their past cone and not solid yet (as far as the metrics track them)',
+    () => own.unsolidTracked(),
+  );
   new Gauge({
     name: 'ledger_tips',
     help: 'Tips in the tip selection pools',
@@ -79,7 +109,11 @@ export function registerScrapeGauges(registry: Registry, s: ScrapeSources, own: 
       this.set({ pool: 'semi_lazy' }, t.semiLazy);
     },
   });
-  gauge('ledger_peers_connected', 'Peers with an open stream and a completed handshake (distinct node IDs)', () => s.peers().connected);
+  gauge(
+    'ledger_peers_connected',
+    'Peers with an open stream and a completed handshake (distinct node IDs)',
+    () => s.peers().connected,
+  );
   gauge('ledger_peers_known', 'Static peers (--peer, or added at run time)', () => s.peers().known);
   const traffic = (direction: 'received' | 'sent'): void => {
     new Counter({
@@ -105,10 +139,26 @@ export function registerScrapeGauges(registry: Registry, s: ScrapeSources, own: 
     },
   });
   gauge('ledger_pow_workers', 'Proof-of-work worker threads (0: remote PoW off)', () => s.pow()?.workers ?? 0);
-  gauge('ledger_pow_queue_jobs', 'Proof-of-work jobs admitted and not finished (running or waiting)', () => s.pow()?.pending ?? 0);
-  gauge('ledger_pow_queue_limit', 'Proof-of-work jobs admitted at once at most (more: 503 with Retry-After)', () => s.pow()?.limit ?? 0);
-  gauge('ledger_pow_hash_rate', 'Curl-P-81 hashes per second of the last mined proof-of-work job', () => own.pow().hashRate);
-  gauge('ledger_event_subscribers', 'Streams following the node events (TIP-28; each gateway event API holds one)', () => s.eventSubscribers());
+  gauge(
+    'ledger_pow_queue_jobs',
+    'Proof-of-work jobs admitted and not finished (running or waiting)',
+    () => s.pow()?.pending ?? 0,
+  );
+  gauge(
+    'ledger_pow_queue_limit',
+    'Proof-of-work jobs admitted at once at most (more: 503 with Retry-After)',
+    () => s.pow()?.limit ?? 0,
+  );
+  gauge(
+    'ledger_pow_hash_rate',
+    'Curl-P-81 hashes per second of the last mined proof-of-work job',
+    () => own.pow().hashRate,
+  );
+  gauge(
+    'ledger_event_subscribers',
+    'Streams following the node events (TIP-28; each gateway event API holds one)',
+    () => s.eventSubscribers(),
+  );
 }
 
 /** `ledger_database_size_bytes`: the data folder on disk, measured at most every SIZE_CACHE_MS. */
@@ -119,7 +169,8 @@ export function registerDatabaseSize(registry: Registry, dir: string): void {
     help: 'Bytes on disk of the data folder (the store and genesis.json)',
     registers: [registry],
     async collect() {
-      if (!cached || Date.now() - cached.at > SIZE_CACHE_MS) cached = { at: Date.now(), bytes: await folderBytes(dir).catch(() => 0) };
+      if (!cached || Date.now() - cached.at > SIZE_CACHE_MS)
+        cached = { at: Date.now(), bytes: await folderBytes(dir).catch(() => 0) };
       this.set(cached.bytes);
     },
   });

@@ -15,7 +15,8 @@ const IP4 = /^(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\.(25[0-5]|2[0-4][0-
 
 function port(text: string, raw: string): number {
   const n = Number(text);
-  if (n < 1 || n > 65535) throw new NodeError('INVALID_REQUEST', `invalid peer address ${quoteText(raw)}: port ${text} is not in 1..65535`);
+  if (n < 1 || n > 65535)
+    throw new NodeError('INVALID_REQUEST', `invalid peer address ${quoteText(raw)}: port ${text} is not in 1..65535`);
   return n;
 }
 
@@ -25,11 +26,24 @@ export function dialAddress(raw: string): string {
   const hp = HOST_PORT.exec(text);
   if (hp) return `${hp[1]}:${port(hp[2]!, raw)}`;
   const m = MULTI.exec(text);
-  if (!m) throw new NodeError('INVALID_REQUEST', `invalid peer address ${quoteText(raw)}: expected HOST:PORT or a multiaddress /ip4|ip6|dns/HOST/tcp/PORT`);
+  if (!m)
+    throw new NodeError(
+      'INVALID_REQUEST',
+      `invalid peer address ${quoteText(raw)}: expected HOST:PORT or a multiaddress /ip4|ip6|dns/HOST/tcp/PORT`,
+    );
   const [, proto, host, p] = m as unknown as [string, string, string, string];
-  if (proto === 'ip4' && !IP4.test(host)) throw new NodeError('INVALID_REQUEST', `invalid peer address ${JSON.stringify(raw)}: ${host} is not an IPv4 address`);
-  if (proto === 'ip6' && !/^[0-9A-Fa-f:.]+$/.test(host)) throw new NodeError('INVALID_REQUEST', `invalid peer address ${JSON.stringify(raw)}: ${host} is not an IPv6 address`);
-  if (proto.startsWith('dns') && !/^[A-Za-z0-9.-]+$/.test(host)) throw new NodeError('INVALID_REQUEST', `invalid peer address ${JSON.stringify(raw)}: ${host} is not a host name`);
+  if (proto === 'ip4' && !IP4.test(host))
+    throw new NodeError(
+      'INVALID_REQUEST',
+      `invalid peer address ${JSON.stringify(raw)}: ${host} is not an IPv4 address`,
+    );
+  if (proto === 'ip6' && !/^[0-9A-Fa-f:.]+$/.test(host))
+    throw new NodeError(
+      'INVALID_REQUEST',
+      `invalid peer address ${JSON.stringify(raw)}: ${host} is not an IPv6 address`,
+    );
+  if (proto.startsWith('dns') && !/^[A-Za-z0-9.-]+$/.test(host))
+    throw new NodeError('INVALID_REQUEST', `invalid peer address ${JSON.stringify(raw)}: ${host} is not a host name`);
   return proto === 'ip6' ? `[${host}]:${port(p, raw)}` : `${host}:${port(p, raw)}`;
 }
 

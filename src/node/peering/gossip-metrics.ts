@@ -50,7 +50,12 @@ export function emptyCounters(): GossipCounters {
 }
 
 export function emptyTraffic(): Traffic {
-  const zero = (): Partial<Record<MessageKind, number>> => ({ heartbeat: 0, block: 0, blockRequest: 0, milestoneRequest: 0 });
+  const zero = (): Partial<Record<MessageKind, number>> => ({
+    heartbeat: 0,
+    block: 0,
+    blockRequest: 0,
+    milestoneRequest: 0,
+  });
   return { received: zero(), sent: zero(), dropped: 0 };
 }
 

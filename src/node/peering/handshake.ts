@@ -48,14 +48,26 @@ export function ephemeralIdentity(): PeerIdentity {
   return { publicKey: ed25519PublicKeyFromSeed(seed), sign: (m) => ed25519Sign(seed, m) };
 }
 
-function transcript(networkId: bigint, signer: Uint8Array, verifier: Uint8Array, verifierNonce: Uint8Array, signerNonce: Uint8Array): Uint8Array {
+function transcript(
+  networkId: bigint,
+  signer: Uint8Array,
+  verifier: Uint8Array,
+  verifierNonce: Uint8Array,
+  signerNonce: Uint8Array,
+): Uint8Array {
   const id = new Uint8Array(8);
   new DataView(id.buffer).setBigUint64(0, networkId, true);
   return concatBytes(DOMAIN, id, signer, verifier, verifierNonce, signerNonce);
 }
 
 /** Our proof for a peer whose Handshake carried `theirKey` and `theirNonce`; `ourNonce` is the one we sent it. */
-export function proveIdentity(identity: PeerIdentity, networkId: bigint, theirKey: Uint8Array, theirNonce: Uint8Array, ourNonce: Uint8Array): Uint8Array {
+export function proveIdentity(
+  identity: PeerIdentity,
+  networkId: bigint,
+  theirKey: Uint8Array,
+  theirNonce: Uint8Array,
+  ourNonce: Uint8Array,
+): Uint8Array {
   return identity.sign(transcript(networkId, identity.publicKey, theirKey, theirNonce, ourNonce));
 }
 
@@ -70,10 +82,19 @@ export function usableIdentityKey(publicKey: Uint8Array): boolean {
 }
 
 /** Whether a peer's proof is its key's signature over our nonce (see the file comment); the key must be usable. */
-export function proofVerifies(networkId: bigint, ourKey: Uint8Array, ourNonce: Uint8Array, theirKey: Uint8Array, theirNonce: Uint8Array, signature: Uint8Array): boolean {
+export function proofVerifies(
+  networkId: bigint,
+  ourKey: Uint8Array,
+  ourNonce: Uint8Array,
+  theirKey: Uint8Array,
+  theirNonce: Uint8Array,
+  signature: Uint8Array,
+): boolean {
   if (signature.length !== 64) return false;
   try {
-    return ed25519.verify(signature, transcript(networkId, theirKey, ourKey, ourNonce, theirNonce), theirKey, { zip215: false });
+    return ed25519.verify(signature, transcript(networkId, theirKey, ourKey, ourNonce, theirNonce), theirKey, {
+      zip215: false,
+    });
   } catch {
     return false;
   }

@@ -23,7 +23,10 @@ export interface NodeIdentity extends PeerIdentity {
 }
 
 function identityOf(key: KeyObject, file: string): NodeIdentity {
-  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`${file}: expected an Ed25519 private key, found ${key.asymmetricKeyType ?? 'another kind of key'}`);
+  if (key.asymmetricKeyType !== 'ed25519')
+    throw new Error(
+      `${file}: expected an Ed25519 private key, found ${key.asymmetricKeyType ?? 'another kind of key'}`,
+    );
   const raw = createPublicKey(key).export({ format: 'der', type: 'spki' });
   const publicKey = new Uint8Array(raw.subarray(raw.length - 32));
   return { publicKey, nodeId: nodeIdOf(publicKey), file, sign: (message) => new Uint8Array(sign(null, message, key)) };
@@ -46,11 +49,15 @@ export function readIdentity(dataDir: string): NodeIdentity | undefined {
  * The data folder's identity, created (mode 0600, never overwritten) when it has none. `warn` is told when the file
  * can be read by other users.
  */
-export function loadOrCreateIdentity(dataDir: string, warn: (message: string) => void = () => undefined): { identity: NodeIdentity; created: boolean } {
+export function loadOrCreateIdentity(
+  dataDir: string,
+  warn: (message: string) => void = () => undefined,
+): { identity: NodeIdentity; created: boolean } {
   const existing = readIdentity(dataDir);
   if (existing) {
     const mode = statSync(existing.file).mode & 0o777;
-    if ((mode & 0o077) !== 0) warn(`${existing.file} can be read by other users (mode ${mode.toString(8)}): chmod 600 it`);
+    if ((mode & 0o077) !== 0)
+      warn(`${existing.file} can be read by other users (mode ${mode.toString(8)}): chmod 600 it`);
     return { identity: existing, created: false };
   }
   const file = join(dataDir, IDENTITY_FILE);

@@ -13,7 +13,8 @@ export class TokenBucket {
     readonly burst: number,
     private readonly now: () => number = Date.now,
   ) {
-    if (!(rate > 0) || !(burst >= 1)) throw new Error(`token bucket needs rate > 0 and burst >= 1, got ${rate}/${burst}`);
+    if (!(rate > 0) || !(burst >= 1))
+      throw new Error(`token bucket needs rate > 0 and burst >= 1, got ${rate}/${burst}`);
     this.tokens = burst;
     this.last = now();
   }

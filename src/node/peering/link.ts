@@ -1,6 +1,7 @@
 /**
  * A peer link: one bidirectional stream of PeerMessages, whichever side opened it. The gRPC client stream (we
- * dialed) and the server call (they dialed) both become a PeerLink, so the protocol code (manager.ts and its parts) does not care.
+ * dialed) and the server call (they dialed) both become a PeerLink, so the protocol code (manager.ts and its parts)
+ * does not care.
  */
 import { credentials, type ChannelCredentials, type ClientDuplexStream, type ServerDuplexStream } from '@grpc/grpc-js';
 import { PeerServiceClient, type PeerMessage } from '../../grpc/gen/peer.ts';
@@ -51,7 +52,10 @@ class StreamLink implements PeerLink {
     stream.on('error', (e: Error) => this.finish(`stream error: ${e.message}`));
     stream.on('end', () => this.finish('the peer ended the stream'));
     stream.on('close', () => this.finish('stream closed'));
-    if (inbound) (stream as ServerDuplexStream<PeerMessage, PeerMessage>).on('cancelled', () => this.finish('the peer cancelled the stream'));
+    if (inbound)
+      (stream as ServerDuplexStream<PeerMessage, PeerMessage>).on('cancelled', () =>
+        this.finish('the peer cancelled the stream'),
+      );
   }
 
   send(message: PeerMessage): boolean {
@@ -107,7 +111,8 @@ function http2StreamOf(call: unknown): { closed: boolean; close(code?: number): 
   let c = (call as { call?: unknown }).call;
   for (let depth = 0; c !== undefined && c !== null && depth < 16; depth++) {
     const stream = (c as { stream?: { closed?: unknown; close?: unknown } }).stream;
-    if (stream && typeof stream.close === 'function' && typeof stream.closed === 'boolean') return stream as { closed: boolean; close(code?: number): void };
+    if (stream && typeof stream.close === 'function' && typeof stream.closed === 'boolean')
+      return stream as { closed: boolean; close(code?: number): void };
     c = (c as { nextCall?: unknown }).nextCall;
   }
   return undefined;

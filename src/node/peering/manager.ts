@@ -13,7 +13,8 @@
  * before the handshake, an ID of the wrong length, a block over 32768 bytes, undecodable or syntactically invalid,
  * an unrequested block below the minimum PoW score, a milestone whose signatures do not verify, or a peer that
  * keeps claiming milestones it never delivers: the peer is disconnected, and on a stream this node dialed its node
- * ID banned for `banMs` (a static peer is redialed only after the ban; peers.ts drop says why not inbound). Undecodable protobuf ends the stream in gRPC itself.
+ * ID banned for `banMs` (a static peer is redialed only after the ban; peers.ts drop says why not inbound). Undecodable
+ * protobuf ends the stream in gRPC itself.
  *
  * Blocks from peers take the node's own path: decode (strict), protocol version, syntactic validation, PoW
  * (except blocks we requested, as Hornet, and milestone blocks whose nonce is 0), then the Attacher (atomic store,
@@ -73,7 +74,14 @@ export class PeerManager {
     this.identity = options.identity ?? ephemeralIdentity();
     this.nodeId = nodeIdOf(this.identity.publicKey);
     const settings = settingsOf(options);
-    this.ctx = { settings, log: options.logger, now: options.now ?? Date.now, stats: this.stats, traffic: this.traffic, running: () => this.running };
+    this.ctx = {
+      settings,
+      log: options.logger,
+      now: options.now ?? Date.now,
+      stats: this.stats,
+      traffic: this.traffic,
+      running: () => this.running,
+    };
     this.seen = new SeenSet(settings.seenCapacity);
     this.peers = new PeerSet(this.ctx, this.identity, port.network, options.dial ?? dialPeer, options.peers, {
       message: (peer, m) => this.receive(peer, m),
@@ -189,22 +197,39 @@ export class PeerManager {
       if (!peer.bucket.take()) bad(`more than ${messageRate} messages/s (burst ${messageBurst})`);
       const kind = m.kind;
       if (kind === undefined) bad('empty message');
-      if (kind.$case === 'handshake') return this.peers.handshake(peer, kind.value);
-      if (kind.$case === 'handshakeProof') return this.peers.proof(peer, kind.value.signature);
+      if (kind.$case === 'handshake') {
+        this.peers.handshake(peer, kind.value);
+        return;
+      }
+      if (kind.$case === 'handshakeProof') {
+        this.peers.proof(peer, kind.value.signature);
+        return;
+      }
       if (!peer.nodeId) bad(`${kind.$case} before the handshake`);
       switch (kind.$case) {
         case 'heartbeat':
-          return this.status.heard(peer, kind.value);
+          this.status.heard(peer, kind.value);
+          return;
         case 'block':
           this.stats.received++;
-          return void this.receiveBlock(peer, kind.value.version, kind.value.data).catch((e: unknown) => this.blockFailed(peer, e));
+          return void this.receiveBlock(peer, kind.value.version, kind.value.data).catch((e: unknown) =>
+            this.blockFailed(peer, e),
+          );
         case 'blockRequest':
-          return void this.requests.answerBlock(peer, kind.value.version, kind.value.blockId).catch((e: unknown) => this.blockFailed(peer, e));
+          return void this.requests
+            .answerBlock(peer, kind.value.version, kind.value.blockId)
+            .catch((e: unknown) => this.blockFailed(peer, e));
         case 'milestoneRequest':
-          return void this.requests.answerMilestone(peer, kind.value.index).catch((e: unknown) => this.blockFailed(peer, e));
+          return void this.requests
+            .answerMilestone(peer, kind.value.index)
+            .catch((e: unknown) => this.blockFailed(peer, e));
         case 'snapshotRequest':
           if (!this.port.snapshots) return void peer.link.send(snapshotRefusal('this node serves no snapshots'));
-          return void this.port.snapshots.offer(peer, kind.value).catch((e: unknown) => this.ctx.log.warn(`peer ${peer.link.address}: snapshot offer failed: ${(e as Error).message}`));
+          return void this.port.snapshots
+            .offer(peer, kind.value)
+            .catch((e: unknown) =>
+              this.ctx.log.warn(`peer ${peer.link.address}: snapshot offer failed: ${(e as Error).message}`),
+            );
         case 'snapshotOffer':
           bad('a snapshot offer nobody asked for');
       }
@@ -215,7 +240,8 @@ export class PeerManager {
 
   private blockFailed(peer: Peer, e: unknown): void {
     if (e instanceof Misbehaviour) this.peers.drop(peer, e.message);
-    else if (e instanceof ProtocolError || (e instanceof NodeError && e.code === 'INVALID_REQUEST')) this.peers.drop(peer, `invalid block: ${e.message}`);
+    else if (e instanceof ProtocolError || (e instanceof NodeError && e.code === 'INVALID_REQUEST'))
+      this.peers.drop(peer, `invalid block: ${e.message}`);
     else if (this.running) this.ctx.log.error(`peer ${peer.link.address}: failed to handle a message`, e);
   }
 
@@ -264,7 +290,10 @@ export class PeerManager {
     if (block.payload?.type === PAYLOAD_MILESTONE) this.sync.noteMilestone(block, id);
     if (!result.solid) {
       this.sync.addRoot(k, id);
-      if (this.running) void this.requests.requestMissing(block.parents, from?.from).catch((e: unknown) => this.ctx.log.warn(`peering: cannot request missing parents: ${(e as Error).message}`));
+      if (this.running)
+        void this.requests
+          .requestMissing(block.parents, from?.from)
+          .catch((e: unknown) => this.ctx.log.warn(`peering: cannot request missing parents: ${(e as Error).message}`));
     }
     if (from?.requested) return;
     this.gossip(BlockVersion.BLOCK_VERSION_V2, from?.from, () => this.port.store.getBlock(id));
@@ -280,7 +309,11 @@ export class PeerManager {
   }
 
   /** Sends a block message to every connected peer but `except`; the bytes are read once. */
-  private gossip(version: BlockVersion, except: number | undefined, bytes: () => Promise<Uint8Array | undefined>): void {
+  private gossip(
+    version: BlockVersion,
+    except: number | undefined,
+    bytes: () => Promise<Uint8Array | undefined>,
+  ): void {
     const targets = this.peers.handshaken().filter((p) => p.key !== except);
     if (targets.length === 0) return;
     void bytes()

@@ -13,7 +13,14 @@ import type { NetworkState } from '../genesis/network.ts';
 import { multiAddressOf, peerTarget } from './addresses.ts';
 import type { PeeringContext } from './context.ts';
 import { countingLink, countReceived, emptyCounters, type GossipCounters } from './gossip-metrics.ts';
-import { NONCE_BYTES, nodeIdOf, proofVerifies, proveIdentity, usableIdentityKey, type PeerIdentity } from './handshake.ts';
+import {
+  NONCE_BYTES,
+  nodeIdOf,
+  proofVerifies,
+  proveIdentity,
+  usableIdentityKey,
+  type PeerIdentity,
+} from './handshake.ts';
 import { Backoff, TokenBucket } from './limits.ts';
 import type { PeerLink } from './link.ts';
 import { bad, PEER_PROTOCOL } from './wire.ts';
@@ -97,7 +104,13 @@ export class PeerSet {
     this.nodeId = nodeIdOf(identity.publicKey);
     this.statics = [...new Set(addresses)].map((raw) => {
       const { address, publicKey } = peerTarget(raw);
-      return { address, ...(publicKey ? { expected: publicKey } : {}), backoff: new Backoff(backoffBaseMs, backoffMaxMs), self: false, bannedUntil: 0 };
+      return {
+        address,
+        ...(publicKey ? { expected: publicKey } : {}),
+        backoff: new Backoff(backoffBaseMs, backoffMaxMs),
+        self: false,
+        bannedUntil: 0,
+      };
     });
   }
 
@@ -137,7 +150,8 @@ export class PeerSet {
     const listed = new Set<string>();
     for (const s of this.statics) {
       if (s.self) continue;
-      const inbound = s.nodeId === undefined ? undefined : this.handshaken().find((p) => p.nodeId === s.nodeId && p.link.inbound);
+      const inbound =
+        s.nodeId === undefined ? undefined : this.handshaken().find((p) => p.nodeId === s.nodeId && p.link.inbound);
       const p = s.peer && !s.peer.closed && s.peer.nodeId ? s.peer : inbound;
       const id = p?.nodeId ?? s.nodeId ?? s.address;
       listed.add(id);
@@ -151,7 +165,13 @@ export class PeerSet {
     return out;
   }
 
-  private info(id: string, address: string, relation: 'known' | 'unknown', p: Peer | undefined, alias?: string): PeerInfo {
+  private info(
+    id: string,
+    address: string,
+    relation: 'known' | 'unknown',
+    p: Peer | undefined,
+    alias?: string,
+  ): PeerInfo {
     const connected = p !== undefined && !p.closed && p.nodeId !== undefined;
     return {
       id,
@@ -166,7 +186,9 @@ export class PeerSet {
     };
   }
 
-  /** Adds a static peer at run time (dialed now, redialed with backoff); an address already known only gets the alias. */
+  /**
+   * Adds a static peer at run time (dialed now, redialed with backoff); an address already known only gets the alias.
+   */
   addStatic(address: string, alias?: string, expected?: Uint8Array): void {
     const known = this.statics.find((s) => s.address === address);
     if (known) {
@@ -174,7 +196,14 @@ export class PeerSet {
       return;
     }
     const { backoffBaseMs, backoffMaxMs } = this.ctx.settings;
-    const s: StaticPeer = { address, backoff: new Backoff(backoffBaseMs, backoffMaxMs), self: false, bannedUntil: 0, ...(alias !== undefined ? { alias } : {}), ...(expected ? { expected } : {}) };
+    const s: StaticPeer = {
+      address,
+      backoff: new Backoff(backoffBaseMs, backoffMaxMs),
+      self: false,
+      bannedUntil: 0,
+      ...(alias !== undefined ? { alias } : {}),
+      ...(expected ? { expected } : {}),
+    };
     this.statics.push(s);
     this.ctx.log.info(`peer ${address} added${alias !== undefined ? ` (${alias})` : ''}`);
     this.connectStatic(s);
@@ -240,7 +269,15 @@ export class PeerSet {
     const metrics = emptyCounters();
     const counted = countingLink(link, metrics, this.ctx.traffic);
     const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
-    const peer: Peer = { key: this.nextKey++, link: counted, nonce, bucket: new TokenBucket(messageRate, messageBurst, this.ctx.now), unanswered: 0, closed: false, metrics };
+    const peer: Peer = {
+      key: this.nextKey++,
+      link: counted,
+      nonce,
+      bucket: new TokenBucket(messageRate, messageBurst, this.ctx.now),
+      unanswered: 0,
+      closed: false,
+      metrics,
+    };
     this.peers.set(peer.key, peer);
     link.onMessage((m) => {
       countReceived(m, metrics, this.ctx.traffic);
@@ -259,7 +296,13 @@ export class PeerSet {
     peer.handshakeTimer = setTimeout(() => {
       if (!peer.nodeId) this.drop(peer, 'no handshake in time', false);
     }, handshakeTimeoutMs);
-    const hello = { networkName: this.network.networkName, nodeId: this.nodeId, protocol: PEER_PROTOCOL, publicKey: this.identity.publicKey, nonce };
+    const hello = {
+      networkName: this.network.networkName,
+      nodeId: this.nodeId,
+      protocol: PEER_PROTOCOL,
+      publicKey: this.identity.publicKey,
+      nonce,
+    };
     counted.send({ kind: { $case: 'handshake', value: hello } });
     return peer;
   }
@@ -270,14 +313,21 @@ export class PeerSet {
    */
   handshake(peer: Peer, h: Handshake): void {
     if (peer.hello || peer.nodeId) bad('a second handshake');
-    if (h.protocol !== PEER_PROTOCOL) return void this.drop(peer, `peer protocol ${h.protocol}, this node speaks ${PEER_PROTOCOL}`, false);
+    if (h.protocol !== PEER_PROTOCOL)
+      return void this.drop(peer, `peer protocol ${h.protocol}, this node speaks ${PEER_PROTOCOL}`, false);
     if (h.networkName !== this.network.networkName) {
-      return void this.drop(peer, `network "${h.networkName}" differs from this node's "${this.network.networkName}"`, false);
+      return void this.drop(
+        peer,
+        `network "${h.networkName}" differs from this node's "${this.network.networkName}"`,
+        false,
+      );
     }
-    if (!usableIdentityKey(h.publicKey)) bad(`an identity key of ${h.publicKey.length} bytes that is no usable Ed25519 public key`);
+    if (!usableIdentityKey(h.publicKey))
+      bad(`an identity key of ${h.publicKey.length} bytes that is no usable Ed25519 public key`);
     if (h.nonce.length !== NONCE_BYTES) bad(`a handshake nonce of ${h.nonce.length} bytes, expected ${NONCE_BYTES}`);
     const derived = nodeIdOf(h.publicKey);
-    if (!equalBytes(h.nodeId, derived)) bad(`node ID ${toHex(h.nodeId)} is not the one of its identity key (${toHex(derived)})`);
+    if (!equalBytes(h.nodeId, derived))
+      bad(`node ID ${toHex(h.nodeId)} is not the one of its identity key (${toHex(derived)})`);
     const s = this.staticOf(peer);
     if (equalBytes(h.publicKey, this.identity.publicKey)) {
       if (s) {
@@ -291,19 +341,35 @@ export class PeerSet {
     const banned = this.bans.get(id);
     if (banned !== undefined && banned > this.ctx.now()) return void this.drop(peer, 'banned', false);
     if (s?.expected && !equalBytes(s.expected, h.publicKey)) {
-      return void this.drop(peer, `refused: its identity key ${toHex0x(h.publicKey)} is not the expected ${toHex0x(s.expected)}`, false);
+      return void this.drop(
+        peer,
+        `refused: its identity key ${toHex0x(h.publicKey)} is not the expected ${toHex0x(s.expected)}`,
+        false,
+      );
     }
     peer.hello = { publicKey: h.publicKey, nonce: h.nonce, nodeId: id };
     const signature = proveIdentity(this.identity, this.network.networkId, h.publicKey, h.nonce, peer.nonce);
     peer.link.send({ kind: { $case: 'handshakeProof', value: { signature } } });
   }
 
-  /** A peer's HandshakeProof: the handshake completes when it verifies; otherwise Misbehaviour (its ID is not banned: unproven). */
+  /**
+   * A peer's HandshakeProof: the handshake completes when it verifies; otherwise Misbehaviour (its ID is not banned:
+   * unproven).
+   */
   proof(peer: Peer, signature: Uint8Array): void {
     if (peer.nodeId) bad('a second handshake proof');
     const hello = peer.hello;
     if (!hello) bad('a handshake proof before the handshake');
-    if (!proofVerifies(this.network.networkId, this.identity.publicKey, peer.nonce, hello.publicKey, hello.nonce, signature)) {
+    if (
+      !proofVerifies(
+        this.network.networkId,
+        this.identity.publicKey,
+        peer.nonce,
+        hello.publicKey,
+        hello.nonce,
+        signature,
+      )
+    ) {
       bad('its handshake proof does not verify with its identity key');
     }
     const id = hello.nodeId;
@@ -314,7 +380,9 @@ export class PeerSet {
       s.backoff.reset();
       s.nodeId = id;
     }
-    this.ctx.log.info(`peer ${peer.link.address} connected (${peer.link.inbound ? 'inbound' : 'outbound'}, node ${id}, identity ${toHex0x(hello.publicKey)})`);
+    this.ctx.log.info(
+      `peer ${peer.link.address} connected (${peer.link.inbound ? 'inbound' : 'outbound'}, node ${id}, identity ${toHex0x(hello.publicKey)})`,
+    );
     this.events.connected(peer);
   }
 
@@ -332,7 +400,8 @@ export class PeerSet {
       const until = this.ctx.now() + this.ctx.settings.banMs;
       if (peer.nodeId) {
         // expired bans go first: identity keys cost nothing, so a peer could fill the map with new ones
-        if (this.bans.size >= 1024) for (const [k, t] of this.bans) if (t <= this.ctx.now() || this.bans.size >= 1024) this.bans.delete(k);
+        if (this.bans.size >= 1024)
+          for (const [k, t] of this.bans) if (t <= this.ctx.now() || this.bans.size >= 1024) this.bans.delete(k);
         this.bans.set(peer.nodeId, until);
       }
       const s = this.staticOf(peer);

@@ -66,13 +66,15 @@ export class Requests {
 
   /** Forgets the milestone requests the ledger passed. */
   forgetConfirmed(confirmed: number): void {
-    for (const index of [...this.milestoneRequests.keys()]) if (index <= confirmed) this.milestoneRequests.delete(index);
+    for (const index of [...this.milestoneRequests.keys()])
+      if (index <= confirmed) this.milestoneRequests.delete(index);
   }
 
   /** Forgets block requests long unanswered (they are asked again when still missing). */
   expire(): void {
     const now = this.ctx.now();
-    for (const [k, o] of this.outstanding) if (now - o.at > 20 * this.ctx.settings.requestTimeoutMs) this.outstanding.delete(k);
+    for (const [k, o] of this.outstanding)
+      if (now - o.at > 20 * this.ctx.settings.requestTimeoutMs) this.outstanding.delete(k);
   }
 
   // ------------------------------------------------------------------ requesting
@@ -94,7 +96,8 @@ export class Requests {
     // a block seen before but lost (e.g. its attach failed) must not be dropped as a duplicate when it comes back
     this.seen.delete(k);
     // bounded: peers sending unsolid blocks with made-up parents would otherwise fill it between expiries
-    if (!o && this.outstanding.size >= MAX_OUTSTANDING) this.outstanding.delete(this.outstanding.keys().next().value as string);
+    if (!o && this.outstanding.size >= MAX_OUTSTANDING)
+      this.outstanding.delete(this.outstanding.keys().next().value as string);
     this.outstanding.set(k, { at: now, peer: peer.key, version });
     this.ctx.stats.requested++;
     return peer.link.send({ kind: { $case: 'blockRequest', value: { version, blockId: id } } });
@@ -118,7 +121,8 @@ export class Requests {
     if (pool.length === 0) return;
     if (o) {
       const previous = this.peers.get(o.peer);
-      if (previous && ++previous.unanswered > MAX_UNANSWERED_MILESTONES) this.peers.drop(previous, `claims milestone ${index} but does not serve it`);
+      if (previous && ++previous.unanswered > MAX_UNANSWERED_MILESTONES)
+        this.peers.drop(previous, `claims milestone ${index} but does not serve it`);
     }
     const peer = pool[Math.floor(Math.random() * pool.length)]!;
     this.milestoneRequests.set(index, { at: now, peer: peer.key, version: BlockVersion.BLOCK_VERSION_V2 });
@@ -129,7 +133,12 @@ export class Requests {
   // ------------------------------------------------------------------ answering
 
   async answerBlock(peer: Peer, version: BlockVersion, id: Uint8Array): Promise<void> {
-    const want = version === BlockVersion.BLOCK_VERSION_V2 ? V2_ID : version === BlockVersion.BLOCK_VERSION_V3 ? V3_ID : bad(`a block request of unknown version ${version}`);
+    const want =
+      version === BlockVersion.BLOCK_VERSION_V2
+        ? V2_ID
+        : version === BlockVersion.BLOCK_VERSION_V3
+          ? V3_ID
+          : bad(`a block request of unknown version ${version}`);
     if (id.length !== want) bad(`a block request with a ${id.length}-byte ID (expected ${want})`);
     const data = await this.port.store.getBlock(id);
     if (data) peer.link.send(blockMessage(version, data));

@@ -1,23 +1,35 @@
 /**
- * The bootstrapping node's side of the snapshot exchange (snapshot-server.ts has the other): it dials a peer's door, runs the
- * peer handshake of protocol 2 with its own identity key (peering/handshake.ts; a peer named `0xPUBKEY@HOST:PORT`
- * must prove that key), sends a SnapshotRequest and waits for the SnapshotOffer; then `download` fetches the file
- * through DownloadSnapshot into a part file, appending from where an earlier attempt stopped when the offer is the
- * same file (same size and hash), checking every chunk's offset and size and hashing as it goes. Nothing the peer
- * sends is trusted here: a failed check is a BootstrapRefusal naming it.
+ * The bootstrapping node's side of the snapshot exchange (snapshot-server.ts has the other): it dials a peer's door,
+ * runs the peer handshake of protocol 2 with its own identity key (peering/handshake.ts; a peer named
+ * `0xPUBKEY@HOST:PORT` must prove that key), sends a SnapshotRequest and waits for the SnapshotOffer; then `download`
+ * fetches the file through DownloadSnapshot into a part file, appending from where an earlier attempt stopped when the
+ * offer is the same file (same size and hash), checking every chunk's offset and size and hashing as it goes. Nothing
+ * the peer sends is trusted here: a failed check is a BootstrapRefusal naming it.
  */
 import { credentials, type ChannelCredentials } from '@grpc/grpc-js';
 import { createReadStream, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { equalBytes, toHex, toHex0x } from '../../core/bytes.ts';
-import { PeerServiceClient, type Handshake, type PeerMessage, type SnapshotChunk, type SnapshotOffer } from '../../grpc/gen/peer.ts';
+import {
+  PeerServiceClient,
+  type Handshake,
+  type PeerMessage,
+  type SnapshotChunk,
+  type SnapshotOffer,
+} from '../../grpc/gen/peer.ts';
 import { BootstrapRefusal, refuse } from '../snapshots/verify.ts';
 import { peerTarget } from './addresses.ts';
-import { NONCE_BYTES, nodeIdOf, proofVerifies, proveIdentity, usableIdentityKey, type PeerIdentity } from './handshake.ts';
+import {
+  NONCE_BYTES,
+  nodeIdOf,
+  proofVerifies,
+  proveIdentity,
+  usableIdentityKey,
+  type PeerIdentity,
+} from './handshake.ts';
 import { MAX_PEER_MESSAGE } from './link.ts';
 import { PEER_PROTOCOL } from './wire.ts';
-
 
 export interface ClientContext {
   identity: PeerIdentity;
@@ -68,7 +80,10 @@ export function requestOffer(raw: string, ctx: ClientContext, index = 0): Promis
         reject(e);
       } else resolve({ address, nodeId: nodeId!, offer: offer!, client, close: () => client.close() });
     };
-    const timer = setTimeout(() => finish(new BootstrapRefusal(`no snapshot offer within ${ctx.offerTimeoutMs} ms`)), ctx.offerTimeoutMs);
+    const timer = setTimeout(
+      () => finish(new BootstrapRefusal(`no snapshot offer within ${ctx.offerTimeoutMs} ms`)),
+      ctx.offerTimeoutMs,
+    );
     const send = (m: PeerMessage): void => void stream.write(m);
     stream.on('error', (e: Error) => finish(new BootstrapRefusal(`stream failed: ${e.message}`)));
     stream.on('end', () => finish(new BootstrapRefusal('the peer ended the stream')));
@@ -79,14 +94,27 @@ export function requestOffer(raw: string, ctx: ClientContext, index = 0): Promis
           if (theirs) refuse('a second handshake');
           const h = kind.value;
           if (h.protocol !== PEER_PROTOCOL) refuse(`peer protocol ${h.protocol}, this node speaks ${PEER_PROTOCOL}`);
-          if (h.networkName !== ctx.networkName) refuse(`network "${h.networkName}" is not "${ctx.networkName}" of the milestone keys' file`);
-          if (!usableIdentityKey(h.publicKey) || h.nonce.length !== NONCE_BYTES || !equalBytes(h.nodeId, nodeIdOf(h.publicKey))) refuse('a malformed handshake');
-          if (expected && !equalBytes(expected, h.publicKey)) refuse(`its identity key ${toHex0x(h.publicKey)} is not the expected ${toHex0x(expected)}`);
+          if (h.networkName !== ctx.networkName)
+            refuse(`network "${h.networkName}" is not "${ctx.networkName}" of the milestone keys' file`);
+          if (
+            !usableIdentityKey(h.publicKey) ||
+            h.nonce.length !== NONCE_BYTES ||
+            !equalBytes(h.nodeId, nodeIdOf(h.publicKey))
+          )
+            refuse('a malformed handshake');
+          if (expected && !equalBytes(expected, h.publicKey))
+            refuse(`its identity key ${toHex0x(h.publicKey)} is not the expected ${toHex0x(expected)}`);
           theirs = h;
-          send({ kind: { $case: 'handshakeProof', value: { signature: proveIdentity(ctx.identity, ctx.networkId, h.publicKey, h.nonce, nonce) } } });
+          send({
+            kind: {
+              $case: 'handshakeProof',
+              value: { signature: proveIdentity(ctx.identity, ctx.networkId, h.publicKey, h.nonce, nonce) },
+            },
+          });
         } else if (kind?.$case === 'handshakeProof') {
           if (!theirs || nodeId) refuse('a handshake proof out of turn');
-          if (!proofVerifies(ctx.networkId, ours, nonce, theirs.publicKey, theirs.nonce, kind.value.signature)) refuse('its handshake proof does not verify');
+          if (!proofVerifies(ctx.networkId, ours, nonce, theirs.publicKey, theirs.nonce, kind.value.signature))
+            refuse('its handshake proof does not verify');
           nodeId = toHex(nodeIdOf(theirs.publicKey));
           send({ kind: { $case: 'snapshotRequest', value: { index } } });
         } else if (kind?.$case === 'snapshotOffer') {
@@ -99,7 +127,18 @@ export function requestOffer(raw: string, ctx: ClientContext, index = 0): Promis
         finish(e as Error);
       }
     });
-    send({ kind: { $case: 'handshake', value: { networkName: ctx.networkName, nodeId: nodeIdOf(ours), protocol: PEER_PROTOCOL, publicKey: ours, nonce } } });
+    send({
+      kind: {
+        $case: 'handshake',
+        value: {
+          networkName: ctx.networkName,
+          nodeId: nodeIdOf(ours),
+          protocol: PEER_PROTOCOL,
+          publicKey: ours,
+          nonce,
+        },
+      },
+    });
   });
 }
 
@@ -115,7 +154,12 @@ function resumable(part: string, offer: SnapshotOffer): number {
   const info = `${part}.json`;
   try {
     const meta = JSON.parse(readFileSync(info, 'utf8')) as PartInfo;
-    if (meta.index === offer.index && meta.size === String(offer.size) && meta.hash === toHex(offer.hash) && existsSync(part)) {
+    if (
+      meta.index === offer.index &&
+      meta.size === String(offer.size) &&
+      meta.hash === toHex(offer.hash) &&
+      existsSync(part)
+    ) {
       return Math.min(statSync(part).size, Number(offer.size));
     }
   } catch {
@@ -131,7 +175,12 @@ function resumable(part: string, offer: SnapshotOffer): number {
  * Fetches the offered file into `part` (resuming a part of the same offer), checks it has exactly the offered size and
  * hash, and returns. A wrong hash removes the part (the next attempt starts over); a stall or a cut keeps it.
  */
-export async function download(peer: OfferingPeer, part: string, ctx: ClientContext, progress: (bytes: number, total: number) => void): Promise<{ resumedAt: number }> {
+export async function download(
+  peer: OfferingPeer,
+  part: string,
+  ctx: ClientContext,
+  progress: (bytes: number, total: number) => void,
+): Promise<{ resumedAt: number }> {
   const { offer } = peer;
   const size = Number(offer.size);
   const resumedAt = resumable(part, offer);
@@ -158,7 +207,8 @@ export async function download(peer: OfferingPeer, part: string, ctx: ClientCont
         for await (const chunk of call as AsyncIterable<SnapshotChunk>) {
           arm();
           if (chunk.offset !== BigInt(position)) refuse(`a chunk at offset ${chunk.offset}, expected ${position}`);
-          if (chunk.data.length === 0 || chunk.data.length > offer.chunkSize) refuse(`a chunk of ${chunk.data.length} bytes (the offer said at most ${offer.chunkSize})`);
+          if (chunk.data.length === 0 || chunk.data.length > offer.chunkSize)
+            refuse(`a chunk of ${chunk.data.length} bytes (the offer said at most ${offer.chunkSize})`);
           if (position + chunk.data.length > size) refuse(`more than the offered ${size} bytes (oversize)`);
           await file.write(chunk.data, 0, chunk.data.length, position);
           hash.update(chunk.data);
@@ -171,7 +221,11 @@ export async function download(peer: OfferingPeer, part: string, ctx: ClientCont
           throw e;
         }
         const m = (e as Error).message;
-        refuse(/Cancelled/i.test(m) ? `the download stalled (nothing for ${ctx.stallTimeoutMs} ms) after ${position} of ${size} bytes` : `the download failed after ${position} of ${size} bytes: ${m}`);
+        refuse(
+          /Cancelled/i.test(m)
+            ? `the download stalled (nothing for ${ctx.stallTimeoutMs} ms) after ${position} of ${size} bytes`
+            : `the download failed after ${position} of ${size} bytes: ${m}`,
+        );
       } finally {
         clearTimeout(timer);
       }

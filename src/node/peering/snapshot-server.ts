@@ -8,11 +8,12 @@
  * and the HTTP/2 window is held in memory).
  *
  * The snapshot's milestone is `belowMaxDepth + 5` below the confirmed one (see `target`). Bounds: one snapshot is
- * written at a time and reused while it is at most `reuseMilestones` behind that (and above the pruning index); at most `maxDownloads` downloads at once in all and one per peer node; a
- * ticket is good once and for `ticketTtlMs`, a peer holds one at a time (MAX_TICKETS in all); a peer may cause one
- * snapshot to be written a minute, and only of a milestone in the window offered. The files live in `<dir>` (the data folder's snapshots/peers/); the
- * two newest are kept for resumed downloads, older ones are deleted when no download reads them.
- * Only the ledger goes out: the genesis' dev entries (coordinator keys, the dev wallet's seed) never do.
+ * written at a time and reused while it is at most `reuseMilestones` behind that (and above the pruning index); at most
+ * `maxDownloads` downloads at once in all and one per peer node; a ticket is good once and for `ticketTtlMs`, a peer
+ * holds one at a time (MAX_TICKETS in all); a peer may cause one snapshot to be written a minute, and only of a
+ * milestone in the window offered. The files live in `<dir>` (the data folder's snapshots/peers/); the two newest are
+ * kept for resumed downloads, older ones are deleted when no download reads them. Only the ledger goes out: the
+ * genesis' dev entries (coordinator keys, the dev wallet's seed) never do.
  */
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -22,7 +23,13 @@ import { toHex } from '../../core/bytes.ts';
 import { LEDGER_META } from '../../core/ledger/index.ts';
 import { firstMilestoneIndex } from '../../core/pruning/index.ts';
 import { META, type NodeStore } from '../../core/store/index.ts';
-import type { PeerMessage, SnapshotChunk, SnapshotDownload, SnapshotOffer, SnapshotRequest } from '../../grpc/gen/peer.ts';
+import type {
+  PeerMessage,
+  SnapshotChunk,
+  SnapshotDownload,
+  SnapshotOffer,
+  SnapshotRequest,
+} from '../../grpc/gen/peer.ts';
 import type { Logger } from '../logger.ts';
 import type { NetworkState } from '../genesis/network.ts';
 import { EXTRA_HISTORY } from '../pruning/pruner.ts';
@@ -43,7 +50,11 @@ export interface SnapshotServingSettings {
   reuseMilestones: number;
 }
 
-export const SNAPSHOT_SERVING_DEFAULTS: SnapshotServingSettings = { maxDownloads: 2, ticketTtlMs: 60_000, reuseMilestones: 20 };
+export const SNAPSHOT_SERVING_DEFAULTS: SnapshotServingSettings = {
+  maxDownloads: 2,
+  ticketTtlMs: 60_000,
+  reuseMilestones: 20,
+};
 
 export interface SnapshotServingDeps {
   store: NodeStore;
@@ -102,7 +113,8 @@ export class SnapshotServer {
       peer.link.send(snapshotRefusal(reason));
     };
     if (this.stopped) return refuse('this node is stopping');
-    if (this.downloads >= this.settings.maxDownloads) return refuse(`busy: ${this.downloads} snapshot downloads under way, try again later`);
+    if (this.downloads >= this.settings.maxDownloads)
+      return refuse(`busy: ${this.downloads} snapshot downloads under way, try again later`);
     if ((this.active.get(nodeId) ?? 0) > 0) return refuse('a download of yours is under way');
     let p: Prepared;
     try {
@@ -115,7 +127,18 @@ export class SnapshotServer {
     if (this.tickets.size >= MAX_TICKETS) return refuse('busy: too many offers wait to be downloaded, try again later');
     const ticket = crypto.getRandomValues(new Uint8Array(16));
     this.tickets.set(toHex(ticket), { p, until: this.now() + this.settings.ticketTtlMs, nodeId });
-    peer.link.send(offerMessage({ index: p.index, size: BigInt(p.size), hash: p.hash, ledgerHash: p.ledgerHash, milestoneBlock: p.milestoneBlock, ticket, chunkSize: CHUNK_BYTES, reason: '' }));
+    peer.link.send(
+      offerMessage({
+        index: p.index,
+        size: BigInt(p.size),
+        hash: p.hash,
+        ledgerHash: p.ledgerHash,
+        milestoneBlock: p.milestoneBlock,
+        ticket,
+        chunkSize: CHUNK_BYTES,
+        reason: '',
+      }),
+    );
     this.deps.logger.info(`snapshot of milestone ${p.index} (${p.size} bytes) offered to peer ${peer.link.address}`);
   }
 
@@ -137,14 +160,27 @@ export class SnapshotServer {
     const { ticket, offset } = call.request;
     this.expireTickets();
     const entry = this.tickets.get(toHex(ticket));
-    if (!entry) return void call.emit('error', { code: Status.PERMISSION_DENIED, details: 'unknown or expired snapshot ticket: ask for a new offer' });
+    if (!entry)
+      return void call.emit('error', {
+        code: Status.PERMISSION_DENIED,
+        details: 'unknown or expired snapshot ticket: ask for a new offer',
+      });
     this.tickets.delete(toHex(ticket));
     if (this.stopped) return void call.emit('error', { code: Status.UNAVAILABLE, details: 'the node is stopping' });
-    if (this.downloads >= this.settings.maxDownloads) return void call.emit('error', { code: Status.RESOURCE_EXHAUSTED, details: 'busy: too many snapshot downloads under way' });
+    if (this.downloads >= this.settings.maxDownloads)
+      return void call.emit('error', {
+        code: Status.RESOURCE_EXHAUSTED,
+        details: 'busy: too many snapshot downloads under way',
+      });
     const { p, nodeId } = entry;
     // one per peer node also when this ticket was offered while an earlier one was being downloaded
-    if ((this.active.get(nodeId) ?? 0) > 0) return void call.emit('error', { code: Status.RESOURCE_EXHAUSTED, details: 'a download of yours is under way' });
-    if (offset > BigInt(p.size)) return void call.emit('error', { code: Status.OUT_OF_RANGE, details: `offset ${offset} is beyond the snapshot's ${p.size} bytes` });
+    if ((this.active.get(nodeId) ?? 0) > 0)
+      return void call.emit('error', { code: Status.RESOURCE_EXHAUSTED, details: 'a download of yours is under way' });
+    if (offset > BigInt(p.size))
+      return void call.emit('error', {
+        code: Status.OUT_OF_RANGE,
+        details: `offset ${offset} is beyond the snapshot's ${p.size} bytes`,
+      });
     this.downloads++;
     this.active.set(nodeId, (this.active.get(nodeId) ?? 0) + 1);
     this.readers.set(p.file, (this.readers.get(p.file) ?? 0) + 1);
@@ -163,21 +199,24 @@ export class SnapshotServer {
         if (bytesRead === 0) throw new Error(`${p.file} is shorter than its ${p.size} bytes`);
         const ok = call.write({ offset: BigInt(position), data: new Uint8Array(buffer.subarray(0, bytesRead)) });
         position += bytesRead;
-        if (!ok) await new Promise<void>((resolve) => {
-          const done = (): void => {
-            call.off('drain', done);
-            call.off('cancelled', done);
-            call.off('close', done);
-            resolve();
-          };
-          call.on('drain', done);
-          call.on('cancelled', done);
-          call.on('close', done);
-        });
+        if (!ok)
+          await new Promise<void>((resolve) => {
+            const done = (): void => {
+              call.off('drain', done);
+              call.off('cancelled', done);
+              call.off('close', done);
+              resolve();
+            };
+            call.on('drain', done);
+            call.on('cancelled', done);
+            call.on('close', done);
+          });
       }
       if (!cancelled && !this.stopped) {
         call.end();
-        this.deps.logger.info(`snapshot of milestone ${p.index} sent to ${call.getPeer()}: ${p.size - Number(offset)} bytes from offset ${offset} in ${this.now() - started} ms`);
+        this.deps.logger.info(
+          `snapshot of milestone ${p.index} sent to ${call.getPeer()}: ${p.size - Number(offset)} bytes from offset ${offset} in ${this.now() - started} ms`,
+        );
       }
     } finally {
       await file?.close();
@@ -213,7 +252,10 @@ export class SnapshotServer {
     const depth = params.belowMaxDepth + EXTRA_HISTORY;
     let target = confirmed - depth;
     if (target <= floor) {
-      if (pruning === undefined || floor + 1 > confirmed) throw new Error(`the ledger is too young for a snapshot: a snapshot is ${depth} milestones below the confirmed one (${confirmed}) and above the first (${floor}); replay from the genesis instead`);
+      if (pruning === undefined || floor + 1 > confirmed)
+        throw new Error(
+          `the ledger is too young for a snapshot: a snapshot is ${depth} milestones below the confirmed one (${confirmed}) and above the first (${floor}); replay from the genesis instead`,
+        );
       target = floor + 1;
     }
     return { target, pruned: pruning?.index ?? 0 };
@@ -223,7 +265,10 @@ export class SnapshotServer {
   private async prepare(index: number, nodeId: string): Promise<Prepared> {
     const { target, pruned } = await this.target();
     const window = (i: number): boolean => i > pruned && i <= target && target - i <= this.settings.reuseMilestones;
-    if (index !== 0 && !window(index)) throw new Error(`no snapshot of milestone ${index}: this node offers milestones ${Math.max(pruned + 1, target - this.settings.reuseMilestones)} to ${target}`);
+    if (index !== 0 && !window(index))
+      throw new Error(
+        `no snapshot of milestone ${index}: this node offers milestones ${Math.max(pruned + 1, target - this.settings.reuseMilestones)} to ${target}`,
+      );
     const fits = (p: Prepared): boolean => window(p.index) && (index === 0 || p.index === index);
     for (;;) {
       const held = this.prepared.find(fits);
@@ -234,7 +279,8 @@ export class SnapshotServer {
     // writing a snapshot costs a pass over the ledger: a peer may cause one a minute
     const t = this.now();
     for (const [k, at] of this.writers) if (t - at > WRITE_COOLDOWN_MS) this.writers.delete(k);
-    if (this.writers.has(nodeId)) throw new Error('busy: a snapshot was written for you a moment ago, try again in a minute');
+    if (this.writers.has(nodeId))
+      throw new Error('busy: a snapshot was written for you a moment ago, try again in a minute');
     this.writers.set(nodeId, t);
     // the cleanup once the new file is held: while one is written, no snapshot file of the folder is deleted
     const making = this.make(index === 0 ? target : index).finally(() => {
@@ -250,25 +296,40 @@ export class SnapshotServer {
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `snapshot-${index}.json`);
     const started = this.now();
-    const written = await this.deps.pruneHold(() => writeSnapshot({ store, network, hold: this.deps.attachHold }, file, { index }));
+    const written = await this.deps.pruneHold(() =>
+      writeSnapshot({ store, network, hold: this.deps.attachHold }, file, { index }),
+    );
     const reading = await readSnapshotFile(file);
     const pruning = await store.getMeta(LEDGER_META.pruning);
     const record = written.index === pruning?.index ? pruning.milestone : await store.milestone(written.index);
     const milestoneBlock = record && (await store.getBlock(record.blockId));
-    if (!milestoneBlock) throw new Error(`the block of milestone ${written.index} is not stored (pruned): no snapshot to offer`);
-    const p: Prepared = { index: written.index, file, size: statSync(file).size, hash: reading.fileHash, ledgerHash: reading.ledgerHash, milestoneBlock };
+    if (!milestoneBlock)
+      throw new Error(`the block of milestone ${written.index} is not stored (pruned): no snapshot to offer`);
+    const p: Prepared = {
+      index: written.index,
+      file,
+      size: statSync(file).size,
+      hash: reading.fileHash,
+      ledgerHash: reading.ledgerHash,
+      milestoneBlock,
+    };
     this.prepared.unshift(p);
-    logger.info(`snapshot of milestone ${p.index} for peers: ${reading.outputs} outputs, ${p.size} bytes in ${this.now() - started} ms (${file})`);
+    logger.info(
+      `snapshot of milestone ${p.index} for peers: ${reading.outputs} outputs, ${p.size} bytes in ${this.now() - started} ms (${file})`,
+    );
     return p;
   }
 
-  /** Keeps the two newest snapshots and any a download reads or a ticket names; deletes the other files of the folder. */
+  /**
+   * Keeps the two newest snapshots and any a download reads or a ticket names; deletes the other files of the folder.
+   */
   private cleanup(): void {
     const keep = new Set(this.prepared.slice(0, 2).map((p) => p.file));
     for (const p of this.prepared.slice(2)) if (this.readers.has(p.file)) keep.add(p.file);
     this.expireTickets();
     for (const t of this.tickets.values()) keep.add(t.p.file);
-    for (let i = this.prepared.length - 1; i >= 0; i--) if (!keep.has(this.prepared[i]!.file)) this.prepared.splice(i, 1);
+    for (let i = this.prepared.length - 1; i >= 0; i--)
+      if (!keep.has(this.prepared[i]!.file)) this.prepared.splice(i, 1);
     let names: string[];
     try {
       names = readdirSync(this.deps.dir);
@@ -288,11 +349,22 @@ function offerMessage(value: SnapshotOffer): PeerMessage {
 
 /** An offer that says no, and why. */
 export function snapshotRefusal(reason: string): PeerMessage {
-  return offerMessage({ index: 0, size: 0n, hash: new Uint8Array(), ledgerHash: new Uint8Array(), milestoneBlock: new Uint8Array(), ticket: new Uint8Array(), chunkSize: 0, reason });
+  return offerMessage({
+    index: 0,
+    size: 0n,
+    hash: new Uint8Array(),
+    ledgerHash: new Uint8Array(),
+    milestoneBlock: new Uint8Array(),
+    ticket: new Uint8Array(),
+    chunkSize: 0,
+    reason,
+  });
 }
 
 /** The PeerService's DownloadSnapshot on a node that serves snapshots, or UNIMPLEMENTED-like refusal without. */
-export function downloadSnapshotHandler(server: SnapshotServer | undefined): (call: ServerWritableStream<SnapshotDownload, SnapshotChunk>) => void {
+export function downloadSnapshotHandler(
+  server: SnapshotServer | undefined,
+): (call: ServerWritableStream<SnapshotDownload, SnapshotChunk>) => void {
   return (call) => {
     if (server) server.download(call);
     else call.emit('error', { code: Status.UNIMPLEMENTED, details: 'this node serves no snapshots' });

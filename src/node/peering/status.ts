@@ -25,7 +25,10 @@ export class SyncStatus {
     private readonly peers: StatusPeers,
     /** The node's own milestone indexes. */
     private readonly read: () => Promise<MilestoneStatus>,
-    /** Where the lag goes: milestones the ledger is behind the highest index known (Infinity: unknown yet, in the start grace period). */
+    /**
+     * Where the lag goes: milestones the ledger is behind the highest index known (Infinity: unknown yet, in the start
+     * grace period).
+     */
     readonly state: SyncState = new SyncState(),
   ) {
     // A node without static peers has no one to catch up from: synced from the start. One with static peers is not
@@ -111,16 +114,25 @@ export class SyncStatus {
 
   private message(): PeerMessage {
     const s = this.last;
-    const value = { latestMilestoneIndex: s.latest, confirmedMilestoneIndex: s.confirmed, pruningIndex: s.pruning, connectedPeers: this.peers.connectedPeers(), syncedPeers: this.syncedPeers() };
+    const value = {
+      latestMilestoneIndex: s.latest,
+      confirmedMilestoneIndex: s.confirmed,
+      pruningIndex: s.pruning,
+      connectedPeers: this.peers.connectedPeers(),
+      syncedPeers: this.syncedPeers(),
+    };
     return { kind: { $case: 'heartbeat', value } };
   }
 
-  /** Connected peers (distinct node IDs) whose last heartbeat says they are at most `syncTolerance` milestones behind. */
+  /**
+   * Connected peers (distinct node IDs) whose last heartbeat says they are at most `syncTolerance` milestones behind.
+   */
   syncedPeers(): number {
     const synced = new Set<string>();
     for (const p of this.peers.handshaken()) {
       const h = p.heartbeat;
-      if (h && h.confirmedMilestoneIndex + this.ctx.settings.syncTolerance >= h.latestMilestoneIndex) synced.add(p.nodeId!);
+      if (h && h.confirmedMilestoneIndex + this.ctx.settings.syncTolerance >= h.latestMilestoneIndex)
+        synced.add(p.nodeId!);
     }
     return synced.size;
   }
@@ -129,7 +141,12 @@ export class SyncStatus {
     const { confirmed } = this.last;
     // a node with no peer at all has no one to catch up from: it stays usable (its health is the ledger's rule)
     if (!this.peers.hasStaticPeers() && this.peers.handshaken().length === 0) return 0;
-    if (this.peers.hasStaticPeers() && !this.heardHeartbeat && this.ctx.now() - this.started < this.ctx.settings.startGraceMs) return Infinity;
+    if (
+      this.peers.hasStaticPeers() &&
+      !this.heardHeartbeat &&
+      this.ctx.now() - this.started < this.ctx.settings.startGraceMs
+    )
+      return Infinity;
     return Math.max(0, this.latestKnown() - confirmed);
   }
 }

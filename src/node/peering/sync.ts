@@ -17,7 +17,10 @@ import type { PeeringPort } from './port.ts';
 import type { Requests } from './requests.ts';
 import type { SyncStatus } from './status.ts';
 
-export type SyncRequests = Pick<Requests, 'request' | 'requestMilestone' | 'milestoneArrived' | 'forgetConfirmed' | 'expire'>;
+export type SyncRequests = Pick<
+  Requests,
+  'request' | 'requestMilestone' | 'milestoneArrived' | 'forgetConfirmed' | 'expire'
+>;
 export type SyncStatusView = Pick<SyncStatus, 'refresh' | 'recompute' | 'confirmed' | 'latestKnown'>;
 
 /**
@@ -61,7 +64,9 @@ export class Sync {
     while (this.ticking) await new Promise((r) => setTimeout(r, 5));
   }
 
-  /** Remembers an unsolid block to solidify; the oldest is forgotten beyond `maxRoots` (milestones are tracked apart). */
+  /**
+   * Remembers an unsolid block to solidify; the oldest is forgotten beyond `maxRoots` (milestones are tracked apart).
+   */
   addRoot(k: string, id: Uint8Array): void {
     if (this.roots.has(k)) return;
     if (this.roots.size >= this.ctx.settings.maxRoots) this.roots.delete(this.roots.keys().next().value as string);
@@ -72,7 +77,10 @@ export class Sync {
   noteMilestone(block: Block, id: Uint8Array): void {
     if (block.payload?.type !== PAYLOAD_MILESTONE) return;
     let m = this.milestoneBlocks.get(block.payload.index);
-    if (!m) this.milestoneBlocks.set(block.payload.index, (m = new Map()));
+    if (!m) {
+      m = new Map();
+      this.milestoneBlocks.set(block.payload.index, m);
+    }
     const k = toHex(id);
     if (!m.has(k)) {
       m.set(k, id);

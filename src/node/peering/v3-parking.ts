@@ -16,7 +16,11 @@ import type { Requests } from './requests.ts';
 import { bad } from './wire.ts';
 
 /** Sends a block to every handshaken peer but `except`; the bytes are read once, only when there is a peer. */
-export type Gossip = (version: BlockVersion, except: number | undefined, bytes: () => Promise<Uint8Array | undefined>) => void;
+export type Gossip = (
+  version: BlockVersion,
+  except: number | undefined,
+  bytes: () => Promise<Uint8Array | undefined>,
+) => void;
 
 export type ParkingRequests = Pick<Requests, 'arrival' | 'request'>;
 
@@ -56,7 +60,8 @@ export class V3Parking {
     for (const p of parents) if (await this.isMissing(engine, p)) missing.push(p);
     if (missing.some((p) => engine.inPrunedSlot(p))) return;
     if (missing.length > 0) {
-      if (this.parked.size >= this.ctx.settings.maxParked) this.parked.delete(this.parked.keys().next().value as string);
+      if (this.parked.size >= this.ctx.settings.maxParked)
+        this.parked.delete(this.parked.keys().next().value as string);
       this.parked.set(k, { bytes: data, parents, from: peer.key });
       for (const p of missing) this.requests.request(p, BlockVersion.BLOCK_VERSION_V3, peer.key);
       return;

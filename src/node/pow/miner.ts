@@ -5,7 +5,14 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { DIGEST_BYTES, MAX_NONCE, NONCE_BYTES, powDigest, targetZeros, type SearcherKind } from '../../core/pow/index.ts';
+import {
+  DIGEST_BYTES,
+  MAX_NONCE,
+  NONCE_BYTES,
+  powDigest,
+  targetZeros,
+  type SearcherKind,
+} from '../../core/pow/index.ts';
 import type { DoneMessage, JobMessage, WorkerMessage } from './protocol.ts';
 
 export interface MinerOptions {
@@ -34,7 +41,9 @@ export interface Miner {
   readonly workers: number;
   /** Finds a nonce that gives the block `targetScore`; rejects with the signal's reason when aborted. */
   mine(input: MineInput, targetScore: number, signal?: AbortSignal): Promise<MineResult>;
-  /** Starts the pool (a node calls this at start-up: a worker needs ~0.5 s to load) and names each worker's searcher. */
+  /**
+   * Starts the pool (a node calls this at start-up: a worker needs ~0.5 s to load) and names each worker's searcher.
+   */
   searcherNames(): Promise<string[]>;
   /** Terminates the workers; a later mine() starts a new pool. */
   close(): Promise<void>;
@@ -70,9 +79,11 @@ function abortError(signal: AbortSignal): unknown {
 
 export function createMiner(options: MinerOptions = {}): Miner {
   const workers = options.workers ?? availableParallelism();
-  if (!Number.isInteger(workers) || workers < 1 || workers > 256) throw new RangeError(`Cannot create miner: workers ${workers} is not in 1..256`);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 256)
+    throw new RangeError(`Cannot create miner: workers ${workers} is not in 1..256`);
   const chunk = options.chunk ?? 16384;
-  if (!Number.isSafeInteger(chunk) || chunk < 1) throw new RangeError(`Cannot create miner: chunk ${chunk} is not a positive integer`);
+  if (!Number.isSafeInteger(chunk) || chunk < 1)
+    throw new RangeError(`Cannot create miner: chunk ${chunk} is not a positive integer`);
   let pool: PoolWorker[] | null = null;
   let queue: Promise<unknown> = Promise.resolve();
   let nextId = 1;
@@ -80,7 +91,11 @@ export function createMiner(options: MinerOptions = {}): Miner {
   function startPool(): PoolWorker[] {
     if (pool) return pool;
     pool = Array.from({ length: workers }, () => {
-      const worker = new Worker(BOOTSTRAP, { eval: true, execArgv: workerExecArgv(), workerData: { searcher: options.searcher } });
+      const worker = new Worker(BOOTSTRAP, {
+        eval: true,
+        execArgv: workerExecArgv(),
+        workerData: { searcher: options.searcher },
+      });
       const pw: PoolWorker = { worker, ready: Promise.resolve(''), onDone: null, onError: null };
       pw.ready = new Promise<string>((resolve, reject) => {
         worker.on('message', (m: WorkerMessage) => {
@@ -158,7 +173,16 @@ export function createMiner(options: MinerOptions = {}): Miner {
         };
         const start = span * BigInt(i);
         const end = i === workers - 1 ? MAX_NONCE + 1n : start + span;
-        const job: JobMessage = { type: 'job', id, digest, targetZeros: zeros, start: start.toString(), end: end.toString(), chunk, stop: stopBuffer };
+        const job: JobMessage = {
+          type: 'job',
+          id,
+          digest,
+          targetZeros: zeros,
+          start: start.toString(),
+          end: end.toString(),
+          chunk,
+          stop: stopBuffer,
+        };
         w.worker.postMessage(job);
       });
     });
@@ -175,7 +199,8 @@ export function createMiner(options: MinerOptions = {}): Miner {
       } else {
         digest = input.digest;
         length = input.length;
-        if (!(digest instanceof Uint8Array) || digest.length !== DIGEST_BYTES) throw new RangeError(`Cannot mine: digest must be 32 bytes`);
+        if (!(digest instanceof Uint8Array) || digest.length !== DIGEST_BYTES)
+          throw new RangeError(`Cannot mine: digest must be 32 bytes`);
       }
       const zeros = targetZeros(length, targetScore);
       const job = queue.then(() => runJob(digest, zeros, signal));

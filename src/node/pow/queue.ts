@@ -22,10 +22,14 @@ export interface PowQueue {
 export type MinerLike = Pick<Miner, 'workers' | 'mine' | 'close'>;
 
 /** `observe` is told how each job ended, its seconds and hashes (the metrics port). */
-export function createPowQueue(miner: MinerLike, options: { limit: number; observe?: (outcome: PowOutcome, seconds: number, hashes: number) => void }): PowQueue {
+export function createPowQueue(
+  miner: MinerLike,
+  options: { limit: number; observe?: (outcome: PowOutcome, seconds: number, hashes: number) => void },
+): PowQueue {
   const observe = options.observe ?? (() => undefined);
   const limit = options.limit;
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`Cannot create PoW queue: limit ${limit} is not a positive integer`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RangeError(`Cannot create PoW queue: limit ${limit} is not a positive integer`);
   let pending = 0;
   let averageMs = 1000; // a cautious start; replaced by measurements
   return {
@@ -38,7 +42,11 @@ export function createPowQueue(miner: MinerLike, options: { limit: number; obser
       if (pending >= limit) {
         const retryAfterSeconds = Math.max(1, Math.ceil((averageMs * pending) / limit / 1000));
         observe('refused', 0, 0);
-        throw new NodeError('POW_QUEUE_FULL', `proof of work queue is full (${pending} of ${limit} jobs); retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
+        throw new NodeError(
+          'POW_QUEUE_FULL',
+          `proof of work queue is full (${pending} of ${limit} jobs); retry in ${retryAfterSeconds} s`,
+          { retryAfterSeconds },
+        );
       }
       pending++;
       const t0 = performance.now();

@@ -14,7 +14,8 @@ const searcher = kind ? createSearcher(kind) : createFastestSearcher();
 // Warm up for ~30 ms: V8 first runs WebAssembly with its baseline compiler and tiers up to the optimizing one
 // after some use; without this the first job of a fresh worker runs ~8x slower for its first ~15 ms.
 const warmDigest = new Uint8Array(32);
-for (let t0 = performance.now(), n = 0n; performance.now() - t0 < 30; n += 1024n) searcher.search(warmDigest, 243, n, 1024);
+for (let t0 = performance.now(), n = 0n; performance.now() - t0 < 30; n += 1024n)
+  searcher.search(warmDigest, 243, n, 1024);
 port.postMessage({ type: 'ready', searcher: searcher.name } satisfies WorkerMessage);
 
 port.on('message', (job: JobMessage) => {
@@ -35,5 +36,10 @@ port.on('message', (job: JobMessage) => {
     }
     from += BigInt(count);
   }
-  port.postMessage({ type: 'done', id: job.id, nonce: nonce === null ? null : nonce.toString(), hashes } satisfies WorkerMessage);
+  port.postMessage({
+    type: 'done',
+    id: job.id,
+    nonce: nonce === null ? null : nonce.toString(),
+    hashes,
+  } satisfies WorkerMessage);
 });

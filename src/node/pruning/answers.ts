@@ -11,13 +11,20 @@ import { NodeError } from '../support/errors.ts';
 export async function prunedMilestone(store: NodeStore, index: number, what: string): Promise<NodeError | undefined> {
   const p = await pruningIndexOf(store);
   if (p === undefined || index > p) return undefined;
-  return new NodeError('PRUNED', `${what} was pruned: this node keeps nothing at or below milestone ${p}, its pruning index`);
+  return new NodeError(
+    'PRUNED',
+    `${what} was pruned: this node keeps nothing at or below milestone ${p}, its pruning index`,
+  );
 }
 
 /** NOT_FOUND `${message}`, on a pruned store with the note that the data may have been pruned. */
 export async function notFound(store: NodeStore, message: string, unprunedNote?: string): Promise<NodeError> {
   const p = await pruningIndexOf(store);
-  if (p === undefined) return new NodeError('NOT_FOUND', unprunedNote === undefined ? message : `${message} (${unprunedNote})`);
+  if (p === undefined)
+    return new NodeError('NOT_FOUND', unprunedNote === undefined ? message : `${message} (${unprunedNote})`);
   const note = unprunedNote === undefined ? 'unknown' : unprunedNote;
-  return new NodeError('NOT_FOUND', `${message} (${note}, or pruned: this node keeps nothing referenced at or below milestone ${p}, its pruning index)`);
+  return new NodeError(
+    'NOT_FOUND',
+    `${message} (${note}, or pruned: this node keeps nothing referenced at or below milestone ${p}, its pruning index)`,
+  );
 }

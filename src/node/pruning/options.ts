@@ -10,7 +10,10 @@ import type { PrunerDeps, PruningSettings } from './pruner.ts';
 import { folderSize, parseSize } from './size.ts';
 
 /** `--prune-milestones`, `--prune-size`, and the size of the store's folder when it has one. */
-export function pruningOptionsOf(config: NodeConfig, kv: KeyValueStore): PruningSettings & Pick<PrunerDeps, 'databaseSize'> {
+export function pruningOptionsOf(
+  config: NodeConfig,
+  kv: KeyValueStore,
+): PruningSettings & Pick<PrunerDeps, 'databaseSize'> {
   const out: PruningSettings & Pick<PrunerDeps, 'databaseSize'> = {};
   if (config.pruneMilestones !== undefined) out.keepMilestones = config.pruneMilestones;
   if (config.pruneSize !== undefined) out.targetSizeBytes = parseSize(config.pruneSize)!;
@@ -20,7 +23,11 @@ export function pruningOptionsOf(config: NodeConfig, kv: KeyValueStore): Pruning
 }
 
 /** Snapshots on demand go to `<data-dir>/snapshots/`; they carry the dev entries of the network's genesis file. */
-export function snapshotOptionsOf(config: NodeConfig, network: NetworkState, logger: Logger): { dir: string; genesis: () => Genesis | undefined } {
+export function snapshotOptionsOf(
+  config: NodeConfig,
+  network: NetworkState,
+  logger: Logger,
+): { dir: string; genesis: () => Genesis | undefined } {
   return {
     dir: join(config.dataDir, SNAPSHOTS_FOLDER),
     genesis: () => {

@@ -12,7 +12,14 @@
  * data older than the timestamp of the milestone at the pruning index) is pruned, on start too.
  */
 import { LEDGER_META } from '../../core/ledger/index.ts';
-import { pruneTo, pruningIndexOf, resumePruning, firstMilestoneIndex, type PruneProgress, type PruneRunner } from '../../core/pruning/index.ts';
+import {
+  pruneTo,
+  pruningIndexOf,
+  resumePruning,
+  firstMilestoneIndex,
+  type PruneProgress,
+  type PruneRunner,
+} from '../../core/pruning/index.ts';
 import type { NodeStore } from '../../core/store/index.ts';
 import { NodeError } from '../support/errors.ts';
 import type { ProtocolState } from '../ledger/protocol-state.ts';
@@ -83,7 +90,9 @@ export class Pruner {
     return this.settings.keepMilestones !== undefined || this.settings.targetSizeBytes !== undefined;
   }
 
-  /** The highest index pruning may reach now (confirmed index minus belowMaxDepth + 5), or undefined without a ledger. */
+  /**
+   * The highest index pruning may reach now (confirmed index minus belowMaxDepth + 5), or undefined without a ledger.
+   */
   maxIndex(): number | undefined {
     const { protocol } = this.deps;
     if (!protocol.hasLedger) return undefined;
@@ -94,7 +103,8 @@ export class Pruner {
   start(): void {
     if ((this.deps.protocol.pruningIndex ?? 0) === 0 && !this.enabled) return;
     void this.serial(async () => {
-      if (await resumePruning(this.deps.store, this.runner())) this.deps.logger.info(`pruning: finished the interrupted run to milestone ${this.deps.protocol.pruningIndex}`);
+      if (await resumePruning(this.deps.store, this.runner()))
+        this.deps.logger.info(`pruning: finished the interrupted run to milestone ${this.deps.protocol.pruningIndex}`);
       await this.pruneByTime();
     }).catch((e: unknown) => this.failed(e));
   }
@@ -131,15 +141,28 @@ export class Pruner {
     else if ('depth' in request) target = this.deps.protocol.ledgerIndex - request.depth;
     else {
       const bytes = parseSize(request.targetDatabaseSize);
-      if (bytes === undefined) throw new NodeError('INVALID_REQUEST', `invalid targetDatabaseSize ${quoteText(request.targetDatabaseSize)}: expected a size like 30GB`);
+      if (bytes === undefined)
+        throw new NodeError(
+          'INVALID_REQUEST',
+          `invalid targetDatabaseSize ${quoteText(request.targetDatabaseSize)}: expected a size like 30GB`,
+        );
       const bySize = this.sizeTarget(bytes);
-      if (bySize === undefined) throw new NodeError('INVALID_REQUEST', this.deps.databaseSize ? `no pruning needed: the database is smaller than ${formatSize(bytes)}` : 'this store has no size on disk');
+      if (bySize === undefined)
+        throw new NodeError(
+          'INVALID_REQUEST',
+          this.deps.databaseSize
+            ? `no pruning needed: the database is smaller than ${formatSize(bytes)}`
+            : 'this store has no size on disk',
+        );
       target = bySize;
     }
     target = Math.min(target, max);
     const current = this.deps.protocol.pruningIndex ?? (await firstMilestoneIndex(this.deps.store)) ?? 0;
     if (target <= current || target < 1) {
-      throw new NodeError('INVALID_REQUEST', `no pruning needed: the pruning index is ${current}, the target ${target} (at most the confirmed milestone ${this.deps.protocol.ledgerIndex} minus ${this.deps.protocol.ledgerIndex - max})`);
+      throw new NodeError(
+        'INVALID_REQUEST',
+        `no pruning needed: the pruning index is ${current}, the target ${target} (at most the confirmed milestone ${this.deps.protocol.ledgerIndex} minus ${this.deps.protocol.ledgerIndex - max})`,
+      );
     }
     return this.run(target);
   }
@@ -206,12 +229,16 @@ export class Pruner {
       const reached = await pruneTo(store, target, runner);
       await this.pruneByTime();
       const size = this.deps.databaseSize ? `, store ${formatSize(this.deps.databaseSize())}` : '';
-      logger.info(`pruning: milestones ${from}..${reached} pruned (${last?.blocks ?? 0} blocks, ${last?.outputs ?? 0} spent outputs, ${last?.batches ?? 0} batches) in ${this.now() - started} ms; pruning index ${reached}${size}`);
+      logger.info(
+        `pruning: milestones ${from}..${reached} pruned (${last?.blocks ?? 0} blocks, ${last?.outputs ?? 0} spent outputs, ${last?.batches ?? 0} batches) in ${this.now() - started} ms; pruning index ${reached}${size}`,
+      );
       if (reached >= from) await this.deps.pruned?.().catch((e: unknown) => logger.error('pruning: after the run', e));
       return reached;
     } catch (e) {
       if (e instanceof PruningStopped) {
-        logger.info(`pruning: stopped at milestone ${last?.milestone ?? from} of ${target}; the next start finishes it`);
+        logger.info(
+          `pruning: stopped at milestone ${last?.milestone ?? from} of ${target}; the next start finishes it`,
+        );
         return this.deps.protocol.pruningIndex ?? 0;
       }
       throw e;

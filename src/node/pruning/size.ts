@@ -31,7 +31,13 @@ export function parseSize(text: string): number | undefined {
 
 /** Human-readable bytes (decimal units), for logs. */
 export function formatSize(bytes: number): string {
-  for (const [unit, size] of [['TB', 1e12], ['GB', 1e9], ['MB', 1e6], ['KB', 1e3]] as const) if (bytes >= size) return `${(bytes / size).toFixed(1)} ${unit}`;
+  for (const [unit, size] of [
+    ['TB', 1e12],
+    ['GB', 1e9],
+    ['MB', 1e6],
+    ['KB', 1e3],
+  ] as const)
+    if (bytes >= size) return `${(bytes / size).toFixed(1)} ${unit}`;
   return `${bytes} B`;
 }
 

@@ -73,7 +73,8 @@ export class LedgerHasher {
 
   /** Adds the next output; they must come in strictly ascending output ID order. */
   add(o: GenesisOutput): void {
-    if (this.last !== undefined && compareBytes(this.last, o.outputId) >= 0) fail(`output ${toHex0x(o.outputId)} is out of order or listed twice (outputs must ascend by ID)`);
+    if (this.last !== undefined && compareBytes(this.last, o.outputId) >= 0)
+      fail(`output ${toHex0x(o.outputId)} is out of order or listed twice (outputs must ascend by ID)`);
     this.last = o.outputId;
     const bytes = encodeOutput(o.output);
     this.h.update(o.outputId);
@@ -181,7 +182,10 @@ export async function readSnapshotFile(file: string, options: ReadOptions = {}):
       fail(`output ${hasher.count + 1} and the ${batch.length - 1} after it: ${(e as Error).message}`);
     }
     for (const o of parsed) {
-      if (o.milestoneIndexBooked > head.milestone.index) fail(`output ${toHex0x(o.outputId)} is booked at milestone ${o.milestoneIndexBooked}, after the snapshot's ${head.milestone.index}`);
+      if (o.milestoneIndexBooked > head.milestone.index)
+        fail(
+          `output ${toHex0x(o.outputId)} is booked at milestone ${o.milestoneIndexBooked}, after the snapshot's ${head.milestone.index}`,
+        );
       hasher.add(o);
     }
     batch = [];
@@ -193,11 +197,17 @@ export async function readSnapshotFile(file: string, options: ReadOptions = {}):
       const { value, done } = await lines.next();
       if (done) fail('the file ends inside "outputs"');
       if (value === '  ]') {
-        if (comma) fail(hasher.count + batch.length === 0 ? 'an empty "outputs" list spread over lines' : 'a "," after the last output');
+        if (comma)
+          fail(
+            hasher.count + batch.length === 0
+              ? 'an empty "outputs" list spread over lines'
+              : 'a "," after the last output',
+          );
         break;
       }
       if (!comma) fail('outputs not separated by ","');
-      if (!value.startsWith('    {')) fail(`output line ${hasher.count + batch.length + 1} does not start with 4 spaces and "{"`);
+      if (!value.startsWith('    {'))
+        fail(`output line ${hasher.count + batch.length + 1} does not start with 4 spaces and "{"`);
       comma = value.endsWith(',');
       try {
         batch.push(JSON.parse(comma ? value.slice(0, -1) : value));
@@ -213,5 +223,12 @@ export async function readSnapshotFile(file: string, options: ReadOptions = {}):
   const rest = await lines.next();
   if (!rest.done && rest.value !== '') fail('data after the closing "}"');
   if (!(await lines.next()).done) fail('data after the closing "}"');
-  return { head, outputs: hasher.count, total: hasher.total, fileHash: fileHash.digest(), ledgerHash: hasher.digest(), bytes };
+  return {
+    head,
+    outputs: hasher.count,
+    total: hasher.total,
+    fileHash: fileHash.digest(),
+    ledgerHash: hasher.digest(),
+    bytes,
+  };
 }

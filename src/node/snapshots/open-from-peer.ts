@@ -10,8 +10,8 @@
  * Nothing of a peer's goes into the store before that: a refused snapshot (wrong hash, bad signature, truncated,
  * oversize, a ledger that does not hold the supply, ...) is logged with its reason and the next peer is asked; after
  * `rounds` rounds over all peers the node does not start and says why. The store is created only from a verified file
- * (`importSnapshot`); an import cut short (verified.json still there) is started over on a fresh store, so a half-written
- * data folder is never taken for a complete one.
+ * (`importSnapshot`); an import cut short (verified.json still there) is started over on a fresh store, so a
+ * half-written data folder is never taken for a complete one.
  */
 import { credentials, type ChannelCredentials } from '@grpc/grpc-js';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -50,7 +50,14 @@ export interface BootstrapOptions {
   crossCheck: boolean;
 }
 
-export const BOOTSTRAP_DEFAULTS: BootstrapOptions = { offerTimeoutMs: 10 * 60_000, stallTimeoutMs: 60_000, maxBytes: 64 * 1024 * MiB, rounds: 3, retryMs: 5000, crossCheck: true };
+export const BOOTSTRAP_DEFAULTS: BootstrapOptions = {
+  offerTimeoutMs: 10 * 60_000,
+  stallTimeoutMs: 60_000,
+  maxBytes: 64 * 1024 * MiB,
+  rounds: 3,
+  retryMs: 5000,
+  crossCheck: true,
+};
 
 /** A snapshot that passed every check, ready to become the store (`importSnapshot`). */
 export interface VerifiedSnapshot {
@@ -72,20 +79,31 @@ interface VerifiedInfo {
  * Called before the store is opened. Undefined when there is nothing to bootstrap (no `--genesis-keys`, or the data
  * folder has its store); else downloads and verifies a snapshot (or takes the one an interrupted start verified).
  */
-export async function prepareBootstrap(config: NodeConfig, identity: PeerIdentity, logger: Logger, given: Partial<BootstrapOptions> = {}): Promise<VerifiedSnapshot | undefined> {
+export async function prepareBootstrap(
+  config: NodeConfig,
+  identity: PeerIdentity,
+  logger: Logger,
+  given: Partial<BootstrapOptions> = {},
+): Promise<VerifiedSnapshot | undefined> {
   if (config.genesisKeys === undefined) return undefined;
   const folder = join(config.dataDir, BOOTSTRAP_FOLDER);
   const verifiedInfo = join(folder, 'verified.json');
   const hasStore = engineOfDataDir(config.dataDir) !== undefined;
   if (hasStore && !existsSync(verifiedInfo)) return undefined;
   const trusted = readGenesisFile(config.genesisKeys);
-  if (trusted.milestonePublicKeyCount < 1) throw new ConfigError(`--genesis-keys ${config.genesisKeys} names no milestone keys: a snapshot could not be checked against it`);
+  if (trusted.milestonePublicKeyCount < 1)
+    throw new ConfigError(
+      `--genesis-keys ${config.genesisKeys} names no milestone keys: a snapshot could not be checked against it`,
+    );
   const file = join(folder, 'snapshot.json');
   if (existsSync(verifiedInfo) && existsSync(file)) {
     const info = JSON.parse(readFileSync(verifiedInfo, 'utf8')) as VerifiedInfo;
     if (hasStore) {
-      logger.warn(`bootstrap: the import of the snapshot of milestone ${info.index} was interrupted: its store is removed and the import starts over`);
-      for (const engine of DB_ENGINES) rmSync(join(config.dataDir, ENGINE_FOLDERS[engine]), { recursive: true, force: true });
+      logger.warn(
+        `bootstrap: the import of the snapshot of milestone ${info.index} was interrupted: its store is removed and the import starts over`,
+      );
+      for (const engine of DB_ENGINES)
+        rmSync(join(config.dataDir, ENGINE_FOLDERS[engine]), { recursive: true, force: true });
     }
     return { file, trusted, trustedFile: config.genesisKeys, index: info.index, folder };
   }
@@ -102,7 +120,9 @@ export async function prepareBootstrap(config: NodeConfig, identity: PeerIdentit
     ...(config.peerTlsCa !== undefined ? { channel: tlsChannel(config.peerTlsCa) } : {}),
   };
   mkdirSync(folder, { recursive: true });
-  logger.info(`bootstrap: the data folder ${config.dataDir} has no store: asking ${peers.join(', ')} for a snapshot of network "${networkName}" (milestone keys of ${config.genesisKeys})`);
+  logger.info(
+    `bootstrap: the data folder ${config.dataDir} has no store: asking ${peers.join(', ')} for a snapshot of network "${networkName}" (milestone keys of ${config.genesisKeys})`,
+  );
   for (let round = 1; round <= options.rounds; round++) {
     for (const raw of peers) {
       try {
@@ -117,7 +137,9 @@ export async function prepareBootstrap(config: NodeConfig, identity: PeerIdentit
       }
     }
     if (round < options.rounds) {
-      logger.info(`bootstrap: no peer served a snapshot that verifies (round ${round} of ${options.rounds}); trying again in ${options.retryMs} ms`);
+      logger.info(
+        `bootstrap: no peer served a snapshot that verifies (round ${round} of ${options.rounds}); trying again in ${options.retryMs} ms`,
+      );
       await new Promise((r) => setTimeout(r, options.retryMs));
     }
   }
@@ -155,15 +177,24 @@ async function fromPeer(raw: string, a: Attempt): Promise<VerifiedInfo> {
     const size = Number(offer.size);
     if (size === 0) refuse('an empty snapshot');
     if (size > options.maxBytes) refuse(`oversize: ${size} bytes offered, at most ${options.maxBytes} accepted`);
-    if (offer.chunkSize === 0 || offer.chunkSize > 64 * 1024) refuse(`chunks of ${offer.chunkSize} bytes (at most 65536)`);
+    if (offer.chunkSize === 0 || offer.chunkSize > 64 * 1024)
+      refuse(`chunks of ${offer.chunkSize} bytes (at most 65536)`);
     if (offer.hash.length !== 32 || offer.ledgerHash.length !== 32) refuse('hashes that are not 32 bytes');
     const milestone = verifyMilestoneBlock(offer.milestoneBlock, offer.index, trusted);
-    logger.info(`bootstrap: peer ${raw} offers the snapshot of milestone ${offer.index} (${size} bytes, ledger state hash ${toHex0x(offer.ledgerHash)}); its milestone is signed by the network's keys`);
+    logger.info(
+      `bootstrap: peer ${raw} offers the snapshot of milestone ${offer.index} (${size} bytes, ledger state hash ${toHex0x(offer.ledgerHash)}); its milestone is signed by the network's keys`,
+    );
     const mb = (n: number): string => (n / MiB).toFixed(1);
     const started = Date.now();
-    const { resumedAt } = await download(peer, part, ctx, (bytes, total) => progress.update(`bootstrap: ${mb(bytes)} of ${mb(total)} MB from ${peer.address} (${Math.floor((bytes / total) * 100)} %)`));
-    logger.info(`bootstrap: ${size} bytes from ${peer.address}${resumedAt > 0 ? ` (resumed at ${resumedAt})` : ''} in ${Date.now() - started} ms; size and hash as offered`);
-    let reading;
+    const { resumedAt } = await download(peer, part, ctx, (bytes, total) =>
+      progress.update(
+        `bootstrap: ${mb(bytes)} of ${mb(total)} MB from ${peer.address} (${Math.floor((bytes / total) * 100)} %)`,
+      ),
+    );
+    logger.info(
+      `bootstrap: ${size} bytes from ${peer.address}${resumedAt > 0 ? ` (resumed at ${resumedAt})` : ''} in ${Date.now() - started} ms; size and hash as offered`,
+    );
+    let reading: Awaited<ReturnType<typeof readSnapshotFile>>;
     try {
       reading = await readSnapshotFile(part, {
         onHead: (head) => verifyHead(head, milestone, trusted),
@@ -175,7 +206,9 @@ async function fromPeer(raw: string, a: Attempt): Promise<VerifiedInfo> {
       refuse(`the file is not a valid snapshot: ${e.message}`);
     }
     verifyLedger(reading, offer.ledgerHash);
-    logger.info(`bootstrap: the snapshot of milestone ${offer.index} verifies: ${reading.outputs} outputs holding the token supply, ${reading.head.solidEntryPoints.length} solid entry points`);
+    logger.info(
+      `bootstrap: the snapshot of milestone ${offer.index} verifies: ${reading.outputs} outputs holding the token supply, ${reading.head.solidEntryPoints.length} solid entry points`,
+    );
     if (options.crossCheck) await crossCheck(raw, offer.index, offer.ledgerHash, a);
     return { index: offer.index, ledgerHash: toHex(offer.ledgerHash), peer: raw };
   } finally {
@@ -203,11 +236,15 @@ async function crossCheck(from: string, index: number, ledgerHash: Uint8Array, a
     other.close();
     if (other.offer.index !== index) continue;
     if (toHex(other.offer.ledgerHash) !== toHex(ledgerHash)) {
-      throw new Error(`bootstrap stopped: peers disagree on the ledger of milestone ${index}: ${from} has ledger state hash ${toHex0x(ledgerHash)}, ${raw} ${toHex0x(other.offer.ledgerHash)}; remove the peer you do not trust and start again`);
+      throw new Error(
+        `bootstrap stopped: peers disagree on the ledger of milestone ${index}: ${from} has ledger state hash ${toHex0x(ledgerHash)}, ${raw} ${toHex0x(other.offer.ledgerHash)}; remove the peer you do not trust and start again`,
+      );
     }
     agreeing++;
   }
-  a.logger.info(`bootstrap: ${agreeing} of ${others.length} other peer(s) have the same ledger state hash at milestone ${index}`);
+  a.logger.info(
+    `bootstrap: ${agreeing} of ${others.length} other peer(s) have the same ledger state hash at milestone ${index}`,
+  );
 }
 
 /**
@@ -218,7 +255,12 @@ async function crossCheck(from: string, index: number, ledgerHash: Uint8Array, a
  * Then the marker goes, and the network's genesis file becomes `<data-dir>/genesis.json`. A crash before the marker
  * is gone leaves verified.json behind, and the next start imports again on a fresh store.
  */
-export async function importSnapshot(store: NodeStore, verified: VerifiedSnapshot, logger: Logger, dataDir: string): Promise<void> {
+export async function importSnapshot(
+  store: NodeStore,
+  verified: VerifiedSnapshot,
+  logger: Logger,
+  dataDir: string,
+): Promise<void> {
   const started = Date.now();
   const progress = terminalProgress();
   let written = 0;
@@ -227,7 +269,12 @@ export async function importSnapshot(store: NodeStore, verified: VerifiedSnapsho
       onOutputs: async (outputs) => {
         const batch = store.batch();
         for (const o of outputs) {
-          batch.put(LEDGER_TABLES.outputs, o.outputId, { blockId: o.blockId, milestoneIndexBooked: o.milestoneIndexBooked, milestoneTimestampBooked: o.milestoneTimestampBooked, output: o.output });
+          batch.put(LEDGER_TABLES.outputs, o.outputId, {
+            blockId: o.blockId,
+            milestoneIndexBooked: o.milestoneIndexBooked,
+            milestoneTimestampBooked: o.milestoneTimestampBooked,
+            output: o.output,
+          });
           batch.put(LEDGER_TABLES.unspent, o.outputId, null);
         }
         indexLedgerChanges(batch, outputs, []);
@@ -236,8 +283,13 @@ export async function importSnapshot(store: NodeStore, verified: VerifiedSnapsho
         progress.update(`bootstrap: ${written} outputs written to the store`);
       },
     });
-    if (reading.head.milestone.index !== verified.index) throw new Error(`${verified.file} changed since it was verified`);
-    const genesis = { ...reading.head, outputs: [], ...(verified.trusted.v3 !== undefined ? { v3: verified.trusted.v3 } : {}) };
+    if (reading.head.milestone.index !== verified.index)
+      throw new Error(`${verified.file} changed since it was verified`);
+    const genesis = {
+      ...reading.head,
+      outputs: [],
+      ...(verified.trusted.v3 !== undefined ? { v3: verified.trusted.v3 } : {}),
+    };
     await recordGenesis(store, genesis);
   } finally {
     progress.done();
@@ -245,5 +297,7 @@ export async function importSnapshot(store: NodeStore, verified: VerifiedSnapsho
   rmSync(join(verified.folder, 'verified.json'), { force: true });
   writeFileDurably(join(dataDir, GENESIS_FILE), readFileSync(verified.trustedFile, 'utf8'), 0o600);
   rmSync(verified.folder, { recursive: true, force: true });
-  logger.info(`bootstrap: the store starts at milestone ${verified.index}: ${written} unspent outputs imported in ${Date.now() - started} ms; the milestones after it come from the peers`);
+  logger.info(
+    `bootstrap: the store starts at milestone ${verified.index}: ${written} unspent outputs imported in ${Date.now() - started} ms; the milestones after it come from the peers`,
+  );
 }

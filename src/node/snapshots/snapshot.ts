@@ -11,7 +11,13 @@ import { open } from 'node:fs/promises';
 import { toHex } from '../../core/bytes.ts';
 import { outputToJson } from '../../core/json/index.ts';
 import { LEDGER_META, LEDGER_TABLES, LedgerState } from '../../core/ledger/index.ts';
-import { firstMilestoneIndex, ledgerRollback, milestoneConeToPrune, solidEntryPointsOf, unspentOutputIdsAt } from '../../core/pruning/index.ts';
+import {
+  firstMilestoneIndex,
+  ledgerRollback,
+  milestoneConeToPrune,
+  solidEntryPointsOf,
+  unspentOutputIdsAt,
+} from '../../core/pruning/index.ts';
 import { prefixRange, type NodeStore } from '../../core/store/index.ts';
 import { renameDurably } from '../support/durable-file.ts';
 import { NodeError } from '../support/errors.ts';
@@ -22,7 +28,9 @@ import { EXTRA_HISTORY } from '../pruning/pruner.ts';
 export interface SnapshotSource {
   store: NodeStore;
   network: NetworkState;
-  /** The genesis the network started from: its dev-only `coordinator`, `devWallet` and `v3` entries are carried over. */
+  /**
+   * The genesis the network started from: its dev-only `coordinator`, `devWallet` and `v3` entries are carried over.
+   */
   genesis?: Genesis;
   /** Runs `fn` with the ledger still (a running node: in its attach queue). */
   hold: <T>(fn: () => Promise<T>) => Promise<T>;
@@ -39,18 +47,33 @@ export interface SnapshotResult {
 /** Outputs read per store call. */
 const CHUNK = 512;
 
-/** Writes the snapshot of milestone `index` (default: the confirmed one) to `file`; `progress` counts outputs written. */
-export async function writeSnapshot(source: SnapshotSource, file: string, options: { index?: number; progress?: (outputs: number) => void } = {}): Promise<SnapshotResult> {
+/**
+ * Writes the snapshot of milestone `index` (default: the confirmed one) to `file`; `progress` counts outputs written.
+ */
+export async function writeSnapshot(
+  source: SnapshotSource,
+  file: string,
+  options: { index?: number; progress?: (outputs: number) => void } = {},
+): Promise<SnapshotResult> {
   const { store } = source;
   const ledger = new LedgerState(store);
   const fixed = await source.hold(async () => {
     const ledgerIndex = await ledger.ledgerIndex();
-    if (ledgerIndex === undefined) throw new NodeError('UNAVAILABLE', 'this node holds no ledger: there is nothing to snapshot');
+    if (ledgerIndex === undefined)
+      throw new NodeError('UNAVAILABLE', 'this node holds no ledger: there is nothing to snapshot');
     const pruning = await store.getMeta(LEDGER_META.pruning);
     const floor = pruning?.index ?? (await firstMilestoneIndex(store)) ?? ledgerIndex;
     const index = options.index ?? ledgerIndex;
-    if (index > ledgerIndex) throw new NodeError('INVALID_REQUEST', `invalid snapshot index ${index}: the confirmed milestone is ${ledgerIndex}`);
-    if (index < floor) throw new NodeError('INVALID_REQUEST', `invalid snapshot index ${index}: ${pruning ? 'the pruning index' : 'the first milestone of the ledger'} is ${floor}`);
+    if (index > ledgerIndex)
+      throw new NodeError(
+        'INVALID_REQUEST',
+        `invalid snapshot index ${index}: the confirmed milestone is ${ledgerIndex}`,
+      );
+    if (index < floor)
+      throw new NodeError(
+        'INVALID_REQUEST',
+        `invalid snapshot index ${index}: ${pruning ? 'the pruning index' : 'the first milestone of the ledger'} is ${floor}`,
+      );
     const record = index === pruning?.index ? pruning.milestone : await store.milestone(index);
     if (!record) throw new NodeError('INTERNAL', `milestone ${index} has no record`);
     const params = await ledger.protocolParameters(index);
@@ -63,8 +86,12 @@ export async function writeSnapshot(source: SnapshotSource, file: string, option
       params,
       keys,
       rollback: await ledgerRollback(ledger, index),
-      changes: (await ledger.protocolParametersChanges()).filter((c) => c.targetMilestoneIndex > index && c.announcedAt <= index),
-      receipts: (await ledger.receipts()).filter((r) => r.milestoneIndex <= index).map((r) => ({ milestoneIndex: r.milestoneIndex, receipt: r.receipt })),
+      changes: (await ledger.protocolParametersChanges()).filter(
+        (c) => c.targetMilestoneIndex > index && c.announcedAt <= index,
+      ),
+      receipts: (await ledger.receipts())
+        .filter((r) => r.milestoneIndex <= index)
+        .map((r) => ({ milestoneIndex: r.milestoneIndex, receipt: r.receipt })),
       seps: await ledger.solidEntryPoints(),
       // The store's snapshot of the unspent outputs is taken here, with the ledger at `ledgerIndex`.
       unspent: store.kv.keys(prefixRange(Uint8Array.of(LEDGER_TABLES.unspent.prefix))),
@@ -74,8 +101,14 @@ export async function writeSnapshot(source: SnapshotSource, file: string, option
   let seps = fixed.seps;
   if (index > fixed.floor) {
     const cones = [];
-    for (let m = Math.max(fixed.floor + 1, index - (params.belowMaxDepth + EXTRA_HISTORY)); m <= index; m++) cones.push(...(await milestoneConeToPrune(store, m, true)));
-    const computed = await solidEntryPointsOf(store, index, [...fixed.seps, ...cones.map((b) => b.blockId)], new Set(cones.map((b) => toHex(b.blockId))));
+    for (let m = Math.max(fixed.floor + 1, index - (params.belowMaxDepth + EXTRA_HISTORY)); m <= index; m++)
+      cones.push(...(await milestoneConeToPrune(store, m, true)));
+    const computed = await solidEntryPointsOf(
+      store,
+      index,
+      [...fixed.seps, ...cones.map((b) => b.blockId)],
+      new Set(cones.map((b) => toHex(b.blockId))),
+    );
     if (computed.length > 0) seps = computed;
   }
   const g = source.genesis;
@@ -113,8 +146,15 @@ export async function writeSnapshot(source: SnapshotSource, file: string, option
     const flush = async (): Promise<void> => {
       const records = await store.getMany(LEDGER_TABLES.outputs, chunk);
       const lines = records.map((r, i) => {
-        if (!r) throw new NodeError('INTERNAL', `output 0x${toHex(chunk[i]!)}, unspent at milestone ${index}, has no record`);
-        const entry = { outputId: `0x${toHex(chunk[i]!)}`, blockId: `0x${toHex(r.blockId)}`, milestoneIndexBooked: r.milestoneIndexBooked, milestoneTimestampBooked: r.milestoneTimestampBooked, output: outputToJson(r.output) };
+        if (!r)
+          throw new NodeError('INTERNAL', `output 0x${toHex(chunk[i]!)}, unspent at milestone ${index}, has no record`);
+        const entry = {
+          outputId: `0x${toHex(chunk[i]!)}`,
+          blockId: `0x${toHex(r.blockId)}`,
+          milestoneIndexBooked: r.milestoneIndexBooked,
+          milestoneTimestampBooked: r.milestoneTimestampBooked,
+          output: outputToJson(r.output),
+        };
         return `${outputs + i === 0 ? '' : ','}\n    ${JSON.stringify(entry)}`;
       });
       await write(lines.join(''));

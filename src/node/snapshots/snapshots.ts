@@ -43,8 +43,14 @@ export class Snapshots {
     return pruner.exclusive(async () => {
       mkdirSync(dir, { recursive: true });
       const started = Date.now();
-      const result = await writeSnapshot({ store, network, genesis: this.deps.genesis?.(), hold: exclusive }, join(dir, `snapshot-${index}.json`), { index });
-      logger.info(`snapshot of milestone ${result.index} written to ${result.file}: ${result.outputs} outputs, ${result.solidEntryPoints} solid entry points, ${result.bytes} bytes in ${Date.now() - started} ms`);
+      const result = await writeSnapshot(
+        { store, network, genesis: this.deps.genesis?.(), hold: exclusive },
+        join(dir, `snapshot-${index}.json`),
+        { index },
+      );
+      logger.info(
+        `snapshot of milestone ${result.index} written to ${result.file}: ${result.outputs} outputs, ${result.solidEntryPoints} solid entry points, ${result.bytes} bytes in ${Date.now() - started} ms`,
+      );
       return result;
     });
   }

@@ -44,7 +44,7 @@ export interface VerifiedMilestone {
 /** Step 1: the offer's milestone block against the trusted keys (throws a BootstrapRefusal naming the problem). */
 export function verifyMilestoneBlock(bytes: Uint8Array, index: number, trusted: Genesis): VerifiedMilestone {
   if (bytes.length === 0) refuse('the offer carries no milestone block');
-  let ms;
+  let ms: ReturnType<typeof milestonePayloadOf>;
   try {
     const block = decodeBlock(bytes);
     ms = milestonePayloadOf(block);
@@ -54,7 +54,8 @@ export function verifyMilestoneBlock(bytes: Uint8Array, index: number, trusted: 
     refuse(`the offered milestone block is invalid: ${(e as Error).message}`);
   }
   if (ms.index !== index) refuse(`the offered milestone block carries milestone ${ms.index}, not the offered ${index}`);
-  if (ms.index <= trusted.milestone.index) refuse(`milestone ${ms.index} is not after the genesis milestone ${trusted.milestone.index}`);
+  if (ms.index <= trusted.milestone.index)
+    refuse(`milestone ${ms.index} is not after the genesis milestone ${trusted.milestone.index}`);
   try {
     verifyMilestoneSignatures(ms, trusted.milestoneKeyRanges, trusted.milestonePublicKeyCount);
   } catch (e) {
@@ -66,21 +67,36 @@ export function verifyMilestoneBlock(bytes: Uint8Array, index: number, trusted: 
 /** Step 3, on the head alone (before the outputs are read). */
 export function verifyHead(head: Genesis, milestone: VerifiedMilestone, trusted: Genesis): void {
   const m = head.milestone;
-  if (m.index !== milestone.index) refuse(`the file is the snapshot of milestone ${m.index}, the offer said ${milestone.index}`);
-  if (m.timestamp !== milestone.timestamp) refuse(`the file says milestone ${m.index} has timestamp ${m.timestamp}, its signed payload ${milestone.timestamp}`);
-  if (!equalBytes(m.milestoneId, milestone.milestoneId)) refuse(`the file's milestone ID ${toHex0x(m.milestoneId)} is not the signed milestone's ${toHex0x(milestone.milestoneId)}`);
-  if (!m.blockId || !equalBytes(m.blockId, milestone.blockId)) refuse(`the file's milestone block ID is not the offered block's ${toHex0x(milestone.blockId)}`);
+  if (m.index !== milestone.index)
+    refuse(`the file is the snapshot of milestone ${m.index}, the offer said ${milestone.index}`);
+  if (m.timestamp !== milestone.timestamp)
+    refuse(
+      `the file says milestone ${m.index} has timestamp ${m.timestamp}, its signed payload ${milestone.timestamp}`,
+    );
+  if (!equalBytes(m.milestoneId, milestone.milestoneId))
+    refuse(
+      `the file's milestone ID ${toHex0x(m.milestoneId)} is not the signed milestone's ${toHex0x(milestone.milestoneId)}`,
+    );
+  if (!m.blockId || !equalBytes(m.blockId, milestone.blockId))
+    refuse(`the file's milestone block ID is not the offered block's ${toHex0x(milestone.blockId)}`);
   const p = head.protocol;
   const t = trusted.protocol;
   if (p.networkName !== t.networkName) refuse(`the file is of network "${p.networkName}", not "${t.networkName}"`);
-  if (p.bech32Hrp !== t.bech32Hrp || p.tokenSupply !== t.tokenSupply) refuse('the file\'s HRP or token supply differs from the network\'s genesis');
-  const keys = (g: Genesis): string => JSON.stringify([g.milestonePublicKeyCount, g.milestoneKeyRanges.map((r) => [toHex0x(r.publicKey), r.start, r.end])]);
-  if (keys(head) !== keys(trusted)) refuse('the file names other milestone keys than the network\'s genesis');
+  if (p.bech32Hrp !== t.bech32Hrp || p.tokenSupply !== t.tokenSupply)
+    refuse("the file's HRP or token supply differs from the network's genesis");
+  const keys = (g: Genesis): string =>
+    JSON.stringify([
+      g.milestonePublicKeyCount,
+      g.milestoneKeyRanges.map((r) => [toHex0x(r.publicKey), r.start, r.end]),
+    ]);
+  if (keys(head) !== keys(trusted)) refuse("the file names other milestone keys than the network's genesis");
 }
 
 /** Step 3, once the whole file was read: the supply and the ledger state hash. */
 export function verifyLedger(reading: SnapshotReading, offeredLedgerHash: Uint8Array): void {
   const supply = reading.head.protocol.tokenSupply;
-  if (reading.total !== supply) refuse(`its outputs and treasury hold ${reading.total}, not the token supply ${supply}`);
-  if (!equalBytes(reading.ledgerHash, offeredLedgerHash)) refuse(`its ledger state hash ${toHex0x(reading.ledgerHash)} is not the offered ${toHex0x(offeredLedgerHash)}`);
+  if (reading.total !== supply)
+    refuse(`its outputs and treasury hold ${reading.total}, not the token supply ${supply}`);
+  if (!equalBytes(reading.ledgerHash, offeredLedgerHash))
+    refuse(`its ledger state hash ${toHex0x(reading.ledgerHash)} is not the offered ${toHex0x(offeredLedgerHash)}`);
 }

@@ -34,7 +34,10 @@ export const MIN_MILESTONE_AGE_MS = 30_000;
  */
 export function maxMilestoneAgeMs(intervalSeconds: number | undefined): number {
   if (intervalSeconds === undefined || !(intervalSeconds > 0)) return MAX_MILESTONE_AGE_MS;
-  return Math.min(MAX_MILESTONE_AGE_MS, Math.max(MIN_MILESTONE_AGE_MS, MILESTONE_AGE_INTERVALS * intervalSeconds * 1000));
+  return Math.min(
+    MAX_MILESTONE_AGE_MS,
+    Math.max(MIN_MILESTONE_AGE_MS, MILESTONE_AGE_INTERVALS * intervalSeconds * 1000),
+  );
 }
 
 /** Whether the node is healthy, why not (one sentence each), and the age of its latest milestone. */
@@ -108,8 +111,13 @@ export class NodeStatus {
   async milestoneStatus(): Promise<MilestoneStatus> {
     const { store, network, milestones } = this.deps;
     const genesis = network.genesisMilestone.index;
-    const confirmed = (await store.getMeta(META.ledgerIndex)) ?? (await store.getMeta(META.confirmedMilestoneIndex)) ?? genesis;
-    const latest = Math.max(confirmed, (await store.getMeta(META.latestMilestoneIndex)) ?? genesis, milestones.latest()?.index ?? 0);
+    const confirmed =
+      (await store.getMeta(META.ledgerIndex)) ?? (await store.getMeta(META.confirmedMilestoneIndex)) ?? genesis;
+    const latest = Math.max(
+      confirmed,
+      (await store.getMeta(META.latestMilestoneIndex)) ?? genesis,
+      milestones.latest()?.index ?? 0,
+    );
     // Nothing below the genesis (or snapshot) milestone is held; once pruned, nothing at or below the pruning index.
     return { latest, confirmed, pruning: this.deps.protocol.pruningIndex ?? genesis };
   }
@@ -182,19 +190,25 @@ export class NodeStatus {
 
   private async latestRef(m: MilestoneStatus): Promise<MilestoneRef> {
     const seen = this.deps.milestones.latest();
-    return seen !== undefined && seen.index === m.latest && m.latest > m.confirmed ? { ...seen } : this.milestoneRef(m.latest);
+    return seen !== undefined && seen.index === m.latest && m.latest > m.confirmed
+      ? { ...seen }
+      : this.milestoneRef(m.latest);
   }
 
   private assess(m: MilestoneStatus, latest: MilestoneRef): Health {
     const reasons: string[] = [];
     if (!this.deps.synced()) reasons.push('catching up with its peers');
-    if (m.confirmed < m.latest) reasons.push(`the ledger is at milestone ${m.confirmed}, the latest known is ${m.latest}`);
+    if (m.confirmed < m.latest)
+      reasons.push(`the ledger is at milestone ${m.confirmed}, the latest known is ${m.latest}`);
     const g = this.deps.network.genesisMilestone;
     const stamp = latest.timestamp ?? (latest.index === g.index ? g.timestamp : undefined);
     const ageSeconds = stamp === undefined ? undefined : Math.max(0, Math.floor(this.now() / 1000) - stamp);
     // A coordinator that started recently has had no time to issue yet: its start counts as the last milestone.
     const since = this.deps.coordinatorSince();
-    const freshFor = Math.min(ageSeconds ?? Infinity, since === undefined ? Infinity : Math.max(0, (this.now() - since) / 1000));
+    const freshFor = Math.min(
+      ageSeconds ?? Infinity,
+      since === undefined ? Infinity : Math.max(0, (this.now() - since) / 1000),
+    );
     const bound = this.maxMilestoneAgeMs / 1000;
     if (freshFor >= bound) {
       reasons.push(

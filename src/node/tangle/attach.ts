@@ -21,7 +21,13 @@ import { fromHex, toHex } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
 import { transactionIdOf } from '../../core/ids/index.ts';
 import { PAYLOAD_MILESTONE, PAYLOAD_TRANSACTION, type Block } from '../../core/model/index.ts';
-import { TABLES, type BlockMetadata, type ConeRootIndexes, type NodeStore, type StoreBatch } from '../../core/store/index.ts';
+import {
+  TABLES,
+  type BlockMetadata,
+  type ConeRootIndexes,
+  type NodeStore,
+  type StoreBatch,
+} from '../../core/store/index.ts';
 import type { ProtocolState } from '../ledger/protocol-state.ts';
 import type { ConeRoots } from './cone-roots.ts';
 import type { KnownBlocks } from './known-blocks.ts';
@@ -34,7 +40,10 @@ export interface AttachResult {
   solidified: number;
 }
 
-/** Told about every newly stored block once its batch is durable, in the order of the batch; must not wait for the queue. */
+/**
+ * Told about every newly stored block once its batch is durable, in the order of the batch; must not wait for the
+ * queue.
+ */
 export type StoredListener = (blockId: Uint8Array, block: Block, result: AttachResult, bytes: Uint8Array) => void;
 
 /** Told about every block that became solid (stored with it, or waiting for it), with its cone root indexes. */
@@ -110,7 +119,10 @@ export class Attacher {
     private readonly maxGroup = MAX_GROUP,
   ) {}
 
-  /** Start-up, for every stored block (the composition root's one pass over the metadata): it is known; unsolid ones wait. */
+  /**
+   * Start-up, for every stored block (the composition root's one pass over the metadata): it is known; unsolid ones
+   * wait.
+   */
   noteStored(blockId: Uint8Array, md: BlockMetadata): void {
     this.known.add(blockId);
     if (!md.solid && md.protocolVersion === 2) this.unsolidAtStart.push(blockId);
@@ -120,7 +132,8 @@ export class Attacher {
   async load(): Promise<void> {
     for (const tip of await this.store.tips()) this.tipsTable.add(toHex(tip));
     for (const id of this.unsolidAtStart.splice(0)) {
-      for (const p of (await this.parentsOf(id)) ?? []) if ((await this.store.getBlockMetadata(p))?.solid !== true) this.awaited.add(toHex(p));
+      for (const p of (await this.parentsOf(id)) ?? [])
+        if ((await this.store.getBlockMetadata(p))?.solid !== true) this.awaited.add(toHex(p));
     }
   }
 
@@ -156,7 +169,10 @@ export class Attacher {
     return { awaited: this.awaited.size, tips: this.tipsTable.size };
   }
 
-  /** Runs `fn` with no attach running meanwhile (milestone confirmation, the coordinator); it goes before waiting groups. */
+  /**
+   * Runs `fn` with no attach running meanwhile (milestone confirmation, the coordinator); it goes before waiting
+   * groups.
+   */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.exclusives.push({ run: () => fn().then(resolve, reject) });
@@ -230,13 +246,15 @@ export class Attacher {
   private async stage(group: Group, job: AttachJob): Promise<AttachResult> {
     const { blockId, bytes, block } = job;
     const staged = group.staged.get(toHex(blockId))?.metadata;
-    const already = staged ?? (this.known.mightContain(blockId) ? await this.store.getBlockMetadata(blockId) : undefined);
+    const already =
+      staged ?? (this.known.mightContain(blockId) ? await this.store.getBlockMetadata(blockId) : undefined);
     if (already) return { stored: false, solid: already.solid, solidified: 0 };
     this.known.add(blockId);
     const solid = await this.isSolid(group, block.parents);
     const metadata: BlockMetadata = { protocolVersion: 2, solid, arrivalTime: this.now() };
     if (block.payload?.type === PAYLOAD_MILESTONE) metadata.milestoneIndex = block.payload.index;
-    if (solid) metadata.coneRoots = await this.coneRoots.fromParents(block.parents, (k) => group.staged.get(k)?.metadata);
+    if (solid)
+      metadata.coneRoots = await this.coneRoots.fromParents(block.parents, (k) => group.staged.get(k)?.metadata);
     group.batch.addBlock({
       blockId,
       bytes,
@@ -245,11 +263,14 @@ export class Attacher {
       ...(block.payload?.type === PAYLOAD_TRANSACTION ? { transactionId: transactionIdOf(block.payload) } : {}),
     });
     // Under the confirmed index of now: pruning deletes it with that index if no milestone referenced it by then.
-    if (this.protocol.hasLedger) group.batch.put(TABLES.unreferencedBlocks, { index: this.protocol.ledgerIndex, blockId }, null);
+    if (this.protocol.hasLedger)
+      group.batch.put(TABLES.unreferencedBlocks, { index: this.protocol.ledgerIndex, blockId }, null);
     group.stage(blockId, { metadata, parents: block.parents });
     for (const p of block.parents) group.addChild(p, blockId);
     if (!solid) {
-      for (const p of block.parents) if (!this.protocol.isSolidEntryPoint(p) && (await this.metadataOf(group, p))?.solid !== true) this.awaited.add(toHex(p));
+      for (const p of block.parents)
+        if (!this.protocol.isSolidEntryPoint(p) && (await this.metadataOf(group, p))?.solid !== true)
+          this.awaited.add(toHex(p));
       return { stored: true, solid, solidified: 0 };
     }
     const children = await this.becameSolid(group, blockId, block.parents, metadata.coneRoots!);
@@ -280,7 +301,12 @@ export class Attacher {
    * Tips table change for a block that is now solid (it joins the pools once the batch is durable); returns its
    * children.
    */
-  private async becameSolid(group: Group, blockId: Uint8Array, parents: readonly Uint8Array[], coneRoots: ConeRootIndexes): Promise<Uint8Array[]> {
+  private async becameSolid(
+    group: Group,
+    blockId: Uint8Array,
+    parents: readonly Uint8Array[],
+    coneRoots: ConeRootIndexes,
+  ): Promise<Uint8Array[]> {
     for (const parent of parents) if (this.tipsTable.delete(toHex(parent))) group.batch.removeTip(parent);
     const children = await this.childrenOf(group, blockId);
     if (children.length === 0) {

@@ -17,7 +17,13 @@
  */
 import { toHex } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
-import { TABLES, type BlockMetadata, type ConeRootIndexes, type NodeStore, type StoreBatch } from '../../core/store/index.ts';
+import {
+  TABLES,
+  type BlockMetadata,
+  type ConeRootIndexes,
+  type NodeStore,
+  type StoreBatch,
+} from '../../core/store/index.ts';
 import type { ProtocolState } from '../ledger/protocol-state.ts';
 import type { NetworkState } from '../genesis/network.ts';
 
@@ -84,7 +90,8 @@ export class ConeRoots {
   /** A block became solid (with the values `fromParents` gave it): remembered until a milestone references it. */
   noteSolid(blockId: Uint8Array, parents: readonly Uint8Array[]): void {
     if (!this.protocol.hasLedger) return;
-    if (this.unreferenced.size >= MAX_UNREFERENCED) this.unreferenced.delete(this.unreferenced.keys().next().value as string);
+    if (this.unreferenced.size >= MAX_UNREFERENCED)
+      this.unreferenced.delete(this.unreferenced.keys().next().value as string);
     this.unreferenced.set(toHex(blockId), { id: blockId, parents });
   }
 
@@ -93,7 +100,11 @@ export class ConeRoots {
    * every other remembered block gets values against the new confirmed index, written into `batch`. Returns the
    * values of every block whose values changed (block ID hex -> values), for the tip pools.
    */
-  async afterConfirmation(referenced: readonly Uint8Array[], milestoneIndex: number, batch: StoreBatch): Promise<Map<string, Known>> {
+  async afterConfirmation(
+    referenced: readonly Uint8Array[],
+    milestoneIndex: number,
+    batch: StoreBatch,
+  ): Promise<Map<string, Known>> {
     const cmi = this.cmi;
     const changed = new Map<string, Known>();
     for (const id of referenced) {
@@ -104,7 +115,10 @@ export class ConeRoots {
     this.memo.clear();
     this.memoCmi = cmi;
     const entries = [...this.unreferenced];
-    const metas = await this.store.getMany(TABLES.blockMetadata, entries.map(([, e]) => e.id));
+    const metas = await this.store.getMany(
+      TABLES.blockMetadata,
+      entries.map(([, e]) => e.id),
+    );
     const belowMaxDepth = this.protocol.current.belowMaxDepth;
     for (let i = 0; i < entries.length; i++) {
       const [key, { id, parents }] = entries[i]!;
@@ -114,7 +128,8 @@ export class ConeRoots {
         continue;
       }
       const acc = fresh();
-      for (const p of parents) merge(acc, changed.get(toHex(p)) ?? this.memo.get(toHex(p)) ?? (await this.contribution(p, undefined)));
+      for (const p of parents)
+        merge(acc, changed.get(toHex(p)) ?? this.memo.get(toHex(p)) ?? (await this.contribution(p, undefined)));
       if (acc.ocri === Number.MAX_SAFE_INTEGER) acc.ocri = acc.ycri;
       this.memo.set(key, acc);
       changed.set(key, acc);
@@ -149,7 +164,8 @@ export class ConeRoots {
       return { ycri: at, ocri: at };
     }
     // Without a ledger nothing is ever confirmed: every block is as young as the genesis.
-    if (!this.protocol.hasLedger) return { ycri: this.network.genesisMilestone.index, ocri: this.network.genesisMilestone.index };
+    if (!this.protocol.hasLedger)
+      return { ycri: this.network.genesisMilestone.index, ocri: this.network.genesisMilestone.index };
     if (md?.referenced) return { ycri: md.referenced.milestoneIndex, ocri: md.referenced.milestoneIndex };
     return undefined;
   }

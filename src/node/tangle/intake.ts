@@ -86,20 +86,33 @@ export class Intake {
 
   private async admit(incoming: IncomingBlock, origin: BlockOrigin): Promise<Accepted> {
     const received = 'bytes' in incoming ? incoming.bytes : undefined;
-    const block = 'block' in incoming ? incoming.block : decodeBlock(incoming.bytes, { allowNoParents: origin.kind === 'client' });
+    const block =
+      'block' in incoming ? incoming.block : decodeBlock(incoming.bytes, { allowNoParents: origin.kind === 'client' });
     const protocol = this.deps.protocol.current;
     if (block.protocolVersion !== protocol.version) {
-      reject('PROTOCOL_VERSION_MISMATCH', `invalid block: protocol version ${block.protocolVersion} differs from the node's ${protocol.version}`, {
-        field: 'protocolVersion',
-        value: String(block.protocolVersion),
-      });
+      reject(
+        'PROTOCOL_VERSION_MISMATCH',
+        `invalid block: protocol version ${block.protocolVersion} differs from the node's ${protocol.version}`,
+        {
+          field: 'protocolVersion',
+          value: String(block.protocolVersion),
+        },
+      );
     }
     const isMilestone = block.payload?.type === PAYLOAD_MILESTONE;
     const needsPow = !isMilestone && protocol.minPowScore > 0 && !(origin.kind === 'peer' && origin.requested);
     let changed = false;
     if (block.parents.length === 0) {
-      if (block.nonce !== 0n) reject('INVALID_NONCE', 'invalid block: no parents were given but nonce was != 0', { field: 'nonce', value: String(block.nonce) });
-      if (needsPow && !this.deps.pow) throw new NodeError('POW_UNAVAILABLE', `${POW_UNAVAILABLE_PHRASE}: no parents were given and the node cannot do the proof of work for them`);
+      if (block.nonce !== 0n)
+        reject('INVALID_NONCE', 'invalid block: no parents were given but nonce was != 0', {
+          field: 'nonce',
+          value: String(block.nonce),
+        });
+      if (needsPow && !this.deps.pow)
+        throw new NodeError(
+          'POW_UNAVAILABLE',
+          `${POW_UNAVAILABLE_PHRASE}: no parents were given and the node cannot do the proof of work for them`,
+        );
       block.parents = await this.deps.selectTips();
       changed = true;
     }
@@ -110,19 +123,31 @@ export class Intake {
     let bytes = !changed && received ? received : encodeBlock(block);
     if (needsPow) {
       if (origin.kind !== 'peer' && block.nonce === 0n && powScore(bytes) < protocol.minPowScore) {
-        block.nonce = await this.mine(bytes, protocol.minPowScore, origin.kind === 'client' ? origin.signal : undefined);
+        block.nonce = await this.mine(
+          bytes,
+          protocol.minPowScore,
+          origin.kind === 'client' ? origin.signal : undefined,
+        );
         bytes = encodeBlock(block);
       }
       const score = powScore(bytes);
       if (score < protocol.minPowScore) {
-        throw new ProtocolError('POW_SCORE_TOO_LOW', `invalid block: insufficient PoW score ${score.toFixed(2)}, the node requires ${protocol.minPowScore}`, {
-          field: 'nonce',
-          value: String(block.nonce),
-        });
+        throw new ProtocolError(
+          'POW_SCORE_TOO_LOW',
+          `invalid block: insufficient PoW score ${score.toFixed(2)}, the node requires ${protocol.minPowScore}`,
+          {
+            field: 'nonce',
+            value: String(block.nonce),
+          },
+        );
       }
     }
     const blockId = blockIdOfBytes(bytes);
-    return { blockId, block, result: await this.deps.attacher.attach(blockId, bytes, block, origin.kind === 'coordinator') };
+    return {
+      blockId,
+      block,
+      result: await this.deps.attacher.attach(blockId, bytes, block, origin.kind === 'coordinator'),
+    };
   }
 
   private async mine(bytes: Uint8Array, targetScore: number, signal: AbortSignal | undefined): Promise<bigint> {
@@ -146,7 +171,11 @@ export class Intake {
     try {
       verifyMilestoneSignaturesOverId(milestoneIdOf(ms), ms.index, ms.signatures, keys.keyRanges, keys.threshold);
     } catch (e) {
-      throw new ProtocolError('INVALID_SIGNATURE', `milestone ${ms.index} with invalid signatures: ${(e as Error).message}`, { field: 'payload.signatures' });
+      throw new ProtocolError(
+        'INVALID_SIGNATURE',
+        `milestone ${ms.index} with invalid signatures: ${(e as Error).message}`,
+        { field: 'payload.signatures' },
+      );
     }
   }
 }

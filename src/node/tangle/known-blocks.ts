@@ -32,7 +32,10 @@ class Filter {
   }
 
   add(id: Uint8Array): void {
-    this.positions(id, (w, m) => ((this.bits[w]! |= m), true));
+    this.positions(id, (w, m) => {
+      this.bits[w]! |= m;
+      return true;
+    });
     this.count++;
   }
 
@@ -50,7 +53,10 @@ class Filters {
 
   add(id: Uint8Array): void {
     let f = this.list[this.list.length - 1];
-    if (!f || f.count >= f.capacity) this.list.push((f = new Filter(this.firstCapacity * 2 ** this.list.length)));
+    if (!f || f.count >= f.capacity) {
+      f = new Filter(this.firstCapacity * 2 ** this.list.length);
+      this.list.push(f);
+    }
     f.add(id);
     this.count++;
   }

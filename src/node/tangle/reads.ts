@@ -38,7 +38,12 @@ export class TangleReader {
   /** The block whose transaction a milestone included (NOT_FOUND before confirmation). */
   async includedBlockId(transactionId: Uint8Array): Promise<Uint8Array> {
     const blockId = await this.store.includedBlock(transactionId);
-    if (blockId === undefined) throw await notFound(this.store, `transaction not included: ${toHex0x(transactionId)}`, 'unknown, or not confirmed by a milestone yet');
+    if (blockId === undefined)
+      throw await notFound(
+        this.store,
+        `transaction not included: ${toHex0x(transactionId)}`,
+        'unknown, or not confirmed by a milestone yet',
+      );
     return blockId;
   }
 }

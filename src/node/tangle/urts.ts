@@ -264,11 +264,18 @@ export class TipSelector {
     return { nonLazy: this.nonLazy.tips().map((t) => t.id), semiLazy: this.semiLazy.tips().map((t) => t.id) };
   }
 
-  /** Up to `count` distinct non-lazy tips (semi-lazy ones when asked and more than 2 exist), sorted; NO_TIPS when none. */
-  async select(random: () => number = Math.random, count = URTS_DEFAULTS.tipsToSelect, allowSemiLazy = false): Promise<Uint8Array[]> {
+  /**
+   * Up to `count` distinct non-lazy tips (semi-lazy ones when asked and more than 2 exist), sorted; NO_TIPS when none.
+   */
+  async select(
+    random: () => number = Math.random,
+    count = URTS_DEFAULTS.tipsToSelect,
+    allowSemiLazy = false,
+  ): Promise<Uint8Array[]> {
     this.retire();
     if (allowSemiLazy && this.semiLazy.size > 2) return sorted(this.semiLazy.sample(random, count));
-    if (this.nonLazy.size === 0) throw new NodeError('NO_TIPS', 'no tips available: attaching not possible (no non-lazy tip)');
+    if (this.nonLazy.size === 0)
+      throw new NodeError('NO_TIPS', 'no tips available: attaching not possible (no non-lazy tip)');
     return sorted(this.nonLazy.sample(random, count));
   }
 

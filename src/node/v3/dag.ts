@@ -63,8 +63,17 @@ function blockRecord(b: BlockStateV3): BlockStateRecord {
 
 function blockFromRecord(id: Uint8Array, r: BlockStateRecord): BlockStateV3 {
   const b: BlockStateV3 = {
-    id, parents: r.parents, seat: r.seat, witnesses: BigInt(r.witnesses), ratifiers: BigInt(r.ratifiers), accepted: r.accepted,
-    confirmed: r.confirmed, slot: r.slot, issuingTime: BigInt(r.issuingTime), validation: r.validation, seq: r.seq,
+    id,
+    parents: r.parents,
+    seat: r.seat,
+    witnesses: BigInt(r.witnesses),
+    ratifiers: BigInt(r.ratifiers),
+    accepted: r.accepted,
+    confirmed: r.confirmed,
+    slot: r.slot,
+    issuingTime: BigInt(r.issuingTime),
+    validation: r.validation,
+    seq: r.seq,
   };
   if (r.transactionId !== undefined) b.transactionId = r.transactionId;
   return b;
@@ -87,7 +96,12 @@ export class V3Dag {
     this.limits = { ...V3_DAG_LIMITS, ...limits };
     const t = network.genesisTimeNs.toString();
     const slot = network.params.genesisSlot;
-    this.statusRecord = { latestAcceptedBlockSlot: slot, latestConfirmedBlockSlot: slot, acceptedTangleTime: t, confirmedTangleTime: t };
+    this.statusRecord = {
+      latestAcceptedBlockSlot: slot,
+      latestConfirmedBlockSlot: slot,
+      acceptedTangleTime: t,
+      confirmedTangleTime: t,
+    };
   }
 
   /** A new network's DAG: the genesis block as the one tip (and a slot index from the start). */
@@ -129,7 +143,9 @@ export class V3Dag {
     return r === undefined ? undefined : blockFromRecord(id, r);
   }
 
-  /** Brings the states of `ids` (a new block's parents) into memory when they are stored, so checks and votes see them. */
+  /**
+   * Brings the states of `ids` (a new block's parents) into memory when they are stored, so checks and votes see them.
+   */
   async ensureLoaded(ids: readonly Uint8Array[], store: NodeStore): Promise<void> {
     for (const id of ids) {
       if (this.blocks.has(key(id))) continue;
@@ -190,14 +206,21 @@ export class V3Dag {
     return b.confirmed ? 'confirmed' : b.accepted ? 'accepted' : 'pending';
   }
 
-  /** The issuing time of a block a new block may name as its parent (an attached block or the genesis), or undefined. */
+  /**
+   * The issuing time of a block a new block may name as its parent (an attached block or the genesis), or undefined.
+   */
   parentTime(id: Uint8Array): bigint | undefined {
     const parent = this.blocks.get(key(id));
-    return parent ? parent.issuingTime : equalBytes(id, this.network.genesisBlockId) ? this.network.genesisTimeNs : undefined;
+    return parent
+      ? parent.issuingTime
+      : equalBytes(id, this.network.genesisBlockId)
+        ? this.network.genesisTimeNs
+        : undefined;
   }
 
   /** The latest issuing time of `parents` (the genesis time for the genesis block). */
   latestParentTime(parents: readonly Uint8Array[]): bigint {
+    // biome-ignore lint/complexity/useMathMinMax: bigints, which Math.max does not take
     return parents.reduce((t, p) => (this.tipTime(p) > t ? this.tipTime(p) : t), 0n);
   }
 
@@ -220,12 +243,27 @@ export class V3Dag {
    * Attaches a checked block: its bytes, its slot index entry, its state (pending, next in arrival order), and it
    * replaces its strong and weak parents among the tips.
    */
-  attach(id: Uint8Array, bytes: Uint8Array, block: BlockV3, checked: { seat: number; slot: number; transactionId?: string }, batch: StoreBatch): BlockStateV3 {
+  attach(
+    id: Uint8Array,
+    bytes: Uint8Array,
+    block: BlockV3,
+    checked: { seat: number; slot: number; transactionId?: string },
+    batch: StoreBatch,
+  ): BlockStateV3 {
     const k = key(id);
     const { body } = block;
     const state: BlockStateV3 = {
-      id, parents: body.strongParents.map(key), seat: checked.seat, witnesses: 0n, ratifiers: 0n, accepted: false, confirmed: false, slot: checked.slot,
-      issuingTime: block.header.issuingTime, validation: body.type === 1, seq: this.nextSeq++,
+      id,
+      parents: body.strongParents.map(key),
+      seat: checked.seat,
+      witnesses: 0n,
+      ratifiers: 0n,
+      accepted: false,
+      confirmed: false,
+      slot: checked.slot,
+      issuingTime: block.header.issuingTime,
+      validation: body.type === 1,
+      seq: this.nextSeq++,
     };
     if (checked.transactionId !== undefined) state.transactionId = checked.transactionId;
     this.blocks.set(k, state);
@@ -251,7 +289,8 @@ export class V3Dag {
     for (const a of outcome.accepted) {
       const b = this.blocks.get(a)!;
       if (b.slot > this.statusRecord.latestAcceptedBlockSlot) this.statusRecord.latestAcceptedBlockSlot = b.slot;
-      if (b.issuingTime > BigInt(this.statusRecord.acceptedTangleTime)) this.statusRecord.acceptedTangleTime = b.issuingTime.toString();
+      if (b.issuingTime > BigInt(this.statusRecord.acceptedTangleTime))
+        this.statusRecord.acceptedTangleTime = b.issuingTime.toString();
     }
     return outcome;
   }
@@ -262,7 +301,8 @@ export class V3Dag {
       const b = this.blocks.get(k)!;
       this.confirmedInMemory.push(k);
       if (b.slot > this.statusRecord.latestConfirmedBlockSlot) this.statusRecord.latestConfirmedBlockSlot = b.slot;
-      if (b.issuingTime > BigInt(this.statusRecord.confirmedTangleTime)) this.statusRecord.confirmedTangleTime = b.issuingTime.toString();
+      if (b.issuingTime > BigInt(this.statusRecord.confirmedTangleTime))
+        this.statusRecord.confirmedTangleTime = b.issuingTime.toString();
       if (!b.validation) this.unconfirmedUserBlocks--;
       return b;
     });

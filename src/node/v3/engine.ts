@@ -2,7 +2,8 @@
  * The node's IOTA 2.0 (v3) part, composed of:
  *   network.ts           the fixed facts of the network (from its genesis section)
  *   intake.ts            reading a submission and the node-level checks of a block
- *   dag.ts               the DAG: block states, tips, acceptance / confirmation by the committee's votes (core/v3/consensus)
+ *   dag.ts               the DAG: block states, tips, acceptance / confirmation by the committee's votes
+ * (core/v3/consensus)
  *   ledger.ts            the v3 ledger (core/v3/ledger): outputs, transactions, Mana, the included-block rule
  *   validation-block.ts  the validation blocks of the built-in validator
  *   info.ts              the info and issuance JSON
@@ -15,7 +16,17 @@
  */
 import { fromHex0x, toHex0x } from '../../core/bytes.ts';
 import type { NodeStore } from '../../core/store/index.ts';
-import { blockIdV3, blockToJsonV3, decodeBlockV3, encodeBlockV3, slotFromTime, type BlockV3, type OutputV3, type ProtocolParametersV3, type SlotCommitmentV3 } from '../../core/v3/index.ts';
+import {
+  blockIdV3,
+  blockToJsonV3,
+  decodeBlockV3,
+  encodeBlockV3,
+  slotFromTime,
+  type BlockV3,
+  type OutputV3,
+  type ProtocolParametersV3,
+  type SlotCommitmentV3,
+} from '../../core/v3/index.ts';
 import { NodeError } from '../support/errors.ts';
 import { V3Dag, type BlockStateNameV3, type V3DagLimits } from './dag.ts';
 import { genesisV3FromJson, genesisV3ToJson, type GenesisAccountV3, type GenesisV3 } from './genesis-v3.ts';
@@ -23,8 +34,23 @@ import { infoJsonV3, issuanceJsonV3 } from './info.ts';
 import { checkBlockV3, readSubmissionV3 } from './intake.ts';
 import { V3Ledger } from './ledger.ts';
 import { key, V3Network } from './network.ts';
-import { ensureSlotIndex, prunedNoteV3, pruneSlotEntries, readPruningV3, slotEntriesBefore, V3_PRUNE_BATCH, writePruningV3, type V3PruneProgress } from './pruning.ts';
-import { V3_TABLES, type PruningRecordV3, type SlotBlockKey, type TransactionRecord, type TransactionStateV3 } from './tables.ts';
+import {
+  ensureSlotIndex,
+  prunedNoteV3,
+  pruneSlotEntries,
+  readPruningV3,
+  slotEntriesBefore,
+  V3_PRUNE_BATCH,
+  writePruningV3,
+  type V3PruneProgress,
+} from './pruning.ts';
+import {
+  V3_TABLES,
+  type PruningRecordV3,
+  type SlotBlockKey,
+  type TransactionRecord,
+  type TransactionStateV3,
+} from './tables.ts';
 import { validationBlockV3 } from './validation-block.ts';
 
 export { MAX_STRONG_PARENTS_V3, type BlockStateNameV3 } from './dag.ts';
@@ -88,10 +114,18 @@ export class V3Engine {
   }
 
   /** The engine of a store with a v3 genesis, or undefined when the network has no v3 part. */
-  static async open(store: NodeStore, options: { now?: () => number; limits?: Partial<V3DagLimits> } = {}): Promise<V3Engine | undefined> {
+  static async open(
+    store: NodeStore,
+    options: { now?: () => number; limits?: Partial<V3DagLimits> } = {},
+  ): Promise<V3Engine | undefined> {
     const text = await store.get(V3_TABLES.meta, 'genesis');
     if (text === undefined) return undefined;
-    const engine = new V3Engine(store, genesisV3FromJson(JSON.parse(text)), options.now ?? Date.now, options.limits ?? {});
+    const engine = new V3Engine(
+      store,
+      genesisV3FromJson(JSON.parse(text)),
+      options.now ?? Date.now,
+      options.limits ?? {},
+    );
     await ensureSlotIndex(store);
     engine.pruning = await readPruningV3(store);
     await engine.dag.load(store);
@@ -106,7 +140,8 @@ export class V3Engine {
   /** Runs `fn` after every earlier change; one change at a time. */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.queue.then(() => {
-      if (this.broken) throw new NodeError('INTERNAL', `the v3 engine stopped after a store failure: ${this.broken.message}`);
+      if (this.broken)
+        throw new NodeError('INTERNAL', `the v3 engine stopped after a store failure: ${this.broken.message}`);
       return fn();
     });
     this.queue = run.catch(() => undefined);
@@ -138,15 +173,31 @@ export class V3Engine {
   private async attach(bytes: Uint8Array, block: BlockV3): Promise<Uint8Array> {
     const id = blockIdV3(bytes, this.params);
     if (this.dag.block(id) !== undefined || (await this.store.has(V3_TABLES.blockState, id))) return id;
-    if (block.body.type === 0 && this.dag.full) throw new NodeError('UNAVAILABLE', 'too many v3 blocks wait for confirmation: submit again once the committee confirmed some');
+    if (block.body.type === 0 && this.dag.full)
+      throw new NodeError(
+        'UNAVAILABLE',
+        'too many v3 blocks wait for confirmation: submit again once the committee confirmed some',
+      );
     const { body } = block;
     await this.dag.ensureLoaded([...body.strongParents, ...body.weakParents, ...body.shallowLikeParents], this.store);
-    const checked = checkBlockV3(bytes, block, { network: this.network, dag: this.dag, ledger: this.ledger, nowNs: this.nowNs(), pruned: this.pruning });
+    const checked = checkBlockV3(bytes, block, {
+      network: this.network,
+      dag: this.dag,
+      ledger: this.ledger,
+      nowNs: this.nowNs(),
+      pruned: this.pruning,
+    });
     const tx = checked.transaction;
     const batch = this.store.batch();
     // From here memory changes with the batch: a failure would leave them apart, so the engine stops.
     try {
-      const state = this.dag.attach(id, bytes, block, { seat: checked.seat, slot: checked.slot, transactionId: tx?.txKey }, batch);
+      const state = this.dag.attach(
+        id,
+        bytes,
+        block,
+        { seat: checked.seat, slot: checked.slot, transactionId: tx?.txKey },
+        batch,
+      );
       if (tx !== undefined) this.ledger.addAttachment(tx.txKey, id, tx.isNew, batch);
       const outcome = this.dag.vote(state);
       if (outcome.confirmed.length > 0) await this.ledger.applyConfirmed(this.dag.confirm(outcome.confirmed), batch);
@@ -169,7 +220,10 @@ export class V3Engine {
    * bounded batches, each alone in the change queue (no attach or read sees half a batch), `afterBatch` after each
    * (throwing there ends the run; the next one finishes it).
    */
-  async prune(target: V3PruneTarget, options: { batch?: number; afterBatch?: (p: Readonly<V3PruneProgress>) => void | Promise<void> } = {}): Promise<V3PruneProgress> {
+  async prune(
+    target: V3PruneTarget,
+    options: { batch?: number; afterBatch?: (p: Readonly<V3PruneProgress>) => void | Promise<void> } = {},
+  ): Promise<V3PruneProgress> {
     const size = options.batch ?? V3_PRUNE_BATCH;
     const slot = slotFromTime(BigInt(target.timestamp) * 1_000_000_000n, this.params);
     const record = await this.exclusive(async () => {
@@ -178,7 +232,8 @@ export class V3Engine {
       const batch = this.store.batch();
       writePruningV3(batch, next);
       await batch.commit({ sync: true });
-      return (this.pruning = next);
+      this.pruning = next;
+      return next;
     });
     const progress: V3PruneProgress = { slot: record.slot, blocks: 0, transactions: 0, outputs: 0, batches: 0 };
     let after: SlotBlockKey | undefined;
@@ -238,7 +293,10 @@ export class V3Engine {
       const ids: Uint8Array[] = [];
       for (const seat of this.validatorSeats) {
         const parents = this.selectTips();
-        const block = validationBlockV3(this.network, seat, parents, { nowNs: this.nowNs(), latestParentTime: this.dag.latestParentTime(parents) });
+        const block = validationBlockV3(this.network, seat, parents, {
+          nowNs: this.nowNs(),
+          latestParentTime: this.dag.latestParentTime(parents),
+        });
         ids.push(await this.attach(encodeBlockV3(block), block));
       }
       return ids;
@@ -286,7 +344,8 @@ export class V3Engine {
    * a pruned slot: with the note that it may have been pruned).
    */
   includedBlockId(txId: Uint8Array): Uint8Array {
-    if (this.ledger.transaction(key(txId)) === undefined) throw this.notFound(`transaction not included: ${toHex0x(txId)}`, txId);
+    if (this.ledger.transaction(key(txId)) === undefined)
+      throw this.notFound(`transaction not included: ${toHex0x(txId)}`, txId);
     return this.ledger.includedBlockId(txId);
   }
 

@@ -38,7 +38,11 @@ export function infoJsonV3(
 }
 
 /** `/api/core/v3/blocks/issuance` over the chosen tips. */
-export function issuanceJsonV3(network: V3Network, parents: Uint8Array[], latestParentTime: bigint): Record<string, unknown> {
+export function issuanceJsonV3(
+  network: V3Network,
+  parents: Uint8Array[],
+  latestParentTime: bigint,
+): Record<string, unknown> {
   return {
     strongParents: parents.map(toHex0x),
     latestParentBlockIssuingTime: latestParentTime.toString(),

@@ -28,7 +28,10 @@ import type { PruningRecordV3 } from './tables.ts';
 export const MAX_FUTURE_NS = 10n * 60n * 1_000_000_000n;
 
 /** A submitted block (binary or JSON) as bytes and decoded; throws when it is empty or malformed. */
-export function readSubmissionV3(block: { raw: Uint8Array } | { json: string }, params: ProtocolParametersV3): { bytes: Uint8Array; block: BlockV3 } {
+export function readSubmissionV3(
+  block: { raw: Uint8Array } | { json: string },
+  params: ProtocolParametersV3,
+): { bytes: Uint8Array; block: BlockV3 } {
   let bytes: Uint8Array;
   if ('raw' in block) {
     if (block.raw.length === 0) throw new NodeError('INVALID_REQUEST', 'invalid block: request body missing');
@@ -49,38 +52,83 @@ export interface CheckedBlockV3 {
 }
 
 /** The node-level checks of a block that is not attached yet; throws (ProtocolError or NodeError) when it fails one. */
-export function checkBlockV3(bytes: Uint8Array, block: BlockV3, ctx: { network: V3Network; dag: V3Dag; ledger: V3Ledger; nowNs: bigint; pruned?: PruningRecordV3 | undefined }): CheckedBlockV3 {
+export function checkBlockV3(
+  bytes: Uint8Array,
+  block: BlockV3,
+  ctx: { network: V3Network; dag: V3Dag; ledger: V3Ledger; nowNs: bigint; pruned?: PruningRecordV3 | undefined },
+): CheckedBlockV3 {
   const { network, dag, ledger } = ctx;
   const { params } = network;
   const h = block.header;
   const issuer = network.account(h.issuerId);
-  if (issuer === undefined) reject('INVALID_FIELD', `Cannot accept block: issuer ${toHex0x(h.issuerId)} is not a known account`, { field: 'header.issuerId' });
+  if (issuer === undefined)
+    reject('INVALID_FIELD', `Cannot accept block: issuer ${toHex0x(h.issuerId)} is not a known account`, {
+      field: 'header.issuerId',
+    });
   assertBlockSignatureV3(bytes, issuer.blockIssuerKeys);
   const slot = slotFromTime(h.issuingTime, params);
-  if (h.issuingTime > ctx.nowNs + MAX_FUTURE_NS) reject('INVALID_FIELD', 'Cannot accept block: issuingTime is more than 10 minutes ahead of the node\'s clock', { field: 'header.issuingTime' });
+  if (h.issuingTime > ctx.nowNs + MAX_FUTURE_NS)
+    reject('INVALID_FIELD', "Cannot accept block: issuingTime is more than 10 minutes ahead of the node's clock", {
+      field: 'header.issuingTime',
+    });
   const commitmentSlot = slotOfId(h.slotCommitmentId);
-  if (commitmentSlot > slot) reject('INVALID_FIELD', `Cannot accept block: slot commitment slot ${commitmentSlot} is after the block slot ${slot}`, { field: 'header.slotCommitmentId' });
+  if (commitmentSlot > slot)
+    reject(
+      'INVALID_FIELD',
+      `Cannot accept block: slot commitment slot ${commitmentSlot} is after the block slot ${slot}`,
+      { field: 'header.slotCommitmentId' },
+    );
   const body = block.body;
   const seat = network.seats.indexOf(issuer);
   if (body.type === 1) {
-    if (seat < 0) reject('INVALID_FIELD', `Cannot accept block: validation blocks are for committee members; ${toHex0x(h.issuerId)} holds no seat`, { field: 'body.type' });
+    if (seat < 0)
+      reject(
+        'INVALID_FIELD',
+        `Cannot accept block: validation blocks are for committee members; ${toHex0x(h.issuerId)} holds no seat`,
+        { field: 'body.type' },
+      );
     if (!equalBytes(body.protocolParametersHash, network.protocolParametersHash)) {
-      reject('INVALID_FIELD', 'Cannot accept block: protocolParametersHash is not the hash of this network\'s parameters', { field: 'body.protocolParametersHash' });
+      reject(
+        'INVALID_FIELD',
+        "Cannot accept block: protocolParametersHash is not the hash of this network's parameters",
+        { field: 'body.protocolParametersHash' },
+      );
     }
-    if (body.highestSupportedVersion < params.version) reject('INVALID_FIELD', `Cannot accept block: highestSupportedVersion ${body.highestSupportedVersion} is below ${params.version}`, { field: 'body.highestSupportedVersion' });
+    if (body.highestSupportedVersion < params.version)
+      reject(
+        'INVALID_FIELD',
+        `Cannot accept block: highestSupportedVersion ${body.highestSupportedVersion} is below ${params.version}`,
+        { field: 'body.highestSupportedVersion' },
+      );
   } else {
     const cost = manaCostV3(block, params.workScoreParameters, network.genesisCommitment.referenceManaCost);
-    if (body.maxBurnedMana < cost) reject('INVALID_FIELD', `Cannot accept block: maxBurnedMana ${body.maxBurnedMana} is below the block's Mana cost ${cost}`, { field: 'body.maxBurnedMana' });
+    if (body.maxBurnedMana < cost)
+      reject(
+        'INVALID_FIELD',
+        `Cannot accept block: maxBurnedMana ${body.maxBurnedMana} is below the block's Mana cost ${cost}`,
+        { field: 'body.maxBurnedMana' },
+      );
   }
-  for (const [list, name] of [[body.strongParents, 'strongParents'], [body.weakParents, 'weakParents'], [body.shallowLikeParents, 'shallowLikeParents']] as const) {
+  for (const [list, name] of [
+    [body.strongParents, 'strongParents'],
+    [body.weakParents, 'weakParents'],
+    [body.shallowLikeParents, 'shallowLikeParents'],
+  ] as const) {
     for (const p of list) {
       const parentTime = dag.parentTime(p);
       if (parentTime === undefined) {
         const pruned = ctx.pruned !== undefined && slotOfId(p) < ctx.pruned.slot;
-        const why = pruned ? `is not kept: its slot ${slotOfId(p)} is before slot ${ctx.pruned!.slot}, up to which this node pruned its confirmed v3 blocks (milestone ${ctx.pruned!.milestoneIndex}, its pruning index)` : 'is unknown';
+        const why = pruned
+          ? `is not kept: its slot ${slotOfId(p)} is before slot ${ctx.pruned!.slot}, up to which this node pruned its confirmed v3 blocks (milestone ${ctx.pruned!.milestoneIndex}, its pruning index)`
+          : 'is unknown';
         reject('INVALID_FIELD', `Cannot accept block: parent ${toHex0x(p)} ${why}`, { field: `body.${name}` });
       }
-      if (h.issuingTime <= parentTime) reject('INVALID_FIELD', `Cannot accept block: issuingTime ${h.issuingTime} is not after parent ${toHex0x(p)}'s ${parentTime}`, { field: 'header.issuingTime' });
+      if (h.issuingTime <= parentTime)
+        reject(
+          'INVALID_FIELD',
+          `Cannot accept block: issuingTime ${h.issuingTime} is not after parent ${toHex0x(p)}'s ${parentTime}`,
+          { field: 'header.issuingTime' },
+        );
     }
   }
 
@@ -88,7 +136,12 @@ export function checkBlockV3(bytes: Uint8Array, block: BlockV3, ctx: { network: 
   if (body.type === 0 && body.payload?.type === 1) {
     const payload = body.payload;
     const tx = payload.transaction;
-    if (tx.creationSlot > slot) reject('INVALID_FIELD', `Cannot accept block: transaction creation slot ${tx.creationSlot} is after the block slot ${slot}`, { field: 'body.payload.transaction.creationSlot' });
+    if (tx.creationSlot > slot)
+      reject(
+        'INVALID_FIELD',
+        `Cannot accept block: transaction creation slot ${tx.creationSlot} is after the block slot ${slot}`,
+        { field: 'body.payload.transaction.creationSlot' },
+      );
     const txKey = key(transactionIdV3(tx));
     checked.transaction = { txKey, isNew: ledger.admit(payload, txKey, commitmentSlot) };
   }

@@ -16,7 +16,15 @@
  */
 import { fromHex0x, toHex0x } from '../../core/bytes.ts';
 import type { NodeStore, StoreBatch } from '../../core/store/index.ts';
-import { decodeBlockV3, decodeOutputV3, encodeOutputV3, outputIdV3, slotOfId, type OutputV3, type SignedTransactionPayloadV3 } from '../../core/v3/index.ts';
+import {
+  decodeBlockV3,
+  decodeOutputV3,
+  encodeOutputV3,
+  outputIdV3,
+  slotOfId,
+  type OutputV3,
+  type SignedTransactionPayloadV3,
+} from '../../core/v3/index.ts';
 import { transactionFailureV3, type ResolvedInputV3 } from '../../core/v3/ledger/semantic.ts';
 import { NodeError } from '../support/errors.ts';
 import type { BlockStateV3 } from './dag.ts';
@@ -54,7 +62,13 @@ export class V3Ledger {
   /** A new network's ledger: the genesis outputs, created in the genesis slot. */
   static recordGenesis(genesis: GenesisV3, batch: StoreBatch): void {
     const ids = genesisOutputIdsV3(genesis);
-    genesis.outputs.forEach((o, i) => batch.put(V3_TABLES.outputs, ids[i]!, outputRecord({ output: o, creationSlot: genesis.protocolParameters.genesisSlot })));
+    genesis.outputs.forEach((o, i) => {
+      batch.put(
+        V3_TABLES.outputs,
+        ids[i]!,
+        outputRecord({ output: o, creationSlot: genesis.protocolParameters.genesisSlot }),
+      );
+    });
   }
 
   async load(): Promise<void> {
@@ -75,7 +89,11 @@ export class V3Ledger {
    */
   admit(payload: SignedTransactionPayloadV3, txKey: string, blockCommitmentSlot: number): boolean {
     const known = this.transactions.get(txKey);
-    if (known?.state === 'failed') throw new NodeError('INVALID_REQUEST', `invalid transaction ${txKey}: it failed before: ${known.failureReason ?? ''}`);
+    if (known?.state === 'failed')
+      throw new NodeError(
+        'INVALID_REQUEST',
+        `invalid transaction ${txKey}: it failed before: ${known.failureReason ?? ''}`,
+      );
     if (known !== undefined) return false;
     const failure = this.failure(payload, txKey, blockCommitmentSlot);
     if (failure !== undefined) throw new NodeError('INVALID_REQUEST', `invalid transaction ${txKey}: ${failure}`);
@@ -96,7 +114,11 @@ export class V3Ledger {
   private failure(payload: SignedTransactionPayloadV3, txKey: string, blockCommitmentSlot: number): string | undefined {
     const inputs = this.resolveInputs(payload, txKey);
     if (typeof inputs === 'string') return inputs;
-    const ctx = { params: this.network.params, blockCommitmentSlot, isKnownAccount: (id: Uint8Array) => this.network.account(id) !== undefined };
+    const ctx = {
+      params: this.network.params,
+      blockCommitmentSlot,
+      isKnownAccount: (id: Uint8Array) => this.network.account(id) !== undefined,
+    };
     const failure = transactionFailureV3(payload, inputs, ctx);
     return failure && `${failure.code}: ${failure.reason}`;
   }
@@ -108,7 +130,8 @@ export class V3Ledger {
       const oid = key(outputIdV3(input.transactionId, input.transactionOutputIndex));
       const o = this.outputs.get(oid);
       if (o === undefined) return `input ${i} (${oid}) is not an output of the confirmed ledger`;
-      if (o.spentBy !== undefined && o.spentBy !== txKey) return `input ${i} (${oid}) is already spent by transaction ${o.spentBy} (double spend)`;
+      if (o.spentBy !== undefined && o.spentBy !== txKey)
+        return `input ${i} (${oid}) is already spent by transaction ${o.spentBy} (double spend)`;
       out.push({ output: o.output, creationSlot: o.creationSlot });
     }
     return out;
@@ -122,7 +145,8 @@ export class V3Ledger {
     for (const b of confirmed) {
       if (b.transactionId === undefined) continue;
       const best = candidates.get(b.transactionId);
-      if (best === undefined || b.slot < best.slot || (b.slot === best.slot && b.seq < best.seq)) candidates.set(b.transactionId, b);
+      if (best === undefined || b.slot < best.slot || (b.slot === best.slot && b.seq < best.seq))
+        candidates.set(b.transactionId, b);
     }
     const ordered = [...candidates.entries()].sort(([, a], [, b]) => a.slot - b.slot || a.seq - b.seq);
     for (const [txKey, block] of ordered) {
@@ -167,7 +191,10 @@ export class V3Ledger {
     }
   }
 
-  /** Forgets what pruning deleted (pruning.ts): the records of transactions whose included block went, the outputs they spent. */
+  /**
+   * Forgets what pruning deleted (pruning.ts): the records of transactions whose included block went, the outputs they
+   * spent.
+   */
   forget(transactions: readonly string[], outputs: readonly Uint8Array[]): void {
     for (const t of transactions) this.transactions.delete(t);
     for (const o of outputs) this.outputs.delete(key(o));
@@ -183,7 +210,8 @@ export class V3Ledger {
   /** The included block of a transaction; NOT_FOUND before confirmation, for a failed or an unknown transaction. */
   includedBlockId(txId: Uint8Array): Uint8Array {
     const t = this.transactions.get(key(txId));
-    if (t?.includedBlockId === undefined) throw new NodeError('NOT_FOUND', `transaction not included: ${toHex0x(txId)}`);
+    if (t?.includedBlockId === undefined)
+      throw new NodeError('NOT_FOUND', `transaction not included: ${toHex0x(txId)}`);
     return fromHex0x(t.includedBlockId);
   }
 

@@ -83,7 +83,12 @@ export async function ensureSlotIndex(store: NodeStore, batchSize = V3_PRUNE_BAT
 }
 
 /** Up to `limit` slot index entries of the slots before `slot`, after `after` (the last entry of the batch before). */
-export async function slotEntriesBefore(store: NodeStore, slot: number, after: SlotBlockKey | undefined, limit: number): Promise<SlotBlockKey[]> {
+export async function slotEntriesBefore(
+  store: NodeStore,
+  slot: number,
+  after: SlotBlockKey | undefined,
+  limit: number,
+): Promise<SlotBlockKey[]> {
   const out: SlotBlockKey[] = [];
   const range = { lt: { slot, blockId: new Uint8Array(0) }, limit, ...(after ? { gt: after } : {}) };
   for await (const k of store.keys(V3_TABLES.slotBlocks, range)) out.push(k);
@@ -94,9 +99,17 @@ export async function slotEntriesBefore(store: NodeStore, slot: number, after: S
  * Into `batch`: the confirmed blocks among `entries` and what goes with them (see the file comment); unconfirmed
  * ones are left as they are. Reads the store only, so a batch whose commit fails changes nothing.
  */
-export async function pruneSlotEntries(store: NodeStore, batch: StoreBatch, entries: readonly SlotBlockKey[], params: ProtocolParametersV3): Promise<PrunedV3> {
+export async function pruneSlotEntries(
+  store: NodeStore,
+  batch: StoreBatch,
+  entries: readonly SlotBlockKey[],
+  params: ProtocolParametersV3,
+): Promise<PrunedV3> {
   const out: PrunedV3 = { blocks: [], transactions: [], outputs: [] };
-  const states = await store.getMany(V3_TABLES.blockState, entries.map((e) => e.blockId));
+  const states = await store.getMany(
+    V3_TABLES.blockState,
+    entries.map((e) => e.blockId),
+  );
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!;
     const state = states[i];
@@ -126,12 +139,19 @@ export async function pruneSlotEntries(store: NodeStore, batch: StoreBatch, entr
 }
 
 /** The outputs the transaction in block `blockId` consumed whose records name it as their spender. */
-async function spentBy(store: NodeStore, blockId: Uint8Array, txKey: string, params: ProtocolParametersV3): Promise<Uint8Array[]> {
+async function spentBy(
+  store: NodeStore,
+  blockId: Uint8Array,
+  txKey: string,
+  params: ProtocolParametersV3,
+): Promise<Uint8Array[]> {
   const raw = await store.getBlock(blockId);
   if (raw === undefined) return [];
   const body = decodeBlockV3(raw, params).body;
   if (body.type !== 0 || body.payload?.type !== 1) return [];
-  const ids = body.payload.transaction.inputs.map((input) => outputIdV3(input.transactionId, input.transactionOutputIndex));
+  const ids = body.payload.transaction.inputs.map((input) =>
+    outputIdV3(input.transactionId, input.transactionOutputIndex),
+  );
   const records = await store.getMany(V3_TABLES.outputs, ids);
   return ids.filter((_, i) => records[i]?.spentBy === txKey);
 }
@@ -140,7 +160,11 @@ async function spentBy(store: NodeStore, blockId: Uint8Array, txKey: string, par
  * The note of a miss that may be pruned (the shape of §27's v2 answers): an ID whose slot (its last 4 bytes) lies
  * before the pruning boundary; undefined when it cannot have been pruned.
  */
-export function prunedNoteV3(record: PruningRecordV3 | undefined, id: Uint8Array, what = 'unknown'): string | undefined {
+export function prunedNoteV3(
+  record: PruningRecordV3 | undefined,
+  id: Uint8Array,
+  what = 'unknown',
+): string | undefined {
   if (record === undefined || slotOfId(id) >= record.slot) return undefined;
   return `${what}, or pruned: this node keeps no confirmed v3 block of a slot before ${record.slot}, the slot of milestone ${record.milestoneIndex}, its pruning index`;
 }

@@ -15,7 +15,15 @@
  * | 0x26 | v3AccountMana     | len ‖ account ID            | Mana allotted to the account (u64 LE)               |
  */
 import { reject } from '../../core/errors.ts';
-import { defineTable, emptyCodec, idKeyCodec, u32KeyCodec, u64Codec, utf8Codec, type Codec } from '../../core/store/index.ts';
+import {
+  defineTable,
+  emptyCodec,
+  idKeyCodec,
+  u32KeyCodec,
+  u64Codec,
+  utf8Codec,
+  type Codec,
+} from '../../core/store/index.ts';
 
 export interface BlockStateRecord {
   parents: string[];
@@ -69,7 +77,10 @@ const slotBlockKeyCodec: Codec<SlotBlockKey> = {
     return out;
   },
   decode: (b, subject) => {
-    if (b.length < 5) return reject('TRUNCATED', `Cannot decode ${subject}: need a 4-byte slot and a block ID, got ${b.length} bytes`, { field: subject });
+    if (b.length < 5)
+      return reject('TRUNCATED', `Cannot decode ${subject}: need a 4-byte slot and a block ID, got ${b.length} bytes`, {
+        field: subject,
+      });
     return { slot: u32KeyCodec.decode(b.subarray(0, 4), subject), blockId: b.slice(4) };
   },
 };
@@ -89,7 +100,15 @@ function jsonCodec<T>(): Codec<T> {
   };
 }
 
-export const V3_PREFIX = Object.freeze({ blockState: 0x21, tips: 0x22, outputs: 0x23, transactions: 0x24, meta: 0x25, accountMana: 0x26, slotBlocks: 0x20 } as const);
+export const V3_PREFIX = Object.freeze({
+  blockState: 0x21,
+  tips: 0x22,
+  outputs: 0x23,
+  transactions: 0x24,
+  meta: 0x25,
+  accountMana: 0x26,
+  slotBlocks: 0x20,
+} as const);
 
 export const V3_TABLES = Object.freeze({
   blockState: defineTable('v3BlockState', V3_PREFIX.blockState, idKeyCodec, jsonCodec<BlockStateRecord>()),

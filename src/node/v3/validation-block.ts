@@ -8,7 +8,12 @@ import type { GenesisAccountV3 } from './genesis-v3.ts';
 import type { V3Network } from './network.ts';
 
 /** A validation block of `seat` (which must hold a validator seed) over `parents`, signed. */
-export function validationBlockV3(network: V3Network, seat: GenesisAccountV3, parents: Uint8Array[], times: { nowNs: bigint; latestParentTime: bigint }): BlockV3 {
+export function validationBlockV3(
+  network: V3Network,
+  seat: GenesisAccountV3,
+  parents: Uint8Array[],
+  times: { nowNs: bigint; latestParentTime: bigint },
+): BlockV3 {
   const { params } = network;
   const { nowNs, latestParentTime } = times;
   const seed = seat.validatorSeed!;
@@ -21,7 +26,14 @@ export function validationBlockV3(network: V3Network, seat: GenesisAccountV3, pa
       latestFinalizedSlot: params.genesisSlot,
       issuerId: seat.accountId,
     },
-    body: { type: 1, strongParents: parents, weakParents: [], shallowLikeParents: [], highestSupportedVersion: params.version, protocolParametersHash: network.protocolParametersHash },
+    body: {
+      type: 1,
+      strongParents: parents,
+      weakParents: [],
+      shallowLikeParents: [],
+      highestSupportedVersion: params.version,
+      protocolParametersHash: network.protocolParametersHash,
+    },
     signature: { type: 0, publicKey: ed25519PublicKeyFromSeed(seed), signature: new Uint8Array(64) },
   };
   const { signingMessage } = blockHashesV3(encodeBlockV3(block));

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { loadVectors } from '../../support/vectors.ts';
 import { concatBytes, fromHex } from '../../../src/core/bytes.ts';
-import { isProtocolError, ProtocolError } from '../../../src/core/errors.ts';
+import { isProtocolError, type ProtocolError } from '../../../src/core/errors.ts';
 import {
   decodeAddress,
   decodeBlock,
@@ -24,8 +24,26 @@ import {
   encodeProtocolParameters,
   encodeTransactionEssence,
 } from '../../../src/core/codec/index.ts';
-import { SHIMMER_PROTOCOL, type Block, type MilestonePayload, type TransactionPayload } from '../../../src/core/model/index.ts';
-import { aliasOutput, basicOutput, clone, ed, fill, foundryOutput, milestoneBlock, nftOutput, receipt, taggedBlock, transaction, txBlock } from './fixtures.ts';
+import {
+  SHIMMER_PROTOCOL,
+  type Block,
+  type MilestonePayload,
+  type TransactionPayload,
+} from '../../../src/core/model/index.ts';
+import {
+  aliasOutput,
+  basicOutput,
+  clone,
+  ed,
+  fill,
+  foundryOutput,
+  milestoneBlock,
+  nftOutput,
+  receipt,
+  taggedBlock,
+  transaction,
+  txBlock,
+} from './fixtures.ts';
 
 function err(f: () => unknown): ProtocolError {
   try {
@@ -47,7 +65,9 @@ describe('codec: strict decoding rejects malformed data', () => {
       for (const bytes of realBlocks) {
         for (let len = 0; len < bytes.length; len++) {
           const e = err(() => decodeBlock(bytes.subarray(0, len)));
-          expect(['TRUNCATED', 'PAYLOAD_LENGTH_MISMATCH', 'COUNT_OUT_OF_RANGE', 'LENGTH_OUT_OF_RANGE']).to.include(e.code);
+          expect(['TRUNCATED', 'PAYLOAD_LENGTH_MISMATCH', 'COUNT_OUT_OF_RANGE', 'LENGTH_OUT_OF_RANGE']).to.include(
+            e.code,
+          );
           n++;
         }
       }
@@ -62,7 +82,9 @@ describe('codec: strict decoding rejects malformed data', () => {
     });
 
     it('a trailing byte after a single object', () => {
-      expect(codeOf(() => decodeOutput(concatBytes(encodeOutput(basicOutput()), new Uint8Array([0]))))).to.equal('TRAILING_BYTES');
+      expect(codeOf(() => decodeOutput(concatBytes(encodeOutput(basicOutput()), new Uint8Array([0]))))).to.equal(
+        'TRAILING_BYTES',
+      );
       expect(codeOf(() => decodeAddress(fill(34, 0)))).to.equal('TRAILING_BYTES');
     });
 
@@ -91,21 +113,36 @@ describe('codec: strict decoding rejects malformed data', () => {
       expect(decodeBlock(encodeBlock({ ...b, parents: [] }), { allowNoParents: true }).parents).to.deep.equal([]);
       const nine = Array.from({ length: 9 }, (_, i) => fill(32, i + 1));
       expect(codeOf(() => decodeBlock(encodeBlock({ ...b, parents: nine })))).to.equal('COUNT_OUT_OF_RANGE');
-      expect(codeOf(() => decodeBlock(encodeBlock({ ...b, parents: nine }), { allowNoParents: true }))).to.equal('COUNT_OUT_OF_RANGE');
+      expect(codeOf(() => decodeBlock(encodeBlock({ ...b, parents: nine }), { allowNoParents: true }))).to.equal(
+        'COUNT_OUT_OF_RANGE',
+      );
       expect(decodeBlock(encodeBlock({ ...b, parents: nine.slice(0, 8) })).parents).to.have.length(8);
       const e = err(() => decodeBlock(encodeBlock({ ...b, parents: [fill(32, 2), fill(32, 1)] })));
       expect(e.code).to.equal('NOT_SORTED_UNIQUE');
       expect(e.offset).to.equal(34);
-      expect(codeOf(() => decodeBlock(encodeBlock({ ...b, parents: [fill(32, 2), fill(32, 2)] })))).to.equal('NOT_SORTED_UNIQUE');
+      expect(codeOf(() => decodeBlock(encodeBlock({ ...b, parents: [fill(32, 2), fill(32, 2)] })))).to.equal(
+        'NOT_SORTED_UNIQUE',
+      );
     });
 
     it('payload types: 4 not allowed, 0-3 and 8 unknown, 5/6/7 accepted', () => {
       const base = encodeBlock(taggedBlock());
       const typeAt = 1 + 1 + 32 + 4;
-      for (const [t, code] of [[4, 'TYPE_NOT_ALLOWED'], [0, 'UNKNOWN_TYPE'], [1, 'UNKNOWN_TYPE'], [2, 'UNKNOWN_TYPE'], [3, 'UNKNOWN_TYPE'], [8, 'UNKNOWN_TYPE'], [0x100, 'UNKNOWN_TYPE']] as const) {
+      for (const [t, code] of [
+        [4, 'TYPE_NOT_ALLOWED'],
+        [0, 'UNKNOWN_TYPE'],
+        [1, 'UNKNOWN_TYPE'],
+        [2, 'UNKNOWN_TYPE'],
+        [3, 'UNKNOWN_TYPE'],
+        [8, 'UNKNOWN_TYPE'],
+        [0x100, 'UNKNOWN_TYPE'],
+      ] as const) {
         const bytes = base.slice();
         new DataView(bytes.buffer).setUint32(typeAt, t, true);
-        expect(codeOf(() => decodeBlock(bytes)), `type ${t}`).to.equal(code);
+        expect(
+          codeOf(() => decodeBlock(bytes)),
+          `type ${t}`,
+        ).to.equal(code);
       }
       expect(decodeBlock(encodeBlock(txBlock())).payload?.type).to.equal(6);
       expect(decodeBlock(encodeBlock(milestoneBlock())).payload?.type).to.equal(7);
@@ -185,16 +222,27 @@ describe('codec: strict decoding rejects malformed data', () => {
     it('input and output counts 0 and 129', () => {
       const t = clone(tx);
       t.essence.inputs = [];
-      expect(codeOf(() => decodeTransactionEssence(encodeTransactionEssence(t.essence)))).to.equal('COUNT_OUT_OF_RANGE');
+      expect(codeOf(() => decodeTransactionEssence(encodeTransactionEssence(t.essence)))).to.equal(
+        'COUNT_OUT_OF_RANGE',
+      );
       const u = clone(tx);
       u.essence.outputs = Array.from({ length: 129 }, () => basicOutput());
-      expect(codeOf(() => decodeTransactionEssence(encodeTransactionEssence(u.essence)))).to.equal('COUNT_OUT_OF_RANGE');
+      expect(codeOf(() => decodeTransactionEssence(encodeTransactionEssence(u.essence)))).to.equal(
+        'COUNT_OUT_OF_RANGE',
+      );
       u.essence.outputs = [];
-      expect(codeOf(() => decodeTransactionEssence(encodeTransactionEssence(u.essence)))).to.equal('COUNT_OUT_OF_RANGE');
+      expect(codeOf(() => decodeTransactionEssence(encodeTransactionEssence(u.essence)))).to.equal(
+        'COUNT_OUT_OF_RANGE',
+      );
     });
 
     it('output types in an essence: 2 not allowed, 0/1/7 unknown', () => {
-      for (const [t, code] of [[2, 'TYPE_NOT_ALLOWED'], [0, 'UNKNOWN_TYPE'], [1, 'UNKNOWN_TYPE'], [7, 'UNKNOWN_TYPE']] as const) {
+      for (const [t, code] of [
+        [2, 'TYPE_NOT_ALLOWED'],
+        [0, 'UNKNOWN_TYPE'],
+        [1, 'UNKNOWN_TYPE'],
+        [7, 'UNKNOWN_TYPE'],
+      ] as const) {
         const b = encodePayload(tx);
         b[firstOutputAt] = t;
         const e = err(() => decodePayload(b));
@@ -208,7 +256,10 @@ describe('codec: strict decoding rejects malformed data', () => {
         const b = encodeTransactionEssence(tx.essence);
         const payloadTypeAt = b.length - (4 + 1 + 1 + 4 + 1);
         new DataView(b.buffer).setUint32(payloadTypeAt, t, true);
-        expect(codeOf(() => decodeTransactionEssence(b)), `type ${t}`).to.equal('TYPE_NOT_ALLOWED');
+        expect(
+          codeOf(() => decodeTransactionEssence(b)),
+          `type ${t}`,
+        ).to.equal('TYPE_NOT_ALLOWED');
       }
     });
 
@@ -235,9 +286,15 @@ describe('codec: strict decoding rejects malformed data', () => {
 
     it('unsorted and duplicate native tokens; 65 native tokens', () => {
       const o = basicOutput();
-      o.nativeTokens = [{ id: fill(38, 2), amount: 1n }, { id: fill(38, 1), amount: 1n }];
+      o.nativeTokens = [
+        { id: fill(38, 2), amount: 1n },
+        { id: fill(38, 1), amount: 1n },
+      ];
       expect(codeOf(() => decodeOutput(encodeOutput(o)))).to.equal('NOT_SORTED_UNIQUE');
-      o.nativeTokens = [{ id: fill(38, 1), amount: 1n }, { id: fill(38, 1), amount: 2n }];
+      o.nativeTokens = [
+        { id: fill(38, 1), amount: 1n },
+        { id: fill(38, 1), amount: 2n },
+      ];
       expect(codeOf(() => decodeOutput(encodeOutput(o)))).to.equal('NOT_SORTED_UNIQUE');
       o.nativeTokens = Array.from({ length: 65 }, (_, i) => ({ id: fill(38, i), amount: 1n }));
       expect(codeOf(() => decodeOutput(encodeOutput(o)))).to.equal('COUNT_OUT_OF_RANGE');
@@ -247,23 +304,35 @@ describe('codec: strict decoding rejects malformed data', () => {
 
     it('unlock conditions: unknown type, not allowed per kind, unsorted, duplicate, missing mandatory', () => {
       const o = basicOutput();
-      o.unlockConditions = [{ type: 0, address: ed(1) }, { type: 2, unixTime: 5 }];
+      o.unlockConditions = [
+        { type: 0, address: ed(1) },
+        { type: 2, unixTime: 5 },
+      ];
       const b = encodeOutput(o);
       const ucAt = 1 + 8 + 1 + 1 + 34;
       b[ucAt] = 7;
       expect(codeOf(() => decodeOutput(b))).to.equal('UNKNOWN_TYPE');
       b[ucAt] = 4;
       expect(codeOf(() => decodeOutput(b))).to.equal('TYPE_NOT_ALLOWED');
-      o.unlockConditions = [{ type: 2, unixTime: 5 }, { type: 0, address: ed(1) }];
+      o.unlockConditions = [
+        { type: 2, unixTime: 5 },
+        { type: 0, address: ed(1) },
+      ];
       expect(codeOf(() => decodeOutput(encodeOutput(o)))).to.equal('NOT_SORTED_UNIQUE');
-      o.unlockConditions = [{ type: 0, address: ed(1) }, { type: 0, address: ed(2) }];
+      o.unlockConditions = [
+        { type: 0, address: ed(1) },
+        { type: 0, address: ed(2) },
+      ];
       expect(codeOf(() => decodeOutput(encodeOutput(o)))).to.equal('NOT_SORTED_UNIQUE');
       o.unlockConditions = [{ type: 2, unixTime: 5 }];
       expect(codeOf(() => decodeOutput(encodeOutput(o)))).to.equal('MISSING_FIELD');
       const a = aliasOutput();
       a.unlockConditions = [{ type: 4, address: ed(1) }];
       expect(codeOf(() => decodeOutput(encodeOutput(a)))).to.equal('COUNT_OUT_OF_RANGE');
-      a.unlockConditions = [{ type: 4, address: ed(1) }, { type: 0, address: ed(1) }];
+      a.unlockConditions = [
+        { type: 4, address: ed(1) },
+        { type: 0, address: ed(1) },
+      ];
       expect(codeOf(() => decodeOutput(encodeOutput(a)))).to.equal('TYPE_NOT_ALLOWED');
       const n = nftOutput();
       n.unlockConditions = [{ type: 6, address: { type: 8, aliasId: fill(32, 1) } }];
@@ -290,11 +359,22 @@ describe('codec: strict decoding rejects malformed data', () => {
       const o = basicOutput();
       o.features = [{ type: 1, address: ed(1) }];
       expect(codeOf(() => decodeOutput(encodeOutput(o)))).to.equal('TYPE_NOT_ALLOWED');
-      o.features = [{ type: 2, data: fill(1, 1) }, { type: 2, data: fill(1, 2) }];
+      o.features = [
+        { type: 2, data: fill(1, 1) },
+        { type: 2, data: fill(1, 2) },
+      ];
       expect(codeOf(() => decodeOutput(encodeOutput(o)))).to.equal('NOT_SORTED_UNIQUE');
-      o.features = [{ type: 3, tag: fill(1, 1) }, { type: 0, address: ed(1) }];
+      o.features = [
+        { type: 3, tag: fill(1, 1) },
+        { type: 0, address: ed(1) },
+      ];
       expect(codeOf(() => decodeOutput(encodeOutput(o)))).to.equal('NOT_SORTED_UNIQUE');
-      o.features = [{ type: 0, address: ed(1) }, { type: 2, data: fill(1, 1) }, { type: 3, tag: fill(1, 1) }, { type: 3, tag: fill(1, 2) }];
+      o.features = [
+        { type: 0, address: ed(1) },
+        { type: 2, data: fill(1, 1) },
+        { type: 3, tag: fill(1, 1) },
+        { type: 3, tag: fill(1, 2) },
+      ];
       expect(codeOf(() => decodeOutput(encodeOutput(o)))).to.equal('COUNT_OUT_OF_RANGE');
       const a = aliasOutput();
       a.features = [{ type: 3, tag: fill(1, 1) }];
@@ -332,7 +412,8 @@ describe('codec: strict decoding rejects malformed data', () => {
     });
 
     it('every fixture output round-trips', () => {
-      for (const o of [basicOutput(), aliasOutput(), foundryOutput(), nftOutput()]) expect(decodeOutput(encodeOutput(o))).to.deep.equal(o);
+      for (const o of [basicOutput(), aliasOutput(), foundryOutput(), nftOutput()])
+        expect(decodeOutput(encodeOutput(o))).to.deep.equal(o);
     });
   });
 
@@ -435,7 +516,9 @@ describe('codec: strict decoding rejects malformed data', () => {
       const bom = { ...SHIMMER_PROTOCOL, networkName: '\ufeffshimmer' };
       const bytes = encodeProtocolParameters(bom);
       expect(decodeProtocolParameters(bytes)).to.deep.equal(bom);
-      expect(codeOf(() => decodeProtocolParameters(concatBytes(bytes, new Uint8Array([0]))))).to.equal('TRAILING_BYTES');
+      expect(codeOf(() => decodeProtocolParameters(concatBytes(bytes, new Uint8Array([0]))))).to.equal(
+        'TRAILING_BYTES',
+      );
     });
   });
 

@@ -34,8 +34,17 @@ import {
 import type { MilestonePayload, TransactionPayload } from '../../../src/core/model/index.ts';
 import { fromHex } from '../../../src/core/bytes.ts';
 import {
-  addressFromJson, blockFromJson, essenceFromJson, featureFromJson, inputFromJson, milestoneOptionFromJson, outputFromJson,
-  payloadFromJson, signatureFromJson, tokenSchemeFromJson, unlockFromJson,
+  addressFromJson,
+  blockFromJson,
+  essenceFromJson,
+  featureFromJson,
+  inputFromJson,
+  milestoneOptionFromJson,
+  outputFromJson,
+  payloadFromJson,
+  signatureFromJson,
+  tokenSchemeFromJson,
+  unlockFromJson,
 } from '../../../src/core/json/index.ts';
 
 const hex = (s: string): Uint8Array => fromHex(s);
@@ -231,7 +240,10 @@ describe('codec: real Shimmer milestones 17339-17341', () => {
   it('the referenced outputs decode, re-encode byte-identically and match their JSON', () => {
     let n = 0;
     for (const m of file.milestones) {
-      for (const o of Object.values(m.derived.referencedInputOutputs) as { outputJson: unknown; outputBytes: string }[]) {
+      for (const o of Object.values(m.derived.referencedInputOutputs) as {
+        outputJson: unknown;
+        outputBytes: string;
+      }[]) {
         const out = decodeOutput(hex(o.outputBytes));
         expect(toHex(encodeOutput(out))).to.equal(o.outputBytes);
         expect(out).to.deep.equal(outputFromJson(o.outputJson));

@@ -21,12 +21,16 @@ function pseudoRandom(n: number, seed: number): Uint8Array {
 
 describe('crypto/blake2b', () => {
   it('hashes the empty string to the well-known BLAKE2b-256 value (= MTH([]) of TIP-4)', () => {
-    expect(toHex(blake2b256(new Uint8Array(0)))).to.equal('0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8');
+    expect(toHex(blake2b256(new Uint8Array(0)))).to.equal(
+      '0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8',
+    );
   });
 
   it('hashes "abc" to the RFC 7693-family reference value for a 32-byte digest', () => {
     // BLAKE2b-256("abc"), the standard test value for dkLen 32
-    expect(toHex(blake2b256(utf8Encode('abc')))).to.equal('bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319');
+    expect(toHex(blake2b256(utf8Encode('abc')))).to.equal(
+      'bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319',
+    );
   });
 
   it('multi-part hashing equals hashing the concatenation, whatever the split', () => {

@@ -24,13 +24,24 @@ describe('fuzz: decoders and JSON mappers return a value or a ProtocolError', fu
   const tally = new Tally();
 
   it('every target has a corpus of real vectors', () => {
-    expect(targets.map((t) => t.name)).to.include.members(['v2 decodeBlock', 'v2 decodePayload', 'v2 decodeOutput', 'v3 decodeBlockV3', 'v2 blockFromJson', 'v3 blockFromJsonV3']);
+    expect(targets.map((t) => t.name)).to.include.members([
+      'v2 decodeBlock',
+      'v2 decodePayload',
+      'v2 decodeOutput',
+      'v3 decodeBlockV3',
+      'v2 blockFromJson',
+      'v3 blockFromJsonV3',
+    ]);
     for (const t of targets) expect(t.corpus.length, t.name).to.be.greaterThan(0);
     // the corpus itself is accepted: the targets are wired to the right decoders
-    for (const t of targets) for (const [i] of t.corpus.entries()) {
-      const input = t.input === 'bytes' ? { seed: -1, mutation: 'truncate' as const, bytes: t.corpus[i] } : { seed: -1, mutation: 'replace' as const, json: t.corpus[i] };
-      expect(runCase(t, input, 1000).kind, `${t.name} corpus #${i}`).to.equal('accepted');
-    }
+    for (const t of targets)
+      for (const [i] of t.corpus.entries()) {
+        const input =
+          t.input === 'bytes'
+            ? { seed: -1, mutation: 'truncate' as const, bytes: t.corpus[i] }
+            : { seed: -1, mutation: 'replace' as const, json: t.corpus[i] };
+        expect(runCase(t, input, 1000).kind, `${t.name} corpus #${i}`).to.equal('accepted');
+      }
   });
 
   for (const target of targets) {
@@ -45,7 +56,9 @@ describe('fuzz: decoders and JSON mappers return a value or a ProtocolError', fu
   for (const target of targets.filter((t) => t.input === 'bytes')) {
     it(`${target.name}: fast-check random byte arrays`, () => {
       fc.assert(
-        fc.property(fc.uint8Array({ maxLength: 512 }), (bytes) => check(target, { seed: -1, mutation: 'random', bytes }, tally)),
+        fc.property(fc.uint8Array({ maxLength: 512 }), (bytes) =>
+          check(target, { seed: -1, mutation: 'random', bytes }, tally),
+        ),
         { numRuns: 100 },
       );
     });
@@ -54,7 +67,9 @@ describe('fuzz: decoders and JSON mappers return a value or a ProtocolError', fu
   for (const target of targets.filter((t) => t.input === 'json')) {
     it(`${target.name}: fast-check random JSON values`, () => {
       fc.assert(
-        fc.property(fc.jsonValue({ maxDepth: 4 }), (json) => check(target, { seed: -1, mutation: 'wholeJunk', json }, tally)),
+        fc.property(fc.jsonValue({ maxDepth: 4 }), (json) =>
+          check(target, { seed: -1, mutation: 'wholeJunk', json }, tally),
+        ),
         { numRuns: 100 },
       );
     });
@@ -64,7 +79,10 @@ describe('fuzz: decoders and JSON mappers return a value or a ProtocolError', fu
     for (const t of targets) {
       const labels = [...(tally.counts.get(t.name)?.keys() ?? [])];
       expect(labels, t.name).to.include('accepted');
-      expect(labels.filter((l) => l.startsWith('rejected:')).length, `${t.name}: ${labels.join(', ')}`).to.be.greaterThan(2);
+      expect(
+        labels.filter((l) => l.startsWith('rejected:')).length,
+        `${t.name}: ${labels.join(', ')}`,
+      ).to.be.greaterThan(2);
     }
   });
 });
@@ -72,9 +90,11 @@ describe('fuzz: decoders and JSON mappers return a value or a ProtocolError', fu
 describe('fuzz: the mutators', () => {
   it('are deterministic in the seed', () => {
     const base = new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    for (const m of BYTE_MUTATIONS) expect(mutateBytes(new Rng(7), base, [], m)).to.deep.equal(mutateBytes(new Rng(7), base, [], m));
+    for (const m of BYTE_MUTATIONS)
+      expect(mutateBytes(new Rng(7), base, [], m)).to.deep.equal(mutateBytes(new Rng(7), base, [], m));
     const json = { type: 3, amount: '10', list: [{ type: 0, a: '0x00' }] };
-    for (const m of JSON_MUTATIONS) expect(JSON.stringify(mutateJson(new Rng(9), json, m))).to.equal(JSON.stringify(mutateJson(new Rng(9), json, m)));
+    for (const m of JSON_MUTATIONS)
+      expect(JSON.stringify(mutateJson(new Rng(9), json, m))).to.equal(JSON.stringify(mutateJson(new Rng(9), json, m)));
   });
 
   it('never change their input', () => {
@@ -104,13 +124,41 @@ describe('fuzz: the mutators', () => {
   });
 
   it('runCase reports a non-protocol exception and a slow case as failures', () => {
-    const throwing: Target = { name: 'x', input: 'bytes', corpus: [new Uint8Array(1)], run: () => { throw new RangeError('boom'); } };
+    const throwing: Target = {
+      name: 'x',
+      input: 'bytes',
+      corpus: [new Uint8Array(1)],
+      run: () => {
+        throw new RangeError('boom');
+      },
+    };
     const out = runCase(throwing, { seed: 42, mutation: 'random', bytes: new Uint8Array(1) });
     expect(out.kind).to.equal('failure');
-    expect((out as { reason: string }).reason).to.contain('seed 42').and.contain('RangeError');
-    const slow: Target = { name: 'slow', input: 'bytes', corpus: [], run: (b) => { const t = performance.now(); while (performance.now() - t < 5); return b; } };
+    expect((out as { reason: string }).reason)
+      .to.contain('seed 42')
+      .and.contain('RangeError');
+    const slow: Target = {
+      name: 'slow',
+      input: 'bytes',
+      corpus: [],
+      run: (b) => {
+        const t = performance.now();
+        while (performance.now() - t < 5);
+        return b;
+      },
+    };
     expect(runCase(slow, { seed: 1, mutation: 'random', bytes: new Uint8Array(1) }, 1).kind).to.equal('failure');
-    const rejecting: Target = { name: 'r', input: 'bytes', corpus: [], run: () => { throw new ProtocolError('TRUNCATED', 'short'); } };
-    expect(runCase(rejecting, { seed: 1, mutation: 'random', bytes: new Uint8Array(0) })).to.deep.equal({ kind: 'rejected', code: 'TRUNCATED' });
+    const rejecting: Target = {
+      name: 'r',
+      input: 'bytes',
+      corpus: [],
+      run: () => {
+        throw new ProtocolError('TRUNCATED', 'short');
+      },
+    };
+    expect(runCase(rejecting, { seed: 1, mutation: 'random', bytes: new Uint8Array(0) })).to.deep.equal({
+      kind: 'rejected',
+      code: 'TRUNCATED',
+    });
   });
 });

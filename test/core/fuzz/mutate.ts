@@ -51,11 +51,28 @@ function concat(...parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-export const BYTE_MUTATIONS = ['random', 'truncate', 'bitflip', 'insert', 'delete', 'interesting', 'u16', 'u32', 'splice', 'duplicate', 'stack'] as const;
+export const BYTE_MUTATIONS = [
+  'random',
+  'truncate',
+  'bitflip',
+  'insert',
+  'delete',
+  'interesting',
+  'u16',
+  'u32',
+  'splice',
+  'duplicate',
+  'stack',
+] as const;
 export type ByteMutation = (typeof BYTE_MUTATIONS)[number];
 
 /** One mutation of `base` (never modified); `others` feed splices. */
-export function mutateBytes(rng: Rng, base: Uint8Array, others: readonly Uint8Array[] = [], kind: ByteMutation = rng.pick(BYTE_MUTATIONS)): Uint8Array {
+export function mutateBytes(
+  rng: Rng,
+  base: Uint8Array,
+  others: readonly Uint8Array[] = [],
+  kind: ByteMutation = rng.pick(BYTE_MUTATIONS),
+): Uint8Array {
   const b = base.slice();
   const at = (extra = 0): number => rng.int(b.length + extra);
   switch (kind) {
@@ -107,7 +124,8 @@ export function mutateBytes(rng: Rng, base: Uint8Array, others: readonly Uint8Ar
     }
     case 'stack': {
       let out: Uint8Array = b;
-      for (let k = 2 + rng.int(3); k > 0; k--) out = mutateBytes(rng, out, others, rng.pick(BYTE_MUTATIONS.filter((m) => m !== 'stack' && m !== 'random')));
+      for (let k = 2 + rng.int(3); k > 0; k--)
+        out = mutateBytes(rng, out, others, rng.pick(BYTE_MUTATIONS.filter((m) => m !== 'stack' && m !== 'random')));
       return out;
     }
   }
@@ -122,7 +140,10 @@ type J = any;
 /** Every path (keys / indices) to a value inside `v`, the root included as []. */
 function paths(v: J, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
   out.push(at);
-  if (Array.isArray(v)) v.forEach((x, i) => paths(x, [...at, i], out));
+  if (Array.isArray(v))
+    v.forEach((x, i) => {
+      paths(x, [...at, i], out);
+    });
   else if (v !== null && typeof v === 'object') for (const k of Object.keys(v)) paths(v[k], [...at, k], out);
   return out;
 }
@@ -190,12 +211,28 @@ export function junkValue(rng: Rng, like?: J): J {
     choices.push(() => Number(like));
   }
   if (typeof like === 'number') {
-    choices.push(() => like + 1, () => like - 1, () => -like, () => String(like), () => like * 256 + 255);
+    choices.push(
+      () => like + 1,
+      () => like - 1,
+      () => -like,
+      () => String(like),
+      () => like * 256 + 255,
+    );
   }
   return rng.pick(choices)();
 }
 
-export const JSON_MUTATIONS = ['replace', 'delete', 'extraKey', 'forbiddenKey', 'arrayGrow', 'arrayShrink', 'typeTag', 'wholeJunk', 'stack'] as const;
+export const JSON_MUTATIONS = [
+  'replace',
+  'delete',
+  'extraKey',
+  'forbiddenKey',
+  'arrayGrow',
+  'arrayShrink',
+  'typeTag',
+  'wholeJunk',
+  'stack',
+] as const;
 export type JsonMutation = (typeof JSON_MUTATIONS)[number];
 
 /** One field mutation of a deep copy of `base` (never modified). */
@@ -204,7 +241,8 @@ export function mutateJson(rng: Rng, base: J, kind: JsonMutation = rng.pick(JSON
   if (kind === 'wholeJunk') return junkValue(rng);
   if (kind === 'stack') {
     let v = root;
-    for (let k = 2 + rng.int(3); k > 0; k--) v = mutateJson(rng, v, rng.pick(JSON_MUTATIONS.filter((m) => m !== 'stack' && m !== 'wholeJunk')));
+    for (let k = 2 + rng.int(3); k > 0; k--)
+      v = mutateJson(rng, v, rng.pick(JSON_MUTATIONS.filter((m) => m !== 'stack' && m !== 'wholeJunk')));
     return v;
   }
   const all = paths(root);
@@ -233,7 +271,10 @@ export function mutateJson(rng: Rng, base: J, kind: JsonMutation = rng.pick(JSON
       const objects = containers.filter((p) => !Array.isArray(get(root, p)));
       if (objects.length === 0) return root;
       const obj = get(root, rng.pick(objects));
-      const key = kind === 'forbiddenKey' ? rng.pick(FORBIDDEN) : rng.pick(['extra', 'type', 'Type', 'amount ', '', 'toString', 'hasOwnProperty', 'k'.repeat(300)]);
+      const key =
+        kind === 'forbiddenKey'
+          ? rng.pick(FORBIDDEN)
+          : rng.pick(['extra', 'type', 'Type', 'amount ', '', 'toString', 'hasOwnProperty', 'k'.repeat(300)]);
       setOwn(obj, key, kind === 'forbiddenKey' && rng.bool(0.5) ? { polluted: true } : junkValue(rng));
       return root;
     }

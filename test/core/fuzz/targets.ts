@@ -6,12 +6,34 @@
  * canonical round trip, or a decode slower than the time bound). Runtime-neutral (Node and Deno).
  */
 import { toHex } from '../../../src/core/bytes.ts';
-import { decodeBlock, decodePayload, decodeOutput, encodeBlock, encodePayload, encodeOutput } from '../../../src/core/codec/index.ts';
+import {
+  decodeBlock,
+  decodePayload,
+  decodeOutput,
+  encodeBlock,
+  encodePayload,
+  encodeOutput,
+} from '../../../src/core/codec/index.ts';
 import { ProtocolError } from '../../../src/core/errors.ts';
-import { blockFromJson, blockToJson, outputFromJson, outputToJson, payloadFromJson, payloadToJson } from '../../../src/core/json/index.ts';
+import {
+  blockFromJson,
+  blockToJson,
+  outputFromJson,
+  outputToJson,
+  payloadFromJson,
+  payloadToJson,
+} from '../../../src/core/json/index.ts';
 import * as V3 from '../../../src/core/v3/index.ts';
 import { loadVectors } from '../../support/vectors.ts';
-import { JSON_MUTATIONS, BYTE_MUTATIONS, mutateBytes, mutateJson, Rng, type ByteMutation, type JsonMutation } from './mutate.ts';
+import {
+  JSON_MUTATIONS,
+  BYTE_MUTATIONS,
+  mutateBytes,
+  mutateJson,
+  Rng,
+  type ByteMutation,
+  type JsonMutation,
+} from './mutate.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type J = any;
@@ -57,7 +79,8 @@ export function loadTargets(): Target[] {
   // ---- v2 (Stardust)
   const blockHex: string[] = loadVectors('stardust/blocks.json').vectors.map((v: J) => v.bytes);
   const shimmer = loadVectors('stardust/shimmer_mainnet_milestones_17339_17341.json');
-  for (const m of shimmer.milestones as J[]) for (const b of (m.coneInWhiteFlagOrder as J[]).slice(0, 8)) blockHex.push(b.bytes);
+  for (const m of shimmer.milestones as J[])
+    for (const b of (m.coneInWhiteFlagOrder as J[]).slice(0, 8)) blockHex.push(b.bytes);
   const v2Blocks: Uint8Array[] = [];
   const v2BlockJson: J[] = [];
   const v2Payloads: Uint8Array[] = [];
@@ -72,7 +95,8 @@ export function loadTargets(): Target[] {
     if (block.payload) {
       v2Payloads.push(encodePayload(block.payload));
       v2PayloadJson.push(roundTrip(payloadToJson(block.payload)));
-      if (block.payload.type === 6) for (const o of block.payload.essence.outputs.slice(0, 4)) v2Outputs.push(encodeOutput(o));
+      if (block.payload.type === 6)
+        for (const o of block.payload.essence.outputs.slice(0, 4)) v2Outputs.push(encodeOutput(o));
     }
   });
   const ms = loadVectors('stardust/milestones.json');
@@ -117,7 +141,12 @@ export function loadTargets(): Target[] {
 
   return [
     { name: 'v2 decodeBlock', input: 'bytes', corpus: v2Blocks, run: (b) => encodeBlock(decodeBlock(b)) },
-    { name: 'v2 decodeBlock (allowNoParents)', input: 'bytes', corpus: v2Blocks, run: (b) => encodeBlock(decodeBlock(b, { allowNoParents: true })) },
+    {
+      name: 'v2 decodeBlock (allowNoParents)',
+      input: 'bytes',
+      corpus: v2Blocks,
+      run: (b) => encodeBlock(decodeBlock(b, { allowNoParents: true })),
+    },
     { name: 'v2 decodePayload', input: 'bytes', corpus: v2Payloads, run: (b) => encodePayload(decodePayload(b)) },
     { name: 'v2 decodeOutput', input: 'bytes', corpus: v2Outputs, run: (b) => encodeOutput(decodeOutput(b)) },
     {
@@ -135,7 +164,10 @@ export function loadTargets(): Target[] {
       corpus: v2BlockJson,
       run: (j) => {
         const b = blockFromJson(j, { submission: true });
-        return { bytes: encodeBlock(b), again: encodeBlock(blockFromJson(roundTrip(blockToJson(b)), { submission: true })) };
+        return {
+          bytes: encodeBlock(b),
+          again: encodeBlock(blockFromJson(roundTrip(blockToJson(b)), { submission: true })),
+        };
       },
     },
     {
@@ -156,17 +188,40 @@ export function loadTargets(): Target[] {
         return { bytes: encodeOutput(o), again: encodeOutput(outputFromJson(roundTrip(outputToJson(o)))) };
       },
     },
-    { name: 'v3 decodeBlockV3', input: 'bytes', corpus: v3Blocks, run: (b) => V3.encodeBlockV3(V3.decodeBlockV3(b, params)) },
-    { name: 'v3 decodePayloadV3', input: 'bytes', corpus: v3Payloads, run: (b) => V3.encodePayloadV3(V3.decodePayloadV3(b)) },
-    { name: 'v3 decodeSignedTransactionV3', input: 'bytes', corpus: v3Payloads, run: (b) => V3.encodeSignedTransactionV3(V3.decodeSignedTransactionV3(b)) },
-    { name: 'v3 decodeOutputV3', input: 'bytes', corpus: v3Outputs, run: (b) => V3.encodeOutputV3(V3.decodeOutputV3(b)) },
+    {
+      name: 'v3 decodeBlockV3',
+      input: 'bytes',
+      corpus: v3Blocks,
+      run: (b) => V3.encodeBlockV3(V3.decodeBlockV3(b, params)),
+    },
+    {
+      name: 'v3 decodePayloadV3',
+      input: 'bytes',
+      corpus: v3Payloads,
+      run: (b) => V3.encodePayloadV3(V3.decodePayloadV3(b)),
+    },
+    {
+      name: 'v3 decodeSignedTransactionV3',
+      input: 'bytes',
+      corpus: v3Payloads,
+      run: (b) => V3.encodeSignedTransactionV3(V3.decodeSignedTransactionV3(b)),
+    },
+    {
+      name: 'v3 decodeOutputV3',
+      input: 'bytes',
+      corpus: v3Outputs,
+      run: (b) => V3.encodeOutputV3(V3.decodeOutputV3(b)),
+    },
     {
       name: 'v3 blockFromJsonV3',
       input: 'json',
       corpus: v3BlockJson,
       run: (j) => {
         const b = V3.blockFromJsonV3(j);
-        return { bytes: V3.encodeBlockV3(b), again: V3.encodeBlockV3(V3.blockFromJsonV3(roundTrip(V3.blockToJsonV3(b)))) };
+        return {
+          bytes: V3.encodeBlockV3(b),
+          again: V3.encodeBlockV3(V3.blockFromJsonV3(roundTrip(V3.blockToJsonV3(b)))),
+        };
       },
     },
     {
@@ -175,7 +230,10 @@ export function loadTargets(): Target[] {
       corpus: v3PayloadJson,
       run: (j) => {
         const p = V3.payloadFromJsonV3(j);
-        return { bytes: V3.encodePayloadV3(p), again: V3.encodePayloadV3(V3.payloadFromJsonV3(roundTrip(V3.payloadToJsonV3(p)))) };
+        return {
+          bytes: V3.encodePayloadV3(p),
+          again: V3.encodePayloadV3(V3.payloadFromJsonV3(roundTrip(V3.payloadToJsonV3(p)))),
+        };
       },
     },
     {
@@ -184,7 +242,10 @@ export function loadTargets(): Target[] {
       corpus: v3OutputJson,
       run: (j) => {
         const o = V3.outputFromJsonV3(j);
-        return { bytes: V3.encodeOutputV3(o), again: V3.encodeOutputV3(V3.outputFromJsonV3(roundTrip(V3.outputToJsonV3(o)))) };
+        return {
+          bytes: V3.encodeOutputV3(o),
+          again: V3.encodeOutputV3(V3.outputFromJsonV3(roundTrip(V3.outputToJsonV3(o)))),
+        };
       },
     },
   ];
@@ -217,20 +278,31 @@ export type Outcome = { kind: 'accepted' } | { kind: 'rejected'; code: string } 
 export const CASE_TIME_BOUND_MS = 50;
 
 const describeInput = (input: FuzzInput): string =>
-  input.bytes ? `bytes ${toHex(input.bytes).slice(0, 400)}${input.bytes.length > 200 ? '...' : ''}` : `json ${JSON.stringify(input.json)?.slice(0, 400)}`;
+  input.bytes
+    ? `bytes ${toHex(input.bytes).slice(0, 400)}${input.bytes.length > 200 ? '...' : ''}`
+    : `json ${JSON.stringify(input.json)?.slice(0, 400)}`;
 
 /** Runs one input; everything but `accepted` and `rejected` is a failure that names the seed. */
 export function runCase(target: Target, input: FuzzInput, timeBoundMs = CASE_TIME_BOUND_MS): Outcome {
-  const fail = (why: string): Outcome => ({ kind: 'failure', reason: `${target.name}, seed ${input.seed}, mutation ${input.mutation}: ${why}\n  ${describeInput(input)}` });
+  const fail = (why: string): Outcome => ({
+    kind: 'failure',
+    reason: `${target.name}, seed ${input.seed}, mutation ${input.mutation}: ${why}\n  ${describeInput(input)}`,
+  });
   const t0 = performance.now();
   let outcome: Outcome;
   try {
     if (target.input === 'bytes') {
       const again = target.run(input.bytes!);
-      outcome = toHex(again) === toHex(input.bytes!) ? { kind: 'accepted' } : fail(`accepted but not canonical: re-encodes to ${toHex(again).slice(0, 200)}`);
+      outcome =
+        toHex(again) === toHex(input.bytes!)
+          ? { kind: 'accepted' }
+          : fail(`accepted but not canonical: re-encodes to ${toHex(again).slice(0, 200)}`);
     } else {
       const { bytes, again } = target.run(input.json);
-      outcome = toHex(again) === toHex(bytes) ? { kind: 'accepted' } : fail('accepted JSON does not read back from its own rendering to the same bytes');
+      outcome =
+        toHex(again) === toHex(bytes)
+          ? { kind: 'accepted' }
+          : fail('accepted JSON does not read back from its own rendering to the same bytes');
     }
   } catch (e) {
     if (e instanceof ProtocolError) outcome = { kind: 'rejected', code: e.code };

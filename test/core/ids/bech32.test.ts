@@ -49,7 +49,9 @@ describe('ids/bech32', () => {
 
     it('encodes the alias address of the zero-output-ID alias (outputs.json)', () => {
       const v = outputs.aliasIdFromOutputId[0];
-      expect(bech32EncodeAddress('rms', { type: ADDRESS_ALIAS, aliasId: fromHex(v.aliasId) })).to.equal(v.aliasAddressBech32Rms);
+      expect(bech32EncodeAddress('rms', { type: ADDRESS_ALIAS, aliasId: fromHex(v.aliasId) })).to.equal(
+        v.aliasAddressBech32Rms,
+      );
     });
 
     it('the first data character names the type: q = Ed25519, p = Alias, z = NFT', () => {
@@ -91,13 +93,17 @@ describe('ids/bech32', () => {
         '10a06t8', // empty HRP
         '1qzzfhee', // empty HRP
       ]) {
-        expect(() => bech32Decode(s), JSON.stringify(s)).to.throw(ProtocolError).with.property('code', 'INVALID_BECH32');
+        expect(() => bech32Decode(s), JSON.stringify(s))
+          .to.throw(ProtocolError)
+          .with.property('code', 'INVALID_BECH32');
       }
     });
 
     it('rejects a bech32m checksum (Stardust uses BIP-173 bech32)', () => {
       // BIP-350 valid bech32m string
-      expect(() => bech32Decode('a1lqfn3a')).to.throw(ProtocolError).with.property('code', 'INVALID_BECH32');
+      expect(() => bech32Decode('a1lqfn3a'))
+        .to.throw(ProtocolError)
+        .with.property('code', 'INVALID_BECH32');
     });
 
     it('round-trips arbitrary data lengths', () => {
@@ -145,21 +151,29 @@ describe('ids/bech32', () => {
 
     it('rejects a different HRP when one is expected', () => {
       expect(bech32DecodeAddress(good, 'rms').hrp).to.equal('rms');
-      expect(() => bech32DecodeAddress(good, 'smr')).to.throw(ProtocolError).with.property('code', 'INVALID_BECH32');
+      expect(() => bech32DecodeAddress(good, 'smr'))
+        .to.throw(ProtocolError)
+        .with.property('code', 'INVALID_BECH32');
     });
 
     it('rejects non-zero padding bits and an extra padding group', () => {
       // Independent BIP-173 checksum (test-side) so that strings with a valid checksum but bad padding can be built.
       const CS = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
       const G = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
-      const poly = (v: number[]): number => v.reduce((c, x) => {
-        const t = c >>> 25;
-        let n = ((c & 0x1ffffff) << 5) ^ x;
-        for (let i = 0; i < 5; i++) if ((t >>> i) & 1) n ^= G[i]!;
-        return n >>> 0;
-      }, 1);
+      const poly = (v: number[]): number =>
+        v.reduce((c, x) => {
+          const t = c >>> 25;
+          let n = ((c & 0x1ffffff) << 5) ^ x;
+          for (let i = 0; i < 5; i++) if ((t >>> i) & 1) n ^= G[i]!;
+          return n >>> 0;
+        }, 1);
       const withChecksum = (hrp: string, words: number[]): string => {
-        const exp = [...hrp].map((c) => c.charCodeAt(0) >> 5).concat([0], [...hrp].map((c) => c.charCodeAt(0) & 31));
+        const exp = [...hrp]
+          .map((c) => c.charCodeAt(0) >> 5)
+          .concat(
+            [0],
+            [...hrp].map((c) => c.charCodeAt(0) & 31),
+          );
         const m = poly([...exp, ...words, 0, 0, 0, 0, 0, 0]) ^ 1;
         const cs = [0, 1, 2, 3, 4, 5].map((i) => (m >>> (5 * (5 - i))) & 31);
         return hrp + '1' + [...words, ...cs].map((w) => CS[w]).join('');

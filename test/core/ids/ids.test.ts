@@ -51,18 +51,32 @@ describe('ids', () => {
     });
 
     it('rejects index 128 (the sdk negative vector) and any index > 127 (VALUE_OUT_OF_RANGE)', () => {
-      expect(() => parseOutputId(bad.outputIdInvalid)).to.throw(ProtocolError, /128/).with.property('code', 'VALUE_OUT_OF_RANGE');
-      expect(() => parseOutputId(fromHex(good.outputId.slice(0, -4) + 'ffff'))).to.throw(ProtocolError).with.property('code', 'VALUE_OUT_OF_RANGE');
+      expect(() => parseOutputId(bad.outputIdInvalid))
+        .to.throw(ProtocolError, /128/)
+        .with.property('code', 'VALUE_OUT_OF_RANGE');
+      expect(() => parseOutputId(fromHex(good.outputId.slice(0, -4) + 'ffff')))
+        .to.throw(ProtocolError)
+        .with.property('code', 'VALUE_OUT_OF_RANGE');
       for (const i of [128, 65535, -1, 1.5]) {
-        expect(() => outputId(new Uint8Array(32), i), String(i)).to.throw(ProtocolError).with.property('code', 'VALUE_OUT_OF_RANGE');
+        expect(() => outputId(new Uint8Array(32), i), String(i))
+          .to.throw(ProtocolError)
+          .with.property('code', 'VALUE_OUT_OF_RANGE');
       }
     });
 
     it('rejects a wrong length (LENGTH_OUT_OF_RANGE), bad hex and a missing 0x (INVALID_HEX)', () => {
-      expect(() => parseOutputId(good.outputId.slice(0, -2))).to.throw(ProtocolError).with.property('code', 'LENGTH_OUT_OF_RANGE');
-      expect(() => parseOutputId(new Uint8Array(35))).to.throw(ProtocolError).with.property('code', 'LENGTH_OUT_OF_RANGE');
-      expect(() => parseOutputId(good.outputId.slice(2))).to.throw(ProtocolError).with.property('code', 'INVALID_HEX');
-      expect(() => parseOutputId('0x' + 'zz'.repeat(34))).to.throw(ProtocolError).with.property('code', 'INVALID_HEX');
+      expect(() => parseOutputId(good.outputId.slice(0, -2)))
+        .to.throw(ProtocolError)
+        .with.property('code', 'LENGTH_OUT_OF_RANGE');
+      expect(() => parseOutputId(new Uint8Array(35)))
+        .to.throw(ProtocolError)
+        .with.property('code', 'LENGTH_OUT_OF_RANGE');
+      expect(() => parseOutputId(good.outputId.slice(2)))
+        .to.throw(ProtocolError)
+        .with.property('code', 'INVALID_HEX');
+      expect(() => parseOutputId('0x' + 'zz'.repeat(34)))
+        .to.throw(ProtocolError)
+        .with.property('code', 'INVALID_HEX');
       expect(() => outputId(new Uint8Array(31), 0)).to.throw(RangeError);
     });
   });

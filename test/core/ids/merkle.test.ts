@@ -49,7 +49,8 @@ describe('ids/merkle (TIP-4)', () => {
       return merkleNodeHash(direct(d.slice(0, k)), direct(d.slice(k)));
     };
     const many = Array.from({ length: 9 }, (_, i) => blake2b256(new Uint8Array([i])));
-    for (let n = 2; n <= 9; n++) expect(toHex(merkleRoot(many.slice(0, n))), `n=${n}`).to.equal(toHex(direct(many.slice(0, n))));
+    for (let n = 2; n <= 9; n++)
+      expect(toHex(merkleRoot(many.slice(0, n))), `n=${n}`).to.equal(toHex(direct(many.slice(0, n))));
   });
 
   it('depends on order', () => {

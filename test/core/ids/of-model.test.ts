@@ -34,11 +34,13 @@ const milestones = loadVectors('stardust/milestones.json');
 const transactions = loadVectors('stardust/transactions.json');
 const shimmer = loadVectors('stardust/shimmer_mainnet_milestones_17339_17341.json');
 
-const keyRanges: MilestoneKeyRange[] = shimmer.nodeConfigInSource.keyRanges.map((r: { public_key: string; start: number; end: number }) => ({
-  publicKey: fromHex(r.public_key),
-  start: r.start,
-  end: r.end,
-}));
+const keyRanges: MilestoneKeyRange[] = shimmer.nodeConfigInSource.keyRanges.map(
+  (r: { public_key: string; start: number; end: number }) => ({
+    publicKey: fromHex(r.public_key),
+    start: r.start,
+    end: r.end,
+  }),
+);
 const threshold: number = shimmer.nodeConfigInSource.milestonePublicKeyCount;
 
 function ownKeys(ms: MilestonePayload): MilestoneKeyRange[] {
@@ -67,7 +69,11 @@ function milestoneFromJson(j: {
     appliedMerkleRoot: fromHex(j.appliedMerkleRoot),
     metadata: new Uint8Array(0),
     options: [],
-    signatures: j.signatures.map((s) => ({ type: SIGNATURE_ED25519, publicKey: fromHex(s.publicKey), signature: fromHex(s.signature) })),
+    signatures: j.signatures.map((s) => ({
+      type: SIGNATURE_ED25519,
+      publicKey: fromHex(s.publicKey),
+      signature: fromHex(s.signature),
+    })),
   };
 }
 
@@ -88,7 +94,9 @@ describe('ids of models (codec-based)', () => {
           expect(toHex0x(transactionIdOf(tx))).to.equal(v.derived.transactionId);
           const hash = essenceHash(tx.essence);
           expect(toHex0x(hash)).to.equal(v.derived.essenceHash);
-          expect(signaturesOf(tx).map((s) => ed25519Verify(s.publicKey, hash, s.signature))).to.deep.equal(v.derived.signatureUnlocksValid);
+          expect(signaturesOf(tx).map((s) => ed25519Verify(s.publicKey, hash, s.signature))).to.deep.equal(
+            v.derived.signatureUnlocksValid,
+          );
         }
         if (v.derived.milestoneId) {
           expect(p?.type).to.equal(PAYLOAD_MILESTONE);
@@ -108,7 +116,9 @@ describe('ids of models (codec-based)', () => {
       expect(toHex0x(blockIdOf(block))).to.equal(v.blockIdOfBlockWithProtocolVersion2AndNonce0);
       const ms = block.payload as MilestonePayload;
       expect(toHex0x(milestoneIdOf(ms))).to.equal(v.milestoneId);
-      expect(() => verifyMilestoneSignatures(ms, ownKeys(ms), 1)).to.throw(ProtocolError, /does not verify/).with.property('code', 'INVALID_SIGNATURE');
+      expect(() => verifyMilestoneSignatures(ms, ownKeys(ms), 1))
+        .to.throw(ProtocolError, /does not verify/)
+        .with.property('code', 'INVALID_SIGNATURE');
     });
 
     for (const v of milestones.vectors.slice(1)) {
@@ -131,17 +141,25 @@ describe('ids of models (codec-based)', () => {
 
     it('iota-sdk prepared transaction: inputs commitment of the consumed output model', () => {
       const v = transactions.vectors[1];
-      expect(toHex0x(inputsCommitmentOf([decodeOutput(fromHex(v.derived.inputOutputHex))]))).to.equal(v.essenceJson.inputsCommitment);
+      expect(toHex0x(inputsCommitmentOf([decodeOutput(fromHex(v.derived.inputOutputHex))]))).to.equal(
+        v.essenceJson.inputsCommitment,
+      );
     });
   });
 
   describe('real Shimmer milestones 17339..17341', () => {
-    const cones: { expected: string; bytes: Uint8Array; block: Block }[][] = shimmer.milestones.map((m: { coneInWhiteFlagOrder: { blockId: string; bytes: string }[] }) =>
-      m.coneInWhiteFlagOrder.map((b) => ({ expected: b.blockId, bytes: fromHex(b.bytes), block: decodeBlock(fromHex(b.bytes)) })),
+    const cones: { expected: string; bytes: Uint8Array; block: Block }[][] = shimmer.milestones.map(
+      (m: { coneInWhiteFlagOrder: { blockId: string; bytes: string }[] }) =>
+        m.coneInWhiteFlagOrder.map((b) => ({
+          expected: b.blockId,
+          bytes: fromHex(b.bytes),
+          block: decodeBlock(fromHex(b.bytes)),
+        })),
     );
     const referenced = new Map<string, Uint8Array>();
     for (const m of shimmer.milestones) {
-      for (const [id, o] of Object.entries(m.derived.referencedInputOutputs as Record<string, { outputBytes: string }>)) referenced.set(id, fromHex(o.outputBytes));
+      for (const [id, o] of Object.entries(m.derived.referencedInputOutputs as Record<string, { outputBytes: string }>))
+        referenced.set(id, fromHex(o.outputBytes));
     }
 
     it('112 block IDs of the decoded blocks equal the byte-level IDs', () => {
@@ -155,24 +173,34 @@ describe('ids of models (codec-based)', () => {
 
     it('16 transactions: ID, essence hash, signatures, inputs commitment from the consumed output models', () => {
       let n = 0;
-      shimmer.milestones.forEach((m: { createdOutputTransactionIdsInSource: string[]; derived: { transactions: { blockId: string; transactionId: string; essenceHash: string }[] } }, mi: number) => {
-        const derived = new Map(m.derived.transactions.map((t) => [t.blockId, t]));
-        for (const b of cones[mi]!) {
-          if (b.block.payload?.type !== PAYLOAD_TRANSACTION) continue;
-          const tx = b.block.payload;
-          const id = toHex0x(transactionIdOf(tx));
-          expect(m.createdOutputTransactionIdsInSource).to.include(id);
-          expect(id).to.equal(derived.get(b.expected)!.transactionId);
-          const hash = essenceHash(tx.essence);
-          expect(toHex0x(hash)).to.equal(derived.get(b.expected)!.essenceHash);
-          const sigs = signaturesOf(tx);
-          expect(sigs.length).to.be.greaterThan(0);
-          for (const s of sigs) expect(ed25519Verify(s.publicKey, hash, s.signature)).to.equal(true);
-          const consumed = tx.essence.inputs.map((i) => decodeOutput(referenced.get(toHex0x(outputId(i.transactionId, i.transactionOutputIndex)))!));
-          expect(toHex0x(inputsCommitmentOf(consumed))).to.equal(toHex0x(tx.essence.inputsCommitment));
-          n++;
-        }
-      });
+      shimmer.milestones.forEach(
+        (
+          m: {
+            createdOutputTransactionIdsInSource: string[];
+            derived: { transactions: { blockId: string; transactionId: string; essenceHash: string }[] };
+          },
+          mi: number,
+        ) => {
+          const derived = new Map(m.derived.transactions.map((t) => [t.blockId, t]));
+          for (const b of cones[mi]!) {
+            if (b.block.payload?.type !== PAYLOAD_TRANSACTION) continue;
+            const tx = b.block.payload;
+            const id = toHex0x(transactionIdOf(tx));
+            expect(m.createdOutputTransactionIdsInSource).to.include(id);
+            expect(id).to.equal(derived.get(b.expected)!.transactionId);
+            const hash = essenceHash(tx.essence);
+            expect(toHex0x(hash)).to.equal(derived.get(b.expected)!.essenceHash);
+            const sigs = signaturesOf(tx);
+            expect(sigs.length).to.be.greaterThan(0);
+            for (const s of sigs) expect(ed25519Verify(s.publicKey, hash, s.signature)).to.equal(true);
+            const consumed = tx.essence.inputs.map((i) =>
+              decodeOutput(referenced.get(toHex0x(outputId(i.transactionId, i.transactionOutputIndex)))!),
+            );
+            expect(toHex0x(inputsCommitmentOf(consumed))).to.equal(toHex0x(tx.essence.inputsCommitment));
+            n++;
+          }
+        },
+      );
       expect(n).to.equal(16);
     });
 
@@ -190,11 +218,23 @@ describe('ids of models (codec-based)', () => {
     it('a tampered milestone, a wrong key set, too few or unsorted signatures are rejected (INVALID_SIGNATURE)', () => {
       const ms = milestoneFromJson(shimmer.milestones[2].milestonePayloadJson);
       const bad = (m: MilestonePayload, ranges: MilestoneKeyRange[], t: number, re: RegExp) =>
-        expect(() => verifyMilestoneSignatures(m, ranges, t)).to.throw(ProtocolError, re).with.property('code', 'INVALID_SIGNATURE');
+        expect(() => verifyMilestoneSignatures(m, ranges, t))
+          .to.throw(ProtocolError, re)
+          .with.property('code', 'INVALID_SIGNATURE');
       bad({ ...ms, timestamp: ms.timestamp + 1 }, keyRanges, threshold, /does not verify/);
       bad({ ...ms, appliedMerkleRoot: new Uint8Array(32) }, keyRanges, threshold, /does not verify/);
-      bad(ms, keyRanges.slice(0, 9).concat([{ publicKey: new Uint8Array(32).fill(7), start: 0, end: 0 }]), threshold, /not applicable/);
-      bad(ms, keyRanges.map((r) => ({ ...r, end: 100 })), threshold, /only 0 public keys apply/);
+      bad(
+        ms,
+        keyRanges.slice(0, 9).concat([{ publicKey: new Uint8Array(32).fill(7), start: 0, end: 0 }]),
+        threshold,
+        /not applicable/,
+      );
+      bad(
+        ms,
+        keyRanges.map((r) => ({ ...r, end: 100 })),
+        threshold,
+        /only 0 public keys apply/,
+      );
       bad({ ...ms, signatures: ms.signatures.slice(0, 6) }, keyRanges, threshold, /6 signatures, the threshold is 7/);
       bad({ ...ms, signatures: [...ms.signatures].reverse() }, keyRanges, threshold, /not sorted/);
       // exactly the threshold is enough

@@ -47,11 +47,13 @@ interface Milestone {
 }
 
 const milestones: Milestone[] = data.milestones;
-const keyRanges: MilestoneKeyRange[] = data.nodeConfigInSource.keyRanges.map((r: { public_key: string; start: number; end: number }) => ({
-  publicKey: fromHex(r.public_key),
-  start: r.start,
-  end: r.end,
-}));
+const keyRanges: MilestoneKeyRange[] = data.nodeConfigInSource.keyRanges.map(
+  (r: { public_key: string; start: number; end: number }) => ({
+    publicKey: fromHex(r.public_key),
+    start: r.start,
+    end: r.end,
+  }),
+);
 const threshold: number = data.nodeConfigInSource.milestonePublicKeyCount;
 
 /** All cone blocks, each with its bytes, computed ID and sliced payload. */
@@ -66,12 +68,20 @@ const cones = milestones.map((m) =>
 
 /** Every transaction of every cone: the payload bytes between the payload-length prefix and the nonce. */
 const txs = cones.flatMap((cone, mi) =>
-  cone.filter((b) => b.sliced.payloadType === 6).map((b) => ({ milestone: milestones[mi]!, block: b, payload: b.sliced.payload!, tx: sliceTransaction(b.sliced.payload!) })),
+  cone
+    .filter((b) => b.sliced.payloadType === 6)
+    .map((b) => ({
+      milestone: milestones[mi]!,
+      block: b,
+      payload: b.sliced.payload!,
+      tx: sliceTransaction(b.sliced.payload!),
+    })),
 );
 
 /** All referenced (consumed) outputs by output ID hex. */
 const referenced = new Map<string, Uint8Array>();
-for (const m of milestones) for (const [id, o] of Object.entries(m.derived.referencedInputOutputs)) referenced.set(id, fromHex(o.outputBytes));
+for (const m of milestones)
+  for (const [id, o] of Object.entries(m.derived.referencedInputOutputs)) referenced.set(id, fromHex(o.outputBytes));
 
 describe('ids: real Shimmer milestones 17339..17341', () => {
   it('has 3 milestones, 112 cone blocks, 16 transactions, 27 distinct referenced outputs, 10 Shimmer keys (threshold 7)', () => {
@@ -105,7 +115,9 @@ describe('ids: real Shimmer milestones 17339..17341', () => {
 
   it('the 3 milestone IDs: essence hash equals the source ID; the real milestone blocks in later cones carry those essences', () => {
     for (const m of milestones) {
-      expect(toHex0x(milestoneIdFromEssence(fromHex(m.derived.milestoneEssenceHex))), `milestone ${m.index}`).to.equal(m.milestoneIdInSource);
+      expect(toHex0x(milestoneIdFromEssence(fromHex(m.derived.milestoneEssenceHex))), `milestone ${m.index}`).to.equal(
+        m.milestoneIdInSource,
+      );
     }
     // Each cone holds the block of the previous milestone: its essence, sliced from the real bytes, hashes to the
     // Previous Milestone ID of the milestone (17338 -> 17339, 17339 -> 17340, 17340 -> 17341).
@@ -123,7 +135,9 @@ describe('ids: real Shimmer milestones 17339..17341', () => {
     let count = 0;
     for (const m of milestones) {
       const id = fromHex(m.milestoneIdInSource);
-      const signatures = m.milestonePayloadJson.signatures.map((s) => ed25519Signature(fromHex(s.publicKey), fromHex(s.signature)));
+      const signatures = m.milestonePayloadJson.signatures.map((s) =>
+        ed25519Signature(fromHex(s.publicKey), fromHex(s.signature)),
+      );
       verifyMilestoneSignaturesOverId(id, m.index, signatures, keyRanges, threshold);
       for (const s of signatures) expect(ed25519Verify(s.publicKey, id, s.signature)).to.equal(true);
       count += signatures.length;
@@ -157,9 +171,11 @@ describe('ids: real Shimmer milestones 17339..17341', () => {
     let signatures = 0;
     for (const t of txs) {
       const hash = essenceHashFromBytes(t.tx.essence);
-      const derived = (t.milestone as unknown as { derived: { transactions: { blockId: string; essenceHash: string; transactionId: string }[] } }).derived.transactions.find(
-        (d) => d.blockId === toHex0x(t.block.id),
-      )!;
+      const derived = (
+        t.milestone as unknown as {
+          derived: { transactions: { blockId: string; essenceHash: string; transactionId: string }[] };
+        }
+      ).derived.transactions.find((d) => d.blockId === toHex0x(t.block.id))!;
       expect(toHex0x(hash)).to.equal(derived.essenceHash);
       expect(toHex0x(transactionId(t.payload))).to.equal(derived.transactionId);
       expect(t.tx.signatureUnlocks.length, `tx in ${toHex0x(t.block.id)}`).to.be.greaterThan(0);
@@ -178,11 +194,15 @@ describe('ids: real Shimmer milestones 17339..17341', () => {
     for (let mi = 0; mi < 3; mi++) {
       const m = milestones[mi]!;
       const cone = cones[mi]!;
-      expect(toHex0x(merkleRoot(cone.map((b) => b.id))), `inclusion ${m.index}`).to.equal(m.milestonePayloadJson.inclusionMerkleRoot);
+      expect(toHex0x(merkleRoot(cone.map((b) => b.id))), `inclusion ${m.index}`).to.equal(
+        m.milestonePayloadJson.inclusionMerkleRoot,
+      );
       const applied = cone.filter((b) => b.inclusionState === 'included').map((b) => b.id);
       expect(toHex0x(merkleRoot(applied)), `applied ${m.index}`).to.equal(m.milestonePayloadJson.appliedMerkleRoot);
       // order matters: reversing the cone gives a different root
-      expect(toHex0x(merkleRoot([...cone].reverse().map((b) => b.id)))).to.not.equal(m.milestonePayloadJson.inclusionMerkleRoot);
+      expect(toHex0x(merkleRoot([...cone].reverse().map((b) => b.id)))).to.not.equal(
+        m.milestonePayloadJson.inclusionMerkleRoot,
+      );
     }
   });
 

@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import { compareBytes, fromHex, toHex, toHex0x } from '../../../src/core/bytes.ts';
-import { blake2b256, ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign, ed25519Verify } from '../../../src/core/crypto/index.ts';
+import {
+  blake2b256,
+  ed25519AddressFromPublicKey,
+  ed25519PublicKeyFromSeed,
+  ed25519Sign,
+  ed25519Verify,
+} from '../../../src/core/crypto/index.ts';
 import { ProtocolError } from '../../../src/core/errors.ts';
 import {
   applicableMilestoneKeys,
@@ -20,7 +26,11 @@ const milestones = loadVectors('stardust/milestones.json');
 const shimmer = loadVectors('stardust/shimmer_mainnet_milestones_17339_17341.json');
 
 const shimmerKeyRanges: MilestoneKeyRange[] = shimmer.nodeConfigInSource.keyRanges.map(
-  (r: { public_key: string; start: number; end: number }) => ({ publicKey: fromHex(r.public_key), start: r.start, end: r.end }),
+  (r: { public_key: string; start: number; end: number }) => ({
+    publicKey: fromHex(r.public_key),
+    start: r.start,
+    end: r.end,
+  }),
 );
 const shimmerThreshold: number = shimmer.nodeConfigInSource.milestonePublicKeyCount;
 
@@ -44,7 +54,9 @@ describe('signatures over IDs', () => {
       expect(toHex(sliced.essence)).to.equal(v.derived.essenceHex);
       const s = v.json.unlocks[0].signature;
       expect(ed25519Verify(fromHex(s.publicKey), hash, fromHex(s.signature))).to.equal(true);
-      expect(toHex0x(ed25519AddressFromPublicKey(fromHex(s.publicKey)).pubKeyHash)).to.equal(v.derived.signerEd25519Address);
+      expect(toHex0x(ed25519AddressFromPublicKey(fromHex(s.publicKey)).pubKeyHash)).to.equal(
+        v.derived.signerEd25519Address,
+      );
       // tampering with any side breaks it
       const badHash = hash.slice();
       badHash[0] ^= 1;
@@ -79,7 +91,9 @@ describe('signatures over IDs', () => {
         const tx = sliceTransaction(sliceBlock(v.bytes).payload!);
         const hash = essenceHashFromBytes(tx.essence);
         expect(toHex0x(hash)).to.equal(v.derived.essenceHash);
-        expect(tx.signatureUnlocks.map((u) => ed25519Verify(u.publicKey, hash, u.signature))).to.deep.equal(v.derived.signatureUnlocksValid);
+        expect(tx.signatureUnlocks.map((u) => ed25519Verify(u.publicKey, hash, u.signature))).to.deep.equal(
+          v.derived.signatureUnlocksValid,
+        );
       });
     }
 
@@ -87,7 +101,9 @@ describe('signatures over IDs', () => {
       it(`${v.name}: milestone signatures verify over the milestone ID`, () => {
         const ms = sliceMilestone(sliceBlock(v.bytes).payload!);
         const id = milestoneIdFromEssence(ms.essence);
-        expect(ms.signatures.map((s) => ed25519Verify(s.publicKey, id, s.signature))).to.deep.equal(v.derived.milestoneSignaturesValid);
+        expect(ms.signatures.map((s) => ed25519Verify(s.publicKey, id, s.signature))).to.deep.equal(
+          v.derived.milestoneSignaturesValid,
+        );
         const index = new DataView(ms.essence.buffer, ms.essence.byteOffset).getUint32(0, true);
         const signatures = ms.signatures.map((s) => sig(s.publicKey, s.signature));
         // The milestone's own keys as an open-ended configuration, all signatures required.
@@ -98,7 +114,10 @@ describe('signatures over IDs', () => {
           verifyMilestoneSignaturesOverId(id, index, signatures, shimmerKeyRanges, shimmerThreshold);
         } else {
           // alphanet keys are not Shimmer keys
-          expectInvalidSignature(() => verifyMilestoneSignaturesOverId(id, index, signatures, shimmerKeyRanges, 1), /not applicable/);
+          expectInvalidSignature(
+            () => verifyMilestoneSignaturesOverId(id, index, signatures, shimmerKeyRanges, 1),
+            /not applicable/,
+          );
         }
       });
     }
@@ -109,11 +128,18 @@ describe('signatures over IDs', () => {
       const v = milestones.vectors[0];
       const id = milestoneIdFromEssence(fromHex(v.derived.essenceHex));
       expect(toHex0x(id)).to.equal(v.milestoneId);
-      const signatures: Ed25519Signature[] = v.json.signatures.map((s: { publicKey: string; signature: string }) => sig(fromHex(s.publicKey), fromHex(s.signature)));
-      expect(signatures.map((s) => ed25519Verify(s.publicKey, id, s.signature))).to.deep.equal(v.derived.signaturesValid);
+      const signatures: Ed25519Signature[] = v.json.signatures.map((s: { publicKey: string; signature: string }) =>
+        sig(fromHex(s.publicKey), fromHex(s.signature)),
+      );
+      expect(signatures.map((s) => ed25519Verify(s.publicKey, id, s.signature))).to.deep.equal(
+        v.derived.signaturesValid,
+      );
       expect(v.derived.signaturesValid).to.deep.equal([false, false, false]);
       const ranges = signatures.map((s) => ({ publicKey: s.publicKey, start: 0, end: 0 }));
-      expectInvalidSignature(() => verifyMilestoneSignaturesOverId(id, v.json.index, signatures, ranges, 1), /signatures\[0\] does not verify/);
+      expectInvalidSignature(
+        () => verifyMilestoneSignaturesOverId(id, v.json.index, signatures, ranges, 1),
+        /signatures\[0\] does not verify/,
+      );
     });
   });
 
@@ -133,24 +159,39 @@ describe('signatures over IDs', () => {
     });
 
     it('rejects too few signatures', () => {
-      expectInvalidSignature(() => verifyMilestoneSignaturesOverId(id, index, signed.slice(0, 2), ranges, 3), /2 signatures, the threshold is 3/);
+      expectInvalidSignature(
+        () => verifyMilestoneSignaturesOverId(id, index, signed.slice(0, 2), ranges, 3),
+        /2 signatures, the threshold is 3/,
+      );
       expectInvalidSignature(() => verifyMilestoneSignaturesOverId(id, index, [], ranges, 1), /0 signatures/);
     });
 
     it('rejects unsorted and duplicate keys', () => {
       const swapped = [signed[1]!, signed[0]!, ...signed.slice(2)];
-      expectInvalidSignature(() => verifyMilestoneSignaturesOverId(id, index, swapped, ranges, 3), /not sorted.*signatures\[1\]/);
+      expectInvalidSignature(
+        () => verifyMilestoneSignaturesOverId(id, index, swapped, ranges, 3),
+        /not sorted.*signatures\[1\]/,
+      );
       const dup = [signed[0]!, signed[0]!, signed[1]!];
       expectInvalidSignature(() => verifyMilestoneSignaturesOverId(id, index, dup, ranges, 3), /duplicates/);
     });
 
     it('rejects a key outside the applicable set (wrong key set, range not yet started or already ended)', () => {
       const others: MilestoneKeyRange[] = ranges.slice(1);
-      expectInvalidSignature(() => verifyMilestoneSignaturesOverId(id, index, signed, others, 3), /signatures\[0\] is not applicable/);
+      expectInvalidSignature(
+        () => verifyMilestoneSignaturesOverId(id, index, signed, others, 3),
+        /signatures\[0\] is not applicable/,
+      );
       const ended = ranges.map((r, i) => (i === 2 ? { ...r, end: index - 1 } : r));
-      expectInvalidSignature(() => verifyMilestoneSignaturesOverId(id, index, signed, ended, 3), /signatures\[2\] is not applicable/);
+      expectInvalidSignature(
+        () => verifyMilestoneSignaturesOverId(id, index, signed, ended, 3),
+        /signatures\[2\] is not applicable/,
+      );
       const later = ranges.map((r, i) => (i === 4 ? { ...r, start: index + 1 } : r));
-      expectInvalidSignature(() => verifyMilestoneSignaturesOverId(id, index, signed, later, 3), /signatures\[4\] is not applicable/);
+      expectInvalidSignature(
+        () => verifyMilestoneSignaturesOverId(id, index, signed, later, 3),
+        /signatures\[4\] is not applicable/,
+      );
       // the boundaries themselves are inclusive
       const exact = ranges.map((r) => ({ ...r, start: index, end: index }));
       verifyMilestoneSignaturesOverId(id, index, signed, exact, 5);
@@ -159,16 +200,35 @@ describe('signatures over IDs', () => {
     it('rejects when fewer keys apply than the threshold', () => {
       const twoApply = ranges.map((r, i) => (i < 3 ? { ...r, end: 10 } : r));
       expect(applicableMilestoneKeys(twoApply, index)).to.have.length(2);
-      expectInvalidSignature(() => verifyMilestoneSignaturesOverId(id, index, signed.slice(3), twoApply, 3), /only 2 public keys apply/);
+      expectInvalidSignature(
+        () => verifyMilestoneSignaturesOverId(id, index, signed.slice(3), twoApply, 3),
+        /only 2 public keys apply/,
+      );
     });
 
     it('rejects a tampered signature, a tampered ID and a signature by another key', () => {
-      const tampered = signed.map((s, i) => (i === 3 ? sig(s.publicKey, s.signature.map((b, j) => (j === 5 ? b ^ 1 : b))) : s));
-      expectInvalidSignature(() => verifyMilestoneSignaturesOverId(id, index, tampered, ranges, 5), /signatures\[3\] does not verify/);
+      const tampered = signed.map((s, i) =>
+        i === 3
+          ? sig(
+              s.publicKey,
+              s.signature.map((b, j) => (j === 5 ? b ^ 1 : b)),
+            )
+          : s,
+      );
+      expectInvalidSignature(
+        () => verifyMilestoneSignaturesOverId(id, index, tampered, ranges, 5),
+        /signatures\[3\] does not verify/,
+      );
       const otherId = blake2b256(id);
-      expectInvalidSignature(() => verifyMilestoneSignaturesOverId(otherId, index, signed, ranges, 5), /signatures\[0\] does not verify/);
+      expectInvalidSignature(
+        () => verifyMilestoneSignaturesOverId(otherId, index, signed, ranges, 5),
+        /signatures\[0\] does not verify/,
+      );
       const swappedSig = signed.map((s, i) => (i === 1 ? sig(s.publicKey, signed[2]!.signature) : s));
-      expectInvalidSignature(() => verifyMilestoneSignaturesOverId(id, index, swappedSig, ranges, 5), /signatures\[1\] does not verify/);
+      expectInvalidSignature(
+        () => verifyMilestoneSignaturesOverId(id, index, swappedSig, ranges, 5),
+        /signatures\[1\] does not verify/,
+      );
     });
 
     it('treats a threshold below 1 as a programming error', () => {
@@ -187,5 +247,4 @@ describe('signatures over IDs', () => {
       }
     });
   });
-
 });

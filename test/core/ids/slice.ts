@@ -26,7 +26,8 @@ export function sliceBlock(bytes: Uint8Array | string): SlicedBlock {
   for (let i = 0; i < n; i++) parents.push(b.slice(2 + 32 * i, 2 + 32 * (i + 1)));
   const at = 2 + 32 * n;
   const len = u32(b, at);
-  if (at + 4 + len + 8 !== b.length) throw new Error(`block framing: payload length ${len} does not leave exactly 8 nonce bytes`);
+  if (at + 4 + len + 8 !== b.length)
+    throw new Error(`block framing: payload length ${len} does not leave exactly 8 nonce bytes`);
   if (len === 0) return { parents };
   const payload = b.slice(at + 4, at + 4 + len);
   return { parents, payload, payloadType: u32(payload, 0) };
@@ -101,7 +102,8 @@ function milestoneEssenceEnd(ms: Uint8Array, o: number): number {
   for (let i = 0; i < options; i++) {
     const type = ms[o]!;
     if (type === 0) {
-      // receipt: type, migratedAt u32, final u8, funds (u16 count of 49 + 33 + 8 bytes), u32-length-prefixed treasury tx
+      // receipt: type, migratedAt u32, final u8, funds (u16 count of 49 + 33 + 8 bytes), u32-length-prefixed treasury
+      // tx
       const funds = u16(ms, o + 6);
       o += 8 + funds * (49 + 33 + 8);
       o += 4 + u32(ms, o);
@@ -117,11 +119,15 @@ function milestoneEssenceEnd(ms: Uint8Array, o: number): number {
 }
 
 /** Slices a milestone payload (starting with 07000000) into its essence and signatures. */
-export function sliceMilestone(ms: Uint8Array): { essence: Uint8Array; signatures: { publicKey: Uint8Array; signature: Uint8Array }[] } {
+export function sliceMilestone(ms: Uint8Array): {
+  essence: Uint8Array;
+  signatures: { publicKey: Uint8Array; signature: Uint8Array }[];
+} {
   if (u32(ms, 0) !== 7) throw new Error('not a milestone payload');
   const end = milestoneEssenceEnd(ms, 4);
   const count = ms[end]!;
-  if (end + 1 + 97 * count !== ms.length) throw new Error(`milestone framing: ${count} signatures do not end the payload`);
+  if (end + 1 + 97 * count !== ms.length)
+    throw new Error(`milestone framing: ${count} signatures do not end the payload`);
   const signatures = [];
   for (let i = 0; i < count; i++) {
     const s = end + 1 + 97 * i;

@@ -8,7 +8,9 @@ import { loadVectors } from '../../support/vectors.ts';
 import { expectReject } from './helpers.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const tip24: any = loadVectors('stardust/blocks.json').vectors.find((v: any) => v.name === 'tip24-tagged-data-example').json;
+const tip24: any = loadVectors('stardust/blocks.json').vectors.find(
+  (v: any) => v.name === 'tip24-tagged-data-example',
+).json;
 const without = (key: string): any => Object.fromEntries(Object.entries(tip24).filter(([k]) => k !== key));
 
 describe('core/json: block', () => {
@@ -33,12 +35,24 @@ describe('core/json: block', () => {
       expectReject(() => blockFromJson({ ...tip24, nonce: 'abc' }, { submission: true }), 'INVALID_JSON', 'nonce');
     });
     it('protocolVersion is always required', () => {
-      expectReject(() => blockFromJson(without('protocolVersion'), { submission: true }), 'MISSING_FIELD', 'protocolVersion');
-      expectReject(() => blockFromJson({ ...tip24, protocolVersion: null }, { submission: true }), 'INVALID_JSON', 'protocolVersion');
+      expectReject(
+        () => blockFromJson(without('protocolVersion'), { submission: true }),
+        'MISSING_FIELD',
+        'protocolVersion',
+      );
+      expectReject(
+        () => blockFromJson({ ...tip24, protocolVersion: null }, { submission: true }),
+        'INVALID_JSON',
+        'protocolVersion',
+      );
     });
     it('parents of the wrong shape are still rejected', () => {
       expectReject(() => blockFromJson({ ...tip24, parents: 'none' }, { submission: true }), 'INVALID_JSON', 'parents');
-      expectReject(() => blockFromJson({ ...tip24, parents: ['0x01'] }, { submission: true }), 'LENGTH_OUT_OF_RANGE', 'parents[0]');
+      expectReject(
+        () => blockFromJson({ ...tip24, parents: ['0x01'] }, { submission: true }),
+        'LENGTH_OUT_OF_RANGE',
+        'parents[0]',
+      );
     });
   });
 
@@ -63,7 +77,9 @@ describe('core/json: block', () => {
       expect(blockFromJson({ ...tip24, nonce: '0x0000000000006dce' }).nonce).to.equal(28110n);
     });
     it('the largest u64 in both forms; above it → VALUE_OUT_OF_RANGE', () => {
-      expect(blockToJson(blockFromJson({ ...tip24, nonce: '18446744073709551615' })).nonce).to.equal('18446744073709551615');
+      expect(blockToJson(blockFromJson({ ...tip24, nonce: '18446744073709551615' })).nonce).to.equal(
+        '18446744073709551615',
+      );
       expectReject(() => blockFromJson({ ...tip24, nonce: '18446744073709551616' }), 'VALUE_OUT_OF_RANGE', 'nonce');
       expectReject(() => blockFromJson({ ...tip24, nonce: '0x10000000000000000' }), 'VALUE_OUT_OF_RANGE', 'nonce');
     });

@@ -43,9 +43,19 @@ interface Kind<M> {
 }
 
 const kinds = {
-  block: { fromJson: (j) => J.blockFromJson(j), toJson: J.blockToJson, encode: encodeBlock, decode: (b) => decodeBlock(b) },
+  block: {
+    fromJson: (j) => J.blockFromJson(j),
+    toJson: J.blockToJson,
+    encode: encodeBlock,
+    decode: (b) => decodeBlock(b),
+  },
   payload: { fromJson: J.payloadFromJson, toJson: J.payloadToJson, encode: encodePayload, decode: decodePayload },
-  essence: { fromJson: J.essenceFromJson, toJson: J.essenceToJson, encode: encodeTransactionEssence, decode: decodeTransactionEssence },
+  essence: {
+    fromJson: J.essenceFromJson,
+    toJson: J.essenceToJson,
+    encode: encodeTransactionEssence,
+    decode: decodeTransactionEssence,
+  },
   output: { fromJson: J.outputFromJson, toJson: J.outputToJson, encode: encodeOutput, decode: decodeOutput },
   address: { fromJson: J.addressFromJson, toJson: J.addressToJson, encode: encodeAddress, decode: decodeAddress },
   feature: { fromJson: J.featureFromJson, toJson: J.featureToJson, encode: encodeFeature, decode: decodeFeature },
@@ -56,10 +66,25 @@ const kinds = {
     decode: decodeFeatures,
   } as Kind<Feature[]>,
   input: { fromJson: J.inputFromJson, toJson: J.inputToJson, encode: encodeInput, decode: decodeInput },
-  signature: { fromJson: J.signatureFromJson, toJson: J.signatureToJson, encode: encodeSignature, decode: decodeSignature },
+  signature: {
+    fromJson: J.signatureFromJson,
+    toJson: J.signatureToJson,
+    encode: encodeSignature,
+    decode: decodeSignature,
+  },
   unlock: { fromJson: J.unlockFromJson, toJson: J.unlockToJson, encode: encodeUnlock, decode: decodeUnlock },
-  tokenScheme: { fromJson: J.tokenSchemeFromJson, toJson: J.tokenSchemeToJson, encode: encodeTokenScheme, decode: decodeTokenScheme },
-  milestoneOption: { fromJson: J.milestoneOptionFromJson, toJson: J.milestoneOptionToJson, encode: encodeMilestoneOption, decode: decodeMilestoneOption },
+  tokenScheme: {
+    fromJson: J.tokenSchemeFromJson,
+    toJson: J.tokenSchemeToJson,
+    encode: encodeTokenScheme,
+    decode: decodeTokenScheme,
+  },
+  milestoneOption: {
+    fromJson: J.milestoneOptionFromJson,
+    toJson: J.milestoneOptionToJson,
+    encode: encodeMilestoneOption,
+    decode: decodeMilestoneOption,
+  },
 } satisfies Record<string, Kind<any>>;
 
 function objectKind(name: string): Kind<any> {
@@ -92,7 +117,8 @@ describe('core/json ⇄ core/codec: vectors with JSON and bytes', () => {
     const file = loadVectors('stardust/blocks.json');
     for (const v of file.vectors as any[]) {
       if (v.json !== undefined) both(`${v.name} (json)`, kinds.block, v.json, v.bytes);
-      if (v.derived?.jsonDecodedLocally !== undefined) both(`${v.name} (jsonDecodedLocally)`, kinds.block, v.derived.jsonDecodedLocally, v.bytes);
+      if (v.derived?.jsonDecodedLocally !== undefined)
+        both(`${v.name} (jsonDecodedLocally)`, kinds.block, v.derived.jsonDecodedLocally, v.bytes);
     }
   });
 
@@ -118,8 +144,10 @@ describe('core/json ⇄ core/codec: vectors with JSON and bytes', () => {
       } else if (v.json !== undefined) {
         both(v.name, kinds.essence, v.json, v.bytes);
       }
-      if (v.essenceJson !== undefined) both(`${v.name} essenceJson`, kinds.essence, v.essenceJson, v.derived.essenceHex);
-      if (v.inputOutputJson !== undefined) both(`${v.name} inputOutputJson`, kinds.output, v.inputOutputJson, v.derived.inputOutputHex);
+      if (v.essenceJson !== undefined)
+        both(`${v.name} essenceJson`, kinds.essence, v.essenceJson, v.derived.essenceHex);
+      if (v.inputOutputJson !== undefined)
+        both(`${v.name} inputOutputJson`, kinds.output, v.inputOutputJson, v.derived.inputOutputHex);
     }
   });
 

@@ -25,16 +25,24 @@ import { clone, expectReject, hex } from './helpers.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const blocks = loadVectors('stardust/blocks.json');
-const txBlock: any = blocks.vectors.find((v: any) => v.name === 'shimmer-mainnet-ms2418187-wf44').derived.jsonDecodedLocally;
+const txBlock: any = blocks.vectors.find((v: any) => v.name === 'shimmer-mainnet-ms2418187-wf44').derived
+  .jsonDecodedLocally;
 const tip24: any = blocks.vectors.find((v: any) => v.name === 'tip24-tagged-data-example').json;
 const milestones = loadVectors('stardust/milestones.json');
-const msFull: any = milestones.vectors.find((v: any) => v.name === 'iotajs-milestone-payload-receipt-and-protocol-params').json;
+const msFull: any = milestones.vectors.find(
+  (v: any) => v.name === 'iotajs-milestone-payload-receipt-and-protocol-params',
+).json;
 const outputs = loadVectors('stardust/outputs.json');
 const aliasOut: any = outputs.serialization.find((v: any) => v.name === 'iotajs-alias-output').json;
 const foundryOut: any = outputs.serialization.find((v: any) => v.name === 'iotajs-foundry-output').json;
 
 const ED = { type: 0, pubKeyHash: hex('ab', 32) };
-const basic = (extra: object = {}) => ({ type: 3, amount: '1000', unlockConditions: [{ type: 0, address: ED }], ...extra });
+const basic = (extra: object = {}) => ({
+  type: 3,
+  amount: '1000',
+  unlockConditions: [{ type: 0, address: ED }],
+  ...extra,
+});
 
 describe('core/json: rejections', () => {
   describe('u8/u16/u32 numbers', () => {
@@ -43,9 +51,16 @@ describe('core/json: rejections', () => {
       expectReject(() => blockFromJson({ ...tip24, protocolVersion: -1 }), 'VALUE_OUT_OF_RANGE', 'protocolVersion');
       expectReject(() => blockFromJson({ ...tip24, protocolVersion: 2.5 }), 'VALUE_OUT_OF_RANGE', 'protocolVersion');
       expectReject(() => unlockFromJson({ type: 1, reference: 65536 }), 'VALUE_OUT_OF_RANGE', 'reference');
-      expectReject(() => inputFromJson({ type: 0, transactionId: hex('11', 32), transactionOutputIndex: 70000 }), 'VALUE_OUT_OF_RANGE', 'transactionOutputIndex');
+      expectReject(
+        () => inputFromJson({ type: 0, transactionId: hex('11', 32), transactionOutputIndex: 70000 }),
+        'VALUE_OUT_OF_RANGE',
+        'transactionOutputIndex',
+      );
       expectReject(() => unlockConditionFromJson({ type: 2, unixTime: 2 ** 32 }), 'VALUE_OUT_OF_RANGE', 'unixTime');
-      expect(unlockConditionFromJson({ type: 2, unixTime: 2 ** 32 - 1 })).to.deep.equal({ type: 2, unixTime: 2 ** 32 - 1 });
+      expect(unlockConditionFromJson({ type: 2, unixTime: 2 ** 32 - 1 })).to.deep.equal({
+        type: 2,
+        unixTime: 2 ** 32 - 1,
+      });
     });
     it('a string where a number belongs → INVALID_JSON', () => {
       expectReject(() => blockFromJson({ ...tip24, protocolVersion: '2' }), 'INVALID_JSON', 'protocolVersion');
@@ -60,7 +75,9 @@ describe('core/json: rejections', () => {
       const b = clone(txBlock);
       b.payload.essence.outputs[1].amount = 355600;
       const err = expectReject(() => blockFromJson(b), 'INVALID_JSON', 'payload.essence.outputs[1].amount');
-      expect(err.message).to.equal('invalid block JSON at payload.essence.outputs[1].amount: expected a decimal string, got number 355600');
+      expect(err.message).to.equal(
+        'invalid block JSON at payload.essence.outputs[1].amount: expected a decimal string, got number 355600',
+      );
       expect(err.value).to.equal('number 355600');
     });
     it('signs, decimals, hex, blanks and empty strings → INVALID_JSON', () => {
@@ -71,7 +88,10 @@ describe('core/json: rejections', () => {
     it('above 2^64-1 → VALUE_OUT_OF_RANGE; 2^64-1 and leading zeros are accepted', () => {
       expectReject(() => outputFromJson({ type: 2, amount: '18446744073709551616' }), 'VALUE_OUT_OF_RANGE', 'amount');
       expectReject(() => outputFromJson({ type: 2, amount: '9'.repeat(500) }), 'VALUE_OUT_OF_RANGE', 'amount');
-      expect(outputFromJson({ type: 2, amount: '18446744073709551615' })).to.deep.equal({ type: 2, amount: 2n ** 64n - 1n });
+      expect(outputFromJson({ type: 2, amount: '18446744073709551615' })).to.deep.equal({
+        type: 2,
+        amount: 2n ** 64n - 1n,
+      });
       expect(outputFromJson({ type: 2, amount: '007' })).to.deep.equal({ type: 2, amount: 7n });
     });
   });
@@ -85,22 +105,34 @@ describe('core/json: rejections', () => {
       const o: BasicOutput = {
         type: 3,
         amount: 1n,
-        nativeTokens: [{ id: new Uint8Array(38), amount: 0n }, { id: new Uint8Array(38), amount: 256n }] as NativeToken[],
+        nativeTokens: [
+          { id: new Uint8Array(38), amount: 0n },
+          { id: new Uint8Array(38), amount: 256n },
+        ] as NativeToken[],
         unlockConditions: [],
         features: [],
       };
       expect((outputToJson(o) as any).nativeTokens.map((t: any) => t.amount)).to.deep.equal(['0x0', '0x100']);
     });
     it('empty "0x", leading zeros, a missing prefix or a bad digit → INVALID_HEX', () => {
-      for (const bad of ['0x', '0x01', '0x00', '100', '0xg1']) expectReject(() => nativeTokenFromJson(nt(bad)), 'INVALID_HEX', 'amount');
+      for (const bad of ['0x', '0x01', '0x00', '100', '0xg1'])
+        expectReject(() => nativeTokenFromJson(nt(bad)), 'INVALID_HEX', 'amount');
     });
     it('more than 64 digits → VALUE_OUT_OF_RANGE; a number or decimal string type → INVALID_JSON / INVALID_HEX', () => {
       expectReject(() => nativeTokenFromJson(nt('0x1' + '0'.repeat(64))), 'VALUE_OUT_OF_RANGE', 'amount');
       expectReject(() => nativeTokenFromJson(nt(100)), 'INVALID_JSON', 'amount');
-      expectReject(() => tokenSchemeFromJson({ type: 0, mintedTokens: '0x1', meltedTokens: '0x0', maximumSupply: '100' }), 'INVALID_HEX', 'maximumSupply');
+      expectReject(
+        () => tokenSchemeFromJson({ type: 0, mintedTokens: '0x1', meltedTokens: '0x0', maximumSupply: '100' }),
+        'INVALID_HEX',
+        'maximumSupply',
+      );
     });
     it('TIP-25 "maxSupply" is not our key → MISSING_FIELD maximumSupply', () => {
-      expectReject(() => tokenSchemeFromJson({ type: 0, mintedTokens: '0x1', meltedTokens: '0x0', maxSupply: '0x1' }), 'MISSING_FIELD', 'maximumSupply');
+      expectReject(
+        () => tokenSchemeFromJson({ type: 0, mintedTokens: '0x1', meltedTokens: '0x0', maxSupply: '0x1' }),
+        'MISSING_FIELD',
+        'maximumSupply',
+      );
     });
   });
 
@@ -125,24 +157,46 @@ describe('core/json: rejections', () => {
       const b3 = clone(txBlock);
       b3.payload.unlocks[0].signature.publicKey = hex('01', 33);
       expectReject(() => blockFromJson(b3), 'LENGTH_OUT_OF_RANGE', 'payload.unlocks[0].signature.publicKey');
-      expectReject(() => signatureFromJson({ type: 0, publicKey: hex('01', 32), signature: hex('02', 63) }), 'LENGTH_OUT_OF_RANGE', 'signature');
+      expectReject(
+        () => signatureFromJson({ type: 0, publicKey: hex('01', 32), signature: hex('02', 63) }),
+        'LENGTH_OUT_OF_RANGE',
+        'signature',
+      );
       const ms = clone(msFull);
       ms.options[0].funds[0].tailTransactionHash = hex('aa', 48);
       expectReject(() => payloadFromJson(ms), 'LENGTH_OUT_OF_RANGE', 'options[0].funds[0].tailTransactionHash');
-      expectReject(() => migratedFundsEntryFromJson({ tailTransactionHash: hex('aa', 50), address: ED, deposit: '1' }), 'LENGTH_OUT_OF_RANGE', 'tailTransactionHash');
-      expectReject(() => essenceFromJson({ ...clone(txBlock.payload.essence), inputsCommitment: '0x' }), 'LENGTH_OUT_OF_RANGE', 'inputsCommitment');
+      expectReject(
+        () => migratedFundsEntryFromJson({ tailTransactionHash: hex('aa', 50), address: ED, deposit: '1' }),
+        'LENGTH_OUT_OF_RANGE',
+        'tailTransactionHash',
+      );
+      expectReject(
+        () => essenceFromJson({ ...clone(txBlock.payload.essence), inputsCommitment: '0x' }),
+        'LENGTH_OUT_OF_RANGE',
+        'inputsCommitment',
+      );
     });
     it('variable lengths above the wire limits → LENGTH_OUT_OF_RANGE', () => {
       expectReject(() => payloadFromJson({ type: 5, tag: hex('61', 65) }), 'LENGTH_OUT_OF_RANGE', 'tag');
       expectReject(() => featureFromJson({ type: 3, tag: hex('61', 65) }), 'LENGTH_OUT_OF_RANGE', 'tag');
       expectReject(() => featureFromJson({ type: 3, tag: '0x' }), 'LENGTH_OUT_OF_RANGE', 'tag');
       expectReject(() => featureFromJson({ type: 2, data: hex('61', 8193) }), 'LENGTH_OUT_OF_RANGE', 'data');
-      expectReject(() => outputFromJson({ ...aliasOut, stateMetadata: hex('61', 8193) }), 'LENGTH_OUT_OF_RANGE', 'stateMetadata');
+      expectReject(
+        () => outputFromJson({ ...aliasOut, stateMetadata: hex('61', 8193) }),
+        'LENGTH_OUT_OF_RANGE',
+        'stateMetadata',
+      );
       const ms = clone(msFull);
       ms.metadata = hex('00', 8193);
       expectReject(() => payloadFromJson(ms), 'LENGTH_OUT_OF_RANGE', 'metadata');
-      expectReject(() => milestoneOptionFromJson({ ...msFull.options[1], params: hex('00', 8193) }), 'LENGTH_OUT_OF_RANGE', 'params');
-      expect(featureFromJson({ type: 2, data: hex('61', 8192) })).to.have.property('data').with.length(8192);
+      expectReject(
+        () => milestoneOptionFromJson({ ...msFull.options[1], params: hex('00', 8193) }),
+        'LENGTH_OUT_OF_RANGE',
+        'params',
+      );
+      expect(featureFromJson({ type: 2, data: hex('61', 8192) }))
+        .to.have.property('data')
+        .with.length(8192);
     });
   });
 
@@ -159,7 +213,11 @@ describe('core/json: rejections', () => {
       ms.metadata = '0x';
       ms.options = [];
       expect(payloadToJson(payloadFromJson(ms))).to.not.have.any.keys('metadata', 'options');
-      expect(blockToJson(blockFromJson({ ...tip24, payload: null }))).to.deep.equal({ protocolVersion: 2, parents: tip24.parents, nonce: '28110' });
+      expect(blockToJson(blockFromJson({ ...tip24, payload: null }))).to.deep.equal({
+        protocolVersion: 2,
+        parents: tip24.parents,
+        nonce: '28110',
+      });
       const e = { ...clone(txBlock.payload.essence), payload: null };
       expect(essenceFromJson(e)).to.not.have.property('payload');
     });
@@ -167,7 +225,8 @@ describe('core/json: rejections', () => {
 
   describe('unknown types → UNKNOWN_TYPE', () => {
     it('payloads 0..3 (Chrysalis; type 1 = the stale TIP-25 milestone) and 8', () => {
-      for (const t of [0, 1, 2, 3, 8]) expectReject(() => blockFromJson({ ...tip24, payload: { type: t } }), 'UNKNOWN_TYPE', 'payload.type');
+      for (const t of [0, 1, 2, 3, 8])
+        expectReject(() => blockFromJson({ ...tip24, payload: { type: t } }), 'UNKNOWN_TYPE', 'payload.type');
       expectReject(() => payloadFromJson({ type: 1 }), 'UNKNOWN_TYPE', 'type');
     });
     it('every other family', () => {
@@ -175,10 +234,18 @@ describe('core/json: rejections', () => {
       expectReject(() => outputFromJson({ type: 7, amount: '1' }), 'UNKNOWN_TYPE', 'type');
       expectReject(() => addressFromJson({ type: 1, pubKeyHash: hex('00', 32) }), 'UNKNOWN_TYPE', 'type');
       expectReject(() => addressFromJson({ type: 0.5 }), 'UNKNOWN_TYPE', 'type');
-      expectReject(() => outputFromJson(basic({ unlockConditions: [{ type: 7, address: ED }] })), 'UNKNOWN_TYPE', 'unlockConditions[0].type');
+      expectReject(
+        () => outputFromJson(basic({ unlockConditions: [{ type: 7, address: ED }] })),
+        'UNKNOWN_TYPE',
+        'unlockConditions[0].type',
+      );
       expectReject(() => featureFromJson({ type: 4, tag: '0x01' }), 'UNKNOWN_TYPE', 'type');
       expectReject(() => unlockFromJson({ type: 4, reference: 0 }), 'UNKNOWN_TYPE', 'type');
-      expectReject(() => signatureFromJson({ type: 1, publicKey: hex('00', 32), signature: hex('00', 64) }), 'UNKNOWN_TYPE', 'type');
+      expectReject(
+        () => signatureFromJson({ type: 1, publicKey: hex('00', 32), signature: hex('00', 64) }),
+        'UNKNOWN_TYPE',
+        'type',
+      );
       expectReject(() => tokenSchemeFromJson({ type: 1 }), 'UNKNOWN_TYPE', 'type');
       expectReject(() => milestoneOptionFromJson({ type: 2 }), 'UNKNOWN_TYPE', 'type');
       expectReject(() => inputFromJson({ type: 2 }), 'UNKNOWN_TYPE', 'type');
@@ -225,7 +292,10 @@ describe('core/json: rejections', () => {
     });
     it('an immutable alias address unlock condition with a non-alias address', () => {
       expectReject(() => unlockConditionFromJson({ type: 6, address: ED }), 'TYPE_NOT_ALLOWED', 'address.type');
-      expect(unlockConditionFromJson({ type: 6, address: { type: 8, aliasId: hex('cd', 32) } })).to.have.property('type', 6);
+      expect(unlockConditionFromJson({ type: 6, address: { type: 8, aliasId: hex('cd', 32) } })).to.have.property(
+        'type',
+        6,
+      );
     });
   });
 
@@ -239,8 +309,16 @@ describe('core/json: rejections', () => {
     it('object vs array mix-ups → INVALID_JSON', () => {
       expectReject(() => blockFromJson({ ...tip24, parents: { 0: tip24.parents[0] } }), 'INVALID_JSON', 'parents');
       expectReject(() => blockFromJson({ ...tip24, payload: [] }), 'INVALID_JSON', 'payload');
-      expectReject(() => outputFromJson(basic({ unlockConditions: { type: 0, address: ED } })), 'INVALID_JSON', 'unlockConditions');
-      expectReject(() => outputFromJson(basic({ unlockConditions: [{ type: 0, address: [ED] }] })), 'INVALID_JSON', 'unlockConditions[0].address');
+      expectReject(
+        () => outputFromJson(basic({ unlockConditions: { type: 0, address: ED } })),
+        'INVALID_JSON',
+        'unlockConditions',
+      );
+      expectReject(
+        () => outputFromJson(basic({ unlockConditions: [{ type: 0, address: [ED] }] })),
+        'INVALID_JSON',
+        'unlockConditions[0].address',
+      );
       expectReject(() => outputFromJson(basic({ nativeTokens: 'none' })), 'INVALID_JSON', 'nativeTokens');
       const ms = clone(msFull);
       ms.options[0].final = 'true';
@@ -254,21 +332,37 @@ describe('core/json: rejections', () => {
       const { parents: _p, ...noParents } = tip24;
       expectReject(() => blockFromJson(noParents), 'MISSING_FIELD', 'parents');
       expectReject(() => outputFromJson({ type: 3, amount: '1' }), 'MISSING_FIELD', 'unlockConditions');
-      expectReject(() => outputFromJson({ type: 5, amount: '1', serialNumber: 1, unlockConditions: [] }), 'MISSING_FIELD', 'tokenScheme');
+      expectReject(
+        () => outputFromJson({ type: 5, amount: '1', serialNumber: 1, unlockConditions: [] }),
+        'MISSING_FIELD',
+        'tokenScheme',
+      );
       const { tokenScheme: _t, ...noScheme } = foundryOut;
       expectReject(() => outputFromJson(noScheme), 'MISSING_FIELD', 'tokenScheme');
       const b = clone(txBlock);
       delete b.payload.essence.outputs[1].unlockConditions[0].address.pubKeyHash;
-      expectReject(() => blockFromJson(b), 'MISSING_FIELD', 'payload.essence.outputs[1].unlockConditions[0].address.pubKeyHash');
+      expectReject(
+        () => blockFromJson(b),
+        'MISSING_FIELD',
+        'payload.essence.outputs[1].unlockConditions[0].address.pubKeyHash',
+      );
       expectReject(() => unlockConditionFromJson({ type: 1, returnAddress: ED }), 'MISSING_FIELD', 'amount');
-      expectReject(() => unlockConditionFromJson({ type: 1, returnAddress: ED, returnAmount: '5' }), 'MISSING_FIELD', 'amount');
+      expectReject(
+        () => unlockConditionFromJson({ type: 1, returnAddress: ED, returnAmount: '5' }),
+        'MISSING_FIELD',
+        'amount',
+      );
     });
   });
 
   describe('list sizes beyond the wire limits → COUNT_OUT_OF_RANGE', () => {
     it('parents, inputs, outputs, unlocks, native tokens, unlock conditions, features, options, funds', () => {
       const many = (n: number, f: (i: number) => unknown) => Array.from({ length: n }, (_, i) => f(i));
-      expectReject(() => blockFromJson({ ...tip24, parents: many(9, () => hex('11', 32)) }), 'COUNT_OUT_OF_RANGE', 'parents');
+      expectReject(
+        () => blockFromJson({ ...tip24, parents: many(9, () => hex('11', 32)) }),
+        'COUNT_OUT_OF_RANGE',
+        'parents',
+      );
       const e = clone(txBlock.payload.essence);
       e.inputs = many(129, () => e.inputs[0]);
       expectReject(() => essenceFromJson(e), 'COUNT_OUT_OF_RANGE', 'inputs');
@@ -278,10 +372,26 @@ describe('core/json: rejections', () => {
       const t = clone(txBlock.payload);
       t.unlocks = many(129, () => t.unlocks[0]);
       expectReject(() => payloadFromJson(t), 'COUNT_OUT_OF_RANGE', 'unlocks');
-      expectReject(() => outputFromJson(basic({ nativeTokens: many(65, () => ({ id: hex('08', 38), amount: '0x1' })) })), 'COUNT_OUT_OF_RANGE', 'nativeTokens');
-      expectReject(() => outputFromJson(basic({ unlockConditions: many(5, () => ({ type: 0, address: ED })) })), 'COUNT_OUT_OF_RANGE', 'unlockConditions');
-      expectReject(() => outputFromJson(basic({ features: many(4, () => ({ type: 3, tag: '0x01' })) })), 'COUNT_OUT_OF_RANGE', 'features');
-      expectReject(() => outputFromJson({ ...aliasOut, immutableFeatures: many(3, () => ({ type: 1, address: ED })) }), 'COUNT_OUT_OF_RANGE', 'immutableFeatures');
+      expectReject(
+        () => outputFromJson(basic({ nativeTokens: many(65, () => ({ id: hex('08', 38), amount: '0x1' })) })),
+        'COUNT_OUT_OF_RANGE',
+        'nativeTokens',
+      );
+      expectReject(
+        () => outputFromJson(basic({ unlockConditions: many(5, () => ({ type: 0, address: ED })) })),
+        'COUNT_OUT_OF_RANGE',
+        'unlockConditions',
+      );
+      expectReject(
+        () => outputFromJson(basic({ features: many(4, () => ({ type: 3, tag: '0x01' })) })),
+        'COUNT_OUT_OF_RANGE',
+        'features',
+      );
+      expectReject(
+        () => outputFromJson({ ...aliasOut, immutableFeatures: many(3, () => ({ type: 1, address: ED })) }),
+        'COUNT_OUT_OF_RANGE',
+        'immutableFeatures',
+      );
       const ms = clone(msFull);
       ms.options = [...ms.options, ms.options[1]];
       expectReject(() => payloadFromJson(ms), 'COUNT_OUT_OF_RANGE', 'options');
@@ -292,7 +402,7 @@ describe('core/json: rejections', () => {
       ms3.signatures = many(256, () => ms3.signatures[0]);
       expectReject(() => payloadFromJson(ms3), 'COUNT_OUT_OF_RANGE', 'signatures');
     });
-    it('the maxima themselves are accepted (ordering and minimum counts are the validator\'s)', () => {
+    it("the maxima themselves are accepted (ordering and minimum counts are the validator's)", () => {
       const e = clone(txBlock.payload.essence);
       e.inputs = Array.from({ length: 128 }, () => e.inputs[0]);
       expect(essenceFromJson(e).inputs).to.have.length(128);
@@ -306,8 +416,16 @@ describe('core/json: rejections', () => {
       expectReject(() => blockFromJson(top), 'INVALID_JSON', '__proto__');
       const nested = clone(txBlock);
       nested.payload.essence.outputs[0].unknownExtra = JSON.parse('{"deep": [{"constructor": {"prototype": 1}}]}');
-      expectReject(() => blockFromJson(nested), 'INVALID_JSON', 'payload.essence.outputs[0].unknownExtra.deep[0].constructor');
-      expectReject(() => addressFromJson(JSON.parse('{"type": 0, "prototype": 1, "pubKeyHash": "0x00"}')), 'INVALID_JSON', 'prototype');
+      expectReject(
+        () => blockFromJson(nested),
+        'INVALID_JSON',
+        'payload.essence.outputs[0].unknownExtra.deep[0].constructor',
+      );
+      expectReject(
+        () => addressFromJson(JSON.parse('{"type": 0, "prototype": 1, "pubKeyHash": "0x00"}')),
+        'INVALID_JSON',
+        'prototype',
+      );
       expect(({} as any).polluted).to.equal(undefined);
     });
     it('other unknown keys are ignored and never copied onto the model', () => {

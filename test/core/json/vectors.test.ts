@@ -70,9 +70,15 @@ describe('core/json: vectors round trip JSON → model → JSON', () => {
     const file = loadVectors('stardust/blocks.json');
     let n = 0;
     for (const v of file.vectors as any[]) {
-      if (v.json !== undefined) (check(`${v.name} (json)`, v.json, rt.block), n++);
+      if (v.json !== undefined) {
+        check(`${v.name} (json)`, v.json, rt.block);
+        n++;
+      }
       const local = v.derived?.jsonDecodedLocally;
-      if (local !== undefined) (check(`${v.name} (derived.jsonDecodedLocally)`, local, rt.block), n++);
+      if (local !== undefined) {
+        check(`${v.name} (derived.jsonDecodedLocally)`, local, rt.block);
+        n++;
+      }
     }
     it('covers every block vector that has JSON', () => expect(n).to.be.greaterThanOrEqual(9));
   });
@@ -93,7 +99,8 @@ describe('core/json: vectors round trip JSON → model → JSON', () => {
       if (v.json !== undefined) check(v.name, v.json, v.json.type === 6 ? rt.payload : rt.essence);
       if (v.essenceJson !== undefined) check(`${v.name} essenceJson`, v.essenceJson, rt.essence);
       if (v.inputOutputJson !== undefined) check(`${v.name} inputOutputJson`, v.inputOutputJson, rt.output);
-      if (v.expectedSignatureUnlock !== undefined) check(`${v.name} expectedSignatureUnlock`, v.expectedSignatureUnlock, rt.unlock);
+      if (v.expectedSignatureUnlock !== undefined)
+        check(`${v.name} expectedSignatureUnlock`, v.expectedSignatureUnlock, rt.unlock);
     }
   });
 

@@ -1,4 +1,7 @@
-/** Milestone checks before and after White-Flag: every rejection writes nothing. Receipts and protocol parameter options. */
+/**
+ * Milestone checks before and after White-Flag: every rejection writes nothing. Receipts and protocol parameter
+ * options.
+ */
 import { expect } from 'chai';
 import { toHex } from '../../../src/core/bytes.ts';
 import { encodeProtocolParameters } from '../../../src/core/codec/index.ts';
@@ -6,13 +9,26 @@ import { outputId } from '../../../src/core/ids/index.ts';
 import { confirmMilestone, LedgerState } from '../../../src/core/ledger/index.ts';
 import type { MilestonePayload } from '../../../src/core/model/index.ts';
 import { MemoryKeyValueStore, META } from '../../../src/core/store/index.ts';
-import { basicOutput, bytes32, Coordinator, dump, makeBlock, TestNetwork, transfer, Wallet, type BuiltBlock, type MilestoneDraft } from './support.ts';
+import {
+  basicOutput,
+  bytes32,
+  type Coordinator,
+  dump,
+  makeBlock,
+  TestNetwork,
+  transfer,
+  Wallet,
+  type BuiltBlock,
+  type MilestoneDraft,
+} from './support.ts';
 
 const alice = new Wallet('alice');
 const bob = new Wallet('bob');
 
 /** A network with one pending transfer in its tip. */
-async function pending(opts: { coordinator?: Coordinator; treasury?: bigint } = {}): Promise<{ net: TestNetwork; kv: MemoryKeyValueStore }> {
+async function pending(
+  opts: { coordinator?: Coordinator; treasury?: bigint } = {},
+): Promise<{ net: TestNetwork; kv: MemoryKeyValueStore }> {
   const kv = new MemoryKeyValueStore();
   const net = await TestNetwork.create(kv, [{ wallet: alice, amount: 5_000_000n }], opts);
   await net.add(transfer(alice, [net.genesisOutputs[0]!], [basicOutput(5_000_000n, bob.address)]));
@@ -20,7 +36,13 @@ async function pending(opts: { coordinator?: Coordinator; treasury?: bigint } = 
 }
 
 /** Confirming `ms` must fail with `code` on `field`, and leave every key of the store as it was. */
-async function expectRejected(net: TestNetwork, kv: MemoryKeyValueStore, ms: BuiltBlock, code: string, field?: string): Promise<void> {
+async function expectRejected(
+  net: TestNetwork,
+  kv: MemoryKeyValueStore,
+  ms: BuiltBlock,
+  code: string,
+  field?: string,
+): Promise<void> {
   const before = await dump(kv);
   const error = await confirmMilestone({ store: net.store, milestoneBlockId: ms.id, milestoneBlock: ms.block }).then(
     () => undefined,
@@ -51,14 +73,21 @@ describe('ledger: milestone checks', () => {
     const ledger = new LedgerState(net.store);
     const genesisOutput = net.genesisOutputs[0]!.outputId;
     const before = await ledger.outputAtLedgerIndex(genesisOutput);
-    expect([before.ledgerIndex, before.output?.milestoneIndexBooked, before.output?.spent]).to.deep.equal([10, 10, undefined]);
+    expect([before.ledgerIndex, before.output?.milestoneIndexBooked, before.output?.spent]).to.deep.equal([
+      10,
+      10,
+      undefined,
+    ]);
     const ms = await net.milestone();
     const c = await confirmMilestone({ store: net.store, milestoneBlockId: ms.id, milestoneBlock: ms.block });
     await c.batch.commit();
     const after = await ledger.outputAtLedgerIndex(genesisOutput);
     expect([after.ledgerIndex, after.output?.spent?.milestoneIndexSpent]).to.deep.equal([11, 11]);
     expect(after.output).to.deep.equal(await ledger.output(genesisOutput));
-    expect(await ledger.outputAtLedgerIndex(outputId(bytes32('unknown'), 0))).to.deep.equal({ ledgerIndex: 11, output: undefined });
+    expect(await ledger.outputAtLedgerIndex(outputId(bytes32('unknown'), 0))).to.deep.equal({
+      ledgerIndex: 11,
+      output: undefined,
+    });
   });
 
   for (const root of ['inclusionMerkleRoot', 'appliedMerkleRoot'] as const) {
@@ -81,14 +110,38 @@ describe('ledger: milestone checks', () => {
 
   it('a timestamp that does not increase is rejected (equal and lower)', async () => {
     const { net, kv } = await pending();
-    await expectRejected(net, kv, await net.milestone({ ...net.draft(), timestamp: net.lastTimestamp }), 'VALUE_OUT_OF_RANGE', 'payload.timestamp');
-    await expectRejected(net, kv, await net.milestone({ ...net.draft(), timestamp: net.lastTimestamp - 100 }), 'VALUE_OUT_OF_RANGE', 'payload.timestamp');
+    await expectRejected(
+      net,
+      kv,
+      await net.milestone({ ...net.draft(), timestamp: net.lastTimestamp }),
+      'VALUE_OUT_OF_RANGE',
+      'payload.timestamp',
+    );
+    await expectRejected(
+      net,
+      kv,
+      await net.milestone({ ...net.draft(), timestamp: net.lastTimestamp - 100 }),
+      'VALUE_OUT_OF_RANGE',
+      'payload.timestamp',
+    );
   });
 
   it('an index other than ledger index + 1 is rejected', async () => {
     const { net, kv } = await pending();
-    await expectRejected(net, kv, await net.milestone({ ...net.draft(), index: 12 }), 'VALUE_OUT_OF_RANGE', 'payload.index');
-    await expectRejected(net, kv, await net.milestone({ ...net.draft(), index: 10 }), 'VALUE_OUT_OF_RANGE', 'payload.index');
+    await expectRejected(
+      net,
+      kv,
+      await net.milestone({ ...net.draft(), index: 12 }),
+      'VALUE_OUT_OF_RANGE',
+      'payload.index',
+    );
+    await expectRejected(
+      net,
+      kv,
+      await net.milestone({ ...net.draft(), index: 10 }),
+      'VALUE_OUT_OF_RANGE',
+      'payload.index',
+    );
   });
 
   it('too few signatures are rejected (2 needed, 1 given)', async () => {
@@ -106,7 +159,9 @@ describe('ledger: milestone checks', () => {
     const { net, kv } = await pending();
     const ms = await net.milestone();
     const payload = ms.block.payload as MilestonePayload;
-    const sigs = payload.signatures.map((s, i) => (i === 1 ? { ...s, signature: s.signature.map((b, j) => (j === 0 ? b ^ 1 : b)) } : s));
+    const sigs = payload.signatures.map((s, i) =>
+      i === 1 ? { ...s, signature: s.signature.map((b, j) => (j === 0 ? b ^ 1 : b)) } : s,
+    );
     const forged = makeBlock(ms.block.parents, { ...payload, signatures: sigs }, 0n);
     await expectRejected(net, kv, forged, 'INVALID_SIGNATURE');
   });
@@ -127,13 +182,38 @@ describe('ledger: milestone checks', () => {
 
   it('a protocol parameters target outside (index, index + 30] is rejected', async () => {
     const { net, kv } = await pending();
-    const draft: MilestoneDraft = { ...net.draft(), options: [{ type: 1, targetMilestoneIndex: 11 + 31, protocolVersion: 2, params: encodeProtocolParameters((await new LedgerState(net.store).protocolParameters(11))!) }] };
-    await expectRejected(net, kv, await net.milestone(draft), 'VALUE_OUT_OF_RANGE', 'payload.options[0].targetMilestoneIndex');
+    const draft: MilestoneDraft = {
+      ...net.draft(),
+      options: [
+        {
+          type: 1,
+          targetMilestoneIndex: 11 + 31,
+          protocolVersion: 2,
+          params: encodeProtocolParameters((await new LedgerState(net.store).protocolParameters(11))!),
+        },
+      ],
+    };
+    await expectRejected(
+      net,
+      kv,
+      await net.milestone(draft),
+      'VALUE_OUT_OF_RANGE',
+      'payload.options[0].targetMilestoneIndex',
+    );
   });
 
   it('a cone with an unknown block is refused and nothing is written', async () => {
     const { net, kv } = await pending();
-    await expectRejected(net, kv, await net.milestone({ ...net.draft([bytes32('unknown block')]) }, { roots: { inclusionMerkleRoot: bytes32('a'), appliedMerkleRoot: bytes32('b') } }), 'MISSING_FIELD', 'parents');
+    await expectRejected(
+      net,
+      kv,
+      await net.milestone(
+        { ...net.draft([bytes32('unknown block')]) },
+        { roots: { inclusionMerkleRoot: bytes32('a'), appliedMerkleRoot: bytes32('b') } },
+      ),
+      'MISSING_FIELD',
+      'parents',
+    );
   });
 });
 
@@ -143,9 +223,14 @@ describe('ledger: milestone options', () => {
     const ledger = new LedgerState(net.store);
     const current = (await ledger.protocolParameters(11))!;
     const next = { ...current, minPowScore: 3000 };
-    const draft: MilestoneDraft = { ...net.draft(), options: [{ type: 1, targetMilestoneIndex: 15, protocolVersion: 2, params: encodeProtocolParameters(next) }] };
+    const draft: MilestoneDraft = {
+      ...net.draft(),
+      options: [{ type: 1, targetMilestoneIndex: 15, protocolVersion: 2, params: encodeProtocolParameters(next) }],
+    };
     const ms = await net.milestone(draft);
-    await (await confirmMilestone({ store: net.store, milestoneBlockId: ms.id, milestoneBlock: ms.block })).batch.commit();
+    await (
+      await confirmMilestone({ store: net.store, milestoneBlockId: ms.id, milestoneBlock: ms.block })
+    ).batch.commit();
     expect(await ledger.protocolParametersChanges()).to.have.length(1);
     expect((await ledger.protocolParametersChanges())[0]).to.include({ targetMilestoneIndex: 15, announcedAt: 11 });
     expect((await ledger.pendingProtocolParametersChanges()).map((c) => c.targetMilestoneIndex)).to.deep.equal([15]);
@@ -161,7 +246,17 @@ describe('ledger: milestone options', () => {
     ];
     const ledger = new LedgerState(net.store);
     const treasury = (await ledger.treasury())!;
-    const receipt = { type: 0 as const, migratedAt: 7, final: false, funds, transaction: { type: 4 as const, input: { type: 1 as const, milestoneId: treasury.milestoneId }, output: { type: 2 as const, amount: 7_000_000n } } };
+    const receipt = {
+      type: 0 as const,
+      migratedAt: 7,
+      final: false,
+      funds,
+      transaction: {
+        type: 4 as const,
+        input: { type: 1 as const, milestoneId: treasury.milestoneId },
+        output: { type: 2 as const, amount: 7_000_000n },
+      },
+    };
     const ms = await net.milestone({ ...net.draft(), options: [receipt] });
     const c = await confirmMilestone({ store: net.store, milestoneBlockId: ms.id, milestoneBlock: ms.block });
     await c.batch.commit();
@@ -175,7 +270,10 @@ describe('ledger: milestone options', () => {
     expect(stored.map((r) => r.milestoneIndex)).to.deep.equal([11]);
     expect(stored[0]!.receipt.funds).to.have.length(2);
     const diff = (await ledger.milestoneDiff(11))!;
-    expect(diff.treasury).to.deep.equal({ spent: treasury, created: { milestoneId: c.milestoneId, amount: 7_000_000n } });
+    expect(diff.treasury).to.deep.equal({
+      spent: treasury,
+      created: { milestoneId: c.milestoneId, amount: 7_000_000n },
+    });
     expect(diff.created.map(toHex)).to.include(toHex(outputId(c.milestoneId, 0)));
   });
 
@@ -187,8 +285,18 @@ describe('ledger: milestone options', () => {
       migratedAt: 7,
       final: false,
       funds: [{ tailTransactionHash: new Uint8Array(49).fill(1), address: bob.address, deposit: 1_000_000n }],
-      transaction: { type: 4 as const, input: { type: 1 as const, milestoneId: treasury.milestoneId }, output: { type: 2 as const, amount: 9_500_000n } },
+      transaction: {
+        type: 4 as const,
+        input: { type: 1 as const, milestoneId: treasury.milestoneId },
+        output: { type: 2 as const, amount: 9_500_000n },
+      },
     };
-    await expectRejected(net, kv, await net.milestone({ ...net.draft(), options: [receipt] }), 'INVALID_FIELD', 'payload.options.receipt.transaction.output.amount');
+    await expectRejected(
+      net,
+      kv,
+      await net.milestone({ ...net.draft(), options: [receipt] }),
+      'INVALID_FIELD',
+      'payload.options.receipt.transaction.output.amount',
+    );
   });
 });

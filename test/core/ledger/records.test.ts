@@ -21,7 +21,16 @@ import {
   type OutputRecord,
 } from '../../../src/core/ledger/index.ts';
 import { MemoryKeyValueStore, NodeStore } from '../../../src/core/store/index.ts';
-import { basicOutput, bytes32, Coordinator, ENTRY_POINT, GENESIS_INDEX, PROTOCOL, TestNetwork, Wallet } from './support.ts';
+import {
+  basicOutput,
+  bytes32,
+  Coordinator,
+  ENTRY_POINT,
+  GENESIS_INDEX,
+  PROTOCOL,
+  TestNetwork,
+  Wallet,
+} from './support.ts';
 
 const alice = new Wallet('alice');
 
@@ -37,7 +46,12 @@ function expectProtocolError(fn: () => unknown, code: string): void {
 }
 
 describe('ledger: records', () => {
-  const record: OutputRecord = { blockId: bytes32('block'), milestoneIndexBooked: 17339, milestoneTimestampBooked: 1664385901, output: basicOutput(42_000n, alice.address) };
+  const record: OutputRecord = {
+    blockId: bytes32('block'),
+    milestoneIndexBooked: 17339,
+    milestoneTimestampBooked: 1664385901,
+    output: basicOutput(42_000n, alice.address),
+  };
 
   it('output records round-trip and reject truncation, trailing bytes and unknown versions', () => {
     const bytes = encodeOutputRecord(record);
@@ -60,9 +74,18 @@ describe('ledger: records', () => {
   });
 
   it('milestone diffs round-trip with and without a treasury change, and refuse a count beyond the data', () => {
-    const plain: MilestoneDiff = { created: [outputId(bytes32('a'), 0), outputId(bytes32('a'), 1)], consumed: [outputId(bytes32('b'), 127)] };
+    const plain: MilestoneDiff = {
+      created: [outputId(bytes32('a'), 0), outputId(bytes32('a'), 1)],
+      consumed: [outputId(bytes32('b'), 127)],
+    };
     expect(decodeMilestoneDiff(encodeMilestoneDiff(plain))).to.deep.equal(plain);
-    const withTreasury: MilestoneDiff = { ...plain, treasury: { spent: { milestoneId: bytes32('m1'), amount: 10n }, created: { milestoneId: bytes32('m2'), amount: 4n } } };
+    const withTreasury: MilestoneDiff = {
+      ...plain,
+      treasury: {
+        spent: { milestoneId: bytes32('m1'), amount: 10n },
+        created: { milestoneId: bytes32('m2'), amount: 4n },
+      },
+    };
     expect(decodeMilestoneDiff(encodeMilestoneDiff(withTreasury))).to.deep.equal(withTreasury);
     const bytes = encodeMilestoneDiff(plain);
     bytes[1] = 200; // created count 200
@@ -73,13 +96,20 @@ describe('ledger: records', () => {
   });
 
   it('treasury and receipt records round-trip; receipt keys sort by migratedAt, then milestone index', () => {
-    expect(decodeTreasuryRecord(encodeTreasuryRecord({ amount: 123n, spent: true }))).to.deep.equal({ amount: 123n, spent: true });
+    expect(decodeTreasuryRecord(encodeTreasuryRecord({ amount: 123n, spent: true }))).to.deep.equal({
+      amount: 123n,
+      spent: true,
+    });
     const receipt = {
       type: 0 as const,
       migratedAt: 3,
       final: true,
       funds: [{ tailTransactionHash: new Uint8Array(49).fill(7), address: alice.address, deposit: 1_000_000n }],
-      transaction: { type: 4 as const, input: { type: 1 as const, milestoneId: bytes32('t') }, output: { type: 2 as const, amount: 5n } },
+      transaction: {
+        type: 4 as const,
+        input: { type: 1 as const, milestoneId: bytes32('t') },
+        output: { type: 2 as const, amount: 5n },
+      },
     };
     expect(decodeReceiptRecord(encodeReceiptRecord(receipt))).to.deep.equal(receipt);
     const keys = [
@@ -93,10 +123,16 @@ describe('ledger: records', () => {
   it('ledger meta values round-trip (protocol parameters, key configuration, solid entry points)', () => {
     const c = new Coordinator(3, 2);
     const keys = { keyRanges: c.keyRanges.map((k, i) => ({ ...k, start: i, end: i * 10 })), threshold: 2 };
-    expect(LEDGER_META.milestoneKeys.codec.decode(LEDGER_META.milestoneKeys.codec.encode(keys), 'keys')).to.deep.equal(keys);
-    expect(LEDGER_META.protocolParameters.codec.decode(LEDGER_META.protocolParameters.codec.encode(PROTOCOL), 'pp')).to.deep.equal(PROTOCOL);
+    expect(LEDGER_META.milestoneKeys.codec.decode(LEDGER_META.milestoneKeys.codec.encode(keys), 'keys')).to.deep.equal(
+      keys,
+    );
+    expect(
+      LEDGER_META.protocolParameters.codec.decode(LEDGER_META.protocolParameters.codec.encode(PROTOCOL), 'pp'),
+    ).to.deep.equal(PROTOCOL);
     const seps = [bytes32('s1'), bytes32('s2')];
-    expect(LEDGER_META.solidEntryPoints.codec.decode(LEDGER_META.solidEntryPoints.codec.encode(seps), 'seps')).to.deep.equal(seps);
+    expect(
+      LEDGER_META.solidEntryPoints.codec.decode(LEDGER_META.solidEntryPoints.codec.encode(seps), 'seps'),
+    ).to.deep.equal(seps);
   });
 });
 
@@ -128,11 +164,23 @@ describe('ledger: genesis', () => {
       solidEntryPoints: [],
       unspentOutputs: [],
     };
-    const again = await initLedger(net.store, genesis).then(() => undefined, (e: unknown) => e);
+    const again = await initLedger(net.store, genesis).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(again).to.have.property('code', 'DUPLICATE');
     const fresh = await NodeStore.open(new MemoryKeyValueStore());
-    const o = { outputId: outputId(bytes32('x'), 0), blockId: new Uint8Array(32), milestoneIndexBooked: 0, milestoneTimestampBooked: 0, output: basicOutput(1n, alice.address) };
-    const dup = await initLedger(fresh, { ...genesis, unspentOutputs: [o, o] }).then(() => undefined, (e: unknown) => e);
+    const o = {
+      outputId: outputId(bytes32('x'), 0),
+      blockId: new Uint8Array(32),
+      milestoneIndexBooked: 0,
+      milestoneTimestampBooked: 0,
+      output: basicOutput(1n, alice.address),
+    };
+    const dup = await initLedger(fresh, { ...genesis, unspentOutputs: [o, o] }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(dup).to.have.property('code', 'DUPLICATE');
     expect(await new LedgerState(fresh).ledgerIndex()).to.equal(undefined);
   });

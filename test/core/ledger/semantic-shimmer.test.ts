@@ -9,7 +9,13 @@ import { decodeBlock, decodeCommonOutput } from '../../../src/core/codec/index.t
 import { CONFLICT } from '../../../src/core/ledger/conflict.ts';
 import { validateTransactionSemantics, type SemanticInput } from '../../../src/core/ledger/semantic.ts';
 import { inputsCommitmentOf, outputId } from '../../../src/core/ids/index.ts';
-import { PAYLOAD_TRANSACTION, SHIMMER_PROTOCOL, UNLOCK_SIGNATURE, type CommonOutput, type TransactionPayload } from '../../../src/core/model/index.ts';
+import {
+  PAYLOAD_TRANSACTION,
+  SHIMMER_PROTOCOL,
+  UNLOCK_SIGNATURE,
+  type CommonOutput,
+  type TransactionPayload,
+} from '../../../src/core/model/index.ts';
 import { loadVectors } from '../../support/vectors.ts';
 
 interface ConeBlock {
@@ -51,7 +57,8 @@ const milestones: Milestone[] = data.milestones;
 /** Every consumed output of the file, by 0x output ID. */
 const consumed = new Map<string, CommonOutput>();
 for (const m of milestones) {
-  for (const [id, o] of Object.entries(m.derived.referencedInputOutputs)) consumed.set(id.toLowerCase(), decodeCommonOutput(fromHex(o.outputBytes)));
+  for (const [id, o] of Object.entries(m.derived.referencedInputOutputs))
+    consumed.set(id.toLowerCase(), decodeCommonOutput(fromHex(o.outputBytes)));
 }
 
 function resolve(tx: TransactionPayload): SemanticInput[] {
@@ -71,7 +78,11 @@ describe('semantic validation: real Shimmer transactions (milestones 17339-17341
   });
 
   for (const m of milestones) {
-    const ctx = { milestoneIndex: m.index, milestoneTimestamp: m.milestonePayloadJson.timestamp, protocol: SHIMMER_PROTOCOL };
+    const ctx = {
+      milestoneIndex: m.index,
+      milestoneTimestamp: m.milestonePayloadJson.timestamp,
+      protocol: SHIMMER_PROTOCOL,
+    };
     for (const block of m.coneInWhiteFlagOrder) {
       if (block.inclusionState === 'no_transaction') continue;
       it(`milestone ${m.index}, block ${block.blockId.slice(0, 18)}…: ${block.inclusionState} / ${block.conflictReason}`, () => {
@@ -82,7 +93,9 @@ describe('semantic validation: real Shimmer transactions (milestones 17339-17341
         expect(expected, `unknown conflict name ${block.conflictReason}`).to.not.equal(undefined);
         expect(block.inclusionState === 'included').to.equal(expected === CONFLICT.none);
         const result = validateTransactionSemantics(tx, resolve(tx), ctx);
-        expect(result, result.message).to.deep.equal(expected === CONFLICT.none ? { reason: 0 } : { reason: expected, message: result.message });
+        expect(result, result.message).to.deep.equal(
+          expected === CONFLICT.none ? { reason: 0 } : { reason: expected, message: result.message },
+        );
       });
     }
   }
@@ -91,7 +104,11 @@ describe('semantic validation: real Shimmer transactions (milestones 17339-17341
     const m = milestones[0]!;
     const block = m.coneInWhiteFlagOrder.find((b) => b.inclusionState === 'included')!;
     const tx = decodeBlock(fromHex(block.bytes)).payload as TransactionPayload;
-    const ctx = { milestoneIndex: m.index, milestoneTimestamp: m.milestonePayloadJson.timestamp, protocol: SHIMMER_PROTOCOL };
+    const ctx = {
+      milestoneIndex: m.index,
+      milestoneTimestamp: m.milestonePayloadJson.timestamp,
+      protocol: SHIMMER_PROTOCOL,
+    };
     const inputs = resolve(tx);
     const bad: TransactionPayload = { ...tx, essence: { ...tx.essence, inputsCommitment: new Uint8Array(32) } };
     expect(validateTransactionSemantics(bad, inputs, ctx).reason).to.equal(CONFLICT.invalidInputsCommitment);
@@ -100,10 +117,18 @@ describe('semantic validation: real Shimmer transactions (milestones 17339-17341
     if (first.type !== UNLOCK_SIGNATURE) return;
     const sig = first.signature.signature.slice();
     sig[0] ^= 1;
-    const forged: TransactionPayload = { ...tx, unlocks: [{ ...first, signature: { ...first.signature, signature: sig } }, ...tx.unlocks.slice(1)] };
+    const forged: TransactionPayload = {
+      ...tx,
+      unlocks: [{ ...first, signature: { ...first.signature, signature: sig } }, ...tx.unlocks.slice(1)],
+    };
     expect(validateTransactionSemantics(forged, inputs, ctx).reason).to.equal(CONFLICT.invalidSignature);
-    const richer = inputs.map((i, k) => (k === 0 ? { ...i, output: { ...i.output, amount: i.output.amount + 1n } } : i));
-    const recommitted: TransactionPayload = { ...tx, essence: { ...tx.essence, inputsCommitment: inputsCommitmentOf(richer.map((i) => i.output)) } };
+    const richer = inputs.map((i, k) =>
+      k === 0 ? { ...i, output: { ...i.output, amount: i.output.amount + 1n } } : i,
+    );
+    const recommitted: TransactionPayload = {
+      ...tx,
+      essence: { ...tx.essence, inputsCommitment: inputsCommitmentOf(richer.map((i) => i.output)) },
+    };
     // the essence changed, so the real signatures no longer verify: 5, not 4
     expect(validateTransactionSemantics(recommitted, richer, ctx).reason).to.equal(CONFLICT.invalidSignature);
     expect(validateTransactionSemantics(tx, richer, ctx).reason).to.equal(CONFLICT.invalidInputsCommitment);

@@ -1,4 +1,6 @@
-/** Semantic validation, steps 1-3: timelocks, inputs commitment, unlocking every input (TIP-18/TIP-20, iota.go order). */
+/**
+ * Semantic validation, steps 1-3: timelocks, inputs commitment, unlocking every input (TIP-18/TIP-20, iota.go order).
+ */
 import { expect } from 'chai';
 import { toHex0x } from '../../../src/core/bytes.ts';
 import { CONFLICT } from '../../../src/core/ledger/conflict.ts';
@@ -55,7 +57,10 @@ describe('semantic validation: inputs commitment (conflict 10)', () => {
   it('the commitment depends on the input order', () => {
     const j = input(basic(2000n, A.address), 2);
     const tx = transaction([i, j], [basic(3000n, B.address)], [{ sig: A }, { ref: 0 }]);
-    const swapped = { ...tx, essence: { ...tx.essence, inputsCommitment: transaction([j, i], [], []).essence.inputsCommitment } };
+    const swapped = {
+      ...tx,
+      essence: { ...tx.essence, inputsCommitment: transaction([j, i], [], []).essence.inputsCommitment },
+    };
     expectConflict(validateTransactionSemantics(swapped, [i, j], CTX), CONFLICT.invalidInputsCommitment);
   });
 });
@@ -70,7 +75,11 @@ describe('semantic validation: signature and reference unlocks', () => {
   });
   it('a signature over another message does not verify (5)', () => {
     const r = validate([input(basic(1000n, A.address), 1)], [basic(1000n, B.address)], [{ badSig: A }]);
-    expectConflict(r, CONFLICT.invalidSignature, `input 0: signature does not verify for Ed25519 address ${toHex0x(A.address.pubKeyHash)}`);
+    expectConflict(
+      r,
+      CONFLICT.invalidSignature,
+      `input 0: signature does not verify for Ed25519 address ${toHex0x(A.address.pubKeyHash)}`,
+    );
   });
   it('a tampered essence invalidates the signature', () => {
     const i = input(basic(1000n, A.address), 1);
@@ -84,11 +93,19 @@ describe('semantic validation: signature and reference unlocks', () => {
   });
   it('a reference unlock to a signature of another address is invalid (9)', () => {
     const ins = [input(basic(1000n, A.address), 1), input(basic(500n, B.address), 2), input(basic(700n, A.address), 3)];
-    expectConflict(validate(ins, [basic(2200n, C.address)], [{ sig: A }, { sig: B }, { ref: 1 }]), CONFLICT.invalidInputUnlock, 'input 2');
+    expectConflict(
+      validate(ins, [basic(2200n, C.address)], [{ sig: A }, { sig: B }, { ref: 1 }]),
+      CONFLICT.invalidInputUnlock,
+      'input 2',
+    );
   });
   it('a second signature unlock for an already unlocked address is invalid (9)', () => {
     const ins = [input(basic(1000n, A.address), 1), input(basic(700n, A.address), 3)];
-    expectConflict(validate(ins, [basic(1700n, C.address)], [{ sig: A }, { sig: A }]), CONFLICT.invalidInputUnlock, 'already unlocked by input 0');
+    expectConflict(
+      validate(ins, [basic(1700n, C.address)], [{ sig: A }, { sig: A }]),
+      CONFLICT.invalidInputUnlock,
+      'already unlocked by input 0',
+    );
   });
   it('an alias or NFT unlock on an Ed25519-owned input is invalid (9)', () => {
     const ins = [input(basic(1000n, A.address), 1), input(basic(700n, A.address), 3)];
@@ -97,12 +114,17 @@ describe('semantic validation: signature and reference unlocks', () => {
   });
   it('reports the first failing input in input order', () => {
     const ins = [input(basic(1000n, A.address), 1), input(basic(700n, B.address), 3)];
-    expectConflict(validate(ins, [basic(1700n, C.address)], [{ sig: A }, { badSig: B }]), CONFLICT.invalidSignature, 'input 1');
+    expectConflict(
+      validate(ins, [basic(1700n, C.address)], [{ sig: A }, { badSig: B }]),
+      CONFLICT.invalidSignature,
+      'input 1',
+    );
   });
 });
 
 describe('semantic validation: expiration switches the owner to the return address', () => {
-  const expiring = (t: number) => input(basic(1000n, A.address, { conditions: [{ type: UC_EXPIRATION, returnAddress: B.address, unixTime: t }] }), 1);
+  const expiring = (t: number) =>
+    input(basic(1000n, A.address, { conditions: [{ type: UC_EXPIRATION, returnAddress: B.address, unixTime: t }] }), 1);
   it('before expiration the address owner unlocks it', () => {
     expectApplies(validate([expiring(NOW + 1)], [basic(1000n, C.address)], [{ sig: A }]));
     expectConflict(validate([expiring(NOW + 1)], [basic(1000n, C.address)], [{ sig: B }]), CONFLICT.invalidSignature);
@@ -136,7 +158,13 @@ describe('semantic validation: alias and NFT unlocks', () => {
     const i = input(aliasIn, 1);
     expectApplies(validate([i], [{ ...aliasIn, stateIndex: 5 }], [{ sig: A }]));
     expectConflict(validate([i], [{ ...aliasIn, stateIndex: 5 }], [{ sig: B }]), CONFLICT.invalidSignature);
-    expectApplies(validate([i], [{ ...aliasIn, unlockConditions: [aliasIn.unlockConditions[0]!, { type: 5, address: C.address }] }], [{ sig: B }]));
+    expectApplies(
+      validate(
+        [i],
+        [{ ...aliasIn, unlockConditions: [aliasIn.unlockConditions[0]!, { type: 5, address: C.address }] }],
+        [{ sig: B }],
+      ),
+    );
     expectConflict(validate([i], [{ ...aliasIn }], [{ sig: A }]), CONFLICT.invalidSignature);
     expectApplies(validate([i], [basic(1000n, C.address)], [{ sig: B }]));
     expectConflict(validate([i], [basic(1000n, C.address)], [{ sig: A }]), CONFLICT.invalidSignature);
@@ -151,7 +179,11 @@ describe('semantic validation: alias and NFT unlocks', () => {
   });
   it('an alias unlock fails when the alias is only governance-transitioned (9)', () => {
     const ins = [input(aliasIn, 1), input(owned, 2)];
-    expectConflict(validate(ins, [aliasIn, basic(300n, C.address)], [{ sig: B }, { alias: 0 }]), CONFLICT.invalidInputUnlock, 'input 1');
+    expectConflict(
+      validate(ins, [aliasIn, basic(300n, C.address)], [{ sig: B }, { alias: 0 }]),
+      CONFLICT.invalidInputUnlock,
+      'input 1',
+    );
   });
   it('an alias-owned input needs an alias unlock pointing at the alias input (9 otherwise)', () => {
     const ins = [input(basic(50n, C.address), 3), input(aliasIn, 1), input(owned, 2)];
@@ -177,8 +209,16 @@ describe('semantic validation: alias and NFT unlocks', () => {
   });
   it('an NFT unlock must point at the input that is the NFT (9)', () => {
     const nftId = id32(0xbb);
-    const ins = [input(basic(10n, C.address), 5), input(nft(1000n, nftId, A.address), 1), input(basic(300n, nftAddress(nftId)), 2)];
-    expectConflict(validate(ins, [basic(1310n, C.address)], [{ sig: C }, { sig: A }, { nft: 0 }]), CONFLICT.invalidInputUnlock, 'input 2');
+    const ins = [
+      input(basic(10n, C.address), 5),
+      input(nft(1000n, nftId, A.address), 1),
+      input(basic(300n, nftAddress(nftId)), 2),
+    ];
+    expectConflict(
+      validate(ins, [basic(1310n, C.address)], [{ sig: C }, { sig: A }, { nft: 0 }]),
+      CONFLICT.invalidInputUnlock,
+      'input 2',
+    );
   });
   it('an input owned by a chain that is not consumed at all cannot be unlocked (9)', () => {
     const ins = [input(basic(10n, C.address), 5), input(basic(300n, nftAddress(id32(0xcc))), 2)];

@@ -5,8 +5,21 @@
  */
 import { compareBytes, toHex } from '../../../src/core/bytes.ts';
 import { encodeBlock } from '../../../src/core/codec/index.ts';
-import { blake2b256, ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../../src/core/crypto/index.ts';
-import { blockId, essenceHash, inputsCommitmentOf, milestoneIdOf, networkIdFromName, outputId, transactionIdOf } from '../../../src/core/ids/index.ts';
+import {
+  blake2b256,
+  ed25519AddressFromPublicKey,
+  ed25519PublicKeyFromSeed,
+  ed25519Sign,
+} from '../../../src/core/crypto/index.ts';
+import {
+  blockId,
+  essenceHash,
+  inputsCommitmentOf,
+  milestoneIdOf,
+  networkIdFromName,
+  outputId,
+  transactionIdOf,
+} from '../../../src/core/ids/index.ts';
 import type { MilestoneKeyRange } from '../../../src/core/ids/index.ts';
 import {
   applyWhiteFlag,
@@ -17,7 +30,17 @@ import {
   walkCone,
   type GenesisOutput,
 } from '../../../src/core/ledger/index.ts';
-import type { BasicOutput, Block, BlockPayload, CommonOutput, Ed25519Address, MilestoneOption, MilestonePayload, TransactionPayload, Unlock } from '../../../src/core/model/index.ts';
+import type {
+  BasicOutput,
+  Block,
+  BlockPayload,
+  CommonOutput,
+  Ed25519Address,
+  MilestoneOption,
+  MilestonePayload,
+  TransactionPayload,
+  Unlock,
+} from '../../../src/core/model/index.ts';
 import { SHIMMER_PROTOCOL } from '../../../src/core/model/index.ts';
 import { META, NodeStore, type KeyValueStore } from '../../../src/core/store/index.ts';
 
@@ -59,7 +82,11 @@ export function transfer(owner: Wallet, inputs: readonly Spendable[], outputs: C
   const essence = {
     type: 1 as const,
     networkId: NETWORK_ID,
-    inputs: inputs.map((i) => ({ type: 0 as const, transactionId: i.outputId.slice(0, 32), transactionOutputIndex: i.outputId[32]! | (i.outputId[33]! << 8) })),
+    inputs: inputs.map((i) => ({
+      type: 0 as const,
+      transactionId: i.outputId.slice(0, 32),
+      transactionOutputIndex: i.outputId[32]! | (i.outputId[33]! << 8),
+    })),
     inputsCommitment: inputsCommitmentOf(inputs.map((i) => i.output)),
     outputs,
   };
@@ -102,12 +129,20 @@ export class Coordinator {
   }
 
   /** Signs with the first `signers` keys (default: all), signatures sorted by public key. */
-  sign(ms: Omit<MilestonePayload, 'signatures'>, signers = this.seeds.length, seeds: Uint8Array[] = this.seeds): MilestonePayload {
+  sign(
+    ms: Omit<MilestonePayload, 'signatures'>,
+    signers = this.seeds.length,
+    seeds: Uint8Array[] = this.seeds,
+  ): MilestonePayload {
     const unsigned: MilestonePayload = { ...ms, signatures: [] };
     const id = milestoneIdOf(unsigned);
     const signatures = seeds
       .slice(0, signers)
-      .map((seed) => ({ type: 0 as const, publicKey: ed25519PublicKeyFromSeed(seed), signature: ed25519Sign(seed, id) }))
+      .map((seed) => ({
+        type: 0 as const,
+        publicKey: ed25519PublicKeyFromSeed(seed),
+        signature: ed25519Sign(seed, id),
+      }))
       .sort((a, b) => compareBytes(a.publicKey, b.publicKey));
     return { ...unsigned, signatures };
   }
@@ -138,7 +173,11 @@ export class TestNetwork {
     this.genesisOutputs = genesisOutputs;
   }
 
-  static async create(kv: KeyValueStore, owners: { wallet: Wallet; amount: bigint }[], opts: { coordinator?: Coordinator; treasury?: bigint } = {}): Promise<TestNetwork> {
+  static async create(
+    kv: KeyValueStore,
+    owners: { wallet: Wallet; amount: bigint }[],
+    opts: { coordinator?: Coordinator; treasury?: bigint } = {},
+  ): Promise<TestNetwork> {
     const store = await NodeStore.open(kv, { networkName: PROTOCOL.networkName });
     const coordinator = opts.coordinator ?? new Coordinator();
     const genesisTx = bytes32('genesis outputs');
@@ -160,9 +199,15 @@ export class TestNetwork {
       milestonePublicKeyCount: coordinator.threshold,
       solidEntryPoints: [ENTRY_POINT],
       unspentOutputs: unspent,
-      ...(opts.treasury !== undefined ? { treasury: { milestoneId: GENESIS_MILESTONE_ID, amount: opts.treasury } } : {}),
+      ...(opts.treasury !== undefined
+        ? { treasury: { milestoneId: GENESIS_MILESTONE_ID, amount: opts.treasury } }
+        : {}),
     });
-    return new TestNetwork(store, coordinator, unspent.map((u) => ({ outputId: u.outputId, output: u.output })));
+    return new TestNetwork(
+      store,
+      coordinator,
+      unspent.map((u) => ({ outputId: u.outputId, output: u.output })),
+    );
   }
 
   /** Stores a block (default parent: the previous block) and makes it the tip. */
@@ -184,7 +229,12 @@ export class TestNetwork {
 
   /** The next milestone's draft: index + 1, timestamp + 1, chained to the last milestone, parents = the tip. */
   draft(parents: Uint8Array[] = [this.tip]): MilestoneDraft {
-    return { index: this.lastIndex + 1, timestamp: this.lastTimestamp + 1, previousMilestoneId: this.lastMilestoneId, parents: [...parents].sort(compareBytes) };
+    return {
+      index: this.lastIndex + 1,
+      timestamp: this.lastTimestamp + 1,
+      previousMilestoneId: this.lastMilestoneId,
+      parents: [...parents].sort(compareBytes),
+    };
   }
 
   /** What the coordinator would sign for `draft`: both roots from walking and applying the cone. */
@@ -192,12 +242,27 @@ export class TestNetwork {
     const ledger = new LedgerState(this.store);
     const cone = await walkCone(draft.parents, await StoreBlockSource.open(this.store), draft.index);
     const protocol = (await ledger.protocolParameters(draft.index))!;
-    const wf = await applyWhiteFlag(cone, ledger, { milestoneIndex: draft.index, milestoneTimestamp: draft.timestamp, protocol, validate: validateTransactionSemantics });
+    const wf = await applyWhiteFlag(cone, ledger, {
+      milestoneIndex: draft.index,
+      milestoneTimestamp: draft.timestamp,
+      protocol,
+      validate: validateTransactionSemantics,
+    });
     return { inclusionMerkleRoot: wf.inclusionMerkleRoot, appliedMerkleRoot: wf.appliedMerkleRoot };
   }
 
-  /** A signed milestone payload for `draft` (roots computed unless given) in a nonce-0 block, stored as a node stores arriving blocks. */
-  async milestone(draft: MilestoneDraft = this.draft(), opts: { roots?: { inclusionMerkleRoot: Uint8Array; appliedMerkleRoot: Uint8Array }; signers?: number; seeds?: Uint8Array[] } = {}): Promise<BuiltBlock> {
+  /**
+   * A signed milestone payload for `draft` (roots computed unless given) in a nonce-0 block, stored as a node stores
+   * arriving blocks.
+   */
+  async milestone(
+    draft: MilestoneDraft = this.draft(),
+    opts: {
+      roots?: { inclusionMerkleRoot: Uint8Array; appliedMerkleRoot: Uint8Array };
+      signers?: number;
+      seeds?: Uint8Array[];
+    } = {},
+  ): Promise<BuiltBlock> {
     const roots = opts.roots ?? (await this.roots(draft));
     const ms = this.coordinator.sign(
       { type: 7, protocolVersion: 2, metadata: new Uint8Array(0), options: draft.options ?? [], ...draft, ...roots },
@@ -205,7 +270,15 @@ export class TestNetwork {
       opts.seeds,
     );
     const built = makeBlock(draft.parents, ms, 0n);
-    await this.store.batch().addBlock({ blockId: built.id, bytes: built.bytes, parents: built.block.parents, metadata: { protocolVersion: 2, solid: true, arrivalTime: 1 } }).commit({ sync: false });
+    await this.store
+      .batch()
+      .addBlock({
+        blockId: built.id,
+        bytes: built.bytes,
+        parents: built.block.parents,
+        metadata: { protocolVersion: 2, solid: true, arrivalTime: 1 },
+      })
+      .commit({ sync: false });
     return built;
   }
 
@@ -229,4 +302,3 @@ export async function dump(kv: KeyValueStore): Promise<string[]> {
   for await (const [k, v] of kv.entries()) out.push(`${toHex(k)}=${toHex(v)}`);
   return out;
 }
-

@@ -2,10 +2,26 @@
 import { expect } from 'chai';
 import { toHex, toHex0x } from '../../../src/core/bytes.ts';
 import { outputId, transactionIdOf } from '../../../src/core/ids/index.ts';
-import { CONFLICT, confirmMilestone, LedgerState, walkCone, type ConeBlockSource, type MilestoneConfirmation } from '../../../src/core/ledger/index.ts';
+import {
+  CONFLICT,
+  confirmMilestone,
+  LedgerState,
+  walkCone,
+  type ConeBlockSource,
+  type MilestoneConfirmation,
+} from '../../../src/core/ledger/index.ts';
 import type { Block } from '../../../src/core/model/index.ts';
 import { MemoryKeyValueStore } from '../../../src/core/store/index.ts';
-import { basicOutput, bytes32, makeBlock, outputsOf, TestNetwork, transfer, Wallet, type BuiltBlock } from './support.ts';
+import {
+  basicOutput,
+  bytes32,
+  makeBlock,
+  outputsOf,
+  TestNetwork,
+  transfer,
+  Wallet,
+  type BuiltBlock,
+} from './support.ts';
 
 const alice = new Wallet('alice');
 const bob = new Wallet('bob');
@@ -57,7 +73,11 @@ describe('ledger: White-Flag walk', () => {
     const d = makeBlock([b.id, c.id], undefined, 4n); // parents sorted by ID: the walk follows that order
     const e = makeBlock([c.id, root], undefined, 5n);
     const src = source([a, b, c, d, e], [root]);
-    const cone = await walkCone([d.id, e.id].sort((x, y) => (toHex(x) < toHex(y) ? -1 : 1)), src, 11);
+    const cone = await walkCone(
+      [d.id, e.id].sort((x, y) => (toHex(x) < toHex(y) ? -1 : 1)),
+      src,
+      11,
+    );
     // Expected order, computed by hand from the stored parent order.
     const order: string[] = [];
     const seen = new Set<string>();
@@ -93,7 +113,10 @@ describe('ledger: White-Flag walk', () => {
   it('refuses a cone with an unknown block (MISSING_FIELD, naming the block)', async () => {
     const missing = bytes32('never seen');
     const a = makeBlock([missing], undefined, 1n);
-    const error = await walkCone([a.id], source([a]), 11).then(() => undefined, (e: unknown) => e);
+    const error = await walkCone([a.id], source([a]), 11).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).to.have.property('code', 'MISSING_FIELD');
     expect((error as Error).message).to.include(toHex0x(missing));
   });
@@ -102,7 +125,11 @@ describe('ledger: White-Flag walk', () => {
 describe('ledger: White-Flag application', () => {
   it('applies a transfer: inputs spent, outputs booked under txId ‖ index, included block recorded', async () => {
     const net = await network();
-    const tx = transfer(alice, [net.genesisOutputs[0]!], [basicOutput(600_000n, bob.address), basicOutput(400_000n, alice.address)]);
+    const tx = transfer(
+      alice,
+      [net.genesisOutputs[0]!],
+      [basicOutput(600_000n, bob.address), basicOutput(400_000n, alice.address)],
+    );
     const blk = await net.add(tx);
     const { c } = await confirmNext(net);
     expect(verdictsOf(c)).to.deep.equal([[toHex(blk.id), 'included', 0]]);
@@ -114,7 +141,11 @@ describe('ledger: White-Flag application', () => {
     expect(out!.milestoneIndexBooked).to.equal(11);
     expect(await ledger.isUnspent(outputId(txId, 0))).to.equal(true);
     const spent = await ledger.output(net.genesisOutputs[0]!.outputId);
-    expect(spent?.spent).to.deep.equal({ transactionIdSpent: txId, milestoneIndexSpent: 11, milestoneTimestampSpent: net.lastTimestamp });
+    expect(spent?.spent).to.deep.equal({
+      transactionIdSpent: txId,
+      milestoneIndexSpent: 11,
+      milestoneTimestampSpent: net.lastTimestamp,
+    });
     expect(await ledger.isUnspent(net.genesisOutputs[0]!.outputId)).to.equal(false);
     expect(toHex((await net.store.includedBlock(txId))!)).to.equal(toHex(blk.id));
     const msMeta = await net.store.getBlockMetadata(net.tip);
@@ -136,7 +167,12 @@ describe('ledger: White-Flag application', () => {
     ]);
     expect(await net.store.includedBlock(transactionIdOf(secondTx))).to.equal(undefined);
     const meta = await net.store.getBlockMetadata(second.id);
-    expect(meta?.referenced).to.deep.equal({ milestoneIndex: 11, whiteFlagIndex: 1, ledgerInclusionState: 'conflicting', conflictReason: 2 });
+    expect(meta?.referenced).to.deep.equal({
+      milestoneIndex: 11,
+      whiteFlagIndex: 1,
+      ledgerInclusionState: 'conflicting',
+      conflictReason: 2,
+    });
     // Nothing of the conflicting transaction was booked.
     expect(await new LedgerState(net.store).output(outputId(transactionIdOf(secondTx), 0))).to.equal(undefined);
   });
@@ -152,12 +188,16 @@ describe('ledger: White-Flag application', () => {
       [toHex(previousMilestoneBlock), 'noTransaction', 0],
       [toHex(again.id), 'conflicting', CONFLICT.inputAlreadySpent],
     ]);
-    expect(toHex(c.appliedMerkleRoot)).to.equal('0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8'); // MTH([])
+    // MTH([])
+    expect(toHex(c.appliedMerkleRoot)).to.equal('0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8');
   });
 
   it('an unknown input conflicts with code 3, even before a known input', async () => {
     const net = await network();
-    const ghost = { outputId: outputId(bytes32('no such transaction'), 0), output: basicOutput(1_000_000n, alice.address) };
+    const ghost = {
+      outputId: outputId(bytes32('no such transaction'), 0),
+      output: basicOutput(1_000_000n, alice.address),
+    };
     const blk = await net.add(transfer(alice, [ghost, net.genesisOutputs[1]!], [basicOutput(3_000_000n, bob.address)]));
     const { c } = await confirmNext(net);
     expect(verdictsOf(c)).to.deep.equal([[toHex(blk.id), 'conflicting', CONFLICT.inputNotFound]]);
@@ -210,6 +250,8 @@ describe('ledger: White-Flag application', () => {
       [toHex(later.id), 'conflicting', CONFLICT.inputAlreadySpent],
     ]);
     expect(toHex((await net.store.includedBlock(txId))!)).to.equal(toHex(original.id));
-    expect((await net.store.transactionBlocks(txId)).map(toHex).sort()).to.deep.equal([original.id, reattached.id, later.id].map(toHex).sort());
+    expect((await net.store.transactionBlocks(txId)).map(toHex).sort()).to.deep.equal(
+      [original.id, reattached.id, later.id].map(toHex).sort(),
+    );
   });
 });

@@ -69,7 +69,10 @@ describe('core/pow vectors (pow.json)', () => {
         const kernel = make();
         const lanes = 32 * kernel.words;
         let seed = 12345;
-        const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) % 3) - 1;
+        const rnd = () => {
+          seed = (seed * 1103515245 + 12345) >>> 0;
+          return (seed % 3) - 1;
+        };
         const inputs = Array.from({ length: lanes }, () => Int8Array.from({ length: 243 }, rnd));
         const got = hashLanes(kernel, inputs).map(tritsToTrytes);
         // the scalar reference costs about a millisecond per hash: check a spread of lanes
@@ -108,7 +111,12 @@ describe('core/pow vectors (pow.json)', () => {
   });
 
   describe('score cases', () => {
-    for (const c of V.scoreCases.cases as Array<{ messageHex?: string; trailingZeros: number; scoreFloat: number; [k: string]: unknown }>) {
+    for (const c of V.scoreCases.cases as Array<{
+      messageHex?: string;
+      trailingZeros: number;
+      scoreFloat: number;
+      [k: string]: unknown;
+    }>) {
       const label = c.messageHex ?? String(c['messageDescription']);
       it(`${label.slice(0, 40)}: ${c.trailingZeros} zeros, score ${c.scoreFloat}`, () => {
         const msg = c.messageHex !== undefined ? fromHex(c.messageHex) : messageOf(c);
@@ -134,10 +142,20 @@ describe('core/pow vectors (pow.json)', () => {
   });
 
   describe('nonce search cases', () => {
-    for (const c of V.nonceSearch.cases as Array<{ powDigestHex: string; targetZeros: number; startNonce: string; expectedNonce: string }>) {
+    for (const c of V.nonceSearch.cases as Array<{
+      powDigestHex: string;
+      targetZeros: number;
+      startNonce: string;
+      expectedNonce: string;
+    }>) {
       for (const kind of KINDS) {
         it(`${kind}: target ${c.targetZeros} from ${c.startNonce} -> ${c.expectedNonce}`, () => {
-          const r = createSearcher(kind).search(fromHex(c.powDigestHex), c.targetZeros, BigInt(c.startNonce), 1_000_000);
+          const r = createSearcher(kind).search(
+            fromHex(c.powDigestHex),
+            c.targetZeros,
+            BigInt(c.startNonce),
+            1_000_000,
+          );
           expect(r.nonce).to.equal(BigInt(c.expectedNonce));
           expect(r.hashes).to.be.greaterThan(0);
         });
@@ -158,7 +176,9 @@ describe('core/pow vectors (pow.json)', () => {
   });
 
   it('rejects a block shorter than its nonce with a ProtocolError', () => {
-    expect(() => powScore(new Uint8Array(7))).to.throw(ProtocolError).with.property('code', 'TRUNCATED');
+    expect(() => powScore(new Uint8Array(7)))
+      .to.throw(ProtocolError)
+      .with.property('code', 'TRUNCATED');
   });
 
   it('BLAKE2b digest of the empty message (the 8-byte score cases)', () => {

@@ -23,7 +23,13 @@ import {
 } from '../../../src/core/store/index.ts';
 import { loadVectors } from '../../support/vectors.ts';
 import { bech32EncodeAddress } from '../../../src/core/ids/index.ts';
-import { indexLedgerChanges, LEDGER_TABLES, positionOf, queryOutputs, verifyOutputIndex } from '../../../src/core/ledger/index.ts';
+import {
+  indexLedgerChanges,
+  LEDGER_TABLES,
+  positionOf,
+  queryOutputs,
+  verifyOutputIndex,
+} from '../../../src/core/ledger/index.ts';
 import type { Address } from '../../../src/core/model/index.ts';
 
 export interface StoreHarness {
@@ -60,7 +66,7 @@ function metadata(over: Partial<BlockMetadata> = {}): BlockMetadata {
 }
 
 export function storeContract(name: string, makeHarness: () => StoreHarness): void {
-  describe(`storage contract: ${name}`, function () {
+  describe(`storage contract: ${name}`, () => {
     let harness: StoreHarness;
     let kv: KeyValueStore;
 
@@ -140,10 +146,26 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
       it('writes nothing when a batch fails (atomic)', async () => {
         await kv.put(b(1), b(1));
         const bad: unknown[] = [
-          [{ type: 'put', key: b(2), value: b(2) }, { type: 'del', key: b(1) }, { type: 'put', key: b(), value: b(3) }],
-          [{ type: 'put', key: b(2), value: b(2) }, { type: 'del', key: b(1) }, { type: 'put', key: b(3), value: 'x' }],
-          [{ type: 'put', key: b(2), value: b(2) }, { type: 'del', key: b(1) }, { type: 'merge', key: b(3) }],
-          [{ type: 'put', key: b(2), value: b(2) }, { type: 'del', key: b(1) }, { type: 'put', key: [3], value: b(3) }],
+          [
+            { type: 'put', key: b(2), value: b(2) },
+            { type: 'del', key: b(1) },
+            { type: 'put', key: b(), value: b(3) },
+          ],
+          [
+            { type: 'put', key: b(2), value: b(2) },
+            { type: 'del', key: b(1) },
+            { type: 'put', key: b(3), value: 'x' },
+          ],
+          [
+            { type: 'put', key: b(2), value: b(2) },
+            { type: 'del', key: b(1) },
+            { type: 'merge', key: b(3) },
+          ],
+          [
+            { type: 'put', key: b(2), value: b(2) },
+            { type: 'del', key: b(1) },
+            { type: 'put', key: [3], value: b(3) },
+          ],
         ];
         for (const ops of bad) {
           const e = await rejects(kv.write(ops as never));
@@ -196,14 +218,30 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
       });
 
       it('prefix scans never bleed into the next prefix, including at 0xff', async () => {
-        const keys = [b(0x01), b(0x01, 0xfe), b(0x01, 0xff), b(0x01, 0xff, 0x00), b(0x01, 0xff, 0xff), b(0x02), b(0x02, 0x00), b(0xfe, 0xff), b(0xff), b(0xff, 0x00), b(0xff, 0xff), b(0xff, 0xff, 0xff)];
+        const keys = [
+          b(0x01),
+          b(0x01, 0xfe),
+          b(0x01, 0xff),
+          b(0x01, 0xff, 0x00),
+          b(0x01, 0xff, 0xff),
+          b(0x02),
+          b(0x02, 0x00),
+          b(0xfe, 0xff),
+          b(0xff),
+          b(0xff, 0x00),
+          b(0xff, 0xff),
+          b(0xff, 0xff, 0xff),
+        ];
         for (const k of keys) await kv.put(k, b(0));
         expect(await keysOf(kv, prefixRange(b(0x01, 0xff)))).to.deep.equal(['01ff', '01ff00', '01ffff']);
         expect(await keysOf(kv, prefixRange(b(0x01)))).to.deep.equal(['01', '01fe', '01ff', '01ff00', '01ffff']);
         expect(await keysOf(kv, prefixRange(b(0xfe)))).to.deep.equal(['feff']);
         expect(await keysOf(kv, prefixRange(b(0xff)))).to.deep.equal(['ff', 'ff00', 'ffff', 'ffffff']);
         expect(await keysOf(kv, prefixRange(b(0xff, 0xff)))).to.deep.equal(['ffff', 'ffffff']);
-        expect(await keysOf(kv, prefixRange(b(0x01, 0xff), { reverse: true, limit: 2 }))).to.deep.equal(['01ffff', '01ff00']);
+        expect(await keysOf(kv, prefixRange(b(0x01, 0xff), { reverse: true, limit: 2 }))).to.deep.equal([
+          '01ffff',
+          '01ff00',
+        ]);
         expect(await keysOf(kv, prefixRange(b(0x03)))).to.deep.equal([]);
       });
 
@@ -234,7 +272,11 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
       });
 
       it('pages through long ranges in order', async () => {
-        const ops = Array.from({ length: 3000 }, (_, i) => ({ type: 'put' as const, key: b(0x20, i >> 8, i & 0xff), value: b(i & 0xff) }));
+        const ops = Array.from({ length: 3000 }, (_, i) => ({
+          type: 'put' as const,
+          key: b(0x20, i >> 8, i & 0xff),
+          value: b(i & 0xff),
+        }));
         await kv.write(ops);
         const got = await all(kv.keys(prefixRange(b(0x20))));
         expect(got.length).to.equal(3000);
@@ -246,7 +288,14 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
         await kv.put(b(1), b(1));
         await kv.close();
         await kv.close();
-        for (const p of [kv.get(b(1)), kv.has(b(1)), kv.getMany([b(1)]), kv.put(b(2), b(2)), kv.del(b(1)), kv.write([])]) {
+        for (const p of [
+          kv.get(b(1)),
+          kv.has(b(1)),
+          kv.getMany([b(1)]),
+          kv.put(b(2), b(2)),
+          kv.del(b(1)),
+          kv.write([]),
+        ]) {
           const e = await rejects(p);
           expect(e).to.be.instanceOf(StoreError);
           expect((e as StoreError).code).to.equal('STORE_CLOSED');
@@ -257,7 +306,10 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
       });
 
       it('agrees with a sorted-map model on random batches and ranges (property)', async () => {
-        const key = fc.uint8Array({ minLength: 1, maxLength: 4, max: 3 }).map((k) => (k[0] = k[0]! | 0xf0, k)); // few distinct keys, collisions likely
+        const key = fc.uint8Array({ minLength: 1, maxLength: 4, max: 3 }).map((k) => {
+          k[0] = k[0]! | 0xf0;
+          return k;
+        }); // few distinct keys, collisions likely
         const op = fc.oneof(
           fc.record({ type: fc.constant('put' as const), key, value: fc.uint8Array({ maxLength: 3 }) }),
           fc.record({ type: fc.constant('del' as const), key }),
@@ -267,45 +319,62 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
           { requiredKeys: [] },
         );
         await fc.assert(
-          fc.asyncProperty(fc.array(fc.array(op, { maxLength: 8 }), { maxLength: 5 }), fc.array(range, { maxLength: 4 }), fc.nat(5), async (batches, ranges, snapAt) => {
-            const model = new Map<string, string>();
-            const sortedModel = (): string[][] => [...model.entries()].sort(([a], [c]) => compareBytes(fromHex(a), fromHex(c)));
-            let snapshot: AsyncIterableIterator<readonly [Uint8Array, Uint8Array]> | undefined;
-            let snapshotWant: string[][] = [];
-            for (const [i, ops] of batches.entries()) {
-              if (i === snapAt) {
-                snapshot = kv.entries();
-                snapshotWant = sortedModel();
+          fc.asyncProperty(
+            fc.array(fc.array(op, { maxLength: 8 }), { maxLength: 5 }),
+            fc.array(range, { maxLength: 4 }),
+            fc.nat(5),
+            async (batches, ranges, snapAt) => {
+              const model = new Map<string, string>();
+              const sortedModel = (): string[][] =>
+                [...model.entries()].sort(([a], [c]) => compareBytes(fromHex(a), fromHex(c)));
+              let snapshot: AsyncIterableIterator<readonly [Uint8Array, Uint8Array]> | undefined;
+              let snapshotWant: string[][] = [];
+              for (const [i, ops] of batches.entries()) {
+                if (i === snapAt) {
+                  snapshot = kv.entries();
+                  snapshotWant = sortedModel();
+                }
+                await kv.write(ops);
+                for (const o of ops) {
+                  if (o.type === 'put') model.set(h(o.key), h(o.value));
+                  else model.delete(h(o.key));
+                }
               }
-              await kv.write(ops);
-              for (const o of ops) {
-                if (o.type === 'put') model.set(h(o.key), h(o.value));
-                else model.delete(h(o.key));
+              if (snapshot) expect((await all(snapshot)).map(([k, v]) => [h(k), h(v)])).to.deep.equal(snapshotWant);
+              const sorted = sortedModel();
+              for (const r of ranges) {
+                let want = sorted.filter(([k]) => {
+                  const kb = fromHex(k);
+                  return (
+                    (!r.gt || compareBytes(kb, r.gt) > 0) &&
+                    (!r.gte || compareBytes(kb, r.gte) >= 0) &&
+                    (!r.lt || compareBytes(kb, r.lt) < 0) &&
+                    (!r.lte || compareBytes(kb, r.lte) <= 0)
+                  );
+                });
+                if (r.reverse) want = want.reverse();
+                if (r.limit !== undefined && r.limit >= 0) want = want.slice(0, r.limit);
+                const got = (await all(kv.entries(r))).map(([k, v]) => [h(k), h(v)]);
+                expect(got).to.deep.equal(want);
               }
-            }
-            if (snapshot) expect((await all(snapshot)).map(([k, v]) => [h(k), h(v)])).to.deep.equal(snapshotWant);
-            const sorted = sortedModel();
-            for (const r of ranges) {
-              let want = sorted.filter(([k]) => {
-                const kb = fromHex(k);
-                return (!r.gt || compareBytes(kb, r.gt) > 0) && (!r.gte || compareBytes(kb, r.gte) >= 0) && (!r.lt || compareBytes(kb, r.lt) < 0) && (!r.lte || compareBytes(kb, r.lte) <= 0);
-              });
-              if (r.reverse) want = want.reverse();
-              if (r.limit !== undefined && r.limit >= 0) want = want.slice(0, r.limit);
-              const got = (await all(kv.entries(r))).map(([k, v]) => [h(k), h(v)]);
-              expect(got).to.deep.equal(want);
-            }
-            // clean up for the next run
-            await kv.write([...model.keys()].map((k) => ({ type: 'del' as const, key: fromHex(k) })));
-            expect(await keysOf(kv)).to.deep.equal([]);
-          }),
+              // clean up for the next run
+              await kv.write([...model.keys()].map((k) => ({ type: 'del' as const, key: fromHex(k) })));
+              expect(await keysOf(kv)).to.deep.equal([]);
+            },
+          ),
           { numRuns: 60 },
         );
       });
 
       it('persists across close and re-open', async function () {
         if (!harness.persistent) this.skip();
-        await kv.write([{ type: 'put', key: b(1), value: b(1) }, { type: 'put', key: b(2), value: b(2) }], { sync: true });
+        await kv.write(
+          [
+            { type: 'put', key: b(1), value: b(1) },
+            { type: 'put', key: b(2), value: b(2) },
+          ],
+          { sync: true },
+        );
         await kv.write([{ type: 'del', key: b(1) }], { sync: false });
         await reopen();
         expect(await keysOf(kv)).to.deep.equal(['02']);
@@ -326,7 +395,10 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
         const e = (await rejects(NodeStore.open(kv, { networkName: 'shimmer' }))) as StoreError;
         expect(e.code).to.equal('NETWORK_MISMATCH');
         expect(e.message).to.contain('"testnet"').and.contain('"shimmer"');
-        await store.batch().putMeta(META.schemaVersion, SCHEMA_VERSION + 1).commit();
+        await store
+          .batch()
+          .putMeta(META.schemaVersion, SCHEMA_VERSION + 1)
+          .commit();
         expect(((await rejects(NodeStore.open(kv))) as StoreError).code).to.equal('SCHEMA_MISMATCH');
       });
 
@@ -342,7 +414,12 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
         const blockId = id(3);
         const bytes = Uint8Array.from({ length: 150 }, (_, i) => i);
         const md = metadata({ solid: true });
-        const batch = store.batch().addBlock({ blockId, bytes, parents: [p1, p2], metadata: md }).removeTip(p1).removeTip(p2).addTip(blockId);
+        const batch = store
+          .batch()
+          .addBlock({ blockId, bytes, parents: [p1, p2], metadata: md })
+          .removeTip(p1)
+          .removeTip(p2)
+          .addTip(blockId);
         expect(batch.length).to.equal(7);
         expect(await store.hasBlock(blockId)).to.equal(false);
         expect(await store.children(p1)).to.deep.equal([]);
@@ -361,22 +438,36 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
       it('writes nothing of a batch whose value cannot be encoded', async () => {
         const batch = store.batch().addBlock({ blockId: id(4), bytes: b(1), parents: [id(1)], metadata: metadata() });
         expect(() => batch.putBlockMetadata(id(5), metadata({ protocolVersion: 4 as never }))).to.throw(RangeError);
-        expect(() => batch.put(TABLES.milestones, -1, { milestoneId: id(1), blockId: id(2), timestamp: 1 })).to.throw(RangeError);
+        expect(() => batch.put(TABLES.milestones, -1, { milestoneId: id(1), blockId: id(2), timestamp: 1 })).to.throw(
+          RangeError,
+        );
         expect(await store.hasBlock(id(4))).to.equal(false);
         expect(await store.children(id(1))).to.deep.equal([]);
       });
 
       it('stores real blocks byte for byte under their IDs', async () => {
-        const vectors = (loadVectors('stardust/blocks.json').vectors as { bytes: string; json: { parents: string[] }; derived?: { blockId?: string } }[]).filter((v) => v.derived?.blockId && v.json?.parents);
+        const vectors = (
+          loadVectors('stardust/blocks.json').vectors as {
+            bytes: string;
+            json: { parents: string[] };
+            derived?: { blockId?: string };
+          }[]
+        ).filter((v) => v.derived?.blockId && v.json?.parents);
         expect(vectors.length).to.be.greaterThan(0);
         const batch = store.batch();
         for (const v of vectors) {
-          batch.addBlock({ blockId: fromHex(v.derived!.blockId!), bytes: fromHex(v.bytes), parents: v.json.parents.map((p) => fromHex(p)), metadata: metadata() });
+          batch.addBlock({
+            blockId: fromHex(v.derived!.blockId!),
+            bytes: fromHex(v.bytes),
+            parents: v.json.parents.map((p) => fromHex(p)),
+            metadata: metadata(),
+          });
         }
         await batch.commit();
         for (const v of vectors) {
           expect(h((await store.getBlock(fromHex(v.derived!.blockId!)))!)).to.equal(v.bytes.replace(/^0x/, ''));
-          for (const p of v.json.parents) expect((await store.children(fromHex(p))).map(h)).to.include(v.derived!.blockId!.slice(2));
+          for (const p of v.json.parents)
+            expect((await store.children(fromHex(p))).map(h)).to.include(v.derived!.blockId!.slice(2));
         }
       });
 
@@ -389,7 +480,11 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
         const kids = [id(20), id(21), id(22, 36)];
         const batch = store.batch();
         for (const k of kids) batch.addChild(parent, k);
-        batch.addChild(neighbour, id(30)).addChild(longer, id(31)).addChild(ffParent, id(32)).addChild(ffParent, id(33));
+        batch
+          .addChild(neighbour, id(30))
+          .addChild(longer, id(31))
+          .addChild(ffParent, id(32))
+          .addChild(ffParent, id(33));
         await batch.commit();
         expect((await store.children(parent)).map(h).sort()).to.deep.equal(kids.map(h).sort());
         expect(await store.children(neighbour)).to.deep.equal([id(30)]);
@@ -417,11 +512,19 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
       it('keeps milestones by index (numeric order) and by milestone ID', async () => {
         expect(await store.lastMilestoneIndex()).to.equal(undefined);
         const batch = store.batch();
-        for (const i of [1, 255, 256, 65536, 2]) batch.putMilestone(i, { milestoneId: id(i), blockId: id(i + 1000), timestamp: 1_690_000_000 + i });
-        batch.putMeta(META.latestMilestoneIndex, 65536).putMeta(META.confirmedMilestoneIndex, 256).putMeta(META.ledgerIndex, 255);
+        for (const i of [1, 255, 256, 65536, 2])
+          batch.putMilestone(i, { milestoneId: id(i), blockId: id(i + 1000), timestamp: 1_690_000_000 + i });
+        batch
+          .putMeta(META.latestMilestoneIndex, 65536)
+          .putMeta(META.confirmedMilestoneIndex, 256)
+          .putMeta(META.ledgerIndex, 255);
         await batch.commit();
         expect(await store.lastMilestoneIndex()).to.equal(65536);
-        expect(await store.milestone(256)).to.deep.equal({ milestoneId: id(256), blockId: id(1256), timestamp: 1_690_000_256 });
+        expect(await store.milestone(256)).to.deep.equal({
+          milestoneId: id(256),
+          blockId: id(1256),
+          timestamp: 1_690_000_256,
+        });
         expect(await store.milestone(3)).to.equal(undefined);
         expect(await store.milestoneIndexById(id(255))).to.equal(255);
         expect(await all(store.keys(TABLES.milestones, { gte: 2, lt: 65536 }))).to.deep.equal([2, 255, 256]);
@@ -439,7 +542,12 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
         expect(await store.get(notes, 300)).to.equal('note 300');
         expect(await store.get(notes, 4)).to.equal(undefined);
         expect(await store.getMany(notes, [1, 2, 5])).to.deep.equal(['note 1', undefined, 'note 5']);
-        expect(await all(store.entries(notes))).to.deep.equal([[1, 'note 1'], [5, 'note 5'], [300, 'note 300'], [70000, 'note 70000']]);
+        expect(await all(store.entries(notes))).to.deep.equal([
+          [1, 'note 1'],
+          [5, 'note 5'],
+          [300, 'note 300'],
+          [70000, 'note 70000'],
+        ]);
         expect(await all(store.keys(notes, { gt: 1, lte: 300, reverse: true }))).to.deep.equal([300, 5]);
         expect(await all(store.keys(notes, { limit: 2 }))).to.deep.equal([1, 5]);
         await store.batch().del(notes, 5).commit();
@@ -450,8 +558,14 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
 
       it('updates block metadata in place', async () => {
         const blockId = id(50);
-        await store.batch().addBlock({ blockId, bytes: b(7), parents: [id(1)], metadata: metadata() }).commit();
-        const referenced = metadata({ solid: true, referenced: { milestoneIndex: 9, whiteFlagIndex: 3, ledgerInclusionState: 'conflicting', conflictReason: 2 } });
+        await store
+          .batch()
+          .addBlock({ blockId, bytes: b(7), parents: [id(1)], metadata: metadata() })
+          .commit();
+        const referenced = metadata({
+          solid: true,
+          referenced: { milestoneIndex: 9, whiteFlagIndex: 3, ledgerInclusionState: 'conflicting', conflictReason: 2 },
+        });
         await store.batch().putBlockMetadata(blockId, referenced).commit();
         expect(await store.getBlockMetadata(blockId)).to.deep.equal(referenced);
         expect(await store.getBlock(blockId)).to.deep.equal(b(7));
@@ -460,7 +574,16 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
       it('finds every table again after close and re-open', async function () {
         if (!harness.persistent) this.skip();
         const blockId = id(60);
-        const md = metadata({ solid: true, milestoneIndex: 12, referenced: { milestoneIndex: 13, whiteFlagIndex: 0, ledgerInclusionState: 'noTransaction', conflictReason: 0 } });
+        const md = metadata({
+          solid: true,
+          milestoneIndex: 12,
+          referenced: {
+            milestoneIndex: 13,
+            whiteFlagIndex: 0,
+            ledgerInclusionState: 'noTransaction',
+            conflictReason: 0,
+          },
+        });
         await store
           .batch()
           .addBlock({ blockId, bytes: b(1, 2, 3), parents: [id(61), id(62)], metadata: md, transactionId: id(63) })
@@ -481,17 +604,28 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
         expect(await store.getMeta(META.latestMilestoneIndex)).to.equal(12);
       });
 
-      it('serves the output index: ordered range scans of a group from a cursor, deletes in the same batch, after re-open', async function () {
+      it('serves the output index: ordered range scans of a group from a cursor, deletes in the same batch, after re-open', async () => {
         // 40 outputs of one address over 4 timestamps, booked with their index entries in one batch.
         const owner: Address = { type: 0, pubKeyHash: id(70) };
         const outputs = Array.from({ length: 40 }, (_, i) => ({
           outputId: Uint8Array.of(...id(71 + (i % 5)), i, 0),
           milestoneTimestampBooked: 1_700_000_000 + (i % 4) * 255,
-          output: { type: 3 as const, amount: 1_000_000n, nativeTokens: [], unlockConditions: [{ type: 0 as const, address: owner }], features: [] },
+          output: {
+            type: 3 as const,
+            amount: 1_000_000n,
+            nativeTokens: [],
+            unlockConditions: [{ type: 0 as const, address: owner }],
+            features: [],
+          },
         }));
         const batch = store.batch();
         for (const o of outputs) {
-          batch.put(LEDGER_TABLES.outputs, o.outputId, { blockId: id(76), milestoneIndexBooked: 1, milestoneTimestampBooked: o.milestoneTimestampBooked, output: o.output });
+          batch.put(LEDGER_TABLES.outputs, o.outputId, {
+            blockId: id(76),
+            milestoneIndexBooked: 1,
+            milestoneTimestampBooked: o.milestoneTimestampBooked,
+            output: o.output,
+          });
           batch.put(LEDGER_TABLES.unspent, o.outputId, null);
         }
         indexLedgerChanges(batch, outputs, []);
@@ -504,7 +638,13 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
           const items: string[] = [];
           let cursor: string | undefined;
           do {
-            const page = await queryOutputs(store, 'basic', { ...params, ...(cursor ? { cursor } : { pageSize: '6' }) }, 1, 'smr');
+            const page = await queryOutputs(
+              store,
+              'basic',
+              { ...params, ...(cursor ? { cursor } : { pageSize: '6' }) },
+              1,
+              'smr',
+            );
             items.push(...page.items);
             cursor = page.cursor;
           } while (cursor !== undefined);
@@ -512,7 +652,9 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
         };
         const address = bech32EncodeAddress('smr', owner);
         expect(await pages({ address })).to.deep.equal(ordered);
-        expect(await pages({ address, createdAfter: String(1_700_000_000), createdBefore: String(1_700_000_000 + 3 * 255) })).to.have.length(20);
+        expect(
+          await pages({ address, createdAfter: String(1_700_000_000), createdBefore: String(1_700_000_000 + 3 * 255) }),
+        ).to.have.length(20);
         // Spending deletes the entries in the spending batch.
         const spent = outputs.slice(0, 10);
         const spend = store.batch();

@@ -34,7 +34,9 @@ describe('store keys and codecs', () => {
   });
 
   it('intersectRanges keeps the tighter bound of each side', () => {
-    expect(intersectRanges({ gte: b(1), lt: b(9) }, { gt: b(1) }, { lte: b(5), reverse: true, limit: 2 })).to.deep.equal({ gt: b(1), lte: b(5), reverse: true, limit: 2 });
+    expect(
+      intersectRanges({ gte: b(1), lt: b(9) }, { gt: b(1) }, { lte: b(5), reverse: true, limit: 2 }),
+    ).to.deep.equal({ gt: b(1), lte: b(5), reverse: true, limit: 2 });
     expect(intersectRanges({ gte: b(2) }, { gt: b(1) })).to.deep.equal({ gte: b(2) });
     expect(intersectRanges({ lt: b(5) }, { lte: b(5) })).to.deep.equal({ lt: b(5) });
     expect(intersectRanges()).to.deep.equal({});
@@ -43,7 +45,8 @@ describe('store keys and codecs', () => {
   it('every table has its own prefix byte, and the node tables use the documented ones', () => {
     const bytes = Object.values(PREFIX);
     expect(new Set(bytes).size).to.equal(bytes.length);
-    for (const [name, table] of Object.entries(TABLES)) expect(table.prefix, name).to.equal(PREFIX[name as keyof typeof PREFIX]);
+    for (const [name, table] of Object.entries(TABLES))
+      expect(table.prefix, name).to.equal(PREFIX[name as keyof typeof PREFIX]);
   });
 
   it('lays out keys as documented', () => {
@@ -63,7 +66,10 @@ describe('store keys and codecs', () => {
     expect(() => u32KeyCodec.encode(-1)).to.throw(RangeError);
     expect(() => u32Codec.encode(2 ** 32)).to.throw(RangeError);
     expect(() => u64Codec.encode(2n ** 64n)).to.throw(RangeError);
-    expect(() => u32KeyCodec.decode(b(1, 2, 3), 'milestones key')).to.throw(ProtocolError, /milestones key: need 4 bytes for index/);
+    expect(() => u32KeyCodec.decode(b(1, 2, 3), 'milestones key')).to.throw(
+      ProtocolError,
+      /milestones key: need 4 bytes for index/,
+    );
     expect(() => u32Codec.decode(b(1, 2, 3, 4, 5), 'v')).to.throw(ProtocolError, /trailing/);
   });
 
@@ -74,7 +80,10 @@ describe('store keys and codecs', () => {
     expect(idPairKeyCodec.decode(b(2, 9, 9, 7, 7, 7), 'k')).to.deep.equal([b(9, 9), b(7, 7, 7)]);
     expect(() => idKeyCodec.decode(b(4, 1, 2, 3), 'k')).to.throw(ProtocolError, /TRUNCATED|need 4 bytes/);
     expect(() => idKeyCodec.decode(b(0), 'k')).to.throw(ProtocolError, /length 0/);
-    expect(() => idPairKeyCodec.decode(b(2, 9, 9), 'children key')).to.throw(ProtocolError, /need at least 1 byte for second id, 0 left at offset 3/);
+    expect(() => idPairKeyCodec.decode(b(2, 9, 9), 'children key')).to.throw(
+      ProtocolError,
+      /need at least 1 byte for second id, 0 left at offset 3/,
+    );
     expect(() => idKeyCodec.encode(b())).to.throw(RangeError);
     expect(() => idKeyCodec.encode(new Uint8Array(256))).to.throw(RangeError);
     expect(() => idPairKeyCodec.encode([a, b()])).to.throw(RangeError);

@@ -7,11 +7,19 @@ import { storeContract } from './contract.ts';
 
 // The cache must be invisible: the whole contract holds through it, with every table cached and with a tiny budget.
 storeContract('write-through cache over in-memory, every table', () => ({
-  open: async () => new WriteThroughCache(new MemoryKeyValueStore(), { prefixes: Array.from({ length: 256 }, (_, i) => i), maxBytes: 1 << 20 }),
+  open: async () =>
+    new WriteThroughCache(new MemoryKeyValueStore(), {
+      prefixes: Array.from({ length: 256 }, (_, i) => i),
+      maxBytes: 1 << 20,
+    }),
   persistent: false,
 }));
 storeContract('write-through cache over in-memory, 300 bytes', () => ({
-  open: async () => new WriteThroughCache(new MemoryKeyValueStore(), { prefixes: Array.from({ length: 256 }, (_, i) => i), maxBytes: 300 }),
+  open: async () =>
+    new WriteThroughCache(new MemoryKeyValueStore(), {
+      prefixes: Array.from({ length: 256 }, (_, i) => i),
+      maxBytes: 300,
+    }),
   persistent: false,
 }));
 
@@ -40,7 +48,10 @@ describe('write-through cache', () => {
   it('answers reads of written keys of cached tables from memory, others from the store', async () => {
     const inner = new SlowStore();
     const kv: KeyValueStore = new WriteThroughCache(inner, { prefixes: [PREFIX.blocks], maxBytes: 1 << 20 });
-    const w = kv.write([{ type: 'put', key: key(PREFIX.blocks, 1), value: val(1) }, { type: 'put', key: key(PREFIX.tips, 1), value: val(2) }]);
+    const w = kv.write([
+      { type: 'put', key: key(PREFIX.blocks, 1), value: val(1) },
+      { type: 'put', key: key(PREFIX.tips, 1), value: val(2) },
+    ]);
     inner.pending.shift()!();
     await w;
     expect(await kv.get(key(PREFIX.blocks, 1))).to.deep.equal(val(1));

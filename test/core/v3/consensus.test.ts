@@ -1,6 +1,11 @@
 /** Committee acceptance / confirmation (src/core/v3/consensus): thresholds, two-step confirmation, bounded walks. */
 import { expect } from 'chai';
-import { committeeThresholdV3, processVoteV3, seatCount, type VoteBlockV3 } from '../../../src/core/v3/consensus/committee.ts';
+import {
+  committeeThresholdV3,
+  processVoteV3,
+  seatCount,
+  type VoteBlockV3,
+} from '../../../src/core/v3/consensus/committee.ts';
 
 class Dag {
   readonly blocks = new Map<string, VoteBlockV3>();

@@ -19,55 +19,116 @@ const seedA = new Uint8Array(32).fill(1);
 const seedB = new Uint8Array(32).fill(2);
 const pub = (s: Uint8Array) => ed25519PublicKeyFromSeed(s);
 const hashOf = (s: Uint8Array) => blake2b256(pub(s));
-const out = (amount: bigint, seed: Uint8Array, mana = 0n): BasicOutputV3 => ({ type: 0, amount, mana, unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: hashOf(seed) } }], features: [] });
-const input = (i: number) => ({ type: 0 as const, transactionId: idWithSlot(new Uint8Array(32).fill(i + 1), 0), transactionOutputIndex: 0 });
+const out = (amount: bigint, seed: Uint8Array, mana = 0n): BasicOutputV3 => ({
+  type: 0,
+  amount,
+  mana,
+  unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: hashOf(seed) } }],
+  features: [],
+});
+const input = (i: number) => ({
+  type: 0 as const,
+  transactionId: idWithSlot(new Uint8Array(32).fill(i + 1), 0),
+  transactionOutputIndex: 0,
+});
 const account = new Uint8Array(32).fill(0xac);
 const ctx = { params, blockCommitmentSlot: 500, isKnownAccount: (id: Uint8Array) => id.every((b) => b === 0xac) };
 
 function tx(parts: Partial<TransactionV3>): TransactionV3 {
-  return { networkId: networkIdFromName(params.networkName), creationSlot: 1001, contextInputs: [], inputs: [input(0)], allotments: [], capabilities: new Uint8Array(0), outputs: [out(1_000_000n, seedB)], ...parts };
+  return {
+    networkId: networkIdFromName(params.networkName),
+    creationSlot: 1001,
+    contextInputs: [],
+    inputs: [input(0)],
+    allotments: [],
+    capabilities: new Uint8Array(0),
+    outputs: [out(1_000_000n, seedB)],
+    ...parts,
+  };
 }
-const sig = (seed: Uint8Array, t: TransactionV3): UnlockV3 => ({ type: 0, signature: { type: 0, publicKey: pub(seed), signature: ed25519Sign(seed, transactionSigningHashV3(t)) } });
-const payload = (t: TransactionV3, unlocks: UnlockV3[]): SignedTransactionPayloadV3 => ({ type: 1, transaction: t, unlocks });
+const sig = (seed: Uint8Array, t: TransactionV3): UnlockV3 => ({
+  type: 0,
+  signature: { type: 0, publicKey: pub(seed), signature: ed25519Sign(seed, transactionSigningHashV3(t)) },
+});
+const payload = (t: TransactionV3, unlocks: UnlockV3[]): SignedTransactionPayloadV3 => ({
+  type: 1,
+  transaction: t,
+  unlocks,
+});
 const held = (o: BasicOutputV3, creationSlot = 0): ResolvedInputV3 => ({ output: o, creationSlot });
 
 describe('v3 ledger: semantic transaction checks', () => {
   it('accepts a balanced, signed transaction; one signature per address, reference unlocks after it', () => {
     const t = tx({ inputs: [input(0), input(1)], outputs: [out(2_000_000n, seedB)] });
-    expect(transactionFailureV3(payload(t, [sig(seedA, t), { type: 1, reference: 0 }]), [held(out(1_000_000n, seedA)), held(out(1_000_000n, seedA))], ctx)).to.equal(undefined);
-    const twice = transactionFailureV3(payload(t, [sig(seedA, t), sig(seedA, t)]), [held(out(1_000_000n, seedA)), held(out(1_000_000n, seedA))], ctx);
+    expect(
+      transactionFailureV3(
+        payload(t, [sig(seedA, t), { type: 1, reference: 0 }]),
+        [held(out(1_000_000n, seedA)), held(out(1_000_000n, seedA))],
+        ctx,
+      ),
+    ).to.equal(undefined);
+    const twice = transactionFailureV3(
+      payload(t, [sig(seedA, t), sig(seedA, t)]),
+      [held(out(1_000_000n, seedA)), held(out(1_000_000n, seedA))],
+      ctx,
+    );
     expect(twice?.code).to.equal('UNLOCK_INVALID');
-    const badRef = transactionFailureV3(payload(t, [sig(seedA, t), { type: 1, reference: 0 }]), [held(out(1_000_000n, seedA)), held(out(1_000_000n, seedB))], ctx);
+    const badRef = transactionFailureV3(
+      payload(t, [sig(seedA, t), { type: 1, reference: 0 }]),
+      [held(out(1_000_000n, seedA)), held(out(1_000_000n, seedB))],
+      ctx,
+    );
     expect(badRef?.reason).to.match(/another address/);
   });
 
   it('refuses a signature by the wrong key or over other bytes', () => {
     const t = tx({});
-    expect(transactionFailureV3(payload(t, [sig(seedB, t)]), [held(out(1_000_000n, seedA))], ctx)?.reason).to.match(/does not belong/);
+    expect(transactionFailureV3(payload(t, [sig(seedB, t)]), [held(out(1_000_000n, seedA))], ctx)?.reason).to.match(
+      /does not belong/,
+    );
     const other = tx({ creationSlot: 1002 });
-    expect(transactionFailureV3(payload(t, [sig(seedA, other)]), [held(out(1_000_000n, seedA))], ctx)?.reason).to.match(/does not verify/);
+    expect(transactionFailureV3(payload(t, [sig(seedA, other)]), [held(out(1_000_000n, seedA))], ctx)?.reason).to.match(
+      /does not verify/,
+    );
   });
 
   it('base tokens must balance exactly', () => {
     const t = tx({ outputs: [out(999_999n, seedB)] });
-    expect(transactionFailureV3(payload(t, [sig(seedA, t)]), [held(out(1_000_000n, seedA))], ctx)?.code).to.equal('BASE_TOKEN_MISMATCH');
+    expect(transactionFailureV3(payload(t, [sig(seedA, t)]), [held(out(1_000_000n, seedA))], ctx)?.code).to.equal(
+      'BASE_TOKEN_MISMATCH',
+    );
   });
 
   it('Mana: stored + potential generated by the excess base tokens, exactly at the boundary', () => {
     const inOut = out(1_000_000_000n, seedA, 1000n);
     const excess = inOut.amount - minimumStorageDepositV3(inOut, params.storageScoreParameters);
     // same epoch (slots 0 and 1001 with 2^13 slots per epoch): no decay, generation = excess × slots × rate / 2^exp
-    const available = 1000n + ((excess * 1001n * BigInt(params.manaParameters.generationRate)) >> BigInt(params.manaParameters.generationRateExponent));
+    const available =
+      1000n +
+      ((excess * 1001n * BigInt(params.manaParameters.generationRate)) >>
+        BigInt(params.manaParameters.generationRateExponent));
     const ok = tx({ outputs: [out(1_000_000_000n, seedB, available)] });
     expect(transactionFailureV3(payload(ok, [sig(seedA, ok)]), [held(inOut)], ctx)).to.equal(undefined);
     const over = tx({ outputs: [out(1_000_000_000n, seedB, available + 1n)] });
-    expect(transactionFailureV3(payload(over, [sig(seedA, over)]), [held(inOut)], ctx)?.code).to.equal('MANA_INSUFFICIENT');
+    expect(transactionFailureV3(payload(over, [sig(seedA, over)]), [held(inOut)], ctx)?.code).to.equal(
+      'MANA_INSUFFICIENT',
+    );
     // allotments count as Mana out, need a commitment input and a known account
     const commitment = { type: 0 as const, commitmentId: idWithSlot(new Uint8Array(32), 400) };
-    const allot = tx({ contextInputs: [commitment], outputs: [out(1_000_000_000n, seedB, available - 7n)], allotments: [{ accountId: account, mana: 7n }] });
+    const allot = tx({
+      contextInputs: [commitment],
+      outputs: [out(1_000_000_000n, seedB, available - 7n)],
+      allotments: [{ accountId: account, mana: 7n }],
+    });
     expect(transactionFailureV3(payload(allot, [sig(seedA, allot)]), [held(inOut)], ctx)).to.equal(undefined);
-    const allotMore = tx({ contextInputs: [commitment], outputs: [out(1_000_000_000n, seedB, available - 7n)], allotments: [{ accountId: account, mana: 8n }] });
-    expect(transactionFailureV3(payload(allotMore, [sig(seedA, allotMore)]), [held(inOut)], ctx)?.code).to.equal('MANA_INSUFFICIENT');
+    const allotMore = tx({
+      contextInputs: [commitment],
+      outputs: [out(1_000_000_000n, seedB, available - 7n)],
+      allotments: [{ accountId: account, mana: 8n }],
+    });
+    expect(transactionFailureV3(payload(allotMore, [sig(seedA, allotMore)]), [held(inOut)], ctx)?.code).to.equal(
+      'MANA_INSUFFICIENT',
+    );
   });
 
   it('Mana decays across epochs: the same stored Mana buys less one epoch later', () => {
@@ -79,19 +140,38 @@ describe('v3 ledger: semantic transaction checks', () => {
 
   it('context inputs: commitment slot bounds, BIC / reward inputs unsupported, allotments need a commitment', () => {
     const late = tx({ contextInputs: [{ type: 0, commitmentId: idWithSlot(new Uint8Array(32), 1002) }] });
-    expect(transactionFailureV3(payload(late, [sig(seedA, late)]), [held(out(1_000_000n, seedA))], ctx)?.reason).to.match(/after the creation slot/);
+    expect(
+      transactionFailureV3(payload(late, [sig(seedA, late)]), [held(out(1_000_000n, seedA))], ctx)?.reason,
+    ).to.match(/after the creation slot/);
     const afterBlock = tx({ contextInputs: [{ type: 0, commitmentId: idWithSlot(new Uint8Array(32), 501) }] });
-    expect(transactionFailureV3(payload(afterBlock, [sig(seedA, afterBlock)]), [held(out(1_000_000n, seedA))], ctx)?.reason).to.match(/block's commitment slot 500/);
-    const bic = tx({ contextInputs: [{ type: 0, commitmentId: idWithSlot(new Uint8Array(32), 400) }, { type: 1, accountId: account }] });
-    expect(transactionFailureV3(payload(bic, [sig(seedA, bic)]), [held(out(1_000_000n, seedA))], ctx)?.code).to.equal('UNSUPPORTED');
+    expect(
+      transactionFailureV3(payload(afterBlock, [sig(seedA, afterBlock)]), [held(out(1_000_000n, seedA))], ctx)?.reason,
+    ).to.match(/block's commitment slot 500/);
+    const bic = tx({
+      contextInputs: [
+        { type: 0, commitmentId: idWithSlot(new Uint8Array(32), 400) },
+        { type: 1, accountId: account },
+      ],
+    });
+    expect(transactionFailureV3(payload(bic, [sig(seedA, bic)]), [held(out(1_000_000n, seedA))], ctx)?.code).to.equal(
+      'UNSUPPORTED',
+    );
     const noCommitment = tx({ allotments: [{ accountId: account, mana: 1n }] });
-    expect(transactionFailureV3(payload(noCommitment, [sig(seedA, noCommitment)]), [held(out(1_000_000n, seedA))], ctx)?.code).to.equal('COMMITMENT_INPUT');
+    expect(
+      transactionFailureV3(payload(noCommitment, [sig(seedA, noCommitment)]), [held(out(1_000_000n, seedA))], ctx)
+        ?.code,
+    ).to.equal('COMMITMENT_INPUT');
   });
 
   it('inputs created after the transaction and unsupported input kinds are refused', () => {
     const t = tx({});
-    expect(transactionFailureV3(payload(t, [sig(seedA, t)]), [held(out(1_000_000n, seedA), 1002)], ctx)?.code).to.equal('INPUT_CREATION_SLOT');
-    const timelocked: BasicOutputV3 = { ...out(1_000_000n, seedA), unlockConditions: [...out(1_000_000n, seedA).unlockConditions, { type: 2, slot: 5 }] };
+    expect(transactionFailureV3(payload(t, [sig(seedA, t)]), [held(out(1_000_000n, seedA), 1002)], ctx)?.code).to.equal(
+      'INPUT_CREATION_SLOT',
+    );
+    const timelocked: BasicOutputV3 = {
+      ...out(1_000_000n, seedA),
+      unlockConditions: [...out(1_000_000n, seedA).unlockConditions, { type: 2, slot: 5 }],
+    };
     expect(transactionFailureV3(payload(t, [sig(seedA, t)]), [held(timelocked)], ctx)?.code).to.equal('UNSUPPORTED');
     expect(() => transactionFailureV3(payload(t, [sig(seedA, t)]), [], ctx)).to.throw(RangeError);
   });

@@ -13,12 +13,18 @@ function checkTransactionDerived(payload: V3.SignedTransactionPayloadV3, d: Any)
   expect(h(V3.transactionSigningHashV3(tx)), 'signing hash').to.equal(d.transactionSigningHash);
   expect(h(V3.signedTransactionIdV3(payload)), 'signedTransactionId').to.equal(d.signedTransactionId);
   const txId = V3.transactionIdV3(tx);
-  expect(tx.outputs.map((_, i) => h(V3.outputIdV3(txId, i))), 'outputIds').to.deep.equal(d.outputIds);
+  expect(
+    tx.outputs.map((_, i) => h(V3.outputIdV3(txId, i))),
+    'outputIds',
+  ).to.deep.equal(d.outputIds);
   if (d.unlockSignatureValid !== undefined) {
     const u = payload.unlocks[0]!;
     expect(u.type).to.equal(0);
     if (u.type === 0) {
-      expect(ed25519Verify(u.signature.publicKey, V3.transactionSigningHashV3(tx), u.signature.signature), 'unlock signature').to.equal(d.unlockSignatureValid);
+      expect(
+        ed25519Verify(u.signature.publicKey, V3.transactionSigningHashV3(tx), u.signature.signature),
+        'unlock signature',
+      ).to.equal(d.unlockSignatureValid);
     }
   }
 }
@@ -61,7 +67,9 @@ describe('v3 vectors: blocks.json', () => {
       it('verifies the block signature against the issuer key hash, and only that', () => {
         const block = V3.decodeBlockV3(bytes, params);
         const keyHash = blake2b256(block.signature.publicKey);
-        expect(V3.verifyBlockSignatureV3(bytes, [{ type: 0, pubKeyHash: keyHash }])).to.equal(v.derived.blockSignatureValid);
+        expect(V3.verifyBlockSignatureV3(bytes, [{ type: 0, pubKeyHash: keyHash }])).to.equal(
+          v.derived.blockSignatureValid,
+        );
         expect(V3.verifyBlockSignatureV3(block, [new Uint8Array(32), keyHash])).to.equal(v.derived.blockSignatureValid);
         expect(V3.blockSignatureProblemV3(bytes, [new Uint8Array(32)])).to.equal('UNKNOWN_KEY');
         const tampered = bytes.slice();
@@ -84,7 +92,8 @@ describe('v3 vectors: blocks.json', () => {
         it('computes the transaction IDs, commitments and output IDs of its payload', () => {
           const block = V3.decodeBlockV3(bytes, params);
           expect(block.body.type).to.equal(0);
-          if (block.body.type === 0 && block.body.payload?.type === 1) checkTransactionDerived(block.body.payload, v.derived.transaction);
+          if (block.body.type === 0 && block.body.payload?.type === 1)
+            checkTransactionDerived(block.body.payload, v.derived.transaction);
           else expect.fail('expected a signed transaction payload');
         });
       }
@@ -95,7 +104,8 @@ describe('v3 vectors: blocks.json', () => {
     const v = (blocks.vectors as Any[]).find((x) => x.name === 'tip46-validation-block');
     const block = V3.decodeBlockV3(hex(v.bytes), params);
     expect(block.body.type).to.equal(1);
-    if (block.body.type === 1) expect(h(block.body.protocolParametersHash)).to.equal(h(V3.protocolParametersHashV3(params)));
+    if (block.body.type === 1)
+      expect(h(block.body.protocolParametersHash)).to.equal(h(V3.protocolParametersHashV3(params)));
     expect(V3.workScore(block, params.workScoreParameters)).to.equal(0);
   });
 
@@ -103,7 +113,8 @@ describe('v3 vectors: blocks.json', () => {
     for (const v of blocks.vectors as Any[]) {
       const block = V3.decodeBlockV3(hex(v.bytes), params);
       if (v.name.startsWith('tip46')) expect(() => V3.checkBlockTimingV3(block, params), v.name).not.to.throw();
-      if (v.name.startsWith('iota-sdk-api-example-full')) expect(() => V3.checkBlockTimingV3(block, params)).to.throw(/too recent/);
+      if (v.name.startsWith('iota-sdk-api-example-full'))
+        expect(() => V3.checkBlockTimingV3(block, params)).to.throw(/too recent/);
     }
   });
 });
@@ -130,7 +141,11 @@ describe('v3 vectors: transactions.json', () => {
         checkTransactionDerived(payload, v.derived);
         const u = payload.unlocks[0]!;
         if (u.type === 0) {
-          const valid = ed25519Verify(u.signature.publicKey, V3.transactionSigningHashV3(payload.transaction), u.signature.signature);
+          const valid = ed25519Verify(
+            u.signature.publicKey,
+            V3.transactionSigningHashV3(payload.transaction),
+            u.signature.signature,
+          );
           expect(valid).to.equal(v.derived.unlockSignatureValid ?? true);
         }
         if (v.statedTransactionId) expect(h(V3.signedTransactionIdV3(payload))).to.equal(v.statedTransactionId);
@@ -162,9 +177,16 @@ describe('v3 vectors: transactions.json', () => {
           const outputId = V3.outputIdV3(V3.transactionIdV3(tx), p.json.outputIndex);
           expect(V3.verifyOutputIdProofV3(proof, outputId, tx.outputs[p.json.outputIndex]!)).to.equal(true);
           const other = (p.json.outputIndex + 1) % tx.outputs.length;
-          const differs = h(V3.encodeOutputV3(tx.outputs[other]!)) !== h(V3.encodeOutputV3(tx.outputs[p.json.outputIndex]!));
+          const differs =
+            h(V3.encodeOutputV3(tx.outputs[other]!)) !== h(V3.encodeOutputV3(tx.outputs[p.json.outputIndex]!));
           if (differs) expect(V3.verifyOutputIdProofV3(proof, outputId, tx.outputs[other]!)).to.equal(false);
-          expect(V3.verifyOutputIdProofV3(proof, V3.outputIdV3(V3.transactionIdV3(tx), other), tx.outputs[p.json.outputIndex]!)).to.equal(false);
+          expect(
+            V3.verifyOutputIdProofV3(
+              proof,
+              V3.outputIdV3(V3.transactionIdV3(tx), other),
+              tx.outputs[p.json.outputIndex]!,
+            ),
+          ).to.equal(false);
         });
       }
     });
@@ -209,7 +231,8 @@ describe('v3 vectors: ids-and-misc.json', () => {
   });
 
   it('network IDs', () => {
-    for (const v of misc.networkIds.vectors as Any[]) expect(V3.networkIdFromName(v.networkName).toString(), v.networkName).to.equal(v.networkId);
+    for (const v of misc.networkIds.vectors as Any[])
+      expect(V3.networkIdFromName(v.networkName).toString(), v.networkName).to.equal(v.networkId);
   });
 
   it('Merkle root of 7 leaves, and the empty tree', () => {
@@ -240,12 +263,16 @@ describe('v3 vectors: ids-and-misc.json', () => {
 describe('v3 vectors: mana.json (TIP-39)', () => {
   for (const v of mana.potentialManaGeneration as Any[]) {
     it(`potential Mana of ${v.amount} from slot ${v.outputCreationSlot} to ${v.transactionCreationSlot} = ${v.potentialMana}`, () => {
-      expect(V3.potentialManaWithDecay(BigInt(v.amount), v.outputCreationSlot, v.transactionCreationSlot, params).toString()).to.equal(v.potentialMana);
+      expect(
+        V3.potentialManaWithDecay(BigInt(v.amount), v.outputCreationSlot, v.transactionCreationSlot, params).toString(),
+      ).to.equal(v.potentialMana);
     });
   }
   for (const v of mana.manaDecay as Any[]) {
     it(`decay of ${v.mana} from epoch ${v.creationEpoch} to ${v.targetEpoch} = ${v.decayedMana}`, () => {
-      expect(V3.manaWithDecayByEpochs(BigInt(v.mana), v.creationEpoch, v.targetEpoch, params.manaParameters).toString()).to.equal(v.decayedMana);
+      expect(
+        V3.manaWithDecayByEpochs(BigInt(v.mana), v.creationEpoch, v.targetEpoch, params.manaParameters).toString(),
+      ).to.equal(v.decayedMana);
       const slotsPerEpoch = 2 ** params.slotsPerEpochExponent;
       const from = v.creationEpoch * slotsPerEpoch;
       const to = v.targetEpoch * slotsPerEpoch + 5;

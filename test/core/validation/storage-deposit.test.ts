@@ -9,9 +9,20 @@ import { aliasAddr, ed, nftAddr } from '../codec/fixtures.ts';
 
 describe('validation: minimum storage deposit', () => {
   const file = loadVectors('stardust/outputs.json');
-  const [plain, withSdr, minReturn] = file.storageDeposit as { rentStructure: RentStructure; minDeposit?: number; minReturnAmount?: number; derived?: { serializedLength: number } }[];
+  const [plain, withSdr, minReturn] = file.storageDeposit as {
+    rentStructure: RentStructure;
+    minDeposit?: number;
+    minReturnAmount?: number;
+    derived?: { serializedLength: number };
+  }[];
 
-  const basic = (): BasicOutput => ({ type: 3, amount: 0n, nativeTokens: [], unlockConditions: [{ type: 0, address: aliasAddr(1) }], features: [] });
+  const basic = (): BasicOutput => ({
+    type: 3,
+    amount: 0n,
+    nativeTokens: [],
+    unlockConditions: [{ type: 0, address: aliasAddr(1) }],
+    features: [],
+  });
 
   it(`a basic output with one Address UC needs ${plain!.minDeposit} (iota.go)`, () => {
     const o = basic();
@@ -27,7 +38,8 @@ describe('validation: minimum storage deposit', () => {
   });
 
   it(`the minimum return amount is ${minReturn!.minReturnAmount} for every address type`, () => {
-    for (const a of [ed(1), aliasAddr(1), nftAddr(1)]) expect(minStorageDepositReturn(a, minReturn!.rentStructure)).to.equal(BigInt(minReturn!.minReturnAmount!));
+    for (const a of [ed(1), aliasAddr(1), nftAddr(1)])
+      expect(minStorageDepositReturn(a, minReturn!.rentStructure)).to.equal(BigInt(minReturn!.minReturnAmount!));
   });
 
   it('follows vByteCost × (10 × 34 + 1 × (40 + length)) for the 27 real Shimmer outputs, all of which are covered', () => {

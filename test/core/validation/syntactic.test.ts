@@ -72,7 +72,8 @@ describe('validation: syntactic rules of blocks', () => {
 
     it('the real Shimmer blocks of blocks.json pass', () => {
       const file = loadVectors('stardust/blocks.json');
-      for (const v of file.vectors.filter((x: { name: string }) => x.name.startsWith('shimmer-mainnet'))) validate(decodeBlock(fromHex(v.bytes)));
+      for (const v of file.vectors.filter((x: { name: string }) => x.name.startsWith('shimmer-mainnet')))
+        validate(decodeBlock(fromHex(v.bytes)));
     });
 
     it('hand-built transaction (all four output kinds), milestone (both options) and tagged data blocks pass', () => {
@@ -83,21 +84,30 @@ describe('validation: syntactic rules of blocks', () => {
     });
 
     it('random valid blocks pass (property)', () => {
-      fc.assert(fc.property(anyBlock, (b) => validate(b)), { numRuns: 200 });
+      fc.assert(
+        fc.property(anyBlock, (b) => validate(b)),
+        { numRuns: 200 },
+      );
     });
   });
 
   describe('block', () => {
     it('protocol version must be the node’s (the iota.js version-1 vectors fail)', () => {
       rejects({ ...taggedBlock(), protocolVersion: 1 }, 'PROTOCOL_VERSION_MISMATCH', 'protocolVersion');
-      const v = loadVectors('stardust/blocks.json').vectors.find((x: { name: string }) => x.name === 'iotajs-tagged-data-block');
+      const v = loadVectors('stardust/blocks.json').vectors.find(
+        (x: { name: string }) => x.name === 'iotajs-tagged-data-block',
+      );
       rejects(decodeBlock(fromHex(v.bytes)), 'PROTOCOL_VERSION_MISMATCH');
       rejects({ ...taggedBlock(), protocolVersion: 3 }, 'PROTOCOL_VERSION_MISMATCH');
     });
 
     it('parents: 0, 9, unsorted, duplicate, wrong length', () => {
       rejects({ ...taggedBlock(), parents: [] }, 'COUNT_OUT_OF_RANGE', 'parents');
-      rejects({ ...taggedBlock(), parents: Array.from({ length: 9 }, (_, i) => fill(32, i)) }, 'COUNT_OUT_OF_RANGE', 'parents');
+      rejects(
+        { ...taggedBlock(), parents: Array.from({ length: 9 }, (_, i) => fill(32, i)) },
+        'COUNT_OUT_OF_RANGE',
+        'parents',
+      );
       rejects({ ...taggedBlock(), parents: [fill(32, 2), fill(32, 1)] }, 'NOT_SORTED_UNIQUE', 'parents[1]');
       rejects({ ...taggedBlock(), parents: [fill(32, 2), fill(32, 2)] }, 'NOT_SORTED_UNIQUE', 'parents[1]');
       rejects({ ...taggedBlock(), parents: [fill(31, 2)] }, 'INVALID_FIELD', 'parents[0]');
@@ -129,7 +139,9 @@ describe('validation: syntactic rules of blocks', () => {
       const b = txBlock();
       tx(b).essence.networkId = 1n;
       const e = rejects(b, 'NETWORK_ID_MISMATCH', 'payload.essence.networkId');
-      expect(e.message).to.equal(`Invalid block: network ID differs from this node's ${SHIMMER_NETWORK_ID} at payload.essence.networkId (value 1)`);
+      expect(e.message).to.equal(
+        `Invalid block: network ID differs from this node's ${SHIMMER_NETWORK_ID} at payload.essence.networkId (value 1)`,
+      );
     });
 
     it('inputs: 0, 129, duplicate, index 128, treasury input', () => {
@@ -137,7 +149,11 @@ describe('validation: syntactic rules of blocks', () => {
       tx(b).essence.inputs = [];
       rejects(b, 'COUNT_OUT_OF_RANGE', 'payload.essence.inputs');
       const c = txBlock();
-      tx(c).essence.inputs = Array.from({ length: 129 }, (_, i) => ({ type: 0 as const, transactionId: fill(32, 1), transactionOutputIndex: i % 128 }));
+      tx(c).essence.inputs = Array.from({ length: 129 }, (_, i) => ({
+        type: 0 as const,
+        transactionId: fill(32, 1),
+        transactionOutputIndex: i % 128,
+      }));
       rejects(c, 'COUNT_OUT_OF_RANGE', 'payload.essence.inputs');
       const d = txBlock();
       tx(d).essence.inputs[1]!.transactionOutputIndex = 0;
@@ -205,7 +221,10 @@ describe('validation: syntactic rules of blocks', () => {
       outs(b)[0]!.nativeTokens = [{ id: fill(38, 1), amount: 0n }];
       rejects(b, 'VALUE_OUT_OF_RANGE', 'payload.essence.outputs[0].nativeTokens[0].amount');
       const c = txBlock();
-      outs(c)[0]!.nativeTokens = [{ id: fill(38, 2), amount: 1n }, { id: fill(38, 1), amount: 1n }];
+      outs(c)[0]!.nativeTokens = [
+        { id: fill(38, 2), amount: 1n },
+        { id: fill(38, 1), amount: 1n },
+      ];
       rejects(c, 'NOT_SORTED_UNIQUE', 'payload.essence.outputs[0].nativeTokens[1].id');
       const d = txBlock();
       const ids = (from: number) => Array.from({ length: 40 }, (_, i) => ({ id: fill(38, from + i), amount: 1n }));
@@ -265,10 +284,30 @@ describe('validation: syntactic rules of blocks', () => {
         f((outs(b)[2] as FoundryOutput).tokenScheme);
         return b;
       };
-      rejects(set((s) => (s.maximumSupply = 0n)), 'INVALID_FIELD', 'payload.essence.outputs[2].tokenScheme.maximumSupply');
-      rejects(set((s) => (s.meltedTokens = 101n)), 'INVALID_FIELD', 'payload.essence.outputs[2].tokenScheme.meltedTokens');
-      rejects(set((s) => ((s.mintedTokens = 2000n), (s.meltedTokens = 999n))), 'INVALID_FIELD', 'payload.essence.outputs[2].tokenScheme.mintedTokens');
-      validate(set((s) => ((s.mintedTokens = 2000n), (s.meltedTokens = 1000n))));
+      rejects(
+        set((s) => (s.maximumSupply = 0n)),
+        'INVALID_FIELD',
+        'payload.essence.outputs[2].tokenScheme.maximumSupply',
+      );
+      rejects(
+        set((s) => (s.meltedTokens = 101n)),
+        'INVALID_FIELD',
+        'payload.essence.outputs[2].tokenScheme.meltedTokens',
+      );
+      rejects(
+        set((s) => {
+          s.mintedTokens = 2000n;
+          s.meltedTokens = 999n;
+        }),
+        'INVALID_FIELD',
+        'payload.essence.outputs[2].tokenScheme.mintedTokens',
+      );
+      validate(
+        set((s) => {
+          s.mintedTokens = 2000n;
+          s.meltedTokens = 1000n;
+        }),
+      );
     });
 
     it('output shape re-checked on a model: kinds, order, mandatory UC, lengths', () => {
@@ -279,7 +318,10 @@ describe('validation: syntactic rules of blocks', () => {
       (outs(c)[0] as BasicOutput).features = [{ type: 1, address: ed(1) }];
       rejects(c, 'TYPE_NOT_ALLOWED', 'payload.essence.outputs[0].features[0].type');
       const d = txBlock();
-      (outs(d)[0] as BasicOutput).features = [{ type: 3, tag: fill(1, 1) }, { type: 2, data: fill(1, 1) }];
+      (outs(d)[0] as BasicOutput).features = [
+        { type: 3, tag: fill(1, 1) },
+        { type: 2, data: fill(1, 1) },
+      ];
       rejects(d, 'NOT_SORTED_UNIQUE', 'payload.essence.outputs[0].features[1].type');
       const e = txBlock();
       (outs(e)[0] as BasicOutput).features = [{ type: 2, data: fill(8193, 1) }];
@@ -291,7 +333,10 @@ describe('validation: syntactic rules of blocks', () => {
       (outs(g)[1] as AliasOutput).stateIndex = 2 ** 32;
       rejects(g, 'VALUE_OUT_OF_RANGE', 'payload.essence.outputs[1].stateIndex');
       const h = txBlock();
-      (outs(h)[0] as BasicOutput).unlockConditions[0] = { type: 0, address: { type: 9, pubKeyHash: fill(32, 1) } as never };
+      (outs(h)[0] as BasicOutput).unlockConditions[0] = {
+        type: 0,
+        address: { type: 9, pubKeyHash: fill(32, 1) } as never,
+      };
       rejects(h, 'UNKNOWN_TYPE', 'payload.essence.outputs[0].unlockConditions[0].address.type');
     });
 
@@ -385,15 +430,51 @@ describe('validation: syntactic rules of blocks', () => {
         f(ms(x).options[0] as ReceiptMilestoneOption);
         return x;
       };
-      rejects(r((o) => (o.funds[0]!.deposit = 999_999n)), 'VALUE_OUT_OF_RANGE', 'payload.options[0].funds[0].deposit');
-      rejects(r((o) => (o.funds[1]!.address = aliasAddr(1))), 'TYPE_NOT_ALLOWED', 'payload.options[0].funds[1].address.type');
-      rejects(r((o) => o.funds.reverse()), 'NOT_SORTED_UNIQUE', 'payload.options[0].funds[1]');
-      rejects(r((o) => (o.funds[1]!.tailTransactionHash = o.funds[0]!.tailTransactionHash)), 'DUPLICATE', 'payload.options[0].funds[1].tailTransactionHash');
-      rejects(r((o) => (o.funds = [])), 'COUNT_OUT_OF_RANGE', 'payload.options[0].funds');
-      rejects(r((o) => delete (o as { transaction?: unknown }).transaction), 'MISSING_FIELD', 'payload.options[0].transaction');
-      rejects(r((o) => ((o.transaction as { type: number }).type = 5)), 'TYPE_NOT_ALLOWED', 'payload.options[0].transaction.type');
-      rejects(r((o) => ((o.transaction.output as { type: number }).type = 3)), 'TYPE_NOT_ALLOWED', 'payload.options[0].transaction.output.type');
-      rejects(r((o) => (o.final = 1 as never)), 'INVALID_FIELD', 'payload.options[0].final');
+      rejects(
+        r((o) => (o.funds[0]!.deposit = 999_999n)),
+        'VALUE_OUT_OF_RANGE',
+        'payload.options[0].funds[0].deposit',
+      );
+      rejects(
+        r((o) => (o.funds[1]!.address = aliasAddr(1))),
+        'TYPE_NOT_ALLOWED',
+        'payload.options[0].funds[1].address.type',
+      );
+      rejects(
+        r((o) => o.funds.reverse()),
+        'NOT_SORTED_UNIQUE',
+        'payload.options[0].funds[1]',
+      );
+      rejects(
+        r((o) => (o.funds[1]!.tailTransactionHash = o.funds[0]!.tailTransactionHash)),
+        'DUPLICATE',
+        'payload.options[0].funds[1].tailTransactionHash',
+      );
+      rejects(
+        r((o) => (o.funds = [])),
+        'COUNT_OUT_OF_RANGE',
+        'payload.options[0].funds',
+      );
+      rejects(
+        r((o) => delete (o as { transaction?: unknown }).transaction),
+        'MISSING_FIELD',
+        'payload.options[0].transaction',
+      );
+      rejects(
+        r((o) => ((o.transaction as { type: number }).type = 5)),
+        'TYPE_NOT_ALLOWED',
+        'payload.options[0].transaction.type',
+      );
+      rejects(
+        r((o) => ((o.transaction.output as { type: number }).type = 3)),
+        'TYPE_NOT_ALLOWED',
+        'payload.options[0].transaction.output.type',
+      );
+      rejects(
+        r((o) => (o.final = 1 as never)),
+        'INVALID_FIELD',
+        'payload.options[0].final',
+      );
     });
 
     it('signatures: 0, unsorted, same public key twice', () => {
@@ -407,7 +488,11 @@ describe('validation: syntactic rules of blocks', () => {
       ms(d).signatures[1]!.publicKey = ms(d).signatures[0]!.publicKey;
       rejects(d, 'DUPLICATE', 'payload.signatures[1].publicKey');
       const e = milestoneBlock();
-      ms(e).signatures = Array.from({ length: 256 }, (_, i) => ({ type: 0 as const, publicKey: fill(32, 0), signature: fill(64, i % 256) }));
+      ms(e).signatures = Array.from({ length: 256 }, (_, i) => ({
+        type: 0 as const,
+        publicKey: fill(32, 0),
+        signature: fill(64, i % 256),
+      }));
       rejects(e, 'COUNT_OUT_OF_RANGE', 'payload.signatures');
     });
   });

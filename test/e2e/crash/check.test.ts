@@ -1,7 +1,7 @@
 /**
- * The consistency checker on a real store: a dev-network node (the default engine in a temp folder, fast milestones) takes
- * tagged-data blocks and transfers, stops, and the checker passes; then single corruptions of every kind it checks
- * (block bytes, metadata, children, transaction index, solidity, tips, UTXO tables, diffs, included-block index,
+ * The consistency checker on a real store: a dev-network node (the default engine in a temp folder, fast milestones)
+ * takes tagged-data blocks and transfers, stops, and the checker passes; then single corruptions of every kind it
+ * checks (block bytes, metadata, children, transaction index, solidity, tips, UTXO tables, diffs, included-block index,
  * referenced metadata, ledger meta) are written one at a time, each reported precisely, and undone again.
  * Also `tool check`'s exit codes.
  */
@@ -29,8 +29,12 @@ async function quietly<T>(fn: () => Promise<T>): Promise<{ value: T; out: string
   const log = console.log;
   const err = console.error;
   let out = '';
-  console.log = (...a: unknown[]) => void (out += a.join(' ') + '\n');
-  console.error = (...a: unknown[]) => void (out += a.join(' ') + '\n');
+  console.log = (...a: unknown[]) => {
+    out += a.join(' ') + '\n';
+  };
+  console.error = (...a: unknown[]) => {
+    out += a.join(' ') + '\n';
+  };
   try {
     return { value: await fn(), out };
   } finally {
@@ -52,8 +56,14 @@ describe('e2e crash: the consistency checker', function () {
     dir = mkdtempSync(join(tmpdir(), 'check-test-'));
     dataDir = join(dir, 'data');
     const genesisFile = join(dir, 'genesis.json');
-    writeFileSync(genesisFile, JSON.stringify(genesisToJson(devNetworkGenesis({ minPowScore: 10, milestoneInterval: 0.1 }))));
-    const node = await startNode({ ...defaultConfig(), dataDir, restPort: 0, grpcPort: 0, powWorkers: 1, genesis: genesisFile }, { logger: new QuietLogger() });
+    writeFileSync(
+      genesisFile,
+      JSON.stringify(genesisToJson(devNetworkGenesis({ minPowScore: 10, milestoneInterval: 0.1 }))),
+    );
+    const node = await startNode(
+      { ...defaultConfig(), dataDir, restPort: 0, grpcPort: 0, powWorkers: 1, genesis: genesisFile },
+      { logger: new QuietLogger() },
+    );
     try {
       const target: Target = { base: `http://127.0.0.1:${node.restPort}` };
       const lanes = await makeLanes(target, acks, readDevWallet(dataDir), 2);
@@ -102,9 +112,16 @@ describe('e2e crash: the consistency checker', function () {
     try {
       const r = await checkStore(store, options);
       expect(r.ok, 'check should fail').to.equal(false);
-      expect(r.differences.some((d) => pattern.test(d)), `no difference matches ${pattern}:\n${r.differences.join('\n')}`).to.equal(true);
+      expect(
+        r.differences.some((d) => pattern.test(d)),
+        `no difference matches ${pattern}:\n${r.differences.join('\n')}`,
+      ).to.equal(true);
     } finally {
-      await kv.write(keys.map((key, i) => (saved[i] === undefined ? { type: 'del' as const, key } : { type: 'put' as const, key, value: saved[i]! })));
+      await kv.write(
+        keys.map((key, i) =>
+          saved[i] === undefined ? { type: 'del' as const, key } : { type: 'put' as const, key, value: saved[i]! },
+        ),
+      );
     }
     expect((await checkStore(store, options)).ok, 'restored store passes').to.equal(true);
   }
@@ -120,7 +137,8 @@ describe('e2e crash: the consistency checker', function () {
     for await (const [tx, block] of store.entries(TABLES.includedBlock)) return { tx, block };
     throw new Error('no included transaction');
   };
-  const tagged = (): Uint8Array => Uint8Array.from(Buffer.from(acks.find((a) => a.kind === 'tagged')!.blockId.slice(2), 'hex'));
+  const tagged = (): Uint8Array =>
+    Uint8Array.from(Buffer.from(acks.find((a) => a.kind === 'tagged')!.blockId.slice(2), 'hex'));
 
   it('reports block bytes that do not hash to their key', async () => {
     const id = tagged();
@@ -128,7 +146,11 @@ describe('e2e crash: the consistency checker', function () {
     const k = key(TABLES.blocks, id);
     const bad = bytes.slice();
     bad[bad.length - 1] ^= 1;
-    await expectDetected([k], () => kv.write([{ type: 'put', key: k, value: bad }]), new RegExp(`blocks: ${toHex0x(id)} holds bytes hashing to`));
+    await expectDetected(
+      [k],
+      () => kv.write([{ type: 'put', key: k, value: bad }]),
+      new RegExp(`blocks: ${toHex0x(id)} holds bytes hashing to`),
+    );
   });
 
   it('reports a missing block metadata record and metadata without a block', async () => {
@@ -137,12 +159,17 @@ describe('e2e crash: the consistency checker', function () {
     await expectDetected([k], () => kv.write([{ type: 'del', key: k }]), /has no metadata/);
     const ghost = new Uint8Array(32).fill(7);
     const gk = key(TABLES.blockMetadata, ghost);
-    await expectDetected([gk], () => store.batch().putBlockMetadata(ghost, { protocolVersion: 2, solid: true, arrivalTime: 1 }).commit(), /has metadata but no stored block/);
+    await expectDetected(
+      [gk],
+      () => store.batch().putBlockMetadata(ghost, { protocolVersion: 2, solid: true, arrivalTime: 1 }).commit(),
+      /has metadata but no stored block/,
+    );
   });
 
   it('reports a missing and an extra children edge, and transaction index entries', async () => {
     const id = tagged();
-    const parent = (await import('../../../src/core/codec/index.ts')).decodeBlock((await store.getBlock(id))!).parents[0]!;
+    const parent = (await import('../../../src/core/codec/index.ts')).decodeBlock((await store.getBlock(id))!)
+      .parents[0]!;
     const k = key(TABLES.children, [parent, id]);
     await expectDetected([k], () => kv.write([{ type: 'del', key: k }]), /names parent .* but the edge is missing/);
     const other = new Uint8Array(32).fill(9);
@@ -159,7 +186,11 @@ describe('e2e crash: the consistency checker', function () {
     const md = (await store.getBlockMetadata(id))!;
     const unsolid: BlockMetadata = { ...md, solid: false };
     delete unsolid.referenced;
-    await expectDetected([k], () => store.batch().putBlockMetadata(id, unsolid).commit(), /marked unsolid, but every parent is solid/);
+    await expectDetected(
+      [k],
+      () => store.batch().putBlockMetadata(id, unsolid).commit(),
+      /marked unsolid, but every parent is solid/,
+    );
   });
 
   it('reports a tip with a solid child and a childless solid block that is no tip', async () => {
@@ -168,14 +199,22 @@ describe('e2e crash: the consistency checker', function () {
     await expectDetected([k], () => store.batch().addTip(id).commit(), /is a tip but has \d+ solid child/);
     const tips = await store.tips();
     const keys = tips.map((t) => key(TABLES.tips, t));
-    await expectDetected(keys, () => kv.write(keys.map((key) => ({ type: 'del' as const, key }))), /without children, but not a tip/);
+    await expectDetected(
+      keys,
+      () => kv.write(keys.map((key) => ({ type: 'del' as const, key }))),
+      /without children, but not a tip/,
+    );
   });
 
   it('reports UTXO, diff, included-block and meta differences against the White-Flag replay', async () => {
     let unspent: Uint8Array | undefined;
     for await (const id of store.keys(LEDGER_TABLES.unspent)) unspent = id;
     const uk = key(LEDGER_TABLES.unspent, unspent!);
-    await expectDetected([uk], () => kv.write([{ type: 'del', key: uk }]), /^unspent: key 0x[0-9a-f]+ is produced by the replay but not stored/);
+    await expectDetected(
+      [uk],
+      () => kv.write([{ type: 'del', key: uk }]),
+      /^unspent: key 0x[0-9a-f]+ is produced by the replay but not stored/,
+    );
     let spent: Uint8Array | undefined;
     for await (const id of store.keys(LEDGER_TABLES.spent)) spent = id;
     const sk = key(LEDGER_TABLES.spent, spent!);
@@ -184,30 +223,68 @@ describe('e2e crash: the consistency checker', function () {
     let busy: number | undefined;
     for await (const [i, d] of store.entries(LEDGER_TABLES.milestoneDiffs)) if (d.created.length > 0) busy = i;
     const dk = key(LEDGER_TABLES.milestoneDiffs, busy!);
-    await expectDetected([dk], () => store.batch().put(LEDGER_TABLES.milestoneDiffs, busy!, { created: [], consumed: [] }).commit(), /^milestoneDiffs: key .* stored value .* replay/);
+    await expectDetected(
+      [dk],
+      () => store.batch().put(LEDGER_TABLES.milestoneDiffs, busy!, { created: [], consumed: [] }).commit(),
+      /^milestoneDiffs: key .* stored value .* replay/,
+    );
     const { tx } = await anyTx();
     const ik = key(TABLES.includedBlock, tx);
-    await expectDetected([ik], () => store.batch().setIncludedBlock(tx, new Uint8Array(32).fill(3)).commit(), /^includedBlock: key/);
+    await expectDetected(
+      [ik],
+      () => store.batch().setIncludedBlock(tx, new Uint8Array(32).fill(3)).commit(),
+      /^includedBlock: key/,
+    );
     const mk = key(TABLES.meta, META.confirmedMilestoneIndex.name);
-    await expectDetected([mk], () => store.batch().putMeta(META.confirmedMilestoneIndex, index - 1).commit(), /meta confirmedMilestoneIndex: stored \d+, replay \d+/);
+    await expectDetected(
+      [mk],
+      () =>
+        store
+          .batch()
+          .putMeta(META.confirmedMilestoneIndex, index - 1)
+          .commit(),
+      /meta confirmedMilestoneIndex: stored \d+, replay \d+/,
+    );
   });
 
   it('reports index entries missing for an unspent output or left for a spent one, with and without the genesis', async () => {
     let unspent: Uint8Array | undefined;
     for await (const id of store.keys(LEDGER_TABLES.unspent)) unspent = id;
     const record = (await store.get(LEDGER_TABLES.outputs, unspent!))!;
-    const missing = key(INDEXER_TABLES.byType, { outputType: record.output.type, position: positionOf(record.milestoneTimestampBooked, unspent!) });
-    await expectDetected([missing], () => kv.write([{ type: 'del', key: missing }]), /^indexByType: entry 0x[0-9a-f]+ of unspent output 0x[0-9a-f]+ is missing$/);
-    await expectDetected([missing], () => kv.write([{ type: 'del', key: missing }]), /^indexByType: key 0x[0-9a-f]+ is produced by the replay but not stored$/);
+    const missing = key(INDEXER_TABLES.byType, {
+      outputType: record.output.type,
+      position: positionOf(record.milestoneTimestampBooked, unspent!),
+    });
+    await expectDetected(
+      [missing],
+      () => kv.write([{ type: 'del', key: missing }]),
+      /^indexByType: entry 0x[0-9a-f]+ of unspent output 0x[0-9a-f]+ is missing$/,
+    );
+    await expectDetected(
+      [missing],
+      () => kv.write([{ type: 'del', key: missing }]),
+      /^indexByType: key 0x[0-9a-f]+ is produced by the replay but not stored$/,
+    );
     let spent: Uint8Array | undefined;
     for await (const id of store.keys(LEDGER_TABLES.spent)) spent = id;
     const old = (await store.get(LEDGER_TABLES.outputs, spent!))!;
-    const stale = key(INDEXER_TABLES.byType, { outputType: old.output.type, position: positionOf(old.milestoneTimestampBooked, spent!) });
-    await expectDetected([stale], () => kv.write([{ type: 'put', key: stale, value: new Uint8Array(0) }]), new RegExp(`^indexByType: entry .* for output ${toHex0x(spent!)}: the output is spent$`));
+    const stale = key(INDEXER_TABLES.byType, {
+      outputType: old.output.type,
+      position: positionOf(old.milestoneTimestampBooked, spent!),
+    });
+    await expectDetected(
+      [stale],
+      () => kv.write([{ type: 'put', key: stale, value: new Uint8Array(0) }]),
+      new RegExp(`^indexByType: entry .* for output ${toHex0x(spent!)}: the output is spent$`),
+    );
     const withoutGenesis = options;
     options = {};
     try {
-      await expectDetected([stale], () => kv.write([{ type: 'put', key: stale, value: new Uint8Array(0) }]), /the output is spent$/);
+      await expectDetected(
+        [stale],
+        () => kv.write([{ type: 'put', key: stale, value: new Uint8Array(0) }]),
+        /the output is spent$/,
+      );
     } finally {
       options = withoutGenesis;
     }
@@ -218,8 +295,15 @@ describe('e2e crash: the consistency checker', function () {
     const id = tagged();
     const md = (await store.getBlockMetadata(id))!;
     const k = key(TABLES.blockMetadata, id);
-    const moved: BlockMetadata = { ...md, referenced: { ...md.referenced!, whiteFlagIndex: md.referenced!.whiteFlagIndex + 1000 } };
-    await expectDetected([k], () => store.batch().putBlockMetadata(id, moved).commit(), /blockMetadata: .* stored referenced by \d+, whiteFlagIndex \d+.*; replay referenced by/);
+    const moved: BlockMetadata = {
+      ...md,
+      referenced: { ...md.referenced!, whiteFlagIndex: md.referenced!.whiteFlagIndex + 1000 },
+    };
+    await expectDetected(
+      [k],
+      () => store.batch().putBlockMetadata(id, moved).commit(),
+      /blockMetadata: .* stored referenced by \d+, whiteFlagIndex \d+.*; replay referenced by/,
+    );
   });
 
   it('tool check: exit 0 with a summary, 1 with the differences, 2 for a locked store or bad arguments', async () => {

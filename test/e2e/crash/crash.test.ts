@@ -16,7 +16,15 @@ describe('e2e crash: SIGKILL under load, restart, nothing acknowledged is lost',
 
   for (const [i, engine] of DB_ENGINES.entries()) {
     it(`${engine}: survives ${KILLS} kills: no lost block, the check passes, the ledger keeps confirming`, async () => {
-      const r = await runCrashTest({ engine, kills: KILLS, seed: 20261121 + i, minUpMs: 300, maxUpMs: 1500, lanes: 3, taggedWorkers: 2 });
+      const r = await runCrashTest({
+        engine,
+        kills: KILLS,
+        seed: 20261121 + i,
+        minUpMs: 300,
+        maxUpMs: 1500,
+        lanes: 3,
+        taggedWorkers: 2,
+      });
       expect(r.engine, `the store is in ${ENGINE_FOLDERS[engine]}`).to.equal(engine);
       expect(r.lost, r.lost.join('\n')).to.deep.equal([]);
       expect(r.check.differences, r.check.differences.join('\n')).to.deep.equal([]);

@@ -12,7 +12,17 @@ import { checkDataDir } from '../../../src/node/check/data-dir.ts';
 import type { CheckReport } from '../../../src/node/check/consistency.ts';
 import { engineOfDataDir, type DbEngine } from '../../../src/storage/open.ts';
 import { spawnNode, type SpawnedNode } from '../rest/support.ts';
-import { makeLanes, postTagged, prng, readDevWallet, request, verifyAcks, type Ack, type Lane, type Target } from './load.ts';
+import {
+  makeLanes,
+  postTagged,
+  prng,
+  readDevWallet,
+  request,
+  verifyAcks,
+  type Ack,
+  type Lane,
+  type Target,
+} from './load.ts';
 
 export interface CrashOptions {
   kills: number;
@@ -51,12 +61,14 @@ export interface CrashResult {
   engine: DbEngine | undefined;
 }
 
-const median = (xs: number[]): number => (xs.length === 0 ? NaN : xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)]!);
+const median = (xs: number[]): number =>
+  xs.length === 0 ? NaN : xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 export { median };
 
 async function ledgerIndex(target: Target): Promise<number | undefined> {
   const r = await request(target, '/api/core/v2/info', { headers: { accept: 'application/json' } });
-  return (r.body as { status?: { confirmedMilestone?: { index?: number } } } | undefined)?.status?.confirmedMilestone?.index;
+  return (r.body as { status?: { confirmedMilestone?: { index?: number } } } | undefined)?.status?.confirmedMilestone
+    ?.index;
 }
 
 export async function runCrashTest(o: CrashOptions): Promise<CrashResult> {
@@ -64,7 +76,15 @@ export async function runCrashTest(o: CrashOptions): Promise<CrashResult> {
   const random = prng(o.seed);
   const root = o.dataDir === undefined ? mkdtempSync(join(tmpdir(), 'crash-test-')) : undefined;
   const dataDir = o.dataDir ?? join(root!, 'data');
-  const args = ['--min-pow-score', '10', '--pow-workers', '1', '--milestone-interval', String(o.milestoneInterval ?? 0.2), ...(o.engine ? ['--db-engine', o.engine] : [])];
+  const args = [
+    '--min-pow-score',
+    '10',
+    '--pow-workers',
+    '1',
+    '--milestone-interval',
+    String(o.milestoneInterval ?? 0.2),
+    ...(o.engine ? ['--db-engine', o.engine] : []),
+  ];
   const target: Target = { base: undefined };
   const acks: Ack[] = [];
   const restartMs: number[] = [];
@@ -128,9 +148,13 @@ export async function runCrashTest(o: CrashOptions): Promise<CrashResult> {
       target.base = undefined;
       node!.proc.child.kill('SIGKILL');
       await node!.proc.exited;
-      log(`kill ${k + 1}/${o.kills} after ${Math.round(up)} ms up: ${acks.length} acknowledged so far, ledger index ${ledgerIndexBefore[k]}, ${inFlightAtKill[k]} submissions in flight`);
+      log(
+        `kill ${k + 1}/${o.kills} after ${Math.round(up)} ms up: ${acks.length} acknowledged so far, ledger index ${ledgerIndexBefore[k]}, ${inFlightAtKill[k]} submissions in flight`,
+      );
       await start();
-      log(`  restarted in ${Math.round(restartMs[restartMs.length - 1]!)} ms${midMilestone > mid ? ' (the kill hit a milestone between its block and its confirmation: confirmed on restart)' : ''}`);
+      log(
+        `  restarted in ${Math.round(restartMs[restartMs.length - 1]!)} ms${midMilestone > mid ? ' (the kill hit a milestone between its block and its confirmation: confirmed on restart)' : ''}`,
+      );
     }
     // Let the ledger move on after the last restart: the node must keep confirming.
     const before = (await ledgerIndex(target)) ?? 0;
@@ -144,7 +168,19 @@ export async function runCrashTest(o: CrashOptions): Promise<CrashResult> {
     node = undefined;
     if (code !== 0) throw new Error(`the node did not stop cleanly (exit ${code})`);
     const check = await checkDataDir(dataDir);
-    return { kills: o.kills, acknowledged: acks.length, acknowledgedTransfers: acks.filter((a) => a.kind === 'transfer').length, lost, restartMs, ledgerIndexBefore, inFlightAtKill, midMilestone, check, dataDir, engine: engineOfDataDir(dataDir) };
+    return {
+      kills: o.kills,
+      acknowledged: acks.length,
+      acknowledgedTransfers: acks.filter((a) => a.kind === 'transfer').length,
+      lost,
+      restartMs,
+      ledgerIndexBefore,
+      inFlightAtKill,
+      midMilestone,
+      check,
+      dataDir,
+      engine: engineOfDataDir(dataDir),
+    };
   } finally {
     stopLoad = true;
     await Promise.allSettled(loops);

@@ -14,7 +14,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
 import { encodePayload } from '../../../src/core/codec/index.ts';
-import { blake2b256, ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../../src/core/crypto/index.ts';
+import {
+  blake2b256,
+  ed25519AddressFromPublicKey,
+  ed25519PublicKeyFromSeed,
+  ed25519Sign,
+} from '../../../src/core/crypto/index.ts';
 import { essenceHash, inputsCommitmentOf, networkIdFromName, transactionIdOf } from '../../../src/core/ids/index.ts';
 import { outputFromJson, payloadToJson } from '../../../src/core/json/index.ts';
 import type { BasicOutput, CommonOutput, Payload, TransactionPayload } from '../../../src/core/model/index.ts';
@@ -39,7 +44,11 @@ export interface Target {
   base: string | undefined;
 }
 
-export async function request(target: Target, path: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Result> {
+export async function request(
+  target: Target,
+  path: string,
+  init: RequestInit & { timeoutMs?: number } = {},
+): Promise<Result> {
   const started = performance.now();
   if (target.base === undefined) return { status: 0, ms: 0 };
   try {
@@ -57,7 +66,12 @@ const hex = (b: Uint8Array): string => toHex0x(b);
 
 export async function postPayload(target: Target, payload: Payload): Promise<Result & { blockId?: string }> {
   const body = JSON.stringify({ protocolVersion: 2, parents: [], payload: payloadToJson(payload), nonce: '0' });
-  const r = await request(target, '/api/core/v2/blocks', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body, timeoutMs: 20000 });
+  const r = await request(target, '/api/core/v2/blocks', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body,
+    timeoutMs: 20000,
+  });
   const id = (r.body as { blockId?: string } | undefined)?.blockId;
   return r.status === 201 && typeof id === 'string' ? { ...r, blockId: id } : r;
 }
@@ -96,11 +110,24 @@ export function readDevWallet(dataDir: string): DevWalletInfo {
   const mine = toHex0x(ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(seed)).pubKeyHash);
   const out = g.outputs.find((o) => JSON.stringify(o.output).includes(mine.slice(2)));
   if (!out) throw new Error('genesis.json: no output of the dev wallet');
-  return { seed, networkId: networkIdFromName(g.protocol.networkName), genesisOutput: { outputId: fromHex0x(out.outputId, 'outputId'), output: outputFromJson(out.output) as CommonOutput } };
+  return {
+    seed,
+    networkId: networkIdFromName(g.protocol.networkName),
+    genesisOutput: {
+      outputId: fromHex0x(out.outputId, 'outputId'),
+      output: outputFromJson(out.output) as CommonOutput,
+    },
+  };
 }
 
 function basic(amount: bigint, pubKeyHash: Uint8Array): BasicOutput {
-  return { type: 3, amount, nativeTokens: [], unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash } }], features: [] };
+  return {
+    type: 3,
+    amount,
+    nativeTokens: [],
+    unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash } }],
+    features: [],
+  };
 }
 
 /** A signed transaction spending `input` into `amounts` to random addresses plus the change to the wallet (last). */
@@ -108,7 +135,9 @@ export function buildTransfer(w: DevWalletInfo, input: Owned, amounts: bigint[],
   const pub = ed25519PublicKeyFromSeed(w.seed);
   const self = ed25519AddressFromPublicKey(pub).pubKeyHash;
   const total = amounts.reduce((a, b) => a + b, 0n);
-  const outputs: CommonOutput[] = amounts.map((a) => basic(a, toSelf ? self : blake2b256(crypto.getRandomValues(new Uint8Array(32)))));
+  const outputs: CommonOutput[] = amounts.map((a) =>
+    basic(a, toSelf ? self : blake2b256(crypto.getRandomValues(new Uint8Array(32)))),
+  );
   outputs.push(basic(input.output.amount - total, self));
   const index = new DataView(input.outputId.buffer, input.outputId.byteOffset + 32, 2).getUint16(0, true);
   const essence = {
@@ -148,10 +177,14 @@ export class Lane {
     private readonly amount = 1_000_000n,
   ) {}
 
-  /** Does one step: checks outcomes, or sends a transfer when nothing is pending. Returns the POST result if it sent. */
+  /**
+   * Does one step: checks outcomes, or sends a transfer when nothing is pending. Returns the POST result if it sent.
+   */
   async step(target: Target, acks: Ack[], resolveMs = 4000): Promise<Result | undefined> {
     for (const a of this.attempts) {
-      const r = await request(target, `/api/core/v2/transactions/${a.txId}/included-block/metadata`, { headers: { accept: 'application/json' } });
+      const r = await request(target, `/api/core/v2/transactions/${a.txId}/included-block/metadata`, {
+        headers: { accept: 'application/json' },
+      });
       if (r.status === 200) {
         this.output = a.change;
         this.attempts = [];
@@ -159,7 +192,9 @@ export class Lane {
       }
       if (r.status === 0) return undefined; // node down: try later
       if (!a.resolved && a.blockId) {
-        const md = await request(target, `/api/core/v2/blocks/${a.blockId}/metadata`, { headers: { accept: 'application/json' } });
+        const md = await request(target, `/api/core/v2/blocks/${a.blockId}/metadata`, {
+          headers: { accept: 'application/json' },
+        });
         const state = (md.body as { ledgerInclusionState?: string } | undefined)?.ledgerInclusionState;
         if (state === 'conflicting' || state === 'noTransaction') a.resolved = true;
       } else if (!a.resolved && Date.now() - a.sentAt > resolveMs) a.resolved = true;
@@ -168,7 +203,12 @@ export class Lane {
     if (this.attempts.length > 20) this.attempts = this.attempts.slice(-20);
     const tx = buildTransfer(this.w, this.output, [this.amount]);
     const txId = transactionIdOf(tx);
-    const attempt: Attempt = { txId: hex(txId), change: { outputId: outputIdOf(txId, 1), output: tx.essence.outputs[1]! }, sentAt: Date.now(), resolved: false };
+    const attempt: Attempt = {
+      txId: hex(txId),
+      change: { outputId: outputIdOf(txId, 1), output: tx.essence.outputs[1]! },
+      sentAt: Date.now(),
+      resolved: false,
+    };
     this.attempts.push(attempt);
     const r = await postPayload(target, tx);
     if (r.blockId) {
@@ -180,9 +220,20 @@ export class Lane {
 }
 
 /** Splits the genesis output into `n` lane outputs (waits until the split is included); returns the lanes. */
-export async function makeLanes(target: Target, acks: Ack[], w: DevWalletInfo, n: number, timeoutMs = 60000): Promise<Lane[]> {
+export async function makeLanes(
+  target: Target,
+  acks: Ack[],
+  w: DevWalletInfo,
+  n: number,
+  timeoutMs = 60000,
+): Promise<Lane[]> {
   const share = w.genesisOutput.output.amount / BigInt(n + 1);
-  const tx = buildTransfer(w, w.genesisOutput, Array.from({ length: n }, () => share), true);
+  const tx = buildTransfer(
+    w,
+    w.genesisOutput,
+    Array.from({ length: n }, () => share),
+    true,
+  );
   const txId = transactionIdOf(tx);
   const until = Date.now() + timeoutMs;
   let posted = false;
@@ -196,7 +247,8 @@ export async function makeLanes(target: Target, acks: Ack[], w: DevWalletInfo, n
     }
     const inc = await request(target, `/api/core/v2/transactions/${hex(txId)}/included-block/metadata`);
     if (inc.status === 200) break;
-    if (Date.now() > until) throw new Error(`the split transaction ${hex(txId)} was not included within ${timeoutMs} ms`);
+    if (Date.now() > until)
+      throw new Error(`the split transaction ${hex(txId)} was not included within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return tx.essence.outputs.slice(0, n).map((o, i) => new Lane(w, { outputId: outputIdOf(txId, i), output: o }));
@@ -215,11 +267,13 @@ export async function verifyAcks(target: Target, acks: readonly Ack[], concurren
         continue;
       }
       const bytes = r.body;
-      if (hex(blake2b256(bytes)) !== a.blockId) problems.push(`${a.blockId}: served bytes hash to ${hex(blake2b256(bytes))}`);
+      if (hex(blake2b256(bytes)) !== a.blockId)
+        problems.push(`${a.blockId}: served bytes hash to ${hex(blake2b256(bytes))}`);
       // Block layout: version (1) ‖ parents count (1) ‖ parents (32 each) ‖ payload length u32 ‖ payload ‖ nonce (8).
       const at = 2 + bytes[1]! * 32;
       const len = new DataView(bytes.buffer, bytes.byteOffset + at, 4).getUint32(0, true);
-      if (hex(bytes.subarray(at + 4, at + 4 + len)) !== hex(a.payload)) problems.push(`${a.blockId}: served payload differs from the payload sent`);
+      if (hex(bytes.subarray(at + 4, at + 4 + len)) !== hex(a.payload))
+        problems.push(`${a.blockId}: served payload differs from the payload sent`);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));

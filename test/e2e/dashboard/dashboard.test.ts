@@ -39,9 +39,15 @@ describe('e2e dashboard: /dashboard in headless Chromium', function () {
   let page: Page;
   const problems: string[] = [];
 
-  const confirmedOfInfo = async (): Promise<number> => ((await (await fetch(`${node!.rest}/api/core/v2/info`)).json()) as Info).status.confirmedMilestone.index;
+  const confirmedOfInfo = async (): Promise<number> =>
+    ((await (await fetch(`${node!.rest}/api/core/v2/info`)).json()) as Info).status.confirmedMilestone.index;
   // Page-side code is given as text: this project compiles without the DOM library.
-  const chartState = async (): Promise<{ points: number; milestonePoints: number; lastTime: number; canvases: number }> =>
+  const chartState = async (): Promise<{
+    points: number;
+    milestonePoints: number;
+    lastTime: number;
+    canvases: number;
+  }> =>
     JSON.parse(
       (await page.evaluate(`(() => {
         const el = document.querySelector('#chart');
@@ -49,23 +55,42 @@ describe('e2e dashboard: /dashboard in headless Chromium', function () {
           lastTime: Number(el.dataset.lastTime), canvases: el.querySelectorAll('canvas').length });
       })()`)) as string,
     );
-  const textOf = async (selector: string): Promise<string> => (await page.evaluate(`document.querySelector(${JSON.stringify(selector)}).textContent`)) as string;
+  const textOf = async (selector: string): Promise<string> =>
+    (await page.evaluate(`document.querySelector(${JSON.stringify(selector)}).textContent`)) as string;
 
   before(async function () {
     this.timeout(660_000); // installing Chromium may take minutes
     const found = findChromium();
     if ('reason' in found) {
-      if (process.env.CI === 'true') throw new Error(`the dashboard browser test needs Chromium on CI: ${found.reason}`);
-      console.log(`      skipped: no Chromium for the dashboard browser test (${found.reason}); run bash scripts/ensure-chromium.sh as root`);
+      if (process.env.CI === 'true')
+        throw new Error(`the dashboard browser test needs Chromium on CI: ${found.reason}`);
+      console.log(
+        `      skipped: no Chromium for the dashboard browser test (${found.reason}); run bash scripts/ensure-chromium.sh as root`,
+      );
       this.skip();
     }
     dir = mkdtempSync(join(tmpdir(), 'ledger-e2e-dashboard-'));
-    node = await spawnNode(dir, ['--milestone-interval', '1', '--min-pow-score', '0', '--pow-workers', '1', '--peer-port', '0']);
+    node = await spawnNode(dir, [
+      '--milestone-interval',
+      '1',
+      '--min-pow-score',
+      '0',
+      '--pow-workers',
+      '1',
+      '--peer-port',
+      '0',
+    ]);
     browser = await puppeteer.launch({
       executablePath: (found as { path: string }).path,
       headless: true,
       // root in CI containers: no sandbox; no GPU; /dev/shm may be small
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--no-default-browser-check'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--no-first-run',
+        '--no-default-browser-check',
+      ],
     });
     page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 1000 });
@@ -89,7 +114,9 @@ describe('e2e dashboard: /dashboard in headless Chromium', function () {
     expect(res?.status()).to.equal(200);
     await page.waitForSelector('#confirmed-milestone[data-index]', { timeout: 15000 });
     const before = await confirmedOfInfo();
-    await page.waitForFunction(`Number(document.querySelector('#confirmed-milestone').textContent) >= ${before}`, { timeout: 10000 });
+    await page.waitForFunction(`Number(document.querySelector('#confirmed-milestone').textContent) >= ${before}`, {
+      timeout: 10000,
+    });
     const shown = Number(await textOf('#confirmed-milestone'));
     const after = await confirmedOfInfo();
     expect(shown).to.be.within(before, after);
@@ -99,7 +126,9 @@ describe('e2e dashboard: /dashboard in headless Chromium', function () {
   });
 
   it('its chart advances as milestones arrive', async () => {
-    await page.waitForFunction(`Number(document.querySelector('#chart').dataset.milestonePoints) > 0`, { timeout: 10000 });
+    await page.waitForFunction(`Number(document.querySelector('#chart').dataset.milestonePoints) > 0`, {
+      timeout: 10000,
+    });
     const first = await chartState();
     expect(first.canvases).to.be.at.least(1); // uPlot drew
     const confirmed = await confirmedOfInfo();
@@ -113,7 +142,10 @@ describe('e2e dashboard: /dashboard in headless Chromium', function () {
       expect(res.status).to.equal(201);
       await new Promise((r) => setTimeout(r, 100));
     }
-    await page.waitForFunction(`Number(document.querySelector('#confirmed-milestone').textContent) >= ${confirmed + 2}`, { timeout: 15000 });
+    await page.waitForFunction(
+      `Number(document.querySelector('#confirmed-milestone').textContent) >= ${confirmed + 2}`,
+      { timeout: 15000 },
+    );
     await new Promise((r) => setTimeout(r, 1200)); // one more poll
     const later = await chartState();
     expect(later.milestonePoints).to.be.greaterThan(first.milestonePoints);
@@ -131,7 +163,9 @@ describe('e2e dashboard: /dashboard in headless Chromium', function () {
     expect(rows[0]!.href).to.match(/^\/api\/core\/v2\/blocks\/0x[0-9a-f]{64}$/);
     expect(Number(rows[0]!.cells[0])).to.be.greaterThan(Number(rows[1]!.cells[0])); // newest first
     expect(rows[0]!.cells[5]).to.match(/^\d+ ms$/);
-    const block = (await (await fetch(`${node!.rest}${rows[0]!.href}`)).json()) as { payload: { type: number; index: number } };
+    const block = (await (await fetch(`${node!.rest}${rows[0]!.href}`)).json()) as {
+      payload: { type: number; index: number };
+    };
     expect(block.payload).to.include({ type: 7, index: Number(rows[0]!.cells[0]) });
     expect(Number(await textOf('#tips-nonlazy'))).to.be.at.least(1);
     expect(await textOf('#pow-state')).to.equal('on, 1 worker');

@@ -32,7 +32,8 @@ describe('e2e events: TIP-28 MQTT over WebSocket', function () {
     dir = mkdtempSync(join(tmpdir(), 'ledger-events-'));
     node = await spawnNode(dir, ['--milestone-interval', '1', '--min-pow-score', '0', '--pow-workers', '1']);
     gateway = await spawnGateway(node.grpcPort);
-    hrp = ((await (await fetch(`${node.rest}/api/core/v2/info`)).json()) as { protocol: { bech32Hrp: string } }).protocol.bech32Hrp;
+    hrp = ((await (await fetch(`${node.rest}/api/core/v2/info`)).json()) as { protocol: { bech32Hrp: string } })
+      .protocol.bech32Hrp;
   });
   after(async () => {
     for (const s of open) await s.close().catch(() => undefined);
@@ -45,7 +46,9 @@ describe('e2e events: TIP-28 MQTT over WebSocket', function () {
 
   it('milestone-info/latest and /confirmed: the current milestone on subscribe, then every milestone', async () => {
     const s = await connect();
-    expect(await s.subscribe(['milestone-info/latest', 'milestone-info/confirmed', 'milestones'])).to.deep.equal([0, 0, 0]);
+    expect(await s.subscribe(['milestone-info/latest', 'milestone-info/confirmed', 'milestones'])).to.deep.equal([
+      0, 0, 0,
+    ]);
     const first = await s.next('milestone-info/confirmed');
     expect(Object.keys(json(first))).to.deep.equal(['index', 'timestamp', 'milestoneId']);
     expect(json(first).milestoneId).to.match(/^0x[0-9a-f]{64}$/);
@@ -65,7 +68,9 @@ describe('e2e events: TIP-28 MQTT over WebSocket', function () {
   it('a block posted through REST arrives on blocks, blocks/tagged-data and blocks/tagged-data/{tag}', async () => {
     const s = await connect();
     const tag = toHex0x(new TextEncoder().encode('mqtt-e2e'));
-    expect(await s.subscribe(['blocks', 'blocks/tagged-data', `blocks/tagged-data/${tag}`, 'blocks/transaction'])).to.deep.equal([0, 0, 0, 0]);
+    expect(
+      await s.subscribe(['blocks', 'blocks/tagged-data', `blocks/tagged-data/${tag}`, 'blocks/transaction']),
+    ).to.deep.equal([0, 0, 0, 0]);
     const posted = await postPayload({ base: node.rest }, taggedPayload('mqtt-e2e', 'hello'));
     expect(posted.status).to.equal(201);
     const isPosted = (r: Received): boolean => blake2b256Hex(r.payload) === posted.blockId;
@@ -82,7 +87,13 @@ describe('e2e events: TIP-28 MQTT over WebSocket', function () {
     const txId = toHex0x(transactionIdOf(tx));
     const created = toHex0x(outputId(transactionIdOf(tx), 0));
     const s = await connect();
-    const topics = [`transactions/${txId}/included-block`, `outputs/unlock/address/${address}`, `outputs/unlock/+/${address}`, `outputs/unlock/address/${address}/spent`, `outputs/${created}`];
+    const topics = [
+      `transactions/${txId}/included-block`,
+      `outputs/unlock/address/${address}`,
+      `outputs/unlock/+/${address}`,
+      `outputs/unlock/address/${address}/spent`,
+      `outputs/${created}`,
+    ];
     expect(await s.subscribe(topics)).to.deep.equal([0, 0, 0, 0, 0]);
     const posted = await postPayload({ base: node.rest }, tx);
     expect(posted.status).to.equal(201);
@@ -104,22 +115,43 @@ describe('e2e events: TIP-28 MQTT over WebSocket', function () {
       expect((out.output as { type: number }).type).to.equal(3);
     }
     // both outputs go to the wallet: the address topic gets each once, `+` too
-    await s.next(`outputs/unlock/address/${address}`, (r) => ofTx(r) && (json(r).metadata as { outputIndex: number }).outputIndex === 1);
+    await s.next(
+      `outputs/unlock/address/${address}`,
+      (r) => ofTx(r) && (json(r).metadata as { outputIndex: number }).outputIndex === 1,
+    );
     const spent = json(await s.next(`outputs/unlock/address/${address}/spent`));
     expect(spent.metadata).to.include({ isSpent: true, transactionIdSpent: txId });
 
     // subscribing after the fact: the current state at once
     const late = await connect();
-    expect(await late.subscribe([`transactions/${txId}/included-block`, metadata, `outputs/${created}`])).to.deep.equal([0, 0, 0]);
-    expect(blake2b256Hex((await late.next(`transactions/${txId}/included-block`, undefined, 5000)).payload)).to.equal(posted.blockId);
+    expect(await late.subscribe([`transactions/${txId}/included-block`, metadata, `outputs/${created}`])).to.deep.equal(
+      [0, 0, 0],
+    );
+    expect(blake2b256Hex((await late.next(`transactions/${txId}/included-block`, undefined, 5000)).payload)).to.equal(
+      posted.blockId,
+    );
     expect(json(await late.next(metadata, undefined, 5000))).to.include({ ledgerInclusionState: 'included' });
-    expect(json(await late.next(`outputs/${created}`, undefined, 5000)).metadata).to.include({ transactionId: txId, outputIndex: 0 });
+    expect(json(await late.next(`outputs/${created}`, undefined, 5000)).metadata).to.include({
+      transactionId: txId,
+      outputIndex: 0,
+    });
   });
 
   it('refuses unknown and malformed topics with 0x80 and grants the good ones', async () => {
     const s = await connect();
     const other = bech32EncodeAddress(hrp === 'smr' ? 'rms' : 'smr', { type: 0, pubKeyHash: new Uint8Array(32) });
-    const bad = ['foo', '#', 'blocks/+', 'block-metadata/0xabc', `block-metadata/0x${'AB'.repeat(32)}`, 'blocks/tagged-data/0x', 'outputs/unlock/bogus/x', `outputs/unlock/address/${other}`, 'transactions/0x00/included-block', '$SYS/#'];
+    const bad = [
+      'foo',
+      '#',
+      'blocks/+',
+      'block-metadata/0xabc',
+      `block-metadata/0x${'AB'.repeat(32)}`,
+      'blocks/tagged-data/0x',
+      'outputs/unlock/bogus/x',
+      `outputs/unlock/address/${other}`,
+      'transactions/0x00/included-block',
+      '$SYS/#',
+    ];
     expect(await s.subscribe([...bad, 'receipts'])).to.deep.equal([...bad.map(() => 128), 0]);
   });
 
@@ -137,14 +169,21 @@ describe('e2e events: TIP-28 MQTT over WebSocket', function () {
   it('a standalone gateway serves the same events as the node', async () => {
     const inNode = await connect();
     const standalone = await connect(gateway.port);
-    for (const s of [inNode, standalone]) expect(await s.subscribe(['milestone-info/confirmed', 'blocks'])).to.deep.equal([0, 0]);
-    const posted = await postPayload({ base: `http://127.0.0.1:${gateway.port}` }, taggedPayload('mqtt-e2e', 'standalone'));
+    for (const s of [inNode, standalone])
+      expect(await s.subscribe(['milestone-info/confirmed', 'blocks'])).to.deep.equal([0, 0]);
+    const posted = await postPayload(
+      { base: `http://127.0.0.1:${gateway.port}` },
+      taggedPayload('mqtt-e2e', 'standalone'),
+    );
     expect(posted.status).to.equal(201);
     const isPosted = (r: Received): boolean => blake2b256Hex(r.payload) === posted.blockId;
     const [a, b] = await Promise.all([inNode.next('blocks', isPosted), standalone.next('blocks', isPosted)]);
     expect(a.payload.equals(b.payload)).to.equal(true);
     const target = index(await standalone.next('milestone-info/confirmed')) + 2;
-    const [ma, mb] = await Promise.all([inNode.next('milestone-info/confirmed', (r) => index(r) === target), standalone.next('milestone-info/confirmed', (r) => index(r) === target)]);
+    const [ma, mb] = await Promise.all([
+      inNode.next('milestone-info/confirmed', (r) => index(r) === target),
+      standalone.next('milestone-info/confirmed', (r) => index(r) === target),
+    ]);
     expect(json(ma)).to.deep.equal(json(mb));
   });
 });

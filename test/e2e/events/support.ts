@@ -60,10 +60,21 @@ export async function subscriber(url: string, options: mqtt.IClientOptions = {})
       const seen = messages.find((r) => r.topic === topic && match(r));
       if (seen) return Promise.resolve(seen);
       return new Promise<Received>((resolve, reject) => {
-        const waiter = { topic, match, resolve: (r: Received) => (clearTimeout(timer), resolve(r)) };
+        const waiter = {
+          topic,
+          match,
+          resolve: (r: Received) => {
+            clearTimeout(timer);
+            resolve(r);
+          },
+        };
         const timer = setTimeout(() => {
           waiters.delete(waiter);
-          reject(new Error(`no message on ${topic} within ${timeoutMs} ms (got ${messages.length} messages on ${[...new Set(messages.map((m) => m.topic))].join(', ')})`));
+          reject(
+            new Error(
+              `no message on ${topic} within ${timeoutMs} ms (got ${messages.length} messages on ${[...new Set(messages.map((m) => m.topic))].join(', ')})`,
+            ),
+          );
         }, timeoutMs);
         waiters.add(waiter);
       });
@@ -74,4 +85,5 @@ export async function subscriber(url: string, options: mqtt.IClientOptions = {})
   };
 }
 
-export const json = (r: Received): Record<string, unknown> => JSON.parse(r.payload.toString('utf8')) as Record<string, unknown>;
+export const json = (r: Received): Record<string, unknown> =>
+  JSON.parse(r.payload.toString('utf8')) as Record<string, unknown>;

@@ -25,7 +25,12 @@ type Json = any;
 /** A new address of the dev network (`rms`), or of another network. */
 async function freshAddress(bech32Hrp = 'rms'): Promise<string> {
   const sm = new sdk.SecretManager({ mnemonic: sdk.Utils.generateMnemonic() });
-  const [address] = await sm.generateEd25519Addresses({ coinType: sdk.CoinType.Shimmer, accountIndex: 0, range: { start: 0, end: 1 }, bech32Hrp });
+  const [address] = await sm.generateEd25519Addresses({
+    coinType: sdk.CoinType.Shimmer,
+    accountIndex: 0,
+    range: { start: 0, end: 1 },
+    bech32Hrp,
+  });
   return address!;
 }
 
@@ -41,7 +46,14 @@ describe('e2e: the faucet funds an address through the SDK (@iota/sdk-wasm 1.1.3
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ledger-faucet-'));
-    node = await spawnNode(join(dir, 'data'), ['--min-pow-score', '0', '--milestone-interval', '1', '--pow-workers', '1']);
+    node = await spawnNode(join(dir, 'data'), [
+      '--min-pow-score',
+      '0',
+      '--milestone-interval',
+      '1',
+      '--pow-workers',
+      '1',
+    ]);
   });
 
   after(async () => {
@@ -53,7 +65,12 @@ describe('e2e: the faucet funds an address through the SDK (@iota/sdk-wasm 1.1.3
     const genesis = JSON.parse(readFileSync(join(dir, 'data', 'genesis.json'), 'utf8')) as Json;
     const { status, body } = await getJson(`${node!.rest}/api/faucet/v1/info`);
     expect(status).to.equal(200);
-    expect(body).to.deep.include({ isHealthy: true, address: genesis.devWallet.address, tokenName: genesis.baseToken.name, bech32Hrp: 'rms' });
+    expect(body).to.deep.include({
+      isHealthy: true,
+      address: genesis.devWallet.address,
+      tokenName: genesis.baseToken.name,
+      bech32Hrp: 'rms',
+    });
     expect(body.balance).to.be.a('number').and.be.greaterThan(Number(AMOUNT));
   });
 
@@ -64,7 +81,9 @@ describe('e2e: the faucet funds an address through the SDK (@iota/sdk-wasm 1.1.3
     const first = JSON.parse(await client.requestFundsFromFaucet(url, address)) as Json;
     expect(first).to.deep.equal({ address, waitingRequests: 1 });
     const second = JSON.parse(await client.requestFundsFromFaucet(url, address)) as Json;
-    expect(second).to.deep.equal({ error: { code: 400, message: 'invalid data provided: Address is already in the queue.' } });
+    expect(second).to.deep.equal({
+      error: { code: 400, message: 'invalid data provided: Address is already in the queue.' },
+    });
 
     const deadline = Date.now() + 60_000;
     let items: string[] = [];
@@ -86,10 +105,18 @@ describe('e2e: the faucet funds an address through the SDK (@iota/sdk-wasm 1.1.3
   });
 
   it('bad addresses: 400 with the reason', async () => {
-    const post = (body: string) => fetch(`${node!.rest}/api/faucet/v1/enqueue`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const post = (body: string) =>
+      fetch(`${node!.rest}/api/faucet/v1/enqueue`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
     const cases: [string, RegExp][] = [
       [JSON.stringify({ address: 'rms1notanaddress' }), /^invalid data provided: Invalid bech32 address provided!$/],
-      [JSON.stringify({ address: await freshAddress('smr') }), /^invalid data provided: Invalid bech32 address provided! Address does not start with "rms"\.$/],
+      [
+        JSON.stringify({ address: await freshAddress('smr') }),
+        /^invalid data provided: Invalid bech32 address provided! Address does not start with "rms"\.$/,
+      ],
       ['{"address":', /^invalid data provided: Invalid Request! Error: malformed JSON body/],
     ];
     for (const [body, message] of cases) {

@@ -6,7 +6,14 @@
  * /outputs route because the test knows its outputs; `sendAdvanced` submits them with no parents and nonce "0", so
  * the node selects tips and does the proof of work. Confirmation is awaited by polling block metadata.
  */
-import { Ed25519Address, Ed25519Seed, sendAdvanced, SingleNodeClient, type IBlock, type IInputAndKeyPair } from '@iota/iota.js';
+import {
+  Ed25519Address,
+  Ed25519Seed,
+  sendAdvanced,
+  SingleNodeClient,
+  type IBlock,
+  type IInputAndKeyPair,
+} from '@iota/iota.js';
 import { expect } from 'chai';
 import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
 import { blockId as blockIdOf, transactionIdOf } from '../../../src/core/ids/index.ts';
@@ -90,12 +97,20 @@ describe('e2e ledger: dev network with the built-in coordinator and iota.js', fu
   it('a signed transfer with no parents and no nonce is confirmed; included-block returns it as JSON and raw', async () => {
     const seed = new Ed25519Seed(fromHex0x(genesis.devWallet.seed));
     const g = genesis.outputs[0];
-    const start: Owned = { input: { type: 0, transactionId: g.outputId.slice(0, 66), transactionOutputIndex: 0 }, output: g.output, seed };
+    const start: Owned = {
+      input: { type: 0, transactionId: g.outputId.slice(0, 66), transactionOutputIndex: 0 },
+      output: g.output,
+      seed,
+    };
     const total = BigInt(g.output.amount);
-    first = await sendAdvanced(client, [spend(start)], [
-      { address: addressHex(wallet2), addressType: 0, amount: 1_000_000n },
-      { address: addressHex(seed), addressType: 0, amount: total - 1_000_000n },
-    ]);
+    first = await sendAdvanced(
+      client,
+      [spend(start)],
+      [
+        { address: addressHex(wallet2), addressType: 0, amount: 1_000_000n },
+        { address: addressHex(seed), addressType: 0, amount: total - 1_000_000n },
+      ],
+    );
     // The client sent no parents: the node chose them (URTS) and mined the nonce.
     expect(first.block.parents).to.deep.equal([]);
     const stored = await client.block(first.blockId);
@@ -117,7 +132,11 @@ describe('e2e ledger: dev network with the built-in coordinator and iota.js', fu
 
   it('the new outputs are spendable: a second transfer from the received output is confirmed', async () => {
     const received = mine[0]!;
-    second = await sendAdvanced(client, [spend(received)], [{ address: addressHex(mine[1]!.seed), addressType: 0, amount: 1_000_000n }]);
+    second = await sendAdvanced(
+      client,
+      [spend(received)],
+      [{ address: addressHex(mine[1]!.seed), addressType: 0, amount: 1_000_000n }],
+    );
     const md = await confirmed(second.blockId);
     expect(md.ledgerInclusionState).to.equal('included');
     expect(hex(blockIdOf(await client.transactionIncludedBlockRaw(txIdOf(second.block))))).to.equal(second.blockId);
@@ -126,7 +145,11 @@ describe('e2e ledger: dev network with the built-in coordinator and iota.js', fu
   it('a double spend of the same input ends conflicting; included-block keeps answering with the first block', async () => {
     const received = mine[0]!;
     // Another transaction spending the already spent output.
-    const other = await sendAdvanced(client, [spend(received)], [{ address: addressHex(received.seed), addressType: 0, amount: 1_000_000n }]);
+    const other = await sendAdvanced(
+      client,
+      [spend(received)],
+      [{ address: addressHex(received.seed), addressType: 0, amount: 1_000_000n }],
+    );
     const md = await confirmed(other.blockId);
     expect(md.ledgerInclusionState).to.equal('conflicting');
     expect(md.conflictReason).to.equal(CONFLICT.inputAlreadySpent);

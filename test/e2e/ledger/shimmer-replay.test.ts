@@ -14,10 +14,19 @@ import type { MilestonePayload } from '../../../src/core/model/index.ts';
 import { shimmerReplay, type Json, type ReplayBlock } from '../../support/shimmer-replay.ts';
 import { getJson, getRaw, postRaw, startLedgerNode, waitFor, type LedgerTestNode } from './support.ts';
 
-const STATE: Record<string, string> = { no_transaction: 'noTransaction', included: 'included', conflicting: 'conflicting' };
+const STATE: Record<string, string> = {
+  no_transaction: 'noTransaction',
+  included: 'included',
+  conflicting: 'conflicting',
+};
 
 /** The genesis file of the replay network (the node's own file format, keys as the issue names them). */
-export function replayGenesis(): { genesis: Json; cones: ReplayBlock[][]; payloads: MilestonePayload[]; rebuilt: ReplayBlock } {
+function replayGenesis(): {
+  genesis: Json;
+  cones: ReplayBlock[][];
+  payloads: MilestonePayload[];
+  rebuilt: ReplayBlock;
+} {
   const d = shimmerReplay();
   const prevPayload = d.previous.block.payload as MilestonePayload;
   return {
@@ -26,7 +35,11 @@ export function replayGenesis(): { genesis: Json; cones: ReplayBlock[][]; payloa
     rebuilt: d.milestoneBlocks.find((m) => !m.real)!,
     genesis: {
       protocol: protocolParametersToJson(d.protocol),
-      milestone: { index: prevPayload.index, timestamp: prevPayload.timestamp, milestoneId: toHex0x(d.payloads[0]!.previousMilestoneId) },
+      milestone: {
+        index: prevPayload.index,
+        timestamp: prevPayload.timestamp,
+        milestoneId: toHex0x(d.payloads[0]!.previousMilestoneId),
+      },
       milestonePublicKeyCount: d.threshold,
       milestoneKeyRanges: d.keyRanges.map((k) => ({ publicKey: toHex0x(k.publicKey), start: k.start, end: k.end })),
       solidEntryPoints: d.solidEntryPoints.map(toHex0x),
@@ -37,7 +50,14 @@ export function replayGenesis(): { genesis: Json; cones: ReplayBlock[][]; payloa
         milestoneTimestampBooked: 0,
         output: outputToJson(output),
       })),
-      baseToken: { name: 'Shimmer', tickerSymbol: 'SMR', unit: 'SMR', subunit: 'glow', decimals: 6, useMetricPrefix: false },
+      baseToken: {
+        name: 'Shimmer',
+        tickerSymbol: 'SMR',
+        unit: 'SMR',
+        subunit: 'glow',
+        decimals: 6,
+        useMetricPrefix: false,
+      },
     },
   };
 }
@@ -80,7 +100,9 @@ describe('e2e ledger: the real Shimmer milestones 17339-17341 replayed through t
     expect(info.status.latestMilestone.milestoneId).to.equal(FILE.milestones[2].milestoneIdInSource);
     // The replayed milestones are years old, so the node says, rightly, that it is not healthy; nothing else warns.
     const unhealthy = (l: string): boolean => l.startsWith('WARN node unhealthy: the latest milestone');
-    expect(n.logger.lines.filter((l) => (l.startsWith('WARN') || l.startsWith('ERROR')) && !unhealthy(l))).to.deep.equal([]);
+    expect(
+      n.logger.lines.filter((l) => (l.startsWith('WARN') || l.startsWith('ERROR')) && !unhealthy(l)),
+    ).to.deep.equal([]);
   });
 
   it('every cone block has the recorded metadata: referencedByMilestoneIndex, whiteFlagIndex, inclusion state, conflict reason', async () => {
@@ -97,10 +119,18 @@ describe('e2e ledger: the real Shimmer milestones 17339-17341 replayed through t
         expect(md).to.not.have.property('shouldPromote');
       }
       // The milestone blocks carry their index; 17341's is not referenced yet, so it has the tip flags instead.
-      const msBlock = i < 2 ? d.cones[i + 1]!.find((c) => c.block.payload?.type === 7 && c.block.payload.index === m.index)!.id : d.rebuilt.id;
+      const msBlock =
+        i < 2
+          ? d.cones[i + 1]!.find((c) => c.block.payload?.type === 7 && c.block.payload.index === m.index)!.id
+          : d.rebuilt.id;
       const md = (await getJson(`${n.base}/blocks/${toHex0x(msBlock)}/metadata`)).body;
       expect(md.milestoneIndex).to.equal(m.index);
-      if (i === 2) expect([md.shouldPromote, md.shouldReattach, md.referencedByMilestoneIndex]).to.deep.equal([false, false, undefined]);
+      if (i === 2)
+        expect([md.shouldPromote, md.shouldReattach, md.referencedByMilestoneIndex]).to.deep.equal([
+          false,
+          false,
+          undefined,
+        ]);
     }
   });
 
@@ -108,12 +138,18 @@ describe('e2e ledger: the real Shimmer milestones 17339-17341 replayed through t
     for (const [i, m] of (FILE.milestones as Json[]).entries()) {
       // Order the cone by the node's whiteFlagIndex, then recompute both roots from what the node reports.
       const rows = await Promise.all(
-        d.cones[i]!.map(async (c) => ({ id: c.id, md: (await getJson(`${n.base}/blocks/${toHex0x(c.id)}/metadata`)).body })),
+        d.cones[i]!.map(async (c) => ({
+          id: c.id,
+          md: (await getJson(`${n.base}/blocks/${toHex0x(c.id)}/metadata`)).body,
+        })),
       );
       rows.sort((a, b) => a.md.whiteFlagIndex - b.md.whiteFlagIndex);
       const inclusion = merkleRoot(rows.map((r) => r.id));
       const applied = merkleRoot(rows.filter((r) => r.md.ledgerInclusionState === 'included').map((r) => r.id));
-      const msBlock = i < 2 ? d.cones[i + 1]!.find((c) => c.block.payload?.type === 7 && c.block.payload.index === m.index)! : d.rebuilt;
+      const msBlock =
+        i < 2
+          ? d.cones[i + 1]!.find((c) => c.block.payload?.type === 7 && c.block.payload.index === m.index)!
+          : d.rebuilt;
       const served = (await getJson(`${n.base}/blocks/${toHex0x(msBlock.id)}`)).body;
       expect(served.payload.index).to.equal(m.index);
       expect(served.payload.inclusionMerkleRoot).to.equal(toHex0x(inclusion));
@@ -144,6 +180,8 @@ describe('e2e ledger: the real Shimmer milestones 17339-17341 replayed through t
   it('an unknown transaction is a 404 with a clear message', async () => {
     const res = await getJson(`${n.base}/transactions/0x${'ab'.repeat(32)}/included-block`);
     expect(res.status).to.equal(404);
-    expect(JSON.stringify(res.body)).to.match(/transaction not included: 0x(ab){32} \(unknown, or not confirmed by a milestone yet\)/);
+    expect(JSON.stringify(res.body)).to.match(
+      /transaction not included: 0x(ab){32} \(unknown, or not confirmed by a milestone yet\)/,
+    );
   });
 });

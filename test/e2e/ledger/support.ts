@@ -25,7 +25,14 @@ export interface LedgerTestNode {
 /** Starts a node in a fresh temp folder; `genesis` (JSON) is written there and passed as --genesis unless undefined. */
 export async function startLedgerNode(genesis: unknown, overrides: Partial<NodeConfig> = {}): Promise<LedgerTestNode> {
   const dir = mkdtempSync(join(tmpdir(), 'ledger-e2e-'));
-  const config: NodeConfig = { ...defaultConfig(), dataDir: join(dir, 'data'), restPort: 0, grpcPort: 0, powWorkers: 0, ...overrides };
+  const config: NodeConfig = {
+    ...defaultConfig(),
+    dataDir: join(dir, 'data'),
+    restPort: 0,
+    grpcPort: 0,
+    powWorkers: 0,
+    ...overrides,
+  };
   if (genesis !== undefined) {
     const file = join(dir, 'genesis.json');
     writeFileSync(file, JSON.stringify(genesis));
@@ -63,7 +70,11 @@ export async function getRaw(url: string): Promise<{ status: number; bytes: Uint
 }
 
 export async function postRaw(base: string, bytes: Uint8Array): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${base}/blocks`, { method: 'POST', headers: { 'content-type': SERIALIZER_V1, accept: 'application/json' }, body: bytes });
+  const res = await fetch(`${base}/blocks`, {
+    method: 'POST',
+    headers: { 'content-type': SERIALIZER_V1, accept: 'application/json' },
+    body: bytes,
+  });
   return { status: res.status, body: await res.json() };
 }
 

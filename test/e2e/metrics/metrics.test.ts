@@ -49,8 +49,33 @@ describe('e2e metrics: /metrics of ledger-node run and of a standalone gateway, 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ledger-e2e-metrics-'));
     const { proc, captures } = await spawnLedgerNode(
-      ['run', '--data-dir', dir, '--rest-port', '0', '--grpc-port', '0', '--peer-port', '0', '--metrics-port', '0', '--milestone-interval', '1', '--min-pow-score', '0', '--pow-workers', '1', '--log-format', 'json'],
-      [/gRPC NodeService listening on 127\.0\.0\.1:(\d+)/, /REST API listening on http:\/\/127\.0\.0\.1:(\d+)\//, /Prometheus metrics on http:\/\/127\.0\.0\.1:(\d+)\/metrics/, /(remote PoW on)/],
+      [
+        'run',
+        '--data-dir',
+        dir,
+        '--rest-port',
+        '0',
+        '--grpc-port',
+        '0',
+        '--peer-port',
+        '0',
+        '--metrics-port',
+        '0',
+        '--milestone-interval',
+        '1',
+        '--min-pow-score',
+        '0',
+        '--pow-workers',
+        '1',
+        '--log-format',
+        'json',
+      ],
+      [
+        /gRPC NodeService listening on 127\.0\.0\.1:(\d+)/,
+        /REST API listening on http:\/\/127\.0\.0\.1:(\d+)\//,
+        /Prometheus metrics on http:\/\/127\.0\.0\.1:(\d+)\/metrics/,
+        /(remote PoW on)/,
+      ],
     );
     node = proc;
     grpcPort = Number(captures[0]);
@@ -94,8 +119,13 @@ describe('e2e metrics: /metrics of ledger-node run and of a standalone gateway, 
       ids.push(((await res.json()) as { blockId: string }).blockId);
     }
     // the same block again is a duplicate; a block of another protocol version is invalid
-    const raw = new Uint8Array(await (await fetch(`${rest}/api/core/v2/blocks/${ids[0]}`, { headers: { accept: RAW } })).arrayBuffer());
-    expect((await fetch(`${rest}/api/core/v2/blocks`, { method: 'POST', headers: { 'content-type': RAW }, body: raw })).status).to.equal(201);
+    const raw = new Uint8Array(
+      await (await fetch(`${rest}/api/core/v2/blocks/${ids[0]}`, { headers: { accept: RAW } })).arrayBuffer(),
+    );
+    expect(
+      (await fetch(`${rest}/api/core/v2/blocks`, { method: 'POST', headers: { 'content-type': RAW }, body: raw }))
+        .status,
+    ).to.equal(201);
     const invalid = await fetch(`${rest}/api/core/v2/blocks`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -105,7 +135,16 @@ describe('e2e metrics: /metrics of ledger-node run and of a standalone gateway, 
 
     // every submitted block referenced by a milestone
     await waitFor('the blocks to be referenced', async () => {
-      const states = await Promise.all(ids.map(async (id) => ((await (await fetch(`${rest}/api/core/v2/blocks/${id}/metadata`)).json()) as { referencedByMilestoneIndex?: number }).referencedByMilestoneIndex));
+      const states = await Promise.all(
+        ids.map(
+          async (id) =>
+            (
+              (await (await fetch(`${rest}/api/core/v2/blocks/${id}/metadata`)).json()) as {
+                referencedByMilestoneIndex?: number;
+              }
+            ).referencedByMilestoneIndex,
+        ),
+      );
       return states.every((s) => s !== undefined) ? true : undefined;
     });
     const after = await waitFor('two more milestones', async () => {
@@ -118,17 +157,49 @@ describe('e2e metrics: /metrics of ledger-node run and of a standalone gateway, 
     expect(after.value('ledger_blocks_referenced_total')! - referenced0).to.be.at.least(5);
     expect(after.value('ledger_milestones_confirmed_total')! - milestones0).to.be.at.least(2);
     expect(after.value('ledger_milestone_latest_index')).to.be.at.least(confirmed0 + 2);
-    expect(after.value('ledger_milestone_confirmation_duration_seconds_count')).to.equal(after.value('ledger_milestones_confirmed_total'));
-    expect(after.value('ledger_milestone_referenced_blocks_sum')).to.equal(after.value('ledger_blocks_referenced_total'));
+    expect(after.value('ledger_milestone_confirmation_duration_seconds_count')).to.equal(
+      after.value('ledger_milestones_confirmed_total'),
+    );
+    expect(after.value('ledger_milestone_referenced_blocks_sum')).to.equal(
+      after.value('ledger_blocks_referenced_total'),
+    );
     expect(after.value('ledger_tips', { pool: 'non_lazy' })).to.be.at.least(1);
     expect(after.value('ledger_synced')).to.equal(1);
     // REST latency by route pattern and status; the NodeService calls behind them (in process)
-    expect(after.value('ledger_rest_request_duration_seconds_count', { method: 'POST', route: '/api/core/v2/blocks', status: '201' })).to.equal(6);
-    expect(after.value('ledger_rest_request_duration_seconds_count', { method: 'POST', route: '/api/core/v2/blocks', status: '400' })).to.equal(1);
-    expect(after.value('ledger_rest_request_duration_seconds_count', { route: '/api/core/v2/blocks/:blockId/metadata' })).to.be.at.least(5);
-    expect(after.labelsOf('ledger_rest_request_duration_seconds_count').some((l) => l.route!.includes('0x'))).to.equal(false);
-    expect(after.value('ledger_grpc_server_handled_total', { grpc_method: 'SubmitBlock', grpc_code: 'OK', transport: 'in-process' })).to.equal(6);
-    expect(after.value('ledger_grpc_server_handled_total', { grpc_method: 'SubmitBlock', grpc_code: 'INVALID_ARGUMENT', transport: 'in-process' })).to.equal(1);
+    expect(
+      after.value('ledger_rest_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/api/core/v2/blocks',
+        status: '201',
+      }),
+    ).to.equal(6);
+    expect(
+      after.value('ledger_rest_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/api/core/v2/blocks',
+        status: '400',
+      }),
+    ).to.equal(1);
+    expect(
+      after.value('ledger_rest_request_duration_seconds_count', { route: '/api/core/v2/blocks/:blockId/metadata' }),
+    ).to.be.at.least(5);
+    expect(after.labelsOf('ledger_rest_request_duration_seconds_count').some((l) => l.route!.includes('0x'))).to.equal(
+      false,
+    );
+    expect(
+      after.value('ledger_grpc_server_handled_total', {
+        grpc_method: 'SubmitBlock',
+        grpc_code: 'OK',
+        transport: 'in-process',
+      }),
+    ).to.equal(6);
+    expect(
+      after.value('ledger_grpc_server_handled_total', {
+        grpc_method: 'SubmitBlock',
+        grpc_code: 'INVALID_ARGUMENT',
+        transport: 'in-process',
+      }),
+    ).to.equal(1);
 
     // /info: the last confirmed milestone's rates (the coordinator's own blocks alone are referenced every second)
     const i = await info();
@@ -147,18 +218,31 @@ describe('e2e metrics: /metrics of ledger-node run and of a standalone gateway, 
     expect((await fetch(`${gw}/api/core/v2/info`)).status).to.equal(200);
     expect((await fetch(`${gw}/api/core/v2/blocks/0x${'00'.repeat(32)}`)).status).to.equal(404);
     const s = await scrape(`http://127.0.0.1:${captures[1]}/metrics`);
-    expect(s.value('ledger_rest_request_duration_seconds_count', { route: '/api/core/v2/info', status: '200' })).to.equal(1);
-    expect(s.value('ledger_rest_request_duration_seconds_count', { route: '/api/core/v2/blocks/:blockId', status: '404' })).to.equal(1);
+    expect(
+      s.value('ledger_rest_request_duration_seconds_count', { route: '/api/core/v2/info', status: '200' }),
+    ).to.equal(1);
+    expect(
+      s.value('ledger_rest_request_duration_seconds_count', { route: '/api/core/v2/blocks/:blockId', status: '404' }),
+    ).to.equal(1);
     expect(s.types.get('process_resident_memory_bytes')).to.equal('GAUGE');
     expect(s.value('ledger_mqtt_connections')).to.equal(0);
     // the node counts the gateway's calls, which reach it over its gRPC port
     const n = await scrape();
-    expect(n.value('ledger_grpc_server_handled_total', { grpc_method: 'GetBlock', grpc_code: 'NOT_FOUND', transport: 'grpc' })).to.equal(1);
+    expect(
+      n.value('ledger_grpc_server_handled_total', {
+        grpc_method: 'GetBlock',
+        grpc_code: 'NOT_FOUND',
+        transport: 'grpc',
+      }),
+    ).to.equal(1);
     expect(n.value('ledger_event_subscribers')).to.equal(2); // the node's own gateway and this one follow its events
   });
 
   it('--log-format json: every line the node wrote is one JSON object with time, level and message', () => {
-    const lines = node.output().split('\n').filter((l) => l.length > 0);
+    const lines = node
+      .output()
+      .split('\n')
+      .filter((l) => l.length > 0);
     expect(lines.length).to.be.greaterThan(5);
     for (const line of lines) {
       const o = JSON.parse(line) as Record<string, unknown>;

@@ -6,9 +6,21 @@
 import { Server, ServerCredentials, type ServerDuplexStream, type ServerWritableStream } from '@grpc/grpc-js';
 import { encodeBlock } from '../../../src/core/codec/index.ts';
 import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../../src/core/crypto/index.ts';
-import { essenceHash, inputsCommitmentOf, networkIdFromName, outputId, transactionIdOf } from '../../../src/core/ids/index.ts';
+import {
+  essenceHash,
+  inputsCommitmentOf,
+  networkIdFromName,
+  outputId,
+  transactionIdOf,
+} from '../../../src/core/ids/index.ts';
 import type { BasicOutput, Block, Ed25519Address, TransactionPayload } from '../../../src/core/model/index.ts';
-import { PeerServiceService, type PeerMessage, type SnapshotChunk, type SnapshotDownload, type SnapshotOffer } from '../../../src/grpc/gen/peer.ts';
+import {
+  PeerServiceService,
+  type PeerMessage,
+  type SnapshotChunk,
+  type SnapshotDownload,
+  type SnapshotOffer,
+} from '../../../src/grpc/gen/peer.ts';
 import type { BootstrapOptions } from '../../../src/node/snapshots/open-from-peer.ts';
 import type { ComposedNode } from '../../../src/node/compose.ts';
 import { defaultConfig, type NodeConfig } from '../../../src/node/config.ts';
@@ -17,10 +29,32 @@ import { TestPeer } from '../../support/peer-handshake.ts';
 import { CollectingLogger } from '../../node/support.ts';
 import { FAST_PEERING } from './support.ts';
 
-export const FAST_BOOTSTRAP: Partial<BootstrapOptions> = { rounds: 1, retryMs: 100, offerTimeoutMs: 15_000, stallTimeoutMs: 5_000 };
+export const FAST_BOOTSTRAP: Partial<BootstrapOptions> = {
+  rounds: 1,
+  retryMs: 100,
+  offerTimeoutMs: 15_000,
+  stallTimeoutMs: 5_000,
+};
 
-export async function startBootstrapping(dataDir: string, config: Partial<NodeConfig>, bootstrap: Partial<BootstrapOptions> = FAST_BOOTSTRAP, logger = new CollectingLogger()): Promise<{ node: RunningNode; logger: CollectingLogger }> {
-  const node = await startNode({ ...defaultConfig(), dataDir, restPort: 0, grpcPort: 0, peerPort: 0, powWorkers: 0, coordinator: false, ...config }, { logger, peering: FAST_PEERING, bootstrap });
+export async function startBootstrapping(
+  dataDir: string,
+  config: Partial<NodeConfig>,
+  bootstrap: Partial<BootstrapOptions> = FAST_BOOTSTRAP,
+  logger = new CollectingLogger(),
+): Promise<{ node: RunningNode; logger: CollectingLogger }> {
+  const node = await startNode(
+    {
+      ...defaultConfig(),
+      dataDir,
+      restPort: 0,
+      grpcPort: 0,
+      peerPort: 0,
+      powWorkers: 0,
+      coordinator: false,
+      ...config,
+    },
+    { logger, peering: FAST_PEERING, bootstrap },
+  );
   return { node, logger };
 }
 
@@ -29,11 +63,24 @@ export interface Coin {
   output: BasicOutput;
 }
 
-export const addressOf = (seed: Uint8Array): Ed25519Address => ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(seed));
+export const addressOf = (seed: Uint8Array): Ed25519Address =>
+  ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(seed));
 
 /** Spends `coin` (owned by `seed`): `amount` to `to`, the rest back; the payload and the two new coins. */
-export function transfer(networkName: string, seed: Uint8Array, coin: Coin, to: Ed25519Address, amount: bigint): { tx: TransactionPayload; change: Coin } {
-  const basic = (a: bigint, address: Ed25519Address): BasicOutput => ({ type: 3, amount: a, nativeTokens: [], unlockConditions: [{ type: 0, address }], features: [] });
+export function transfer(
+  networkName: string,
+  seed: Uint8Array,
+  coin: Coin,
+  to: Ed25519Address,
+  amount: bigint,
+): { tx: TransactionPayload; change: Coin } {
+  const basic = (a: bigint, address: Ed25519Address): BasicOutput => ({
+    type: 3,
+    amount: a,
+    nativeTokens: [],
+    unlockConditions: [{ type: 0, address }],
+    features: [],
+  });
   const outputs = [basic(amount, to), basic(coin.output.amount - amount, addressOf(seed))];
   const index = new DataView(coin.outputId.buffer, coin.outputId.byteOffset + 32, 2).getUint16(0, true);
   const essence = {
@@ -44,7 +91,11 @@ export function transfer(networkName: string, seed: Uint8Array, coin: Coin, to: 
     outputs,
   };
   const signature = ed25519Sign(seed, essenceHash(essence));
-  const tx: TransactionPayload = { type: 6, essence, unlocks: [{ type: 0, signature: { type: 0, publicKey: ed25519PublicKeyFromSeed(seed), signature } }] };
+  const tx: TransactionPayload = {
+    type: 6,
+    essence,
+    unlocks: [{ type: 0, signature: { type: 0, publicKey: ed25519PublicKeyFromSeed(seed), signature } }],
+  };
   return { tx, change: { outputId: outputId(transactionIdOf(tx), 1), output: outputs[1]! } };
 }
 
@@ -83,7 +134,12 @@ export async function fakePeer(networkName: string, serve: FakeSnapshot): Promis
           call.write(me.hello(networkName));
           call.write(me.proof(networkName, m));
         } else if (m.kind?.$case === 'snapshotRequest') {
-          call.write({ kind: { $case: 'snapshotOffer', value: { ...fake.serve.offer, ticket: new Uint8Array(16).fill(7), chunkSize: 4096, reason: '' } } });
+          call.write({
+            kind: {
+              $case: 'snapshotOffer',
+              value: { ...fake.serve.offer, ticket: new Uint8Array(16).fill(7), chunkSize: 4096, reason: '' },
+            },
+          });
         }
       });
     },
@@ -91,11 +147,14 @@ export async function fakePeer(networkName: string, serve: FakeSnapshot): Promis
       offsets.push(call.request.offset);
       const { bytes, cut } = fake.serve;
       const end = Math.min(bytes.length, cut ?? bytes.length);
-      for (let o = Number(call.request.offset); o < end; o += 4096) call.write({ offset: BigInt(o), data: bytes.slice(o, Math.min(o + 4096, end)) });
+      for (let o = Number(call.request.offset); o < end; o += 4096)
+        call.write({ offset: BigInt(o), data: bytes.slice(o, Math.min(o + 4096, end)) });
       call.end();
     },
   });
-  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+  );
   fake.address = `127.0.0.1:${port}`;
   fake.close = () => new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
   return fake;

@@ -23,12 +23,22 @@ import { writeSnapshot } from '../../../src/node/snapshots/snapshot.ts';
 import { engineOfDataDir } from '../../../src/storage/open.ts';
 import { getJson, waitFor } from '../ledger/support.ts';
 import { CollectingLogger } from '../../node/support.ts';
-import { addressOf, fakePeer, FAST_BOOTSTRAP, startBootstrapping, submit, transfer, type Coin, type FakePeer, type FakeSnapshot } from './bootstrap-support.ts';
+import {
+  addressOf,
+  fakePeer,
+  FAST_BOOTSTRAP,
+  startBootstrapping,
+  submit,
+  transfer,
+  type Coin,
+  type FakePeer,
+  type FakeSnapshot,
+} from './bootstrap-support.ts';
 import { NetNode, tempRoot, writeGenesis } from './support.ts';
 
 const OTHER = new Uint8Array(32).fill(0x42);
 
-describe('e2e network: a new node bootstraps from a peer\'s snapshot', function () {
+describe("e2e network: a new node bootstraps from a peer's snapshot", function () {
   this.timeout(120_000);
   const tmp = tempRoot();
   let file: string;
@@ -55,7 +65,12 @@ describe('e2e network: a new node bootstraps from a peer\'s snapshot', function 
   }
 
   before(async () => {
-    const g = devNetworkGenesis({ minPowScore: 0, milestoneInterval: 3600, timestamp: Math.floor(Date.now() / 1000) - 600, funds: [toHex0x(OTHER)] });
+    const g = devNetworkGenesis({
+      minPowScore: 0,
+      milestoneInterval: 3600,
+      timestamp: Math.floor(Date.now() / 1000) - 600,
+      funds: [toHex0x(OTHER)],
+    });
     const json = genesisToJson(g);
     file = writeGenesis(tmp.root, json, 'genesis-a.json');
     const parsed = genesisFromJson(JSON.parse(JSON.stringify(json)));
@@ -63,7 +78,13 @@ describe('e2e network: a new node bootstraps from a peer\'s snapshot', function 
     seed = devWalletOf(parsed)!.seed;
     const coin = ledgerGenesisOf(parsed).unspentOutputs[0]!;
     wallet = { outputId: coin.outputId, output: coin.output as BasicOutput };
-    a = new NetNode('a', tmp.root, { genesis: file, minPowScore: 0, milestoneInterval: 3600, coordinator: true, validationInterval: 0 });
+    a = new NetNode('a', tmp.root, {
+      genesis: file,
+      minPowScore: 0,
+      milestoneInterval: 3600,
+      coordinator: true,
+      validationInterval: 0,
+    });
     await a.start();
     const parts = a.running.parts;
     // transfers in the first milestones, then enough milestones for a snapshot (belowMaxDepth + 5 below the confirmed)
@@ -77,7 +98,7 @@ describe('e2e network: a new node bootstraps from a peer\'s snapshot', function 
     tmp.remove();
   });
 
-  it('B starts from A\'s snapshot: same unspent outputs, indexer answers and confirmed milestone', async () => {
+  it("B starts from A's snapshot: same unspent outputs, indexer answers and confirmed milestone", async () => {
     const latest = await confirmed(a.running);
     const index = latest - 20; // belowMaxDepth 15 + 5
     const dir = join(tmp.root, 'b');
@@ -85,14 +106,18 @@ describe('e2e network: a new node bootstraps from a peer\'s snapshot', function 
     b = started.node;
     const log = started.logger.lines.join('\n');
     expect(log).to.contain(`offers the snapshot of milestone ${index}`);
-    expect(log).to.contain('its milestone is signed by the network\'s keys');
+    expect(log).to.contain("its milestone is signed by the network's keys");
     expect(log).to.contain(`the store starts at milestone ${index}`);
     expect(await confirmed(b)).to.be.within(index, latest);
     // the ledger did not change after milestone 3: A's now is A's at the snapshot
     expect(await unspent(b)).to.deep.equal(await unspent(a.running));
-    await waitFor('B syncs the milestones after the snapshot', async () => ((await confirmed(b!)) === latest ? true : undefined));
+    await waitFor('B syncs the milestones after the snapshot', async () =>
+      (await confirmed(b!)) === latest ? true : undefined,
+    );
     const info = (n: RunningNode) => getJson(`${rest(n)}/api/core/v2/info`);
-    expect((await info(b)).body.status.confirmedMilestone).to.deep.equal((await info(a.running)).body.status.confirmedMilestone);
+    expect((await info(b)).body.status.confirmedMilestone).to.deep.equal(
+      (await info(a.running)).body.status.confirmedMilestone,
+    );
     for (const who of [OTHER, seed]) {
       const address = bech32EncodeAddress('rms', addressOf(who));
       const url = (n: RunningNode) => `${rest(n)}/api/indexer/v1/outputs/basic?address=${address}`;
@@ -100,20 +125,29 @@ describe('e2e network: a new node bootstraps from a peer\'s snapshot', function 
       expect(fromB.status).to.equal(200);
       expect(fromB.body.items).to.deep.equal(fromA.body.items);
       expect(fromB.body.items.length).to.be.greaterThan(0);
-      for (const id of fromA.body.items as string[]) expect((await getJson(`${rest(b)}/api/core/v2/outputs/${id}`)).body).to.deep.equal((await getJson(`${rest(a.running)}/api/core/v2/outputs/${id}`)).body);
+      for (const id of fromA.body.items as string[])
+        expect((await getJson(`${rest(b)}/api/core/v2/outputs/${id}`)).body).to.deep.equal(
+          (await getJson(`${rest(a.running)}/api/core/v2/outputs/${id}`)).body,
+        );
     }
     expect(existsSync(join(dir, 'bootstrap'))).to.equal(false);
     expect(readFileSync(join(dir, 'genesis.json'), 'utf8')).to.equal(readFileSync(file, 'utf8'));
   });
 
-  it('B follows A\'s new milestones and transfers after the snapshot', async () => {
+  it("B follows A's new milestones and transfers after the snapshot", async () => {
     const from = await confirmed(a.running);
     const blockId = await pay(1_000_007n);
     await a.running.testing.coordinator!.issue();
     await a.running.testing.coordinator!.issue();
-    await waitFor('B confirms A\'s new milestones', async () => ((await confirmed(b!)) >= from + 2 ? true : undefined), 30_000);
+    await waitFor(
+      "B confirms A's new milestones",
+      async () => ((await confirmed(b!)) >= from + 2 ? true : undefined),
+      30_000,
+    );
     expect((await b!.testing.store.getBlockMetadata(blockId))?.referenced?.ledgerInclusionState).to.equal('included');
-    await waitFor('the same ledger', async () => ((await confirmed(a.running)) === (await confirmed(b!)) ? true : undefined));
+    await waitFor('the same ledger', async () =>
+      (await confirmed(a.running)) === (await confirmed(b!)) ? true : undefined,
+    );
     expect(await unspent(b!)).to.deep.equal(await unspent(a.running));
   });
 
@@ -121,20 +155,44 @@ describe('e2e network: a new node bootstraps from a peer\'s snapshot', function 
     before(async () => {
       const parts = a.running.parts;
       const out = join(tmp.root, 'a-snapshot.json');
-      const written = await writeSnapshot({ store: parts.store, network: parts.network, hold: (fn) => parts.attacher.exclusive(fn) }, out, { index: (await confirmed(a.running)) - 20 });
+      const written = await writeSnapshot(
+        { store: parts.store, network: parts.network, hold: (fn) => parts.attacher.exclusive(fn) },
+        out,
+        { index: (await confirmed(a.running)) - 20 },
+      );
       const reading = await readSnapshotFile(out);
       const record = await parts.store.milestone(written.index);
       const milestoneBlock = (await parts.store.getBlock(record!.blockId))!;
-      snapshot = { offer: { index: written.index, size: BigInt(reading.bytes), hash: reading.fileHash, ledgerHash: reading.ledgerHash, milestoneBlock }, bytes: new Uint8Array(readFileSync(out)) };
+      snapshot = {
+        offer: {
+          index: written.index,
+          size: BigInt(reading.bytes),
+          hash: reading.fileHash,
+          ledgerHash: reading.ledgerHash,
+          milestoneBlock,
+        },
+        bytes: new Uint8Array(readFileSync(out)),
+      };
     });
 
-    /** Starts a node against a fake peer serving `serve` (then `extra` peers); its log, and the node when it started. */
-    async function against(name: string, serve: FakeSnapshot, extra: string[] = []): Promise<{ log: string; node?: RunningNode; fake: FakePeer }> {
+    /**
+     * Starts a node against a fake peer serving `serve` (then `extra` peers); its log, and the node when it started.
+     */
+    async function against(
+      name: string,
+      serve: FakeSnapshot,
+      extra: string[] = [],
+    ): Promise<{ log: string; node?: RunningNode; fake: FakePeer }> {
       const fake = await fakePeer(networkName, serve);
       const dir = join(tmp.root, name);
       const logger = new CollectingLogger();
       try {
-        const { node } = await startBootstrapping(dir, { genesisKeys: file, peers: [fake.address, ...extra] }, FAST_BOOTSTRAP, logger);
+        const { node } = await startBootstrapping(
+          dir,
+          { genesisKeys: file, peers: [fake.address, ...extra] },
+          FAST_BOOTSTRAP,
+          logger,
+        );
         running.push(node);
         return { log: logger.lines.join('\n'), node, fake };
       } catch (e) {
@@ -147,14 +205,20 @@ describe('e2e network: a new node bootstraps from a peer\'s snapshot', function 
       }
     }
 
-    it('refuses a milestone not signed by the network\'s keys before downloading anything', async () => {
+    it("refuses a milestone not signed by the network's keys before downloading anything", async () => {
       const block = snapshot.offer.milestoneBlock.slice();
       block[block.length - 20] ^= 0xff; // inside the last signature
-      const r = await against('bad-signature', { ...snapshot, offer: { ...snapshot.offer, milestoneBlock: block } }, [a.peerAddress]);
-      expect(r.log).to.match(/snapshot of peer 127\.0\.0\.1:\d+ refused: milestone \d+ is not signed by the network's milestone keys/);
+      const r = await against('bad-signature', { ...snapshot, offer: { ...snapshot.offer, milestoneBlock: block } }, [
+        a.peerAddress,
+      ]);
+      expect(r.log).to.match(
+        /snapshot of peer 127\.0\.0\.1:\d+ refused: milestone \d+ is not signed by the network's milestone keys/,
+      );
       expect(r.fake.offsets).to.deep.equal([]);
       expect(r.node).to.not.equal(undefined); // then bootstrapped from A, and synced up to it
-      await waitFor('the same ledger as A', async () => ((await confirmed(r.node!)) === (await confirmed(a.running)) ? true : undefined));
+      await waitFor('the same ledger as A', async () =>
+        (await confirmed(r.node!)) === (await confirmed(a.running)) ? true : undefined,
+      );
       expect(await unspent(r.node!)).to.deep.equal(await unspent(a.running));
       await r.node!.stop(); // in-process nodes share one connection to A, whose peer door allows 4 streams on it
     });
@@ -164,8 +228,16 @@ describe('e2e network: a new node bootstraps from a peer\'s snapshot', function 
       flipped[flipped.length - 100] ^= 0x01;
       for (const [name, serve, reason] of [
         ['wrong-hash', { ...snapshot, bytes: flipped }, /the file's BLAKE2b-256 0x[0-9a-f]+ is not the offered/],
-        ['truncated', { ...snapshot, cut: Math.floor(snapshot.bytes.length / 2) }, /truncated: the stream ended after \d+ of the offered \d+ bytes/],
-        ['oversize', { ...snapshot, offer: { ...snapshot.offer, size: 1n << 40n } }, /oversize: 1099511627776 bytes offered/],
+        [
+          'truncated',
+          { ...snapshot, cut: Math.floor(snapshot.bytes.length / 2) },
+          /truncated: the stream ended after \d+ of the offered \d+ bytes/,
+        ],
+        [
+          'oversize',
+          { ...snapshot, offer: { ...snapshot.offer, size: 1n << 40n } },
+          /oversize: 1099511627776 bytes offered/,
+        ],
       ] as const) {
         const r = await against(name, serve, [a.peerAddress]);
         expect(r.log, name).to.match(reason);
@@ -181,7 +253,15 @@ describe('e2e network: a new node bootstraps from a peer\'s snapshot', function 
       const path = join(tmp.root, 'shrunk.json');
       writeFileSync(path, shrunk);
       const reading = await readSnapshotFile(path);
-      const serve: FakeSnapshot = { offer: { ...snapshot.offer, size: BigInt(reading.bytes), hash: reading.fileHash, ledgerHash: reading.ledgerHash }, bytes: new Uint8Array(readFileSync(path)) };
+      const serve: FakeSnapshot = {
+        offer: {
+          ...snapshot.offer,
+          size: BigInt(reading.bytes),
+          hash: reading.fileHash,
+          ledgerHash: reading.ledgerHash,
+        },
+        bytes: new Uint8Array(readFileSync(path)),
+      };
       const r = await against('shrunk', serve);
       expect(r.node).to.equal(undefined);
       expect(r.log).to.match(/refused: its outputs and treasury hold \d+, not the token supply \d+/);
@@ -210,15 +290,21 @@ describe('e2e network: a new node bootstraps from a peer\'s snapshot', function 
       for (let m = 0; m < 4; m++) await parts.coordinator!.issue();
       const pruned = await parts.pruner.prune({ index: (await confirmed(a.running)) - 20 });
       expect(pruned).to.be.greaterThan(0);
-      const { node, logger } = await startBootstrapping(join(tmp.root, 'after-prune'), { genesisKeys: file, peers: [a.peerAddress] });
+      const { node, logger } = await startBootstrapping(join(tmp.root, 'after-prune'), {
+        genesisKeys: file,
+        peers: [a.peerAddress],
+      });
       running.push(node);
-      expect(logger.lines.join('\n')).to.match(new RegExp(`offers the snapshot of milestone (\\d+)`));
+      expect(logger.lines.join('\n')).to.match(/offers the snapshot of milestone (\d+)/);
       const offered = Number(/offers the snapshot of milestone (\d+)/.exec(logger.lines.join('\n'))![1]);
       expect(offered).to.be.greaterThan(pruned);
-      await waitFor('the pruned peer\'s ledger', async () => ((await confirmed(node)) === (await confirmed(a.running)) ? true : undefined));
+      await waitFor("the pruned peer's ledger", async () =>
+        (await confirmed(node)) === (await confirmed(a.running)) ? true : undefined,
+      );
       expect(await unspent(node)).to.deep.equal(await unspent(a.running));
       for (const who of [OTHER, seed]) {
-        const url = (n: RunningNode) => `${rest(n)}/api/indexer/v1/outputs/basic?address=${bech32EncodeAddress('rms', addressOf(who))}`;
+        const url = (n: RunningNode) =>
+          `${rest(n)}/api/indexer/v1/outputs/basic?address=${bech32EncodeAddress('rms', addressOf(who))}`;
         expect((await getJson(url(node))).body.items).to.deep.equal((await getJson(url(a.running))).body.items);
       }
     });

@@ -32,10 +32,34 @@ interface NodeProc {
   identity: string;
 }
 
-async function runNode(host: string, peerHost: string, args: string[], env: Record<string, string> = {}): Promise<NodeProc> {
+async function runNode(
+  host: string,
+  peerHost: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<NodeProc> {
   const esc = (h: string): string => h.replace(/\./g, '\\.');
   const { proc, captures } = await spawnLedgerNode(
-    ['run', '--rest-host', host, '--rest-port', '0', '--grpc-host', host, '--grpc-port', '0', '--peer-host', peerHost, '--peer-port', '0', '--min-pow-score', '0', '--pow-workers', '1', ...args],
+    [
+      'run',
+      '--rest-host',
+      host,
+      '--rest-port',
+      '0',
+      '--grpc-host',
+      host,
+      '--grpc-port',
+      '0',
+      '--peer-host',
+      peerHost,
+      '--peer-port',
+      '0',
+      '--min-pow-score',
+      '0',
+      '--pow-workers',
+      '1',
+      ...args,
+    ],
     [
       new RegExp(`gRPC NodeService listening on ${esc(host)}:(\\d+)`),
       new RegExp(`peer door listening on ${esc(peerHost)}:(\\d+)`),
@@ -46,11 +70,26 @@ async function runNode(host: string, peerHost: string, args: string[], env: Reco
     30_000,
     env,
   );
-  return { proc, grpc: `${host}:${captures[0]}`, peer: `${peerHost}:${captures[1]}`, identity: captures[2]!, rest: `http://${host}:${captures[3]}/api/core/v2` };
+  return {
+    proc,
+    grpc: `${host}:${captures[0]}`,
+    peer: `${peerHost}:${captures[1]}`,
+    identity: captures[2]!,
+    rest: `http://${host}:${captures[3]}/api/core/v2`,
+  };
 }
 
-async function runGateway(node: string, args: string[], env: Record<string, string>): Promise<{ proc: Spawned; rest: string; port: number }> {
-  const { proc, captures } = await spawnLedgerNode(['gateway', '--node', node, '--host', '127.0.0.6', '--rest-port', '0', ...args], [/gateway listening on 127\.0\.0\.6:(\d+)/], 30_000, env);
+async function runGateway(
+  node: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ proc: Spawned; rest: string; port: number }> {
+  const { proc, captures } = await spawnLedgerNode(
+    ['gateway', '--node', node, '--host', '127.0.0.6', '--rest-port', '0', ...args],
+    [/gateway listening on 127\.0\.0\.6:(\d+)/],
+    30_000,
+    env,
+  );
   return { proc, port: Number(captures[0]), rest: `http://127.0.0.6:${captures[0]}/api/core/v2` };
 }
 
@@ -79,11 +118,26 @@ describe('e2e network: three doors on their own addresses, each with its guard',
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ledger-e2e-doors-'));
-    a = await runNode('127.0.0.2', '127.0.0.3', ['--data-dir', join(dir, 'a'), '--milestone-interval', '0.5'], { LEDGER_NODE_JWT_SECRET: SECRET });
+    a = await runNode('127.0.0.2', '127.0.0.3', ['--data-dir', join(dir, 'a'), '--milestone-interval', '0.5'], {
+      LEDGER_NODE_JWT_SECRET: SECRET,
+    });
     stop.push(() => a.proc.stop());
-    b = await runNode('127.0.0.4', '127.0.0.5', ['--data-dir', join(dir, 'b'), '--genesis', join(dir, 'a', 'genesis.json'), '--coordinator', 'false', '--peer', `${a.identity}@${a.peer}`]);
+    b = await runNode('127.0.0.4', '127.0.0.5', [
+      '--data-dir',
+      join(dir, 'b'),
+      '--genesis',
+      join(dir, 'a', 'genesis.json'),
+      '--coordinator',
+      'false',
+      '--peer',
+      `${a.identity}@${a.peer}`,
+    ]);
     stop.push(() => b.proc.stop());
-    token = (await exec(process.execPath, [BIN, 'tool', 'jwt', '--subject', 'gateway-1', '--expires', '1h'], { env: { ...process.env, LEDGER_NODE_JWT_SECRET: SECRET } })).stdout.trim();
+    token = (
+      await exec(process.execPath, [BIN, 'tool', 'jwt', '--subject', 'gateway-1', '--expires', '1h'], {
+        env: { ...process.env, LEDGER_NODE_JWT_SECRET: SECRET },
+      })
+    ).stdout.trim();
   });
   after(async () => {
     for (const s of stop.reverse()) await s().catch(() => undefined);
@@ -104,7 +158,10 @@ describe('e2e network: three doors on their own addresses, each with its guard',
       const confirmed = (body.status as { confirmedMilestone: { index: number } }).confirmedMilestone.index;
       return confirmed >= 3 ? confirmed : undefined;
     });
-    const [fromA, fromB] = await Promise.all([getJson(`${a.rest}/milestones/by-index/${index}`), getJson(`${b.rest}/milestones/by-index/${index}`)]);
+    const [fromA, fromB] = await Promise.all([
+      getJson(`${a.rest}/milestones/by-index/${index}`),
+      getJson(`${b.rest}/milestones/by-index/${index}`),
+    ]);
     expect(fromA.status).to.equal(200);
     expect(fromB.body).to.deep.equal(fromA.body);
   });
@@ -125,32 +182,51 @@ describe('e2e network: three doors on their own addresses, each with its guard',
     }
   });
 
-  it('without the token, or with a wrong one, every call is refused: 503, the node refused the gateway\'s token', async () => {
+  it("without the token, or with a wrong one, every call is refused: 503, the node refused the gateway's token", async () => {
     const none = await runGateway(a.grpc, [], {});
     stop.push(() => none.proc.stop());
-    const wrong = await runGateway(a.grpc, ['--node-transport', 'unary'], { LEDGER_GATEWAY_NODE_TOKEN: signJwtHs256({ sub: 'x' }, 'not the secret') });
+    const wrong = await runGateway(a.grpc, ['--node-transport', 'unary'], {
+      LEDGER_GATEWAY_NODE_TOKEN: signJwtHs256({ sub: 'x' }, 'not the secret'),
+    });
     stop.push(() => wrong.proc.stop());
     for (const [gw, reason] of [
       [none, /UNAUTHENTICATED: missing bearer token/],
       [wrong, /UNAUTHENTICATED: invalid token signature/],
     ] as const) {
-      for (const [path, init] of [['/info', {}], ['/tips', {}], ['/blocks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: '0x01', data: '0x02' } }) }]] as const) {
+      for (const [path, init] of [
+        ['/info', {}],
+        ['/tips', {}],
+        [
+          '/blocks',
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: '0x01', data: '0x02' } }),
+          },
+        ],
+      ] as const) {
         const res = await fetch(`${gw.rest}${path}`, init);
         const body = (await res.json()) as { error: { code: number; message: string } };
         expect(res.status, path).to.equal(503);
-        expect(body.error.message, path).to.match(/^service unavailable: the node refused this gateway's token \(/).and.to.match(reason);
+        expect(body.error.message, path)
+          .to.match(/^service unavailable: the node refused this gateway's token \(/)
+          .and.to.match(reason);
       }
     }
     // and straight over gRPC
     const client = new NodeServiceClient(a.grpc, credentials.createInsecure());
-    const e = await new Promise<ServiceError | null>((resolve) => client.getInfo({}, new Metadata(), (err) => resolve(err)));
+    const e = await new Promise<ServiceError | null>((resolve) =>
+      client.getInfo({}, new Metadata(), (err) => resolve(err)),
+    );
     client.close();
     expect(e?.code).to.equal(Status.UNAUTHENTICATED);
   });
 
   it('a NodeService call on the peer door is refused (UNIMPLEMENTED)', async () => {
     const client = new NodeServiceClient(a.peer, credentials.createInsecure());
-    const e = await new Promise<ServiceError | null>((resolve) => client.getInfo({}, new Metadata(), (err) => resolve(err)));
+    const e = await new Promise<ServiceError | null>((resolve) =>
+      client.getInfo({}, new Metadata(), (err) => resolve(err)),
+    );
     client.close();
     expect(e?.code).to.equal(Status.UNIMPLEMENTED);
   });
@@ -158,13 +234,32 @@ describe('e2e network: three doors on their own addresses, each with its guard',
   it('a peer with an unexpected identity is dropped and logged with both keys; a bare HOST:PORT connects', async () => {
     const genesis = join(dir, 'a', 'genesis.json');
     const stranger = `0x${'11'.repeat(32)}`;
-    const c = new NetNode('c', dir, { genesis, coordinator: false, restHost: '127.0.0.7', grpcHost: '127.0.0.7', peerHost: '127.0.0.7' });
-    const d = new NetNode('d', dir, { genesis, coordinator: false, restHost: '127.0.0.8', grpcHost: '127.0.0.8', peerHost: '127.0.0.8' });
-    stop.push(() => c.stop(), () => d.stop());
+    const c = new NetNode('c', dir, {
+      genesis,
+      coordinator: false,
+      restHost: '127.0.0.7',
+      grpcHost: '127.0.0.7',
+      peerHost: '127.0.0.7',
+    });
+    const d = new NetNode('d', dir, {
+      genesis,
+      coordinator: false,
+      restHost: '127.0.0.8',
+      grpcHost: '127.0.0.8',
+      peerHost: '127.0.0.8',
+    });
+    stop.push(
+      () => c.stop(),
+      () => d.stop(),
+    );
     await c.start([`${stranger}@${a.peer}`]);
     await d.start([a.peer]);
-    await waitFor('D connected to A', async () => (d.running.testing.peering.connectedPeers() === 1 ? true : undefined));
-    const refused = await waitFor('C logs the refusal', async () => c.logger.lines.find((l) => l.includes('is not the expected')));
+    await waitFor('D connected to A', async () =>
+      d.running.testing.peering.connectedPeers() === 1 ? true : undefined,
+    );
+    const refused = await waitFor('C logs the refusal', async () =>
+      c.logger.lines.find((l) => l.includes('is not the expected')),
+    );
     expect(refused).to.contain(a.identity).and.to.contain(stranger).and.to.contain(a.peer);
     expect(c.running.testing.peering.connectedPeers()).to.equal(0);
     await c.stop();
@@ -172,7 +267,24 @@ describe('e2e network: three doors on their own addresses, each with its guard',
   });
 
   it('a node service door beyond loopback without a secret does not start, and says why', async () => {
-    const err = await exec(process.execPath, [BIN, 'run', '--data-dir', join(dir, 'open'), '--grpc-host', '0.0.0.0', '--grpc-port', '0', '--peer-port', '0', '--rest-port', '0'], { env: { ...process.env, LEDGER_NODE_JWT_SECRET: '' } }).then(
+    const err = await exec(
+      process.execPath,
+      [
+        BIN,
+        'run',
+        '--data-dir',
+        join(dir, 'open'),
+        '--grpc-host',
+        '0.0.0.0',
+        '--grpc-port',
+        '0',
+        '--peer-port',
+        '0',
+        '--rest-port',
+        '0',
+      ],
+      { env: { ...process.env, LEDGER_NODE_JWT_SECRET: '' } },
+    ).then(
       () => undefined,
       (e: { code: number; stderr: string }) => e,
     );

@@ -20,7 +20,15 @@ interface PeerJson {
   alias?: string;
   relation: string;
   connected: boolean;
-  gossip?: { heartbeat: { solidMilestoneIndex: number; latestMilestoneIndex: number; connectedPeers: number; syncedPeers: number } | null; metrics: Record<string, number> };
+  gossip?: {
+    heartbeat: {
+      solidMilestoneIndex: number;
+      latestMilestoneIndex: number;
+      connectedPeers: number;
+      syncedPeers: number;
+    } | null;
+    metrics: Record<string, number>;
+  };
 }
 
 interface Proc {
@@ -32,8 +40,25 @@ interface Proc {
 
 async function start(args: string[]): Promise<Proc> {
   const { proc, captures } = await spawnLedgerNode(
-    ['run', '--rest-port', '0', '--grpc-port', '0', '--peer-port', '0', '--min-pow-score', '0', '--pow-workers', '0', ...args],
-    [/peer door listening on 127\.0\.0\.1:(\d+)/, /REST API listening on http:\/\/127\.0\.0\.1:(\d+)\//, /(remote PoW off)/],
+    [
+      'run',
+      '--rest-port',
+      '0',
+      '--grpc-port',
+      '0',
+      '--peer-port',
+      '0',
+      '--min-pow-score',
+      '0',
+      '--pow-workers',
+      '0',
+      ...args,
+    ],
+    [
+      /peer door listening on 127\.0\.0\.1:(\d+)/,
+      /REST API listening on http:\/\/127\.0\.0\.1:(\d+)\//,
+      /(remote PoW off)/,
+    ],
     30000,
     { LEDGER_GATEWAY_JWT_SECRET: SECRET },
   );
@@ -66,7 +91,14 @@ describe('e2e network: the peers routes (GET, POST, DELETE) between two nodes', 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ledger-e2e-peers-'));
     a = await start(['--data-dir', join(dir, 'a'), '--milestone-interval', '1']);
-    b = await start(['--data-dir', join(dir, 'b'), '--genesis', join(dir, 'a', 'genesis.json'), '--coordinator', 'false']);
+    b = await start([
+      '--data-dir',
+      join(dir, 'b'),
+      '--genesis',
+      join(dir, 'a', 'genesis.json'),
+      '--coordinator',
+      'false',
+    ]);
   });
   after(async () => {
     await b?.proc.stop();
@@ -75,7 +107,12 @@ describe('e2e network: the peers routes (GET, POST, DELETE) between two nodes', 
   });
 
   it('every peers route is protected: 403 without the token', async () => {
-    for (const [method, path] of [['GET', '/peers'], ['GET', '/peers/x'], ['POST', '/peers'], ['DELETE', '/peers/x']] as const) {
+    for (const [method, path] of [
+      ['GET', '/peers'],
+      ['GET', '/peers/x'],
+      ['POST', '/peers'],
+      ['DELETE', '/peers/x'],
+    ] as const) {
       const res = await fetch(`${b.rest}${path}`, { method });
       expect(res.status, `${method} ${path}`).to.equal(403);
     }
@@ -83,7 +120,11 @@ describe('e2e network: the peers routes (GET, POST, DELETE) between two nodes', 
   });
 
   it('POST /peers adds A as a static peer at run time (multiaddress form); a bad address is 400', async () => {
-    const bad = await fetch(`${b.rest}/peers`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ multiAddress: '/ip4/127.0.0.1/udp/1' }) });
+    const bad = await fetch(`${b.rest}/peers`, {
+      method: 'POST',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body: JSON.stringify({ multiAddress: '/ip4/127.0.0.1/udp/1' }),
+    });
     expect(bad.status).to.equal(400);
     expect(((await bad.json()) as { error: { message: string } }).error.message).to.match(/invalid peer address/);
     const res = await fetch(`${b.rest}/peers`, {
@@ -109,14 +150,25 @@ describe('e2e network: the peers routes (GET, POST, DELETE) between two nodes', 
     expect(listed.gossip!.heartbeat!.latestMilestoneIndex).to.be.at.least(1);
     expect(listed.gossip!.heartbeat!.connectedPeers).to.equal(1);
     expect(Object.keys(listed.gossip!.metrics)).to.deep.equal([
-      'newBlocks', 'knownBlocks', 'receivedBlocks', 'receivedBlockRequests', 'receivedMilestoneRequests', 'receivedHeartbeats',
-      'sentBlocks', 'sentBlockRequests', 'sentMilestoneRequests', 'sentHeartbeats', 'droppedPackets',
+      'newBlocks',
+      'knownBlocks',
+      'receivedBlocks',
+      'receivedBlockRequests',
+      'receivedMilestoneRequests',
+      'receivedHeartbeats',
+      'sentBlocks',
+      'sentBlockRequests',
+      'sentMilestoneRequests',
+      'sentHeartbeats',
+      'droppedPackets',
     ]);
     expect(listed.gossip!.metrics.receivedHeartbeats).to.be.at.least(1);
     expect(listed.gossip!.metrics.sentHeartbeats).to.be.at.least(1);
     expect(listed.gossip!.metrics.receivedBlocks).to.be.at.least(listed.gossip!.metrics.newBlocks!);
 
-    const [inbound] = await waitFor('B listed by A', async () => ((await peers(a)).some((p) => p.connected) ? peers(a) : undefined));
+    const [inbound] = await waitFor('B listed by A', async () =>
+      (await peers(a)).some((p) => p.connected) ? peers(a) : undefined,
+    );
     expect(inbound).to.include({ relation: 'unknown', connected: true });
     expect(inbound!.id).to.match(/^[0-9a-f]{32}$/);
     expect(inbound!.multiAddresses[0]).to.match(/^\/ip[46]\/.+\/tcp\/\d+$/);
@@ -125,7 +177,9 @@ describe('e2e network: the peers routes (GET, POST, DELETE) between two nodes', 
   it('GET /peers/{peerId} by node ID or by address; an unknown peer is 404', async () => {
     const byId = (await (await fetch(`${b.rest}/peers/${aId}`, { headers: AUTH })).json()) as PeerJson;
     expect(byId.id).to.equal(aId);
-    const byAddress = (await (await fetch(`${b.rest}/peers/127.0.0.1:${a.peerPort}`, { headers: AUTH })).json()) as PeerJson;
+    const byAddress = (await (
+      await fetch(`${b.rest}/peers/127.0.0.1:${a.peerPort}`, { headers: AUTH })
+    ).json()) as PeerJson;
     expect(byAddress.id).to.equal(aId);
     expect((await fetch(`${b.rest}/peers/${'00'.repeat(16)}`, { headers: AUTH })).status).to.equal(404);
   });

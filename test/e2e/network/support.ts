@@ -14,7 +14,14 @@ import { startNode, type RunningNode } from '../../../src/node/node.ts';
 import { QuietLogger } from '../ledger/support.ts';
 
 /** Peering timers for tests: heartbeats every 100 ms, ticks every 25 ms, quick redials. */
-export const FAST_PEERING = { heartbeatMs: 100, tickMs: 25, requestTimeoutMs: 400, backoffBaseMs: 50, backoffMaxMs: 400, startGraceMs: 1500 };
+export const FAST_PEERING = {
+  heartbeatMs: 100,
+  tickMs: 25,
+  requestTimeoutMs: 400,
+  backoffBaseMs: 50,
+  backoffMaxMs: 400,
+  startGraceMs: 1500,
+};
 
 export class NetNode {
   node: RunningNode | undefined;
@@ -53,7 +60,15 @@ export class NetNode {
   }
 
   async start(peers: string[] = []): Promise<void> {
-    const config: NodeConfig = { ...defaultConfig(), dataDir: this.dataDir, restPort: 0, grpcPort: 0, powWorkers: 1, ...this.config, peers };
+    const config: NodeConfig = {
+      ...defaultConfig(),
+      dataDir: this.dataDir,
+      restPort: 0,
+      grpcPort: 0,
+      powWorkers: 1,
+      ...this.config,
+      peers,
+    };
     this.node = await startNode(config, { logger: this.logger, peering: FAST_PEERING });
   }
 

@@ -6,7 +6,14 @@
  * up milestone by milestone and agrees. Misbehaving peers (garbage, oversized, invalid blocks) are disconnected and
  * the network goes on.
  */
-import { Ed25519Address, Ed25519Seed, sendAdvanced, SingleNodeClient, type IBlock, type IInputAndKeyPair } from '@iota/iota.js';
+import {
+  Ed25519Address,
+  Ed25519Seed,
+  sendAdvanced,
+  SingleNodeClient,
+  type IBlock,
+  type IInputAndKeyPair,
+} from '@iota/iota.js';
 import { credentials, makeGenericClientConstructor, type ClientDuplexStream } from '@grpc/grpc-js';
 import { expect } from 'chai';
 import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
@@ -25,7 +32,8 @@ import { NetNode, tempRoot, writeGenesis } from './support.ts';
 type Json = any;
 
 const addressHex = (seed: Ed25519Seed): string => toHex0x(new Ed25519Address(seed.keyPair().publicKey).toAddress());
-const txIdOf = (block: IBlock): string => toHex0x(transactionIdOf(payloadFromJson(block.payload) as TransactionPayload));
+const txIdOf = (block: IBlock): string =>
+  toHex0x(transactionIdOf(payloadFromJson(block.payload) as TransactionPayload));
 
 interface Owned {
   input: IInputAndKeyPair['input'];
@@ -56,7 +64,11 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
     await c.start([a.peerAddress, b.peerAddress]);
     const seed = new Ed25519Seed(fromHex0x(genesis.devWallet.seed));
     const g = genesis.outputs[0];
-    wallet = { input: { type: 0, transactionId: g.outputId.slice(0, 66), transactionOutputIndex: 0 }, output: g.output, seed };
+    wallet = {
+      input: { type: 0, transactionId: g.outputId.slice(0, 66), transactionOutputIndex: 0 },
+      output: g.output,
+      seed,
+    };
   });
   after(async () => {
     for (const n of [a, b, c]) await n?.stop();
@@ -68,14 +80,22 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
     const client = new SingleNodeClient(`http://127.0.0.1:${via.running.restPort}`);
     const to = new Ed25519Seed(crypto.getRandomValues(new Uint8Array(32)));
     const total = BigInt(wallet.output.amount);
-    const sent = await sendAdvanced(client, [{ input: wallet.input, addressKeyPair: wallet.seed.keyPair(), consumingOutput: wallet.output }], [
-      { address: addressHex(wallet.seed), addressType: 0, amount: total - amount },
-      { address: addressHex(to), addressType: 0, amount },
-    ]);
+    const sent = await sendAdvanced(
+      client,
+      [{ input: wallet.input, addressKeyPair: wallet.seed.keyPair(), consumingOutput: wallet.output }],
+      [
+        { address: addressHex(wallet.seed), addressType: 0, amount: total - amount },
+        { address: addressHex(to), addressType: 0, amount },
+      ],
+    );
     const txId = txIdOf(sent.block);
     const outputs = (sent.block.payload as Json).essence.outputs as Json[];
     const change = outputs.findIndex((o) => o.unlockConditions[0].address.pubKeyHash === addressHex(wallet.seed));
-    wallet = { input: { type: 0, transactionId: txId, transactionOutputIndex: change }, output: outputs[change], seed: wallet.seed };
+    wallet = {
+      input: { type: 0, transactionId: txId, transactionOutputIndex: change },
+      output: outputs[change],
+      seed: wallet.seed,
+    };
     return { blockId: sent.blockId, txId };
   }
 
@@ -96,10 +116,16 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
   }
 
   it('the three nodes connect to each other (handshake, heartbeats)', async () => {
-    for (const n of nodes()) await waitFor(`${n.name} has 2 peers`, async () => (n.running.testing.peering.connectedPeers() === 2 ? true : undefined), 10000);
+    for (const n of nodes())
+      await waitFor(
+        `${n.name} has 2 peers`,
+        async () => (n.running.testing.peering.connectedPeers() === 2 ? true : undefined),
+        10000,
+      );
     expect(b.logger.lines.join('\n')).to.not.contain('coordinator on');
     expect(a.logger.lines.join('\n')).to.contain('coordinator on');
-    for (const n of nodes()) await waitFor(`${n.name} synced`, async () => (n.running.testing.peering.synced ? true : undefined), 10000);
+    for (const n of nodes())
+      await waitFor(`${n.name} synced`, async () => (n.running.testing.peering.synced ? true : undefined), 10000);
   });
 
   it('a block submitted to one node is served by all three within a second', async () => {
@@ -123,7 +149,8 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
     const ms = Date.now() - t0;
     expect(ms).to.be.below(1000);
     const raw = await getRaw(`${c.rest}/blocks/${blockId}`);
-    for (const n of [a, b]) expect((await getRaw(`${n.rest}/blocks/${blockId}`)).bytes, n.name).to.deep.equal(raw.bytes);
+    for (const n of [a, b])
+      expect((await getRaw(`${n.rest}/blocks/${blockId}`)).bytes, n.name).to.deep.equal(raw.bytes);
     console.log(`      (served by all three ${ms} ms after the submission answered)`);
   });
 
@@ -144,10 +171,17 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
   it('all three hold the same ledger state after several milestones', async () => {
     const start = await a.ledgerIndex();
     await transfer(c, 2_000_000n);
-    await waitFor('three more milestones everywhere', async () => ((await Promise.all(nodes().map((n) => n.ledgerIndex()))).every((i) => i >= start + 3) ? true : undefined));
+    await waitFor('three more milestones everywhere', async () =>
+      (await Promise.all(nodes().map((n) => n.ledgerIndex()))).every((i) => i >= start + 3) ? true : undefined,
+    );
     const index = await sameLedger();
     expect(index).to.be.at.least(start + 3);
-    for (const n of nodes()) await waitFor(`${n.name} healthy`, async () => ((await getJson(`${n.rest}/info`)).body.status.isHealthy === true ? true : undefined), 3000);
+    for (const n of nodes())
+      await waitFor(
+        `${n.name} healthy`,
+        async () => ((await getJson(`${n.rest}/info`)).body.status.isHealthy === true ? true : undefined),
+        3000,
+      );
   });
 
   it('a node stopped while blocks and milestones are added catches up after a restart and agrees', async () => {
@@ -155,7 +189,9 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
     const stoppedAt = await a.ledgerIndex();
     const { blockId, txId } = await transfer(b, 3_000_000n);
     await referenced(a, blockId);
-    await waitFor('four milestones without c', async () => ((await a.ledgerIndex()) >= stoppedAt + 4 ? true : undefined));
+    await waitFor('four milestones without c', async () =>
+      (await a.ledgerIndex()) >= stoppedAt + 4 ? true : undefined,
+    );
     await c.start([a.peerAddress, b.peerAddress]);
     // just started: behind, so not synced; submissions are refused with 503 and info is not healthy
     expect(c.running.testing.peering.synced).to.equal(false);
@@ -169,7 +205,11 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
     const target = await a.ledgerIndex();
     expect(await c.ledgerIndex()).to.be.below(target);
     const t0 = Date.now();
-    await waitFor('c catches up', async () => ((await c.ledgerIndex()) >= target && c.running.testing.peering.synced ? true : undefined), 20000);
+    await waitFor(
+      'c catches up',
+      async () => ((await c.ledgerIndex()) >= target && c.running.testing.peering.synced ? true : undefined),
+      20000,
+    );
     const catchUpMs = Date.now() - t0;
     const md = await referenced(c, blockId);
     expect(md.ledgerInclusionState).to.equal('included');
@@ -191,7 +231,11 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
       const target = await a.ledgerIndex();
       expect(await d.ledgerIndex()).to.equal(0);
       const t0 = Date.now();
-      await waitFor('d catches up', async () => ((await d.ledgerIndex()) >= target && d.running.testing.peering.synced ? true : undefined), 20000);
+      await waitFor(
+        'd catches up',
+        async () => ((await d.ledgerIndex()) >= target && d.running.testing.peering.synced ? true : undefined),
+        20000,
+      );
       console.log(`      (a fresh node synced ${target} milestones in ${Date.now() - t0} ms)`);
       const [fa, fd] = await waitFor('same ledger index on a and d', async () => {
         const f = await Promise.all([a.ledgerFingerprint(), d.ledgerFingerprint()]);
@@ -208,10 +252,23 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
     const before = b.running.testing.peering.stats.dropped;
     // 1. bytes that are no PeerMessage at all: gRPC itself ends the stream
     const Raw = makeGenericClientConstructor(
-      { connect: { path: '/ledger.peer.v1.PeerService/Connect', requestStream: true, responseStream: true, requestSerialize: (b: Buffer) => b, requestDeserialize: (b: Buffer) => b, responseSerialize: (b: Buffer) => b, responseDeserialize: (b: Buffer) => b } },
+      {
+        connect: {
+          path: '/ledger.peer.v1.PeerService/Connect',
+          requestStream: true,
+          responseStream: true,
+          requestSerialize: (b: Buffer) => b,
+          requestDeserialize: (b: Buffer) => b,
+          responseSerialize: (b: Buffer) => b,
+          responseDeserialize: (b: Buffer) => b,
+        },
+      },
       'PeerService',
     );
-    const raw = new Raw(b.peerAddress, credentials.createInsecure()) as unknown as { connect(): ClientDuplexStream<Buffer, Buffer>; close(): void };
+    const raw = new Raw(b.peerAddress, credentials.createInsecure()) as unknown as {
+      connect(): ClientDuplexStream<Buffer, Buffer>;
+      close(): void;
+    };
     const garbage = raw.connect();
     const ended = new Promise<string>((resolve) => {
       garbage.on('error', (e) => resolve(e.message));
@@ -236,11 +293,19 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
     await rogue(new Uint8Array(40000));
     const tips = (await b.running.testing.service.getTips({ allowSemiLazy: false })).tips;
     // a tagged-data block without PoW (nonce 0 with minPowScore 10): syntactically fine, unsolicited, too little work
-    const lazy = encodeBlock({ protocolVersion: 2, parents: tips, payload: { type: 5, tag: new Uint8Array([1]), data: new Uint8Array([2]) }, nonce: 0n });
+    const lazy = encodeBlock({
+      protocolVersion: 2,
+      parents: tips,
+      payload: { type: 5, tag: new Uint8Array([1]), data: new Uint8Array([2]) },
+      nonce: 0n,
+    });
     await rogue(lazy);
     await rogue(new Uint8Array([2, 1, 0, 0]));
     expect(b.running.testing.peering.stats.dropped - before).to.equal(3);
-    expect(b.logger.lines.filter((l) => l.includes('dropped')).join('\n')).to.match(/40000 bytes/).and.to.match(/PoW score/).and.to.match(/invalid block/);
+    expect(b.logger.lines.filter((l) => l.includes('dropped')).join('\n'))
+      .to.match(/40000 bytes/)
+      .and.to.match(/PoW score/)
+      .and.to.match(/invalid block/);
     // the honest peers are still connected and gossip goes on
     for (const n of nodes()) expect(n.running.testing.peering.connectedPeers(), n.name).to.equal(2);
     const { blockId } = await transfer(a, 4_000_000n);

@@ -9,7 +9,17 @@ import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
 import { slotFromTime, type ProtocolParametersV3 } from '../../../src/core/v3/index.ts';
 import { devGenesis, genesisToJson } from '../../../src/node/genesis/genesis.ts';
 import { devProtocolParametersV3, genesisV3ToJson, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
-import { basic, basicBlock, genesisOutputId, inputOf, key, signedTx, testGenesisV3, USER, WALLET } from '../../node/v3/helpers.ts';
+import {
+  basic,
+  basicBlock,
+  genesisOutputId,
+  inputOf,
+  key,
+  signedTx,
+  testGenesisV3,
+  USER,
+  WALLET,
+} from '../../node/v3/helpers.ts';
 import { waitFor } from '../ledger/support.ts';
 import { NetNode, tempRoot, writeGenesis } from './support.ts';
 
@@ -51,22 +61,48 @@ describe('e2e network: v3 blocks travel between peers', function () {
       issuingTime: BigInt(Date.now()) * 1_000_000n,
       commitmentId: fromHex0x(info0.status.latestCommitmentId),
     });
-    const r0 = await fetch(`${v3(a)}/blocks`, { method: 'POST', headers: { 'content-type': V2 }, body: Buffer.from(first) });
+    const r0 = await fetch(`${v3(a)}/blocks`, {
+      method: 'POST',
+      headers: { 'content-type': V2 },
+      body: Buffer.from(first),
+    });
     expect(r0.status).to.equal(201);
     await new Promise((r) => setTimeout(r, 200));
     const iss = (await (await fetch(`${v3(a)}/blocks/issuance`)).json()) as Json;
     const info = (await (await fetch(`${v3(a)}/info`)).json()) as Json;
     const now = BigInt(Date.now()) * 1_000_000n;
     const t = (now > BigInt(iss.latestParentBlockIssuingTime) ? now : BigInt(iss.latestParentBlockIssuingTime)) + 1n;
-    const tx = signedTx({ creationSlot: slotFromTime(t, params), inputs: [inputOf(genesisOutputId(g, 0))], outputs: [basic(1_000_000_000n, key(70))] }, WALLET, params);
-    const block = basicBlock(params, { issuer: USER, parents: iss.strongParents.map((p: string) => fromHex0x(p)), issuingTime: t, commitmentId: fromHex0x(info.status.latestCommitmentId), payload: tx });
-    const r = await fetch(`${v3(a)}/blocks`, { method: 'POST', headers: { 'content-type': V2 }, body: Buffer.from(block) });
+    const tx = signedTx(
+      {
+        creationSlot: slotFromTime(t, params),
+        inputs: [inputOf(genesisOutputId(g, 0))],
+        outputs: [basic(1_000_000_000n, key(70))],
+      },
+      WALLET,
+      params,
+    );
+    const block = basicBlock(params, {
+      issuer: USER,
+      parents: iss.strongParents.map((p: string) => fromHex0x(p)),
+      issuingTime: t,
+      commitmentId: fromHex0x(info.status.latestCommitmentId),
+      payload: tx,
+    });
+    const r = await fetch(`${v3(a)}/blocks`, {
+      method: 'POST',
+      headers: { 'content-type': V2 },
+      body: Buffer.from(block),
+    });
     expect(r.status).to.equal(201);
     const { blockId } = (await r.json()) as { blockId: string };
-    const served = await waitFor(`b serves ${blockId}`, async () => {
-      const res = await fetch(`${v3(b)}/blocks/${blockId}`, { headers: { accept: V2 } });
-      return res.status === 200 ? new Uint8Array(await res.arrayBuffer()) : undefined;
-    }, 5000);
+    const served = await waitFor(
+      `b serves ${blockId}`,
+      async () => {
+        const res = await fetch(`${v3(b)}/blocks/${blockId}`, { headers: { accept: V2 } });
+        return res.status === 200 ? new Uint8Array(await res.arrayBuffer()) : undefined;
+      },
+      5000,
+    );
     expect(toHex0x(served)).to.equal(toHex0x(block));
     expect(b.running.testing.peering.stats.requested).to.be.greaterThan(0);
   });

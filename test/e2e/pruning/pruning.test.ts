@@ -3,9 +3,9 @@
  * a write load of tagged-data blocks over REST. The pruning index follows the confirmed milestone at a distance of
  * 20-21 and `/info` reports it; a block of an early milestone answers 404 "pruned" naming it; the node is SIGKILLed
  * under load (it prunes after every milestone; a kill inside a run is finished on the next start, which the unit tests
- * of test/node/pruning.test.ts force) and restarted: pruning goes on and nothing acknowledged above the pruning index is
- * lost (every such block reads back with the bytes sent); after a clean stop `tool check` passes on the pruned store.
- * (The figures of a long run are benchmarks/pruning/run.ts's, in the README.)
+ * of test/node/pruning.test.ts force) and restarted: pruning goes on and nothing acknowledged above the pruning index
+ * is lost (every such block reads back with the bytes sent); after a clean stop `tool check` passes on the pruned
+ * store. (The figures of a long run are benchmarks/pruning/run.ts's, in the README.)
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,7 +15,18 @@ import { toolCheck } from '../../../src/cli/tool-check.ts';
 import { postTagged, request, verifyAcks, type Ack, type Target } from '../crash/load.ts';
 import { spawnNode, type SpawnedNode } from '../rest/support.ts';
 
-const FLAGS = ['--min-pow-score', '0', '--milestone-interval', '1', '--prune-milestones', '20', '--pow-workers', '0', '--db-engine', 'rocksdb'];
+const FLAGS = [
+  '--min-pow-score',
+  '0',
+  '--milestone-interval',
+  '1',
+  '--prune-milestones',
+  '20',
+  '--pow-workers',
+  '0',
+  '--db-engine',
+  'rocksdb',
+];
 
 interface Status {
   confirmed: number;
@@ -62,7 +73,12 @@ describe('e2e: pruning under load, SIGKILL, tool check', function () {
     const target: Target = { base: node.rest };
     const early: Ack[] = [];
     await postTagged(target, early, 'early', 'early block');
-    const referenced = async (): Promise<boolean> => ((await request(target, `/api/core/v2/blocks/${early[0]!.blockId}/metadata`)).body as { referencedByMilestoneIndex?: number } | undefined)?.referencedByMilestoneIndex !== undefined;
+    const referenced = async (): Promise<boolean> =>
+      (
+        (await request(target, `/api/core/v2/blocks/${early[0]!.blockId}/metadata`)).body as
+          | { referencedByMilestoneIndex?: number }
+          | undefined
+      )?.referencedByMilestoneIndex !== undefined;
     await until('the early block to be referenced', 20000, referenced);
     // A steady load, each ack with the confirmed milestone it was made at.
     const acks: (Ack & { at: number })[] = [];
@@ -77,14 +93,23 @@ describe('e2e: pruning under load, SIGKILL, tool check', function () {
         else if (r.status !== 201) await new Promise((res) => setTimeout(res, 50));
       }
     });
-    const watch = setInterval(() => void status(target).then((s) => (confirmed = s.confirmed), () => undefined), 200);
+    const watch = setInterval(
+      () =>
+        void status(target).then(
+          (s) => (confirmed = s.confirmed),
+          () => undefined,
+        ),
+      200,
+    );
     try {
       await until('three pruning runs', 90000, async () => (await status(target)).pruning >= 8);
       const s = await status(target);
       expect(s.confirmed - s.pruning).to.be.within(20, 23);
       const r = await request(target, `/api/core/v2/blocks/${early[0]!.blockId}`);
       expect(r.status).to.equal(404);
-      expect((r.body as { error: { message: string } }).error.message).to.match(new RegExp(`pruned: this node keeps nothing referenced at or below milestone \\d+, its pruning index`));
+      expect((r.body as { error: { message: string } }).error.message).to.match(
+        /pruned: this node keeps nothing referenced at or below milestone \d+, its pruning index/,
+      );
 
       // SIGKILL under load while the node prunes after every milestone, then restart on the same folder.
       const before = (await status(target)).pruning;

@@ -25,7 +25,10 @@ declare module '@iota/iota.js' {
     [key: string]: unknown;
   }
   export class SingleNodeClient {
-    constructor(endpoint: string, options?: { protocolVersion?: number; timeout?: number; headers?: Record<string, string> });
+    constructor(
+      endpoint: string,
+      options?: { protocolVersion?: number; timeout?: number; headers?: Record<string, string> },
+    );
     health(): Promise<boolean>;
     info(): Promise<INodeInfo>;
     tips(): Promise<{ tips: string[] }>;

@@ -5,7 +5,15 @@
  * confirmed; then the spent genesis output, the created outputs and the confirming milestone read as the ledger says,
  * the binary answers decode with iota.js's own deserializers, and unknown data is iota.js's ClientError 404.
  */
-import { ClientError, deserializeMilestonePayload, deserializeOutput, Ed25519Address, Ed25519Seed, sendAdvanced, SingleNodeClient } from '@iota/iota.js';
+import {
+  ClientError,
+  deserializeMilestonePayload,
+  deserializeOutput,
+  Ed25519Address,
+  Ed25519Seed,
+  sendAdvanced,
+  SingleNodeClient,
+} from '@iota/iota.js';
 import { ReadStream } from '@iota/util.js';
 import { expect } from 'chai';
 import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
@@ -61,7 +69,13 @@ describe('e2e REST: iota.js reads outputs, milestones, receipts and treasury fro
     const g = genesis.outputs[0];
     const res = await client.output(g.outputId);
     expect(res.output).to.deep.equal(g.output);
-    expect(res.metadata).to.deep.include({ blockId: g.blockId, transactionId: g.outputId.slice(0, 66), outputIndex: 0, isSpent: false, milestoneIndexBooked: g.milestoneIndexBooked });
+    expect(res.metadata).to.deep.include({
+      blockId: g.blockId,
+      transactionId: g.outputId.slice(0, 66),
+      outputIndex: 0,
+      isSpent: false,
+      milestoneIndexBooked: g.milestoneIndexBooked,
+    });
     expect(await client.outputMetadata(g.outputId)).to.deep.equal(res.metadata);
     expect(await client.treasury()).to.deep.equal({ milestoneId: TREASURY_MILESTONE, amount: TREASURY.toString() });
     expect(await client.receipts()).to.deep.equal({ receipts: [] });
@@ -73,7 +87,13 @@ describe('e2e REST: iota.js reads outputs, milestones, receipts and treasury fro
     const seed = new Ed25519Seed(fromHex0x(genesis.devWallet.seed));
     const sent = await sendAdvanced(
       client,
-      [{ input: { type: 0, transactionId: g.outputId.slice(0, 66), transactionOutputIndex: 0 }, addressKeyPair: seed.keyPair(), consumingOutput: g.output }],
+      [
+        {
+          input: { type: 0, transactionId: g.outputId.slice(0, 66), transactionOutputIndex: 0 },
+          addressKeyPair: seed.keyPair(),
+          consumingOutput: g.output,
+        },
+      ],
       [
         { address: address(wallet2), addressType: 0, amount: SENT },
         { address: address(seed), addressType: 0, amount: BigInt(g.output.amount) - SENT },
@@ -92,10 +112,18 @@ describe('e2e REST: iota.js reads outputs, milestones, receipts and treasury fro
     expect(spent.ledgerIndex).to.be.at.least(msIndex);
 
     const created = await client.output(outputIdHex(txId, 0));
-    expect(created.metadata).to.deep.include({ blockId: sent.blockId, transactionId: txId, outputIndex: 0, isSpent: false, milestoneIndexBooked: msIndex });
+    expect(created.metadata).to.deep.include({
+      blockId: sent.blockId,
+      transactionId: txId,
+      outputIndex: 0,
+      isSpent: false,
+      milestoneIndexBooked: msIndex,
+    });
     // iota.js writes empty lists ([]) the node omits (TIP-25, as Hornet): compared through the node's JSON mapping.
     expect(created.output).to.deep.equal(canonical((sent.block.payload as Json).essence.outputs[0]));
-    expect(canonical(deserializeOutput(new ReadStream(await client.outputRaw(outputIdHex(txId, 0)))))).to.deep.equal(created.output);
+    expect(canonical(deserializeOutput(new ReadStream(await client.outputRaw(outputIdHex(txId, 0)))))).to.deep.equal(
+      created.output,
+    );
 
     const ms = await client.milestoneByIndex(msIndex);
     expect(ms.index).to.equal(msIndex);
@@ -105,7 +133,11 @@ describe('e2e REST: iota.js reads outputs, milestones, receipts and treasury fro
     expect(raw).to.deep.equal(encodePayload(payloadFromJson(ms)));
     expect(await client.milestoneByIdRaw(msId)).to.deep.equal(raw);
     const decoded = deserializeMilestonePayload(new ReadStream(raw));
-    expect([decoded.index, decoded.previousMilestoneId, decoded.parents]).to.deep.equal([ms.index, ms.previousMilestoneId, ms.parents]);
+    expect([decoded.index, decoded.previousMilestoneId, decoded.parents]).to.deep.equal([
+      ms.index,
+      ms.previousMilestoneId,
+      ms.parents,
+    ]);
 
     const changes = await client.milestoneUtxoChangesByIndex(msIndex);
     expect(changes.index).to.equal(msIndex);

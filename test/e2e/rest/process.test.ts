@@ -16,7 +16,16 @@ import { toHex0x } from '../../../src/core/bytes.ts';
 import { decodeBlock } from '../../../src/core/codec/index.ts';
 import { blockToJson } from '../../../src/core/json/index.ts';
 import { powScore } from '../../../src/core/pow/index.ts';
-import { blake2b256Hex, preMine, sortedParents, spawnGateway, spawnNode, taggedData, type Spawned, type SpawnedNode } from './support.ts';
+import {
+  blake2b256Hex,
+  preMine,
+  sortedParents,
+  spawnGateway,
+  spawnNode,
+  taggedData,
+  type Spawned,
+  type SpawnedNode,
+} from './support.ts';
 
 const RAW = 'application/vnd.iota.serializer-v1';
 const MIN_POW_SCORE = 100; // the dev network's default, so every submission here does real proof of work
@@ -164,7 +173,9 @@ describe('e2e REST: ledger-node run as a process, iota.js SingleNodeClient, seve
     }
     // post through each gateway in parallel; every gateway and the node's own REST serve each block
     const ids = await Promise.all(
-      gateways.map((g, i) => new SingleNodeClient(g.rest).blockSubmit({ payload: taggedData('e2e', `through gateway ${i}`) })),
+      gateways.map((g, i) =>
+        new SingleNodeClient(g.rest).blockSubmit({ payload: taggedData('e2e', `through gateway ${i}`) }),
+      ),
     );
     for (const id of ids) {
       const views = await Promise.all(all.map((rest) => snapshot(rest, id)));

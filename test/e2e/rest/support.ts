@@ -29,8 +29,16 @@ export interface Spawned {
  * capture group of each. Fails (and kills the process) when it exits first or `timeoutMs` passes. `env` adds
  * environment variables (e.g. the gateway's JWT secret).
  */
-export async function spawnLedgerNode(args: string[], patterns: RegExp[], timeoutMs = 30000, env?: Record<string, string>): Promise<{ proc: Spawned; captures: string[] }> {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+export async function spawnLedgerNode(
+  args: string[],
+  patterns: RegExp[],
+  timeoutMs = 30000,
+  env?: Record<string, string>,
+): Promise<{ proc: Spawned; captures: string[] }> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const proc: Spawned = {
@@ -87,11 +95,18 @@ export interface SpawnedNode {
   rest: string;
 }
 
-/** `ledger-node run --data-dir DIR --rest-port 0 --grpc-port 0 --peer-port 0 ...extra`, ready once the listeners are logged. */
+/**
+ * `ledger-node run --data-dir DIR --rest-port 0 --grpc-port 0 --peer-port 0 ...extra`, ready once the listeners are
+ * logged.
+ */
 export async function spawnNode(dataDir: string, extra: string[] = []): Promise<SpawnedNode> {
   const { proc, captures } = await spawnLedgerNode(
     ['run', '--data-dir', dataDir, '--rest-port', '0', '--grpc-port', '0', '--peer-port', '0', ...extra],
-    [/gRPC NodeService listening on 127\.0\.0\.1:(\d+)/, /REST API listening on http:\/\/127\.0\.0\.1:(\d+)\//, /(remote PoW (?:on|off))/],
+    [
+      /gRPC NodeService listening on 127\.0\.0\.1:(\d+)/,
+      /REST API listening on http:\/\/127\.0\.0\.1:(\d+)\//,
+      /(remote PoW (?:on|off))/,
+    ],
   );
   const grpcPort = Number(captures[0]);
   const restPort = Number(captures[1]);
@@ -100,7 +115,10 @@ export async function spawnNode(dataDir: string, extra: string[] = []): Promise<
 
 /** `ledger-node gateway --node 127.0.0.1:PORT --rest-port 0`, ready once it logs its port. */
 export async function spawnGateway(grpcPort: number): Promise<{ proc: Spawned; port: number; rest: string }> {
-  const { proc, captures } = await spawnLedgerNode(['gateway', '--node', `127.0.0.1:${grpcPort}`, '--rest-port', '0'], [/gateway listening on 127\.0\.0\.1:(\d+)/]);
+  const { proc, captures } = await spawnLedgerNode(
+    ['gateway', '--node', `127.0.0.1:${grpcPort}`, '--rest-port', '0'],
+    [/gateway listening on 127\.0\.0\.1:(\d+)/],
+  );
   const port = Number(captures[0]);
   return { proc, port, rest: `http://127.0.0.1:${port}` };
 }
@@ -126,8 +144,15 @@ export function sortedParents(ids: readonly string[]): string[] {
  * A v2 tagged-data block with the given parents, mined with the node's own miner (`tool pow` logic) to `score`.
  * Returns the bytes, the nonce as a decimal string and the block ID.
  */
-export async function preMine(parents: readonly string[], payload: { type: number; tag: string; data: string }, score: number, workers = 1): Promise<{ bytes: Uint8Array; nonce: string; blockId: string }> {
-  const unmined = encodeBlock(blockFromJson({ protocolVersion: 2, parents: sortedParents(parents), payload, nonce: '0' }));
+export async function preMine(
+  parents: readonly string[],
+  payload: { type: number; tag: string; data: string },
+  score: number,
+  workers = 1,
+): Promise<{ bytes: Uint8Array; nonce: string; blockId: string }> {
+  const unmined = encodeBlock(
+    blockFromJson({ protocolVersion: 2, parents: sortedParents(parents), payload, nonce: '0' }),
+  );
   const body = unmined.subarray(0, unmined.length - 8);
   const miner = createMiner({ workers });
   try {
@@ -152,10 +177,14 @@ export async function expectError(url: string, init: RequestInit, status: number
   try {
     body = JSON.parse(text) as ErrorBody;
   } catch {
-    throw new Error(`${init.method ?? 'GET'} ${url}: expected a JSON error body, got ${res.status} ${JSON.stringify(text.slice(0, 200))}`);
+    throw new Error(
+      `${init.method ?? 'GET'} ${url}: expected a JSON error body, got ${res.status} ${JSON.stringify(text.slice(0, 200))}`,
+    );
   }
   if (res.status !== status || body.error?.code !== status || !message.test(body.error.message)) {
-    throw new Error(`${init.method ?? 'GET'} ${url}: expected ${status} matching ${message}, got ${res.status} ${text.slice(0, 300)}`);
+    throw new Error(
+      `${init.method ?? 'GET'} ${url}: expected ${status} matching ${message}, got ${res.status} ${text.slice(0, 300)}`,
+    );
   }
   return body;
 }

@@ -10,13 +10,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
 import { MemoryKeyValueStore } from '../../../src/core/store/index.ts';
-import { blockFromJsonV3, blockToJsonV3, decodeBlockV3, slotFromTime, slotOfId, encodeBlockV3, type ProtocolParametersV3 } from '../../../src/core/v3/index.ts';
+import {
+  blockFromJsonV3,
+  blockToJsonV3,
+  decodeBlockV3,
+  slotFromTime,
+  slotOfId,
+  encodeBlockV3,
+  type ProtocolParametersV3,
+} from '../../../src/core/v3/index.ts';
 import { defaultConfig } from '../../../src/node/config.ts';
 import { devGenesis, genesisToJson } from '../../../src/node/genesis/genesis.ts';
 import { startNode, type RunningNode } from '../../../src/node/node.ts';
 import { devProtocolParametersV3, genesisV3ToJson, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
 import { CollectingLogger } from '../../node/support.ts';
-import { basic, basicBlock, genesisOutputId, inputOf, key, NS, signedTx, slotStartNs, testGenesisV3, txIdOf, USER, WALLET } from '../../node/v3/helpers.ts';
+import {
+  basic,
+  basicBlock,
+  genesisOutputId,
+  inputOf,
+  key,
+  NS,
+  signedTx,
+  slotStartNs,
+  testGenesisV3,
+  txIdOf,
+  USER,
+  WALLET,
+} from '../../node/v3/helpers.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -33,7 +54,11 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
 
   const get = async (path: string, accept = 'application/json') => fetch(`${base}${path}`, { headers: { accept } });
   const post = async (body: Uint8Array | string, type: string) =>
-    fetch(`${base}/api/core/v3/blocks`, { method: 'POST', headers: { 'content-type': type }, body: typeof body === 'string' ? body : Buffer.from(body) });
+    fetch(`${base}/api/core/v3/blocks`, {
+      method: 'POST',
+      headers: { 'content-type': type },
+      body: typeof body === 'string' ? body : Buffer.from(body),
+    });
   async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 15000): Promise<T> {
     const end = Date.now() + ms;
     for (;;) {
@@ -43,8 +68,10 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
       await new Promise((r) => setTimeout(r, 50));
     }
   }
-  const blockState = async (id: string): Promise<Json> => (await get(`/api/core/v3/blocks/${id}/metadata`)).json().then(asJson);
-  const confirmed = (id: string) => waitFor(`${id} confirmed`, async () => ((await blockState(id)).blockState === 'confirmed' ? true : undefined));
+  const blockState = async (id: string): Promise<Json> =>
+    (await get(`/api/core/v3/blocks/${id}/metadata`)).json().then(asJson);
+  const confirmed = (id: string) =>
+    waitFor(`${id} confirmed`, async () => ((await blockState(id)).blockState === 'confirmed' ? true : undefined));
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ledger-node-v3-'));
@@ -52,7 +79,16 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
     g = testGenesisV3({ params, funded: 3 });
     const file = join(dir, 'genesis.input.json');
     writeFileSync(file, JSON.stringify({ ...genesisToJson(devGenesis({ minPowScore: 0 })), v3: genesisV3ToJson(g) }));
-    const config = { ...defaultConfig(), dataDir: dir, grpcPort: 0, restPort: 0, powWorkers: 0, genesis: file, coordinator: false, validationInterval: 40 };
+    const config = {
+      ...defaultConfig(),
+      dataDir: dir,
+      grpcPort: 0,
+      restPort: 0,
+      powWorkers: 0,
+      genesis: file,
+      coordinator: false,
+      validationInterval: 40,
+    };
     node = await startNode(config, { logger: new CollectingLogger(), kv: new MemoryKeyValueStore() });
     base = `http://127.0.0.1:${node.restPort}`;
   });
@@ -66,7 +102,11 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
     expect(r.status).to.equal(200);
     const j = await r.json().then(asJson);
     const info = await (await get('/api/core/v3/info')).json().then(asJson);
-    return { parents: j.strongParents.map((p: string) => fromHex0x(p)), time: BigInt(j.latestParentBlockIssuingTime), commitmentId: fromHex0x(info.status.latestCommitmentId) };
+    return {
+      parents: j.strongParents.map((p: string) => fromHex0x(p)),
+      time: BigInt(j.latestParentBlockIssuingTime),
+      commitmentId: fromHex0x(info.status.latestCommitmentId),
+    };
   }
 
   it('GET /info serves the protocol parameters and the committee', async () => {
@@ -74,7 +114,11 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
     expect(r.status).to.equal(200);
     const j = await r.json().then(asJson);
     expect(j.protocolParameters[0].startEpoch).to.equal(0);
-    expect(j.protocolParameters[0].parameters).to.include({ version: 3, networkName: 'ledger-dev', slotDurationInSeconds: 1 });
+    expect(j.protocolParameters[0].parameters).to.include({
+      version: 3,
+      networkName: 'ledger-dev',
+      slotDurationInSeconds: 1,
+    });
     expect(j.protocolParameters[0].parameters.genesisUnixTimestamp).to.equal(String(params.genesisUnixTimestamp));
     expect(j.committee).to.deep.equal({ seats: [toHex0x(key(1).accountId)], threshold: 1 });
     expect(j.status).to.include.keys('latestAcceptedBlockSlot', 'latestConfirmedBlockSlot', 'latestCommitmentId');
@@ -86,9 +130,29 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
     const t1 = (nowNs > iss.time ? nowNs : iss.time) + 1n;
     const slot1 = slotFromTime(t1, params);
     const t2 = slotStartNs(params, slot1 + 1) + 1n; // the next slot (at most one second ahead)
-    const tx = signedTx({ creationSlot: slot1, inputs: [inputOf(genesisOutputId(g, 0))], outputs: [basic(600_000_000n, key(70)), basic(400_000_000n, WALLET)] }, WALLET, params);
-    const b1 = basicBlock(params, { issuer: USER, parents: iss.parents, issuingTime: t1, commitmentId: iss.commitmentId, payload: tx });
-    const b2 = basicBlock(params, { issuer: USER, parents: iss.parents, issuingTime: t2, commitmentId: iss.commitmentId, payload: tx });
+    const tx = signedTx(
+      {
+        creationSlot: slot1,
+        inputs: [inputOf(genesisOutputId(g, 0))],
+        outputs: [basic(600_000_000n, key(70)), basic(400_000_000n, WALLET)],
+      },
+      WALLET,
+      params,
+    );
+    const b1 = basicBlock(params, {
+      issuer: USER,
+      parents: iss.parents,
+      issuingTime: t1,
+      commitmentId: iss.commitmentId,
+      payload: tx,
+    });
+    const b2 = basicBlock(params, {
+      issuer: USER,
+      parents: iss.parents,
+      issuingTime: t2,
+      commitmentId: iss.commitmentId,
+      payload: tx,
+    });
     // the first as binary, the second as JSON
     const r1 = await post(b1, V2);
     expect(r1.status).to.equal(201);
@@ -113,17 +177,38 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
     expect(bin.headers.get('content-type')).to.equal(V2);
     expect(toHex0x(new Uint8Array(await bin.arrayBuffer()))).to.equal(toHex0x(b1));
     // GET /blocks/{id} serves the same block both ways
-    expect(toHex0x(new Uint8Array(await (await get(`/api/core/v3/blocks/${id2}`, V2)).arrayBuffer()))).to.equal(toHex0x(b2));
-    expect((await (await get(`/api/core/v3/blocks/${id1}`)).json().then(asJson)).header.issuerId).to.equal(toHex0x(USER.accountId));
-    expect((await blockState(id1)).transactionMetadata).to.deep.equal({ transactionId: txId, transactionState: 'confirmed' });
+    expect(toHex0x(new Uint8Array(await (await get(`/api/core/v3/blocks/${id2}`, V2)).arrayBuffer()))).to.equal(
+      toHex0x(b2),
+    );
+    expect((await (await get(`/api/core/v3/blocks/${id1}`)).json().then(asJson)).header.issuerId).to.equal(
+      toHex0x(USER.accountId),
+    );
+    expect((await blockState(id1)).transactionMetadata).to.deep.equal({
+      transactionId: txId,
+      transactionState: 'confirmed',
+    });
   });
 
   it('an invalid signature is refused with 400 and never included', async () => {
     const iss = await issuance();
     const t = BigInt(Date.now()) * 1_000_000n;
     const slot = slotFromTime(t > iss.time ? t : iss.time + 1n, params);
-    const tx = signedTx({ creationSlot: slot, inputs: [inputOf(genesisOutputId(g, 1))], outputs: [basic(1_000_000_000n, key(70))] }, WALLET, params, true);
-    const r = await post(basicBlock(params, { issuer: USER, parents: iss.parents, issuingTime: (t > iss.time ? t : iss.time + 1n), commitmentId: iss.commitmentId, payload: tx }), V2);
+    const tx = signedTx(
+      { creationSlot: slot, inputs: [inputOf(genesisOutputId(g, 1))], outputs: [basic(1_000_000_000n, key(70))] },
+      WALLET,
+      params,
+      true,
+    );
+    const r = await post(
+      basicBlock(params, {
+        issuer: USER,
+        parents: iss.parents,
+        issuingTime: t > iss.time ? t : iss.time + 1n,
+        commitmentId: iss.commitmentId,
+        payload: tx,
+      }),
+      V2,
+    );
     expect(r.status).to.equal(400);
     const e = await r.json().then(asJson);
     expect(e.error.code).to.equal(400);
@@ -136,13 +221,39 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
     const now = BigInt(Date.now()) * 1_000_000n;
     const t = (now > iss.time ? now : iss.time) + 1n;
     const slot = slotFromTime(t, params);
-    const a = signedTx({ creationSlot: slot, inputs: [inputOf(genesisOutputId(g, 2))], outputs: [basic(1_000_000_000n, key(71))] }, WALLET, params);
-    const b = signedTx({ creationSlot: slot, inputs: [inputOf(genesisOutputId(g, 2))], outputs: [basic(1_000_000_000n, key(72))] }, WALLET, params);
-    const ra = await post(basicBlock(params, { issuer: USER, parents: iss.parents, issuingTime: t, commitmentId: iss.commitmentId, payload: a }), V2);
+    const a = signedTx(
+      { creationSlot: slot, inputs: [inputOf(genesisOutputId(g, 2))], outputs: [basic(1_000_000_000n, key(71))] },
+      WALLET,
+      params,
+    );
+    const b = signedTx(
+      { creationSlot: slot, inputs: [inputOf(genesisOutputId(g, 2))], outputs: [basic(1_000_000_000n, key(72))] },
+      WALLET,
+      params,
+    );
+    const ra = await post(
+      basicBlock(params, {
+        issuer: USER,
+        parents: iss.parents,
+        issuingTime: t,
+        commitmentId: iss.commitmentId,
+        payload: a,
+      }),
+      V2,
+    );
     expect(ra.status).to.equal(201);
     const idA = (await ra.json().then(asJson)).blockId as string;
     // the conflicting one either fails at confirmation (posted while A is pending) or is refused (A already confirmed)
-    const rb = await post(basicBlock(params, { issuer: USER, parents: iss.parents, issuingTime: t + 1n, commitmentId: iss.commitmentId, payload: b }), V2);
+    const rb = await post(
+      basicBlock(params, {
+        issuer: USER,
+        parents: iss.parents,
+        issuingTime: t + 1n,
+        commitmentId: iss.commitmentId,
+        payload: b,
+      }),
+      V2,
+    );
     expect([201, 400]).to.include(rb.status);
     await confirmed(idA);
     if (rb.status === 201) {
@@ -157,8 +268,21 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
     expect(lost.status).to.equal(404);
     expect((await lost.json().then(asJson)).error.message).to.match(/^could not find data: transaction not included/);
     // and after confirmation a third spend is refused at once
-    const c = signedTx({ creationSlot: slot, inputs: [inputOf(genesisOutputId(g, 2))], outputs: [basic(1_000_000_000n, key(73))] }, WALLET, params);
-    const rc = await post(basicBlock(params, { issuer: USER, parents: iss.parents, issuingTime: t + 2n, commitmentId: iss.commitmentId, payload: c }), V2);
+    const c = signedTx(
+      { creationSlot: slot, inputs: [inputOf(genesisOutputId(g, 2))], outputs: [basic(1_000_000_000n, key(73))] },
+      WALLET,
+      params,
+    );
+    const rc = await post(
+      basicBlock(params, {
+        issuer: USER,
+        parents: iss.parents,
+        issuingTime: t + 2n,
+        commitmentId: iss.commitmentId,
+        payload: c,
+      }),
+      V2,
+    );
     expect(rc.status).to.equal(400);
   });
 
@@ -173,7 +297,12 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
     expect((await post(new Uint8Array(0), V2)).status).to.equal(400);
     expect((await post('x', 'text/plain')).status).to.equal(415);
     const iss = await issuance();
-    const stranger = basicBlock(params, { issuer: key(98), parents: iss.parents, issuingTime: iss.time + NS, commitmentId: iss.commitmentId });
+    const stranger = basicBlock(params, {
+      issuer: key(98),
+      parents: iss.parents,
+      issuingTime: iss.time + NS,
+      commitmentId: iss.commitmentId,
+    });
     const r = await post(stranger, V2);
     expect(r.status).to.equal(400);
     expect((await r.json().then(asJson)).error.message).to.match(/not a known account/);

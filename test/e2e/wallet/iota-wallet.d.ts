@@ -18,16 +18,40 @@ declare module '@iota/iota.js' {
     function fromMnemonic(mnemonic: string): Ed25519Seed;
   }
   export const COIN_TYPE_IOTA: number;
-  export function generateBip44Path(accountIndex: number, addressIndex: number, isInternal: boolean, coinType?: number): Bip32PathLike;
+  export function generateBip44Path(
+    accountIndex: number,
+    addressIndex: number,
+    isInternal: boolean,
+    coinType?: number,
+  ): Bip32PathLike;
+  // biome-ignore lint/complexity/noStaticOnlyClass: declares the shape of a third-party module
   export class Bech32Helper {
     static toBech32(addressType: number, addressBytes: Uint8Array, hrp: string): string;
   }
-  export function getBalance(client: SingleNodeClient | string, seed: Ed25519Seed, accountIndex: number): Promise<BigIntegerLike>;
-  export function addressBalance(client: SingleNodeClient | string, addressBech32: string): Promise<{ balance: BigIntegerLike; ledgerIndex: number }>;
-  export function send(client: SingleNodeClient | string, seed: Ed25519Seed, accountIndex: number, addressBech32: string, amount: unknown): Promise<{ blockId: string }>;
+  export function getBalance(
+    client: SingleNodeClient | string,
+    seed: Ed25519Seed,
+    accountIndex: number,
+  ): Promise<BigIntegerLike>;
+  export function addressBalance(
+    client: SingleNodeClient | string,
+    addressBech32: string,
+  ): Promise<{ balance: BigIntegerLike; ledgerIndex: number }>;
+  export function send(
+    client: SingleNodeClient | string,
+    seed: Ed25519Seed,
+    accountIndex: number,
+    addressBech32: string,
+    amount: unknown,
+  ): Promise<{ blockId: string }>;
   export class IndexerPluginClient {
     constructor(client: SingleNodeClient);
-    basicOutputs(query: { addressBech32?: string; hasExpiration?: boolean; hasTimelock?: boolean; hasStorageDepositReturn?: boolean }): Promise<{
+    basicOutputs(query: {
+      addressBech32?: string;
+      hasExpiration?: boolean;
+      hasTimelock?: boolean;
+      hasStorageDepositReturn?: boolean;
+    }): Promise<{
       ledgerIndex: number;
       pageSize: number;
       cursor?: string;

@@ -55,7 +55,12 @@ interface GenesisFile {
 
 async function addressOf(mnemonic: string, accountIndex: number): Promise<string> {
   const sm = new sdk.SecretManager({ mnemonic });
-  const [address] = await sm.generateEd25519Addresses({ coinType: sdk.CoinType.Shimmer, accountIndex, range: { start: 0, end: 1 }, bech32Hrp: HRP });
+  const [address] = await sm.generateEd25519Addresses({
+    coinType: sdk.CoinType.Shimmer,
+    accountIndex,
+    range: { start: 0, end: 1 },
+    bech32Hrp: HRP,
+  });
   return address!;
 }
 
@@ -83,7 +88,11 @@ describe('e2e: the Rust SDK wallet (@iota/sdk-wasm 1.1.3) syncs and sends throug
     iotaJsSeed = Ed25519Seed.fromMnemonic(sdk.Utils.generateMnemonic());
     const file = join(dir, 'genesis.json');
     const funds = ['--funds', alice, iotaJsAddress(iotaJsSeed)]; // genesis outputs 1 and 2 (0 is the dev wallet's)
-    execFileSync(process.execPath, [BIN, 'tool', 'genesis', '--out', file, '--min-pow-score', '0', '--milestone-interval', '1', ...funds], { stdio: 'pipe' });
+    execFileSync(
+      process.execPath,
+      [BIN, 'tool', 'genesis', '--out', file, '--min-pow-score', '0', '--milestone-interval', '1', ...funds],
+      { stdio: 'pipe' },
+    );
     genesis = JSON.parse(readFileSync(file, 'utf8')) as GenesisFile;
     node = await spawnNode(join(dir, 'data'), ['--genesis', file]);
   });
@@ -121,13 +130,17 @@ describe('e2e: the Rust SDK wallet (@iota/sdk-wasm 1.1.3) syncs and sends throug
       expect(BigInt(afterA.baseCoin.total)).to.equal(funded - SENT);
 
       // The node's own view of what the wallet did.
-      const included = await json<{ payload: { essence: { inputs: { transactionId: string; transactionOutputIndex: number }[] } } }>(
-        `${node!.rest}/api/core/v2/transactions/${tx.transactionId}/included-block`,
-      );
+      const included = await json<{
+        payload: { essence: { inputs: { transactionId: string; transactionOutputIndex: number }[] } };
+      }>(`${node!.rest}/api/core/v2/transactions/${tx.transactionId}/included-block`);
       const input = included.payload.essence.inputs[0]!;
-      const spentId = input.transactionId + Buffer.from([input.transactionOutputIndex & 0xff, input.transactionOutputIndex >> 8]).toString('hex');
+      const spentId =
+        input.transactionId +
+        Buffer.from([input.transactionOutputIndex & 0xff, input.transactionOutputIndex >> 8]).toString('hex');
       expect(spentId).to.equal(genesis.outputs[1]!.outputId);
-      const spent = await json<{ isSpent: boolean; transactionIdSpent: string; milestoneIndexSpent: number }>(`${node!.rest}/api/core/v2/outputs/${spentId}/metadata`);
+      const spent = await json<{ isSpent: boolean; transactionIdSpent: string; milestoneIndexSpent: number }>(
+        `${node!.rest}/api/core/v2/outputs/${spentId}/metadata`,
+      );
       expect(spent.isSpent).to.equal(true);
       expect(spent.transactionIdSpent).to.equal(tx.transactionId);
       const changes = await json<{ index: number; consumedOutputs: string[]; createdOutputs: string[] }>(
@@ -158,7 +171,12 @@ describe('e2e: the Rust SDK wallet (@iota/sdk-wasm 1.1.3) syncs and sends throug
     expect(state).to.equal('included');
     expect((await addressBalance(client, carol)).balance.toString()).to.equal(SENT.toString());
     expect(BigInt((await getBalance(client, iotaJsSeed, 0)).toString())).to.equal(funded - SENT);
-    const page = await new IndexerPluginClient(client).basicOutputs({ addressBech32: carol, hasExpiration: false, hasTimelock: false, hasStorageDepositReturn: false });
+    const page = await new IndexerPluginClient(client).basicOutputs({
+      addressBech32: carol,
+      hasExpiration: false,
+      hasTimelock: false,
+      hasStorageDepositReturn: false,
+    });
     expect(page.items).to.have.length(1);
   });
 
@@ -174,26 +192,50 @@ describe('e2e: the Rust SDK wallet (@iota/sdk-wasm 1.1.3) syncs and sends throug
   async function readsAgree(client: InstanceType<typeof sdk.Client>): Promise<void> {
     const funded = genesis.outputs[1]!;
     const ids = await client.basicOutputIds([{ address: alice }]);
-    const all = await client.basicOutputIds([{ address: alice }, { hasExpiration: false }, { hasTimelock: false }, { hasStorageDepositReturn: false }]);
+    const all = await client.basicOutputIds([
+      { address: alice },
+      { hasExpiration: false },
+      { hasTimelock: false },
+      { hasStorageDepositReturn: false },
+    ]);
     expect(all.items).to.deep.equal(ids.items);
     for (const id of ids.items) {
       const read = await client.getOutput(id);
-      const ours = await json<{ metadata: { isSpent: boolean; milestoneIndexBooked: number }; output: { amount: string } }>(`${node!.rest}/api/core/v2/outputs/${id}`);
+      const ours = await json<{
+        metadata: { isSpent: boolean; milestoneIndexBooked: number };
+        output: { amount: string };
+      }>(`${node!.rest}/api/core/v2/outputs/${id}`);
       expect(read.metadata.isSpent).to.equal(false);
       expect(read.metadata.milestoneIndexBooked).to.equal(ours.metadata.milestoneIndexBooked);
       expect(read.output.getAmount().toString()).to.equal(ours.output.amount);
     }
     // The genesis output of alice is spent by now (the first test) or still there: either way the node says which.
-    const meta = await json<{ isSpent: boolean; milestoneIndexSpent?: number }>(`${node!.rest}/api/core/v2/outputs/${funded.outputId}/metadata`);
+    const meta = await json<{ isSpent: boolean; milestoneIndexSpent?: number }>(
+      `${node!.rest}/api/core/v2/outputs/${funded.outputId}/metadata`,
+    );
     expect(ids.items.includes(funded.outputId)).to.equal(!meta.isSpent);
-    const index = meta.milestoneIndexSpent ?? (await json<{ status: { confirmedMilestone: { index: number } } }>(`${node!.rest}/api/core/v2/info`)).status.confirmedMilestone.index;
+    const index =
+      meta.milestoneIndexSpent ??
+      (await json<{ status: { confirmedMilestone: { index: number } } }>(`${node!.rest}/api/core/v2/info`)).status
+        .confirmedMilestone.index;
     const milestone = await client.getMilestoneByIndex(index);
     expect(milestone.index).to.equal(index);
-    const ours = await json<{ index: number; timestamp: number; previousMilestoneId: string }>(`${node!.rest}/api/core/v2/milestones/by-index/${index}`);
-    expect([milestone.timestamp, milestone.previousMilestoneId]).to.deep.equal([ours.timestamp, ours.previousMilestoneId]);
+    const ours = await json<{ index: number; timestamp: number; previousMilestoneId: string }>(
+      `${node!.rest}/api/core/v2/milestones/by-index/${index}`,
+    );
+    expect([milestone.timestamp, milestone.previousMilestoneId]).to.deep.equal([
+      ours.timestamp,
+      ours.previousMilestoneId,
+    ]);
     const changes = await client.getUtxoChangesByIndex(index);
-    const ourChanges = await json<{ createdOutputs: string[]; consumedOutputs: string[] }>(`${node!.rest}/api/core/v2/milestones/by-index/${index}/utxo-changes`);
-    expect([changes.index, changes.createdOutputs, changes.consumedOutputs]).to.deep.equal([index, ourChanges.createdOutputs, ourChanges.consumedOutputs]);
+    const ourChanges = await json<{ createdOutputs: string[]; consumedOutputs: string[] }>(
+      `${node!.rest}/api/core/v2/milestones/by-index/${index}/utxo-changes`,
+    );
+    expect([changes.index, changes.createdOutputs, changes.consumedOutputs]).to.deep.equal([
+      index,
+      ourChanges.createdOutputs,
+      ourChanges.consumedOutputs,
+    ]);
     if (meta.isSpent) expect(changes.consumedOutputs).to.include(funded.outputId);
   }
 });

@@ -17,7 +17,11 @@ import {
   setEd25519Accelerator,
   type Ed25519Accelerator,
 } from '../../../src/core/crypto/ed25519.ts';
-import { createOpenSslEd25519Verifier, installOpenSslEd25519, selfTest } from '../../../src/node/crypto/ed25519-openssl.ts';
+import {
+  createOpenSslEd25519Verifier,
+  installOpenSslEd25519,
+  selfTest,
+} from '../../../src/node/crypto/ed25519-openssl.ts';
 import { loadVectors } from '../../support/vectors.ts';
 
 type Point = ReturnType<typeof ed25519.Point.fromBytes>;
@@ -46,11 +50,15 @@ function intToLe(x: bigint, len = 32): Uint8Array {
 }
 const mod = (x: bigint, m: bigint): bigint => ((x % m) + m) % m;
 const randScalar = (): bigint => mod(leToInt(rand(64)), L - 1n) + 1n;
-const kOf = (r: Uint8Array, a: Uint8Array, m: Uint8Array): bigint => mod(leToInt(createHash('sha512').update(r).update(a).update(m).digest()), L);
+const kOf = (r: Uint8Array, a: Uint8Array, m: Uint8Array): bigint =>
+  mod(leToInt(createHash('sha512').update(r).update(a).update(m).digest()), L);
 const concat = (a: Uint8Array, b: Uint8Array): Uint8Array => Uint8Array.from([...a, ...b]);
 
 // the torsion subgroup: [i]T8 for an order-8 point T8
-const T8 = Point.fromBytes(Buffer.from('c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a', 'hex'), true);
+const T8 = Point.fromBytes(
+  Buffer.from('c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a', 'hex'),
+  true,
+);
 const TORSION: Point[] = [Point.ZERO];
 for (let i = 1; i < 8; i++) TORSION.push(TORSION[i - 1]!.add(T8));
 
@@ -101,7 +109,10 @@ function honest(): Case {
   return { kind: 'honest', pub: ed25519PublicKeyFromSeed(seed), msg, sig: ed25519Sign(seed, msg) };
 }
 
-/** A signature built by hand: A = [a]B + T1, R = [r]B + T2, S = r + k·a. Always ZIP-215 valid; cofactorless only when T2 = -[k]T1. */
+/**
+ * A signature built by hand: A = [a]B + T1, R = [r]B + T2, S = r + k·a. Always ZIP-215 valid; cofactorless only when T2
+ * = -[k]T1.
+ */
 function withTorsion(t1: Point, t2: Point): Case {
   const a = randScalar();
   const r = randScalar();
@@ -154,8 +165,14 @@ function generateCases(): Case[] {
   const msgs = [rand(32), rand(32), rand(32)];
   for (const A of encs) {
     for (const R of A.smallOrder ? small : small.slice(0, 4)) {
-      for (const msg of msgs) cases.push({ kind: 'small/non-canonical A,R', pub: A.bytes, msg, sig: concat(R.bytes, new Uint8Array(32)) });
-      cases.push({ kind: 'small/non-canonical A,R random S', pub: A.bytes, msg: msgs[0]!, sig: concat(R.bytes, intToLe(randScalar())) });
+      for (const msg of msgs)
+        cases.push({ kind: 'small/non-canonical A,R', pub: A.bytes, msg, sig: concat(R.bytes, new Uint8Array(32)) });
+      cases.push({
+        kind: 'small/non-canonical A,R random S',
+        pub: A.bytes,
+        msg: msgs[0]!,
+        sig: concat(R.bytes, intToLe(randScalar())),
+      });
     }
   }
   // honest key, R a (possibly non-canonical) encoding of a small-order point, S = k·a: cofactored only
@@ -172,7 +189,11 @@ function generateCases(): Case[] {
     const point = Point.fromBytes(A.bytes, true);
     for (let i = 0; i < 6; i++) {
       const msg = rand(32);
-      const R = TORSION.map((t) => t.toBytes()).find((r) => Point.fromBytes(r).add(point.multiplyUnsafe(kOf(r, A.bytes, msg))).is0());
+      const R = TORSION.map((t) => t.toBytes()).find((r) =>
+        Point.fromBytes(r)
+          .add(point.multiplyUnsafe(kOf(r, A.bytes, msg)))
+          .is0(),
+      );
       if (R) cases.push({ kind: 'small-order A, cofactorless', pub: A.bytes, msg, sig: concat(R, new Uint8Array(32)) });
     }
   }
@@ -205,12 +226,21 @@ describe('node/crypto/ed25519-openssl: OpenSSL fast path, exactly ZIP-215 verdic
   });
 
   describe('TIP-14 ZIP-215 vectors', () => {
-    const vectors: { index: number; pub_key: string; message: string; signature: string; derived: { signatureVerifiesZip215: boolean } }[] =
-      loadVectors('stardust/signatures_ed25519_zip215.json').vectors;
+    const vectors: {
+      index: number;
+      pub_key: string;
+      message: string;
+      signature: string;
+      derived: { signatureVerifiesZip215: boolean };
+    }[] = loadVectors('stardust/signatures_ed25519_zip215.json').vectors;
     it('has the 12 cases', () => expect(vectors).to.have.length(12));
     for (const v of vectors) {
       it(`case ${v.index}: accelerated verdict = ZIP-215 verdict (${v.derived.signatureVerifiesZip215})`, () => {
-        const [pub, msg, sig] = [v.pub_key, v.message, v.signature].map((h) => Buffer.from(h, 'hex')) as [Buffer, Buffer, Buffer];
+        const [pub, msg, sig] = [v.pub_key, v.message, v.signature].map((h) => Buffer.from(h, 'hex')) as [
+          Buffer,
+          Buffer,
+          Buffer,
+        ];
         const fast = createOpenSslEd25519Verifier().verify(pub, msg, sig);
         expect(ed25519VerifyZip215(pub, msg, sig)).to.equal(v.derived.signatureVerifiesZip215);
         if (fast) expect(v.derived.signatureVerifiesZip215, 'OpenSSL accepted what ZIP-215 rejects').to.equal(true);
@@ -222,7 +252,11 @@ describe('node/crypto/ed25519-openssl: OpenSSL fast path, exactly ZIP-215 verdic
       const verifier = createOpenSslEd25519Verifier();
       for (const i of [4, 5, 9]) {
         const v = vectors[i]!;
-        const [pub, msg, sig] = [v.pub_key, v.message, v.signature].map((h) => Buffer.from(h, 'hex')) as [Buffer, Buffer, Buffer];
+        const [pub, msg, sig] = [v.pub_key, v.message, v.signature].map((h) => Buffer.from(h, 'hex')) as [
+          Buffer,
+          Buffer,
+          Buffer,
+        ];
         expect(v.derived.signatureVerifiesZip215).to.equal(true);
         expect(verifier.verify(pub, msg, sig), `case ${i}`).to.equal(false);
       }
@@ -258,7 +292,9 @@ describe('node/crypto/ed25519-openssl: OpenSSL fast path, exactly ZIP-215 verdic
     expect(of('S + nL').n).to.be.greaterThan(100);
     // ... torsion mixes are all ZIP-215 valid, OpenSSL takes only some (the rest goes through the fallback) ...
     expect(of('torsion').zip).to.equal(of('torsion').n);
-    expect(of('torsion').fast).to.be.greaterThan(0).and.lessThan(of('torsion').n / 2);
+    expect(of('torsion').fast)
+      .to.be.greaterThan(0)
+      .and.lessThan(of('torsion').n / 2);
     expect(of('torsion broken').zip).to.equal(0);
     // ... small-order and non-canonical encodings: ZIP-215 accepts many, OpenSSL some of them ...
     const small = of('small/non-canonical A,R');

@@ -58,9 +58,22 @@ describe('coordinator liveness', function () {
     const x = await h.submit(tagged([ZERO_BLOCK_ID], 'x'));
     const now = Math.floor(Date.now() / 1000);
     const wrongRoot = merkleRoot([ZERO_BLOCK_ID]);
-    const bad = signedMilestone(h.genesis, { index: 1, timestamp: now, previousMilestoneId: new Uint8Array(32), parents: [x], inclusion: wrongRoot, applied: merkleRoot([]) });
+    const bad = signedMilestone(h.genesis, {
+      index: 1,
+      timestamp: now,
+      previousMilestoneId: new Uint8Array(32),
+      parents: [x],
+      inclusion: wrongRoot,
+      applied: merkleRoot([]),
+    });
     const waiting = h.parts.milestones.settled(await h.submit(bad), 1);
-    const outcome = await within(waiting.then(() => 'resolved', (e: Error) => e.message), 5_000);
+    const outcome = await within(
+      waiting.then(
+        () => 'resolved',
+        (e: Error) => e.message,
+      ),
+      5_000,
+    );
     expect(outcome).to.match(/milestone 1 was rejected: .*inclusionMerkleRoot/);
   });
 });

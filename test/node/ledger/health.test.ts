@@ -22,7 +22,7 @@ describe('node health', function () {
     await h.close();
   });
 
-  it('derives the age bound from the interval: ten intervals, at least 30 s, at most Hornet\'s 5 minutes', () => {
+  it("derives the age bound from the interval: ten intervals, at least 30 s, at most Hornet's 5 minutes", () => {
     expect(maxMilestoneAgeMs(undefined)).to.equal(MAX_MILESTONE_AGE_MS);
     expect(maxMilestoneAgeMs(1)).to.equal(30_000);
     expect(maxMilestoneAgeMs(5)).to.equal(50_000);
@@ -42,7 +42,9 @@ describe('node health', function () {
     info = await h.service.getInfo();
     expect(info.status?.isHealthy).to.equal(false);
     expect(info.status?.healthReasons).to.have.length(1);
-    expect(info.status?.healthReasons[0]).to.match(/^the latest milestone \(1\) is \d+ s old, more than the 50 s allowed$/);
+    expect(info.status?.healthReasons[0]).to.match(
+      /^the latest milestone \(1\) is \d+ s old, more than the 50 s allowed$/,
+    );
 
     await h.coordinator.issue();
     info = await h.service.getInfo();

@@ -14,7 +14,16 @@ describe('peering: --peer configuration', () => {
     expect(parseRunArgs(['--peer', `${key}@10.0.0.1:15600`]).peers).to.deep.equal([`${key}@10.0.0.1:15600`]);
   });
   it('refuses addresses without a valid port', () => {
-    for (const bad of ['127.0.0.1', '127.0.0.1:0', 'host:70000', ':15000', 'a b:1', 'http://x:1', `0x${'ab'.repeat(31)}@h:1`, `${'ab'.repeat(32)}@h:1`]) {
+    for (const bad of [
+      '127.0.0.1',
+      '127.0.0.1:0',
+      'host:70000',
+      ':15000',
+      'a b:1',
+      'http://x:1',
+      `0x${'ab'.repeat(31)}@h:1`,
+      `${'ab'.repeat(32)}@h:1`,
+    ]) {
       expect(() => parseRunArgs(['--peer', bad]), bad).to.throw(ConfigError, /expected HOST:PORT/);
     }
   });
@@ -23,7 +32,11 @@ describe('peering: --peer configuration', () => {
     try {
       const file = join(dir, 'config.json');
       writeFileSync(file, JSON.stringify({ peers: ['127.0.0.1:1', '127.0.0.1:2'] }));
-      expect(parseRunArgs(['--config', file, '--peer', '127.0.0.1:3']).peers).to.deep.equal(['127.0.0.1:1', '127.0.0.1:2', '127.0.0.1:3']);
+      expect(parseRunArgs(['--config', file, '--peer', '127.0.0.1:3']).peers).to.deep.equal([
+        '127.0.0.1:1',
+        '127.0.0.1:2',
+        '127.0.0.1:3',
+      ]);
       writeFileSync(file, JSON.stringify({ peers: ['nope'] }));
       expect(() => parseRunArgs(['--config', file])).to.throw(ConfigError, /peers\[0\]: expected HOST:PORT/);
     } finally {

@@ -1,8 +1,8 @@
 /**
- * Peer identity (src/node/peering/identity.ts, src/node/peering/handshake.ts) over in-memory links: the identity key file
- * (created 0600, stable, read by `tool identity`), the handshake's proof (a replayed or forged proof, a proof before
- * the handshake, a node ID that is not the key's, a key of small order: dropped), and static peers named with their
- * key (`0xPUBKEY@HOST:PORT`): the right key connects, another is refused with a log line naming both keys.
+ * Peer identity (src/node/peering/identity.ts, src/node/peering/handshake.ts) over in-memory links: the identity key
+ * file (created 0600, stable, read by `tool identity`), the handshake's proof (a replayed or forged proof, a proof
+ * before the handshake, a node ID that is not the key's, a key of small order: dropped), and static peers named with
+ * their key (`0xPUBKEY@HOST:PORT`): the right key connects, another is refused with a log line naming both keys.
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -17,7 +17,13 @@ import { composeNode, type ComposedNode } from '../../../src/node/compose.ts';
 import { devGenesis } from '../../../src/node/genesis/genesis.ts';
 import { IDENTITY_FILE, loadOrCreateIdentity, readIdentity } from '../../../src/node/peering/identity.ts';
 import { createNetwork } from '../../../src/node/genesis/network.ts';
-import { ephemeralIdentity, nodeIdOf, proofVerifies, proveIdentity, usableIdentityKey } from '../../../src/node/peering/handshake.ts';
+import {
+  ephemeralIdentity,
+  nodeIdOf,
+  proofVerifies,
+  proveIdentity,
+  usableIdentityKey,
+} from '../../../src/node/peering/handshake.ts';
 import type { PeerLink } from '../../../src/node/peering/link.ts';
 import type { PeeringOptions } from '../../../src/node/peering/manager.ts';
 import { TestPeer } from '../../support/peer-handshake.ts';
@@ -60,13 +66,21 @@ class MemLink implements PeerLink {
   }
 }
 
-async function node(options: Partial<PeeringOptions> = {}): Promise<{ parts: ComposedNode; logger: CollectingLogger; close(): Promise<void> }> {
+async function node(
+  options: Partial<PeeringOptions> = {},
+): Promise<{ parts: ComposedNode; logger: CollectingLogger; close(): Promise<void> }> {
   const store = await NodeStore.open(new MemoryKeyValueStore());
   const g = devGenesis({ minPowScore: 0, timestamp: 1700000000 });
   g.protocol.networkName = NETWORK;
   const network = await createNetwork(store, g);
   const logger = new CollectingLogger();
-  const parts = await composeNode({ store, network, version: 'test', logger, peering: { tickMs: 10, heartbeatMs: 50, backoffBaseMs: 5000, ...options } });
+  const parts = await composeNode({
+    store,
+    network,
+    version: 'test',
+    logger,
+    peering: { tickMs: 10, heartbeatMs: 50, backoffBaseMs: 5000, ...options },
+  });
   await parts.peering.start();
   return {
     parts,
@@ -146,7 +160,16 @@ describe('peer identity: the handshake', () => {
     // the node proved its key over our nonce
     const theirs = one.first('handshake').kind!.value as { publicKey: Uint8Array; nonce: Uint8Array };
     const proof = one.first('handshakeProof').kind!.value as { signature: Uint8Array };
-    expect(proofVerifies(networkIdFromName(NETWORK), peer.identity.publicKey, peer.nonce, theirs.publicKey, theirs.nonce, proof.signature)).to.equal(true);
+    expect(
+      proofVerifies(
+        networkIdFromName(NETWORK),
+        peer.identity.publicKey,
+        peer.nonce,
+        theirs.publicKey,
+        theirs.nonce,
+        proof.signature,
+      ),
+    ).to.equal(true);
     const ours = peer.proof(NETWORK, one.first('handshake'));
     one.deliver(ours);
     expect(n.parts.peering.connectedPeers()).to.equal(1);
@@ -168,11 +191,31 @@ describe('peer identity: the handshake', () => {
   });
 
   for (const [name, send, reason] of [
-    ['a proof before the handshake', (l: MemLink, p: TestPeer) => l.deliver(p.proof(NETWORK, l.first('handshake'))), 'a handshake proof before the handshake'],
-    ['a node ID that is not its key\'s', (l: MemLink, p: TestPeer) => l.deliver(p.hello(NETWORK, { nodeId: new Uint8Array(16).fill(1) })), 'is not the one of its identity key'],
-    ['a key of small order', (l: MemLink, p: TestPeer) => l.deliver(p.hello(NETWORK, { publicKey: Uint8Array.of(1, ...new Uint8Array(31)) })), 'no usable Ed25519 public key'],
-    ['a short nonce', (l: MemLink, p: TestPeer) => l.deliver(p.hello(NETWORK, { nonce: new Uint8Array(8) })), 'nonce of 8 bytes'],
-    ['protocol 1 (no identity)', (l: MemLink, p: TestPeer) => l.deliver(p.hello(NETWORK, { protocol: 1 })), 'peer protocol 1, this node speaks 2'],
+    [
+      'a proof before the handshake',
+      (l: MemLink, p: TestPeer) => l.deliver(p.proof(NETWORK, l.first('handshake'))),
+      'a handshake proof before the handshake',
+    ],
+    [
+      "a node ID that is not its key's",
+      (l: MemLink, p: TestPeer) => l.deliver(p.hello(NETWORK, { nodeId: new Uint8Array(16).fill(1) })),
+      'is not the one of its identity key',
+    ],
+    [
+      'a key of small order',
+      (l: MemLink, p: TestPeer) => l.deliver(p.hello(NETWORK, { publicKey: Uint8Array.of(1, ...new Uint8Array(31)) })),
+      'no usable Ed25519 public key',
+    ],
+    [
+      'a short nonce',
+      (l: MemLink, p: TestPeer) => l.deliver(p.hello(NETWORK, { nonce: new Uint8Array(8) })),
+      'nonce of 8 bytes',
+    ],
+    [
+      'protocol 1 (no identity)',
+      (l: MemLink, p: TestPeer) => l.deliver(p.hello(NETWORK, { protocol: 1 })),
+      'peer protocol 1, this node speaks 2',
+    ],
   ] as [string, (l: MemLink, p: TestPeer) => void, string][]) {
     it(`drops a peer sending ${name}`, async () => {
       n = await node();
@@ -198,7 +241,10 @@ describe('peer identity: the handshake', () => {
       links.set(address, link);
       return link;
     };
-    n = await node({ peers: [`${toHex0x(right.identity.publicKey)}@good:1`, `${toHex0x(right.identity.publicKey)}@bad:2`, 'any:3'], dial });
+    n = await node({
+      peers: [`${toHex0x(right.identity.publicKey)}@good:1`, `${toHex0x(right.identity.publicKey)}@bad:2`, 'any:3'],
+      dial,
+    });
     const good = links.get('good:1')!;
     good.deliver(right.hello(NETWORK));
     good.deliver(right.proof(NETWORK, good.first('handshake')));
@@ -206,7 +252,8 @@ describe('peer identity: the handshake', () => {
     const bad = links.get('bad:2')!;
     bad.deliver(impostor.hello(NETWORK));
     expect(bad.closed).to.equal(true);
-    expect(bad.sent.some((m) => m.kind?.$case === 'handshakeProof')).to.equal(false); // refused before we prove anything to it
+    // refused before we prove anything to it
+    expect(bad.sent.some((m) => m.kind?.$case === 'handshakeProof')).to.equal(false);
     const line = n.logger.lines.find((l) => l.includes('bad:2') && l.includes('dropped'));
     expect(line).to.contain(toHex0x(impostor.identity.publicKey)).and.to.contain(toHex0x(right.identity.publicKey));
     // a bare HOST:PORT accepts any identity
@@ -214,7 +261,9 @@ describe('peer identity: the handshake', () => {
     any.deliver(impostor.hello(NETWORK));
     any.deliver(impostor.proof(NETWORK, any.first('handshake')));
     await until('two peers', () => n!.parts.peering.connectedPeers() === 2);
-    expect(n.parts.peering.peerInfos().find((p) => p.address === 'good:1')?.id).to.equal(Buffer.from(right.nodeId).toString('hex'));
+    expect(n.parts.peering.peerInfos().find((p) => p.address === 'good:1')?.id).to.equal(
+      Buffer.from(right.nodeId).toString('hex'),
+    );
   });
 
   it('the node ID and /info identity derive from the identity key', async () => {

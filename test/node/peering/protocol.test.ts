@@ -91,7 +91,13 @@ async function harness(options: Partial<PeeringOptions> = {}, minPowScore = 0): 
   g.protocol.networkName = NETWORK;
   const network = await createNetwork(store, g);
   const logger = new CollectingLogger();
-  const parts = await composeNode({ store, network, version: 'test', logger, peering: { tickMs: 10, heartbeatMs: 50, requestTimeoutMs: 100, ...options } });
+  const parts = await composeNode({
+    store,
+    network,
+    version: 'test',
+    logger,
+    peering: { tickMs: 10, heartbeatMs: 50, requestTimeoutMs: 100, ...options },
+  });
   const { service, peering: manager } = parts;
   await manager.start();
   return {
@@ -106,7 +112,18 @@ async function harness(options: Partial<PeeringOptions> = {}, minPowScore = 0): 
       const peer = new TestPeer();
       link.deliver(peer.hello(NETWORK));
       link.deliver(peer.proof(NETWORK, link.of('handshake')[0]!));
-      link.deliver({ kind: { $case: 'heartbeat', value: { latestMilestoneIndex: 0, confirmedMilestoneIndex: 0, pruningIndex: 0, connectedPeers: 1, syncedPeers: 0 } } });
+      link.deliver({
+        kind: {
+          $case: 'heartbeat',
+          value: {
+            latestMilestoneIndex: 0,
+            confirmedMilestoneIndex: 0,
+            pruningIndex: 0,
+            connectedPeers: 1,
+            syncedPeers: 0,
+          },
+        },
+      });
       return link;
     },
     async close() {
@@ -117,11 +134,18 @@ async function harness(options: Partial<PeeringOptions> = {}, minPowScore = 0): 
 }
 
 function tagged(parents: Uint8Array[], n: number): { bytes: Uint8Array; id: Uint8Array } {
-  const bytes = encodeBlock({ protocolVersion: 2, parents, payload: { type: 5, tag: new Uint8Array([n & 0xff, n >> 8]), data: new Uint8Array([n & 0xff]) }, nonce: 0n });
+  const bytes = encodeBlock({
+    protocolVersion: 2,
+    parents,
+    payload: { type: 5, tag: new Uint8Array([n & 0xff, n >> 8]), data: new Uint8Array([n & 0xff]) },
+    nonce: 0n,
+  });
   return { bytes, id: blockIdOf(bytes) };
 }
 
-const blockMsg = (data: Uint8Array, version = BlockVersion.BLOCK_VERSION_V2): PeerMessage => ({ kind: { $case: 'block', value: { version, data } } });
+const blockMsg = (data: Uint8Array, version = BlockVersion.BLOCK_VERSION_V2): PeerMessage => ({
+  kind: { $case: 'block', value: { version, data } },
+});
 
 describe('peering: building blocks', () => {
   it('TokenBucket allows a burst, then the rate', () => {
@@ -157,8 +181,15 @@ describe('peering: building blocks', () => {
       running: () => false,
     };
     const requests = { milestoneArrived: () => undefined } as unknown as SyncRequests;
-    const sync = new Sync(ctx, {} as Pick<PeeringPort, 'store' | 'protocol'>, requests, {} as SyncStatusView, { retry: async () => undefined });
-    const milestone = (index: number): Block => ({ protocolVersion: 2, parents: [], payload: { type: 7, index } as never, nonce: 0n });
+    const sync = new Sync(ctx, {} as Pick<PeeringPort, 'store' | 'protocol'>, requests, {} as SyncStatusView, {
+      retry: async () => undefined,
+    });
+    const milestone = (index: number): Block => ({
+      protocolVersion: 2,
+      parents: [],
+      payload: { type: 7, index } as never,
+      nonce: 0n,
+    });
     const id = (n: number): Uint8Array => new Uint8Array(32).map((_, i) => (i < 4 ? (n >>> (8 * i)) & 0xff : 1));
     // Milestone blocks a client stored without PoW, under indexes far above the ledger, then the next real one.
     for (let i = 0; i < 3 * MAX_MILESTONE_BLOCKS; i++) sync.noteMilestone(milestone(1_000_000 + i), id(i));
@@ -212,7 +243,9 @@ describe('peering: stream protocol', function () {
     expect(p1.of('block')).to.have.length(0); // never back to the sender
     expect(p2.of('block').length).to.be.at.most(1);
     expect(p3.of('block')).to.have.length(1);
-    expect(toHex(blockIdOf((p3.of('block')[0]!.kind as { value: { data: Uint8Array } }).value.data))).to.equal(toHex(blk.id));
+    expect(toHex(blockIdOf((p3.of('block')[0]!.kind as { value: { data: Uint8Array } }).value.data))).to.equal(
+      toHex(blk.id),
+    );
     expect([p1.closed, p2.closed, p3.closed]).to.deep.equal([false, false, false]);
   });
 
@@ -231,7 +264,9 @@ describe('peering: stream protocol', function () {
     await until('child solid', async () => (await h.store.getBlockMetadata(child.id))?.solid === true);
     await tick(20);
     // p2 got the gossiped child, not the requested parent
-    expect(p2.of('block').map((m) => toHex(blockIdOf((m.kind as { value: { data: Uint8Array } }).value.data)))).to.deep.equal([toHex(child.id)]);
+    expect(
+      p2.of('block').map((m) => toHex(blockIdOf((m.kind as { value: { data: Uint8Array } }).value.data))),
+    ).to.deep.equal([toHex(child.id)]);
   });
 
   it('answers block requests by ID with the stored bytes, and nothing for unknown IDs', async () => {
@@ -242,7 +277,12 @@ describe('peering: stream protocol', function () {
     await until('stored', () => h.store.hasBlock(blk.id));
     const p2 = await h.connect();
     p2.deliver({ kind: { $case: 'blockRequest', value: { version: BlockVersion.BLOCK_VERSION_V2, blockId: blk.id } } });
-    p2.deliver({ kind: { $case: 'blockRequest', value: { version: BlockVersion.BLOCK_VERSION_V2, blockId: new Uint8Array(32).fill(9) } } });
+    p2.deliver({
+      kind: {
+        $case: 'blockRequest',
+        value: { version: BlockVersion.BLOCK_VERSION_V2, blockId: new Uint8Array(32).fill(9) },
+      },
+    });
     await until('answer', () => p2.of('block').length === 1);
     await tick(20);
     expect(p2.of('block')).to.have.length(1);
@@ -254,7 +294,13 @@ describe('peering: stream protocol', function () {
     ['an undecodable block', blockMsg(new Uint8Array([2, 9, 9])), 'invalid block'],
     ['a block of unknown version', blockMsg(new Uint8Array([2, 1]), 7 as BlockVersion), 'unknown version'],
     ['an empty message', { kind: undefined }, 'empty message'],
-    ['a request with a wrong-length ID', { kind: { $case: 'blockRequest', value: { version: BlockVersion.BLOCK_VERSION_V2, blockId: new Uint8Array(31) } } }, '31-byte ID'],
+    [
+      'a request with a wrong-length ID',
+      {
+        kind: { $case: 'blockRequest', value: { version: BlockVersion.BLOCK_VERSION_V2, blockId: new Uint8Array(31) } },
+      },
+      '31-byte ID',
+    ],
     ['a second handshake', new TestPeer().hello(NETWORK), 'a second handshake'],
   ] as [string, PeerMessage, string][]) {
     it(`disconnects and bans a peer sending ${name}; the other peers go on`, async () => {
@@ -274,7 +320,10 @@ describe('peering: stream protocol', function () {
 
   it('a node ID banned on a stream this node dialed is refused when it comes back, and its address is not redialed at once', async () => {
     const links: MemLink[] = [];
-    h = await harness({ peers: ['127.0.0.1:7'], dial: (address) => links[links.push(new MemLink(address, false)) - 1]! });
+    h = await harness({
+      peers: ['127.0.0.1:7'],
+      dial: (address) => links[links.push(new MemLink(address, false)) - 1]!,
+    });
     await until('dialed', () => links.length === 1);
     const rogue = new TestPeer();
     const link = links[0]!;
@@ -322,9 +371,32 @@ describe('peering: stream protocol', function () {
   it('drops a peer over its message rate', async () => {
     h = await harness({ messageRate: 5, messageBurst: 5 });
     const p = await h.connect(); // handshake + proof + heartbeat = 3 tokens
-    for (let i = 0; i < 2; i++) p.deliver({ kind: { $case: 'heartbeat', value: { latestMilestoneIndex: 0, confirmedMilestoneIndex: 0, pruningIndex: 0, connectedPeers: 1, syncedPeers: 0 } } });
+    for (let i = 0; i < 2; i++)
+      p.deliver({
+        kind: {
+          $case: 'heartbeat',
+          value: {
+            latestMilestoneIndex: 0,
+            confirmedMilestoneIndex: 0,
+            pruningIndex: 0,
+            connectedPeers: 1,
+            syncedPeers: 0,
+          },
+        },
+      });
     expect(p.closed).to.equal(false);
-    p.deliver({ kind: { $case: 'heartbeat', value: { latestMilestoneIndex: 0, confirmedMilestoneIndex: 0, pruningIndex: 0, connectedPeers: 1, syncedPeers: 0 } } });
+    p.deliver({
+      kind: {
+        $case: 'heartbeat',
+        value: {
+          latestMilestoneIndex: 0,
+          confirmedMilestoneIndex: 0,
+          pruningIndex: 0,
+          connectedPeers: 1,
+          syncedPeers: 0,
+        },
+      },
+    });
     expect(p.closed).to.equal(true);
     expect(h.logger.lines.join('\n')).to.contain('more than 5 messages/s');
   });
@@ -343,7 +415,18 @@ describe('peering: stream protocol', function () {
     h = await harness();
     expect(h.manager.synced).to.equal(true);
     const p = await h.connect();
-    p.deliver({ kind: { $case: 'heartbeat', value: { latestMilestoneIndex: 5, confirmedMilestoneIndex: 5, pruningIndex: 0, connectedPeers: 1, syncedPeers: 0 } } });
+    p.deliver({
+      kind: {
+        $case: 'heartbeat',
+        value: {
+          latestMilestoneIndex: 5,
+          confirmedMilestoneIndex: 5,
+          pruningIndex: 0,
+          connectedPeers: 1,
+          syncedPeers: 0,
+        },
+      },
+    });
     expect(h.manager.synced).to.equal(false);
     const err = await h.service.submitBlock({ block: { $case: 'raw', value: tagged([h.sep], 7).bytes } }).then(
       () => undefined,
@@ -362,7 +445,18 @@ describe('peering: stream protocol', function () {
     h = await harness();
     const p = await h.connect();
     const beat = (latest: number): void =>
-      p.deliver({ kind: { $case: 'heartbeat', value: { latestMilestoneIndex: latest, confirmedMilestoneIndex: latest, pruningIndex: 0, connectedPeers: 1, syncedPeers: 0 } } });
+      p.deliver({
+        kind: {
+          $case: 'heartbeat',
+          value: {
+            latestMilestoneIndex: latest,
+            confirmedMilestoneIndex: latest,
+            pruningIndex: 0,
+            connectedPeers: 1,
+            syncedPeers: 0,
+          },
+        },
+      });
     beat(2);
     expect([h.manager.synced, h.manager.almostSynced]).to.deep.equal([false, true]);
     const ok = await h.service.submitBlock({ block: { $case: 'raw', value: tagged([h.sep], 8).bytes } });

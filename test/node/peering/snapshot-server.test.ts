@@ -25,9 +25,27 @@ import { LEDGER_META } from '../../../src/core/ledger/index.ts';
 import { MemoryKeyValueStore, META } from '../../../src/core/store/index.ts';
 import type { PeerMessage, SnapshotChunk, SnapshotDownload, SnapshotOffer } from '../../../src/grpc/gen/peer.ts';
 import type { Genesis } from '../../../src/node/genesis/genesis.ts';
-import { CHUNK_BYTES, SNAPSHOT_SERVING_DEFAULTS, SnapshotServer, type RequestingPeer, type SnapshotServingSettings } from '../../../src/node/peering/snapshot-server.ts';
+import {
+  CHUNK_BYTES,
+  SNAPSHOT_SERVING_DEFAULTS,
+  SnapshotServer,
+  type RequestingPeer,
+  type SnapshotServingSettings,
+} from '../../../src/node/peering/snapshot-server.ts';
 import { EXTRA_HISTORY } from '../../../src/node/pruning/pruner.ts';
-import { addressOf, basicOutput, genesisCoins, milestones, openNode, spend, submit, testGenesis, walletSeed, type Coin, type TestParts } from '../pruning-support.ts';
+import {
+  addressOf,
+  basicOutput,
+  genesisCoins,
+  milestones,
+  openNode,
+  spend,
+  submit,
+  testGenesis,
+  walletSeed,
+  type Coin,
+  type TestParts,
+} from '../pruning-support.ts';
 
 /** A peer as the peer layer hands it to the server: its node ID and a link whose messages are kept. */
 interface FakePeer extends RequestingPeer {
@@ -36,7 +54,17 @@ interface FakePeer extends RequestingPeer {
 
 function fakePeer(nodeId: string | undefined, address = `${nodeId ?? 'anonymous'}.peer:15600`): FakePeer {
   const sent: PeerMessage[] = [];
-  return { ...(nodeId === undefined ? {} : { nodeId }), sent, link: { address, send: (m) => (sent.push(m), true) } };
+  return {
+    ...(nodeId === undefined ? {} : { nodeId }),
+    sent,
+    link: {
+      address,
+      send: (m) => {
+        sent.push(m);
+        return true;
+      },
+    },
+  };
 }
 
 /** The last offer (or refusal) a peer got. */
@@ -104,9 +132,18 @@ async function until(what: string, cond: () => boolean | Promise<boolean>, ms = 
 const settleDown = (): Promise<void> => new Promise((r) => setTimeout(r, 40));
 
 /** Spends `coin` into `n` outputs of `amount` to `seed`'s own address plus the change. */
-function fanOut(g: Genesis, seed: Uint8Array, coin: Coin, n: number, amount: bigint): { tx: TransactionPayload; change: Coin } {
+function fanOut(
+  g: Genesis,
+  seed: Uint8Array,
+  coin: Coin,
+  n: number,
+  amount: bigint,
+): { tx: TransactionPayload; change: Coin } {
   const own = addressOf(seed);
-  const outputs = [...Array.from({ length: n }, () => basicOutput(amount, own)), basicOutput(coin.output.amount - amount * BigInt(n), own)];
+  const outputs = [
+    ...Array.from({ length: n }, () => basicOutput(amount, own)),
+    basicOutput(coin.output.amount - amount * BigInt(n), own),
+  ];
   const tx = spend(g, seed, coin, outputs);
   return { tx, change: { outputId: outputId(transactionIdOf(tx), n), output: outputs[n]! } };
 }
@@ -157,7 +194,18 @@ describe('snapshot server: the limits of serving snapshots to bootstrapping peer
   function serve(settings: Partial<SnapshotServingSettings> = {}): { server: SnapshotServer; dir: string } {
     const { parts, logger } = node;
     const dir = join(root, `peers-${dirs++}`);
-    const server = new SnapshotServer({ store: parts.store, network: parts.network, pruneHold: (fn) => parts.pruner.exclusive(fn), attachHold: (fn) => parts.attacher.exclusive(fn), dir, logger, now: () => clock }, settings);
+    const server = new SnapshotServer(
+      {
+        store: parts.store,
+        network: parts.network,
+        pruneHold: (fn) => parts.pruner.exclusive(fn),
+        attachHold: (fn) => parts.attacher.exclusive(fn),
+        dir,
+        logger,
+        now: () => clock,
+      },
+      settings,
+    );
     servers.push(server);
     return { server, dir };
   }
@@ -180,11 +228,18 @@ describe('snapshot server: the limits of serving snapshots to bootstrapping peer
    * download's slot (once its file is closed), so an offer right after may still find it under way.
    */
   async function offeredWhenFree(server: SnapshotServer, p: FakePeer, index = 0): Promise<SnapshotOffer> {
-    await until('the ended download lets go of its slot', async () => !/under way/.test((await ask(server, p, index)).reason));
+    await until(
+      'the ended download lets go of its slot',
+      async () => !/under way/.test((await ask(server, p, index)).reason),
+    );
     return offered(server, p, index);
   }
 
-  function download(server: SnapshotServer, ticket: Uint8Array, options: { offset?: bigint; stall?: boolean } = {}): FakeCall {
+  function download(
+    server: SnapshotServer,
+    ticket: Uint8Array,
+    options: { offset?: bigint; stall?: boolean } = {},
+  ): FakeCall {
     const call = new FakeCall({ ticket, offset: options.offset ?? 0n }, options);
     calls.push(call);
     server.download(call as unknown as ServerWritableStream<SnapshotDownload, SnapshotChunk>);
@@ -324,7 +379,11 @@ describe('snapshot server: the limits of serving snapshots to bootstrapping peer
     first.accept = true;
     first.emit('drain');
     await completes(first, offer);
-    await refusedWith(download(server, offer.ticket, { offset: 1000n }), Status.PERMISSION_DENIED, /unknown or expired snapshot ticket/);
+    await refusedWith(
+      download(server, offer.ticket, { offset: 1000n }),
+      Status.PERMISSION_DENIED,
+      /unknown or expired snapshot ticket/,
+    );
     // a ticket nobody was given
     await refusedWith(download(server, new Uint8Array(16).fill(7)), Status.PERMISSION_DENIED, /unknown or expired/);
   });
@@ -338,13 +397,17 @@ describe('snapshot server: the limits of serving snapshots to bootstrapping peer
     await completes(download(server, forA.ticket), forA);
     const forB = await offered(server, b);
     clock += 5_001;
-    await refusedWith(download(server, forB.ticket), Status.PERMISSION_DENIED, /unknown or expired snapshot ticket: ask for a new offer/);
+    await refusedWith(
+      download(server, forB.ticket),
+      Status.PERMISSION_DENIED,
+      /unknown or expired snapshot ticket: ask for a new offer/,
+    );
     // a new offer is good again
     const fresh = await offered(server, b);
     await completes(download(server, fresh.ticket), fresh);
   });
 
-  it('holds one ticket per peer node: a new offer replaces the old ticket, other peers\' stay good', async () => {
+  it("holds one ticket per peer node: a new offer replaces the old ticket, other peers' stay good", async () => {
     const { server } = serve();
     const a = fakePeer('a');
     const b = fakePeer('b');
@@ -361,7 +424,11 @@ describe('snapshot server: the limits of serving snapshots to bootstrapping peer
     const { server } = serve({ maxDownloads: 1 });
     const a = fakePeer('a');
     const offer = await offered(server, a);
-    await refusedWith(download(server, offer.ticket, { offset: offer.size + 1n }), Status.OUT_OF_RANGE, new RegExp(`^offset ${offer.size + 1n} is beyond the snapshot's ${offer.size} bytes`));
+    await refusedWith(
+      download(server, offer.ticket, { offset: offer.size + 1n }),
+      Status.OUT_OF_RANGE,
+      new RegExp(`^offset ${offer.size + 1n} is beyond the snapshot's ${offer.size} bytes`),
+    );
     // the one slot is free: the same peer is offered again and downloads
     const again = await offered(server, a);
     await completes(download(server, again.ticket, { offset: 5n }), again, 5);
@@ -408,14 +475,24 @@ describe('snapshot server: the limits of serving snapshots to bootstrapping peer
     expect((await offered(server, fakePeer('b'), target - 2)).index).to.equal(target - 2);
     clock += 1;
     expect((await offered(server, a, target - 1)).index).to.equal(target - 1);
-    expect(files(dir), 'the two newest (the first one went: no download, a\'s new ticket replaced its)').to.deep.equal([name(target - 2), name(target - 1)].sort());
+    expect(files(dir), "the two newest (the first one went: no download, a's new ticket replaced its)").to.deep.equal(
+      [name(target - 2), name(target - 1)].sort(),
+    );
     // a milestone outside the window is refused before anything is written
-    expect((await ask(server, fakePeer('c'), target + 1)).reason).to.match(new RegExp(`^no snapshot of milestone ${target + 1}: this node offers milestones \\d+ to ${target}`));
+    expect((await ask(server, fakePeer('c'), target + 1)).reason).to.match(
+      new RegExp(`^no snapshot of milestone ${target + 1}: this node offers milestones \\d+ to ${target}`),
+    );
   });
 
   it('keeps the two newest files; an older one is deleted once no download reads it nor a ticket names it', async () => {
     const { server, dir } = serve({ maxDownloads: 4 });
-    const [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'].map((id) => fakePeer(id)) as [FakePeer, FakePeer, FakePeer, FakePeer, FakePeer];
+    const [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'].map((id) => fakePeer(id)) as [
+      FakePeer,
+      FakePeer,
+      FakePeer,
+      FakePeer,
+      FakePeer,
+    ];
     const forA = await offered(server, a, target);
     const reading = await stalled(server, forA.ticket);
     const forB = await offered(server, b, target - 1);
@@ -485,7 +562,9 @@ describe('snapshot server: the limits of serving snapshots to bootstrapping peer
   it('holds at most 256 offers waiting to be downloaded', async () => {
     const { server } = serve();
     for (let i = 0; i < 256; i++) await offered(server, fakePeer(`p${i}`));
-    expect((await ask(server, fakePeer('one-more'))).reason).to.equal('busy: too many offers wait to be downloaded, try again later');
+    expect((await ask(server, fakePeer('one-more'))).reason).to.equal(
+      'busy: too many offers wait to be downloaded, try again later',
+    );
     // a peer that holds one gets a new one in its place
     expect((await ask(server, fakePeer('p7'))).reason).to.equal('');
   });

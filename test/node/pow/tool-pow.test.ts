@@ -21,7 +21,9 @@ describe('cli: ledger-node tool pow', function () {
     const mined = fromHex(lines[0]!);
     expect(toHex(mined.subarray(0, 92))).to.equal(toHex(body));
     expect(powScore(mined)).to.be.at.least(200);
-    expect(lines[1]).to.match(new RegExp(`^score: ${powScore(mined)} \\(\\d+ trailing zeros, 10 needed for 200 at 100 bytes\\)$`));
+    expect(lines[1]).to.match(
+      new RegExp(`^score: ${powScore(mined)} \\(\\d+ trailing zeros, 10 needed for 200 at 100 bytes\\)$`),
+    );
     expect(lines[2]).to.match(/^nonce: \d+$/);
     expect(lines[3]).to.match(/^hashes: \d+$/);
     expect(lines[4]).to.match(/^hash rate: [\d.]+ MH\/s \([\d.]+ MH\/s per worker, 1 worker, [\d.]+ s\)$/);

@@ -7,7 +7,9 @@ import { kernelBytes } from '../../../src/core/pow/wasm-kernel.ts';
 describe('node/pow WASM build (generated-code drift)', function () {
   this.timeout(20000);
   it('rebuilding from kernel-wat.ts with wabt gives exactly the committed kernel.generated.ts', async () => {
-    expect(await buildKernelModuleText(), 'run: npx tsx scripts/build-wasm.ts').to.equal(readFileSync(GENERATED, 'utf8'));
+    expect(await buildKernelModuleText(), 'run: npx tsx scripts/build-wasm.ts').to.equal(
+      readFileSync(GENERATED, 'utf8'),
+    );
   });
   it('the kernel the runtime loads is byte for byte the assembled source', async () => {
     expect(Array.from(kernelBytes())).to.deep.equal(Array.from(await assembleWat(kernelWat())));

@@ -8,7 +8,21 @@ import { MemoryKeyValueStore, NodeStore } from '../../../src/core/store/index.ts
 import { blockIdV3, type SignedTransactionPayloadV3 } from '../../../src/core/v3/index.ts';
 import { V3Engine } from '../../../src/node/v3/engine.ts';
 import { genesisV3FromJson, genesisV3ToJson, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
-import { basic, basicBlock, genesisOutputId, GENESIS_TIME, inputOf, key, NS, signedTx, slotStartNs, testGenesisV3, txIdOf, USER, WALLET } from './helpers.ts';
+import {
+  basic,
+  basicBlock,
+  genesisOutputId,
+  GENESIS_TIME,
+  inputOf,
+  key,
+  NS,
+  signedTx,
+  slotStartNs,
+  testGenesisV3,
+  txIdOf,
+  USER,
+  WALLET,
+} from './helpers.ts';
 
 const NOW_MS = (GENESIS_TIME + 1000) * 1000;
 
@@ -33,7 +47,13 @@ describe('v3 engine', () => {
   let store: NodeStore;
   let engine: V3Engine;
   const params = () => engine.params;
-  const block = (o: { parents?: Uint8Array[]; time: bigint; payload?: SignedTransactionPayloadV3; issuer?: ReturnType<typeof key>; maxBurnedMana?: bigint }) =>
+  const block = (o: {
+    parents?: Uint8Array[];
+    time: bigint;
+    payload?: SignedTransactionPayloadV3;
+    issuer?: ReturnType<typeof key>;
+    maxBurnedMana?: bigint;
+  }) =>
     basicBlock(params(), {
       issuer: o.issuer ?? USER,
       parents: o.parents ?? [engine.genesisBlockId],
@@ -42,8 +62,19 @@ describe('v3 engine', () => {
       ...(o.payload ? { payload: o.payload } : {}),
       ...(o.maxBurnedMana !== undefined ? { maxBurnedMana: o.maxBurnedMana } : {}),
     });
-  const spend = (slot: number, outputIndex = 0, outputs = [basic(1_000_000_000n, key(70))], extra: Partial<SignedTransactionPayloadV3['transaction']> = {}, bad = false) =>
-    signedTx({ creationSlot: slot, inputs: [inputOf(genesisOutputId(g, outputIndex))], outputs, ...extra }, WALLET, params(), bad);
+  const spend = (
+    slot: number,
+    outputIndex = 0,
+    outputs = [basic(1_000_000_000n, key(70))],
+    extra: Partial<SignedTransactionPayloadV3['transaction']> = {},
+    bad = false,
+  ) =>
+    signedTx(
+      { creationSlot: slot, inputs: [inputOf(genesisOutputId(g, outputIndex))], outputs, ...extra },
+      WALLET,
+      params(),
+      bad,
+    );
   const state = async (id: Uint8Array) => (await engine.blockMetadata(id)).blockState;
 
   beforeEach(async () => {
@@ -152,17 +183,90 @@ describe('v3 engine', () => {
   it('refuses invalid blocks and transactions, storing nothing', async () => {
     const t = slotStartNs(params(), 1001);
     const cases: [string, Promise<unknown>, RegExp][] = [
-      ['bad unlock signature', engine.submit({ raw: block({ time: t, payload: spend(1001, 0, undefined, {}, true) }) }), /UNLOCK_INVALID: unlock 0: the Ed25519 signature does not verify/],
-      ['wrong owner', engine.submit({ raw: block({ time: t, payload: signedTx({ creationSlot: 1001, inputs: [inputOf(genesisOutputId(g, 0))], outputs: [basic(1_000_000_000n, key(70))] }, key(61), params()) }) }), /public key does not belong/],
-      ['balance', engine.submit({ raw: block({ time: t, payload: spend(1001, 0, [basic(999_999_999n, key(70))]) }) }), /BASE_TOKEN_MISMATCH/],
-      ['mana', engine.submit({ raw: block({ time: t, payload: spend(1001, 0, [basic(1_000_000_000n, key(70), 10n ** 12n)]) }) }), /MANA_INSUFFICIENT/],
-      ['allotment without commitment input', engine.submit({ raw: block({ time: t, payload: spend(1001, 0, undefined, { allotments: [{ accountId: USER.accountId, mana: 5n }] }) }) }), /needs a commitment input/],
-      ['unknown input', engine.submit({ raw: block({ time: t, payload: signedTx({ creationSlot: 1001, inputs: [inputOf(new Uint8Array([...new Uint8Array(36).fill(3), 0, 0]))], outputs: [basic(1_000_000_000n, key(70))] }, WALLET, params()) }) }), /not an output of the confirmed ledger/],
-      ['creation slot after block slot', engine.submit({ raw: block({ time: t, payload: spend(1002) }) }), /creation slot 1002 is after the block slot 1001/],
+      [
+        'bad unlock signature',
+        engine.submit({ raw: block({ time: t, payload: spend(1001, 0, undefined, {}, true) }) }),
+        /UNLOCK_INVALID: unlock 0: the Ed25519 signature does not verify/,
+      ],
+      [
+        'wrong owner',
+        engine.submit({
+          raw: block({
+            time: t,
+            payload: signedTx(
+              {
+                creationSlot: 1001,
+                inputs: [inputOf(genesisOutputId(g, 0))],
+                outputs: [basic(1_000_000_000n, key(70))],
+              },
+              key(61),
+              params(),
+            ),
+          }),
+        }),
+        /public key does not belong/,
+      ],
+      [
+        'balance',
+        engine.submit({ raw: block({ time: t, payload: spend(1001, 0, [basic(999_999_999n, key(70))]) }) }),
+        /BASE_TOKEN_MISMATCH/,
+      ],
+      [
+        'mana',
+        engine.submit({
+          raw: block({ time: t, payload: spend(1001, 0, [basic(1_000_000_000n, key(70), 10n ** 12n)]) }),
+        }),
+        /MANA_INSUFFICIENT/,
+      ],
+      [
+        'allotment without commitment input',
+        engine.submit({
+          raw: block({
+            time: t,
+            payload: spend(1001, 0, undefined, { allotments: [{ accountId: USER.accountId, mana: 5n }] }),
+          }),
+        }),
+        /needs a commitment input/,
+      ],
+      [
+        'unknown input',
+        engine.submit({
+          raw: block({
+            time: t,
+            payload: signedTx(
+              {
+                creationSlot: 1001,
+                inputs: [inputOf(new Uint8Array([...new Uint8Array(36).fill(3), 0, 0]))],
+                outputs: [basic(1_000_000_000n, key(70))],
+              },
+              WALLET,
+              params(),
+            ),
+          }),
+        }),
+        /not an output of the confirmed ledger/,
+      ],
+      [
+        'creation slot after block slot',
+        engine.submit({ raw: block({ time: t, payload: spend(1002) }) }),
+        /creation slot 1002 is after the block slot 1001/,
+      ],
       ['unknown issuer', engine.submit({ raw: block({ time: t, issuer: key(99) }) }), /is not a known account/],
-      ['unknown parent', engine.submit({ raw: block({ time: t, parents: [new Uint8Array(36).fill(7)] }) }), /parent 0x0707.* is unknown/],
-      ['not after the parent', engine.submit({ raw: block({ time: BigInt(GENESIS_TIME) * NS }) }), /is not after parent/],
-      ['too little maxBurnedMana', engine.submit({ raw: block({ time: t, maxBurnedMana: 0n }) }), /maxBurnedMana 0 is below/],
+      [
+        'unknown parent',
+        engine.submit({ raw: block({ time: t, parents: [new Uint8Array(36).fill(7)] }) }),
+        /parent 0x0707.* is unknown/,
+      ],
+      [
+        'not after the parent',
+        engine.submit({ raw: block({ time: BigInt(GENESIS_TIME) * NS }) }),
+        /is not after parent/,
+      ],
+      [
+        'too little maxBurnedMana',
+        engine.submit({ raw: block({ time: t, maxBurnedMana: 0n }) }),
+        /maxBurnedMana 0 is below/,
+      ],
       ['malformed JSON', engine.submit({ json: '{"header":1}' }), /./],
       ['empty body', engine.submit({ raw: new Uint8Array(0) }), /request body missing/],
     ];
@@ -180,14 +284,22 @@ describe('v3 engine', () => {
   });
 
   it('allotments with a commitment input credit the account; Mana decays and is generated per TIP-39', async () => {
-    const tx = spend(1001, 0, [basic(1_000_000_000n, key(70), 1000n)], { contextInputs: [{ type: 0, commitmentId: engine.genesisCommitmentId }], allotments: [{ accountId: USER.accountId, mana: 25n }] });
+    const tx = spend(1001, 0, [basic(1_000_000_000n, key(70), 1000n)], {
+      contextInputs: [{ type: 0, commitmentId: engine.genesisCommitmentId }],
+      allotments: [{ accountId: USER.accountId, mana: 25n }],
+    });
     await engine.submit({ raw: block({ time: slotStartNs(params(), 1001), payload: tx }) });
     await engine.issueValidationBlocks();
     await engine.issueValidationBlocks();
     expect(engine.transactionState(txIdOf(tx))?.state).to.equal('confirmed');
     expect(engine.allottedMana(USER.accountId)).to.equal(25n);
-    const unknown = spend(1001, 1, undefined, { contextInputs: [{ type: 0, commitmentId: engine.genesisCommitmentId }], allotments: [{ accountId: new Uint8Array(32).fill(4), mana: 1n }] });
-    expect((await rejection(engine.submit({ raw: block({ time: slotStartNs(params(), 1002), payload: unknown }) }))).message).to.match(/UNKNOWN_ACCOUNT/);
+    const unknown = spend(1001, 1, undefined, {
+      contextInputs: [{ type: 0, commitmentId: engine.genesisCommitmentId }],
+      allotments: [{ accountId: new Uint8Array(32).fill(4), mana: 1n }],
+    });
+    expect(
+      (await rejection(engine.submit({ raw: block({ time: slotStartNs(params(), 1002), payload: unknown }) }))).message,
+    ).to.match(/UNKNOWN_ACCOUNT/);
   });
 
   it('a failed store write stops the engine instead of serving state the store does not have', async () => {
@@ -203,7 +315,9 @@ describe('v3 engine', () => {
     try {
       kv.failWrites = true;
       const tx = spend(1001);
-      expect((await rejection(n.engine.submit({ raw: block({ time: slotStartNs(params(), 1001), payload: tx }) }))).message).to.equal('disk full');
+      expect(
+        (await rejection(n.engine.submit({ raw: block({ time: slotStartNs(params(), 1001), payload: tx }) }))).message,
+      ).to.equal('disk full');
       kv.failWrites = false;
       const e = await rejection(n.engine.submit({ raw: block({ time: slotStartNs(params(), 1002) }) }));
       expect(e.message).to.match(/stopped after a store failure: disk full/);
@@ -220,8 +334,20 @@ describe('v3 engine', () => {
     const g3 = testGenesisV3({ seats: 3 });
     const n = await open(g3);
     try {
-      const tx = signedTx({ creationSlot: 1001, inputs: [inputOf(genesisOutputId(g3, 0))], outputs: [basic(1_000_000_000n, key(70))] }, WALLET, n.engine.params);
-      const id = await n.engine.submit({ raw: basicBlock(n.engine.params, { issuer: USER, parents: [n.engine.genesisBlockId], issuingTime: slotStartNs(n.engine.params, 1001), commitmentId: n.engine.genesisCommitmentId, payload: tx }) });
+      const tx = signedTx(
+        { creationSlot: 1001, inputs: [inputOf(genesisOutputId(g3, 0))], outputs: [basic(1_000_000_000n, key(70))] },
+        WALLET,
+        n.engine.params,
+      );
+      const id = await n.engine.submit({
+        raw: basicBlock(n.engine.params, {
+          issuer: USER,
+          parents: [n.engine.genesisBlockId],
+          issuingTime: slotStartNs(n.engine.params, 1001),
+          commitmentId: n.engine.genesisCommitmentId,
+          payload: tx,
+        }),
+      });
       const ids = await n.engine.issueValidationBlocks();
       expect(ids).to.have.length(3);
       expect((await n.engine.blockMetadata(id)).blockState).to.equal('accepted');

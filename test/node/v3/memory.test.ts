@@ -20,7 +20,12 @@ describe('v3 engine: bounded memory', function () {
 
   const submitOn = (parents: Uint8Array[]): Promise<Uint8Array> => {
     nowMs += 1;
-    const raw = basicBlock(engine.params, { issuer: USER, parents, issuingTime: BigInt(nowMs) * 1_000_000n, commitmentId: engine.genesisCommitmentId });
+    const raw = basicBlock(engine.params, {
+      issuer: USER,
+      parents,
+      issuingTime: BigInt(nowMs) * 1_000_000n,
+      commitmentId: engine.genesisCommitmentId,
+    });
     return engine.submit({ raw });
   };
 

@@ -24,7 +24,21 @@ import { devProtocolParametersV3, genesisBlockIdV3, type GenesisV3 } from '../..
 import { ensureSlotIndex, readPruningV3, V3_META_SLOT_INDEX } from '../../../src/node/v3/pruning.ts';
 import { V3_TABLES, type BlockStateRecord, type SlotBlockKey } from '../../../src/node/v3/tables.ts';
 import { milestones, openNode, testGenesis } from '../pruning-support.ts';
-import { basic, basicBlock, genesisOutputId, GENESIS_TIME, inputOf, key, NS, signedTx, slotStartNs, testGenesisV3, txIdOf, USER, WALLET } from './helpers.ts';
+import {
+  basic,
+  basicBlock,
+  genesisOutputId,
+  GENESIS_TIME,
+  inputOf,
+  key,
+  NS,
+  signedTx,
+  slotStartNs,
+  testGenesisV3,
+  txIdOf,
+  USER,
+  WALLET,
+} from './helpers.ts';
 
 /** The boundary of the engine tests: milestone 7's timestamp lies in slot 1050. */
 const S = 1050;
@@ -57,18 +71,27 @@ async function leftovers(store: NodeStore, slot: number, genesisBlockId: Uint8Ar
   for await (const k of store.keys(V3_TABLES.slotBlocks)) {
     indexed++;
     const r = states.get(toHex0x(k.blockId));
-    if (r?.slot !== k.slot) out.push(`slotBlocks: ${toHex0x(k.blockId)} at slot ${k.slot}, its state ${r ? `at ${r.slot}` : 'is gone'}`);
+    if (r?.slot !== k.slot)
+      out.push(`slotBlocks: ${toHex0x(k.blockId)} at slot ${k.slot}, its state ${r ? `at ${r.slot}` : 'is gone'}`);
   }
   if (indexed !== states.size) out.push(`slotBlocks: ${indexed} entries for ${states.size} block states`);
-  for await (const id of store.keys(TABLES.blocks)) if (id.length === 36 && !states.has(toHex0x(id))) out.push(`blocks: v3 block ${toHex0x(id)} without a state`);
-  for await (const id of store.keys(V3_TABLES.tips)) if (!states.has(toHex0x(id)) && toHex0x(id) !== toHex0x(genesisBlockId)) out.push(`tips: ${toHex0x(id)} without a state`);
-  for await (const [tx, b] of store.keys(TABLES.transactionBlocks)) if (b.length === 36 && !states.has(toHex0x(b))) out.push(`transactionBlocks: ${toHex0x(tx)} -> pruned block ${toHex0x(b)}`);
+  for await (const id of store.keys(TABLES.blocks))
+    if (id.length === 36 && !states.has(toHex0x(id))) out.push(`blocks: v3 block ${toHex0x(id)} without a state`);
+  for await (const id of store.keys(V3_TABLES.tips))
+    if (!states.has(toHex0x(id)) && toHex0x(id) !== toHex0x(genesisBlockId))
+      out.push(`tips: ${toHex0x(id)} without a state`);
+  for await (const [tx, b] of store.keys(TABLES.transactionBlocks))
+    if (b.length === 36 && !states.has(toHex0x(b)))
+      out.push(`transactionBlocks: ${toHex0x(tx)} -> pruned block ${toHex0x(b)}`);
   const txs = new Set<string>();
   for await (const [id, r] of store.entries(V3_TABLES.transactions)) {
     txs.add(toHex0x(id));
-    if (r.includedBlockId !== undefined && !states.has(r.includedBlockId)) out.push(`transactions: ${toHex0x(id)} names pruned included block ${r.includedBlockId}`);
+    if (r.includedBlockId !== undefined && !states.has(r.includedBlockId))
+      out.push(`transactions: ${toHex0x(id)} names pruned included block ${r.includedBlockId}`);
   }
-  for await (const [id, r] of store.entries(V3_TABLES.outputs)) if (r.spentBy !== undefined && !txs.has(r.spentBy)) out.push(`outputs: ${toHex0x(id)} spent by pruned transaction ${r.spentBy} is kept`);
+  for await (const [id, r] of store.entries(V3_TABLES.outputs))
+    if (r.spentBy !== undefined && !txs.has(r.spentBy))
+      out.push(`outputs: ${toHex0x(id)} spent by pruned transaction ${r.spentBy} is kept`);
   return out;
 }
 
@@ -95,7 +118,13 @@ class Harness {
 
   bytes(o: { slot: number; parents?: Uint8Array[]; payload?: SignedTransactionPayloadV3 }): Uint8Array {
     const e = this.engine;
-    return basicBlock(e.params, { issuer: USER, parents: o.parents ?? e.selectTips(), issuingTime: slotStartNs(e.params, o.slot), commitmentId: e.genesisCommitmentId, ...(o.payload ? { payload: o.payload } : {}) });
+    return basicBlock(e.params, {
+      issuer: USER,
+      parents: o.parents ?? e.selectTips(),
+      issuingTime: slotStartNs(e.params, o.slot),
+      commitmentId: e.genesisCommitmentId,
+      ...(o.payload ? { payload: o.payload } : {}),
+    });
   }
 
   submit(o: { slot: number; parents?: Uint8Array[]; payload?: SignedTransactionPayloadV3 }): Promise<Uint8Array> {
@@ -108,7 +137,11 @@ class Harness {
   }
 
   spend(outputId: Uint8Array, owner: ReturnType<typeof key>, slot: number, to = key(70)): SignedTransactionPayloadV3 {
-    return signedTx({ creationSlot: slot, inputs: [inputOf(outputId)], outputs: [basic(1_000_000_000n, to)] }, owner, this.engine.params);
+    return signedTx(
+      { creationSlot: slot, inputs: [inputOf(outputId)], outputs: [basic(1_000_000_000n, to)] },
+      owner,
+      this.engine.params,
+    );
   }
 
   async state(id: Uint8Array): Promise<string> {
@@ -175,7 +208,11 @@ describe('v3 pruning by time (engine)', function () {
         expect(await store.has(V3_TABLES.tips, id)).to.equal(false);
       }
       expect(await store.get(V3_TABLES.transactions, txIdOf(tx1))).to.equal(undefined);
-      expect((await collect(store.keys(TABLES.transactionBlocks, { prefix: Uint8Array.of(36, ...txIdOf(tx1)) }))).map(([, b]) => toHex0x(b))).to.deep.equal([toHex0x(reattached)]);
+      expect(
+        (await collect(store.keys(TABLES.transactionBlocks, { prefix: Uint8Array.of(36, ...txIdOf(tx1)) }))).map(
+          ([, b]) => toHex0x(b),
+        ),
+      ).to.deep.equal([toHex0x(reattached)]);
       // the output tx1 spent goes; every unspent output stays, and so does the one tx2 spent (its block is kept)
       expect(await store.get(V3_TABLES.outputs, genesisOutputId(g, 0))).to.equal(undefined);
       expect(engine.output(genesisOutputId(g, 0))).to.equal(undefined);
@@ -188,18 +225,28 @@ describe('v3 pruning by time (engine)', function () {
 
     it('reads of pruned data answer NOT_FOUND saying they may have been pruned; kept data answers as before', async () => {
       const { engine } = h;
-      const note = /\(unknown, or pruned: this node keeps no confirmed v3 block of a slot before 1050, the slot of milestone 7, its pruning index\)$/;
-      for (const read of [engine.blockBytes(b1), engine.blockMetadata(b1), engine.read(() => engine.includedBlockId(txIdOf(tx1)))]) {
+      const note =
+        /\(unknown, or pruned: this node keeps no confirmed v3 block of a slot before 1050, the slot of milestone 7, its pruning index\)$/;
+      for (const read of [
+        engine.blockBytes(b1),
+        engine.blockMetadata(b1),
+        engine.read(() => engine.includedBlockId(txIdOf(tx1))),
+      ]) {
         const e = await failure(read);
         expect(e).to.be.instanceOf(NodeError);
         expect(e.code).to.equal('NOT_FOUND');
         expect(e.message).to.match(note);
       }
-      expect((await failure(engine.blockBytes(idWithSlot(new Uint8Array(32).fill(9), 1200)))).message).to.equal(`block not found: ${toHex0x(idWithSlot(new Uint8Array(32).fill(9), 1200))}`);
+      expect((await failure(engine.blockBytes(idWithSlot(new Uint8Array(32).fill(9), 1200)))).message).to.equal(
+        `block not found: ${toHex0x(idWithSlot(new Uint8Array(32).fill(9), 1200))}`,
+      );
       expect(engine.transactionState(txIdOf(tx1))).to.equal(undefined);
       expect(toHex0x(engine.includedBlockId(txIdOf(tx2)))).to.equal(toHex0x(n1));
       // a kept attachment of a transaction whose included block was pruned: the transaction was confirmed
-      expect(await engine.blockMetadata(reattached)).to.deep.include({ blockState: 'confirmed', transaction: { transactionId: txIdOf(tx1), state: 'confirmed' } });
+      expect(await engine.blockMetadata(reattached)).to.deep.include({
+        blockState: 'confirmed',
+        transaction: { transactionId: txIdOf(tx1), state: 'confirmed' },
+      });
     });
 
     it('forgets the pruned blocks in memory: never offered as parents; a block naming one is refused naming the pruning', async () => {
@@ -212,9 +259,13 @@ describe('v3 pruning by time (engine)', function () {
       const e = await failure(h.submit({ slot: 1101, parents: [b1] }));
       expect(e).to.be.instanceOf(ProtocolError);
       expect(e.code).to.equal('INVALID_FIELD');
-      expect(e.message).to.equal(`Cannot accept block: parent ${toHex0x(b1)} is not kept: its slot 1001 is before slot 1050, up to which this node pruned its confirmed v3 blocks (milestone 7, its pruning index)`);
+      expect(e.message).to.equal(
+        `Cannot accept block: parent ${toHex0x(b1)} is not kept: its slot 1001 is before slot 1050, up to which this node pruned its confirmed v3 blocks (milestone 7, its pruning index)`,
+      );
       // a transaction spending an output pruned with its spender is refused by the ledger, not a crash
-      const again = await failure(h.submit({ slot: 1101, payload: h.spend(genesisOutputId(h.g, 0), WALLET, 1101, key(72)) }));
+      const again = await failure(
+        h.submit({ slot: 1101, payload: h.spend(genesisOutputId(h.g, 0), WALLET, 1101, key(72)) }),
+      );
       expect(again.message).to.match(/is not an output of the confirmed ledger/);
     });
 
@@ -228,7 +279,9 @@ describe('v3 pruning by time (engine)', function () {
       expect(toHex0x(engine.includedBlockId(txIdOf(tx3)))).to.equal(toHex0x(n2));
       expect(engine.output(x)).to.deep.include({ spent: true });
       expect(await h.state(pending)).to.equal('confirmed');
-      expect(await h.leftovers()).to.deep.equal([`blockState: confirmed block ${toHex0x(pending)} of slot 1005 is kept`]);
+      expect(await h.leftovers()).to.deep.equal([
+        `blockState: confirmed block ${toHex0x(pending)} of slot 1005 is kept`,
+      ]);
       expect(await engine.prune(TARGET)).to.deep.include({ blocks: 1, transactions: 0 });
       expect(await h.leftovers()).to.deep.equal([]);
     });
@@ -239,20 +292,35 @@ describe('v3 pruning by time (engine)', function () {
       expect((await failure(engine.blockMetadata(b1))).message).to.match(/or pruned: .* before 1050/);
       expect(await h.state(n1)).to.equal('confirmed');
       expect(engine.output(x)).to.deep.include({ spent: true });
-      expect((await failure(h.submit({ slot: 1103, parents: [b1] }))).message).to.match(/is not kept: its slot 1001 is before slot 1050/);
+      expect((await failure(h.submit({ slot: 1103, parents: [b1] }))).message).to.match(
+        /is not kept: its slot 1001 is before slot 1050/,
+      );
       h.at(1103);
       const n3 = await h.submit({ slot: 1103 });
       await h.confirm();
       expect(await h.state(n3)).to.equal('confirmed');
     });
 
-    it('a peer\'s block naming a pruned parent is dropped: the parent is not requested, the sender not blamed', async () => {
+    it("a peer's block naming a pruned parent is dropped: the parent is not requested, the sender not blamed", async () => {
       const { engine, store } = h;
       const requested: Uint8Array[] = [];
       let failed = 0;
       const ctx = { settings: { maxParked: 16 } } as unknown as PeeringContext;
-      const requests: ParkingRequests = { arrival: () => 'new', request: (id) => (requested.push(id), true) };
-      const parking = new V3Parking(ctx, { store, v3: engine }, requests, { get: () => undefined }, () => undefined, () => failed++);
+      const requests: ParkingRequests = {
+        arrival: () => 'new',
+        request: (id) => {
+          requested.push(id);
+          return true;
+        },
+      };
+      const parking = new V3Parking(
+        ctx,
+        { store, v3: engine },
+        requests,
+        { get: () => undefined },
+        () => undefined,
+        () => failed++,
+      );
       h.at(1104);
       const bytes = h.bytes({ slot: 1104, parents: [b1] });
       await parking.receive({ key: 1 } as unknown as Peer, bytes);
@@ -314,7 +382,15 @@ describe('v3 pruning by time (engine)', function () {
 
       const crash = new Error('simulated crash');
       const seen: number[] = [];
-      const e = await failure(h.engine.prune(TARGET, { batch: 3, afterBatch: (p) => { seen.push(p.blocks); if (p.batches === 2) throw crash; } }));
+      const e = await failure(
+        h.engine.prune(TARGET, {
+          batch: 3,
+          afterBatch: (p) => {
+            seen.push(p.blocks);
+            if (p.batches === 2) throw crash;
+          },
+        }),
+      );
       expect(e).to.equal(crash);
       expect(seen).to.deep.equal([3, 6]);
       expect(await readPruningV3(h.store)).to.deep.equal({ slot: S, milestoneIndex: 7 });
@@ -350,19 +426,33 @@ describe('v3 pruning by time (node)', function () {
     const params = g.v3.protocolParameters;
     const nowNs = (): bigint => BigInt(Date.now()) * 1_000_000n;
     const slotTime = (slot: number): bigint => slotStartNs(params, slot);
-    const submit = async (p: ComposedNode, o: { time: bigint; parents?: Uint8Array[]; payload?: SignedTransactionPayloadV3 }): Promise<Uint8Array> => {
-      const raw = basicBlock(params, { issuer: USER, parents: o.parents ?? p.v3!.selectTips(), issuingTime: o.time, commitmentId: p.v3!.genesisCommitmentId, ...(o.payload ? { payload: o.payload } : {}) });
+    const submit = async (
+      p: ComposedNode,
+      o: { time: bigint; parents?: Uint8Array[]; payload?: SignedTransactionPayloadV3 },
+    ): Promise<Uint8Array> => {
+      const raw = basicBlock(params, {
+        issuer: USER,
+        parents: o.parents ?? p.v3!.selectTips(),
+        issuingTime: o.time,
+        commitmentId: p.v3!.genesisCommitmentId,
+        ...(o.payload ? { payload: o.payload } : {}),
+      });
       return (await p.service.submitBlockV3({ block: { $case: 'raw', value: raw } })).blockId;
     };
     const confirm = async (p: ComposedNode): Promise<void> => {
       await p.v3!.issueValidationBlocks();
       await p.v3!.issueValidationBlocks();
     };
-    const state = async (p: ComposedNode, id: Uint8Array): Promise<string> => JSON.parse((await p.service.getBlockMetadataV3({ blockId: id, view: 0 })).json).blockState;
+    const state = async (p: ComposedNode, id: Uint8Array): Promise<string> =>
+      JSON.parse((await p.service.getBlockMetadataV3({ blockId: id, view: 0 })).json).blockState;
     const genesisId = genesisBlockIdV3(params);
     try {
       // old v3 blocks (an hour ago), confirmed; milestones; newer v3 blocks (issued ahead of the milestones), confirmed
-      const tx1 = signedTx({ creationSlot: 100, inputs: [inputOf(genesisOutputId(g.v3, 0))], outputs: [basic(1_000_000_000n, key(70))] }, WALLET, params);
+      const tx1 = signedTx(
+        { creationSlot: 100, inputs: [inputOf(genesisOutputId(g.v3, 0))], outputs: [basic(1_000_000_000n, key(70))] },
+        WALLET,
+        params,
+      );
       const b1 = await submit(parts, { time: slotTime(100), parents: [genesisId], payload: tx1 });
       const b2 = await submit(parts, { time: slotTime(101), parents: [b1] });
       await confirm(parts);
@@ -371,7 +461,11 @@ describe('v3 pruning by time (node)', function () {
       const milestoneP = (await parts.store.milestone(P))!;
       const boundary = milestoneP.timestamp - t0 + 1; // genesis slot 0, one-second slots
       const ahead = nowNs() + 120n * NS;
-      const tx2 = signedTx({ creationSlot: 100, inputs: [inputOf(genesisOutputId(g.v3, 1))], outputs: [basic(1_000_000_000n, key(70))] }, WALLET, params);
+      const tx2 = signedTx(
+        { creationSlot: 100, inputs: [inputOf(genesisOutputId(g.v3, 1))], outputs: [basic(1_000_000_000n, key(70))] },
+        WALLET,
+        params,
+      );
       const n1 = await submit(parts, { time: ahead, payload: tx2 });
       await confirm(parts);
       expect(await state(parts, n1)).to.equal('confirmed');
@@ -379,17 +473,42 @@ describe('v3 pruning by time (node)', function () {
 
       // a v3 run interrupted after its first batch; the v2 prune after it finishes it
       const crash = new Error('simulated crash');
-      expect(await failure(parts.v3!.prune({ milestoneIndex: P, timestamp: milestoneP.timestamp }, { batch: 1, afterBatch: () => { throw crash; } }))).to.equal(crash);
+      expect(
+        await failure(
+          parts.v3!.prune(
+            { milestoneIndex: P, timestamp: milestoneP.timestamp },
+            {
+              batch: 1,
+              afterBatch: () => {
+                throw crash;
+              },
+            },
+          ),
+        ),
+      ).to.equal(crash);
       expect(await parts.pruner.prune({ index: P })).to.equal(P);
       expect(parts.v3!.pruned).to.deep.equal({ slot: boundary, milestoneIndex: P });
       expect(await leftovers(parts.store, boundary, genesisId)).to.deep.equal([]);
       expect(await parts.store.getBlock(b2)).to.equal(undefined);
       expect(await state(parts, n1)).to.equal('confirmed');
-      const included = await failure(parts.service.getIncludedBlockV3({ transactionId: txIdOf(tx1), view: BlockView.BLOCK_VIEW_RAW }));
+      const included = await failure(
+        parts.service.getIncludedBlockV3({ transactionId: txIdOf(tx1), view: BlockView.BLOCK_VIEW_RAW }),
+      );
       expect(included).to.include({ code: 'NOT_FOUND' });
-      expect(included.message).to.match(new RegExp(`transaction not included: .* \\(unknown, or pruned: this node keeps no confirmed v3 block of a slot before ${boundary}, the slot of milestone ${P}, its pruning index\\)`));
-      expect((await failure(parts.service.getBlockV3({ blockId: b1, view: BlockView.BLOCK_VIEW_RAW }))).message).to.match(/block not found: .*or pruned/);
-      expect(toHex0x((await parts.service.getIncludedBlockV3({ transactionId: txIdOf(tx2), view: BlockView.BLOCK_VIEW_RAW })).blockId)).to.equal(toHex0x(n1));
+      expect(included.message).to.match(
+        new RegExp(
+          `transaction not included: .* \\(unknown, or pruned: this node keeps no confirmed v3 block of a slot before ${boundary}, the slot of milestone ${P}, its pruning index\\)`,
+        ),
+      );
+      expect(
+        (await failure(parts.service.getBlockV3({ blockId: b1, view: BlockView.BLOCK_VIEW_RAW }))).message,
+      ).to.match(/block not found: .*or pruned/);
+      expect(
+        toHex0x(
+          (await parts.service.getIncludedBlockV3({ transactionId: txIdOf(tx2), view: BlockView.BLOCK_VIEW_RAW }))
+            .blockId,
+        ),
+      ).to.equal(toHex0x(n1));
       const refused = await failure(submit(parts, { time: ahead + 10n * NS, parents: [b2] }));
       expect(refused).to.be.instanceOf(ProtocolError);
       expect(refused.message).to.match(/is not kept: .*pruned its confirmed v3 blocks/);
@@ -398,7 +517,11 @@ describe('v3 pruning by time (node)', function () {
       expect(report.summary.pruningIndex).to.equal(P);
 
       // new blocks attach and confirm, one spending an output tx1 (pruned) created
-      const tx3 = signedTx({ creationSlot: 100, inputs: [inputOf(outputIdV3(txIdOf(tx1), 0))], outputs: [basic(1_000_000_000n, key(71))] }, key(70), params);
+      const tx3 = signedTx(
+        { creationSlot: 100, inputs: [inputOf(outputIdV3(txIdOf(tx1), 0))], outputs: [basic(1_000_000_000n, key(71))] },
+        key(70),
+        params,
+      );
       const n2 = await submit(parts, { time: ahead + 20n * NS, payload: tx3 });
       // and blocks of old slots (on the genesis block), confirmed after the prune: the next run takes them
       const c1 = await submit(parts, { time: slotTime(200), parents: [genesisId] });
@@ -406,7 +529,19 @@ describe('v3 pruning by time (node)', function () {
       await confirm(parts);
       expect(await state(parts, n2)).to.equal('confirmed');
       expect(await state(parts, c2)).to.equal('confirmed');
-      expect(await failure(parts.v3!.prune({ milestoneIndex: P, timestamp: milestoneP.timestamp }, { batch: 1, afterBatch: () => { throw crash; } }))).to.equal(crash);
+      expect(
+        await failure(
+          parts.v3!.prune(
+            { milestoneIndex: P, timestamp: milestoneP.timestamp },
+            {
+              batch: 1,
+              afterBatch: () => {
+                throw crash;
+              },
+            },
+          ),
+        ),
+      ).to.equal(crash);
       expect(await leftovers(parts.store, boundary, genesisId)).to.have.length(1);
       await parts.stop();
 

@@ -40,8 +40,13 @@ export async function rebuildOutputIndex(store: NodeStore, chunk = CHUNK): Promi
     const batch = store.batch();
     ids.forEach((outputId, i) => {
       const record = records[i];
-      if (record === undefined) throw new Error(`Cannot build the output index: unspent output ${toHex0x(outputId)} has no output record`);
-      putOutputIndex(batch, { outputId, milestoneTimestampBooked: record.milestoneTimestampBooked, output: record.output });
+      if (record === undefined)
+        throw new Error(`Cannot build the output index: unspent output ${toHex0x(outputId)} has no output record`);
+      putOutputIndex(batch, {
+        outputId,
+        milestoneTimestampBooked: record.milestoneTimestampBooked,
+        output: record.output,
+      });
     });
     await batch.commit({ sync: false });
     count += ids.length;
@@ -61,7 +66,10 @@ export async function clearOutputIndex(store: NodeStore, chunk = CHUNK): Promise
   for (const table of Object.values(INDEXER_TABLES)) {
     let keys: Uint8Array[] = [];
     const flush = async (): Promise<void> => {
-      await store.kv.write(keys.map((key) => ({ type: 'del' as const, key })), { sync: false });
+      await store.kv.write(
+        keys.map((key) => ({ type: 'del' as const, key })),
+        { sync: false },
+      );
       keys = [];
     };
     for await (const key of store.kv.keys(prefixRange(Uint8Array.of(table.prefix)))) {

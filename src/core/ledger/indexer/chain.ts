@@ -19,16 +19,29 @@ export function parseChainId(param: 'aliasId' | 'nftId' | 'foundryId', text: str
   try {
     id = fromHex0x(text, param);
   } catch (e) {
-    return reject('INVALID_HEX', `Invalid ${param}: ${(e as Error).message.replace(`${param}: `, '')}`, { field: param, value: clip(String(text)) });
+    return reject('INVALID_HEX', `Invalid ${param}: ${(e as Error).message.replace(`${param}: `, '')}`, {
+      field: param,
+      value: clip(String(text)),
+    });
   }
-  if (id.length !== length) reject('LENGTH_OUT_OF_RANGE', `Invalid ${param}: expected ${length} bytes, got ${id.length}`, { field: param, value: clip(text) });
+  if (id.length !== length)
+    reject('LENGTH_OUT_OF_RANGE', `Invalid ${param}: expected ${length} bytes, got ${id.length}`, {
+      field: param,
+      value: clip(text),
+    });
   return id;
 }
 
-async function lookup(store: NodeStore, outputType: ChainIndexKey['outputType'], param: 'aliasId' | 'nftId' | 'foundryId', id: Uint8Array | string): Promise<Uint8Array | undefined> {
+async function lookup(
+  store: NodeStore,
+  outputType: ChainIndexKey['outputType'],
+  param: 'aliasId' | 'nftId' | 'foundryId',
+  id: Uint8Array | string,
+): Promise<Uint8Array | undefined> {
   const chainId = typeof id === 'string' ? parseChainId(param, id) : id;
   const length = param === 'foundryId' ? TOKEN_ID_LENGTH : ID_LENGTH;
-  if (!(chainId instanceof Uint8Array) || chainId.length !== length) throw new RangeError(`${param} must be ${length} bytes`);
+  if (!(chainId instanceof Uint8Array) || chainId.length !== length)
+    throw new RangeError(`${param} must be ${length} bytes`);
   return store.get(INDEXER_TABLES.byChainId, { outputType, chainId });
 }
 

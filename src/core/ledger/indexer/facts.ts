@@ -54,7 +54,10 @@ export interface UnlockAddress {
   roles: number;
 }
 
-function featureAddress(features: readonly Feature[], type: typeof FEATURE_SENDER | typeof FEATURE_ISSUER): Uint8Array | undefined {
+function featureAddress(
+  features: readonly Feature[],
+  type: typeof FEATURE_SENDER | typeof FEATURE_ISSUER,
+): Uint8Array | undefined {
   const f = features.find((x) => x.type === type) as { address: Address } | undefined;
   return f === undefined ? undefined : encodeAddress(f.address);
 }
@@ -95,8 +98,10 @@ export function outputFacts(outputId: Uint8Array, output: CommonOutput): OutputF
   }
   const tag = output.features.find((f) => f.type === FEATURE_TAG);
   if (tag !== undefined) facts.tag = tag.tag.slice();
-  if (output.type === OUTPUT_ALIAS) facts.chainId = isZero(output.aliasId) ? aliasIdFromOutputId(outputId) : output.aliasId.slice();
-  else if (output.type === OUTPUT_NFT) facts.chainId = isZero(output.nftId) ? nftIdFromOutputId(outputId) : output.nftId.slice();
+  if (output.type === OUTPUT_ALIAS)
+    facts.chainId = isZero(output.aliasId) ? aliasIdFromOutputId(outputId) : output.aliasId.slice();
+  else if (output.type === OUTPUT_NFT)
+    facts.chainId = isZero(output.nftId) ? nftIdFromOutputId(outputId) : output.nftId.slice();
   else if (output.type === OUTPUT_FOUNDRY && facts.immutableAlias !== undefined) {
     facts.chainId = foundryId(facts.immutableAlias.subarray(1), output.serialNumber, output.tokenScheme.type);
   }

@@ -49,10 +49,19 @@ export function matchesFacts(f: OutputFacts, q: OutputQuery): boolean {
   if (q.maxNativeTokenCount !== undefined && f.nativeTokenCount > q.maxNativeTokenCount) return false;
   if (q.unlockableByAddress !== undefined && !unlockable(f, q.unlockableByAddress)) return false;
   if (q.address !== undefined && !same(f.address, q.address)) return false;
-  if (q.hasStorageDepositReturn !== undefined && q.hasStorageDepositReturn !== (f.storageDepositReturnAddress !== undefined)) return false;
-  if (q.storageDepositReturnAddress !== undefined && !same(f.storageDepositReturnAddress, q.storageDepositReturnAddress)) return false;
+  if (
+    q.hasStorageDepositReturn !== undefined &&
+    q.hasStorageDepositReturn !== (f.storageDepositReturnAddress !== undefined)
+  )
+    return false;
+  if (
+    q.storageDepositReturnAddress !== undefined &&
+    !same(f.storageDepositReturnAddress, q.storageDepositReturnAddress)
+  )
+    return false;
   if (q.hasExpiration !== undefined && q.hasExpiration !== (f.expirationTime !== undefined)) return false;
-  if (q.expirationReturnAddress !== undefined && !same(f.expirationReturnAddress, q.expirationReturnAddress)) return false;
+  if (q.expirationReturnAddress !== undefined && !same(f.expirationReturnAddress, q.expirationReturnAddress))
+    return false;
   if (q.expiresBefore !== undefined && !before(f.expirationTime, q.expiresBefore)) return false;
   if (q.expiresAfter !== undefined && !after(f.expirationTime, q.expiresAfter)) return false;
   if (q.hasTimelock !== undefined && q.hasTimelock !== (f.timelockTime !== undefined)) return false;

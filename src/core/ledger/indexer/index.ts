@@ -1,4 +1,7 @@
-/** The TIP-26 indexer over the unspent outputs: tables, index writes, queries, chain lookups, build and check (docs/indexer.md). */
+/**
+ * The TIP-26 indexer over the unspent outputs: tables, index writes, queries, chain lookups, build and check
+ * (docs/indexer.md).
+ */
 export * from './tables.ts';
 export * from './facts.ts';
 export * from './writes.ts';

@@ -37,7 +37,14 @@ export const ADDRESS_PARAMS = [
   'issuer',
 ] as const;
 export const BOOLEAN_PARAMS = ['hasNativeTokens', 'hasStorageDepositReturn', 'hasExpiration', 'hasTimelock'] as const;
-export const TIME_PARAMS = ['createdBefore', 'createdAfter', 'expiresBefore', 'expiresAfter', 'timelockedBefore', 'timelockedAfter'] as const;
+export const TIME_PARAMS = [
+  'createdBefore',
+  'createdAfter',
+  'expiresBefore',
+  'expiresAfter',
+  'timelockedBefore',
+  'timelockedAfter',
+] as const;
 export const COUNT_PARAMS = ['minNativeTokenCount', 'maxNativeTokenCount'] as const;
 
 export type AddressParam = (typeof ADDRESS_PARAMS)[number];
@@ -46,11 +53,21 @@ export type TimeParam = (typeof TIME_PARAMS)[number];
 export type CountParam = (typeof COUNT_PARAMS)[number];
 
 /** A checked query: the filters given, the page size in force and where to start. */
-export type OutputQuery = { route: IndexerRoute; pageSize: number; cursor?: Uint8Array; tag?: Uint8Array } & Partial<Record<AddressParam, Uint8Array>> &
+export type OutputQuery = { route: IndexerRoute; pageSize: number; cursor?: Uint8Array; tag?: Uint8Array } & Partial<
+  Record<AddressParam, Uint8Array>
+> &
   Partial<Record<BooleanParam, boolean>> &
   Partial<Record<TimeParam | CountParam, number>>;
 
-const COMMON = ['hasNativeTokens', 'minNativeTokenCount', 'maxNativeTokenCount', 'createdBefore', 'createdAfter', 'pageSize', 'cursor'];
+const COMMON = [
+  'hasNativeTokens',
+  'minNativeTokenCount',
+  'maxNativeTokenCount',
+  'createdBefore',
+  'createdAfter',
+  'pageSize',
+  'cursor',
+];
 const UNLOCK = [
   'address',
   'unlockableByAddress',
@@ -99,34 +116,44 @@ function parseU32(param: string, v: string, max = 0xffffffff): number {
 }
 
 function parseAddress(param: string, v: string, hrp: string): Uint8Array {
-  let address;
+  let address: ReturnType<typeof bech32DecodeAddress>['address'];
   try {
     address = bech32DecodeAddress(v, hrp).address;
   } catch (e) {
     return bad('INVALID_BECH32', param, `not a bech32 address of this network (${(e as Error).message})`, v);
   }
-  if (param === 'aliasAddress' && address.type !== ADDRESS_ALIAS) bad('INVALID_FIELD', param, `${clip(v, 90)} is not an alias address`, v);
+  if (param === 'aliasAddress' && address.type !== ADDRESS_ALIAS)
+    bad('INVALID_FIELD', param, `${clip(v, 90)} is not an alias address`, v);
   return encodeAddress(address);
 }
 
 function parseTag(v: string): Uint8Array {
   if (!v.startsWith('0x') && !v.startsWith('0X')) bad('INVALID_HEX', 'tag', 'expected 0x-prefixed hex', v);
-  let tag;
+  let tag: Uint8Array;
   try {
     tag = fromHex(v, 'tag');
   } catch (e) {
     return bad('INVALID_HEX', 'tag', (e as Error).message.replace(/^tag: /, ''), v);
   }
   const { min, max } = LIMITS.tagFeature;
-  if (tag.length < min || tag.length > max) bad('LENGTH_OUT_OF_RANGE', 'tag', `a tag has ${min}..${max} bytes, got ${tag.length}`, v);
+  if (tag.length < min || tag.length > max)
+    bad('LENGTH_OUT_OF_RANGE', 'tag', `a tag has ${min}..${max} bytes, got ${tag.length}`, v);
   return tag;
 }
 
 /** `<position as 76 hex digits>.<page size>`, as inx-indexer writes it (routes.go outputsResponseFromResult). */
-export function parseCursor(v: string, maxPageSize = INDEXER_MAX_PAGE_SIZE): { position: Uint8Array; pageSize: number } {
+export function parseCursor(
+  v: string,
+  maxPageSize = INDEXER_MAX_PAGE_SIZE,
+): { position: Uint8Array; pageSize: number } {
   const parts = v.split('.');
   if (parts.length !== 2 || parts[0]!.length !== CURSOR_HEX_LENGTH || !/^[0-9a-fA-F]+$/.test(parts[0]!)) {
-    bad('INVALID_FIELD', 'cursor', `expected ${CURSOR_HEX_LENGTH} hex digits, a dot and a page size, as a previous answer's cursor`, v);
+    bad(
+      'INVALID_FIELD',
+      'cursor',
+      `expected ${CURSOR_HEX_LENGTH} hex digits, a dot and a page size, as a previous answer's cursor`,
+      v,
+    );
   }
   const pageSize = parseU32('cursor', parts[1]!, maxPageSize);
   if (pageSize === 0) bad('VALUE_OUT_OF_RANGE', 'cursor', 'its page size must be at least 1', v);
@@ -144,14 +171,25 @@ export function formatCursor(position: Uint8Array, pageSize: number): string {
  * The page size is the cursor's when a cursor is given (TIP-26: pageSize is then ignored), else `pageSize` (0 or
  * absent: the maximum, as inx-indexer v1.0.1), at most `maxPageSize`.
  */
-export function parseOutputQuery(route: IndexerRoute, params: Readonly<Record<string, string>>, hrp: string, maxPageSize = INDEXER_MAX_PAGE_SIZE): OutputQuery {
+export function parseOutputQuery(
+  route: IndexerRoute,
+  params: Readonly<Record<string, string>>,
+  hrp: string,
+  maxPageSize = INDEXER_MAX_PAGE_SIZE,
+): OutputQuery {
   const allowed = ROUTE_PARAMS[route];
   if (allowed === undefined) throw new RangeError(`unknown indexer route ${String(route)}`);
   const query: OutputQuery = { route, pageSize: maxPageSize };
   const q = query as Record<string, unknown>;
   const names = Object.keys(params).sort();
   for (const name of names) {
-    if (!allowed.includes(name)) bad('INVALID_FIELD', name, `unknown for /outputs${route === 'outputs' ? '' : '/' + route} (allowed: ${allowed.join(', ')})`, name);
+    if (!allowed.includes(name))
+      bad(
+        'INVALID_FIELD',
+        name,
+        `unknown for /outputs${route === 'outputs' ? '' : '/' + route} (allowed: ${allowed.join(', ')})`,
+        name,
+      );
   }
   for (const name of names) {
     const v = params[name];

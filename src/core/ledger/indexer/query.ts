@@ -21,7 +21,13 @@ import { prefixUpperBound } from '../../store/range.ts';
 import { LEDGER_TABLES } from '../tables.ts';
 import { outputFacts } from './facts.ts';
 import { flagChecks, matchesFacts, needsOutput, roleChecks } from './filters.ts';
-import { formatCursor, INDEXER_MAX_PAGE_SIZE, parseOutputQuery, type IndexerRoute, type OutputQuery } from './params.ts';
+import {
+  formatCursor,
+  INDEXER_MAX_PAGE_SIZE,
+  parseOutputQuery,
+  type IndexerRoute,
+  type OutputQuery,
+} from './params.ts';
 import { INDEXER_TABLES, positionOf, positionOutputId, POSITION_LENGTH, type IndexedOutputType } from './tables.ts';
 
 /** The answer of a list route (TIP-26 OutputsResponse): output IDs as 0x-hex, in (createdAt, output ID) order. */
@@ -44,7 +50,15 @@ export const ROUTE_TYPES: Readonly<Record<IndexerRoute, readonly IndexedOutputTy
 });
 
 /** Which address filter picks the scanned address when several are given (any choice is correct; these are narrow). */
-const SCAN_ORDER = ['address', 'stateController', 'governor', 'aliasAddress', 'unlockableByAddress', 'storageDepositReturnAddress', 'expirationReturnAddress'] as const;
+const SCAN_ORDER = [
+  'address',
+  'stateController',
+  'governor',
+  'aliasAddress',
+  'unlockableByAddress',
+  'storageDepositReturnAddress',
+  'expirationReturnAddress',
+] as const;
 
 interface Candidate {
   position: Uint8Array;
@@ -66,7 +80,12 @@ export async function queryOutputs(
   hrp: string,
   options: { maxPageSize?: number } & ScanLimits = {},
 ): Promise<IndexerAnswer> {
-  return runOutputQuery(store, parseOutputQuery(route, params, hrp, options.maxPageSize ?? INDEXER_MAX_PAGE_SIZE), ledgerIndex, options);
+  return runOutputQuery(
+    store,
+    parseOutputQuery(route, params, hrp, options.maxPageSize ?? INDEXER_MAX_PAGE_SIZE),
+    ledgerIndex,
+    options,
+  );
 }
 
 /** What stops a scan: an AbortSignal fits (src/core has no DOM types, so only what is read is named). */
@@ -102,7 +121,12 @@ export function scanBudget(pageSize: number): number {
 }
 
 /** One page of a checked query. */
-export async function runOutputQuery(store: NodeStore, q: OutputQuery, ledgerIndex: number, limits: ScanLimits = {}): Promise<IndexerAnswer> {
+export async function runOutputQuery(
+  store: NodeStore,
+  q: OutputQuery,
+  ledgerIndex: number,
+  limits: ScanLimits = {},
+): Promise<IndexerAnswer> {
   return (await scanOutputQuery(store, q, ledgerIndex, limits)).answer;
 }
 
@@ -112,9 +136,15 @@ function checkSignal(signal: ScanSignal | undefined): void {
 }
 
 /** One page of a checked query, with the number of index entries it examined. */
-export async function scanOutputQuery(store: NodeStore, q: OutputQuery, ledgerIndex: number, limits: ScanLimits = {}): Promise<ScannedPage> {
+export async function scanOutputQuery(
+  store: NodeStore,
+  q: OutputQuery,
+  ledgerIndex: number,
+  limits: ScanLimits = {},
+): Promise<ScannedPage> {
   const budget = limits.budget ?? scanBudget(q.pageSize);
-  if (!Number.isSafeInteger(budget) || budget < 1) throw new RangeError(`indexer: the scan budget must be a positive integer, got ${budget}`);
+  if (!Number.isSafeInteger(budget) || budget < 1)
+    throw new RangeError(`indexer: the scan budget must be a positive integer, got ${budget}`);
   const { signal } = limits;
   checkSignal(signal);
   const answer: IndexerAnswer = { ledgerIndex, pageSize: q.pageSize, items: [] };
@@ -127,7 +157,9 @@ export async function scanOutputQuery(store: NodeStore, q: OutputQuery, ledgerIn
   const want = q.pageSize + 1;
   const types = ROUTE_TYPES[q.route];
   const firstChunk = Math.min(want, types.length === 1 ? MAX_CHUNK : FIRST_CHUNK);
-  const scans = types.map((t) => new GroupScan(store.kv, groupPrefix(t, scanned), bounds, scanned !== undefined, firstChunk));
+  const scans = types.map(
+    (t) => new GroupScan(store.kv, groupPrefix(t, scanned), bounds, scanned !== undefined, firstChunk),
+  );
   const found: Uint8Array[] = [];
   let pending: Uint8Array[] = [];
   const flush = async (): Promise<void> => {
@@ -135,8 +167,12 @@ export async function scanOutputQuery(store: NodeStore, q: OutputQuery, ledgerIn
     const records = await store.getMany(LEDGER_TABLES.outputs, pending.map(positionOutputId));
     pending.forEach((position, i) => {
       const record = records[i];
-      if (record === undefined) throw new Error(`indexer: output ${toHex0x(positionOutputId(position))} is indexed but the ledger has no record of it`);
-      if (found.length < want && matchesFacts(outputFacts(positionOutputId(position), record.output), q)) found.push(position);
+      if (record === undefined)
+        throw new Error(
+          `indexer: output ${toHex0x(positionOutputId(position))} is indexed but the ledger has no record of it`,
+        );
+      if (found.length < want && matchesFacts(outputFacts(positionOutputId(position), record.output), q))
+        found.push(position);
     });
     pending = [];
   };
@@ -159,7 +195,11 @@ export async function scanOutputQuery(store: NodeStore, q: OutputQuery, ledgerIn
     const c = nextInOrder(scans);
     if (c === undefined) break;
     examined++;
-    if (roles !== undefined && ((c.roles & roles.required) !== roles.required || (roles.any !== 0 && (c.roles & roles.any) === 0))) continue;
+    if (
+      roles !== undefined &&
+      ((c.roles & roles.required) !== roles.required || (roles.any !== 0 && (c.roles & roles.any) === 0))
+    )
+      continue;
     if (flags !== undefined && (c.flags & flags.mask) !== flags.value) continue;
     if (!decode) found.push(c.position);
     else {
@@ -257,12 +297,21 @@ class GroupScan {
 
   /** Reads the next chunk; `limit` reads fewer entries than the chunk (the chunk then stays as it is). */
   async read(limit = this.chunk): Promise<void> {
-    const range = { ...(this.lastKey === undefined ? { gte: this.gte } : { gt: this.lastKey }), ...(this.lt !== undefined ? { lt: this.lt } : {}), limit };
+    const range = {
+      ...(this.lastKey === undefined ? { gte: this.gte } : { gt: this.lastKey }),
+      ...(this.lt !== undefined ? { lt: this.lt } : {}),
+      limit,
+    };
     this.buffer = [];
     this.next = 0;
     for await (const [key, value] of this.kv.entries(range)) {
-      if (key.length !== this.prefix.length + POSITION_LENGTH) throw new Error(`indexer: malformed index key of ${key.length} bytes under ${toHex0x(this.prefix)}`);
-      this.buffer.push({ position: key.subarray(this.prefix.length), roles: this.withRoles ? value[0]! : 0, flags: this.withRoles ? value[1]! : 0 });
+      if (key.length !== this.prefix.length + POSITION_LENGTH)
+        throw new Error(`indexer: malformed index key of ${key.length} bytes under ${toHex0x(this.prefix)}`);
+      this.buffer.push({
+        position: key.subarray(this.prefix.length),
+        roles: this.withRoles ? value[0]! : 0,
+        flags: this.withRoles ? value[1]! : 0,
+      });
       this.lastKey = key;
     }
     if (this.buffer.length < limit) this.done = true;

@@ -30,7 +30,12 @@ export const POSITION_LENGTH = 4 + OUTPUT_ID_LENGTH;
 export const ADDRESS_KEY_LENGTH = 1 + ID_LENGTH;
 
 export type IndexedOutputType = typeof OUTPUT_BASIC | typeof OUTPUT_ALIAS | typeof OUTPUT_FOUNDRY | typeof OUTPUT_NFT;
-export const INDEXED_OUTPUT_TYPES: readonly IndexedOutputType[] = [OUTPUT_BASIC, OUTPUT_ALIAS, OUTPUT_FOUNDRY, OUTPUT_NFT];
+export const INDEXED_OUTPUT_TYPES: readonly IndexedOutputType[] = [
+  OUTPUT_BASIC,
+  OUTPUT_ALIAS,
+  OUTPUT_FOUNDRY,
+  OUTPUT_NFT,
+];
 
 /** What an address is to an output (bits of the indexByAddress value; one entry per distinct address of an output). */
 export const ROLE = Object.freeze({
@@ -85,7 +90,8 @@ export interface ChainIndexKey {
 
 /** The position of an output: createdAt (u32 BE) ‖ output ID. */
 export function positionOf(createdAt: number, outputId: Uint8Array): Uint8Array {
-  if (!Number.isInteger(createdAt) || createdAt < 0 || createdAt > 0xffffffff) throw new RangeError(`index position: createdAt must be a u32, got ${createdAt}`);
+  if (!Number.isInteger(createdAt) || createdAt < 0 || createdAt > 0xffffffff)
+    throw new RangeError(`index position: createdAt must be a u32, got ${createdAt}`);
   checkLength(outputId, OUTPUT_ID_LENGTH, 'output ID');
   const out = new Uint8Array(POSITION_LENGTH);
   new DataView(out.buffer).setUint32(0, createdAt, false);
@@ -107,7 +113,9 @@ export function isIndexedOutputType(t: number): t is IndexedOutputType {
 
 function checkLength(bytes: Uint8Array, length: number, what: string): void {
   if (!(bytes instanceof Uint8Array) || bytes.length !== length) {
-    throw new RangeError(`index key: ${what} must be ${length} bytes, got ${bytes instanceof Uint8Array ? bytes.length : typeof bytes}`);
+    throw new RangeError(
+      `index key: ${what} must be ${length} bytes, got ${bytes instanceof Uint8Array ? bytes.length : typeof bytes}`,
+    );
   }
 }
 
@@ -156,7 +164,11 @@ const addressKeyCodec: Codec<AddressIndexKey> = {
   },
   decode: (b, subject) => {
     const r: ByteReader = new ByteReader(b, subject);
-    const key = { address: r.fixed(ADDRESS_KEY_LENGTH, 'address'), outputType: readType(r), position: r.fixed(POSITION_LENGTH, 'position') };
+    const key = {
+      address: r.fixed(ADDRESS_KEY_LENGTH, 'address'),
+      outputType: readType(r),
+      position: r.fixed(POSITION_LENGTH, 'position'),
+    };
     r.end();
     return key;
   },
@@ -164,7 +176,8 @@ const addressKeyCodec: Codec<AddressIndexKey> = {
 
 const chainKeyCodec: Codec<ChainIndexKey> = {
   encode: (k) => {
-    if (k.outputType !== OUTPUT_ALIAS && k.outputType !== OUTPUT_FOUNDRY && k.outputType !== OUTPUT_NFT) throw new RangeError(`index key: chain output type must be 4, 5 or 6, got ${k.outputType}`);
+    if (k.outputType !== OUTPUT_ALIAS && k.outputType !== OUTPUT_FOUNDRY && k.outputType !== OUTPUT_NFT)
+      throw new RangeError(`index key: chain output type must be 4, 5 or 6, got ${k.outputType}`);
     checkLength(k.chainId, chainIdLength(k.outputType), 'chain ID');
     const out = new Uint8Array(1 + k.chainId.length);
     out[0] = k.outputType;
@@ -175,7 +188,8 @@ const chainKeyCodec: Codec<ChainIndexKey> = {
     const r: ByteReader = new ByteReader(b, subject);
     const at = r.offset;
     const t = r.u8('output type');
-    if (t !== OUTPUT_ALIAS && t !== OUTPUT_FOUNDRY && t !== OUTPUT_NFT) return r.fail('INVALID_FIELD', `output type ${t} has no chain ID`, 'output type', at, String(t));
+    if (t !== OUTPUT_ALIAS && t !== OUTPUT_FOUNDRY && t !== OUTPUT_NFT)
+      return r.fail('INVALID_FIELD', `output type ${t} has no chain ID`, 'output type', at, String(t));
     const key: ChainIndexKey = { outputType: t, chainId: r.fixed(chainIdLength(t), 'chain ID') };
     r.end();
     return key;
@@ -185,14 +199,16 @@ const chainKeyCodec: Codec<ChainIndexKey> = {
 const rolesCodec: Codec<number> = {
   encode: (v) => {
     const [roles, flags] = [v & 0xff, v >> 8];
-    if (!Number.isInteger(v) || roles < 1 || roles > ALL_ROLES) throw new RangeError(`index value: roles must be 1..${ALL_ROLES}, got ${roles}`);
+    if (!Number.isInteger(v) || roles < 1 || roles > ALL_ROLES)
+      throw new RangeError(`index value: roles must be 1..${ALL_ROLES}, got ${roles}`);
     if (flags > ALL_FLAGS) throw new RangeError(`index value: flags must be 0..${ALL_FLAGS}, got ${flags}`);
     return Uint8Array.of(roles, flags);
   },
   decode: (b, subject) => {
     const r: ByteReader = new ByteReader(b, subject);
     const roles = r.u8('roles');
-    if (roles < 1 || roles > ALL_ROLES) r.fail('INVALID_FIELD', `roles ${roles} outside 1..${ALL_ROLES}`, 'roles', 0, String(roles));
+    if (roles < 1 || roles > ALL_ROLES)
+      r.fail('INVALID_FIELD', `roles ${roles} outside 1..${ALL_ROLES}`, 'roles', 0, String(roles));
     const flags = r.u8('flags');
     if (flags > ALL_FLAGS) r.fail('INVALID_FIELD', `flags ${flags} outside 0..${ALL_FLAGS}`, 'flags', 1, String(flags));
     r.end();
@@ -216,7 +232,12 @@ const outputIdValueCodec: Codec<Uint8Array> = {
 export const INDEXER_TABLES = Object.freeze({
   byType: defineTable<TypeIndexKey, null>('indexByType', PREFIX.indexByType, typeKeyCodec, emptyCodec),
   byAddress: defineTable<AddressIndexKey, number>('indexByAddress', PREFIX.indexByAddress, addressKeyCodec, rolesCodec),
-  byChainId: defineTable<ChainIndexKey, Uint8Array>('indexByChainId', PREFIX.indexByChainId, chainKeyCodec, outputIdValueCodec),
+  byChainId: defineTable<ChainIndexKey, Uint8Array>(
+    'indexByChainId',
+    PREFIX.indexByChainId,
+    chainKeyCodec,
+    outputIdValueCodec,
+  ),
 });
 
 /** The layout of the index this code writes; a store holding another (or none) is rebuilt on open (build.ts). */

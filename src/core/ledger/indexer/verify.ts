@@ -33,7 +33,11 @@ interface ExpectedEntry {
 
 /** The entries (store key, encoded value) an unspent output has, by hex of the store key. */
 function expectedEntries(outputId: Uint8Array, record: OutputRecord): Map<string, ExpectedEntry> {
-  const e = indexEntriesOf({ outputId, milestoneTimestampBooked: record.milestoneTimestampBooked, output: record.output });
+  const e = indexEntriesOf({
+    outputId,
+    milestoneTimestampBooked: record.milestoneTimestampBooked,
+    output: record.output,
+  });
   const out = new Map<string, ExpectedEntry>();
   const add = <K, V>(table: Table<K, V>, key: K, value: V): void => {
     const storeKey = tableKey(table, key);
@@ -54,7 +58,10 @@ export async function verifyOutputIndex(store: NodeStore, maxDifferences = 1000)
   };
   if ((await store.getMeta(META.ledgerIndex)) !== undefined) {
     const version = await store.getMeta(INDEXER_META.version);
-    if (version !== INDEX_VERSION) diff(`indexer: meta ${INDEXER_META.version.name} is ${version ?? 'missing'}, expected ${INDEX_VERSION} (the index was not completed)`);
+    if (version !== INDEX_VERSION)
+      diff(
+        `indexer: meta ${INDEXER_META.version.name} is ${version ?? 'missing'}, expected ${INDEX_VERSION} (the index was not completed)`,
+      );
   }
 
   // 1. unspent outputs -> their entries
@@ -64,7 +71,10 @@ export async function verifyOutputIndex(store: NodeStore, maxDifferences = 1000)
     const wanted: [Uint8Array, ExpectedEntry][] = [];
     ids.forEach((id, i) => {
       const record = records[i];
-      if (record === undefined) return diff(`indexer: unspent output ${toHex0x(id)} has no output record`);
+      if (record === undefined) {
+        diff(`indexer: unspent output ${toHex0x(id)} has no output record`);
+        return;
+      }
       for (const entry of expectedEntries(id, record).values()) wanted.push([id, entry]);
     });
     const stored = await store.kv.getMany(wanted.map(([, e]) => e.key));
@@ -88,15 +98,25 @@ export async function verifyOutputIndex(store: NodeStore, maxDifferences = 1000)
     let chunk: [Uint8Array, Uint8Array, Uint8Array][] = [];
     const checkStored = async (): Promise<void> => {
       const outputIds = chunk.map(([, , id]) => id);
-      const [unspent, records] = [await store.kv.getMany(outputIds.map((id) => tableKey(LEDGER_TABLES.unspent, id))), await store.getMany(LEDGER_TABLES.outputs, outputIds)];
+      const [unspent, records] = [
+        await store.kv.getMany(outputIds.map((id) => tableKey(LEDGER_TABLES.unspent, id))),
+        await store.getMany(LEDGER_TABLES.outputs, outputIds),
+      ];
       chunk.forEach(([key, value, id], i) => {
         const record = records[i];
         const where = `${table.name}: entry ${toHex0x(key.subarray(1))} for output ${toHex0x(id)}`;
-        if (record === undefined) return diff(`${where}: the ledger has no such output`);
-        if (unspent[i] === undefined) return diff(`${where}: the output is spent`);
+        if (record === undefined) {
+          diff(`${where}: the ledger has no such output`);
+          return;
+        }
+        if (unspent[i] === undefined) {
+          diff(`${where}: the output is spent`);
+          return;
+        }
         const expected = expectedEntries(id, record).get(toHex(key));
         if (expected === undefined) diff(`${where}: not an entry of that output`);
-        else if (!equalBytes(expected.value, value)) diff(`${where}: holds ${toHex0x(value)}, expected ${toHex0x(expected.value)}`);
+        else if (!equalBytes(expected.value, value))
+          diff(`${where}: holds ${toHex0x(value)}, expected ${toHex0x(expected.value)}`);
       });
       chunk = [];
     };

@@ -8,7 +8,15 @@ import { toHex } from '../../bytes.ts';
 import type { CommonOutput } from '../../model/output.ts';
 import type { StoreBatch } from '../../store/store-batch.ts';
 import { outputFacts, unlockAddresses } from './facts.ts';
-import { addressEntryValue, FLAG, INDEXER_TABLES, positionOf, type AddressIndexKey, type ChainIndexKey, type TypeIndexKey } from './tables.ts';
+import {
+  addressEntryValue,
+  FLAG,
+  INDEXER_TABLES,
+  positionOf,
+  type AddressIndexKey,
+  type ChainIndexKey,
+  type TypeIndexKey,
+} from './tables.ts';
 
 /** An output with what the index needs of its booking. */
 export interface IndexableOutput {
@@ -35,9 +43,12 @@ export function indexEntriesOf(o: IndexableOutput): OutputIndexEntries {
     (facts.timelockTime !== undefined ? FLAG.timelock : 0);
   const entries: OutputIndexEntries = {
     byType: { outputType, position },
-    byAddress: unlockAddresses(facts).map((u) => [{ address: u.address, outputType, position }, addressEntryValue(u.roles, flags)] as const),
+    byAddress: unlockAddresses(facts).map(
+      (u) => [{ address: u.address, outputType, position }, addressEntryValue(u.roles, flags)] as const,
+    ),
   };
-  if (facts.chainId !== undefined && outputType !== 3) entries.byChainId = [{ outputType, chainId: facts.chainId }, o.outputId.slice()] as const;
+  if (facts.chainId !== undefined && outputType !== 3)
+    entries.byChainId = [{ outputType, chainId: facts.chainId }, o.outputId.slice()] as const;
   return entries;
 }
 
@@ -59,7 +70,11 @@ export function deleteOutputIndex(batch: StoreBatch, o: IndexableOutput): void {
  * Adds the index writes of one ledger change to `batch`: deletes for `consumed` outputs, then puts for `created`
  * ones (a chain that moves within the change ends at its new output), skipping outputs that are in both.
  */
-export function indexLedgerChanges(batch: StoreBatch, created: readonly IndexableOutput[], consumed: readonly IndexableOutput[]): void {
+export function indexLedgerChanges(
+  batch: StoreBatch,
+  created: readonly IndexableOutput[],
+  consumed: readonly IndexableOutput[],
+): void {
   const createdIds = new Set(created.map((o) => toHex(o.outputId)));
   const consumedIds = new Set(consumed.map((o) => toHex(o.outputId)));
   for (const o of consumed) if (!createdIds.has(toHex(o.outputId))) deleteOutputIndex(batch, o);

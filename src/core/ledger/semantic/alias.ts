@@ -4,7 +4,13 @@
  */
 import { equalBytes, toHex } from '../../bytes.ts';
 import { addressEquals } from '../../codec/address.ts';
-import { FEATURE_METADATA, OUTPUT_FOUNDRY, UC_GOVERNOR, UC_STATE_CONTROLLER, type AliasOutput } from '../../model/output.ts';
+import {
+  FEATURE_METADATA,
+  OUTPUT_FOUNDRY,
+  UC_GOVERNOR,
+  UC_STATE_CONTROLLER,
+  type AliasOutput,
+} from '../../model/output.ts';
 import { foundryAliasId, foundryIdOf } from './chains.ts';
 import { featuresEqual, nativeTokensEqual } from './equality.ts';
 import { issuerProblem } from './issuer.ts';
@@ -46,11 +52,14 @@ function newFoundryCount(ws: WorkingSet, aliasId: Uint8Array): number {
   return n;
 }
 
-/** State transition: state index + 1, controllers and metadata feature unchanged, counter grows by the new foundries. */
+/**
+ * State transition: state index + 1, controllers and metadata feature unchanged, counter grows by the new foundries.
+ */
 function stateProblem(ws: WorkingSet, cur: AliasOutput, next: AliasOutput): string | undefined {
   const curState = findCondition(cur, UC_STATE_CONTROLLER)!.address;
   const curGov = findCondition(cur, UC_GOVERNOR)!.address;
-  if (!addressEquals(curState, findCondition(next, UC_STATE_CONTROLLER)!.address)) return 'state transition changes the state controller';
+  if (!addressEquals(curState, findCondition(next, UC_STATE_CONTROLLER)!.address))
+    return 'state transition changes the state controller';
   if (!addressEquals(curGov, findCondition(next, UC_GOVERNOR)!.address)) return 'state transition changes the governor';
   if (next.foundryCounter < cur.foundryCounter) {
     return `state transition lowers the foundry counter (${cur.foundryCounter} to ${next.foundryCounter})`;
@@ -63,7 +72,8 @@ function stateProblem(ws: WorkingSet, cur: AliasOutput, next: AliasOutput): stri
   if (next.foundryCounter === cur.foundryCounter) return undefined;
   const created = newFoundryCount(ws, next.aliasId);
   const expected = next.foundryCounter - cur.foundryCounter;
-  if (created !== expected) return `foundry counter grows by ${expected} but ${created} new foundries of this alias are created`;
+  if (created !== expected)
+    return `foundry counter grows by ${expected} but ${created} new foundries of this alias are created`;
   return undefined;
 }
 

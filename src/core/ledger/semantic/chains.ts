@@ -38,7 +38,8 @@ export function isChainOutput(o: CommonOutput): o is ChainOutput {
 /** The alias a foundry belongs to (its Immutable Alias Address unlock condition). */
 export function foundryAliasId(f: FoundryOutput): Uint8Array {
   const uc = findCondition(f, UC_IMMUTABLE_ALIAS);
-  if (!uc) throw new TypeError('foundry output without an Immutable Alias Address unlock condition (not syntactically valid)');
+  if (!uc)
+    throw new TypeError('foundry output without an Immutable Alias Address unlock condition (not syntactically valid)');
   return uc.address.aliasId;
 }
 

@@ -2,9 +2,16 @@
  * Step 5 (TIP-20 / TIP-18 base token rules, iota.go `TxSemanticDeposit`):
  * - Σ input amounts = Σ output amounts (conflict 4);
  * - Storage Deposit Return: per return address, the return amounts of inputs that address did not unlock itself must
- *   be covered by "simple transfer" basic outputs to it (only an Address UC, no native tokens, no features) (conflict 8).
+ *   be covered by "simple transfer" basic outputs to it (only an Address UC, no native tokens, no features) (conflict
+ * 8).
  */
-import { OUTPUT_BASIC, UC_ADDRESS, UC_STORAGE_DEPOSIT_RETURN, type BasicOutput, type CommonOutput } from '../../model/output.ts';
+import {
+  OUTPUT_BASIC,
+  UC_ADDRESS,
+  UC_STORAGE_DEPOSIT_RETURN,
+  type BasicOutput,
+  type CommonOutput,
+} from '../../model/output.ts';
 import type { Address } from '../../model/address.ts';
 import { CONFLICT } from '../conflict.ts';
 import { addressKey, describeAddress } from './describe.ts';
@@ -13,7 +20,9 @@ import { conflict, type StepResult } from './result.ts';
 import type { WorkingSet } from './working-set.ts';
 
 function isSimpleTransfer(o: CommonOutput): o is BasicOutput {
-  return o.type === OUTPUT_BASIC && o.features.length === 0 && o.unlockConditions.length === 1 && o.nativeTokens.length === 0;
+  return (
+    o.type === OUTPUT_BASIC && o.features.length === 0 && o.unlockConditions.length === 1 && o.nativeTokens.length === 0
+  );
 }
 
 interface ReturnDue {

@@ -13,4 +13,3 @@ export function describeAddress(a: Address): string {
   if (a.type === ADDRESS_ALIAS) return `alias address ${toHex0x(a.aliasId)}`;
   return `NFT address ${toHex0x(a.nftId)}`;
 }
-

@@ -17,7 +17,12 @@ function tokenSums(ws: WorkingSet, f: FoundryOutput): { inSum: bigint; outSum: b
 }
 
 /** New foundries of one alias must be numbered in (old counter, new counter], ascending in output order. */
-function serialNumberProblem(ws: WorkingSet, f: FoundryOutput, inAlias: AliasOutput, outAlias: AliasOutput): string | undefined {
+function serialNumberProblem(
+  ws: WorkingSet,
+  f: FoundryOutput,
+  inAlias: AliasOutput,
+  outAlias: AliasOutput,
+): string | undefined {
   if (f.serialNumber <= inAlias.foundryCounter || f.serialNumber > outAlias.foundryCounter) {
     return `serial number ${f.serialNumber} of a new foundry is outside the alias's new range (${inAlias.foundryCounter}, ${outAlias.foundryCounter}]`;
   }

@@ -23,7 +23,9 @@ export class UnlockedIdentities {
     this.#byKey.set(key, { unlockedAt: inputIndex, referencedBy: new Set() });
   }
 
-  /** A reference (or alias/NFT) unlock of input `inputIndex` pointing to `ref`: valid when `key` was unlocked at `ref`. */
+  /**
+   * A reference (or alias/NFT) unlock of input `inputIndex` pointing to `ref`: valid when `key` was unlocked at `ref`.
+   */
   reference(key: string, ref: number, inputIndex: number): boolean {
     const ident = this.#byKey.get(key);
     if (!ident || ident.unlockedAt !== ref) return false;

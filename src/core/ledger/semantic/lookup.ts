@@ -8,6 +8,9 @@ export function findCondition<T extends UnlockCondition['type']>(
   return output.unlockConditions.find((c) => c.type === type) as Extract<UnlockCondition, { type: T }> | undefined;
 }
 
-export function findFeature<T extends Feature['type']>(features: Feature[], type: T): Extract<Feature, { type: T }> | undefined {
+export function findFeature<T extends Feature['type']>(
+  features: Feature[],
+  type: T,
+): Extract<Feature, { type: T }> | undefined {
   return features.find((f) => f.type === type) as Extract<Feature, { type: T }> | undefined;
 }

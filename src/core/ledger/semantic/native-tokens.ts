@@ -28,7 +28,10 @@ function sumTokens(outputs: CommonOutput[], side: 'input' | 'output'): Sums | Se
       }
       const sum = (sums.get(id) ?? 0n) + token.amount;
       if (sum > MAX_U256) {
-        return conflict(CONFLICT.invalidNativeTokens, `${side} ${i}: the ${side} sum of native token 0x${id} exceeds 2^256-1`);
+        return conflict(
+          CONFLICT.invalidNativeTokens,
+          `${side} ${i}: the ${side} sum of native token 0x${id} exceeds 2^256-1`,
+        );
       }
       sums.set(id, sum);
     }
@@ -38,16 +41,25 @@ function sumTokens(outputs: CommonOutput[], side: 'input' | 'output'): Sums | Se
 
 export function checkNativeTokens(ws: WorkingSet): StepResult {
   const max = LIMITS.maxDistinctNativeTokens;
-  const inSums = sumTokens(ws.inputs.map((i) => i.output), 'input');
+  const inSums = sumTokens(
+    ws.inputs.map((i) => i.output),
+    'input',
+  );
   if (!(inSums instanceof Map)) return inSums;
   if (inSums.size > max) {
-    return conflict(CONFLICT.invalidNativeTokens, `inputs carry ${inSums.size} distinct native tokens, more than ${max}`);
+    return conflict(
+      CONFLICT.invalidNativeTokens,
+      `inputs carry ${inSums.size} distinct native tokens, more than ${max}`,
+    );
   }
   const outSums = sumTokens(ws.tx.essence.outputs, 'output');
   if (!(outSums instanceof Map)) return outSums;
   const distinct = new Set([...inSums.keys(), ...outSums.keys()]);
   if (distinct.size > max) {
-    return conflict(CONFLICT.invalidNativeTokens, `inputs and outputs carry ${distinct.size} distinct native tokens, more than ${max}`);
+    return conflict(
+      CONFLICT.invalidNativeTokens,
+      `inputs and outputs carry ${distinct.size} distinct native tokens, more than ${max}`,
+    );
   }
   ws.inTokens = inSums;
   ws.outTokens = outSums;
@@ -66,7 +78,10 @@ export function checkNativeTokens(ws: WorkingSet): StepResult {
   for (const id of outSums.keys()) {
     if (ws.outChains.has(id)) continue;
     if (!inSums.has(id)) {
-      return conflict(CONFLICT.invalidNativeTokens, `native token 0x${id} is new on the output side but its foundry is not transitioning`);
+      return conflict(
+        CONFLICT.invalidNativeTokens,
+        `native token 0x${id} is new on the output side but its foundry is not transitioning`,
+      );
     }
   }
   return undefined;

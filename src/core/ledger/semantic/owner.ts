@@ -57,7 +57,8 @@ function aliasOwner(ws: WorkingSet, alias: AliasOutput, inputIndex: number): Own
 export function ownerOf(ws: WorkingSet, output: CommonOutput, inputIndex: number): OwnerResult {
   let owner: OwnerResult;
   if (output.type === OUTPUT_ALIAS) owner = aliasOwner(ws, output, inputIndex);
-  else if (output.type === OUTPUT_FOUNDRY) owner = { address: required(findCondition(output, UC_IMMUTABLE_ALIAS), 'an immutable alias address').address };
+  else if (output.type === OUTPUT_FOUNDRY)
+    owner = { address: required(findCondition(output, UC_IMMUTABLE_ALIAS), 'an immutable alias address').address };
   else owner = { address: required(findCondition(output, UC_ADDRESS), 'an address unlock condition').address };
   if ('failure' in owner) return owner;
   const expiration = findCondition(output, UC_EXPIRATION);

@@ -13,7 +13,10 @@ export function checkSenders(ws: WorkingSet): StepResult {
     if (output.type === OUTPUT_FOUNDRY) continue; // a foundry cannot carry a Sender feature
     const sender = findFeature(output.features, FEATURE_SENDER);
     if (sender && !ws.unlocked.has(addressKey(sender.address))) {
-      return conflict(CONFLICT.senderNotUnlocked, `output ${j}: sender ${describeAddress(sender.address)} is not unlocked by this transaction`);
+      return conflict(
+        CONFLICT.senderNotUnlocked,
+        `output ${j}: sender ${describeAddress(sender.address)} is not unlocked by this transaction`,
+      );
     }
   }
   return undefined;

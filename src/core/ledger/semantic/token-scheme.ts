@@ -7,7 +7,8 @@ import type { SimpleTokenScheme } from '../../model/output.ts';
 /** Creation: melted = 0 and minted = the tokens of this ID on the output side. */
 export function schemeGenesisProblem(s: SimpleTokenScheme, outSum: bigint): string | undefined {
   if (s.meltedTokens !== 0n) return `melted tokens must be 0 on creation, got ${s.meltedTokens}`;
-  if (s.mintedTokens !== outSum) return `minted tokens ${s.mintedTokens} must equal the ${outSum} tokens on the output side on creation`;
+  if (s.mintedTokens !== outSum)
+    return `minted tokens ${s.mintedTokens} must equal the ${outSum} tokens on the output side on creation`;
   return undefined;
 }
 
@@ -25,10 +26,18 @@ export function schemeDestructionProblem(s: SimpleTokenScheme, inSum: bigint, ou
  * with melted unchanged; a negative delta (melt/burn) keeps minted and raises melted by at most |delta|; a zero delta
  * keeps both counters (iota.go's rule, stricter than TIP-18's wording).
  */
-export function schemeTransitionProblem(cur: SimpleTokenScheme, next: SimpleTokenScheme, inSum: bigint, outSum: bigint): string | undefined {
-  if (cur.maximumSupply !== next.maximumSupply) return `maximum supply changed from ${cur.maximumSupply} to ${next.maximumSupply}`;
-  if (next.mintedTokens < cur.mintedTokens) return `minted tokens decreased from ${cur.mintedTokens} to ${next.mintedTokens}`;
-  if (next.meltedTokens < cur.meltedTokens) return `melted tokens decreased from ${cur.meltedTokens} to ${next.meltedTokens}`;
+export function schemeTransitionProblem(
+  cur: SimpleTokenScheme,
+  next: SimpleTokenScheme,
+  inSum: bigint,
+  outSum: bigint,
+): string | undefined {
+  if (cur.maximumSupply !== next.maximumSupply)
+    return `maximum supply changed from ${cur.maximumSupply} to ${next.maximumSupply}`;
+  if (next.mintedTokens < cur.mintedTokens)
+    return `minted tokens decreased from ${cur.mintedTokens} to ${next.mintedTokens}`;
+  if (next.meltedTokens < cur.meltedTokens)
+    return `melted tokens decreased from ${cur.meltedTokens} to ${next.meltedTokens}`;
   const delta = outSum - inSum;
   const mintedDelta = next.mintedTokens - cur.mintedTokens;
   const meltedDelta = next.meltedTokens - cur.meltedTokens;

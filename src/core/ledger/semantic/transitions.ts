@@ -5,7 +5,13 @@
  * the output side comes from an input, explicitly or as the implicit ID of a zero-ID input).
  */
 import { isZero } from '../../bytes.ts';
-import { OUTPUT_ALIAS, OUTPUT_FOUNDRY, type AliasOutput, type FoundryOutput, type NftOutput } from '../../model/output.ts';
+import {
+  OUTPUT_ALIAS,
+  OUTPUT_FOUNDRY,
+  type AliasOutput,
+  type FoundryOutput,
+  type NftOutput,
+} from '../../model/output.ts';
 import { CONFLICT } from '../conflict.ts';
 import { aliasGenesisProblem, aliasTransitionProblem } from './alias.ts';
 import { describeChain, isChainOutput, outputChain, type ChainEntry, type ChainOutput } from './chains.ts';
@@ -50,7 +56,12 @@ export function checkChainTransitions(ws: WorkingSet): StepResult {
     const chain: ChainEntry | undefined = outputChain(output, j);
     if (chain && ws.inChains.has(chain.key)) continue;
     const problem = genesisProblem(ws, output);
-    if (problem) return invalid(`output ${j}`, chain ? describeChain(chain) : `new ${output.type === OUTPUT_ALIAS ? 'alias' : 'NFT'}`, problem);
+    if (problem)
+      return invalid(
+        `output ${j}`,
+        chain ? describeChain(chain) : `new ${output.type === OUTPUT_ALIAS ? 'alias' : 'NFT'}`,
+        problem,
+      );
   }
   return undefined;
 }

@@ -37,10 +37,16 @@ function invalidUnlock(i: number, why: string): StepResult {
 function unlockChainOwned(ws: WorkingSet, owner: Address, unlock: Unlock, i: number): StepResult {
   const wanted = owner.type === ADDRESS_ALIAS ? UNLOCK_ALIAS : UNLOCK_NFT;
   if (unlock.type !== wanted) {
-    return invalidUnlock(i, `owned by ${describeAddress(owner)} but has a ${unlockName(unlock)} (needs an ${UNLOCK_NAMES[wanted]})`);
+    return invalidUnlock(
+      i,
+      `owned by ${describeAddress(owner)} but has a ${unlockName(unlock)} (needs an ${UNLOCK_NAMES[wanted]})`,
+    );
   }
   if (!ws.unlocked.reference(addressKey(owner), unlock.reference, i)) {
-    return invalidUnlock(i, `${UNLOCK_NAMES[wanted]} references input ${unlock.reference}, which did not unlock ${describeAddress(owner)}`);
+    return invalidUnlock(
+      i,
+      `${UNLOCK_NAMES[wanted]} references input ${unlock.reference}, which did not unlock ${describeAddress(owner)}`,
+    );
   }
   return undefined;
 }
@@ -49,7 +55,10 @@ function unlockEd25519Owned(ws: WorkingSet, owner: Ed25519Address, unlock: Unloc
   const key = addressKey(owner);
   if (unlock.type === UNLOCK_REFERENCE) {
     if (!ws.unlocked.reference(key, unlock.reference, i)) {
-      return invalidUnlock(i, `reference unlock points to input ${unlock.reference}, which did not unlock ${describeAddress(owner)}`);
+      return invalidUnlock(
+        i,
+        `reference unlock points to input ${unlock.reference}, which did not unlock ${describeAddress(owner)}`,
+      );
     }
     return undefined;
   }
@@ -58,11 +67,17 @@ function unlockEd25519Owned(ws: WorkingSet, owner: Ed25519Address, unlock: Unloc
   }
   const earlier = ws.unlocked.get(key);
   if (earlier) {
-    return invalidUnlock(i, `${describeAddress(owner)} is already unlocked by input ${earlier.unlockedAt}; a reference unlock is required`);
+    return invalidUnlock(
+      i,
+      `${describeAddress(owner)} is already unlocked by input ${earlier.unlockedAt}; a reference unlock is required`,
+    );
   }
   const { publicKey, signature } = unlock.signature;
   if (!equalBytes(blake2b256(publicKey), owner.pubKeyHash)) {
-    return conflict(CONFLICT.invalidSignature, `input ${i}: public key ${toHex0x(publicKey)} does not belong to ${describeAddress(owner)}`);
+    return conflict(
+      CONFLICT.invalidSignature,
+      `input ${i}: public key ${toHex0x(publicKey)} does not belong to ${describeAddress(owner)}`,
+    );
   }
   if (!ed25519Verify(publicKey, ws.essenceHash, signature)) {
     return conflict(CONFLICT.invalidSignature, `input ${i}: signature does not verify for ${describeAddress(owner)}`);

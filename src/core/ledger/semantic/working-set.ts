@@ -28,12 +28,16 @@ export interface WorkingSet {
 function checkInputsMatch(tx: TransactionPayload, inputs: SemanticInput[]): void {
   const refs = tx.essence.inputs;
   if (inputs.length !== refs.length) {
-    throw new RangeError(`validateTransactionSemantics: ${inputs.length} resolved inputs for an essence with ${refs.length} inputs`);
+    throw new RangeError(
+      `validateTransactionSemantics: ${inputs.length} resolved inputs for an essence with ${refs.length} inputs`,
+    );
   }
   for (let i = 0; i < refs.length; i++) {
     const expected = outputId(refs[i]!.transactionId, refs[i]!.transactionOutputIndex);
     if (!equalBytes(expected, inputs[i]!.outputId)) {
-      throw new RangeError(`validateTransactionSemantics: resolved input ${i} is ${toHex0x(inputs[i]!.outputId)}, the essence references ${toHex0x(expected)}`);
+      throw new RangeError(
+        `validateTransactionSemantics: resolved input ${i} is ${toHex0x(inputs[i]!.outputId)}, the essence references ${toHex0x(expected)}`,
+      );
     }
   }
 }

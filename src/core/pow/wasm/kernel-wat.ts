@@ -27,11 +27,20 @@ function sbox(kind: Kind, x: string, y: string): { o0: string; o1: string } {
   const xy = `(v128.xor (local.get $${x}0) (local.get $${y}1))`;
   switch (kind) {
     case 'A': // o0 = (y0 ^ x1) | (x0 & y1);   o1 = (x0 ^ y1) & o0
-      return { o0: `(v128.or ${yx} (v128.and (local.get $${x}0) (local.get $${y}1)))`, o1: `(v128.and ${xy} (local.get $o0))` };
+      return {
+        o0: `(v128.or ${yx} (v128.and (local.get $${x}0) (local.get $${y}1)))`,
+        o1: `(v128.and ${xy} (local.get $o0))`,
+      };
     case 'B': // o0 = (x0 | y1) & ~(y0 ^ x1);  o1 = (x0 ^ y1) & ~o0
-      return { o0: `(v128.andnot (v128.or (local.get $${x}0) (local.get $${y}1)) ${yx})`, o1: `(v128.andnot ${xy} (local.get $o0))` };
+      return {
+        o0: `(v128.andnot (v128.or (local.get $${x}0) (local.get $${y}1)) ${yx})`,
+        o1: `(v128.andnot ${xy} (local.get $o0))`,
+      };
     case 'C': // o0 = (y0 ^ x1) & ~(x0 & ~y1); o1 = (x0 ^ y1) | o0
-      return { o0: `(v128.andnot ${yx} (v128.andnot (local.get $${x}0) (local.get $${y}1)))`, o1: `(v128.or ${xy} (local.get $o0))` };
+      return {
+        o0: `(v128.andnot ${yx} (v128.andnot (local.get $${x}0) (local.get $${y}1)))`,
+        o1: `(v128.or ${xy} (local.get $o0))`,
+      };
   }
 }
 
@@ -72,7 +81,14 @@ function roundFunction(kind: Kind, unroll: number): string {
     (local $p i32) (local $q i32) (local $end i32) ${v128}
     (local.set $p (local.get $src))
     (local.set $q (local.get $dst))
-      ${[...load('a', 'p', 0), ...load('b', 'p', 365), ...apply(kind, 'a', 'b', [['q', 0], ['q', 729]])].join('\n      ')}
+      ${[
+        ...load('a', 'p', 0),
+        ...load('b', 'p', 365),
+        ...apply(kind, 'a', 'b', [
+          ['q', 0],
+          ['q', 729],
+        ]),
+      ].join('\n      ')}
     (local.set $a0 (local.get $b0))
     (local.set $a1 (local.get $b1))
     (local.set $end (i32.add (local.get $src) (i32.const ${364 * SLOT_BYTES})))

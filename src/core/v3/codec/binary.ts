@@ -23,7 +23,13 @@ export function readKind(r: ByteReader, kind: Kind, path: string): unknown {
       const at = r.offset;
       const v = kind.width === 1 ? r.u8(path) : kind.width === 2 ? r.u16(path) : r.u32(path);
       if ((kind.min !== undefined && v < kind.min) || (kind.max !== undefined && v > kind.max)) {
-        r.fail('VALUE_OUT_OF_RANGE', `${path} ${v} is outside ${kind.min ?? 0}..${kind.max ?? UINT_MAX[kind.width]}`, path, at, String(v));
+        r.fail(
+          'VALUE_OUT_OF_RANGE',
+          `${path} ${v} is outside ${kind.min ?? 0}..${kind.max ?? UINT_MAX[kind.width]}`,
+          path,
+          at,
+          String(v),
+        );
       }
       return v;
     }
@@ -52,7 +58,8 @@ export function readKind(r: ByteReader, kind: Kind, path: string): unknown {
       const at = r.offset;
       const type = r.u8(`${path}.type`);
       const schema = kind.family.members.get(type);
-      if (!schema) r.fail('UNKNOWN_TYPE', `unknown ${kind.family.name} type ${type} for ${path}`, path, at, String(type));
+      if (!schema)
+        r.fail('UNKNOWN_TYPE', `unknown ${kind.family.name} type ${type} for ${path}`, path, at, String(type));
       if (kind.allowed && !kind.allowed.includes(type)) {
         r.fail('TYPE_NOT_ALLOWED', `${schema.name} (type ${type}) is not allowed in ${path}`, path, at, String(type));
       }
@@ -62,7 +69,8 @@ export function readKind(r: ByteReader, kind: Kind, path: string): unknown {
       const at = r.offset;
       const len = r.u32(`${path} length`);
       if (len === 0) return undefined;
-      if (len > r.remaining) r.fail('TRUNCATED', `${path} length ${len} exceeds the ${r.remaining} bytes left`, path, at, String(len));
+      if (len > r.remaining)
+        r.fail('TRUNCATED', `${path} length ${len} exceeds the ${r.remaining} bytes left`, path, at, String(len));
       const end = r.offset + len;
       const sub = new ByteReader(r.bytes.subarray(0, end), r.subject, r.offset);
       let v: unknown;
@@ -71,10 +79,22 @@ export function readKind(r: ByteReader, kind: Kind, path: string): unknown {
       } catch (e) {
         // The bytes were there, only the length prefix cut them off.
         if (!(e instanceof ProtocolError) || e.code !== 'TRUNCATED') throw e;
-        r.fail('PAYLOAD_LENGTH_MISMATCH', `${path} length prefix says ${len} bytes, the payload needs more (${e.message})`, path, at, String(len));
+        r.fail(
+          'PAYLOAD_LENGTH_MISMATCH',
+          `${path} length prefix says ${len} bytes, the payload needs more (${e.message})`,
+          path,
+          at,
+          String(len),
+        );
       }
       if (sub.offset !== end) {
-        r.fail('PAYLOAD_LENGTH_MISMATCH', `${path} length prefix says ${len} bytes, the payload has ${sub.offset - (at + 4)}`, path, at, String(len));
+        r.fail(
+          'PAYLOAD_LENGTH_MISMATCH',
+          `${path} length prefix says ${len} bytes, the payload has ${sub.offset - (at + 4)}`,
+          path,
+          at,
+          String(len),
+        );
       }
       r.offset = end;
       return v;
@@ -108,7 +128,9 @@ export function readStruct(r: ByteReader, schema: StructSchema, path: string, in
     const v = readKind(r, f.kind, join(path, f.name));
     if (v !== undefined) into[f.name] = v; // an absent optional payload leaves no key
   }
-  runChecks(schema, into, (code, message, field) => r.fail(code, `${schema.name}: ${message}`, field ? join(path, field) : path || schema.name, at));
+  runChecks(schema, into, (code, message, field) =>
+    r.fail(code, `${schema.name}: ${message}`, field ? join(path, field) : path || schema.name, at),
+  );
   return into;
 }
 
@@ -127,18 +149,33 @@ function readEntries(r: ByteReader, path: string): Entries {
     const value = r.prefixed(2, `${path}.${key}`, 0, MAX_METADATA_BYTES);
     const b = r.bytes.subarray(at, r.offset);
     if (prev && compareBytes(prev, b) >= 0) {
-      r.fail('NOT_SORTED_UNIQUE', `${path} entries must be sorted by their serialized bytes, unique: key ${JSON.stringify(key)} breaks the order`, path, at, key);
+      r.fail(
+        'NOT_SORTED_UNIQUE',
+        `${path} entries must be sorted by their serialized bytes, unique: key ${JSON.stringify(key)} breaks the order`,
+        path,
+        at,
+        key,
+      );
     }
     prev = b;
     setEntry(out, key, value);
   }
   if (r.offset - start > MAX_METADATA_BYTES) {
-    r.fail('LENGTH_OUT_OF_RANGE', `${path} takes ${r.offset - start} bytes, more than ${MAX_METADATA_BYTES}`, path, start);
+    r.fail(
+      'LENGTH_OUT_OF_RANGE',
+      `${path} takes ${r.offset - start} bytes, more than ${MAX_METADATA_BYTES}`,
+      path,
+      start,
+    );
   }
   return out;
 }
 
-export function runChecks(schema: StructSchema, v: Obj, fail: (code: ErrorCode, message: string, field?: string) => never): void {
+export function runChecks(
+  schema: StructSchema,
+  v: Obj,
+  fail: (code: ErrorCode, message: string, field?: string) => never,
+): void {
   if (!schema.checks) return;
   for (const check of schema.checks) {
     const problem = check(v);
@@ -170,7 +207,11 @@ export function writeKind(w: ByteWriter, kind: Kind, v: unknown, path: string, s
     case 'int': {
       const max = kind.max ?? UINT_MAX[kind.width];
       if (typeof v !== 'number' || !Number.isInteger(v) || v < (kind.min ?? 0) || v > max) {
-        encodeFail('VALUE_OUT_OF_RANGE', `${at(subject, path)}: expected an integer in ${kind.min ?? 0}..${max}, got ${String(v)}`, path);
+        encodeFail(
+          'VALUE_OUT_OF_RANGE',
+          `${at(subject, path)}: expected an integer in ${kind.min ?? 0}..${max}, got ${String(v)}`,
+          path,
+        );
       }
       if (kind.width === 1) w.u8(v);
       else if (kind.width === 2) w.u16(v);
@@ -188,7 +229,8 @@ export function writeKind(w: ByteWriter, kind: Kind, v: unknown, path: string, s
       return;
     case 'fixed': {
       const b = bytesOf(v, path, subject);
-      if (b.length !== kind.size) encodeFail('LENGTH_OUT_OF_RANGE', `${at(subject, path)}: expected ${kind.size} bytes, got ${b.length}`, path);
+      if (b.length !== kind.size)
+        encodeFail('LENGTH_OUT_OF_RANGE', `${at(subject, path)}: expected ${kind.size} bytes, got ${b.length}`, path);
       w.bytes(b);
       return;
     }
@@ -196,7 +238,11 @@ export function writeKind(w: ByteWriter, kind: Kind, v: unknown, path: string, s
     case 'text': {
       const b = kind.k === 'text' ? textBytes(v, path, subject) : bytesOf(v, path, subject);
       if (b.length < kind.min || b.length > kind.max) {
-        encodeFail('LENGTH_OUT_OF_RANGE', `${at(subject, path)}: length ${b.length} is outside ${kind.min}..${kind.max}`, path);
+        encodeFail(
+          'LENGTH_OUT_OF_RANGE',
+          `${at(subject, path)}: length ${b.length} is outside ${kind.min}..${kind.max}`,
+          path,
+        );
       }
       writePrefix(w, kind.prefix, b.length);
       w.bytes(b);
@@ -209,9 +255,14 @@ export function writeKind(w: ByteWriter, kind: Kind, v: unknown, path: string, s
       const o = objOf(v, path, subject);
       const type = o.type;
       const schema = typeof type === 'number' ? kind.family.members.get(type) : undefined;
-      if (!schema) return encodeFail('UNKNOWN_TYPE', `${at(subject, path)}: unknown ${kind.family.name} type ${String(type)}`, path);
+      if (!schema)
+        encodeFail('UNKNOWN_TYPE', `${at(subject, path)}: unknown ${kind.family.name} type ${String(type)}`, path);
       if (kind.allowed && !kind.allowed.includes(type as number)) {
-        encodeFail('TYPE_NOT_ALLOWED', `${at(subject, path)}: ${schema.name} (type ${String(type)}) is not allowed here`, path);
+        encodeFail(
+          'TYPE_NOT_ALLOWED',
+          `${at(subject, path)}: ${schema.name} (type ${String(type)}) is not allowed here`,
+          path,
+        );
       }
       w.u8(type as number);
       writeStruct(w, schema, o, path, subject);
@@ -228,9 +279,13 @@ export function writeKind(w: ByteWriter, kind: Kind, v: unknown, path: string, s
       return;
     }
     case 'list': {
-      if (!Array.isArray(v)) return encodeFail('INVALID_FIELD', `${at(subject, path)}: expected an array`, path);
+      if (!Array.isArray(v)) encodeFail('INVALID_FIELD', `${at(subject, path)}: expected an array`, path);
       if (v.length < kind.min || v.length > kind.max) {
-        encodeFail('COUNT_OUT_OF_RANGE', `${at(subject, path)}: count ${v.length} is outside ${kind.min}..${kind.max}`, path);
+        encodeFail(
+          'COUNT_OUT_OF_RANGE',
+          `${at(subject, path)}: count ${v.length} is outside ${kind.min}..${kind.max}`,
+          path,
+        );
       }
       writePrefix(w, kind.prefix, v.length);
       let prevStart = -1;
@@ -241,7 +296,11 @@ export function writeKind(w: ByteWriter, kind: Kind, v: unknown, path: string, s
         if (kind.order && prevStart >= 0) {
           const all = w.written();
           if (kind.order(v[i - 1], v[i], all.slice(prevStart, prevEnd), all.slice(start, w.length)) >= 0) {
-            encodeFail('NOT_SORTED_UNIQUE', `${at(subject, path)} must be ${kind.orderName}: element ${i} breaks the order`, `${path}[${i}]`);
+            encodeFail(
+              'NOT_SORTED_UNIQUE',
+              `${at(subject, path)} must be ${kind.orderName}: element ${i} breaks the order`,
+              `${path}[${i}]`,
+            );
           }
         }
         prevStart = start;
@@ -257,17 +316,24 @@ export function writeKind(w: ByteWriter, kind: Kind, v: unknown, path: string, s
 
 export function writeStruct(w: ByteWriter, schema: StructSchema, o: Obj, path: string, subject = 'value'): void {
   for (const f of schema.fields) writeKind(w, f.kind, o[f.name], join(path, f.name), subject);
-  runChecks(schema, o, (code, message, field) => encodeFail(code, `${at(subject, path)}: ${schema.name}: ${message}`, field ? join(path, field) : path));
+  runChecks(schema, o, (code, message, field) =>
+    encodeFail(code, `${at(subject, path)}: ${schema.name}: ${message}`, field ? join(path, field) : path),
+  );
 }
 
 function writeEntries(w: ByteWriter, v: unknown, path: string, subject: string): void {
   const list = entriesOf(v, at(subject, path));
-  if (list.length < 1 || list.length > 255) encodeFail('COUNT_OUT_OF_RANGE', `${at(subject, path)}: ${list.length} entries, need 1..255`, path);
+  if (list.length < 1 || list.length > 255)
+    encodeFail('COUNT_OUT_OF_RANGE', `${at(subject, path)}: ${list.length} entries, need 1..255`, path);
   const start = w.length;
   w.u8(list.length);
   for (const e of sortEntries(list)) w.bytes(e.bytes);
   if (w.length - start > MAX_METADATA_BYTES) {
-    encodeFail('LENGTH_OUT_OF_RANGE', `${at(subject, path)}: ${w.length - start} bytes, more than ${MAX_METADATA_BYTES}`, path);
+    encodeFail(
+      'LENGTH_OUT_OF_RANGE',
+      `${at(subject, path)}: ${w.length - start} bytes, more than ${MAX_METADATA_BYTES}`,
+      path,
+    );
   }
 }
 
@@ -279,13 +345,18 @@ function writePrefix(w: ByteWriter, width: 1 | 2 | 4, n: number): void {
 
 function bigIn(v: unknown, min: bigint, max: bigint, path: string, subject: string): bigint {
   if (typeof v !== 'bigint' || v < min || v > max) {
-    return encodeFail('VALUE_OUT_OF_RANGE', `${at(subject, path)}: expected a bigint in ${min}..${max}, got ${String(v)}`, path);
+    return encodeFail(
+      'VALUE_OUT_OF_RANGE',
+      `${at(subject, path)}: expected a bigint in ${min}..${max}, got ${String(v)}`,
+      path,
+    );
   }
   return v;
 }
 
 function bytesOf(v: unknown, path: string, subject: string): Uint8Array {
-  if (!(v instanceof Uint8Array)) return encodeFail('INVALID_FIELD', `${at(subject, path)}: expected a Uint8Array`, path);
+  if (!(v instanceof Uint8Array))
+    return encodeFail('INVALID_FIELD', `${at(subject, path)}: expected a Uint8Array`, path);
   return v;
 }
 
@@ -295,7 +366,8 @@ function textBytes(v: unknown, path: string, subject: string): Uint8Array {
 }
 
 function objOf(v: unknown, path: string, subject: string): Obj {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return encodeFail('MISSING_FIELD', `${at(subject, path)}: expected an object`, path);
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    return encodeFail('MISSING_FIELD', `${at(subject, path)}: expected an object`, path);
   return v as Obj;
 }
 
@@ -305,4 +377,3 @@ export function encodeKind(kind: Kind, v: unknown, subject: string): Uint8Array 
   writeKind(w, kind, v, '', subject);
   return w.finish();
 }
-

@@ -40,10 +40,16 @@ export function entriesOf(v: unknown, path: string): SerializedEntry[] {
   const out: SerializedEntry[] = [];
   for (const key of Object.keys(v)) {
     const problem = checkEntryKey(key);
-    if (problem) reject('INVALID_FIELD', `Cannot encode ${path}: key ${JSON.stringify(key)}: ${problem}`, { field: path, value: key });
+    if (problem)
+      reject('INVALID_FIELD', `Cannot encode ${path}: key ${JSON.stringify(key)}: ${problem}`, {
+        field: path,
+        value: key,
+      });
     const value = (v as Record<string, unknown>)[key];
     if (!(value instanceof Uint8Array) || value.length > 0xffff) {
-      reject('INVALID_FIELD', `Cannot encode ${path}.${key}: expected a Uint8Array of at most 65535 bytes`, { field: `${path}.${key}` });
+      reject('INVALID_FIELD', `Cannot encode ${path}.${key}: expected a Uint8Array of at most 65535 bytes`, {
+        field: `${path}.${key}`,
+      });
     }
     const b = new Uint8Array(1 + key.length + 2 + value.length);
     b[0] = key.length;

@@ -18,13 +18,18 @@ import type { Kind } from './schema.ts';
 export function encodeBlockV3(block: BlockV3): Uint8Array {
   const bytes = encodeKind(kinds.block, block, 'block');
   if (bytes.length > MAX_BLOCK_SIZE_V3) {
-    reject('BLOCK_TOO_LARGE', `Cannot encode block: ${bytes.length} bytes exceed the maximum of ${MAX_BLOCK_SIZE_V3}`, { value: String(bytes.length) });
+    reject('BLOCK_TOO_LARGE', `Cannot encode block: ${bytes.length} bytes exceed the maximum of ${MAX_BLOCK_SIZE_V3}`, {
+      value: String(bytes.length),
+    });
   }
   return bytes;
 }
 
 /** The strict decoder and the canonical encoder of one kind; `subject` names it in errors. */
-function kindCodec<T>(kind: Kind, subject: string): [decode: (bytes: Uint8Array) => T, encode: (value: T) => Uint8Array] {
+function kindCodec<T>(
+  kind: Kind,
+  subject: string,
+): [decode: (bytes: Uint8Array) => T, encode: (value: T) => Uint8Array] {
   return [(bytes) => decodeKind(bytes, kind, subject) as T, (value) => encodeKind(kind, value, subject)];
 }
 
@@ -32,7 +37,10 @@ function kindCodec<T>(kind: Kind, subject: string): [decode: (bytes: Uint8Array)
 export const [decodePayloadV3, encodePayloadV3] = kindCodec<BlockPayloadV3>(kinds.payload, 'payload');
 
 /** A signed transaction payload (type byte 1 + transaction + unlocks). */
-export const [decodeSignedTransactionV3, encodeSignedTransactionV3] = kindCodec<SignedTransactionPayloadV3>(kinds.signedTransaction, 'signed transaction');
+export const [decodeSignedTransactionV3, encodeSignedTransactionV3] = kindCodec<SignedTransactionPayloadV3>(
+  kinds.signedTransaction,
+  'signed transaction',
+);
 
 /** The Transaction alone (no type byte, no unlocks): what signature unlocks sign (its BLAKE2b-256). */
 export const [decodeTransactionV3, encodeTransactionV3] = kindCodec<TransactionV3>(kinds.transaction, 'transaction');
@@ -44,8 +52,17 @@ export const [decodeOutputV3, encodeOutputV3] = kindCodec<OutputV3>(kinds.output
 
 export const [decodeAddressV3, encodeAddressV3] = kindCodec<AddressV3>(kinds.address, 'address');
 
-export const [decodeSlotCommitmentV3, encodeSlotCommitmentV3] = kindCodec<SlotCommitmentV3>(kinds.slotCommitment, 'slot commitment');
+export const [decodeSlotCommitmentV3, encodeSlotCommitmentV3] = kindCodec<SlotCommitmentV3>(
+  kinds.slotCommitment,
+  'slot commitment',
+);
 
-export const [decodeOutputIdProofV3, encodeOutputIdProofV3] = kindCodec<OutputIdProofV3>(kinds.outputIdProof, 'output ID proof');
+export const [decodeOutputIdProofV3, encodeOutputIdProofV3] = kindCodec<OutputIdProofV3>(
+  kinds.outputIdProof,
+  'output ID proof',
+);
 
-export const [decodeProtocolParametersV3, encodeProtocolParametersV3] = kindCodec<ProtocolParametersV3>(PROTOCOL_PARAMETERS_KIND, 'protocol parameters');
+export const [decodeProtocolParametersV3, encodeProtocolParametersV3] = kindCodec<ProtocolParametersV3>(
+  PROTOCOL_PARAMETERS_KIND,
+  'protocol parameters',
+);

@@ -4,13 +4,48 @@
  */
 import { equalBytes, toHex0x } from '../../bytes.ts';
 import { encodeKind } from './binary.ts';
-import { accountRules, addressRestrictions, anchorRules, delegationRules, foundryRules, nftRules, noImplicitOwner } from './output-rules.ts';
+import {
+  accountRules,
+  addressRestrictions,
+  anchorRules,
+  delegationRules,
+  foundryRules,
+  nftRules,
+  noImplicitOwner,
+} from './output-rules.ts';
 import * as C from '../model/codes.ts';
 import {
-  bytes, family, fixed, list, member, payload, struct, u16, u256, u32, u64, u8, union,
-  type Check, type CheckFailure, type Kind, type StructSchema,
+  bytes,
+  family,
+  fixed,
+  list,
+  member,
+  payload,
+  struct,
+  u16,
+  u256,
+  u32,
+  u64,
+  u8,
+  union,
+  type Check,
+  type CheckFailure,
+  type Kind,
+  type StructSchema,
 } from './schema.ts';
-import { ADDRESS, FEATURE, UNLOCK_CONDITION, bad, byBytes, byField, byType, contextInputOrder, findDuplicate, noTrailingZero, type Obj } from './layouts-common.ts';
+import {
+  ADDRESS,
+  FEATURE,
+  UNLOCK_CONDITION,
+  bad,
+  byBytes,
+  byField,
+  byType,
+  contextInputOrder,
+  findDuplicate,
+  noTrailingZero,
+  type Obj,
+} from './layouts-common.ts';
 
 export { ADDRESS, BLOCK_ISSUER_KEY, FEATURE, UNLOCK_CONDITION, findDuplicate } from './layouts-common.ts';
 
@@ -18,23 +53,46 @@ export { ADDRESS, BLOCK_ISSUER_KEY, FEATURE, UNLOCK_CONDITION, findDuplicate } f
 // outputs (§V6.1, §V6.2)
 
 export const TOKEN_SCHEME = family('token scheme');
-member(TOKEN_SCHEME, C.TOKEN_SCHEME_SIMPLE, 'simple token scheme', [u256('mintedTokens'), u256('meltedTokens'), u256('maximumSupply')], [
-  (v) => {
-    const minted = v.mintedTokens as bigint;
-    const melted = v.meltedTokens as bigint;
-    const max = v.maximumSupply as bigint;
-    if (max === 0n) return bad('VALUE_OUT_OF_RANGE', 'maximumSupply must be > 0', 'maximumSupply');
-    if (melted > minted) return bad('VALUE_OUT_OF_RANGE', 'meltedTokens exceeds mintedTokens', 'meltedTokens');
-    if (minted - melted > max) return bad('VALUE_OUT_OF_RANGE', 'circulating supply (minted - melted) exceeds maximumSupply', 'mintedTokens');
-    return undefined;
-  },
-]);
+member(
+  TOKEN_SCHEME,
+  C.TOKEN_SCHEME_SIMPLE,
+  'simple token scheme',
+  [u256('mintedTokens'), u256('meltedTokens'), u256('maximumSupply')],
+  [
+    (v) => {
+      const minted = v.mintedTokens as bigint;
+      const melted = v.meltedTokens as bigint;
+      const max = v.maximumSupply as bigint;
+      if (max === 0n) return bad('VALUE_OUT_OF_RANGE', 'maximumSupply must be > 0', 'maximumSupply');
+      if (melted > minted) return bad('VALUE_OUT_OF_RANGE', 'meltedTokens exceeds mintedTokens', 'meltedTokens');
+      if (minted - melted > max)
+        return bad('VALUE_OUT_OF_RANGE', 'circulating supply (minted - melted) exceeds maximumSupply', 'mintedTokens');
+      return undefined;
+    },
+  ],
+);
 
 function conditions(allowed: number[], min: number, max: number): Kind {
-  return { k: 'list', prefix: 1, min, max, item: { k: 'union', family: UNLOCK_CONDITION, allowed }, order: byType, orderName: 'sorted by type, one per type' };
+  return {
+    k: 'list',
+    prefix: 1,
+    min,
+    max,
+    item: { k: 'union', family: UNLOCK_CONDITION, allowed },
+    order: byType,
+    orderName: 'sorted by type, one per type',
+  };
 }
 function features(allowed: number[]): Kind {
-  return { k: 'list', prefix: 1, min: 0, max: allowed.length, item: { k: 'union', family: FEATURE, allowed }, order: byType, orderName: 'sorted by type, one per type' };
+  return {
+    k: 'list',
+    prefix: 1,
+    min: 0,
+    max: allowed.length,
+    item: { k: 'union', family: FEATURE, allowed },
+    order: byType,
+    orderName: 'sorted by type, one per type',
+  };
 }
 function requires(field: string, ...types: number[]): Check {
   return (v) => {
@@ -45,55 +103,91 @@ function requires(field: string, ...types: number[]): Check {
 }
 
 export const OUTPUT = family('output');
-member(OUTPUT, C.OUTPUT_BASIC, 'basic output', [
-  u64('amount'),
-  u64('mana'),
-  { name: 'unlockConditions', kind: conditions([0, 1, 2, 3], 1, 4) },
-  { name: 'features', kind: features([0, 2, 4, 5]), omitEmpty: true },
-], [requires('unlockConditions', C.UC_ADDRESS), addressRestrictions]);
-member(OUTPUT, C.OUTPUT_ACCOUNT, 'account output', [
-  u64('amount'),
-  u64('mana'),
-  fixed('accountId', 32),
-  u32('foundryCounter'),
-  { name: 'unlockConditions', kind: conditions([0], 1, 1) },
-  { name: 'features', kind: features([0, 2, 6, 7]), omitEmpty: true },
-  { name: 'immutableFeatures', kind: features([1, 2]), omitEmpty: true },
-], [noImplicitOwner, accountRules, addressRestrictions]);
-member(OUTPUT, C.OUTPUT_ANCHOR, 'anchor output', [
-  u64('amount'),
-  u64('mana'),
-  fixed('anchorId', 32),
-  u32('stateIndex'),
-  { name: 'unlockConditions', kind: conditions([4, 5], 2, 2) },
-  { name: 'features', kind: features([2, 3]), omitEmpty: true },
-  { name: 'immutableFeatures', kind: features([1, 2]), omitEmpty: true },
-], [anchorRules, addressRestrictions]);
-member(OUTPUT, C.OUTPUT_FOUNDRY, 'foundry output', [
-  u64('amount'),
-  u32('serialNumber'),
-  union('tokenScheme', TOKEN_SCHEME),
-  { name: 'unlockConditions', kind: conditions([6], 1, 1) },
-  { name: 'features', kind: features([2, 5]), omitEmpty: true },
-  { name: 'immutableFeatures', kind: features([2]), omitEmpty: true },
-], [foundryRules]);
-member(OUTPUT, C.OUTPUT_NFT, 'NFT output', [
-  u64('amount'),
-  u64('mana'),
-  fixed('nftId', 32),
-  { name: 'unlockConditions', kind: conditions([0, 1, 2, 3], 1, 4) },
-  { name: 'features', kind: features([0, 2, 4]), omitEmpty: true },
-  { name: 'immutableFeatures', kind: features([1, 2]), omitEmpty: true },
-], [requires('unlockConditions', C.UC_ADDRESS), noImplicitOwner, nftRules, addressRestrictions]);
-member(OUTPUT, C.OUTPUT_DELEGATION, 'delegation output', [
-  u64('amount'),
-  u64('delegatedAmount'),
-  fixed('delegationId', 32),
-  union('validatorAddress', ADDRESS, [C.ADDRESS_ACCOUNT]),
-  u32('startEpoch'),
-  u32('endEpoch'),
-  { name: 'unlockConditions', kind: conditions([0], 1, 1) },
-], [noImplicitOwner, delegationRules, addressRestrictions]);
+member(
+  OUTPUT,
+  C.OUTPUT_BASIC,
+  'basic output',
+  [
+    u64('amount'),
+    u64('mana'),
+    { name: 'unlockConditions', kind: conditions([0, 1, 2, 3], 1, 4) },
+    { name: 'features', kind: features([0, 2, 4, 5]), omitEmpty: true },
+  ],
+  [requires('unlockConditions', C.UC_ADDRESS), addressRestrictions],
+);
+member(
+  OUTPUT,
+  C.OUTPUT_ACCOUNT,
+  'account output',
+  [
+    u64('amount'),
+    u64('mana'),
+    fixed('accountId', 32),
+    u32('foundryCounter'),
+    { name: 'unlockConditions', kind: conditions([0], 1, 1) },
+    { name: 'features', kind: features([0, 2, 6, 7]), omitEmpty: true },
+    { name: 'immutableFeatures', kind: features([1, 2]), omitEmpty: true },
+  ],
+  [noImplicitOwner, accountRules, addressRestrictions],
+);
+member(
+  OUTPUT,
+  C.OUTPUT_ANCHOR,
+  'anchor output',
+  [
+    u64('amount'),
+    u64('mana'),
+    fixed('anchorId', 32),
+    u32('stateIndex'),
+    { name: 'unlockConditions', kind: conditions([4, 5], 2, 2) },
+    { name: 'features', kind: features([2, 3]), omitEmpty: true },
+    { name: 'immutableFeatures', kind: features([1, 2]), omitEmpty: true },
+  ],
+  [anchorRules, addressRestrictions],
+);
+member(
+  OUTPUT,
+  C.OUTPUT_FOUNDRY,
+  'foundry output',
+  [
+    u64('amount'),
+    u32('serialNumber'),
+    union('tokenScheme', TOKEN_SCHEME),
+    { name: 'unlockConditions', kind: conditions([6], 1, 1) },
+    { name: 'features', kind: features([2, 5]), omitEmpty: true },
+    { name: 'immutableFeatures', kind: features([2]), omitEmpty: true },
+  ],
+  [foundryRules],
+);
+member(
+  OUTPUT,
+  C.OUTPUT_NFT,
+  'NFT output',
+  [
+    u64('amount'),
+    u64('mana'),
+    fixed('nftId', 32),
+    { name: 'unlockConditions', kind: conditions([0, 1, 2, 3], 1, 4) },
+    { name: 'features', kind: features([0, 2, 4]), omitEmpty: true },
+    { name: 'immutableFeatures', kind: features([1, 2]), omitEmpty: true },
+  ],
+  [requires('unlockConditions', C.UC_ADDRESS), noImplicitOwner, nftRules, addressRestrictions],
+);
+member(
+  OUTPUT,
+  C.OUTPUT_DELEGATION,
+  'delegation output',
+  [
+    u64('amount'),
+    u64('delegatedAmount'),
+    fixed('delegationId', 32),
+    union('validatorAddress', ADDRESS, [C.ADDRESS_ACCOUNT]),
+    u32('startEpoch'),
+    u32('endEpoch'),
+    { name: 'unlockConditions', kind: conditions([0], 1, 1) },
+  ],
+  [noImplicitOwner, delegationRules, addressRestrictions],
+);
 
 // ---------------------------------------------------------------------------------------------------------------
 // signatures and unlocks (§V3.4, §V5.8)
@@ -136,9 +230,31 @@ export const PAYLOAD = family('payload');
 export const ESSENCE_FIELDS: StructSchema['fields'] = [
   u64('networkId'),
   u32('creationSlot'),
-  list('contextInputs', { k: 'union', family: CONTEXT_INPUT }, { prefix: 2, min: 0, max: 128, omitEmpty: true, order: contextInputOrder, orderName: 'sorted by type and key, unique' }),
+  list(
+    'contextInputs',
+    { k: 'union', family: CONTEXT_INPUT },
+    {
+      prefix: 2,
+      min: 0,
+      max: 128,
+      omitEmpty: true,
+      order: contextInputOrder,
+      orderName: 'sorted by type and key, unique',
+    },
+  ),
   list('inputs', { k: 'union', family: INPUT }, { prefix: 2, min: 1, max: 128 }),
-  list('allotments', { k: 'struct', schema: ALLOTMENT }, { prefix: 2, min: 0, max: 128, omitEmpty: true, order: byField('accountId'), orderName: 'sorted by account ID, unique' }),
+  list(
+    'allotments',
+    { k: 'struct', schema: ALLOTMENT },
+    {
+      prefix: 2,
+      min: 0,
+      max: 128,
+      omitEmpty: true,
+      order: byField('accountId'),
+      orderName: 'sorted by account ID, unique',
+    },
+  ),
   bytes('capabilities', 1, 0, 1, true),
   payload('payload', PAYLOAD, [C.PAYLOAD_TAGGED_DATA]),
 ];
@@ -158,7 +274,8 @@ const chainUniqueness: Check = (v) => {
       key = `3:${toHex0x(account)}:${String(o.serialNumber)}:${String((o.tokenScheme as Obj).type)}`;
     }
     if (key === undefined) continue;
-    if (seen.has(key)) return bad('DUPLICATE', `output ${i} continues the same chain as an earlier output`, `outputs[${i}]`);
+    if (seen.has(key))
+      return bad('DUPLICATE', `output ${i} continues the same chain as an earlier output`, `outputs[${i}]`);
     seen.add(key);
   }
   return undefined;
@@ -173,19 +290,29 @@ export const TRANSACTION: StructSchema = {
     (v) => {
       const inputs = v.inputs as Obj[];
       const dup = findDuplicate(inputs.map((i) => concatInput(i)));
-      return dup >= 0 ? bad('DUPLICATE', `input ${dup} spends the same output as an earlier input`, `inputs[${dup}]`) : undefined;
+      return dup >= 0
+        ? bad('DUPLICATE', `input ${dup} spends the same output as an earlier input`, `inputs[${dup}]`)
+        : undefined;
     },
     (v) => {
       const ctx = v.contextInputs as Obj[];
       const needsCommitment = ctx.some((c) => c.type !== C.CONTEXT_INPUT_COMMITMENT);
       if (needsCommitment && !ctx.some((c) => c.type === C.CONTEXT_INPUT_COMMITMENT)) {
-        return bad('MISSING_FIELD', 'a commitment input is required when BIC or reward inputs are present', 'contextInputs');
+        return bad(
+          'MISSING_FIELD',
+          'a commitment input is required when BIC or reward inputs are present',
+          'contextInputs',
+        );
       }
       const n = (v.inputs as unknown[]).length;
       for (let i = 0; i < ctx.length; i++) {
         const c = ctx[i]!;
         if (c.type === C.CONTEXT_INPUT_REWARD && (c.index as number) >= n) {
-          return bad('VALUE_OUT_OF_RANGE', `reward input index ${String(c.index)} is not below the input count ${n}`, `contextInputs[${i}].index`);
+          return bad(
+            'VALUE_OUT_OF_RANGE',
+            `reward input index ${String(c.index)} is not below the input count ${n}`,
+            `contextInputs[${i}].index`,
+          );
         }
       }
       return undefined;
@@ -214,7 +341,8 @@ const unlockRules: Check = (v) => {
   const tx = v.transaction as Obj;
   const unlocks = v.unlocks as Obj[];
   const inputs = (tx.inputs as unknown[]).length;
-  if (unlocks.length !== inputs) return bad('COUNT_OUT_OF_RANGE', `${unlocks.length} unlocks for ${inputs} inputs`, 'unlocks');
+  if (unlocks.length !== inputs)
+    return bad('COUNT_OUT_OF_RANGE', `${unlocks.length} unlocks for ${inputs} inputs`, 'unlocks');
   const signatures = new Map<string, number>(); // public key -> index of a top-level signature unlock
   const innerSignatures = new Map<string, number>(); // public key -> index of the multi unlock holding it
   const multis = new Map<string, number>(); // serialized multi unlock -> index
@@ -225,10 +353,20 @@ const unlockRules: Check = (v) => {
     const ref = u.reference as number;
     const target = kindAt[ref];
     if (target === 'referential') {
-      return chainable(u.type) ? undefined : bad('INVALID_UNLOCK', `${where} references the referential unlock ${ref} but cannot chain`, `${where}.reference`);
+      return chainable(u.type)
+        ? undefined
+        : bad(
+            'INVALID_UNLOCK',
+            `${where} references the referential unlock ${ref} but cannot chain`,
+            `${where}.reference`,
+          );
     }
     if (target === 'signature' || (target === 'multi' && !inner)) return undefined;
-    return bad('INVALID_UNLOCK', `${where} references ${ref}, which is not an earlier ${inner ? 'signature' : 'signature or multi'} unlock`, `${where}.reference`);
+    return bad(
+      'INVALID_UNLOCK',
+      `${where} references ${ref}, which is not an earlier ${inner ? 'signature' : 'signature or multi'} unlock`,
+      `${where}.reference`,
+    );
   };
   for (let i = 0; i < unlocks.length; i++) {
     const u = unlocks[i]!;
@@ -236,7 +374,8 @@ const unlockRules: Check = (v) => {
     if (u.type === C.UNLOCK_SIGNATURE) {
       const k = keyOf(u);
       const seen = signatures.get(k) ?? innerSignatures.get(k);
-      if (seen !== undefined) return bad('DUPLICATE', `signature unlock ${i} repeats the public key of unlock ${seen}`, where);
+      if (seen !== undefined)
+        return bad('DUPLICATE', `signature unlock ${i} repeats the public key of unlock ${seen}`, where);
       signatures.set(k, i);
       kindAt[i] = 'signature';
     } else if (u.type === C.UNLOCK_MULTI) {
@@ -249,7 +388,12 @@ const unlockRules: Check = (v) => {
         if (s.type === C.UNLOCK_SIGNATURE) {
           const k = keyOf(s);
           const outer = signatures.get(k);
-          if (outer !== undefined) return bad('DUPLICATE', `signature ${i}.${j} repeats the public key of unlock ${outer}`, `${where}.unlocks[${j}]`);
+          if (outer !== undefined)
+            return bad(
+              'DUPLICATE',
+              `signature ${i}.${j} repeats the public key of unlock ${outer}`,
+              `${where}.unlocks[${j}]`,
+            );
           innerSignatures.set(k, i);
         } else if (s.type !== C.UNLOCK_EMPTY) {
           const p = referenceProblem(s, `${where}.unlocks[${j}]`, true);
@@ -267,11 +411,20 @@ const unlockRules: Check = (v) => {
   return undefined;
 };
 
-member(PAYLOAD, C.PAYLOAD_TAGGED_DATA, 'tagged data payload', [bytes('tag', 1, 0, 64, true), bytes('data', 4, 0, 8192, true)]);
-member(PAYLOAD, C.PAYLOAD_SIGNED_TRANSACTION, 'signed transaction payload', [
-  struct('transaction', TRANSACTION),
-  list('unlocks', { k: 'union', family: UNLOCK, allowed: [0, 1, 2, 3, 4, 5] }, { prefix: 2, min: 1, max: 128 }),
-], [unlockRules]);
+member(PAYLOAD, C.PAYLOAD_TAGGED_DATA, 'tagged data payload', [
+  bytes('tag', 1, 0, 64, true),
+  bytes('data', 4, 0, 8192, true),
+]);
+member(
+  PAYLOAD,
+  C.PAYLOAD_SIGNED_TRANSACTION,
+  'signed transaction payload',
+  [
+    struct('transaction', TRANSACTION),
+    list('unlocks', { k: 'union', family: UNLOCK, allowed: [0, 1, 2, 3, 4, 5] }, { prefix: 2, min: 1, max: 128 }),
+  ],
+  [unlockRules],
+);
 member(PAYLOAD, C.PAYLOAD_CANDIDACY_ANNOUNCEMENT, 'candidacy announcement payload', []);
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -279,36 +432,60 @@ member(PAYLOAD, C.PAYLOAD_CANDIDACY_ANNOUNCEMENT, 'candidacy announcement payloa
 
 export const HEADER: StructSchema = {
   name: 'block header',
-  fields: [u8('protocolVersion'), u64('networkId'), u64('issuingTime'), fixed('slotCommitmentId', 36), u32('latestFinalizedSlot'), fixed('issuerId', 32)],
+  fields: [
+    u8('protocolVersion'),
+    u64('networkId'),
+    u64('issuingTime'),
+    fixed('slotCommitmentId', 36),
+    u32('latestFinalizedSlot'),
+    fixed('issuerId', 32),
+  ],
 };
 
 const parents = (name: string, min: number, max: number) =>
-  list(name, { k: 'fixed', size: C.BLOCK_ID_LENGTH }, { prefix: 1, min, max, omitEmpty: min === 0, order: byBytes, orderName: 'sorted ascending, unique' });
+  list(
+    name,
+    { k: 'fixed', size: C.BLOCK_ID_LENGTH },
+    { prefix: 1, min, max, omitEmpty: min === 0, order: byBytes, orderName: 'sorted ascending, unique' },
+  );
 
 const disjointParents: Check = (v) => {
   const weak = v.weakParents as Uint8Array[];
   const others = [...(v.strongParents as Uint8Array[]), ...(v.shallowLikeParents as Uint8Array[])];
   for (let i = 0; i < weak.length; i++) {
-    if (others.some((p) => equalBytes(p, weak[i]!))) return bad('DUPLICATE', `weak parent ${i} is also a strong or shallow-like parent`, `weakParents[${i}]`);
+    if (others.some((p) => equalBytes(p, weak[i]!)))
+      return bad('DUPLICATE', `weak parent ${i} is also a strong or shallow-like parent`, `weakParents[${i}]`);
   }
   return undefined;
 };
 
 export const BODY = family('block body');
-member(BODY, C.BODY_BASIC, 'basic block body', [
-  parents('strongParents', 1, 8),
-  parents('weakParents', 0, 8),
-  parents('shallowLikeParents', 0, 8),
-  payload('payload', PAYLOAD, [0, 1, 2]),
-  u64('maxBurnedMana'),
-], [disjointParents]);
-member(BODY, C.BODY_VALIDATION, 'validation block body', [
-  parents('strongParents', 1, 50),
-  parents('weakParents', 0, 50),
-  parents('shallowLikeParents', 0, 50),
-  u8('highestSupportedVersion'),
-  fixed('protocolParametersHash', 32),
-], [disjointParents]);
+member(
+  BODY,
+  C.BODY_BASIC,
+  'basic block body',
+  [
+    parents('strongParents', 1, 8),
+    parents('weakParents', 0, 8),
+    parents('shallowLikeParents', 0, 8),
+    payload('payload', PAYLOAD, [0, 1, 2]),
+    u64('maxBurnedMana'),
+  ],
+  [disjointParents],
+);
+member(
+  BODY,
+  C.BODY_VALIDATION,
+  'validation block body',
+  [
+    parents('strongParents', 1, 50),
+    parents('weakParents', 0, 50),
+    parents('shallowLikeParents', 0, 50),
+    u8('highestSupportedVersion'),
+    fixed('protocolParametersHash', 32),
+  ],
+  [disjointParents],
+);
 
 export const BLOCK: StructSchema = {
   name: 'block',
@@ -318,7 +495,11 @@ export const BLOCK: StructSchema = {
       const body = v.body as Obj;
       const version = (v.header as Obj).protocolVersion as number;
       return body.type === C.BODY_VALIDATION && (body.highestSupportedVersion as number) < version
-        ? bad('VALUE_OUT_OF_RANGE', `highestSupportedVersion ${String(body.highestSupportedVersion)} is below the protocol version ${version}`, 'body.highestSupportedVersion')
+        ? bad(
+            'VALUE_OUT_OF_RANGE',
+            `highestSupportedVersion ${String(body.highestSupportedVersion)} is below the protocol version ${version}`,
+            'body.highestSupportedVersion',
+          )
         : undefined;
     },
   ],
@@ -329,7 +510,14 @@ export const BLOCK: StructSchema = {
 
 export const SLOT_COMMITMENT: StructSchema = {
   name: 'slot commitment',
-  fields: [u8('protocolVersion'), u32('slot'), fixed('previousCommitmentId', 36), fixed('rootsId', 32), u64('cumulativeWeight'), u64('referenceManaCost')],
+  fields: [
+    u8('protocolVersion'),
+    u32('slot'),
+    fixed('previousCommitmentId', 36),
+    fixed('rootsId', 32),
+    u64('cumulativeWeight'),
+    u64('referenceManaCost'),
+  ],
 };
 
 export const PROOF_NODE = family('output commitment proof node');
@@ -339,7 +527,12 @@ member(PROOF_NODE, 2, 'value hash', [bytes('hash', 1, 32, 32)]);
 
 export const OUTPUT_ID_PROOF: StructSchema = {
   name: 'output ID proof',
-  fields: [u32('slot'), u16('outputIndex'), fixed('transactionCommitment', 32), union('outputCommitmentProof', PROOF_NODE)],
+  fields: [
+    u32('slot'),
+    u16('outputIndex'),
+    fixed('transactionCommitment', 32),
+    union('outputCommitmentProof', PROOF_NODE),
+  ],
 };
 
 // Handy kinds for the public API.
@@ -351,7 +544,13 @@ export const kinds = {
   payload: { k: 'union', family: PAYLOAD } as Kind,
   signedTransaction: { k: 'union', family: PAYLOAD, allowed: [C.PAYLOAD_SIGNED_TRANSACTION] } as Kind,
   transaction: { k: 'struct', schema: TRANSACTION } as Kind,
-  unlocks: { k: 'list', prefix: 2, min: 1, max: 128, item: { k: 'union', family: UNLOCK, allowed: [0, 1, 2, 3, 4, 5] } } as Kind,
+  unlocks: {
+    k: 'list',
+    prefix: 2,
+    min: 1,
+    max: 128,
+    item: { k: 'union', family: UNLOCK, allowed: [0, 1, 2, 3, 4, 5] },
+  } as Kind,
   output: { k: 'union', family: OUTPUT } as Kind,
   address: { k: 'union', family: ADDRESS } as Kind,
   unlock: { k: 'union', family: UNLOCK } as Kind,

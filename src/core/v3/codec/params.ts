@@ -4,12 +4,30 @@ import { family, i64, list, member, struct, text, u16, u32, u64, u8, type Kind, 
 
 const STORAGE_SCORE: StructSchema = {
   name: 'storage score parameters',
-  fields: [u64('storageCost'), u8('factorData'), u64('offsetOutputOverhead'), u64('offsetEd25519BlockIssuerKey'), u64('offsetStakingFeature'), u64('offsetDelegation')],
+  fields: [
+    u64('storageCost'),
+    u8('factorData'),
+    u64('offsetOutputOverhead'),
+    u64('offsetEd25519BlockIssuerKey'),
+    u64('offsetStakingFeature'),
+    u64('offsetDelegation'),
+  ],
 };
 
 const WORK_SCORE: StructSchema = {
   name: 'work score parameters',
-  fields: ['dataByte', 'block', 'input', 'contextInput', 'output', 'nativeToken', 'staking', 'blockIssuer', 'allotment', 'signatureEd25519'].map((n) => u32(n)),
+  fields: [
+    'dataByte',
+    'block',
+    'input',
+    'contextInput',
+    'output',
+    'nativeToken',
+    'staking',
+    'blockIssuer',
+    'allotment',
+    'signatureEd25519',
+  ].map((n) => u32(n)),
 };
 
 const MANA: StructSchema = {
@@ -28,7 +46,16 @@ const MANA: StructSchema = {
 
 const CONGESTION: StructSchema = {
   name: 'congestion control parameters',
-  fields: [u64('minReferenceManaCost'), u64('increase'), u64('decrease'), u32('increaseThreshold'), u32('decreaseThreshold'), u32('schedulerRate'), u32('maxBufferSize'), u32('maxValidationBufferSize')],
+  fields: [
+    u64('minReferenceManaCost'),
+    u64('increase'),
+    u64('decrease'),
+    u32('increaseThreshold'),
+    u32('decreaseThreshold'),
+    u32('schedulerRate'),
+    u32('maxBufferSize'),
+    u32('maxValidationBufferSize'),
+  ],
 };
 
 const VERSION_SIGNALING: StructSchema = {
@@ -38,7 +65,15 @@ const VERSION_SIGNALING: StructSchema = {
 
 const REWARDS: StructSchema = {
   name: 'rewards parameters',
-  fields: [u8('profitMarginExponent'), u32('bootstrappingDuration'), u8('rewardToGenerationRatio'), u64('initialTargetRewardsRate'), u64('finalTargetRewardsRate'), u8('poolCoefficientExponent'), u16('retentionPeriod')],
+  fields: [
+    u8('profitMarginExponent'),
+    u32('bootstrappingDuration'),
+    u8('rewardToGenerationRatio'),
+    u64('initialTargetRewardsRate'),
+    u64('finalTargetRewardsRate'),
+    u8('poolCoefficientExponent'),
+    u16('retentionPeriod'),
+  ],
 };
 
 export const PROTOCOL_PARAMETERS = family('protocol parameters');

@@ -77,12 +77,22 @@ export const i64 = (name: string): Field => ({ name, kind: { k: 'i64' } });
 export const u256 = (name: string): Field => ({ name, kind: { k: 'u256' } });
 export const fixed = (name: string, size: number): Field => ({ name, kind: { k: 'fixed', size } });
 export const bytes = (name: string, prefix: 1 | 2 | 4, min: number, max: number, omitEmpty = false): Field =>
-  omitEmpty ? { name, kind: { k: 'bytes', prefix, min, max }, omitEmpty } : { name, kind: { k: 'bytes', prefix, min, max } };
-export const text = (name: string, min: number, max: number): Field => ({ name, kind: { k: 'text', prefix: 1, min, max } });
+  omitEmpty
+    ? { name, kind: { k: 'bytes', prefix, min, max }, omitEmpty }
+    : { name, kind: { k: 'bytes', prefix, min, max } };
+export const text = (name: string, min: number, max: number): Field => ({
+  name,
+  kind: { k: 'text', prefix: 1, min, max },
+});
 export const struct = (name: string, schema: StructSchema): Field => ({ name, kind: { k: 'struct', schema } });
-export const union = (name: string, fam: Family, allowed?: readonly number[]): Field =>
-  ({ name, kind: allowed ? { k: 'union', family: fam, allowed } : { k: 'union', family: fam } });
-export const payload = (name: string, fam: Family, allowed: readonly number[]): Field => ({ name, kind: { k: 'payload', family: fam, allowed } });
+export const union = (name: string, fam: Family, allowed?: readonly number[]): Field => ({
+  name,
+  kind: allowed ? { k: 'union', family: fam, allowed } : { k: 'union', family: fam },
+});
+export const payload = (name: string, fam: Family, allowed: readonly number[]): Field => ({
+  name,
+  kind: { k: 'payload', family: fam, allowed },
+});
 export const entries = (name: string): Field => ({ name, kind: { k: 'entries' } });
 
 export interface ListOptions {

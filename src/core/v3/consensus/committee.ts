@@ -48,7 +48,8 @@ export const MAX_SEATS_V3 = 64;
 
 /** The number of seats that is more than two thirds of `seats`. */
 export function committeeThresholdV3(seats: number): number {
-  if (!Number.isInteger(seats) || seats < 1 || seats > MAX_SEATS_V3) throw new RangeError(`committee size must be 1..${MAX_SEATS_V3}, got ${seats}`);
+  if (!Number.isInteger(seats) || seats < 1 || seats > MAX_SEATS_V3)
+    throw new RangeError(`committee size must be 1..${MAX_SEATS_V3}, got ${seats}`);
   return Math.floor((2 * seats) / 3) + 1;
 }
 
@@ -63,7 +64,11 @@ export function seatCount(bits: bigint): number {
  * Applies the vote of block `voterKey` (already in `blocks`, with its parents) to its past cone and reports what
  * became accepted or confirmed. A block without a seat changes nothing. Call once per block, in attach order.
  */
-export function processVoteV3(voterKey: string, blocks: ReadonlyMap<string, VoteBlockV3>, seats: number): VoteOutcomeV3 {
+export function processVoteV3(
+  voterKey: string,
+  blocks: ReadonlyMap<string, VoteBlockV3>,
+  seats: number,
+): VoteOutcomeV3 {
   const threshold = committeeThresholdV3(seats);
   const out: VoteOutcomeV3 = { accepted: [], confirmed: [], changed: new Set() };
   const voter = blocks.get(voterKey);

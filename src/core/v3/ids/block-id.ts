@@ -26,7 +26,9 @@ export interface BlockHashesV3 {
 /** Hashes of a serialized block's parts, cut as the node cuts them: [0,89), [89,len-97), [len-97,len). */
 export function blockHashesV3(bytes: Uint8Array): BlockHashesV3 {
   if (bytes.length < BLOCK_HEADER_LENGTH + 1 + BLOCK_SIGNATURE_LENGTH) {
-    throw new RangeError(`a serialized block has at least ${BLOCK_HEADER_LENGTH + 1 + BLOCK_SIGNATURE_LENGTH} bytes, got ${bytes.length}`);
+    throw new RangeError(
+      `a serialized block has at least ${BLOCK_HEADER_LENGTH + 1 + BLOCK_SIGNATURE_LENGTH} bytes, got ${bytes.length}`,
+    );
   }
   const headerHash = blake2b256(bytes.subarray(0, BLOCK_HEADER_LENGTH));
   const bodyHash = blake2b256(bytes.subarray(BLOCK_HEADER_LENGTH, bytes.length - BLOCK_SIGNATURE_LENGTH));

@@ -50,7 +50,10 @@ function valueHash(node: ProofNodeV3): Uint8Array | undefined {
 
 /** The output ID a proof proves (transaction ID from the proof's commitment and root, plus the index). */
 export function outputIdFromProofV3(proof: OutputIdProofV3): Uint8Array {
-  const txId = idWithSlot(blake2b256Parts(proof.transactionCommitment, proofRootV3(proof.outputCommitmentProof)), proof.slot);
+  const txId = idWithSlot(
+    blake2b256Parts(proof.transactionCommitment, proofRootV3(proof.outputCommitmentProof)),
+    proof.slot,
+  );
   return outputIdV3(txId, proof.outputIndex);
 }
 

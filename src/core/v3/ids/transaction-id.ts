@@ -51,7 +51,8 @@ export function signedTransactionIdV3(payload: SignedTransactionPayloadV3): Uint
 /** Output ID (38 bytes) = transaction ID ‖ index u16 LE. */
 export function outputIdV3(transactionId: Uint8Array, index: number): Uint8Array {
   if (transactionId.length !== 36) throw new RangeError(`a transaction ID has 36 bytes, got ${transactionId.length}`);
-  if (!Number.isInteger(index) || index < 0 || index > 0xffff) throw new RangeError(`output index ${index} is not a u16`);
+  if (!Number.isInteger(index) || index < 0 || index > 0xffff)
+    throw new RangeError(`output index ${index} is not a u16`);
   const out = new Uint8Array(38);
   out.set(transactionId);
   out[36] = index & 0xff;
@@ -81,4 +82,3 @@ export function foundryIdV3(accountId: Uint8Array, serialNumber: number, tokenSc
   out[37] = tokenSchemeType;
   return out;
 }
-

@@ -46,7 +46,12 @@ export function toJsonKind(kind: Kind, v: unknown): Json {
     case 'entries': {
       const out: { [key: string]: Json } = {};
       for (const [key, value] of Object.entries(v as Entries)) {
-        Object.defineProperty(out, key, { value: toHex0x(value), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, key, {
+          value: toHex0x(value),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       return out;
     }
@@ -71,8 +76,15 @@ class Ctx {
 
   fail(code: ErrorCode, path: string, what: string, value?: unknown): never {
     const where = path === '' ? '(top level)' : path;
-    const shown = value === undefined ? undefined : clip(typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value) ?? value));
-    return reject(code, `Cannot read ${this.subject} JSON at ${where}: ${what}`, shown === undefined ? { field: where } : { field: where, value: shown });
+    const shown =
+      value === undefined
+        ? undefined
+        : clip(typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value) ?? value));
+    return reject(
+      code,
+      `Cannot read ${this.subject} JSON at ${where}: ${what}`,
+      shown === undefined ? { field: where } : { field: where, value: shown },
+    );
   }
 
   expected(path: string, what: string, v: unknown): never {
@@ -97,7 +109,8 @@ function readKindJson(c: Ctx, kind: Kind, v: unknown, path: string): unknown {
     case 'int': {
       const max = kind.max ?? UINT_MAX[kind.width];
       if (typeof v !== 'number' || !Number.isInteger(v)) return c.expected(path, 'an integer number', v);
-      if (v < (kind.min ?? 0) || v > max) c.fail('VALUE_OUT_OF_RANGE', path, `${v} is outside ${kind.min ?? 0}..${max}`, v);
+      if (v < (kind.min ?? 0) || v > max)
+        c.fail('VALUE_OUT_OF_RANGE', path, `${v} is outside ${kind.min ?? 0}..${max}`, v);
       return v;
     }
     case 'u64': {
@@ -109,29 +122,34 @@ function readKindJson(c: Ctx, kind: Kind, v: unknown, path: string): unknown {
     case 'i64': {
       if (typeof v !== 'string' || !SIGNED_DECIMAL.test(v)) return c.expected(path, 'a signed decimal string', v);
       const n = BigInt(v);
-      if (n !== BigInt.asIntN(64, n)) c.fail('VALUE_OUT_OF_RANGE', path, `${v} does not fit in a signed 64-bit integer`, v);
+      if (n !== BigInt.asIntN(64, n))
+        c.fail('VALUE_OUT_OF_RANGE', path, `${v} does not fit in a signed 64-bit integer`, v);
       return n;
     }
     case 'u256': {
-      if (typeof v !== 'string' || !HEX_NUMBER.test(v)) return c.expected(path, 'a 0x-prefixed hex number without leading zeros', v);
+      if (typeof v !== 'string' || !HEX_NUMBER.test(v))
+        return c.expected(path, 'a 0x-prefixed hex number without leading zeros', v);
       const n = BigInt('0x' + v.slice(2));
       if (n > U256_MAX) c.fail('VALUE_OUT_OF_RANGE', path, `${clip(v, 40)} does not fit in 256 bits`, v);
       return n;
     }
     case 'fixed': {
       const b = hexBytes(c, v, path);
-      if (b.length !== kind.size) c.fail('LENGTH_OUT_OF_RANGE', path, `expected ${kind.size} bytes, got ${b.length}`, v);
+      if (b.length !== kind.size)
+        c.fail('LENGTH_OUT_OF_RANGE', path, `expected ${kind.size} bytes, got ${b.length}`, v);
       return b;
     }
     case 'bytes': {
       const b = hexBytes(c, v, path);
-      if (b.length < kind.min || b.length > kind.max) c.fail('LENGTH_OUT_OF_RANGE', path, `length ${b.length} is outside ${kind.min}..${kind.max}`, v);
+      if (b.length < kind.min || b.length > kind.max)
+        c.fail('LENGTH_OUT_OF_RANGE', path, `length ${b.length} is outside ${kind.min}..${kind.max}`, v);
       return b;
     }
     case 'text': {
       if (typeof v !== 'string') return c.expected(path, 'a string', v);
       const n = new TextEncoder().encode(v).length;
-      if (n < kind.min || n > kind.max) c.fail('LENGTH_OUT_OF_RANGE', path, `length ${n} is outside ${kind.min}..${kind.max}`, v);
+      if (n < kind.min || n > kind.max)
+        c.fail('LENGTH_OUT_OF_RANGE', path, `length ${n} is outside ${kind.min}..${kind.max}`, v);
       return v;
     }
     case 'struct':
@@ -141,15 +159,18 @@ function readKindJson(c: Ctx, kind: Kind, v: unknown, path: string): unknown {
       const o = objectOf(c, v, path);
       const type = o.type;
       if (type === undefined) c.fail('MISSING_FIELD', join(path, 'type'), 'missing');
-      if (typeof type !== 'number' || !Number.isInteger(type)) return c.expected(join(path, 'type'), 'an integer type code', type);
+      if (typeof type !== 'number' || !Number.isInteger(type))
+        return c.expected(join(path, 'type'), 'an integer type code', type);
       const schema = kind.family.members.get(type);
       if (!schema) return c.fail('UNKNOWN_TYPE', path, `unknown ${kind.family.name} type ${type}`, type);
-      if (kind.allowed && !kind.allowed.includes(type)) c.fail('TYPE_NOT_ALLOWED', path, `${schema.name} (type ${type}) is not allowed here`, type);
+      if (kind.allowed && !kind.allowed.includes(type))
+        c.fail('TYPE_NOT_ALLOWED', path, `${schema.name} (type ${type}) is not allowed here`, type);
       return readStructJson(c, schema, o, path, { type });
     }
     case 'list': {
       if (!Array.isArray(v)) return c.expected(path, 'an array', v);
-      if (v.length < kind.min || v.length > kind.max) c.fail('COUNT_OUT_OF_RANGE', path, `count ${v.length} is outside ${kind.min}..${kind.max}`, v.length);
+      if (v.length < kind.min || v.length > kind.max)
+        c.fail('COUNT_OUT_OF_RANGE', path, `count ${v.length} is outside ${kind.min}..${kind.max}`, v.length);
       const out: unknown[] = [];
       let prevBytes: Uint8Array | undefined;
       for (let i = 0; i < v.length; i++) {
@@ -169,7 +190,8 @@ function readKindJson(c: Ctx, kind: Kind, v: unknown, path: string): unknown {
     case 'entries': {
       const o = objectOf(c, v, path);
       const keys = Object.keys(o);
-      if (keys.length < 1 || keys.length > 255) c.fail('COUNT_OUT_OF_RANGE', path, `${keys.length} entries, need 1..255`);
+      if (keys.length < 1 || keys.length > 255)
+        c.fail('COUNT_OUT_OF_RANGE', path, `${keys.length} entries, need 1..255`);
       const out: Entries = {};
       let total = 1;
       for (const key of keys) {
@@ -179,7 +201,8 @@ function readKindJson(c: Ctx, kind: Kind, v: unknown, path: string): unknown {
         total += 3 + key.length + value.length;
         setEntry(out, key, value);
       }
-      if (total > MAX_METADATA_BYTES) c.fail('LENGTH_OUT_OF_RANGE', path, `entries take ${total} bytes, more than ${MAX_METADATA_BYTES}`);
+      if (total > MAX_METADATA_BYTES)
+        c.fail('LENGTH_OUT_OF_RANGE', path, `entries take ${total} bytes, more than ${MAX_METADATA_BYTES}`);
       return out;
     }
   }
@@ -188,7 +211,7 @@ function readKindJson(c: Ctx, kind: Kind, v: unknown, path: string): unknown {
 function readStructJson(c: Ctx, schema: StructSchema, o: Obj, path: string, into: Obj): Obj {
   for (const f of schema.fields) {
     const p = join(path, f.name);
-    const has = Object.prototype.hasOwnProperty.call(o, f.name);
+    const has = Object.hasOwn(o, f.name);
     const v = has ? o[f.name] : undefined;
     if (v === undefined) {
       if (f.kind.k === 'payload') continue;
@@ -200,7 +223,9 @@ function readStructJson(c: Ctx, schema: StructSchema, o: Obj, path: string, into
     }
     into[f.name] = readKindJson(c, f.kind, v, p);
   }
-  runChecks(schema, into, (code, message, field) => c.fail(code, field ? join(path, field) : path, `${schema.name}: ${message}`));
+  runChecks(schema, into, (code, message, field) =>
+    c.fail(code, field ? join(path, field) : path, `${schema.name}: ${message}`),
+  );
   return into;
 }
 

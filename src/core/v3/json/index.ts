@@ -33,10 +33,19 @@ export const [payloadToJsonV3, payloadFromJsonV3] = pair<BlockPayloadV3>(kinds.p
 export const [transactionToJsonV3, transactionFromJsonV3] = pair<TransactionV3>(kinds.transaction, 'transaction');
 export const [outputToJsonV3, outputFromJsonV3] = pair<OutputV3>(kinds.output, 'output');
 export const [addressToJsonV3, addressFromJsonV3] = pair<AddressV3>(kinds.address, 'address');
-export const [slotCommitmentToJsonV3, slotCommitmentFromJsonV3] = pair<SlotCommitmentV3>(kinds.slotCommitment, 'slot commitment');
-export const [outputIdProofToJsonV3, outputIdProofFromJsonV3] = pair<OutputIdProofV3>(kinds.outputIdProof, 'output ID proof');
+export const [slotCommitmentToJsonV3, slotCommitmentFromJsonV3] = pair<SlotCommitmentV3>(
+  kinds.slotCommitment,
+  'slot commitment',
+);
+export const [outputIdProofToJsonV3, outputIdProofFromJsonV3] = pair<OutputIdProofV3>(
+  kinds.outputIdProof,
+  'output ID proof',
+);
 /** Protocol parameters as `/api/core/v3/info` serves them in `protocolParameters[].parameters`. */
-export const [protocolParametersToJsonV3, protocolParametersFromJsonV3] = pair<ProtocolParametersV3>(PROTOCOL_PARAMETERS_KIND, 'protocol parameters');
+export const [protocolParametersToJsonV3, protocolParametersFromJsonV3] = pair<ProtocolParametersV3>(
+  PROTOCOL_PARAMETERS_KIND,
+  'protocol parameters',
+);
 
 /**
  * The parameters of protocol `version` from a parsed `/api/core/v3/info` response
@@ -44,8 +53,21 @@ export const [protocolParametersToJsonV3, protocolParametersFromJsonV3] = pair<P
  */
 export function protocolParametersFromInfoV3(info: unknown, version: number): ProtocolParametersV3 {
   const list = (parse(info, 'info') as { protocolParameters?: unknown } | null)?.protocolParameters;
-  if (!Array.isArray(list)) return reject('MISSING_FIELD', 'Cannot read info JSON at protocolParameters: missing or not an array', { field: 'protocolParameters' });
-  const i = list.findIndex((e) => (e as { parameters?: { version?: unknown } } | null)?.parameters?.version === version);
-  if (i < 0) return reject('MISSING_FIELD', `Cannot read info JSON at protocolParameters: no entry for version ${version}`, { field: 'protocolParameters', value: String(version) });
-  return fromJsonKind(PROTOCOL_PARAMETERS_KIND, (list[i] as { parameters: unknown }).parameters, 'protocol parameters') as ProtocolParametersV3;
+  if (!Array.isArray(list))
+    return reject('MISSING_FIELD', 'Cannot read info JSON at protocolParameters: missing or not an array', {
+      field: 'protocolParameters',
+    });
+  const i = list.findIndex(
+    (e) => (e as { parameters?: { version?: unknown } } | null)?.parameters?.version === version,
+  );
+  if (i < 0)
+    return reject('MISSING_FIELD', `Cannot read info JSON at protocolParameters: no entry for version ${version}`, {
+      field: 'protocolParameters',
+      value: String(version),
+    });
+  return fromJsonKind(
+    PROTOCOL_PARAMETERS_KIND,
+    (list[i] as { parameters: unknown }).parameters,
+    'protocol parameters',
+  ) as ProtocolParametersV3;
 }

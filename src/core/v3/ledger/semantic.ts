@@ -67,12 +67,20 @@ function fail(code: TransactionFailureCodeV3, reason: string): TransactionFailur
 
 /** The Ed25519 address hash owning a supported input, or a failure. */
 function ownerOf(output: OutputV3, i: number): Uint8Array | TransactionFailureV3 {
-  if (output.type !== 0) return fail('UNSUPPORTED', `input ${i} is an output of type ${output.type}; this ledger consumes Basic Outputs only`);
+  if (output.type !== 0)
+    return fail(
+      'UNSUPPORTED',
+      `input ${i} is an output of type ${output.type}; this ledger consumes Basic Outputs only`,
+    );
   if (output.unlockConditions.length !== 1 || output.unlockConditions[0]!.type !== 0) {
     return fail('UNSUPPORTED', `input ${i} has unlock conditions other than a single Address Unlock Condition`);
   }
   const address = output.unlockConditions[0]!.address;
-  if (address.type !== 0) return fail('UNSUPPORTED', `input ${i} is owned by an address of type ${address.type}; only Ed25519 addresses are unlocked here`);
+  if (address.type !== 0)
+    return fail(
+      'UNSUPPORTED',
+      `input ${i} is owned by an address of type ${address.type}; only Ed25519 addresses are unlocked here`,
+    );
   return address.pubKeyHash;
 }
 
@@ -80,9 +88,14 @@ function ownerOf(output: OutputV3, i: number): Uint8Array | TransactionFailureV3
  * Checks `payload` against its resolved inputs (same order as `transaction.inputs`). Returns undefined when the
  * transaction may be applied, else the first failure found.
  */
-export function transactionFailureV3(payload: SignedTransactionPayloadV3, inputs: readonly ResolvedInputV3[], ctx: SemanticContextV3): TransactionFailureV3 | undefined {
+export function transactionFailureV3(
+  payload: SignedTransactionPayloadV3,
+  inputs: readonly ResolvedInputV3[],
+  ctx: SemanticContextV3,
+): TransactionFailureV3 | undefined {
   const tx = payload.transaction;
-  if (inputs.length !== tx.inputs.length) throw new RangeError(`${inputs.length} resolved inputs for ${tx.inputs.length} transaction inputs`);
+  if (inputs.length !== tx.inputs.length)
+    throw new RangeError(`${inputs.length} resolved inputs for ${tx.inputs.length} transaction inputs`);
 
   // 1. context inputs
   let commitmentSlot: number | undefined;
@@ -92,9 +105,16 @@ export function transactionFailureV3(payload: SignedTransactionPayloadV3, inputs
     commitmentSlot = slotOfId(c.commitmentId);
   }
   if (commitmentSlot !== undefined) {
-    if (commitmentSlot > tx.creationSlot) return fail('COMMITMENT_INPUT', `commitment input slot ${commitmentSlot} is after the creation slot ${tx.creationSlot}`);
+    if (commitmentSlot > tx.creationSlot)
+      return fail(
+        'COMMITMENT_INPUT',
+        `commitment input slot ${commitmentSlot} is after the creation slot ${tx.creationSlot}`,
+      );
     if (commitmentSlot > ctx.blockCommitmentSlot) {
-      return fail('COMMITMENT_INPUT', `commitment input slot ${commitmentSlot} is after the block's commitment slot ${ctx.blockCommitmentSlot}`);
+      return fail(
+        'COMMITMENT_INPUT',
+        `commitment input slot ${commitmentSlot} is after the block's commitment slot ${ctx.blockCommitmentSlot}`,
+      );
     }
   } else if (tx.allotments.length > 0) {
     return fail('COMMITMENT_INPUT', 'a transaction with Mana allotments needs a commitment input');
@@ -106,7 +126,10 @@ export function transactionFailureV3(payload: SignedTransactionPayloadV3, inputs
   for (let i = 0; i < inputs.length; i++) {
     const input = inputs[i]!;
     if (input.creationSlot > tx.creationSlot) {
-      return fail('INPUT_CREATION_SLOT', `input ${i} was created in slot ${input.creationSlot}, after the creation slot ${tx.creationSlot}`);
+      return fail(
+        'INPUT_CREATION_SLOT',
+        `input ${i} was created in slot ${input.creationSlot}, after the creation slot ${tx.creationSlot}`,
+      );
     }
     const owner = ownerOf(input.output, i);
     if (!(owner instanceof Uint8Array)) return owner;
@@ -114,25 +137,39 @@ export function transactionFailureV3(payload: SignedTransactionPayloadV3, inputs
     if (unlock === undefined) return fail('UNLOCK_INVALID', `input ${i} has no unlock`);
     if (unlock.type === 0) {
       if (signedBy.some((a) => a !== undefined && equalBytes(a, owner))) {
-        return fail('UNLOCK_INVALID', `unlock ${i}: address ${toHex0x(owner)} is already unlocked by a signature; use a reference unlock`);
+        return fail(
+          'UNLOCK_INVALID',
+          `unlock ${i}: address ${toHex0x(owner)} is already unlocked by a signature; use a reference unlock`,
+        );
       }
       const sig = unlock.signature;
-      if (!equalBytes(blake2b256(sig.publicKey), owner)) return fail('UNLOCK_INVALID', `unlock ${i}: the public key does not belong to the input's address ${toHex0x(owner)}`);
-      if (!ed25519Verify(sig.publicKey, signingHash, sig.signature)) return fail('UNLOCK_INVALID', `unlock ${i}: the Ed25519 signature does not verify over the transaction`);
+      if (!equalBytes(blake2b256(sig.publicKey), owner))
+        return fail(
+          'UNLOCK_INVALID',
+          `unlock ${i}: the public key does not belong to the input's address ${toHex0x(owner)}`,
+        );
+      if (!ed25519Verify(sig.publicKey, signingHash, sig.signature))
+        return fail('UNLOCK_INVALID', `unlock ${i}: the Ed25519 signature does not verify over the transaction`);
       signedBy[i] = owner;
     } else if (unlock.type === 1) {
       const target = signedBy[unlock.reference];
-      if (unlock.reference >= i || target === undefined) return fail('UNLOCK_INVALID', `unlock ${i}: reference ${unlock.reference} is not an earlier signature unlock`);
-      if (!equalBytes(target, owner)) return fail('UNLOCK_INVALID', `unlock ${i}: the referenced signature unlocks another address`);
+      if (unlock.reference >= i || target === undefined)
+        return fail('UNLOCK_INVALID', `unlock ${i}: reference ${unlock.reference} is not an earlier signature unlock`);
+      if (!equalBytes(target, owner))
+        return fail('UNLOCK_INVALID', `unlock ${i}: the referenced signature unlocks another address`);
     } else {
-      return fail('UNSUPPORTED', `unlock ${i} is of type ${unlock.type}; this ledger handles signature and reference unlocks`);
+      return fail(
+        'UNSUPPORTED',
+        `unlock ${i} is of type ${unlock.type}; this ledger handles signature and reference unlocks`,
+      );
     }
   }
 
   // 4. outputs
   for (let i = 0; i < tx.outputs.length; i++) {
     const o = tx.outputs[i]!;
-    if (o.type !== 0) return fail('UNSUPPORTED', `output ${i} is of type ${o.type}; this ledger creates Basic Outputs only`);
+    if (o.type !== 0)
+      return fail('UNSUPPORTED', `output ${i} is of type ${o.type}; this ledger creates Basic Outputs only`);
   }
 
   // 5. base tokens
@@ -140,7 +177,8 @@ export function transactionFailureV3(payload: SignedTransactionPayloadV3, inputs
   for (const r of inputs) amountIn += r.output.amount;
   let amountOut = 0n;
   for (const o of tx.outputs) amountOut += o.amount;
-  if (amountIn !== amountOut) return fail('BASE_TOKEN_MISMATCH', `inputs hold ${amountIn} base tokens, outputs ${amountOut}`);
+  if (amountIn !== amountOut)
+    return fail('BASE_TOKEN_MISMATCH', `inputs hold ${amountIn} base tokens, outputs ${amountOut}`);
 
   // 6. mana
   let manaIn = 0n;
@@ -155,10 +193,15 @@ export function transactionFailureV3(payload: SignedTransactionPayloadV3, inputs
   let manaOut = 0n;
   for (const o of tx.outputs) manaOut += (o as OutputV3 & { mana: bigint }).mana;
   for (const a of tx.allotments) {
-    if (!ctx.isKnownAccount(a.accountId)) return fail('UNKNOWN_ACCOUNT', `allotment to unknown account ${toHex0x(a.accountId)}`);
+    if (!ctx.isKnownAccount(a.accountId))
+      return fail('UNKNOWN_ACCOUNT', `allotment to unknown account ${toHex0x(a.accountId)}`);
     manaOut += a.mana;
   }
   if (manaOut > U64_MAX) return fail('MANA_INSUFFICIENT', 'output Mana and allotments exceed 64 bits');
-  if (manaIn < manaOut) return fail('MANA_INSUFFICIENT', `inputs provide ${manaIn} Mana (stored + potential, decayed to slot ${tx.creationSlot}), outputs and allotments need ${manaOut}`);
+  if (manaIn < manaOut)
+    return fail(
+      'MANA_INSUFFICIENT',
+      `inputs provide ${manaIn} Mana (stored + potential, decayed to slot ${tx.creationSlot}), outputs and allotments need ${manaOut}`,
+    );
   return undefined;
 }

@@ -1,4 +1,7 @@
-/** IOTA 2.0 protocol parameters (TIP-49), as iota-core serves them in /api/core/v3/info `protocolParameters[].parameters`. */
+/**
+ * IOTA 2.0 protocol parameters (TIP-49), as iota-core serves them in /api/core/v3/info
+ * `protocolParameters[].parameters`.
+ */
 export interface StorageScoreParametersV3 {
   storageCost: bigint;
   factorData: number;

@@ -32,7 +32,14 @@ class CountingStore extends MemoryKeyValueStore {
 }
 
 const ordered = (os: readonly IndexableOutput[]): string[] =>
-  [...os].sort((a, b) => compareBytes(positionOf(a.milestoneTimestampBooked, a.outputId), positionOf(b.milestoneTimestampBooked, b.outputId))).map((o) => toHex0x(o.outputId));
+  [...os]
+    .sort((a, b) =>
+      compareBytes(
+        positionOf(a.milestoneTimestampBooked, a.outputId),
+        positionOf(b.milestoneTimestampBooked, b.outputId),
+      ),
+    )
+    .map((o) => toHex0x(o.outputId));
 
 /** `n` basic outputs of A without a tag over a few timestamps, then tagged ones of B at the end. */
 function fixture(n: number, tagged: number): IndexableOutput[] {
@@ -46,7 +53,11 @@ describe('indexer: the scan budget and the abort signal', function () {
   this.timeout(60000);
   let kv: CountingStore;
   let store: NodeStore;
-  const all = [...fixture(3000, 3), booked('an alias', 1500, alias(A, B)), booked('an nft', 2500, nft({ address: B }, { tag: 'needle' }))];
+  const all = [
+    ...fixture(3000, 3),
+    booked('an alias', 1500, alias(A, B)),
+    booked('an nft', 2500, nft({ address: B }, { tag: 'needle' })),
+  ];
   const needles = ordered(all.filter((o) => o.output.type === 3 && o.output.features.some((f) => f.type === 3)));
   before(async () => {
     kv = new CountingStore();
@@ -55,7 +66,12 @@ describe('indexer: the scan budget and the abort signal', function () {
   });
 
   it('defaults to 10 entries per item of the page, at least 10,000', () => {
-    expect([scanBudget(1), scanBudget(100), scanBudget(1000), scanBudget(5000)]).to.deep.equal([MIN_SCAN_BUDGET, 10_000, 10_000, 50_000]);
+    expect([scanBudget(1), scanBudget(100), scanBudget(1000), scanBudget(5000)]).to.deep.equal([
+      MIN_SCAN_BUDGET,
+      10_000,
+      10_000,
+      50_000,
+    ]);
   });
 
   it('out of budget before a match: an empty page whose cursor is the next entry to examine', async () => {
@@ -66,8 +82,15 @@ describe('indexer: the scan budget and the abort signal', function () {
     expect(first.answer.items).to.deep.equal([]);
     // The 501st basic output in (createdAt, output ID) order, with the page size.
     const basics = all.filter((o) => o.output.type === 3);
-    const next = [...basics].sort((a, b) => compareBytes(positionOf(a.milestoneTimestampBooked, a.outputId), positionOf(b.milestoneTimestampBooked, b.outputId)))[500]!;
-    expect(first.answer.cursor).to.equal(`${toHex0x(positionOf(next.milestoneTimestampBooked, next.outputId)).slice(2)}.2`);
+    const next = [...basics].sort((a, b) =>
+      compareBytes(
+        positionOf(a.milestoneTimestampBooked, a.outputId),
+        positionOf(b.milestoneTimestampBooked, b.outputId),
+      ),
+    )[500]!;
+    expect(first.answer.cursor).to.equal(
+      `${toHex0x(positionOf(next.milestoneTimestampBooked, next.outputId)).slice(2)}.2`,
+    );
   });
 
   it('following the cursors reaches the matches: the pages concatenate to the unbudgeted answer', async () => {
@@ -84,22 +107,38 @@ describe('indexer: the scan budget and the abort signal', function () {
     const unbudgeted = (await allPages(store, 'outputs', {}, 1000)).items;
     expect(unbudgeted).to.deep.equal(ordered(all));
     expect((await allPages(store, 'outputs', {}, 7, { budget: 97 })).items).to.deep.equal(unbudgeted);
-    expect((await allPages(store, 'outputs', { hasNativeTokens: 'false', createdAfter: '1001' }, 50, { budget: 333 })).items).to.deep.equal(
-      ordered(all.filter((o) => o.milestoneTimestampBooked > 1001)),
-    );
+    expect(
+      (await allPages(store, 'outputs', { hasNativeTokens: 'false', createdAfter: '1001' }, 50, { budget: 333 })).items,
+    ).to.deep.equal(ordered(all.filter((o) => o.milestoneTimestampBooked > 1001)));
   });
 
   it('counts the entries of an address too, whether or not they need the output', async () => {
-    const byFlags = await scanOutputQuery(store, parseOutputQuery('basic', { address: bech(A), hasTimelock: 'true' }, HRP), 1, { budget: 100 });
+    const byFlags = await scanOutputQuery(
+      store,
+      parseOutputQuery('basic', { address: bech(A), hasTimelock: 'true' }, HRP),
+      1,
+      { budget: 100 },
+    );
     expect([byFlags.examined, byFlags.exhausted, byFlags.answer.items.length]).to.deep.equal([100, true, 0]);
-    const decoded = await scanOutputQuery(store, parseOutputQuery('basic', { address: bech(A), tag: tagHex('needle') }, HRP), 1, { budget: 100 });
+    const decoded = await scanOutputQuery(
+      store,
+      parseOutputQuery('basic', { address: bech(A), tag: tagHex('needle') }, HRP),
+      1,
+      { budget: 100 },
+    );
     expect([decoded.examined, decoded.exhausted, decoded.answer.items.length]).to.deep.equal([100, true, 0]);
     // A full page within the budget is the usual page: its cursor is the next match.
-    const full = await scanOutputQuery(store, parseOutputQuery('basic', { address: bech(A), pageSize: '10' }, HRP), 1, { budget: 100 });
+    const full = await scanOutputQuery(store, parseOutputQuery('basic', { address: bech(A), pageSize: '10' }, HRP), 1, {
+      budget: 100,
+    });
     expect([full.examined, full.exhausted, full.answer.items.length]).to.deep.equal([11, false, 10]);
     // The budget running out exactly at the end of the range gives no cursor: nothing is left to examine.
     const exact = await scanOutputQuery(store, parseOutputQuery('alias', { sender: bech(B) }, HRP), 1, { budget: 1 });
-    expect([exact.examined, exact.exhausted, exact.answer]).to.deep.equal([1, false, { ledgerIndex: 1, pageSize: 1000, items: [] }]);
+    expect([exact.examined, exact.exhausted, exact.answer]).to.deep.equal([
+      1,
+      false,
+      { ledgerIndex: 1, pageSize: 1000, items: [] },
+    ]);
   });
 
   it('with the default budget a query over more than 10,000 outputs answers a page with a cursor', async () => {
@@ -107,7 +146,12 @@ describe('indexer: the scan budget and the abort signal', function () {
     await book(big, fixture(10_050, 1));
     const q = parseOutputQuery('basic', { tag: tagHex('needle') }, HRP);
     const first = await scanOutputQuery(big, q, 1);
-    expect([first.examined, first.exhausted, first.answer.items.length, first.answer.pageSize]).to.deep.equal([10_000, true, 0, 1000]);
+    expect([first.examined, first.exhausted, first.answer.items.length, first.answer.pageSize]).to.deep.equal([
+      10_000,
+      true,
+      0,
+      1000,
+    ]);
     const second = await queryOutputs(big, 'basic', { tag: tagHex('needle'), cursor: first.answer.cursor! }, 1, HRP);
     expect(second.items).to.have.length(1);
     expect(second.cursor).to.equal(undefined);
@@ -144,13 +188,21 @@ describe('indexer: the scan budget and the abort signal', function () {
     // Without a reason the signal's own reason (an AbortError) is thrown.
     const plain = new AbortController();
     plain.abort();
-    expect(await scanOutputQuery(store, q, 1, { signal: plain.signal }).then(() => 'answered', (e: unknown) => (e as Error).name)).to.equal('AbortError');
+    expect(
+      await scanOutputQuery(store, q, 1, { signal: plain.signal }).then(
+        () => 'answered',
+        (e: unknown) => (e as Error).name,
+      ),
+    ).to.equal('AbortError');
   });
 
   it('refuses a budget that is not a positive integer', async () => {
     const q = parseOutputQuery('basic', {}, HRP);
     for (const budget of [0, -1, 1.5, Number.NaN]) {
-      const e = await scanOutputQuery(store, q, 1, { budget }).then(() => undefined, (err: unknown) => err);
+      const e = await scanOutputQuery(store, q, 1, { budget }).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
       expect(e, String(budget)).to.be.instanceOf(RangeError);
     }
   });

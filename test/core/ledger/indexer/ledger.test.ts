@@ -47,9 +47,17 @@ async function owned(net: TestNetwork, w: Wallet): Promise<string[]> {
 describe('indexer: written with the ledger', () => {
   it('initLedger indexes the genesis outputs and records the index version in the same batch', async () => {
     const kv = new RecordingStore();
-    const net = await TestNetwork.create(kv, [{ wallet: alice, amount: 3_000_000n }, { wallet: bob, amount: 2_000_000n }]);
+    const net = await TestNetwork.create(kv, [
+      { wallet: alice, amount: 3_000_000n },
+      { wallet: bob, amount: 2_000_000n },
+    ]);
     const genesisWrite = kv.writes.find((ops) => prefixes(ops).has(TABLES.milestones.prefix))!;
-    expect([...prefixes(genesisWrite)]).to.include.members([0x10, 0x11, INDEXER_TABLES.byType.prefix, INDEXER_TABLES.byAddress.prefix]);
+    expect([...prefixes(genesisWrite)]).to.include.members([
+      0x10,
+      0x11,
+      INDEXER_TABLES.byType.prefix,
+      INDEXER_TABLES.byAddress.prefix,
+    ]);
     expect(await net.store.getMeta(INDEXER_META.version)).to.equal(INDEX_VERSION);
     expect(await owned(net, alice)).to.deep.equal([toHex0x(net.genesisOutputs[0]!.outputId)]);
     expect(await owned(net, bob)).to.deep.equal([toHex0x(net.genesisOutputs[1]!.outputId)]);
@@ -70,7 +78,13 @@ describe('indexer: written with the ledger', () => {
     await c.batch.commit();
     expect(kv.writes.length).to.equal(before + 1);
     const ops = kv.writes.at(-1)!;
-    expect([...prefixes(ops)]).to.include.members([0x11, 0x12, INDEXER_TABLES.byType.prefix, INDEXER_TABLES.byAddress.prefix, INDEXER_TABLES.byChainId.prefix]);
+    expect([...prefixes(ops)]).to.include.members([
+      0x11,
+      0x12,
+      INDEXER_TABLES.byType.prefix,
+      INDEXER_TABLES.byAddress.prefix,
+      INDEXER_TABLES.byChainId.prefix,
+    ]);
     const created = c.created.map((o) => toHex0x(o.outputId));
     expect(await owned(net, alice)).to.deep.equal([]);
     expect(await owned(net, bob)).to.deep.equal(created);
@@ -78,15 +92,32 @@ describe('indexer: written with the ledger', () => {
     const nftId = nftIdFromOutputId(c.created[1]!.outputId);
     expect(await outputIdByNftId(net.store, nftId)).to.deep.equal(c.created[1]!.outputId);
     // Ordered by the booking milestone's timestamp: the index keys carry it.
-    expect(await net.store.has(INDEXER_TABLES.byType, { outputType: 3, position: positionOf(c.milestoneTimestamp, c.created[0]!.outputId) })).to.equal(true);
+    expect(
+      await net.store.has(INDEXER_TABLES.byType, {
+        outputType: 3,
+        position: positionOf(c.milestoneTimestamp, c.created[0]!.outputId),
+      }),
+    ).to.equal(true);
     expect((await verifyOutputIndex(net.store)).differences).to.deep.equal([]);
   });
 
   it('indexes the basic outputs a receipt migrates', async () => {
-    const net = await TestNetwork.create(new MemoryKeyValueStore(), [{ wallet: alice, amount: 5_000_000n }], { treasury: 10_000_000n });
+    const net = await TestNetwork.create(new MemoryKeyValueStore(), [{ wallet: alice, amount: 5_000_000n }], {
+      treasury: 10_000_000n,
+    });
     const treasury = (await new LedgerState(net.store).treasury())!;
     const funds = [{ tailTransactionHash: new Uint8Array(49).fill(1), address: bob.address, deposit: 3_000_000n }];
-    const receipt = { type: 0 as const, migratedAt: 7, final: false, funds, transaction: { type: 4 as const, input: { type: 1 as const, milestoneId: treasury.milestoneId }, output: { type: 2 as const, amount: 7_000_000n } } };
+    const receipt = {
+      type: 0 as const,
+      migratedAt: 7,
+      final: false,
+      funds,
+      transaction: {
+        type: 4 as const,
+        input: { type: 1 as const, milestoneId: treasury.milestoneId },
+        output: { type: 2 as const, amount: 7_000_000n },
+      },
+    };
     const ms = await net.milestone({ ...net.draft(), options: [receipt] });
     const c = await confirmMilestone({ store: net.store, milestoneBlockId: ms.id, milestoneBlock: ms.block });
     await c.batch.commit();
@@ -95,10 +126,15 @@ describe('indexer: written with the ledger', () => {
   });
 
   it('builds the index once for a ledger that has none, and rebuilds one of another version', async () => {
-    const net = await TestNetwork.create(new MemoryKeyValueStore(), [{ wallet: alice, amount: 3_000_000n }, { wallet: bob, amount: 2_000_000n }]);
+    const net = await TestNetwork.create(new MemoryKeyValueStore(), [
+      { wallet: alice, amount: 3_000_000n },
+      { wallet: bob, amount: 2_000_000n },
+    ]);
     await net.add(transfer(alice, [net.genesisOutputs[0]!], [basicOutput(3_000_000n, bob.address)]));
     const ms = await net.milestone();
-    await (await confirmMilestone({ store: net.store, milestoneBlockId: ms.id, milestoneBlock: ms.block })).batch.commit();
+    await (
+      await confirmMilestone({ store: net.store, milestoneBlockId: ms.id, milestoneBlock: ms.block })
+    ).batch.commit();
     const full = await owned(net, bob);
     expect(full).to.have.length(2);
     expect(await ensureOutputIndex(net.store)).to.deep.equal({ built: false, outputs: 0 });
@@ -113,12 +149,19 @@ describe('indexer: written with the ledger', () => {
     expect((await verifyOutputIndex(net.store)).differences).to.deep.equal([]);
 
     // An index of another version, with a stray entry: dropped and rebuilt.
-    await net.store.batch().putMeta(INDEXER_META.version, INDEX_VERSION + 1).put(INDEXER_TABLES.byChainId, { outputType: 4, chainId: new Uint8Array(32).fill(1) }, new Uint8Array(34)).commit();
+    await net.store
+      .batch()
+      .putMeta(INDEXER_META.version, INDEX_VERSION + 1)
+      .put(INDEXER_TABLES.byChainId, { outputType: 4, chainId: new Uint8Array(32).fill(1) }, new Uint8Array(34))
+      .commit();
     expect(await ensureOutputIndex(net.store)).to.deep.equal({ built: true, outputs: 2 });
     expect(await net.store.getMeta(INDEXER_META.version)).to.equal(INDEX_VERSION);
     expect((await verifyOutputIndex(net.store)).differences).to.deep.equal([]);
     // No ledger, nothing to index.
-    expect(await ensureOutputIndex(await NodeStore.open(new MemoryKeyValueStore()))).to.deep.equal({ built: false, outputs: 0 });
+    expect(await ensureOutputIndex(await NodeStore.open(new MemoryKeyValueStore()))).to.deep.equal({
+      built: false,
+      outputs: 0,
+    });
   });
 
   it('verifyOutputIndex reports missing, extra and wrong entries, naming table, key and output', async () => {
@@ -126,30 +169,60 @@ describe('indexer: written with the ledger', () => {
     const o = net.genesisOutputs[0]!;
     const record = (await net.store.get(LEDGER_TABLES.outputs, o.outputId))!;
     const typeKey = { outputType: 3 as const, position: positionOf(record.milestoneTimestampBooked, o.outputId) };
-    const addressKey = { address: Uint8Array.of(0, ...alice.address.pubKeyHash), outputType: 3 as const, position: typeKey.position };
+    const addressKey = {
+      address: Uint8Array.of(0, ...alice.address.pubKeyHash),
+      outputType: 3 as const,
+      position: typeKey.position,
+    };
 
     await net.store.batch().del(INDEXER_TABLES.byType, typeKey).commit();
-    expect((await verifyOutputIndex(net.store)).differences).to.deep.equal([`indexByType: entry 0x03${toHex0x(typeKey.position).slice(2)} of unspent output ${toHex0x(o.outputId)} is missing`]);
-    await net.store.batch().put(INDEXER_TABLES.byType, typeKey, null).put(INDEXER_TABLES.byAddress, addressKey, 0x04).commit();
-    expect((await verifyOutputIndex(net.store)).differences).to.have.length(2).and.satisfy((d: string[]) => d.every((l) => /^indexByAddress: entry 0x00.* holds 0x0400, expected 0x0100$/.test(l)));
+    expect((await verifyOutputIndex(net.store)).differences).to.deep.equal([
+      `indexByType: entry 0x03${toHex0x(typeKey.position).slice(2)} of unspent output ${toHex0x(o.outputId)} is missing`,
+    ]);
+    await net.store
+      .batch()
+      .put(INDEXER_TABLES.byType, typeKey, null)
+      .put(INDEXER_TABLES.byAddress, addressKey, 0x04)
+      .commit();
+    expect((await verifyOutputIndex(net.store)).differences)
+      .to.have.length(2)
+      .and.satisfy((d: string[]) =>
+        d.every((l) => /^indexByAddress: entry 0x00.* holds 0x0400, expected 0x0100$/.test(l)),
+      );
     await net.store.batch().put(INDEXER_TABLES.byAddress, addressKey, 0x01).commit();
 
     const ghost = outputId(new Uint8Array(32).fill(9), 0);
-    await net.store.batch().put(INDEXER_TABLES.byType, { outputType: 6, position: positionOf(5, ghost) }, null).commit();
-    expect((await verifyOutputIndex(net.store)).differences).to.deep.equal([`indexByType: entry 0x06${toHex0x(positionOf(5, ghost)).slice(2)} for output ${toHex0x(ghost)}: the ledger has no such output`]);
-    await net.store.batch().del(INDEXER_TABLES.byType, { outputType: 6, position: positionOf(5, ghost) }).commit();
+    await net.store
+      .batch()
+      .put(INDEXER_TABLES.byType, { outputType: 6, position: positionOf(5, ghost) }, null)
+      .commit();
+    expect((await verifyOutputIndex(net.store)).differences).to.deep.equal([
+      `indexByType: entry 0x06${toHex0x(positionOf(5, ghost)).slice(2)} for output ${toHex0x(ghost)}: the ledger has no such output`,
+    ]);
+    await net.store
+      .batch()
+      .del(INDEXER_TABLES.byType, { outputType: 6, position: positionOf(5, ghost) })
+      .commit();
 
     const wrongTime = { ...typeKey, position: positionOf(record.milestoneTimestampBooked + 1, o.outputId) };
     await net.store.batch().put(INDEXER_TABLES.byType, wrongTime, null).commit();
-    expect((await verifyOutputIndex(net.store)).differences).to.deep.equal([`indexByType: entry 0x03${toHex0x(wrongTime.position).slice(2)} for output ${toHex0x(o.outputId)}: not an entry of that output`]);
+    expect((await verifyOutputIndex(net.store)).differences).to.deep.equal([
+      `indexByType: entry 0x03${toHex0x(wrongTime.position).slice(2)} for output ${toHex0x(o.outputId)}: not an entry of that output`,
+    ]);
     await net.store.batch().del(INDEXER_TABLES.byType, wrongTime).commit();
 
     await net.add(transfer(alice, [o], [basicOutput(3_000_000n, bob.address)]));
     const ms = await net.milestone();
-    await (await confirmMilestone({ store: net.store, milestoneBlockId: ms.id, milestoneBlock: ms.block })).batch.commit();
+    await (
+      await confirmMilestone({ store: net.store, milestoneBlockId: ms.id, milestoneBlock: ms.block })
+    ).batch.commit();
     await net.store.batch().put(INDEXER_TABLES.byType, typeKey, null).commit();
-    expect((await verifyOutputIndex(net.store)).differences).to.deep.equal([`indexByType: entry 0x03${toHex0x(typeKey.position).slice(2)} for output ${toHex0x(o.outputId)}: the output is spent`]);
+    expect((await verifyOutputIndex(net.store)).differences).to.deep.equal([
+      `indexByType: entry 0x03${toHex0x(typeKey.position).slice(2)} for output ${toHex0x(o.outputId)}: the output is spent`,
+    ]);
     await net.store.kv.put(Uint8Array.of(INDEXER_TABLES.byAddress.prefix, 1, 2, 3), new Uint8Array(0));
-    expect((await verifyOutputIndex(net.store)).differences.at(-1)).to.match(/^indexByAddress: entry 0x010203 does not decode: /);
+    expect((await verifyOutputIndex(net.store)).differences.at(-1)).to.match(
+      /^indexByAddress: entry 0x010203 does not decode: /,
+    );
   });
 });

@@ -19,12 +19,20 @@ interface Filter {
   test(o: CommonOutput, createdAt: number): boolean;
 }
 
-const uc = (o: CommonOutput, type: number): Record<string, unknown> | undefined => o.unlockConditions.find((u) => u.type === type) as Record<string, unknown> | undefined;
+const uc = (o: CommonOutput, type: number): Record<string, unknown> | undefined =>
+  o.unlockConditions.find((u) => u.type === type) as Record<string, unknown> | undefined;
 const sameAddress = (a: unknown, b: Address): boolean => a !== undefined && bech(a as Address) === bech(b);
 const ucAddress = (o: CommonOutput, type: number, field = 'address'): unknown => uc(o, type)?.[field];
-const featureAddress = (fs: readonly { type: number }[], type: number): unknown => (fs.find((f) => f.type === type) as { address?: Address } | undefined)?.address;
+const featureAddress = (fs: readonly { type: number }[], type: number): unknown =>
+  (fs.find((f) => f.type === type) as { address?: Address } | undefined)?.address;
 
-const ROUTE_TYPE: Record<IndexerRoute, number | undefined> = { outputs: undefined, basic: 3, alias: 4, foundry: 5, nft: 6 };
+const ROUTE_TYPE: Record<IndexerRoute, number | undefined> = {
+  outputs: undefined,
+  basic: 3,
+  alias: 4,
+  foundry: 5,
+  nft: 6,
+};
 
 /** One kind of filter of a route: its values to try and the filter for each, as the model reads it. */
 interface FilterKind {
@@ -32,7 +40,12 @@ interface FilterKind {
   make(v: unknown): Filter;
 }
 
-function kind<V>(name: string, values: readonly V[], text: (v: V) => string, test: (v: V, o: CommonOutput, createdAt: number) => boolean): FilterKind {
+function kind<V>(
+  name: string,
+  values: readonly V[],
+  text: (v: V) => string,
+  test: (v: V, o: CommonOutput, createdAt: number) => boolean,
+): FilterKind {
   return { values, make: (v) => ({ name, text: text(v as V), test: (o, c) => test(v as V, o, c) }) };
 }
 
@@ -42,9 +55,13 @@ const after = (t: number | undefined, v: number): boolean => t !== undefined && 
 
 /** Every filter a route takes, with values from the pool the outputs are folded onto. */
 function filterKinds(route: IndexerRoute): FilterKind[] {
-  const addr = (name: string, read: (o: CommonOutput) => unknown, values: readonly Address[] = POOL.addresses): FilterKind =>
-    kind(name, values, bech, (a, o) => sameAddress(read(o), a));
-  const flag = (name: string, type: number): FilterKind => kind(name, [true, false], String, (v, o) => (uc(o, type) !== undefined) === v);
+  const addr = (
+    name: string,
+    read: (o: CommonOutput) => unknown,
+    values: readonly Address[] = POOL.addresses,
+  ): FilterKind => kind(name, values, bech, (a, o) => sameAddress(read(o), a));
+  const flag = (name: string, type: number): FilterKind =>
+    kind(name, [true, false], String, (v, o) => (uc(o, type) !== undefined) === v);
   const out: FilterKind[] = [
     kind('hasNativeTokens', [true, false], String, (v, o) => o.nativeTokens.length > 0 === v),
     kind('minNativeTokenCount', [0, 1, 2, 3], String, (v, o) => o.nativeTokens.length >= v),
@@ -53,7 +70,14 @@ function filterKinds(route: IndexerRoute): FilterKind[] {
     kind('createdAfter', POOL.times, String, (v, _, c) => c > v),
   ];
   if (route !== 'foundry') {
-    const unlocks = (o: CommonOutput): unknown[] => [ucAddress(o, 0), ucAddress(o, 1, 'returnAddress'), ucAddress(o, 3, 'returnAddress'), ucAddress(o, 4), ucAddress(o, 5), ucAddress(o, 6)];
+    const unlocks = (o: CommonOutput): unknown[] => [
+      ucAddress(o, 0),
+      ucAddress(o, 1, 'returnAddress'),
+      ucAddress(o, 3, 'returnAddress'),
+      ucAddress(o, 4),
+      ucAddress(o, 5),
+      ucAddress(o, 6),
+    ];
     out.push(kind('unlockableByAddress', POOL.addresses, bech, (a, o) => unlocks(o).some((x) => sameAddress(x, a))));
   }
   if (route === 'basic' || route === 'nft') {
@@ -68,13 +92,31 @@ function filterKinds(route: IndexerRoute): FilterKind[] {
       flag('hasTimelock', 2),
       kind('timelockedBefore', POOL.times, String, (v, o) => before(time(o, 2), v)),
       kind('timelockedAfter', POOL.times, String, (v, o) => after(time(o, 2), v)),
-      kind('tag', POOL.tags, (t) => `0x${toHex(t)}`, (t, o) => o.features.some((f) => f.type === 3 && toHex(f.tag) === toHex(t))),
+      kind(
+        'tag',
+        POOL.tags,
+        (t) => `0x${toHex(t)}`,
+        (t, o) => o.features.some((f) => f.type === 3 && toHex(f.tag) === toHex(t)),
+      ),
     );
   }
-  if (route === 'basic' || route === 'nft' || route === 'alias') out.push(addr('sender', (o) => featureAddress(o.features, 0)));
-  if (route === 'nft' || route === 'alias') out.push(addr('issuer', (o) => (o.type === 3 ? undefined : featureAddress(o.immutableFeatures, 1))));
-  if (route === 'alias') out.push(addr('stateController', (o) => ucAddress(o, 4)), addr('governor', (o) => ucAddress(o, 5)));
-  if (route === 'foundry') out.push(addr('aliasAddress', (o) => ucAddress(o, 6), POOL.addresses.filter((a) => a.type === 8)));
+  if (route === 'basic' || route === 'nft' || route === 'alias')
+    out.push(addr('sender', (o) => featureAddress(o.features, 0)));
+  if (route === 'nft' || route === 'alias')
+    out.push(addr('issuer', (o) => (o.type === 3 ? undefined : featureAddress(o.immutableFeatures, 1))));
+  if (route === 'alias')
+    out.push(
+      addr('stateController', (o) => ucAddress(o, 4)),
+      addr('governor', (o) => ucAddress(o, 5)),
+    );
+  if (route === 'foundry')
+    out.push(
+      addr(
+        'aliasAddress',
+        (o) => ucAddress(o, 6),
+        POOL.addresses.filter((a) => a.type === 8),
+      ),
+    );
   return out;
 }
 
@@ -97,8 +139,9 @@ function fold(a: Address): Address {
 }
 
 /**
- * The generated output with its addresses, tags and Unix times (into 1..6) folded onto few values; a foundry gets serial
- * number `i`, so that no two foundries of a ledger share a foundry ID (the ledger never holds two outputs of one chain).
+ * The generated output with its addresses, tags and Unix times (into 1..6) folded onto few values; a foundry gets
+ * serial number `i`, so that no two foundries of a ledger share a foundry ID (the ledger never holds two outputs of one
+ * chain).
  */
 function folded(output: CommonOutput, i: number): CommonOutput {
   const copy = structuredClone(output);
@@ -116,16 +159,30 @@ function folded(output: CommonOutput, i: number): CommonOutput {
   return copy;
 }
 
-const ledgerArb = fc.array(fc.tuple(anyOutput, fc.integer({ min: 0, max: 4 })), { minLength: 1, maxLength: 30 }).map((xs) =>
-  xs.map(([output, createdAt], i): IndexableOutput => ({ outputId: oid(`model ${i % 3}`, Math.floor(i / 3)), milestoneTimestampBooked: createdAt, output: folded(output, i) })),
-);
+const ledgerArb = fc
+  .array(fc.tuple(anyOutput, fc.integer({ min: 0, max: 4 })), { minLength: 1, maxLength: 30 })
+  .map((xs) =>
+    xs.map(
+      ([output, createdAt], i): IndexableOutput => ({
+        outputId: oid(`model ${i % 3}`, Math.floor(i / 3)),
+        milestoneTimestampBooked: createdAt,
+        output: folded(output, i),
+      }),
+    ),
+  );
 
 const caseArb = ledgerArb.chain((ledger) =>
   fc.constantFrom<IndexerRoute>('outputs', 'basic', 'alias', 'foundry', 'nft').chain((route) =>
     fc.record({
       ledger: fc.constant(ledger),
       route: fc.constant(route),
-      filters: fc.subarray(filterKinds(route), { maxLength: 3 }).chain((kinds) => (kinds.length === 0 ? fc.constant([] as Filter[]) : fc.tuple(...kinds.map((k) => fc.constantFrom(...k.values).map(k.make))))),
+      filters: fc
+        .subarray(filterKinds(route), { maxLength: 3 })
+        .chain((kinds) =>
+          kinds.length === 0
+            ? fc.constant([] as Filter[])
+            : fc.tuple(...kinds.map((k) => fc.constantFrom(...k.values).map(k.make))),
+        ),
       pageSize: fc.integer({ min: 1, max: 5 }),
     }),
   ),
@@ -134,14 +191,29 @@ const caseArb = ledgerArb.chain((ledger) =>
 const ROUTES: IndexerRoute[] = ['outputs', 'basic', 'alias', 'foundry', 'nft'];
 
 /** Pages through the query and compares with the plain filter; returns how many outputs matched. */
-async function expectAgrees(store: NodeStore, ledger: readonly IndexableOutput[], route: IndexerRoute, filters: readonly Filter[], pageSize: number): Promise<number> {
+async function expectAgrees(
+  store: NodeStore,
+  ledger: readonly IndexableOutput[],
+  route: IndexerRoute,
+  filters: readonly Filter[],
+  pageSize: number,
+): Promise<number> {
   const type = ROUTE_TYPE[route];
   const expected = ledger
-    .filter((o) => (type === undefined || o.output.type === type) && filters.every((f) => f.test(o.output, o.milestoneTimestampBooked)))
-    .sort((a, b) => a.milestoneTimestampBooked - b.milestoneTimestampBooked || (toHex(a.outputId) < toHex(b.outputId) ? -1 : 1))
+    .filter(
+      (o) =>
+        (type === undefined || o.output.type === type) &&
+        filters.every((f) => f.test(o.output, o.milestoneTimestampBooked)),
+    )
+    .sort(
+      (a, b) =>
+        a.milestoneTimestampBooked - b.milestoneTimestampBooked || (toHex(a.outputId) < toHex(b.outputId) ? -1 : 1),
+    )
     .map((o) => `0x${toHex(o.outputId)}`);
   const params = Object.fromEntries(filters.map((f) => [f.name, f.text]));
-  expect((await allPages(store, route, params, pageSize)).items, `${route} ${JSON.stringify(params)}`).to.deep.equal(expected);
+  expect((await allPages(store, route, params, pageSize)).items, `${route} ${JSON.stringify(params)}`).to.deep.equal(
+    expected,
+  );
   return expected.length;
 }
 

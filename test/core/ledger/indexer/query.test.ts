@@ -17,7 +17,22 @@ import {
 } from '../../../../src/core/ledger/index.ts';
 import { compareBytes } from '../../../../src/core/bytes.ts';
 import type { NodeStore } from '../../../../src/core/store/index.ts';
-import { alias, aliasAddress, basic, bech, book, booked, bytes32, ed, foundry, HRP, newStore, nft, nftAddress, tagHex } from './support.ts';
+import {
+  alias,
+  aliasAddress,
+  basic,
+  bech,
+  book,
+  booked,
+  bytes32,
+  ed,
+  foundry,
+  HRP,
+  newStore,
+  nft,
+  nftAddress,
+  tagHex,
+} from './support.ts';
 
 const A = ed('A');
 const B = ed('B');
@@ -29,7 +44,14 @@ const N = nftAddress(N_ID);
 
 const fixture: Record<string, IndexableOutput> = {
   b1: booked('b1', 100, basic({ address: A })),
-  b2: booked('b2', 100, basic({ address: A, sdruc: B, timelock: 300, expiration: { address: B, time: 500 } }, { sender: C, tag: 'hello', nativeTokens: 2 })),
+  b2: booked(
+    'b2',
+    100,
+    basic(
+      { address: A, sdruc: B, timelock: 300, expiration: { address: B, time: 500 } },
+      { sender: C, tag: 'hello', nativeTokens: 2 },
+    ),
+  ),
   b3: booked('b3', 110, basic({ address: B, expiration: { address: A, time: 200 } })),
   b4: booked('b4', 120, basic({ address: X, timelock: 150 }, { tag: 'world', nativeTokens: 1 })),
   a1: booked('a1', 120, alias(A, B, { sender: C, issuer: C, nativeTokens: 1 })),
@@ -67,7 +89,11 @@ describe('indexer: queries', () => {
     expect(await names('nft')).to.deep.equal(ordered('n1', 'n2'));
     expect(await names('outputs')).to.deep.equal(ordered(...Object.keys(fixture)));
     const answer = await queryOutputs(store, 'basic', {}, 9, HRP);
-    expect(answer).to.deep.equal({ ledgerIndex: 9, pageSize: 1000, items: ordered('b1', 'b2', 'b3', 'b4').map((n) => toHex0x(fixture[n]!.outputId)) });
+    expect(answer).to.deep.equal({
+      ledgerIndex: 9,
+      pageSize: 1000,
+      items: ordered('b1', 'b2', 'b3', 'b4').map((n) => toHex0x(fixture[n]!.outputId)),
+    });
   });
 
   it('address, unlockableByAddress and the return-address filters of basic and NFT outputs', async () => {
@@ -102,7 +128,9 @@ describe('indexer: queries', () => {
     expect(await names('basic', { hasTimelock: 'true' })).to.deep.equal(ordered('b2', 'b4'));
     expect(await names('basic', { timelockedBefore: '300' })).to.deep.equal(['b4']);
     expect(await names('basic', { timelockedAfter: '150' })).to.deep.equal(['b2']);
-    expect(await names('nft', { hasTimelock: 'true', timelockedAfter: '899', expiresBefore: '1001' })).to.deep.equal(['n2']);
+    expect(await names('nft', { hasTimelock: 'true', timelockedAfter: '899', expiresBefore: '1001' })).to.deep.equal([
+      'n2',
+    ]);
     expect(await names('nft', { hasExpiration: 'false' })).to.deep.equal(['n1']);
   });
 
@@ -136,7 +164,9 @@ describe('indexer: queries', () => {
     expect(await names('foundry', { aliasAddress: bech(X) })).to.deep.equal(['f1']);
     expect(await names('foundry', { aliasAddress: bech(aliasAddress(bytes32('other alias'))) })).to.deep.equal([]);
     expect(await names('outputs', { unlockableByAddress: bech(X) })).to.deep.equal(ordered('b4', 'f1'));
-    expect(await names('outputs', { unlockableByAddress: bech(A) })).to.deep.equal(ordered('b1', 'b2', 'b3', 'a1', 'n1', 'n2'));
+    expect(await names('outputs', { unlockableByAddress: bech(A) })).to.deep.equal(
+      ordered('b1', 'b2', 'b3', 'a1', 'n1', 'n2'),
+    );
     expect(await names('outputs', { unlockableByAddress: bech(B) })).to.deep.equal(ordered('b2', 'b3', 'a1', 'a2'));
     expect(await names('outputs', { unlockableByAddress: bech(N) })).to.deep.equal(['n2']);
   });
@@ -147,8 +177,12 @@ describe('indexer: queries', () => {
     expect(await names('basic', { createdAfter: '100', createdBefore: '120' })).to.deep.equal(['b3']);
     expect(await names('basic', { createdAfter: '110', createdBefore: '111' })).to.deep.equal([]);
     expect(await names('basic', { createdAfter: '4294967295' })).to.deep.equal([]);
-    expect(await names('outputs', { createdAfter: '120', createdBefore: '150' })).to.deep.equal(ordered('a2', 'f1', 'n1'));
-    expect(await names('outputs', { unlockableByAddress: bech(A), createdAfter: '110' })).to.deep.equal(ordered('a1', 'n1', 'n2'));
+    expect(await names('outputs', { createdAfter: '120', createdBefore: '150' })).to.deep.equal(
+      ordered('a2', 'f1', 'n1'),
+    );
+    expect(await names('outputs', { unlockableByAddress: bech(A), createdAfter: '110' })).to.deep.equal(
+      ordered('a1', 'n1', 'n2'),
+    );
     expect(await names('alias', { createdBefore: '121' })).to.deep.equal(['a1']);
   });
 
@@ -157,7 +191,9 @@ describe('indexer: queries', () => {
     expect(await outputIdByAliasId(store, a1Id)).to.deep.equal(fixture.a1!.outputId);
     expect(await outputIdByAliasId(store, toHex0x(X_ID))).to.deep.equal(fixture.a2!.outputId);
     expect(await outputIdByNftId(store, nftIdFromOutputId(fixture.n1!.outputId))).to.deep.equal(fixture.n1!.outputId);
-    expect(await outputIdByNftId(store, toHex0x(N_ID).toUpperCase().replace('0X', '0x'))).to.deep.equal(fixture.n2!.outputId);
+    expect(await outputIdByNftId(store, toHex0x(N_ID).toUpperCase().replace('0X', '0x'))).to.deep.equal(
+      fixture.n2!.outputId,
+    );
     expect(await outputIdByFoundryId(store, foundryId(X_ID, 1, 0))).to.deep.equal(fixture.f1!.outputId);
     expect(await outputIdByFoundryId(store, foundryId(X_ID, 2, 0))).to.equal(undefined);
     expect(await outputIdByAliasId(store, N_ID)).to.equal(undefined);
@@ -170,7 +206,8 @@ describe('indexer: queries', () => {
     const a2next = booked('a2 next', 160, alias(A, B, {}, X_ID));
     const b1next = booked('b1 next', 160, basic({ address: C }));
     await book(s, [a2next, b1next], [fixture.a2!, fixture.b1!, fixture.n2!]);
-    const list = async (route: IndexerRoute, params: Record<string, string> = {}) => (await queryOutputs(s, route, params, 1, HRP)).items;
+    const list = async (route: IndexerRoute, params: Record<string, string> = {}) =>
+      (await queryOutputs(s, route, params, 1, HRP)).items;
     const id = (o: IndexableOutput) => toHex0x(o.outputId);
     expect(await list('basic', { address: bech(A) })).to.deep.equal([id(fixture.b2!)]);
     expect(await list('basic', { address: bech(C) })).to.deep.equal([id(b1next)]);

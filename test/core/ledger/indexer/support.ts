@@ -6,8 +6,25 @@ import { expect } from 'chai';
 import { toHex0x } from '../../../../src/core/bytes.ts';
 import { blake2b256 } from '../../../../src/core/crypto/index.ts';
 import { bech32EncodeAddress, outputId } from '../../../../src/core/ids/index.ts';
-import { indexLedgerChanges, LEDGER_TABLES, queryOutputs, type IndexableOutput, type IndexerAnswer, type IndexerRoute } from '../../../../src/core/ledger/index.ts';
-import type { Address, AliasOutput, BasicOutput, CommonOutput, Feature, FoundryOutput, NativeToken, NftOutput, UnlockCondition } from '../../../../src/core/model/index.ts';
+import {
+  indexLedgerChanges,
+  LEDGER_TABLES,
+  queryOutputs,
+  type IndexableOutput,
+  type IndexerAnswer,
+  type IndexerRoute,
+} from '../../../../src/core/ledger/index.ts';
+import type {
+  Address,
+  AliasOutput,
+  BasicOutput,
+  CommonOutput,
+  Feature,
+  FoundryOutput,
+  NativeToken,
+  NftOutput,
+  UnlockCondition,
+} from '../../../../src/core/model/index.ts';
 import { MemoryKeyValueStore, NodeStore } from '../../../../src/core/store/index.ts';
 
 export const HRP = 'smr';
@@ -21,7 +38,10 @@ export const oid = (label: string, index = 0): Uint8Array => outputId(bytes32(`t
 export const tagHex = (text: string): string => toHex0x(new TextEncoder().encode(text));
 
 function tokens(n: number, label: string): NativeToken[] {
-  return Array.from({ length: n }, (_, i) => ({ id: Uint8Array.from({ length: 38 }, (_, j) => (j === 0 ? i : label.length + j)), amount: 10n }));
+  return Array.from({ length: n }, (_, i) => ({
+    id: Uint8Array.from({ length: 38 }, (_, j) => (j === 0 ? i : label.length + j)),
+    amount: 10n,
+  }));
 }
 
 export interface Conditions {
@@ -57,14 +77,33 @@ function features(x: Extras, withTag: boolean): Feature[] {
 const immutable = (x: Extras): Feature[] => (x.issuer ? [{ type: 1, address: x.issuer }] : []);
 
 export function basic(c: Conditions, x: Extras = {}): BasicOutput {
-  return { type: 3, amount: 1_000_000n, nativeTokens: tokens(x.nativeTokens ?? 0, 'b'), unlockConditions: unlocks(c), features: features(x, true) };
+  return {
+    type: 3,
+    amount: 1_000_000n,
+    nativeTokens: tokens(x.nativeTokens ?? 0, 'b'),
+    unlockConditions: unlocks(c),
+    features: features(x, true),
+  };
 }
 
 export function nft(c: Conditions, x: Extras = {}, nftId: Uint8Array = new Uint8Array(32)): NftOutput {
-  return { type: 6, amount: 1_000_000n, nativeTokens: tokens(x.nativeTokens ?? 0, 'n'), nftId, unlockConditions: unlocks(c), features: features(x, true), immutableFeatures: immutable(x) };
+  return {
+    type: 6,
+    amount: 1_000_000n,
+    nativeTokens: tokens(x.nativeTokens ?? 0, 'n'),
+    nftId,
+    unlockConditions: unlocks(c),
+    features: features(x, true),
+    immutableFeatures: immutable(x),
+  };
 }
 
-export function alias(stateController: Address, governor: Address, x: Extras = {}, aliasId: Uint8Array = new Uint8Array(32)): AliasOutput {
+export function alias(
+  stateController: Address,
+  governor: Address,
+  x: Extras = {},
+  aliasId: Uint8Array = new Uint8Array(32),
+): AliasOutput {
   return {
     type: 4,
     amount: 1_000_000n,
@@ -104,14 +143,27 @@ export async function newStore(): Promise<NodeStore> {
 }
 
 /** Books `created` and spends `consumed` with their index writes in one batch, as confirm.ts does. */
-export async function book(store: NodeStore, created: readonly IndexableOutput[], consumed: readonly IndexableOutput[] = []): Promise<void> {
+export async function book(
+  store: NodeStore,
+  created: readonly IndexableOutput[],
+  consumed: readonly IndexableOutput[] = [],
+): Promise<void> {
   const batch = store.batch();
   for (const o of created) {
-    batch.put(LEDGER_TABLES.outputs, o.outputId, { blockId: new Uint8Array(32), milestoneIndexBooked: 1, milestoneTimestampBooked: o.milestoneTimestampBooked, output: o.output });
+    batch.put(LEDGER_TABLES.outputs, o.outputId, {
+      blockId: new Uint8Array(32),
+      milestoneIndexBooked: 1,
+      milestoneTimestampBooked: o.milestoneTimestampBooked,
+      output: o.output,
+    });
     batch.put(LEDGER_TABLES.unspent, o.outputId, null);
   }
   for (const o of consumed) {
-    batch.put(LEDGER_TABLES.spent, o.outputId, { transactionIdSpent: bytes32('spender'), milestoneIndexSpent: 2, milestoneTimestampSpent: 2 });
+    batch.put(LEDGER_TABLES.spent, o.outputId, {
+      transactionIdSpent: bytes32('spender'),
+      milestoneIndexSpent: 2,
+      milestoneTimestampSpent: 2,
+    });
     batch.del(LEDGER_TABLES.unspent, o.outputId);
   }
   indexLedgerChanges(batch, created, consumed);
@@ -132,7 +184,14 @@ export async function allPages(
   const pages: IndexerAnswer[] = [];
   let cursor: string | undefined;
   do {
-    const page = await queryOutputs(store, route, { ...params, pageSize: String(pageSize), ...(cursor ? { cursor } : {}) }, 7, HRP, options);
+    const page = await queryOutputs(
+      store,
+      route,
+      { ...params, pageSize: String(pageSize), ...(cursor ? { cursor } : {}) },
+      7,
+      HRP,
+      options,
+    );
     expect(page.pageSize).to.equal(pageSize);
     expect(page.items.length).to.be.at.most(pageSize);
     if (page.cursor !== undefined && options.budget === undefined) expect(page.items.length).to.equal(pageSize);

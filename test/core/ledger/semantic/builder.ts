@@ -2,9 +2,24 @@
  * Builders for semantic-validation tests: real Ed25519 keys, outputs of every kind, resolved inputs and transactions
  * whose inputs commitment and signatures are computed, so a test changes exactly the one thing it is about.
  */
-import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../../../src/core/crypto/index.ts';
-import { aliasIdFromOutputId, essenceHash, foundryId, inputsCommitmentOf, nftIdFromOutputId, outputId } from '../../../../src/core/ids/index.ts';
-import { validateTransactionSemantics, type SemanticInput, type SemanticResult } from '../../../../src/core/ledger/semantic.ts';
+import {
+  ed25519AddressFromPublicKey,
+  ed25519PublicKeyFromSeed,
+  ed25519Sign,
+} from '../../../../src/core/crypto/index.ts';
+import {
+  aliasIdFromOutputId,
+  essenceHash,
+  foundryId,
+  inputsCommitmentOf,
+  nftIdFromOutputId,
+  outputId,
+} from '../../../../src/core/ids/index.ts';
+import {
+  validateTransactionSemantics,
+  type SemanticInput,
+  type SemanticResult,
+} from '../../../../src/core/ledger/semantic.ts';
 import {
   ADDRESS_ALIAS,
   ADDRESS_NFT,
@@ -71,7 +86,11 @@ export function id32(n: number): Uint8Array {
 
 export const ZERO_ID = new Uint8Array(32);
 
-export function basic(amount: bigint, address: Address, more: Partial<Omit<BasicOutput, 'type'>> & { conditions?: UnlockCondition[] } = {}): BasicOutput {
+export function basic(
+  amount: bigint,
+  address: Address,
+  more: Partial<Omit<BasicOutput, 'type'>> & { conditions?: UnlockCondition[] } = {},
+): BasicOutput {
   const { conditions = [], ...rest } = more;
   return {
     type: OUTPUT_BASIC,
@@ -83,7 +102,13 @@ export function basic(amount: bigint, address: Address, more: Partial<Omit<Basic
   };
 }
 
-export function alias(amount: bigint, aliasId: Uint8Array, stateController: Address, governor: Address, more: Partial<Omit<AliasOutput, 'type'>> = {}): AliasOutput {
+export function alias(
+  amount: bigint,
+  aliasId: Uint8Array,
+  stateController: Address,
+  governor: Address,
+  more: Partial<Omit<AliasOutput, 'type'>> = {},
+): AliasOutput {
   return {
     type: OUTPUT_ALIAS,
     amount,
@@ -102,7 +127,12 @@ export function alias(amount: bigint, aliasId: Uint8Array, stateController: Addr
   };
 }
 
-export function nft(amount: bigint, nftId: Uint8Array, owner: Address, more: Partial<Omit<NftOutput, 'type'>> & { conditions?: UnlockCondition[] } = {}): NftOutput {
+export function nft(
+  amount: bigint,
+  nftId: Uint8Array,
+  owner: Address,
+  more: Partial<Omit<NftOutput, 'type'>> & { conditions?: UnlockCondition[] } = {},
+): NftOutput {
   const { conditions = [], ...rest } = more;
   return {
     type: OUTPUT_NFT,
@@ -112,7 +142,9 @@ export function nft(amount: bigint, nftId: Uint8Array, owner: Address, more: Par
     features: [],
     immutableFeatures: [],
     ...rest,
-    unlockConditions: [{ type: UC_ADDRESS, address: owner } as UnlockCondition, ...conditions].sort((a, b) => a.type - b.type),
+    unlockConditions: [{ type: UC_ADDRESS, address: owner } as UnlockCondition, ...conditions].sort(
+      (a, b) => a.type - b.type,
+    ),
   };
 }
 
@@ -122,13 +154,24 @@ export interface Supply {
   max?: bigint;
 }
 
-export function foundry(amount: bigint, aliasId: Uint8Array, serialNumber: number, supply: Supply, more: Partial<Omit<FoundryOutput, 'type'>> = {}): FoundryOutput {
+export function foundry(
+  amount: bigint,
+  aliasId: Uint8Array,
+  serialNumber: number,
+  supply: Supply,
+  more: Partial<Omit<FoundryOutput, 'type'>> = {},
+): FoundryOutput {
   return {
     type: OUTPUT_FOUNDRY,
     amount,
     nativeTokens: [],
     serialNumber,
-    tokenScheme: { type: TOKEN_SCHEME_SIMPLE, mintedTokens: supply.minted, meltedTokens: supply.melted ?? 0n, maximumSupply: supply.max ?? 1_000_000n },
+    tokenScheme: {
+      type: TOKEN_SCHEME_SIMPLE,
+      mintedTokens: supply.minted,
+      meltedTokens: supply.melted ?? 0n,
+      maximumSupply: supply.max ?? 1_000_000n,
+    },
     unlockConditions: [{ type: UC_IMMUTABLE_ALIAS, address: aliasAddress(aliasId) }],
     features: [],
     immutableFeatures: [],
@@ -175,7 +218,12 @@ export interface TxOptions {
   inputsCommitment?: Uint8Array;
 }
 
-export function transaction(inputs: SemanticInput[], outputs: CommonOutput[], unlocks: UnlockSpec[], opts: TxOptions = {}): TransactionPayload {
+export function transaction(
+  inputs: SemanticInput[],
+  outputs: CommonOutput[],
+  unlocks: UnlockSpec[],
+  opts: TxOptions = {},
+): TransactionPayload {
   const essence = {
     type: ESSENCE_REGULAR,
     networkId: 14379272398717627559n,
@@ -189,10 +237,17 @@ export function transaction(inputs: SemanticInput[], outputs: CommonOutput[], un
   } as TransactionPayload['essence'];
   const message = essenceHash(essence);
   const built: Unlock[] = unlocks.map((u) => {
-    if ('sig' in u) return { type: UNLOCK_SIGNATURE, signature: { type: SIGNATURE_ED25519, publicKey: u.sig.publicKey, signature: ed25519Sign(u.sig.seed, message) } };
+    if ('sig' in u)
+      return {
+        type: UNLOCK_SIGNATURE,
+        signature: { type: SIGNATURE_ED25519, publicKey: u.sig.publicKey, signature: ed25519Sign(u.sig.seed, message) },
+      };
     if ('badSig' in u) {
       const other = ed25519Sign(u.badSig.seed, new Uint8Array(32));
-      return { type: UNLOCK_SIGNATURE, signature: { type: SIGNATURE_ED25519, publicKey: u.badSig.publicKey, signature: other } };
+      return {
+        type: UNLOCK_SIGNATURE,
+        signature: { type: SIGNATURE_ED25519, publicKey: u.badSig.publicKey, signature: other },
+      };
     }
     if ('ref' in u) return { type: UNLOCK_REFERENCE, reference: u.ref };
     if ('alias' in u) return { type: UNLOCK_ALIAS, reference: u.alias };
@@ -202,18 +257,26 @@ export function transaction(inputs: SemanticInput[], outputs: CommonOutput[], un
 }
 
 /** Builds, signs and validates in one go. */
-export function validate(inputs: SemanticInput[], outputs: CommonOutput[], unlocks: UnlockSpec[], opts?: TxOptions): SemanticResult {
+export function validate(
+  inputs: SemanticInput[],
+  outputs: CommonOutput[],
+  unlocks: UnlockSpec[],
+  opts?: TxOptions,
+): SemanticResult {
   return validateTransactionSemantics(transaction(inputs, outputs, unlocks, opts), inputs, CTX);
 }
 
 /** Asserts the transaction applies, showing the conflict message otherwise. */
 export function expectApplies(result: SemanticResult): void {
-  if (result.reason !== 0) throw new Error(`expected the transaction to apply, got conflict ${result.reason}: ${result.message}`);
+  if (result.reason !== 0)
+    throw new Error(`expected the transaction to apply, got conflict ${result.reason}: ${result.message}`);
 }
 
 /** Asserts the exact conflict code, and optionally that the message mentions `text`. */
 export function expectConflict(result: SemanticResult, reason: number, text?: string): void {
-  if (result.reason !== reason) throw new Error(`expected conflict ${reason}, got ${result.reason}${result.message ? `: ${result.message}` : ''}`);
+  if (result.reason !== reason)
+    throw new Error(`expected conflict ${reason}, got ${result.reason}${result.message ? `: ${result.message}` : ''}`);
   if (!result.message) throw new Error(`conflict ${reason} without a message`);
-  if (text !== undefined && !result.message.includes(text)) throw new Error(`message "${result.message}" does not mention "${text}"`);
+  if (text !== undefined && !result.message.includes(text))
+    throw new Error(`message "${result.message}" does not mention "${text}"`);
 }
