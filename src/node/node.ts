@@ -146,7 +146,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     const grpc = await startGrpcDoors(parts, config, {
       logger,
       ...(secret ? { nodeJwtSecret: secret } : {}),
-      calls: (method, code, s) => metrics.grpcCall(method, code, 'grpc', s),
+      calls: (method, code, s, transport = 'grpc') => metrics.grpcCall(method, code, transport, s),
     });
     cleanups.push(() => grpc.close());
     let rest: RestHandle | undefined;

@@ -13,8 +13,11 @@ import type { Logger } from '../logger.ts';
 import { serviceErrorOf, toServiceError } from './errors.ts';
 import { callService, takesSignal, type ServiceFn, type ServiceMethods } from './port.ts';
 
-/** Told about every answered call: the method, its gRPC status name (OK, NOT_FOUND, ...) and its seconds. */
-export type CallObserver = (method: string, code: string, seconds: number) => void;
+/**
+ * Told about every answered call: the method, its gRPC status name (OK, NOT_FOUND, ...), its seconds, and, on the gRPC
+ * port, whether it came as a unary call or over the mux (`transport`; absent: unary).
+ */
+export type CallObserver = (method: string, code: string, seconds: number, transport?: 'grpc' | 'mux') => void;
 
 /**
  * grpc-js may throw while it writes an answer (a message it cannot serialize, a status it cannot carry): that fails

@@ -67,7 +67,7 @@ export async function startGrpcServer(
   server.addService(NodeServiceService, handlers);
   const mux = serveNodeMux(server, service, {
     logger: options.logger,
-    ...(options.calls ? { observe: options.calls } : {}),
+    ...(options.calls ? { observe: muxCalls(options.calls) } : {}),
   });
   for (const extra of options.services ?? []) server.addService(extra.definition, extra.implementation);
   const port = await new Promise<number>((resolve, reject) => {
@@ -93,4 +93,9 @@ export async function startGrpcServer(
         });
       }),
   };
+}
+
+/** The observer of the mux's calls: the port's observer, told they came over the mux. */
+function muxCalls(calls: CallObserver): CallObserver {
+  return (method, code, seconds) => calls(method, code, seconds, 'mux');
 }

@@ -131,7 +131,7 @@ export class NodeMetrics implements MetricsPort {
     });
     this.grpcHandled = new Counter({
       name: 'ledger_grpc_server_handled_total',
-      help: 'NodeService calls answered, by method, gRPC status and transport (grpc: the gRPC port, unary or multiplexed; in-process: the REST gateway of ledger-node run)',
+      help: 'NodeService calls answered, by method, gRPC status and transport (grpc: unary calls on the gRPC port; mux: calls over NodeMux, the transport of standalone gateways; in-process: the REST gateway of ledger-node run)',
       labelNames: ['grpc_method', 'grpc_code', 'transport'],
       registers,
     });

@@ -226,13 +226,13 @@ describe('e2e metrics: /metrics of ledger-node run and of a standalone gateway, 
     ).to.equal(1);
     expect(s.types.get('process_resident_memory_bytes')).to.equal('GAUGE');
     expect(s.value('ledger_mqtt_connections')).to.equal(0);
-    // the node counts the gateway's calls, which reach it over its gRPC port
+    // the node counts the gateway's calls, which reach it over its gRPC port on the mux (the gateway's default)
     const n = await scrape();
     expect(
       n.value('ledger_grpc_server_handled_total', {
         grpc_method: 'GetBlock',
         grpc_code: 'NOT_FOUND',
-        transport: 'grpc',
+        transport: 'mux',
       }),
     ).to.equal(1);
     expect(n.value('ledger_event_subscribers')).to.equal(2); // the node's own gateway and this one follow its events
