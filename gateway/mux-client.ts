@@ -369,7 +369,8 @@ class MuxTransport {
       if (!this.toldFallback) {
         this.toldFallback = true;
         (this.options.onFallback ?? ((r: string) => console.warn(r)))(
-          `the node at ${this.address} does not serve ledger.mux.v1.NodeMux (${status.details}); using unary gRPC calls`,
+          `the node at ${this.address} does not serve ` +
+            `ledger.mux.v1.NodeMux (${status.details}); using unary gRPC calls`,
         );
       }
       for (const call of calls) this.viaUnary(call);

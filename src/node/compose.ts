@@ -253,7 +253,8 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
       if (coordinator && ledgerIndex !== undefined) {
         coordinator.start();
         logger.info(
-          `coordinator on: a milestone every ${options.coordinator!.milestoneInterval} s with ${options.coordinator!.seeds.length} dev keys`,
+          `coordinator on: a milestone every ${options.coordinator!.milestoneInterval} ` +
+            `s with ${options.coordinator!.seeds.length} dev keys`,
         );
       }
       if (v3) validator = startV3Validator(v3, options.validationInterval, logger);
@@ -261,7 +262,9 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
       stopHealthWatch = status.watch(logger, HEALTH_CHECK_MS);
       const peers = options.peering?.peers ?? [];
       childLogger(logger, 'peering').info(
-        `${peers.length} static peer(s)${peers.length > 0 ? ` (${peers.join(', ')})` : ''}, node ID ${Buffer.from(peering.nodeId).toString('hex')}, identity 0x${Buffer.from(identity.publicKey).toString('hex')}`,
+        `${peers.length} static peer(s)${peers.length > 0 ? ` (${peers.join(', ')})` : ''}, ` +
+          `node ID ${Buffer.from(peering.nodeId).toString('hex')}, ` +
+          `identity 0x${Buffer.from(identity.publicKey).toString('hex')}`,
       );
     },
     stop() {

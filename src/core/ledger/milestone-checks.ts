@@ -71,7 +71,8 @@ export function checkMilestoneSuccession(
   if (!equalBytes(ms.previousMilestoneId, previous.milestoneId)) {
     reject(
       'INVALID_FIELD',
-      `${what}: previous milestone ID ${toHex0x(ms.previousMilestoneId)} is not milestone ${previous.index}'s ${toHex0x(previous.milestoneId)}`,
+      `${what}: previous milestone ID ${toHex0x(ms.previousMilestoneId)} ` +
+        `is not milestone ${previous.index}'s ${toHex0x(previous.milestoneId)}`,
       {
         field: 'payload.previousMilestoneId',
         value: toHex0x(ms.previousMilestoneId),

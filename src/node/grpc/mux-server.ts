@@ -220,7 +220,8 @@ class MuxServerStream {
     if (this.queuedBytes > this.limits.maxQueuedBytes) {
       return this.abort(
         Status.RESOURCE_EXHAUSTED,
-        `Too much received and not yet dispatched (${this.queuedBytes} bytes, at most ${this.limits.maxQueuedBytes}): read the answers`,
+        `Too much received and not yet dispatched (${this.queuedBytes} ` +
+          `bytes, at most ${this.limits.maxQueuedBytes}): read the answers`,
       );
     }
     this.holdReading();
@@ -368,7 +369,8 @@ class MuxServerStream {
     this.loggedUnexpected = true;
     try {
       this.limits.logger.error(
-        `NodeMux stream from ${this.peer}: ${what} failed unexpectedly (INTERNAL; further failures on this stream are not logged)`,
+        `NodeMux stream from ${this.peer}: ${what} failed unexpectedly ` +
+          `(INTERNAL; further failures on this stream are not logged)`,
         error,
       );
     } catch {} // a logger that throws: nothing more to do
