@@ -9,9 +9,10 @@
  * submissions, pruning, the faucet, health and the metrics read; and the write lock (tangle/write-lock.ts), the
  * attacher's exclusive slot, which milestone confirmation, the coordinator, pruning, snapshots and the faucet take.
  *
- *   SyncState ── Tangle (ProtocolState, Attacher, TipSelector, RecentBlocks; WriteLock) ── Ledger (MilestoneProcessor)
- *     ── Intake, ClientSubmissions ── Coordinator ── V3Engine ── NodeStatus ── metric hooks ── EventBus
- *     ── Pruner ── Snapshots, SnapshotServer ── PeerManager (updates SyncState) ── metric gauges ── Faucet
+ *   SyncState ── Tangle (ProtocolState, Attacher, TipSelector, RecentBlocks; WriteLock)
+ *     ── Ledger (MilestoneProcessor) ── Intake, ClientSubmissions ── Coordinator ── V3Engine
+ *     ── NodeStatus ── metric hooks ── EventBus ── Pruner ── Snapshots, SnapshotServer
+ *     ── PeerManager (updates SyncState) ── metric gauges ── Faucet
  *     ── NodeServiceImpl (gRPC adapter: ledger, faucet, control, peers and dashboard, v3), NodeEvents
  */
 import type { NodeStore } from '../core/store/index.ts';
