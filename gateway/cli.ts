@@ -78,7 +78,8 @@ export async function gatewayCommand(args: string[]): Promise<number> {
     return 1;
   }
   console.log(
-    `gateway listening on ${options.host ?? '127.0.0.1'}:${gateway.port}, node ${options.nodeAddress} (${options.nodeTransport ?? 'mux'})`,
+    `gateway listening on ${options.host ?? '127.0.0.1'}:${gateway.port}, ` +
+      `node ${options.nodeAddress} (${options.nodeTransport ?? 'mux'})`,
   );
   if (gateway.metricsPort !== undefined)
     console.log(`Prometheus metrics on http://${options.metricsHost ?? '127.0.0.1'}:${gateway.metricsPort}/metrics`);

@@ -1,7 +1,7 @@
 /**
  * The REST error answer. Every failure leaves the gateway as
- * `{"error":{"code":<HTTP status number>,"message":"<prefix>: <reason>"}}` (docs/decisions.md §1, §2), built by the one
- * error middleware at the top of the app from either a gateway-made `HttpProblem` or a failed gRPC call
+ * `{"error":{"code":<HTTP status number>,"message":"<prefix>: <reason>"}}` (docs/decisions.md §1, §2), built by the
+ * one error middleware at the top of the app from either a gateway-made `HttpProblem` or a failed gRPC call
  * (`NodeCallError`, src/grpc/port.ts).
  */
 import { NodeCallError } from '../src/grpc/port.ts';

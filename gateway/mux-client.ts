@@ -27,8 +27,8 @@
  * Frames go out in batches at setImmediate (FrameWriter); when the stream's write() returns false the client waits
  * for 'drain' and calls that end before they were sent are dropped from the batch. A stream carries at most
  * MAX_CALLS_IN_FLIGHT calls under way (the node answers one beyond RESOURCE_EXHAUSTED): when every stream has that
- * many, a call waits in the client, in order, until an answer or a cancel frees a place (its deadline runs meanwhile). A GOAWAY from the node (its
- * shutdown) takes the stream out of use; calls it REFUSED are sent again on a new stream.
+ * many, a call waits in the client, in order, until an answer or a cancel frees a place (its deadline runs meanwhile).
+ * A GOAWAY from the node (its shutdown) takes the stream out of use; calls it REFUSED are sent again on a new stream.
  */
 import {
   Metadata,
@@ -216,7 +216,8 @@ class MuxStream {
   cancel(call: MuxCall): void {
     if (this.calls.get(call.id) !== call) return;
     this.calls.delete(call.id);
-    this.writer.push(frame(FrameKind.FRAME_KIND_CANCEL, call.id), 48); // before any later CALL: the node frees the place first
+    // before any later CALL: the node frees the place first
+    this.writer.push(frame(FrameKind.FRAME_KIND_CANCEL, call.id), 48);
     this.transport.sendWaiting();
   }
 
@@ -349,7 +350,9 @@ class MuxTransport {
     return undefined;
   }
 
-  /** Places came free (answers, cancels, a stream gone): the calls waiting go out, oldest first, while there is room. */
+  /**
+   * Places came free (answers, cancels, a stream gone): the calls waiting go out, oldest first, while there is room.
+   */
   sendWaiting(): void {
     for (const call of this.waiting) {
       if (!this.closed && !this.fallingBack && !this.slots.some((s) => s === undefined || s.hasRoom || !s.usable))
@@ -369,7 +372,8 @@ class MuxTransport {
       if (!this.toldFallback) {
         this.toldFallback = true;
         (this.options.onFallback ?? ((r: string) => console.warn(r)))(
-          `the node at ${this.address} does not serve ledger.mux.v1.NodeMux (${status.details}); using unary gRPC calls`,
+          `the node at ${this.address} does not serve ` +
+            `ledger.mux.v1.NodeMux (${status.details}); using unary gRPC calls`,
         );
       }
       for (const call of calls) this.viaUnary(call);

@@ -103,7 +103,8 @@ export function infoToJson(info: InfoResponse): Json {
       referencedRate: info.metrics?.referencedRate ?? 0,
     },
     features: info.features,
-    // Beyond Hornet's /info (docs/decisions.md §29): the node's peer identity, as `--peer 0xPUBKEY@HOST:PORT` names it.
+    // Beyond Hornet's /info (docs/decisions.md §29): the node's peer identity,
+    // as `--peer 0xPUBKEY@HOST:PORT` names it.
     ...(info.identity
       ? {
           identity: {

@@ -26,7 +26,8 @@ async function jsonBody(ctx: Context, options: RouteOptions): Promise<Record<str
   if (mediaType !== JSON_TYPE) {
     throw new HttpProblem(
       415,
-      `unsupported media type: ${mediaType === '' ? 'no Content-Type' : `Content-Type "${mediaType.slice(0, 80)}"`}, expected ${JSON_TYPE}`,
+      `unsupported media type: ` +
+        `${mediaType === '' ? 'no Content-Type' : `Content-Type "${mediaType.slice(0, 80)}"`}, expected ${JSON_TYPE}`,
     );
   }
   let text: string;

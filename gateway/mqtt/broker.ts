@@ -129,7 +129,8 @@ export class EventBroker {
       this.refusedPublishes++;
       done(
         new Error(
-          `publishing is not allowed on this broker (topic ${JSON.stringify(packet.topic.slice(0, 80))}): it only publishes the node's events`,
+          `publishing is not allowed on this broker (topic ` +
+            `${JSON.stringify(packet.topic.slice(0, 80))}): it only publishes the node's events`,
         ),
       );
     };

@@ -52,7 +52,8 @@ export const LIMIT_SETTINGS = [
     type: rate,
     defaultText: 'off',
     description:
-      'per-client REST rate limit in requests per second (token bucket; 0.5 = one request every 2 s); 429 with Retry-After beyond it',
+      'per-client REST rate limit in requests per second (token ' +
+      'bucket; 0.5 = one request every 2 s); 429 with Retry-After beyond it',
     commands: BOTH,
   }),
   setting({
@@ -109,7 +110,8 @@ export const LIMIT_SETTINGS = [
     type: positive,
     defaultText: String(DEFAULT_MQTT_LIMITS.maxPacketBytes),
     description:
-      'longest MQTT packet a client may send; a longer one closes its connection (a CONNECT with a JWT needs about 1 KB)',
+      'longest MQTT packet a client may send; a longer one ' +
+      'closes its connection (a CONNECT with a JWT needs about 1 KB)',
     commands: BOTH,
   }),
   setting({
@@ -145,7 +147,8 @@ export const JWT_SECRET = setting({
   env: 'LEDGER_GATEWAY_JWT_SECRET',
   secret: true,
   description:
-    'HS256 secret of the protected REST routes (none: they are closed); run reads it only without LEDGER_NODE_JWT_SECRET',
+    'HS256 secret of the protected REST routes (none: they ' +
+    'are closed); run reads it only without LEDGER_NODE_JWT_SECRET',
   commands: BOTH,
 });
 
@@ -168,7 +171,8 @@ export const GATEWAY_SETTINGS = [
     type: oneOf(NODE_TRANSPORTS),
     defaultText: 'mux',
     description:
-      'how calls reach the node: mux (many calls as frames over long-lived gRPC streams, unary when the node lacks it) or unary (one gRPC call per request)',
+      'how calls reach the node: mux (many calls as frames over long-lived gRPC ' +
+      'streams, unary when the node lacks it) or unary (one gRPC call per request)',
     commands: GATEWAY,
   }),
   setting({
@@ -203,7 +207,8 @@ export const GATEWAY_SETTINGS = [
     env: 'LEDGER_GATEWAY_NODE_TOKEN',
     secret: true,
     description:
-      "the token the node's door asks for when the node has a secret (made by ledger-node tool jwt on the node), sent on every call",
+      "the token the node's door asks for when the node has a secret " +
+      '(made by ledger-node tool jwt on the node), sent on every call',
     commands: GATEWAY,
   }),
 ] as const;

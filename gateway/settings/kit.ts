@@ -359,7 +359,8 @@ export function referenceTable(settings: Settings): string {
     const key = s.env === undefined && s.commands.includes('run') ? `\`${s.key}\`` : '';
     const d = defaultOf(s);
     rows.push(
-      `| ${cell(name)} | ${key} | ${cell(s.type.name)} | ${d === undefined ? '' : cell(d)} | ${s.commands.join(', ')} | ${cell(s.description)} |`,
+      `| ${cell(name)} | ${key} | ${cell(s.type.name)} | ` +
+        `${d === undefined ? '' : cell(d)} | ${s.commands.join(', ')} | ${cell(s.description)} |`,
     );
   }
   return rows.join('\n');

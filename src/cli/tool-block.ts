@@ -25,7 +25,8 @@ import { validateBlockSyntax } from '../core/validation/index.ts';
 import { parseToolFlags } from './args.ts';
 
 const USAGE =
-  'usage: ledger-node tool block [--network shimmer | --protocol FILE]   (one block per line on standard input: 0x-hex or TIP-25 JSON)';
+  'usage: ledger-node tool block [--network shimmer | --protocol ' +
+  'FILE]   (one block per line on standard input: 0x-hex or TIP-25 JSON)';
 
 const NETWORKS: Record<string, ProtocolParameters> = { shimmer: SHIMMER_PROTOCOL };
 

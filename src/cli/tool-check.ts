@@ -40,7 +40,15 @@ export async function toolCheck(argv: readonly string[]): Promise<number> {
     return report.ok ? 0 : 1;
   }
   const s = report.summary;
-  const line = `${s.blocks} v2 blocks (${s.solid} solid, ${s.unsolid} unsolid, ${s.referenced} referenced), ${s.v3Blocks} v3 blocks not checked, ${s.childEdges} child edges, ${s.tips} tips (${s.tipUndetermined} undetermined), ledger at ${s.ledgerIndex ?? '-'}${s.pruningIndex !== undefined ? `, pruned at ${s.pruningIndex}${s.pendingPruning > 0 ? ` (${s.pendingPruning} entries left to prune)` : ''}${s.prunedParents > 0 ? `, ${s.prunedParents} unreferenced blocks with a pruned parent` : ''}` : ''}: ${s.milestonesReplayed} milestones replayed (${s.ledgerReplay}), ${s.unspentOutputs} unspent outputs, ${s.indexEntries} index entries; ${s.ms} ms`;
+  const pending = s.pendingPruning > 0 ? ` (${s.pendingPruning} entries left to prune)` : '';
+  const prunedParents = s.prunedParents > 0 ? `, ${s.prunedParents} unreferenced blocks with a pruned parent` : '';
+  const pruned = s.pruningIndex !== undefined ? `, pruned at ${s.pruningIndex}${pending}${prunedParents}` : '';
+  const line =
+    `${s.blocks} v2 blocks (${s.solid} solid, ${s.unsolid} unsolid, ${s.referenced} referenced), ` +
+    `${s.v3Blocks} v3 blocks not checked, ${s.childEdges} child edges, ` +
+    `${s.tips} tips (${s.tipUndetermined} undetermined), ledger at ${s.ledgerIndex ?? '-'}${pruned}: ` +
+    `${s.milestonesReplayed} milestones replayed (${s.ledgerReplay}), ${s.unspentOutputs} unspent outputs, ` +
+    `${s.indexEntries} index entries; ${s.ms} ms`;
   if (report.ok) {
     console.log(`check passed: ${line}`);
     return 0;

@@ -108,7 +108,9 @@ export async function toolFill(argv: readonly string[], logger: Logger = console
     const m = process.memoryUsage();
     const mb = (n: number): string => (n / 2 ** 20).toFixed(0);
     console.log(
-      `${((now - started) / 1000).toFixed(0)} s: ${stored} stored (${rate.toFixed(0)}/s), ${failed} refused, confirmed milestone ${confirmed}, RSS ${mb(m.rss)} MB (V8 heap ${mb(m.heapTotal)}, external ${mb(m.external)}, array buffers ${mb(m.arrayBuffers)}${anonymous()})`,
+      `${((now - started) / 1000).toFixed(0)} s: ${stored} stored (${rate.toFixed(0)}/s), ${failed} ` +
+        `refused, confirmed milestone ${confirmed}, RSS ${mb(m.rss)} MB (V8 heap ${mb(m.heapTotal)}, ` +
+        `external ${mb(m.external)}, array buffers ${mb(m.arrayBuffers)}${anonymous()})`,
     );
   };
   const timer = setInterval(() => void sample(), options.sampleSeconds * 1000);
@@ -140,7 +142,8 @@ export async function toolFill(argv: readonly string[], logger: Logger = console
     await sample();
     const seconds = (Date.now() - started) / 1000;
     console.log(
-      `filled ${stored} blocks in ${seconds.toFixed(1)} s (${(stored / seconds).toFixed(0)} blocks/s), ${failed} refused`,
+      `filled ${stored} blocks in ${seconds.toFixed(1)} s ` +
+        `(${(stored / seconds).toFixed(0)} blocks/s), ${failed} refused`,
     );
   } finally {
     clearInterval(timer);

@@ -11,7 +11,8 @@ import { genesisToJson } from '../node/genesis/genesis.ts';
 import { devNetworkGenesis, type DevNetworkOptions } from '../node/genesis/dev-genesis.ts';
 
 const USAGE =
-  'usage: ledger-node tool genesis [--out FILE] [--network-name N] [--min-pow-score N] [--milestone-interval S] [--funds ADDRESS_OR_SEED...] [--force]';
+  'usage: ledger-node tool genesis [--out FILE] [--network-name N] ' +
+  '[--min-pow-score N] [--milestone-interval S] [--funds ADDRESS_OR_SEED...] [--force]';
 
 export interface GenesisToolArgs {
   out?: string;
@@ -112,7 +113,8 @@ export async function toolGenesis(argv: string[]): Promise<number> {
   }
   writeFileSync(args.out, text, { mode: 0o600 });
   console.error(
-    `wrote the genesis of dev network "${args.options.networkName ?? 'ledger-dev'}" to ${args.out} (contains DEV-ONLY private keys); start it with: ledger-node run --genesis ${args.out}`,
+    `wrote the genesis of dev network "${args.options.networkName ?? 'ledger-dev'}" to ` +
+      `${args.out} (contains DEV-ONLY private keys); start it with: ledger-node run --genesis ${args.out}`,
   );
   return 0;
 }

@@ -11,7 +11,8 @@ import { signJwtHs256 } from '../grpc/jwt.ts';
 import { parseToolFlags } from './args.ts';
 
 const USAGE =
-  'usage: ledger-node tool jwt --subject NAME [--expires DURATION (e.g. 30m, 12h, 90d)] [--scope node|rest|"node rest"]';
+  'usage: ledger-node tool jwt --subject NAME [--expires ' +
+  'DURATION (e.g. 30m, 12h, 90d)] [--scope node|rest|"node rest"]';
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
 /** Seconds of a DURATION (`90s`, `30m`, `12h`, `365d`); undefined when malformed. */
@@ -35,7 +36,8 @@ export function toolJwt(
   const secret = env.LEDGER_NODE_JWT_SECRET;
   if (!secret) {
     console.error(
-      'LEDGER_NODE_JWT_SECRET is not set: the token is signed with the secret the node runs with (set it in the environment)',
+      'LEDGER_NODE_JWT_SECRET is not set: the token is signed ' +
+        'with the secret the node runs with (set it in the environment)',
     );
     return 2;
   }

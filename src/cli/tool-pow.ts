@@ -59,12 +59,14 @@ export async function toolPow(argv: string[]): Promise<number> {
     const rate = r.hashes / (r.ms / 1000);
     console.log(toHex(mined));
     console.log(
-      `score: ${powScore(mined)} (${powZeros(mined)} trailing zeros, ${r.targetZeros} needed for ${flags.score} at ${mined.length} bytes)`,
+      `score: ${powScore(mined)} (${powZeros(mined)} trailing zeros, ` +
+        `${r.targetZeros} needed for ${flags.score} at ${mined.length} bytes)`,
     );
     console.log(`nonce: ${r.nonce}`);
     console.log(`hashes: ${r.hashes}`);
     console.log(
-      `hash rate: ${(rate / 1e6).toFixed(2)} MH/s (${(rate / miner.workers / 1e6).toFixed(2)} MH/s per worker, ${miner.workers} worker${miner.workers === 1 ? '' : 's'}, ${(r.ms / 1000).toFixed(3)} s)`,
+      `hash rate: ${(rate / 1e6).toFixed(2)} MH/s (${(rate / miner.workers / 1e6).toFixed(2)} MH/s ` +
+        `per worker, ${miner.workers} worker${miner.workers === 1 ? '' : 's'}, ${(r.ms / 1000).toFixed(3)} s)`,
     );
     return 0;
   } catch (e) {

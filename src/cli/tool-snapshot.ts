@@ -67,7 +67,8 @@ export async function toolSnapshot(argv: readonly string[]): Promise<number> {
     });
     progress.done();
     console.log(
-      `snapshot of milestone ${r.index} written to ${r.file}: ${r.outputs} outputs, ${r.solidEntryPoints} solid entry points, ${r.bytes} bytes${genesis?.coordinator !== undefined ? ' (with the dev coordinator keys)' : ''}`,
+      `snapshot of milestone ${r.index} written to ${r.file}: ${r.outputs} outputs, ${r.solidEntryPoints} solid ` +
+        `entry points, ${r.bytes} bytes${genesis?.coordinator !== undefined ? ' (with the dev coordinator keys)' : ''}`,
     );
     return 0;
   } catch (e) {

@@ -53,7 +53,9 @@ export const METHOD_OF: ReadonlyMap<string, NodeServiceMethod> = new Map(
   (Object.keys(WIRE_NAME) as NodeServiceMethod[]).map((m) => [WIRE_NAME[m], m]),
 );
 
-/** The path of a NodeService method on the wire name (what grpc-js names in "does not implement" for an unknown path). */
+/**
+ * The path of a NodeService method on the wire name (what grpc-js names in "does not implement" for an unknown path).
+ */
 export function servicePath(wireName: string): string {
   const sample = NodeServiceService.getBlock.path;
   return `${sample.slice(0, sample.lastIndexOf('/') + 1)}${wireName}`;
@@ -89,7 +91,9 @@ function serializeBatch(batch: MuxBatch): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** NodeMux's Exchange method with the batch serializer above (both ends use it: the node's service, the client's calls). */
+/**
+ * NodeMux's Exchange method with the batch serializer above (both ends use it: the node's service, the client's calls).
+ */
 export const EXCHANGE = {
   ...NodeMuxService.exchange,
   requestSerialize: serializeBatch,
@@ -177,7 +181,9 @@ export class InvalidMetadataError extends Error {
   }
 }
 
-/** Keys as a gRPC peer sends them (lowercase; HTTP/2 header names), and text values (printable ASCII): grpc-js's rules. */
+/**
+ * Keys as a gRPC peer sends them (lowercase; HTTP/2 header names), and text values (printable ASCII): grpc-js's rules.
+ */
 const LEGAL_KEY = /^[0-9a-z_.-]+$/;
 const LEGAL_TEXT = /^[ -~]*$/;
 

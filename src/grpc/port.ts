@@ -28,7 +28,9 @@ export type NodeMethod = keyof Definition;
 export type RequestOf<M extends NodeMethod> = Parameters<Definition[M]['requestSerialize']>[0];
 export type AnswerOf<M extends NodeMethod> = ReturnType<Definition[M]['responseDeserialize']>;
 
-/** How a call may end early: `signal` aborts it (the HTTP client went away), `deadline` (ms since the epoch) expires it. */
+/**
+ * How a call may end early: `signal` aborts it (the HTTP client went away), `deadline` (ms since the epoch) expires it.
+ */
 export interface CallOptions {
   signal?: AbortSignal;
   deadline?: number;

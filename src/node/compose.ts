@@ -9,9 +9,10 @@
  * submissions, pruning, the faucet, health and the metrics read; and the write lock (tangle/write-lock.ts), the
  * attacher's exclusive slot, which milestone confirmation, the coordinator, pruning, snapshots and the faucet take.
  *
- *   SyncState ── Tangle (ProtocolState, Attacher, TipSelector, RecentBlocks; WriteLock) ── Ledger (MilestoneProcessor)
- *     ── Intake, ClientSubmissions ── Coordinator ── V3Engine ── NodeStatus ── metric hooks ── EventBus
- *     ── Pruner ── Snapshots, SnapshotServer ── PeerManager (updates SyncState) ── metric gauges ── Faucet
+ *   SyncState ── Tangle (ProtocolState, Attacher, TipSelector, RecentBlocks; WriteLock)
+ *     ── Ledger (MilestoneProcessor) ── Intake, ClientSubmissions ── Coordinator ── V3Engine
+ *     ── NodeStatus ── metric hooks ── EventBus ── Pruner ── Snapshots, SnapshotServer
+ *     ── PeerManager (updates SyncState) ── metric gauges ── Faucet
  *     ── NodeServiceImpl (gRPC adapter: ledger, faucet, control, peers and dashboard, v3), NodeEvents
  */
 import type { NodeStore } from '../core/store/index.ts';
@@ -253,7 +254,8 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
       if (coordinator && ledgerIndex !== undefined) {
         coordinator.start();
         logger.info(
-          `coordinator on: a milestone every ${options.coordinator!.milestoneInterval} s with ${options.coordinator!.seeds.length} dev keys`,
+          `coordinator on: a milestone every ${options.coordinator!.milestoneInterval} ` +
+            `s with ${options.coordinator!.seeds.length} dev keys`,
         );
       }
       if (v3) validator = startV3Validator(v3, options.validationInterval, logger);
@@ -261,7 +263,9 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
       stopHealthWatch = status.watch(logger, HEALTH_CHECK_MS);
       const peers = options.peering?.peers ?? [];
       childLogger(logger, 'peering').info(
-        `${peers.length} static peer(s)${peers.length > 0 ? ` (${peers.join(', ')})` : ''}, node ID ${Buffer.from(peering.nodeId).toString('hex')}, identity 0x${Buffer.from(identity.publicKey).toString('hex')}`,
+        `${peers.length} static peer(s)${peers.length > 0 ? ` (${peers.join(', ')})` : ''}, ` +
+          `node ID ${Buffer.from(peering.nodeId).toString('hex')}, ` +
+          `identity 0x${Buffer.from(identity.publicKey).toString('hex')}`,
       );
     },
     stop() {

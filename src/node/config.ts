@@ -54,7 +54,8 @@ const DIALECT: Dialect = {
 
 /** `ledger-node run --help`. */
 export const RUN_HELP = helpText(
-  'usage: ledger-node run [--config FILE] [flags]\n(a config FILE is a JSON object with the camelCase names of the flags; flags win)',
+  'usage: ledger-node run [--config FILE] [flags]\n(a config FILE ' +
+    'is a JSON object with the camelCase names of the flags; flags win)',
   [
     { heading: 'flags of "run"', settings: NODE_SETTINGS },
     { heading: 'flags of the REST gateway, on "run" and "gateway"', settings: settingsOf('run', GATEWAY_SETTINGS) },
@@ -106,7 +107,8 @@ export function parseRunArgs(argv: readonly string[], base: NodeConfig = default
   }
   if (config.genesisKeys !== undefined && config.genesis !== undefined)
     throw new ConfigError(
-      "--genesis and --genesis-keys exclude each other: --genesis FILE starts from that genesis or snapshot, --genesis-keys FILE bootstraps from a peer's snapshot checked against its milestone keys",
+      '--genesis and --genesis-keys exclude each other: --genesis FILE starts from that genesis or ' +
+        "snapshot, --genesis-keys FILE bootstraps from a peer's snapshot checked against its milestone keys",
     );
   if (config.genesisKeys !== undefined && (config.peers?.length ?? 0) === 0)
     throw new ConfigError('--genesis-keys needs --peer: the peers a new node bootstraps from');

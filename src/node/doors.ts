@@ -70,9 +70,10 @@ export function isLoopbackHost(host: string): boolean {
 export function checkDoorPolicy(config: NodeConfig, nodeJwtSecret: string | undefined): void {
   if (nodeJwtSecret || isLoopbackHost(config.grpcHost)) return;
   throw new ConfigError(
-    `--grpc-host ${config.grpcHost} would open the node service door (block submission, every read, the peers API) beyond loopback ` +
-      'without a guard: set LEDGER_NODE_JWT_SECRET in the environment of "ledger-node run" so that every call must carry a token ' +
-      '("ledger-node tool jwt"), or keep --grpc-host on 127.0.0.1. Peers use the peer door (--peer-host, --peer-port) instead',
+    `--grpc-host ${config.grpcHost} would open the node service door (block submission, every read, the peers ` +
+      'API) beyond loopback without a guard: set LEDGER_NODE_JWT_SECRET in the environment of "ledger-node run" ' +
+      'so that every call must carry a token ("ledger-node tool jwt"), or keep --grpc-host on 127.0.0.1. Peers ' +
+      'use the peer door (--peer-host, --peer-port) instead',
   );
 }
 
@@ -199,7 +200,8 @@ export async function startGrpcDoors(
   logger.info(`gRPC NodeService listening on ${config.grpcHost}:${grpc.port} (${guard}${tls ? ', TLS' : ''})`);
   const identity = `0x${Buffer.from(parts.peering.identity.publicKey).toString('hex')}`;
   logger.info(
-    `peer door listening on ${config.peerHost}:${peer.port}${config.peerTlsCert !== undefined ? ' (TLS)' : ''}, identity ${identity}`,
+    `peer door listening on ` +
+      `${config.peerHost}:${peer.port}${config.peerTlsCert !== undefined ? ' (TLS)' : ''}, identity ${identity}`,
   );
   return {
     grpcPort: grpc.port,

@@ -18,7 +18,8 @@ export const consoleLogger: Logger = {
   warn: (m) => console.warn(`${new Date().toISOString()} WARN ${m}`),
   error: (m, e) =>
     console.error(
-      `${new Date().toISOString()} ERROR ${m}${e instanceof Error && e.stack ? `\n${e.stack}` : e !== undefined ? ` ${String(e)}` : ''}`,
+      `${new Date().toISOString()} ERROR ` +
+        `${m}${e instanceof Error && e.stack ? `\n${e.stack}` : e !== undefined ? ` ${String(e)}` : ''}`,
     ),
 };
 

@@ -138,7 +138,8 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     const minPowScore = parts.protocol.current.minPowScore;
     if (config.minPowScoreExplicit && config.minPowScore !== minPowScore) {
       logger.warn(
-        `--min-pow-score ${config.minPowScore} ignored: network "${network.networkName}" has minPowScore ${minPowScore}`,
+        `--min-pow-score ${config.minPowScore} ignored: network ` +
+          `"${network.networkName}" has minPowScore ${minPowScore}`,
       );
     }
     if (!options.kv) metrics.observeDataDir(config.dataDir);
@@ -204,7 +205,8 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     cleanups.push(() => parts.stop());
     await parts.start();
     logger.info(
-      `network "${network.networkName}", minPowScore ${minPowScore}, remote PoW ${pow ? `on (${pow.workers} workers)` : 'off'}`,
+      `network "${network.networkName}", minPowScore ${minPowScore}, ` +
+        `remote PoW ${pow ? `on (${pow.workers} workers)` : 'off'}`,
     );
     const allocator = allocatorNote(allocatorInUse());
     if (allocator !== undefined) logger.info(allocator);

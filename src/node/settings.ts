@@ -112,7 +112,8 @@ export const NODE_SETTINGS = [
     type: host,
     default: '127.0.0.1',
     description:
-      'address of the node service door (NodeService, NodeMux, NodeEvents) for gateways and tools; beyond loopback only with LEDGER_NODE_JWT_SECRET set',
+      'address of the node service door (NodeService, NodeMux, NodeEvents) ' +
+      'for gateways and tools; beyond loopback only with LEDGER_NODE_JWT_SECRET set',
     commands: RUN,
   }),
   setting({
@@ -199,7 +200,8 @@ export const NODE_SETTINGS = [
     key: 'genesisKeys',
     type: file,
     description:
-      "with --peer and a data folder without a store: start from a peer's snapshot checked against the milestone keys of FILE (the network's genesis file); excludes --genesis",
+      "with --peer and a data folder without a store: start from a peer's snapshot checked " +
+      "against the milestone keys of FILE (the network's genesis file); excludes --genesis",
     commands: RUN,
   }),
   setting({
@@ -229,7 +231,8 @@ export const NODE_SETTINGS = [
     flag: 'peer',
     type: listOf(peerAddress),
     description:
-      "a static peer's peer door, dialed and redialed with backoff; with 0xPUBKEY only the node proving that identity key is accepted; repeatable (a list in the config file)",
+      "a static peer's peer door, dialed and redialed with backoff; with 0xPUBKEY only " +
+      'the node proving that identity key is accepted; repeatable (a list in the config file)',
     commands: RUN,
   }),
   setting({
@@ -281,7 +284,8 @@ export const NODE_SETTINGS = [
     env: 'LEDGER_NODE_JWT_SECRET',
     secret: true,
     description:
-      "HS256 secret guarding the node service door (every call needs a token, made by tool jwt) and the REST gateway's protected routes",
+      'HS256 secret guarding the node service door (every call needs ' +
+      "a token, made by tool jwt) and the REST gateway's protected routes",
     commands: RUN,
   }),
 ] as const;
@@ -299,12 +303,14 @@ export function settingsReference(): string {
   return [
     '# Settings reference',
     '',
-    '<!-- Generated from src/node/settings.ts and gateway/settings/gateway.ts by `npx tsx scripts/gen-settings-doc.ts`;',
+    '<!-- Generated from src/node/settings.ts and ' +
+      'gateway/settings/gateway.ts by `npx tsx scripts/gen-settings-doc.ts`;',
     '     test/node/settings.test.ts fails when this file differs. Do not edit by hand. -->',
     '',
     'Every setting of `ledger-node run` and `ledger-node gateway`, declared once. Flags take `--flag value` or',
     '`--flag=value`; a bool flag alone means true. `ledger-node run --config FILE` also reads a JSON object whose keys',
-    'are the config-file keys below (flags win). Secrets are read from the environment only, never from a flag or a file.',
+    'are the config-file keys below (flags win). Secrets are ' +
+      'read from the environment only, never from a flag or a file.',
     '',
     '## `ledger-node run`',
     '',
@@ -312,7 +318,8 @@ export function settingsReference(): string {
     '',
     '## Both commands (`run` and `gateway`)',
     '',
-    'The REST gateway serves the same API in the node (`run`) and alone (`gateway`): these settings mean the same on both.',
+    'The REST gateway serves the same API in the node (`run`) ' +
+      'and alone (`gateway`): these settings mean the same on both.',
     '',
     referenceTable(shared),
     '',

@@ -52,7 +52,8 @@ export function openError(location: string, e: unknown, locked: boolean, reason:
   return locked
     ? new StoreError(
         'STORE_LOCKED',
-        `Cannot open store at ${location}: the folder is locked by another process or open store (is another node running on it?)`,
+        `Cannot open store at ${location}: the folder is locked by ` +
+          `another process or open store (is another node running on it?)`,
         { cause: e },
       )
     : new StoreError('STORE_OPEN_FAILED', `Cannot open store at ${location}: ${reason}`, { cause: e });

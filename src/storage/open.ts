@@ -49,7 +49,8 @@ export async function openKeyValueStore(
   if (found !== undefined && found !== engine) {
     throw new StoreError(
       'STORE_OPEN_FAILED',
-      `Cannot open store at ${location} with ${NAMES[engine]}: it holds a ${NAMES[found]} store, which ${NAMES[engine]} would rewrite (use --db-engine ${found})`,
+      `Cannot open store at ${location} with ${NAMES[engine]}: it holds a ` +
+        `${NAMES[found]} store, which ${NAMES[engine]} would rewrite (use --db-engine ${found})`,
     );
   }
   return engine === 'rocksdb' ? RocksKeyValueStore.open(location, options) : LevelKeyValueStore.open(location, options);
@@ -61,7 +62,9 @@ export function engineOfDataDir(dataDir: string): DbEngine | undefined {
   if (present.length > 1) {
     throw new StoreError(
       'STORE_OPEN_FAILED',
-      `Cannot open the store of ${dataDir}: it has both ${present.map((e) => `${ENGINE_FOLDERS[e]} (${NAMES[e]})`).join(' and ')}; remove the one the node does not use`,
+      `Cannot open the store of ${dataDir}: it has both ` +
+        `${present.map((e) => `${ENGINE_FOLDERS[e]} (${NAMES[e]})`).join(' and ')}; ` +
+        `remove the one the node does not use`,
     );
   }
   return present[0];
@@ -96,7 +99,9 @@ export async function openDataDirStore(
   if (existing !== undefined && existing !== engine) {
     throw new StoreError(
       'STORE_OPEN_FAILED',
-      `Cannot open the store of ${dataDir} with --db-engine ${engine}: the folder holds a ${NAMES[existing]} store (${ENGINE_FOLDERS[existing]}), and a data folder keeps the engine it was created with; run with --db-engine ${existing}, or use another --data-dir`,
+      `Cannot open the store of ${dataDir} with --db-engine ${engine}: the folder holds a ` +
+        `${NAMES[existing]} store (${ENGINE_FOLDERS[existing]}), and a data folder keeps the ` +
+        `engine it was created with; run with --db-engine ${existing}, or use another --data-dir`,
     );
   }
   return openKeyValueStore(engine, join(dataDir, ENGINE_FOLDERS[engine]), open);

@@ -67,7 +67,8 @@ export function writePrefixed(w: ByteWriter, b: Uint8Array, width: 1 | 2 | 4, fi
   const max = width === 1 ? 0xff : width === 2 ? 0xffff : 0xffffffff;
   if (!(b instanceof Uint8Array) || b.length > max) {
     throw new RangeError(
-      `Cannot encode ${field}: length ${b instanceof Uint8Array ? b.length : typeof b} does not fit a ${width * 8}-bit prefix`,
+      `Cannot encode ${field}: length ${b instanceof Uint8Array ? b.length : typeof b} ` +
+        `does not fit a ${width * 8}-bit prefix`,
     );
   }
   if (width === 1) w.u8(b.length);

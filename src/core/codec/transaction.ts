@@ -1,5 +1,6 @@
 /**
- * Transaction payload (type 6, docs/protocol.md §3.2) and Treasury Transaction payload (type 4, docs/protocol.md §3.4).
+ * Transaction payload (type 6, docs/protocol.md §3.2) and Treasury Transaction payload
+ * (type 4, docs/protocol.md §3.4).
  */
 import {
   PAYLOAD_TRANSACTION,

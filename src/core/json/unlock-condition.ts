@@ -1,6 +1,6 @@
 /**
- * Unlock conditions (docs/protocol.md §7). The Storage Deposit Return amount is `amount` (docs/decisions.md §8; TIP-25
- * says `returnAmount`).
+ * Unlock conditions (docs/protocol.md §7). The Storage Deposit Return amount is `amount` (docs/decisions.md §8;
+ * TIP-25 says `returnAmount`).
  */
 import {
   UC_ADDRESS,

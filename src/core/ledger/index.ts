@@ -1,4 +1,6 @@
-/** The UTXO ledger: state tables, genesis, milestone checks and White-Flag confirmation (docs/protocol.md §16, §17). */
+/**
+ * The UTXO ledger: state tables, genesis, milestone checks and White-Flag confirmation (docs/protocol.md §16, §17).
+ */
 export * from './conflict.ts';
 export {
   validateTransactionSemantics,

@@ -1,6 +1,6 @@
 /**
- * Checks a milestone block must pass before its cone is walked (docs/protocol.md §14 milestone part, §17.4, TIP-29): a
- * milestone payload in a nonce-0 block whose parents it repeats, the syntactic payload rules (options, protocol
+ * Checks a milestone block must pass before its cone is walked (docs/protocol.md §14 milestone part, §17.4, TIP-29):
+ * a milestone payload in a nonce-0 block whose parents it repeats, the syntactic payload rules (options, protocol
  * parameters target window), index = ledger index + 1, timestamp strictly after the previous milestone's, previous
  * milestone ID = the last milestone's ID, and the signatures (threshold, applicable keys, sorted unique, valid over the
  * milestone ID). Cheap checks run first; signatures last. Every failure throws a ProtocolError naming the field.
@@ -71,7 +71,8 @@ export function checkMilestoneSuccession(
   if (!equalBytes(ms.previousMilestoneId, previous.milestoneId)) {
     reject(
       'INVALID_FIELD',
-      `${what}: previous milestone ID ${toHex0x(ms.previousMilestoneId)} is not milestone ${previous.index}'s ${toHex0x(previous.milestoneId)}`,
+      `${what}: previous milestone ID ${toHex0x(ms.previousMilestoneId)} ` +
+        `is not milestone ${previous.index}'s ${toHex0x(previous.milestoneId)}`,
       {
         field: 'payload.previousMilestoneId',
         value: toHex0x(ms.previousMilestoneId),

@@ -2,9 +2,9 @@
  * What one milestone changed in the ledger (the `milestoneDiffs` table): the outputs it created and consumed, in
  * White-Flag order, and the treasury it replaced (receipts only).
  *
- * Version 1, little-endian: version (1) ‖ created count u32 ‖ created output IDs (34 each) ‖ consumed count u32 ‖
- * consumed output IDs (34 each) ‖ treasury flag u8 (0/1) ‖ [spent treasury milestone ID (32) ‖ its amount u64 ‖
- * new treasury milestone ID (32) ‖ new amount u64].
+ * Version 1, little-endian: version (1) ‖ created count u32 ‖ created output IDs (34 each) ‖ consumed count u32
+ * ‖ consumed output IDs (34 each) ‖ treasury flag u8 (0/1) ‖ [spent treasury milestone ID (32) ‖ its amount u64
+ * ‖ new treasury milestone ID (32) ‖ new amount u64].
  */
 import { ByteReader } from '../codec/reader.ts';
 import { ByteWriter } from '../codec/writer.ts';

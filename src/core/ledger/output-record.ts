@@ -11,7 +11,8 @@
  * | 41     | 2    | output length n (u16)                                   |
  * | 43     | n    | the serialized output (docs/protocol.md §5)             |
  *
- * SpentRecord version 1, 41 bytes: version (1) ‖ spending transaction ID (32) ‖ milestone index u32 ‖ timestamp u32.
+ * SpentRecord version 1, 41 bytes: version (1) ‖ spending transaction ID (32) ‖ milestone index u32
+ * ‖ timestamp u32.
  */
 import { decodeCommonOutput, encodeOutput } from '../codec/output.ts';
 import { ByteReader } from '../codec/reader.ts';
@@ -37,7 +38,9 @@ export interface SpentRecord {
   milestoneTimestampSpent: number;
 }
 
-/** Both records start version ‖ 32-byte ID ‖ milestone index u32 ‖ milestone timestamp u32; these name the three. */
+/**
+ * Both records start version ‖ 32-byte ID ‖ milestone index u32 ‖ milestone timestamp u32; these name the three.
+ */
 type StampKeys = readonly [id: string, index: string, timestamp: string];
 type Stamp<K extends StampKeys> = { [P in K[0]]: Uint8Array } & { [P in K[1] | K[2]]: number };
 

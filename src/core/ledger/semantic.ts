@@ -1,9 +1,10 @@
 /**
- * Semantic validation of a Stardust transaction (TIP-20 with TIP-18/TIP-19; docs/protocol.md §16), after the White-Flag
- * walker resolved every input to an unspent output. Steps run in iota.go's order, which decides the reported conflict:
- * timelocks (6) → inputs commitment (10) → unlocks (5, 9; 12 for an impossible alias state index) → senders (11) → base
- * tokens and storage deposit returns (4, 8) → native tokens (7) → chain transitions (12). Precondition: the transaction
- * is syntactically valid (docs/protocol.md §14) and `inputs` are its consumed outputs, in input order.
+ * Semantic validation of a Stardust transaction (TIP-20 with TIP-18/TIP-19; docs/protocol.md §16), after the
+ * White-Flag walker resolved every input to an unspent output. Steps run in iota.go's order, which decides the reported
+ * conflict: timelocks (6) → inputs commitment (10) → unlocks (5, 9; 12 for an impossible alias state index) →
+ * senders (11) → base tokens and storage deposit returns (4, 8) → native tokens (7) → chain transitions (12).
+ * Precondition: the transaction is syntactically valid (docs/protocol.md §14) and `inputs` are its consumed outputs,
+ * in input order.
  */
 import type { TransactionPayload } from '../model/payload.ts';
 import { checkInputsCommitment } from './semantic/commitment.ts';

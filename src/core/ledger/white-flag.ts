@@ -1,7 +1,7 @@
 /**
  * Applying a cone in White-Flag order (docs/protocol.md §17.2): every transaction is checked against the ledger plus
- * what this milestone applied before it, then either applied (inputs spent, outputs booked as `txId ‖ index`) or marked
- * conflicting. Input resolution follows Hornet's order, per input, stopping at the first failure:
+ * what this milestone applied before it, then either applied (inputs spent, outputs booked as `txId ‖ index`) or
+ * marked conflicting. Input resolution follows Hornet's order, per input, stopping at the first failure:
  *   spent earlier in this milestone -> 2; created earlier in this milestone -> use it; unknown to the ledger -> 3;
  *   known but spent -> 1.
  * Everything after input resolution (codes 4-12, 255) is the semantic validator's (semantic.ts). Nothing is written

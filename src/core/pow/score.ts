@@ -1,7 +1,8 @@
 /**
  * PoW score (TIP-12 as used by TIP-24, docs/protocol.md §13.1):
  * score = 3^z / n with z the trailing zero trits of
- * CurlP81( b1t6(BLAKE2b-256(block without nonce)) ‖ b1t6(nonce, 8 bytes LE) ‖ [0,0,0] ), n = block length with nonce.
+ * CurlP81( b1t6(BLAKE2b-256(block without nonce)) ‖ b1t6(nonce, 8 bytes LE) ‖ [0,0,0] ),
+ * n = block length with nonce.
  */
 import { blake2b } from '@noble/hashes/blake2.js';
 import { reject } from '../errors.ts';

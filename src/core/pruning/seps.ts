@@ -1,8 +1,8 @@
 /**
- * Solid entry points of a milestone index T (Hornet `pkg/dag/solid_entry_points.go`, docs/decisions.md §27): the blocks
- * referenced at or below T that a kept block names as a parent, i.e. that have a stored child which is not itself
- * referenced at or below T (referenced later, or not yet). Cone walks, solidification and cone root indexes stop at
- * them once everything at or below T is gone.
+ * Solid entry points of a milestone index T (Hornet `pkg/dag/solid_entry_points.go`, docs/decisions.md §27): the
+ * blocks referenced at or below T that a kept block names as a parent, i.e. that have a stored child which is not
+ * itself referenced at or below T (referenced later, or not yet). Cone walks, solidification and cone root indexes stop
+ * at them once everything at or below T is gone.
  *
  * The candidates are the blocks of the cones above the last pruning index up to T and the current solid entry points
  * (below the last pruning index nothing else is stored). Pruning walks exactly the cones it deletes, so its set is

@@ -76,7 +76,9 @@ export const idKeyCodec: Codec<Uint8Array> = {
   decode: (b, subject) => decodeWhole(b, subject, (r) => r.prefixed(1, 'id', 1, 255)),
 };
 
-/** `len(a) ‖ a ‖ b`: a prefix scan over `idPrefix(a)` lists every `b` paired with `a` (children, re-attachments). */
+/**
+ * `len(a) ‖ a ‖ b`: a prefix scan over `idPrefix(a)` lists every `b` paired with `a` (children, re-attachments).
+ */
 export const idPairKeyCodec: Codec<readonly [Uint8Array, Uint8Array]> = {
   encode: ([a, b]) => {
     if (b.length === 0) throw new RangeError('second id of a pair key must not be empty');

@@ -1,8 +1,8 @@
 /**
  * What the store keeps per milestone index: the milestone ID, the block that carried it and its timestamp.
  *
- * Version 1, 70 bytes: record version u8 (1) ‖ milestone ID (32) ‖ block ID (32) ‖ timestamp u32 LE ‖ reserved u8 (0).
- * Newer versions append fields (record.ts).
+ * Version 1, 70 bytes: record version u8 (1) ‖ milestone ID (32) ‖ block ID (32) ‖ timestamp u32 LE ‖ reserved
+ * u8 (0). Newer versions append fields (record.ts).
  */
 import { ByteReader } from '../codec/reader.ts';
 import { ByteWriter } from '../codec/writer.ts';

@@ -51,7 +51,8 @@ export function checkTransactionParamsV3(
       if (sdruc.amount < minReturn) {
         reject(
           'INSUFFICIENT_STORAGE_DEPOSIT',
-          `Cannot accept ${field}: storage deposit return ${sdruc.amount} is below the return output's minimum deposit ${minReturn}`,
+          `Cannot accept ${field}: storage deposit return ${sdruc.amount} ` +
+            `is below the return output's minimum deposit ${minReturn}`,
           { field: ucField },
         );
       }

@@ -1,8 +1,8 @@
 /**
  * Work score (docs/protocol.md §V8): basic block = `block` + payload score; validation block = 0.
- * Tagged data / candidacy: dataByte × payload size (incl. type byte). Signed transaction: dataByte × size of the whole
- * payload + contextInput/input/allotment per item + per output (output, nativeToken with a Native Token Feature or
- * for a foundry, staking with a Staking Feature, blockIssuer with a Block Issuer Feature) + signatureEd25519 per
+ * Tagged data / candidacy: dataByte × payload size (incl. type byte). Signed transaction: dataByte × size of the
+ * whole payload + contextInput/input/allotment per item + per output (output, nativeToken with a Native Token Feature
+ * or for a foundry, staking with a Staking Feature, blockIssuer with a Block Issuer Feature) + signatureEd25519 per
  * Ed25519 signature in signature unlocks (also inside multi unlocks).
  */
 import type { BlockV3 } from './model/block.ts';

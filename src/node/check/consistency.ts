@@ -148,7 +148,8 @@ export async function checkStore(store: NodeStore, options: CheckOptions = {}): 
     storedEdges.add(e);
     if (!expectedEdges.has(e))
       diffs.push(
-        `children: edge ${h(parent)} -> ${h(child)} is stored, but ${blocks.has(toHex(child)) ? 'the child does not name that parent' : 'the child block is not stored'}`,
+        `children: edge ${h(parent)} -> ${h(child)} is stored, but ` +
+          `${blocks.has(toHex(child)) ? 'the child does not name that parent' : 'the child block is not stored'}`,
       );
   }
   summary.childEdges = storedEdges.size;
@@ -199,7 +200,8 @@ export async function checkStore(store: NodeStore, options: CheckOptions = {}): 
       md.referenced.milestoneIndex > P
     ) {
       diffs.push(
-        `solid entry points: ${h(b.id)} (referenced by milestone ${md.referenced.milestoneIndex}) names ${pruned.map(h).join(', ')}, pruned but not a solid entry point of the pruning index ${P}`,
+        `solid entry points: ${h(b.id)} (referenced by milestone ${md.referenced.milestoneIndex}) ` +
+          `names ${pruned.map(h).join(', ')}, pruned but not a solid entry point of the pruning index ${P}`,
       );
     } else if (
       md.solid &&
@@ -236,7 +238,8 @@ export async function checkStore(store: NodeStore, options: CheckOptions = {}): 
     storedTips.add(k);
     if (!isSolid(k))
       diffs.push(
-        `tips: ${h(tip)} is a tip but ${blocks.has(k) ? 'not solid' : 'neither a stored block nor a solid entry point'}`,
+        `tips: ${h(tip)} is a tip but ` +
+          `${blocks.has(k) ? 'not solid' : 'neither a stored block nor a solid entry point'}`,
       );
     else if ((solidChildren.get(k) ?? 0) > 0)
       diffs.push(`tips: ${h(tip)} is a tip but has ${solidChildren.get(k)} solid child(ren)`);

@@ -53,7 +53,8 @@ export function referencedText(md: BlockMetadata | undefined): string {
   if (md === undefined) return 'no metadata';
   const r = md.referenced;
   const ref = r
-    ? `referenced by ${r.milestoneIndex}, whiteFlagIndex ${r.whiteFlagIndex}, ${r.ledgerInclusionState}, conflictReason ${r.conflictReason}`
+    ? `referenced by ${r.milestoneIndex}, whiteFlagIndex ${r.whiteFlagIndex}, ` +
+      `${r.ledgerInclusionState}, conflictReason ${r.conflictReason}`
     : 'not referenced';
   return md.milestoneIndex !== undefined ? `${ref}, milestone block ${md.milestoneIndex}` : ref;
 }
@@ -205,7 +206,8 @@ export async function replayLedger(
         await c.batch.commit({ sync: false });
       } catch (e) {
         diffs.push(
-          `ledger replay: milestone ${index} (block ${h(b.id)}) does not confirm on the ${P !== undefined ? `ledger at the pruning index ${P}` : 'genesis ledger'}: ${(e as Error).message}`,
+          `ledger replay: milestone ${index} (block ${h(b.id)}) does not confirm on the ` +
+            `${P !== undefined ? `ledger at the pruning index ${P}` : 'genesis ledger'}: ${(e as Error).message}`,
         );
         break;
       }
@@ -241,7 +243,8 @@ export async function replayLedger(
           if (pending && PRUNED_TABLES.has(name)) summary.pendingPruning++;
           else
             diffs.push(
-              `${name}: key 0x${k} is stored but the replay does not produce it${P !== undefined && PRUNED_TABLES.has(name) ? ` (pruned to ${P}: not pruned?)` : ''}`,
+              `${name}: key 0x${k} is stored but the replay does not produce ` +
+                `it${P !== undefined && PRUNED_TABLES.has(name) ? ` (pruned to ${P}: not pruned?)` : ''}`,
             );
         } else if (toHex(r) !== toHex(v)) diffs.push(`${name}: key 0x${k}: stored value ${h(v)}, replay ${h(r)}`);
       }
@@ -267,7 +270,8 @@ export async function replayLedger(
         if (pending) summary.pendingPruning++;
         else
           diffs.push(
-            `blockMetadata: ${h(id)} is referenced by milestone ${s.referenced.milestoneIndex}, at or below the pruning index ${P}, but not pruned`,
+            `blockMetadata: ${h(id)} is referenced by milestone ` +
+              `${s.referenced.milestoneIndex}, at or below the pruning index ${P}, but not pruned`,
           );
         return;
       }

@@ -136,7 +136,8 @@ export function startV3Validator(
   const validator = startValidator(v3, { intervalMs, logger });
   const seats = v3.validatorSeats.length;
   logger.info(
-    `v3 network "${v3.params.networkName}": ${v3.seats.length} committee seat(s), built-in validator ${seats > 0 && intervalMs > 0 ? `every ${intervalMs} ms for ${seats} seat(s)` : 'off'}`,
+    `v3 network "${v3.params.networkName}": ${v3.seats.length} committee seat(s), built-in ` +
+      `validator ${seats > 0 && intervalMs > 0 ? `every ${intervalMs} ms for ${seats} seat(s)` : 'off'}`,
   );
   return validator;
 }

@@ -42,7 +42,8 @@ export function wirePruning(
     const before = known.size;
     if (await known.afterPrune(store, writeLock)) {
       log.info(
-        `stored-block filter rebuilt from the kept blocks: ${before.entries} -> ${known.size.entries} entries, ${(before.bytes / 2 ** 20).toFixed(1)} -> ${(known.size.bytes / 2 ** 20).toFixed(1)} MiB`,
+        `stored-block filter rebuilt from the kept blocks: ${before.entries} -> ${known.size.entries} ` +
+          `entries, ${(before.bytes / 2 ** 20).toFixed(1)} -> ${(known.size.bytes / 2 ** 20).toFixed(1)} MiB`,
       );
     }
   };
@@ -58,7 +59,8 @@ export function wirePruning(
     );
     if (p.blocks > 0)
       log.info(
-        `v3 blocks of the slots before ${p.slot} pruned (${p.blocks} blocks, ${p.transactions} transactions, ${p.outputs} spent outputs, ${p.batches} batches)`,
+        `v3 blocks of the slots before ${p.slot} pruned (${p.blocks} blocks, ` +
+          `${p.transactions} transactions, ${p.outputs} spent outputs, ${p.batches} batches)`,
       );
   };
   const pruner = new Pruner(

@@ -373,13 +373,15 @@ export class Faucet {
         requests: plan.paid,
       };
       this.deps.logger.info(
-        `faucet: block ${toHex0x(blockId)} pays ${plan.paid.length} request(s), transaction ${toHex0x(tx.transactionId)}`,
+        `faucet: block ${toHex0x(blockId)} pays ${plan.paid.length} ` +
+          `request(s), transaction ${toHex0x(tx.transactionId)}`,
       );
     } catch (e) {
       this.queue.unshift(...plan.paid);
       if (!this.closed)
         this.deps.logger.warn(
-          `faucet: sending the payout of ${plan.paid.length} request(s) failed, retrying in the next round: ${(e as Error).message}`,
+          `faucet: sending the payout of ${plan.paid.length} request(s) ` +
+            `failed, retrying in the next round: ${(e as Error).message}`,
         );
     }
   }
@@ -400,7 +402,8 @@ export class Faucet {
         } else {
           this.queue.unshift(...p.requests);
           this.deps.logger.warn(
-            `faucet: transaction ${toHex0x(p.transactionId)} was not included; its ${p.requests.length} request(s) are queued again`,
+            `faucet: transaction ${toHex0x(p.transactionId)} was not ` +
+              `included; its ${p.requests.length} request(s) are queued again`,
           );
         }
       }

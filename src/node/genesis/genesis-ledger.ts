@@ -5,7 +5,8 @@
  * `outputs[i]`: { outputId (0x + 34 bytes), blockId (0x + 32 bytes; optional, zeros when unknown),
  *   milestoneIndexBooked (u32), milestoneTimestampBooked (u32), output (TIP-25 JSON of a basic, alias, foundry or NFT
  *   output) }.
- * `coordinator`: { privateKeys: [0x + 32-byte Ed25519 seeds], milestoneInterval (seconds, optional), note } — DEV ONLY.
+ * `coordinator`: { privateKeys: [0x + 32-byte Ed25519 seeds], milestoneInterval (seconds, optional),
+ *   note } — DEV ONLY.
  * `devWallet`: { seed (0x + 32-byte Ed25519 seed), address (bech32), note } — DEV ONLY.
  * Every problem is an error naming the key ("invalid genesis JSON at outputs[3].output.amount: ...").
  */

@@ -72,7 +72,8 @@ async function loadOrCreateNetwork(store: NodeStore, config: NodeConfig, logger:
   if (existing) {
     if (given && given.protocol.networkName !== existing.networkName) {
       throw new ConfigError(
-        `Cannot start: the store in ${config.dataDir} belongs to network "${existing.networkName}", the genesis ${config.genesis} to "${given.protocol.networkName}"`,
+        `Cannot start: the store in ${config.dataDir} belongs to network ` +
+          `"${existing.networkName}", the genesis ${config.genesis} to "${given.protocol.networkName}"`,
       );
     }
     return existing;
@@ -92,8 +93,14 @@ async function loadOrCreateNetwork(store: NodeStore, config: NodeConfig, logger:
   // Readable by its owner only: a dev network's genesis holds the coordinator's and the dev wallet's private keys.
   if (!existsSync(file)) writeFileDurably(file, JSON.stringify(genesisToJson(genesis), null, 2) + '\n', 0o600);
   const network = await recordGenesis(store, genesis);
+  const origin = given
+    ? `from ${config.genesis}`
+    : resumed
+      ? 'dev genesis of an interrupted first start'
+      : 'dev genesis';
   logger.info(
-    `created network "${genesis.protocol.networkName}" (${given ? `from ${config.genesis}` : resumed ? 'dev genesis of an interrupted first start' : 'dev genesis'}, minPowScore ${genesis.protocol.minPowScore}); genesis in ${file}`,
+    `created network "${genesis.protocol.networkName}" (${origin}, minPowScore ${genesis.protocol.minPowScore}); ` +
+      `genesis in ${file}`,
   );
   return network;
 }

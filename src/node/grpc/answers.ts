@@ -13,7 +13,9 @@ import { NodeError } from '../support/errors.ts';
 export const V2_ID_LENGTH = ID_LENGTH;
 export const V3_ID_LENGTH = BLOCK_ID_LENGTH_V3;
 
-/** Rejects an identifier of the wrong length with INVALID_REQUEST (-> INVALID_ARGUMENT, 400; docs/decisions.md §10). */
+/**
+ * Rejects an identifier of the wrong length with INVALID_REQUEST (-> INVALID_ARGUMENT, 400; docs/decisions.md §10).
+ */
 export function requireId(id: Uint8Array | undefined, length: number, what: string): Uint8Array {
   const n = id?.length ?? 0;
   if (!(id instanceof Uint8Array) || n !== length) {

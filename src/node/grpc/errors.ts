@@ -59,7 +59,8 @@ export function toServiceError(err: unknown): ServiceError {
 
 /**
  * The status text of a defect (anything not a domain error) in method `name`: its first line only, as what follows in
- * a host error is often a stack or a path (the log has it whole). The gRPC handlers and the in-process port both use it.
+ * a host error is often a stack or a path (the log has it whole). The gRPC handlers and the in-process port
+ * both use it.
  */
 export function defectMessage(name: string, err: unknown): string {
   return `${name} failed: ${(err instanceof Error ? err.message : String(err)).split('\n', 1)[0]!.trim()}`;

@@ -65,7 +65,10 @@ const BACKLOG_BYTES = 4 * 1024 * 1024;
 /** Frames dispatched per turn of the event loop at most: the node's other work goes on between. */
 const FRAMES_PER_TURN = 1024;
 
-/** The longest a multiplexed call runs: NODE_DOOR_MAX_CALL_MS of src/node/doors.ts (test/grpc/mux-limits.test.ts keeps them equal). */
+/**
+ * The longest a multiplexed call runs: NODE_DOOR_MAX_CALL_MS of src/node/doors.ts
+ * (test/grpc/mux-limits.test.ts keeps them equal).
+ */
 export const MUX_MAX_CALL_MS = 120_000;
 
 /**
@@ -178,7 +181,10 @@ class MuxServerStream {
     });
   }
 
-  /** The call's deadline (or the node's limit) passed: cancelled, DEADLINE_EXCEEDED as grpc-js's server (the door) sends it. */
+  /**
+   * The call's deadline (or the node's limit) passed: cancelled, DEADLINE_EXCEEDED as grpc-js's server
+   * (the door) sends it.
+   */
   expired(call: MuxServerCall): void {
     if (this.calls.get(call.id) !== call) return;
     const details = call.capped
@@ -220,7 +226,8 @@ class MuxServerStream {
     if (this.queuedBytes > this.limits.maxQueuedBytes) {
       return this.abort(
         Status.RESOURCE_EXHAUSTED,
-        `Too much received and not yet dispatched (${this.queuedBytes} bytes, at most ${this.limits.maxQueuedBytes}): read the answers`,
+        `Too much received and not yet dispatched (${this.queuedBytes} ` +
+          `bytes, at most ${this.limits.maxQueuedBytes}): read the answers`,
       );
     }
     this.holdReading();
@@ -306,7 +313,9 @@ class MuxServerStream {
     }
   }
 
-  /** Reading pauses while received frames wait or answers back up; it resumes once neither holds (the backlog at half). */
+  /**
+   * Reading pauses while received frames wait or answers back up; it resumes once neither holds (the backlog at half).
+   */
   private holdReading(): void {
     const hold = this.inbox.length > 0 || this.writer.pendingBytes > (this.paused ? BACKLOG_BYTES / 2 : BACKLOG_BYTES);
     if (hold === this.paused || this.gone) return;
@@ -368,7 +377,8 @@ class MuxServerStream {
     this.loggedUnexpected = true;
     try {
       this.limits.logger.error(
-        `NodeMux stream from ${this.peer}: ${what} failed unexpectedly (INTERNAL; further failures on this stream are not logged)`,
+        `NodeMux stream from ${this.peer}: ${what} failed unexpectedly ` +
+          `(INTERNAL; further failures on this stream are not logged)`,
         error,
       );
     } catch {} // a logger that throws: nothing more to do
@@ -379,7 +389,8 @@ class MuxServerStream {
     if (this.gone) return;
     this.lost();
     try {
-      this.stream.emit('error', { code, details, metadata: new Metadata() }); // grpc-js ends the stream with this status
+      // grpc-js ends the stream with this status
+      this.stream.emit('error', { code, details, metadata: new Metadata() });
     } catch {} // the stream is gone already
   }
 

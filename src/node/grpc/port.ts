@@ -29,7 +29,10 @@ import type { Logger } from '../logger.ts';
 import { defectMessage, describeError, grpcCodeOf, isDomainError } from './errors.ts';
 import type { CallObserver } from './handlers.ts';
 
-/** The service as the node implements it (NodeServiceImpl): each method, with the call's AbortSignal for those that take one. */
+/**
+ * The service as the node implements it (NodeServiceImpl): each method, with the call's AbortSignal for those
+ * that take one.
+ */
 export type ServiceMethods = {
   readonly [M in NodeMethod]: (request: RequestOf<M>, signal?: AbortSignal) => Promise<AnswerOf<M>>;
 };

@@ -7,7 +7,8 @@ import { NodeError } from '../support/errors.ts';
 import type { Faucet } from '../faucet/faucet.ts';
 
 export const FAUCET_OFF_MESSAGE =
-  'the faucet is off: it pays from the dev wallet of a dev network, and this node has none (no devWallet in the genesis)';
+  'the faucet is off: it pays from the dev wallet of a dev ' +
+  'network, and this node has none (no devWallet in the genesis)';
 
 export class FaucetService {
   constructor(private readonly faucet: Faucet | undefined) {}

@@ -95,7 +95,8 @@ export class Coordinator {
       const watchdog = setInterval(() => {
         const s = Math.round((this.now() - began) / 1000);
         this.deps.logger.warn(
-          `coordinator: the round for milestone ${this.round.index ?? '?'} has run ${s} s, waiting in: ${this.round.step}`,
+          `coordinator: the round for milestone ${this.round.index ?? '?'} ` +
+            `has run ${s} s, waiting in: ${this.round.step}`,
         );
       }, stallMs);
       watchdog.unref();

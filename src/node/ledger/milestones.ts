@@ -236,7 +236,8 @@ export class MilestoneProcessor {
             confirmation: c,
           };
           this.logger.info(
-            `confirmed milestone ${event.index} (block ${toHex0x(blockId)}): ${event.coneSize} blocks, ${event.included} transactions included, ${event.conflicting} conflicting, ${event.ms} ms`,
+            `confirmed milestone ${event.index} (block ${toHex0x(blockId)}): ${event.coneSize} blocks, ` +
+              `${event.included} transactions included, ${event.conflicting} conflicting, ${event.ms} ms`,
           );
           for (const v of c.verdicts)
             if (v.message)

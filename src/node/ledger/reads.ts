@@ -75,7 +75,8 @@ export class LedgerReader {
     if (bytes === undefined) {
       throw new NodeError(
         'NOT_FOUND',
-        `milestone ${index} (${toHex0x(record.milestoneId)}) has no stored block: the ledger starts from it (genesis or snapshot), its payload is not held`,
+        `milestone ${index} (${toHex0x(record.milestoneId)}) has no stored block: ` +
+          `the ledger starts from it (genesis or snapshot), its payload is not held`,
       );
     }
     const block = decodeBlock(bytes);

@@ -77,7 +77,9 @@ export class NodeMetrics implements MetricsPort {
     const registers = [this.registry];
     this.blocks = new Counter({
       name: 'ledger_blocks_received_total',
-      help: 'v2 blocks through the intake, by source (client: REST or gRPC SubmitBlock; peer; coordinator) and result (stored solid, stored unsolid, duplicate, invalid)',
+      help:
+        'v2 blocks through the intake, by source (client: REST or gRPC SubmitBlock; ' +
+        'peer; coordinator) and result (stored solid, stored unsolid, duplicate, invalid)',
       labelNames: ['source', 'result'],
       registers,
     });
@@ -107,7 +109,9 @@ export class NodeMetrics implements MetricsPort {
     });
     this.confirmationSeconds = new Histogram({
       name: 'ledger_milestone_confirmation_duration_seconds',
-      help: 'Time this node took to confirm a milestone (cone walk, White-Flag, semantic validation, one durable batch)',
+      help:
+        'Time this node took to confirm a milestone (cone ' +
+        'walk, White-Flag, semantic validation, one durable batch)',
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     });
@@ -131,7 +135,9 @@ export class NodeMetrics implements MetricsPort {
     });
     this.grpcHandled = new Counter({
       name: 'ledger_grpc_server_handled_total',
-      help: 'NodeService calls answered, by method, gRPC status and transport (grpc: unary calls on the gRPC port; mux: calls over NodeMux, the transport of standalone gateways; in-process: the REST gateway of ledger-node run)',
+      help:
+        'NodeService calls answered, by method, gRPC status and transport (grpc: unary calls on the gRPC port; mux: ' +
+        'calls over NodeMux, the transport of standalone gateways; in-process: the REST gateway of ledger-node run)',
       labelNames: ['grpc_method', 'grpc_code', 'transport'],
       registers,
     });

@@ -381,7 +381,8 @@ export class PeerSet {
       s.nodeId = id;
     }
     this.ctx.log.info(
-      `peer ${peer.link.address} connected (${peer.link.inbound ? 'inbound' : 'outbound'}, node ${id}, identity ${toHex0x(hello.publicKey)})`,
+      `peer ${peer.link.address} connected (${peer.link.inbound ? 'inbound' : 'outbound'}, ` +
+        `node ${id}, identity ${toHex0x(hello.publicKey)})`,
     );
     this.events.connected(peer);
   }

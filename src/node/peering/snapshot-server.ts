@@ -215,7 +215,8 @@ export class SnapshotServer {
       if (!cancelled && !this.stopped) {
         call.end();
         this.deps.logger.info(
-          `snapshot of milestone ${p.index} sent to ${call.getPeer()}: ${p.size - Number(offset)} bytes from offset ${offset} in ${this.now() - started} ms`,
+          `snapshot of milestone ${p.index} sent to ${call.getPeer()}: ` +
+            `${p.size - Number(offset)} bytes from offset ${offset} in ${this.now() - started} ms`,
         );
       }
     } finally {
@@ -254,7 +255,8 @@ export class SnapshotServer {
     if (target <= floor) {
       if (pruning === undefined || floor + 1 > confirmed)
         throw new Error(
-          `the ledger is too young for a snapshot: a snapshot is ${depth} milestones below the confirmed one (${confirmed}) and above the first (${floor}); replay from the genesis instead`,
+          `the ledger is too young for a snapshot: a snapshot is ${depth} milestones below the ` +
+            `confirmed one (${confirmed}) and above the first (${floor}); replay from the genesis instead`,
         );
       target = floor + 1;
     }
@@ -267,7 +269,8 @@ export class SnapshotServer {
     const window = (i: number): boolean => i > pruned && i <= target && target - i <= this.settings.reuseMilestones;
     if (index !== 0 && !window(index))
       throw new Error(
-        `no snapshot of milestone ${index}: this node offers milestones ${Math.max(pruned + 1, target - this.settings.reuseMilestones)} to ${target}`,
+        `no snapshot of milestone ${index}: this node offers milestones ` +
+          `${Math.max(pruned + 1, target - this.settings.reuseMilestones)} to ${target}`,
       );
     const fits = (p: Prepared): boolean => window(p.index) && (index === 0 || p.index === index);
     for (;;) {
@@ -315,7 +318,8 @@ export class SnapshotServer {
     };
     this.prepared.unshift(p);
     logger.info(
-      `snapshot of milestone ${p.index} for peers: ${reading.outputs} outputs, ${p.size} bytes in ${this.now() - started} ms (${file})`,
+      `snapshot of milestone ${p.index} for peers: ${reading.outputs} ` +
+        `outputs, ${p.size} bytes in ${this.now() - started} ms (${file})`,
     );
     return p;
   }

@@ -161,7 +161,8 @@ export class Pruner {
     if (target <= current || target < 1) {
       throw new NodeError(
         'INVALID_REQUEST',
-        `no pruning needed: the pruning index is ${current}, the target ${target} (at most the confirmed milestone ${this.deps.protocol.ledgerIndex} minus ${this.deps.protocol.ledgerIndex - max})`,
+        `no pruning needed: the pruning index is ${current}, the target ${target} (at most the ` +
+          `confirmed milestone ${this.deps.protocol.ledgerIndex} minus ${this.deps.protocol.ledgerIndex - max})`,
       );
     }
     return this.run(target);
@@ -230,7 +231,9 @@ export class Pruner {
       await this.pruneByTime();
       const size = this.deps.databaseSize ? `, store ${formatSize(this.deps.databaseSize())}` : '';
       logger.info(
-        `pruning: milestones ${from}..${reached} pruned (${last?.blocks ?? 0} blocks, ${last?.outputs ?? 0} spent outputs, ${last?.batches ?? 0} batches) in ${this.now() - started} ms; pruning index ${reached}${size}`,
+        `pruning: milestones ${from}..${reached} pruned (${last?.blocks ?? 0} blocks, ${last?.outputs ?? 0} ` +
+          `spent outputs, ${last?.batches ?? 0} batches) in ${this.now() - started} ms; ` +
+          `pruning index ${reached}${size}`,
       );
       if (reached >= from) await this.deps.pruned?.().catch((e: unknown) => logger.error('pruning: after the run', e));
       return reached;

@@ -184,7 +184,8 @@ export async function readSnapshotFile(file: string, options: ReadOptions = {}):
     for (const o of parsed) {
       if (o.milestoneIndexBooked > head.milestone.index)
         fail(
-          `output ${toHex0x(o.outputId)} is booked at milestone ${o.milestoneIndexBooked}, after the snapshot's ${head.milestone.index}`,
+          `output ${toHex0x(o.outputId)} is booked at milestone ` +
+            `${o.milestoneIndexBooked}, after the snapshot's ${head.milestone.index}`,
         );
       hasher.add(o);
     }

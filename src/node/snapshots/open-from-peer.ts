@@ -100,7 +100,8 @@ export async function prepareBootstrap(
     const info = JSON.parse(readFileSync(verifiedInfo, 'utf8')) as VerifiedInfo;
     if (hasStore) {
       logger.warn(
-        `bootstrap: the import of the snapshot of milestone ${info.index} was interrupted: its store is removed and the import starts over`,
+        `bootstrap: the import of the snapshot of milestone ${info.index} ` +
+          `was interrupted: its store is removed and the import starts over`,
       );
       for (const engine of DB_ENGINES)
         rmSync(join(config.dataDir, ENGINE_FOLDERS[engine]), { recursive: true, force: true });
@@ -121,7 +122,8 @@ export async function prepareBootstrap(
   };
   mkdirSync(folder, { recursive: true });
   logger.info(
-    `bootstrap: the data folder ${config.dataDir} has no store: asking ${peers.join(', ')} for a snapshot of network "${networkName}" (milestone keys of ${config.genesisKeys})`,
+    `bootstrap: the data folder ${config.dataDir} has no store: asking ${peers.join(', ')} ` +
+      `for a snapshot of network "${networkName}" (milestone keys of ${config.genesisKeys})`,
   );
   for (let round = 1; round <= options.rounds; round++) {
     for (const raw of peers) {
@@ -138,14 +140,16 @@ export async function prepareBootstrap(
     }
     if (round < options.rounds) {
       logger.info(
-        `bootstrap: no peer served a snapshot that verifies (round ${round} of ${options.rounds}); trying again in ${options.retryMs} ms`,
+        `bootstrap: no peer served a snapshot that verifies (round ` +
+          `${round} of ${options.rounds}); trying again in ${options.retryMs} ms`,
       );
       await new Promise((r) => setTimeout(r, options.retryMs));
     }
   }
   throw new Error(
-    `bootstrap failed: none of the peers (${peers.join(', ')}) served a snapshot that verifies against the milestone keys of ${config.genesisKeys} ` +
-      `(the reasons are logged above); the data folder holds no store, start again to retry`,
+    `bootstrap failed: none of the peers (${peers.join(', ')}) served a snapshot that verifies against the ` +
+      `milestone keys of ${config.genesisKeys} (the reasons are logged above); the data folder holds no store, ` +
+      `start again to retry`,
   );
 }
 
@@ -182,7 +186,8 @@ async function fromPeer(raw: string, a: Attempt): Promise<VerifiedInfo> {
     if (offer.hash.length !== 32 || offer.ledgerHash.length !== 32) refuse('hashes that are not 32 bytes');
     const milestone = verifyMilestoneBlock(offer.milestoneBlock, offer.index, trusted);
     logger.info(
-      `bootstrap: peer ${raw} offers the snapshot of milestone ${offer.index} (${size} bytes, ledger state hash ${toHex0x(offer.ledgerHash)}); its milestone is signed by the network's keys`,
+      `bootstrap: peer ${raw} offers the snapshot of milestone ${offer.index} (${size} bytes, ` +
+        `ledger state hash ${toHex0x(offer.ledgerHash)}); its milestone is signed by the network's keys`,
     );
     const mb = (n: number): string => (n / MiB).toFixed(1);
     const started = Date.now();
@@ -192,7 +197,8 @@ async function fromPeer(raw: string, a: Attempt): Promise<VerifiedInfo> {
       ),
     );
     logger.info(
-      `bootstrap: ${size} bytes from ${peer.address}${resumedAt > 0 ? ` (resumed at ${resumedAt})` : ''} in ${Date.now() - started} ms; size and hash as offered`,
+      `bootstrap: ${size} bytes from ${peer.address}${resumedAt > 0 ? ` (resumed at ${resumedAt})` : ''} ` +
+        `in ${Date.now() - started} ms; size and hash as offered`,
     );
     let reading: Awaited<ReturnType<typeof readSnapshotFile>>;
     try {
@@ -207,7 +213,8 @@ async function fromPeer(raw: string, a: Attempt): Promise<VerifiedInfo> {
     }
     verifyLedger(reading, offer.ledgerHash);
     logger.info(
-      `bootstrap: the snapshot of milestone ${offer.index} verifies: ${reading.outputs} outputs holding the token supply, ${reading.head.solidEntryPoints.length} solid entry points`,
+      `bootstrap: the snapshot of milestone ${offer.index} verifies: ${reading.outputs} ` +
+        `outputs holding the token supply, ${reading.head.solidEntryPoints.length} solid entry points`,
     );
     if (options.crossCheck) await crossCheck(raw, offer.index, offer.ledgerHash, a);
     return { index: offer.index, ledgerHash: toHex(offer.ledgerHash), peer: raw };
@@ -237,7 +244,9 @@ async function crossCheck(from: string, index: number, ledgerHash: Uint8Array, a
     if (other.offer.index !== index) continue;
     if (toHex(other.offer.ledgerHash) !== toHex(ledgerHash)) {
       throw new Error(
-        `bootstrap stopped: peers disagree on the ledger of milestone ${index}: ${from} has ledger state hash ${toHex0x(ledgerHash)}, ${raw} ${toHex0x(other.offer.ledgerHash)}; remove the peer you do not trust and start again`,
+        `bootstrap stopped: peers disagree on the ledger of milestone ${index}: ${from} ` +
+          `has ledger state hash ${toHex0x(ledgerHash)}, ${raw} ` +
+          `${toHex0x(other.offer.ledgerHash)}; remove the peer you do not trust and start again`,
       );
     }
     agreeing++;
@@ -298,6 +307,7 @@ export async function importSnapshot(
   writeFileDurably(join(dataDir, GENESIS_FILE), readFileSync(verified.trustedFile, 'utf8'), 0o600);
   rmSync(verified.folder, { recursive: true, force: true });
   logger.info(
-    `bootstrap: the store starts at milestone ${verified.index}: ${written} unspent outputs imported in ${Date.now() - started} ms; the milestones after it come from the peers`,
+    `bootstrap: the store starts at milestone ${verified.index}: ${written} unspent ` +
+      `outputs imported in ${Date.now() - started} ms; the milestones after it come from the peers`,
   );
 }

@@ -72,7 +72,8 @@ export async function writeSnapshot(
     if (index < floor)
       throw new NodeError(
         'INVALID_REQUEST',
-        `invalid snapshot index ${index}: ${pruning ? 'the pruning index' : 'the first milestone of the ledger'} is ${floor}`,
+        `invalid snapshot index ${index}: ` +
+          `${pruning ? 'the pruning index' : 'the first milestone of the ledger'} is ${floor}`,
       );
     const record = index === pruning?.index ? pruning.milestone : await store.milestone(index);
     if (!record) throw new NodeError('INTERNAL', `milestone ${index} has no record`);

@@ -49,7 +49,8 @@ export class Snapshots {
         { index },
       );
       logger.info(
-        `snapshot of milestone ${result.index} written to ${result.file}: ${result.outputs} outputs, ${result.solidEntryPoints} solid entry points, ${result.bytes} bytes in ${Date.now() - started} ms`,
+        `snapshot of milestone ${result.index} written to ${result.file}: ${result.outputs} outputs, ` +
+          `${result.solidEntryPoints} solid entry points, ${result.bytes} bytes in ${Date.now() - started} ms`,
       );
       return result;
     });

@@ -75,7 +75,8 @@ export function verifyHead(head: Genesis, milestone: VerifiedMilestone, trusted:
     );
   if (!equalBytes(m.milestoneId, milestone.milestoneId))
     refuse(
-      `the file's milestone ID ${toHex0x(m.milestoneId)} is not the signed milestone's ${toHex0x(milestone.milestoneId)}`,
+      `the file's milestone ID ${toHex0x(m.milestoneId)} is ` +
+        `not the signed milestone's ${toHex0x(milestone.milestoneId)}`,
     );
   if (!m.blockId || !equalBytes(m.blockId, milestone.blockId))
     refuse(`the file's milestone block ID is not the offered block's ${toHex0x(milestone.blockId)}`);

@@ -27,5 +27,8 @@ export function allocatorInUse(maps?: string): Allocator | undefined {
 export function allocatorNote(allocator: Allocator | undefined): string | undefined {
   if (allocator === undefined) return undefined;
   if (allocator !== 'libc') return `memory allocator: ${allocator}`;
-  return "memory allocator: the C library's malloc; jemalloc stores blocks faster and keeps memory lower, preload it for a long-running node (npm start does: scripts/ensure-jemalloc.sh)";
+  return (
+    "memory allocator: the C library's malloc; jemalloc stores blocks faster and keeps " +
+    'memory lower, preload it for a long-running node (npm start does: scripts/ensure-jemalloc.sh)'
+  );
 }

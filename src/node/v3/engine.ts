@@ -316,7 +316,9 @@ export class V3Engine {
     return raw;
   }
 
-  /** NOT_FOUND; for an ID of a pruned slot with the note that it may have been pruned (docs/decisions.md §17, §27). */
+  /**
+   * NOT_FOUND; for an ID of a pruned slot with the note that it may have been pruned (docs/decisions.md §17, §27).
+   */
   private notFound(message: string, id: Uint8Array): NodeError {
     const note = prunedNoteV3(this.pruning, id);
     return new NodeError('NOT_FOUND', note === undefined ? message : `${message} (${note})`);

@@ -12,8 +12,8 @@
  * the account's keys); those with `"seat": true` form the validator committee, in the listed order (seat 0, 1,
  * ...). `validatorSeed` (optional, dev networks only) is the Ed25519 seed the node's built-in validator signs that
  * seat's validation blocks with; it must match one of the account's keys. `outputs` are the genesis outputs: output
- * i has the ID genesisTransactionId ‖ i (u16 LE), where genesisTransactionId is 32 zero bytes ‖ genesisSlot (u32 LE),
- * and counts as created in the genesis slot.
+ * i has the ID genesisTransactionId ‖ i (u16 LE), where genesisTransactionId is 32 zero bytes ‖ genesisSlot
+ * (u32 LE), and counts as created in the genesis slot.
  */
 import { blake2b256 } from '../../core/crypto/blake2b.ts';
 import { ed25519PublicKeyFromSeed } from '../../core/crypto/ed25519.ts';

@@ -119,7 +119,8 @@ export function checkBlockV3(
       if (parentTime === undefined) {
         const pruned = ctx.pruned !== undefined && slotOfId(p) < ctx.pruned.slot;
         const why = pruned
-          ? `is not kept: its slot ${slotOfId(p)} is before slot ${ctx.pruned!.slot}, up to which this node pruned its confirmed v3 blocks (milestone ${ctx.pruned!.milestoneIndex}, its pruning index)`
+          ? `is not kept: its slot ${slotOfId(p)} is before slot ${ctx.pruned!.slot}, up to which this ` +
+            `node pruned its confirmed v3 blocks (milestone ${ctx.pruned!.milestoneIndex}, its pruning index)`
           : 'is unknown';
         reject('INVALID_FIELD', `Cannot accept block: parent ${toHex0x(p)} ${why}`, { field: `body.${name}` });
       }

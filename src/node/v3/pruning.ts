@@ -166,5 +166,8 @@ export function prunedNoteV3(
   what = 'unknown',
 ): string | undefined {
   if (record === undefined || slotOfId(id) >= record.slot) return undefined;
-  return `${what}, or pruned: this node keeps no confirmed v3 block of a slot before ${record.slot}, the slot of milestone ${record.milestoneIndex}, its pruning index`;
+  return (
+    `${what}, or pruned: this node keeps no confirmed v3 block of a slot before ` +
+    `${record.slot}, the slot of milestone ${record.milestoneIndex}, its pruning index`
+  );
 }

@@ -3,16 +3,20 @@
  * table and their attachments in `transactionBlocks` (36-byte IDs behind their length byte, so they never mix with
  * v2 IDs); everything else v3 keeps here. Records are JSON text (hex bytes, decimal strings for u64).
  *
- * | byte | table             | key                         | value                                              |
- * |------|-------------------|-----------------------------|----------------------------------------------------|
- * | 0x20 | v3SlotBlocks      | slot (u32 BE) ‖ block ID    | empty (every attached block; pruning.ts finds old slots' blocks; the `blocksBySlot` byte core/store/prefixes.ts reserved) |
- * | 0x21 | v3BlockState      | len ‖ block ID              | BlockStateRecord: parents, seat, witness/ratifier bitsets, accepted, confirmed, slot, tx |
- * | 0x22 | v3Tips            | len ‖ block ID              | empty (blocks without children)                     |
- * | 0x23 | v3Outputs         | len ‖ output ID (38)        | OutputRecord: output bytes, creation slot, spender  |
- * | 0x24 | v3Transactions    | len ‖ transaction ID        | TransactionRecord: state, included block, reason    |
- * | 0x25 | v3Meta            | name (UTF-8)                | `genesis` (genesis v3 JSON), `status` (StatusRecord) |
- * |      |                   |                             | `pruning` (PruningRecordV3), `slotBlocks` (`built`: the slot index covers every block) |
- * | 0x26 | v3AccountMana     | len ‖ account ID            | Mana allotted to the account (u64 LE)               |
+ * | byte | table             | key                         | value                                                 |
+ * |------|-------------------|-----------------------------|-------------------------------------------------------|
+ * | 0x20 | v3SlotBlocks      | slot (u32 BE) ‖ block ID    | empty (every attached block; pruning.ts finds old     |
+ * |      |                   |                             | slots' blocks; the `blocksBySlot` byte                |
+ * |      |                   |                             | core/store/prefixes.ts reserved)                      |
+ * | 0x21 | v3BlockState      | len ‖ block ID              | BlockStateRecord: parents, seat, witness/ratifier     |
+ * |      |                   |                             | bitsets, accepted, confirmed, slot, tx                |
+ * | 0x22 | v3Tips            | len ‖ block ID              | empty (blocks without children)                       |
+ * | 0x23 | v3Outputs         | len ‖ output ID (38)        | OutputRecord: output bytes, creation slot, spender    |
+ * | 0x24 | v3Transactions    | len ‖ transaction ID        | TransactionRecord: state, included block, reason      |
+ * | 0x25 | v3Meta            | name (UTF-8)                | `genesis` (genesis v3 JSON), `status` (StatusRecord), |
+ * |      |                   |                             | `pruning` (PruningRecordV3), `slotBlocks` (`built`:   |
+ * |      |                   |                             | the slot index covers every block)                    |
+ * | 0x26 | v3AccountMana     | len ‖ account ID            | Mana allotted to the account (u64 LE)                 |
  */
 import { reject } from '../../core/errors.ts';
 import {

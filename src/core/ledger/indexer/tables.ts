@@ -3,15 +3,18 @@
  * reserves for them (0x30-0x3f). Only unspent outputs are indexed: an output's entries are written in the batch that
  * books it and deleted in the batch that spends it, so the index commits atomically with the ledger.
  *
- * A position is `createdAt ‖ output ID` (38 bytes): the booking milestone's timestamp (u32 big-endian) and the 34-byte
- * output ID. Every list table ends its key with the position, so a range scan over one group (a type, an address and a
- * type) yields outputs ordered by (createdAt, output ID), inx-indexer's order; a cursor is the hex of a position.
+ * A position is `createdAt ‖ output ID` (38 bytes): the booking milestone's timestamp (u32 big-endian) and the
+ * 34-byte output ID. Every list table ends its key with the position, so a range scan over one group (a type, an
+ * address and a type) yields outputs ordered by (createdAt, output ID), inx-indexer's order; a cursor is the hex of a
+ * position.
  *
- * | byte | table          | key                                                        | value                         |
- * |------|----------------|------------------------------------------------------------|-------------------------------|
- * | 0x30 | indexByType    | output type (u8) ‖ position                                | empty                         |
- * | 0x31 | indexByAddress | address (type u8 ‖ 32-byte ID) ‖ output type (u8) ‖ position | roles (u8, ROLE) ‖ flags (u8, FLAG) |
- * | 0x32 | indexByChainId | output type (u8) ‖ alias or NFT ID (32) / foundry ID (38)  | output ID (34)                |
+ * | byte | table          | key                                                          | value          |
+ * |------|----------------|--------------------------------------------------------------|----------------|
+ * | 0x30 | indexByType    | output type (u8) ‖ position                                  | empty          |
+ * | 0x31 | indexByAddress | address (type u8 ‖ 32-byte ID) ‖ output type (u8) ‖ position | roles ‖ flags  |
+ * | 0x32 | indexByChainId | output type (u8) ‖ alias or NFT ID (32) / foundry ID (38)    | output ID (34) |
+ *
+ * An indexByAddress value holds the address's roles (u8, ROLE) ‖ flags (u8, FLAG).
  *
  * The meta field `indexer.version` says the index is complete for the ledger in the store (written with the genesis
  * ledger, or after a build on open: build.ts); a store without it, or with another version, is (re)built once.

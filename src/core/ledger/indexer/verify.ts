@@ -60,7 +60,8 @@ export async function verifyOutputIndex(store: NodeStore, maxDifferences = 1000)
     const version = await store.getMeta(INDEXER_META.version);
     if (version !== INDEX_VERSION)
       diff(
-        `indexer: meta ${INDEXER_META.version.name} is ${version ?? 'missing'}, expected ${INDEX_VERSION} (the index was not completed)`,
+        `indexer: meta ${INDEXER_META.version.name} is ${version ?? 'missing'}, ` +
+          `expected ${INDEX_VERSION} (the index was not completed)`,
       );
   }
 

@@ -64,7 +64,8 @@ export function checkDeposit(ws: WorkingSet): StepResult {
     if (paid < amount) {
       return conflict(
         CONFLICT.returnAmountNotFulfilled,
-        `storage deposit return of ${amount} to ${describeAddress(address)} is not fulfilled: simple transfers to it total ${paid}`,
+        `storage deposit return of ${amount} to ${describeAddress(address)} ` +
+          `is not fulfilled: simple transfers to it total ${paid}`,
       );
     }
   }

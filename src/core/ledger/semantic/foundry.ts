@@ -24,7 +24,10 @@ function serialNumberProblem(
   outAlias: AliasOutput,
 ): string | undefined {
   if (f.serialNumber <= inAlias.foundryCounter || f.serialNumber > outAlias.foundryCounter) {
-    return `serial number ${f.serialNumber} of a new foundry is outside the alias's new range (${inAlias.foundryCounter}, ${outAlias.foundryCounter}]`;
+    return (
+      `serial number ${f.serialNumber} of a new foundry is outside the ` +
+      `alias's new range (${inAlias.foundryCounter}, ${outAlias.foundryCounter}]`
+    );
   }
   const ownId = toHex(foundryIdOf(f));
   const aliasId = toHex(foundryAliasId(f));
@@ -36,7 +39,10 @@ function serialNumberProblem(
     if (ws.inChains.has(otherId)) continue;
     if (otherId === ownId) break;
     if (other.serialNumber >= f.serialNumber) {
-      return `new foundry at output ${j} has serial number ${other.serialNumber}, not below ${f.serialNumber} of a later new foundry`;
+      return (
+        `new foundry at output ${j} has serial number ` +
+        `${other.serialNumber}, not below ${f.serialNumber} of a later new foundry`
+      );
     }
   }
   return undefined;

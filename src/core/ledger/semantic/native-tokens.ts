@@ -71,7 +71,8 @@ export function checkNativeTokens(ws: WorkingSet): StepResult {
     if (outSum !== undefined && outSum > inSum) {
       return conflict(
         CONFLICT.invalidNativeTokens,
-        `native token 0x${id}: outputs hold ${outSum} but inputs only ${inSum}, and its foundry is not transitioning to mint`,
+        `native token 0x${id}: outputs hold ${outSum} but inputs ` +
+          `only ${inSum}, and its foundry is not transitioning to mint`,
       );
     }
   }

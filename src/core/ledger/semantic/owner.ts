@@ -49,7 +49,8 @@ function aliasOwner(ws: WorkingSet, alias: AliasOutput, inputIndex: number): Own
   return {
     failure: conflict(
       CONFLICT.invalidChainStateTransition,
-      `input ${inputIndex}: ${describeChain(chain)} goes from state index ${alias.stateIndex} to ${nextAlias.stateIndex} in output ${next.index}; neither a state nor a governance transition`,
+      `input ${inputIndex}: ${describeChain(chain)} goes from state index ${alias.stateIndex} to ` +
+        `${nextAlias.stateIndex} in output ${next.index}; neither a state nor a governance transition`,
     ),
   };
 }

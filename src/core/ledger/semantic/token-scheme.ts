@@ -48,7 +48,10 @@ export function schemeTransitionProblem(
     if (meltedDelta > -delta) return `melted increase ${meltedDelta} exceeds the ${-delta} tokens removed`;
     if (mintedDelta !== 0n) return `minted tokens changed by ${mintedDelta} while melting or burning`;
   } else if (mintedDelta !== 0n || meltedDelta !== 0n) {
-    return `minted/melted changed (${cur.mintedTokens}/${cur.meltedTokens} to ${next.mintedTokens}/${next.meltedTokens}) without a token delta`;
+    return (
+      `minted/melted changed (${cur.mintedTokens}/${cur.meltedTokens} ` +
+      `to ${next.mintedTokens}/${next.meltedTokens}) without a token delta`
+    );
   }
   return undefined;
 }

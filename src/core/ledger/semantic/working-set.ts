@@ -36,7 +36,8 @@ function checkInputsMatch(tx: TransactionPayload, inputs: SemanticInput[]): void
     const expected = outputId(refs[i]!.transactionId, refs[i]!.transactionOutputIndex);
     if (!equalBytes(expected, inputs[i]!.outputId)) {
       throw new RangeError(
-        `validateTransactionSemantics: resolved input ${i} is ${toHex0x(inputs[i]!.outputId)}, the essence references ${toHex0x(expected)}`,
+        `validateTransactionSemantics: resolved input ${i} is ` +
+          `${toHex0x(inputs[i]!.outputId)}, the essence references ${toHex0x(expected)}`,
       );
     }
   }

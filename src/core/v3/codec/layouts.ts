@@ -1,6 +1,6 @@
 /**
- * The layout table of every v3 object (docs/protocol.md §V3–§V7, iota.go as the node runs it). Field order = wire order
- * = JSON key order. Bounds, allowed types per context and ordering rules live here, next to the layout.
+ * The layout table of every v3 object (docs/protocol.md §V3–§V7, iota.go as the node runs it). Field order = wire
+ * order = JSON key order. Bounds, allowed types per context and ordering rules live here, next to the layout.
  */
 import { equalBytes, toHex0x } from '../../bytes.ts';
 import { encodeKind } from './binary.ts';

@@ -134,7 +134,9 @@ export const delegationRules: Check = (o) =>
     ? bad('INVALID_FIELD', 'the validator account ID must not be zero', 'validatorAddress')
     : undefined;
 
-/** A foundry's Native Token Feature must carry the foundry's own token ID (0x08 ‖ account ‖ serial LE ‖ scheme). */
+/**
+ * A foundry's Native Token Feature must carry the foundry's own token ID (0x08 ‖ account ‖ serial LE ‖ scheme).
+ */
 export const foundryRules: Check = (o) => {
   const nt = feature(o, 5);
   if (!nt) return undefined;

@@ -1,6 +1,6 @@
 /**
- * Block ID (docs/protocol.md §V7.1): BLAKE2b-256(headerHash ‖ bodyHash ‖ 97 signature bytes) ‖ slot LE, where the slot
- * is the slot of the header's issuing time. The signature signs headerHash ‖ bodyHash (§V7.3).
+ * Block ID (docs/protocol.md §V7.1): BLAKE2b-256(headerHash ‖ bodyHash ‖ 97 signature bytes) ‖ slot LE, where
+ * the slot is the slot of the header's issuing time. The signature signs headerHash ‖ bodyHash (§V7.3).
  */
 import { blake2b256, blake2b256Parts } from '../../crypto/blake2b.ts';
 import { concatBytes } from '../../bytes.ts';

@@ -201,7 +201,8 @@ export function transactionFailureV3(
   if (manaIn < manaOut)
     return fail(
       'MANA_INSUFFICIENT',
-      `inputs provide ${manaIn} Mana (stored + potential, decayed to slot ${tx.creationSlot}), outputs and allotments need ${manaOut}`,
+      `inputs provide ${manaIn} Mana (stored + potential, decayed to ` +
+        `slot ${tx.creationSlot}), outputs and allotments need ${manaOut}`,
     );
   return undefined;
 }
