@@ -11,8 +11,8 @@ import { MemoryKeyValueStore } from '../../src/core/store/index.ts';
 import { defaultConfig } from '../../src/node/config.ts';
 import { startNode, type RunningNode } from '../../src/node/node.ts';
 import { CollectingLogger } from '../node/support.ts';
-import { loadTargets } from '../core/fuzz/targets.ts';
-import { blockCase, rawHttpCases, seeds, sendCase, sendRaw, servesPost } from './http.ts';
+import { loadTargets } from '../../harness/fuzz/targets.ts';
+import { blockCase, rawHttpCases, seeds, sendCase, sendRaw, servesPost } from '../../harness/fuzz/http.ts';
 
 const CASES_PER_TARGET = 120;
 const MASTER_SEED = Number(process.env.FUZZ_SEED ?? 20261121);

@@ -9,7 +9,7 @@ import { blockId as blockIdOf, transactionIdOf } from '../../src/core/ids/index.
 import { SHIMMER_PROTOCOL, type Block, type TransactionPayload } from '../../src/core/model/index.ts';
 import { BlockView } from '../../src/grpc/gen/node.ts';
 import { devGenesis, ZERO_BLOCK_ID, type Genesis } from '../../src/node/genesis/genesis.ts';
-import { loadVectors } from '../support/vectors.ts';
+import { loadVectors } from '../../harness/vectors.ts';
 import { call, startTestNode, type TestNode } from './support.ts';
 
 interface ConeEntry {

@@ -25,7 +25,7 @@ import type { BootstrapOptions } from '../../../src/node/snapshots/open-from-pee
 import type { ComposedNode } from '../../../src/node/compose.ts';
 import { defaultConfig, type NodeConfig } from '../../../src/node/config.ts';
 import { startNode, type RunningNode } from '../../../src/node/node.ts';
-import { TestPeer } from '../../support/peer-handshake.ts';
+import { TestPeer } from '../../../harness/peer-handshake.ts';
 import { CollectingLogger } from '../../node/support.ts';
 import { FAST_PEERING } from './support.ts';
 

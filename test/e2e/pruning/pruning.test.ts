@@ -12,8 +12,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toolCheck } from '../../../src/cli/tool-check.ts';
-import { postTagged, request, verifyAcks, type Ack, type Target } from '../crash/load.ts';
-import { spawnNode, type SpawnedNode } from '../rest/support.ts';
+import { postTagged, request, verifyAcks, type Ack, type Target } from '../../../harness/crash/load.ts';
+import { spawnNode, type SpawnedNode } from '../../../harness/process.ts';
 
 const FLAGS = [
   '--min-pow-score',

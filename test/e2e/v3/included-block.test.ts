@@ -37,7 +37,7 @@ import {
   txIdOf,
   USER,
   WALLET,
-} from '../../node/v3/helpers.ts';
+} from '../../../harness/fixtures/v3.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;

@@ -22,7 +22,7 @@ import type { PeerManager, PeeringOptions } from '../../../src/node/peering/mana
 import { composeNode } from '../../../src/node/compose.ts';
 import type { NodeServiceImpl } from '../../../src/node/grpc/service.ts';
 import { CollectingLogger } from '../support.ts';
-import { TestPeer } from '../../support/peer-handshake.ts';
+import { TestPeer } from '../../../harness/peer-handshake.ts';
 
 /** One end of an in-memory stream; `remote` is what the test drives as the other peer. */
 class MemLink implements PeerLink {

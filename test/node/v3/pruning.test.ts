@@ -38,7 +38,7 @@ import {
   txIdOf,
   USER,
   WALLET,
-} from './helpers.ts';
+} from '../../../harness/fixtures/v3.ts';
 
 /** The boundary of the engine tests: milestone 7's timestamp lies in slot 1050. */
 const S = 1050;

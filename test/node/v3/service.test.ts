@@ -26,7 +26,7 @@ import { defaultConfig, parseRunArgs, type NodeConfig } from '../../../src/node/
 import { startNode, type RunningNode } from '../../../src/node/node.ts';
 import { genesisOutputIdsV3, genesisV3FromJson } from '../../../src/node/v3/genesis-v3.ts';
 import { CollectingLogger, startTestNode } from '../support.ts';
-import { basic, basicBlock, inputOf, key, signedTx, txIdOf } from './helpers.ts';
+import { basic, basicBlock, inputOf, key, signedTx, txIdOf } from '../../../harness/fixtures/v3.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Dynamic = any;

@@ -3,10 +3,10 @@
  * and, once the node's Handshake is known, its proof. Over a real gRPC stream, `connectAsPeer` does the whole exchange.
  */
 import { credentials, type ChannelCredentials, type ClientDuplexStream } from '@grpc/grpc-js';
-import { networkIdFromName } from '../../src/core/ids/index.ts';
-import { PeerServiceClient, type Handshake, type PeerMessage } from '../../src/grpc/gen/peer.ts';
-import { ephemeralIdentity, nodeIdOf, proveIdentity, type PeerIdentity } from '../../src/node/peering/handshake.ts';
-import { PEER_PROTOCOL } from '../../src/node/peering/wire.ts';
+import { networkIdFromName } from '../src/core/ids/index.ts';
+import { PeerServiceClient, type Handshake, type PeerMessage } from '../src/grpc/gen/peer.ts';
+import { ephemeralIdentity, nodeIdOf, proveIdentity, type PeerIdentity } from '../src/node/peering/handshake.ts';
+import { PEER_PROTOCOL } from '../src/node/peering/wire.ts';
 
 export class TestPeer {
   readonly nonce = crypto.getRandomValues(new Uint8Array(32));

@@ -8,10 +8,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkDataDir } from '../../../src/node/check/data-dir.ts';
-import type { CheckReport } from '../../../src/node/check/consistency.ts';
-import { engineOfDataDir, type DbEngine } from '../../../src/storage/open.ts';
-import { spawnNode, type SpawnedNode } from '../rest/support.ts';
+import { checkDataDir } from '../../src/node/check/data-dir.ts';
+import type { CheckReport } from '../../src/node/check/consistency.ts';
+import { engineOfDataDir, type DbEngine } from '../../src/storage/open.ts';
+import { spawnNode, type SpawnedNode } from '../process.ts';
 import {
   makeLanes,
   postTagged,

@@ -10,7 +10,7 @@
  */
 import { Client, credentials, Metadata, status as Status } from '@grpc/grpc-js';
 import { decodeStatusDetails, STATUS_DETAILS_KEY } from '../../src/grpc/status.ts';
-import { Rng } from '../core/fuzz/mutate.ts';
+import { Rng } from './mutate.ts';
 import { hexPreview } from './grpc-wire.ts';
 
 /** Longest status details a node may answer (its messages are a sentence, quoting a short piece of the input). */

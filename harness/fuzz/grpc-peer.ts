@@ -2,7 +2,7 @@
  * The gRPC fuzz of the peer door (proto/peer.proto):
  *
  *   PeerService/Connect          mutated PeerMessages before the handshake (the node must end the stream by its
- *                                handshake timeout), or after a real one (test/support/peer-handshake.ts), then a
+ *                                handshake timeout), or after a real one (harness/peer-handshake.ts), then a
  *                                probe BlockRequest for a known block: answered, or the stream ended.
  *   PeerService/DownloadSnapshot mutated SnapshotDownload requests: a status before the deadline.
  *
@@ -12,8 +12,8 @@
  */
 import { Metadata, status as Status, type Client, type ClientDuplexStream, type StatusObject } from '@grpc/grpc-js';
 import { BlockVersion, PeerMessage, PeerServiceService, SnapshotDownload } from '../../src/grpc/gen/peer.ts';
-import { Rng } from '../core/fuzz/mutate.ts';
-import { TestPeer } from '../support/peer-handshake.ts';
+import { Rng } from './mutate.ts';
+import { TestPeer } from '../peer-handshake.ts';
 import {
   answerOf,
   asBuffer,

@@ -6,8 +6,8 @@
  * dropped connection is a failure. Used by test/fuzz/node.test.ts and `scripts/fuzz.ts --node URL`.
  */
 import { connect } from 'node:net';
-import { generate, type Target } from '../core/fuzz/targets.ts';
-import { Rng } from '../core/fuzz/mutate.ts';
+import { generate, type Target } from './targets.ts';
+import { Rng } from './mutate.ts';
 
 export interface HttpCase {
   label: string;

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 
 export function vectorPath(rel: string): URL {
-  return new URL(`../vectors/${rel}`, import.meta.url);
+  return new URL(`../test/vectors/${rel}`, import.meta.url);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -9,7 +9,7 @@
 import type { Client, ClientDuplexStream, StatusObject } from '@grpc/grpc-js';
 import { FrameKind, MuxBatch, type MetadataEntry, type MuxFrame } from '../../src/grpc/gen/mux.ts';
 import { EXCHANGE, WIRE_NAME } from '../../src/grpc/mux.ts';
-import { Rng } from '../core/fuzz/mutate.ts';
+import { Rng } from './mutate.ts';
 import {
   answerOf,
   asBuffer,

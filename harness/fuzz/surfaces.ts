@@ -8,7 +8,7 @@
  * method the server knows for no resource, as RFC 9110 says).
  */
 import { connect as mqttConnect } from 'mqtt';
-import { Rng } from '../core/fuzz/mutate.ts';
+import { Rng } from './mutate.ts';
 import type { HttpCase } from './http.ts';
 
 const ID_LENGTHS = [0, 1, 31, 32, 33, 34, 35, 36, 37, 64, 20_000];

@@ -1,12 +1,12 @@
 /**
- * Protobuf-aware mutations for the gRPC fuzz (test/fuzz/grpc.ts): a message's top-level fields are read off the wire
+ * Protobuf-aware mutations for the gRPC fuzz (harness/fuzz/grpc.ts): a message's top-level fields are read off the wire
  * and one of them gets a hostile payload (invalid UTF-8; an emoji then NUL, whose JSON parse error message quotes half
  * of a surrogate pair; NUL and control characters; IDs one byte off, of 20 KB and of 1 MB; long strings), or a field
  * is added, repeated, re-typed or set to an extreme varint, a nested message is mutated in turn, or the whole message
- * is mutated as bytes (test/core/fuzz/mutate.ts). Every choice comes from the seeded Rng, so a seed replays its case.
+ * is mutated as bytes (harness/fuzz/mutate.ts). Every choice comes from the seeded Rng, so a seed replays its case.
  */
 import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
-import { BYTE_MUTATIONS, mutateBytes, type Rng } from '../core/fuzz/mutate.ts';
+import { BYTE_MUTATIONS, mutateBytes, type Rng } from './mutate.ts';
 
 /** One top-level field as it lies on the wire: its number and type, its span, and a LEN field's payload. */
 export interface WireField {

@@ -12,17 +12,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
-import { encodePayload } from '../../../src/core/codec/index.ts';
+import { fromHex0x, toHex0x } from '../../src/core/bytes.ts';
+import { encodePayload } from '../../src/core/codec/index.ts';
 import {
   blake2b256,
   ed25519AddressFromPublicKey,
   ed25519PublicKeyFromSeed,
   ed25519Sign,
-} from '../../../src/core/crypto/index.ts';
-import { essenceHash, inputsCommitmentOf, networkIdFromName, transactionIdOf } from '../../../src/core/ids/index.ts';
-import { outputFromJson, payloadToJson } from '../../../src/core/json/index.ts';
-import type { BasicOutput, CommonOutput, Payload, TransactionPayload } from '../../../src/core/model/index.ts';
+} from '../../src/core/crypto/index.ts';
+import { essenceHash, inputsCommitmentOf, networkIdFromName, transactionIdOf } from '../../src/core/ids/index.ts';
+import { outputFromJson, payloadToJson } from '../../src/core/json/index.ts';
+import type { BasicOutput, CommonOutput, Payload, TransactionPayload } from '../../src/core/model/index.ts';
 
 export const SERIALIZER_V1 = 'application/vnd.iota.serializer-v1';
 

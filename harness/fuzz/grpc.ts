@@ -10,8 +10,8 @@
 import { status as Status } from '@grpc/grpc-js';
 import { NodeServiceService, type BlockResponse } from '../../src/grpc/gen/node.ts';
 import { WIRE_NAME, type NodeServiceMethod } from '../../src/grpc/mux.ts';
-import { loadTargets } from '../core/fuzz/targets.ts';
-import { mutateJson, Rng } from '../core/fuzz/mutate.ts';
+import { loadTargets } from './targets.ts';
+import { mutateJson, Rng } from './mutate.ts';
 import { freshAfterFailure, judge, type FuzzCase, type RawDoor, type Verdict } from './grpc-harness.ts';
 import { mutateMessage, oversized, replacePayload, wireFields } from './grpc-wire.ts';
 

@@ -5,7 +5,7 @@
  * `runCase` classifies an input as accepted / rejected:<code>, or returns a failure (any other exception, a broken
  * canonical round trip, or a decode slower than the time bound). Runtime-neutral (Node and Deno).
  */
-import { toHex } from '../../../src/core/bytes.ts';
+import { toHex } from '../../src/core/bytes.ts';
 import {
   decodeBlock,
   decodePayload,
@@ -13,8 +13,8 @@ import {
   encodeBlock,
   encodePayload,
   encodeOutput,
-} from '../../../src/core/codec/index.ts';
-import { ProtocolError } from '../../../src/core/errors.ts';
+} from '../../src/core/codec/index.ts';
+import { ProtocolError } from '../../src/core/errors.ts';
 import {
   blockFromJson,
   blockToJson,
@@ -22,9 +22,9 @@ import {
   outputToJson,
   payloadFromJson,
   payloadToJson,
-} from '../../../src/core/json/index.ts';
-import * as V3 from '../../../src/core/v3/index.ts';
-import { loadVectors } from '../../support/vectors.ts';
+} from '../../src/core/json/index.ts';
+import * as V3 from '../../src/core/v3/index.ts';
+import { loadVectors } from '../vectors.ts';
 import {
   JSON_MUTATIONS,
   BYTE_MUTATIONS,
