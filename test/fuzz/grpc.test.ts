@@ -16,7 +16,7 @@ import { MemoryKeyValueStore } from '../../src/core/store/index.ts';
 import { BlockView, NodeServiceService } from '../../src/grpc/gen/node.ts';
 import { defaultConfig } from '../../src/node/config.ts';
 import { startNode, type RunningNode } from '../../src/node/node.ts';
-import { CollectingLogger } from '../node/support.ts';
+import { CollectingLogger } from '../../harness/node.ts';
 import { connectAsPeer } from '../../harness/peer-handshake.ts';
 import {
   CALL_DEADLINE_MS,

@@ -26,7 +26,7 @@ import type { ComposedNode } from '../../../src/node/compose.ts';
 import { defaultConfig, type NodeConfig } from '../../../src/node/config.ts';
 import { startNode, type RunningNode } from '../../../src/node/node.ts';
 import { TestPeer } from '../../../harness/peer-handshake.ts';
-import { CollectingLogger } from '../../node/support.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
 import { FAST_PEERING } from './support.ts';
 
 export const FAST_BOOTSTRAP: Partial<BootstrapOptions> = {

@@ -23,7 +23,7 @@ import { defaultConfig } from '../../../src/node/config.ts';
 import { devGenesis, genesisToJson } from '../../../src/node/genesis/genesis.ts';
 import { startNode, type RunningNode } from '../../../src/node/node.ts';
 import { devProtocolParametersV3, genesisV3ToJson, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
-import { CollectingLogger } from '../../node/support.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
 import {
   basic,
   basicBlock,

@@ -27,7 +27,7 @@ import {
 import type { PeerLink } from '../../../src/node/peering/link.ts';
 import type { PeeringOptions } from '../../../src/node/peering/manager.ts';
 import { TestPeer } from '../../../harness/peer-handshake.ts';
-import { CollectingLogger } from '../support.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
 
 const NETWORK = 'identity-test';
 

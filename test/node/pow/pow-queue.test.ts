@@ -4,11 +4,12 @@
  */
 import { expect } from 'chai';
 import { status, type ServiceError } from '@grpc/grpc-js';
-import { blockToProto } from '../../src/grpc/mapping.ts';
-import { GrpcStatus } from '../../src/grpc/status.ts';
-import type { MineResult } from '../../src/node/pow/miner.ts';
-import { createPowQueue, type MinerLike, type PowQueue } from '../../src/node/pow/queue.ts';
-import { failure, startTestNode, type TestNode } from './support.ts';
+import { blockToProto } from '../../../src/grpc/mapping.ts';
+import { GrpcStatus } from '../../../src/grpc/status.ts';
+import type { MineResult } from '../../../src/node/pow/miner.ts';
+import { createPowQueue, type MinerLike, type PowQueue } from '../../../src/node/pow/queue.ts';
+import { startTestNode, type TestNode } from '../../../harness/node.ts';
+import { failure } from '../support.ts';
 
 class StuckMiner implements MinerLike {
   readonly workers = 3;

@@ -7,11 +7,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { defaultConfig } from '../../src/node/config.ts';
-import { genesisToJson } from '../../src/node/genesis/genesis.ts';
-import { devNetworkGenesis } from '../../src/node/genesis/dev-genesis.ts';
-import { GENESIS_FILE, startNode } from '../../src/node/node.ts';
-import { CollectingLogger } from './support.ts';
+import { defaultConfig } from '../../../src/node/config.ts';
+import { genesisToJson } from '../../../src/node/genesis/genesis.ts';
+import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
+import { GENESIS_FILE, startNode } from '../../../src/node/node.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
 
 describe('node: first start and its genesis file', function () {
   this.timeout(30_000);

@@ -11,19 +11,19 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toHex } from '../../src/core/bytes.ts';
-import { bech32EncodeAddress, transactionIdOf } from '../../src/core/ids/index.ts';
-import { LEDGER_META, LEDGER_TABLES } from '../../src/core/ledger/index.ts';
-import { MemoryKeyValueStore, TABLES, type KeyValueStore } from '../../src/core/store/index.ts';
-import { BlockView } from '../../src/grpc/gen/node.ts';
-import { checkStore } from '../../src/node/check/consistency.ts';
-import type { ComposedNode } from '../../src/node/compose.ts';
-import { ConfigError, parseRunArgs } from '../../src/node/config.ts';
-import { parseSize } from '../../src/node/pruning/size.ts';
-import { NodeError } from '../../src/node/support/errors.ts';
-import type { Genesis } from '../../src/node/genesis/genesis.ts';
-import { LevelKeyValueStore } from '../../src/storage/level.ts';
-import { RocksKeyValueStore } from '../../src/storage/rocksdb.ts';
+import { toHex } from '../../../src/core/bytes.ts';
+import { bech32EncodeAddress, transactionIdOf } from '../../../src/core/ids/index.ts';
+import { LEDGER_META, LEDGER_TABLES } from '../../../src/core/ledger/index.ts';
+import { MemoryKeyValueStore, TABLES, type KeyValueStore } from '../../../src/core/store/index.ts';
+import { BlockView } from '../../../src/grpc/gen/node.ts';
+import { checkStore } from '../../../src/node/check/consistency.ts';
+import type { ComposedNode } from '../../../src/node/compose.ts';
+import { ConfigError, parseRunArgs } from '../../../src/node/config.ts';
+import { parseSize } from '../../../src/node/pruning/size.ts';
+import { NodeError } from '../../../src/node/support/errors.ts';
+import type { Genesis } from '../../../src/node/genesis/genesis.ts';
+import { LevelKeyValueStore } from '../../../src/storage/level.ts';
+import { RocksKeyValueStore } from '../../../src/storage/rocksdb.ts';
 import {
   addressOf,
   genesisCoins,
@@ -36,7 +36,7 @@ import {
   transfer,
   walletSeed,
   type Coin,
-} from './pruning-support.ts';
+} from './support.ts';
 
 async function failure(p: Promise<unknown>): Promise<NodeError> {
   try {

@@ -3,31 +3,31 @@
  * for the pruning and snapshot tests: tagged-data blocks and signed transfers from the dev wallet and a second wallet,
  * each submitted on tips the node selects.
  */
-import { toHex0x } from '../../src/core/bytes.ts';
-import { encodeBlock } from '../../src/core/codec/index.ts';
-import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../src/core/crypto/index.ts';
+import { toHex0x } from '../../../src/core/bytes.ts';
+import { encodeBlock } from '../../../src/core/codec/index.ts';
+import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../../src/core/crypto/index.ts';
 import {
   essenceHash,
   inputsCommitmentOf,
   networkIdFromName,
   outputId,
   transactionIdOf,
-} from '../../src/core/ids/index.ts';
+} from '../../../src/core/ids/index.ts';
 import type {
   BasicOutput,
   Block,
   BlockPayload,
   Ed25519Address,
   TransactionPayload,
-} from '../../src/core/model/index.ts';
-import { NodeStore, WriteThroughCache, type KeyValueStore } from '../../src/core/store/index.ts';
-import { composeNode, type ComposedNode, type ComposeOptions } from '../../src/node/compose.ts';
-import { genesisFromJson, genesisToJson, type Genesis } from '../../src/node/genesis/genesis.ts';
-import { devNetworkGenesis } from '../../src/node/genesis/dev-genesis.ts';
-import { coordinatorOf, devWalletOf, ledgerGenesisOf } from '../../src/node/genesis/genesis-ledger.ts';
-import { loadNetwork } from '../../src/node/genesis/network.ts';
-import { recordGenesis } from '../../src/node/genesis/open-network.ts';
-import { CollectingLogger } from './support.ts';
+} from '../../../src/core/model/index.ts';
+import { NodeStore, WriteThroughCache, type KeyValueStore } from '../../../src/core/store/index.ts';
+import { composeNode, type ComposedNode, type ComposeOptions } from '../../../src/node/compose.ts';
+import { genesisFromJson, genesisToJson, type Genesis } from '../../../src/node/genesis/genesis.ts';
+import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
+import { coordinatorOf, devWalletOf, ledgerGenesisOf } from '../../../src/node/genesis/genesis-ledger.ts';
+import { loadNetwork } from '../../../src/node/genesis/network.ts';
+import { recordGenesis } from '../../../src/node/genesis/open-network.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
 
 export const OTHER_SEED = new Uint8Array(32).fill(0x42);
 

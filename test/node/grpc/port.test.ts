@@ -6,16 +6,16 @@
  */
 import { expect } from 'chai';
 import { credentials, Server, ServerCredentials, type UntypedServiceImplementation } from '@grpc/grpc-js';
-import { createMuxNodePort } from '../../gateway/mux-client.ts';
-import { ProtocolError } from '../../src/core/errors.ts';
-import { BlockView, NodeServiceClient, NodeServiceService, type BlockResponse } from '../../src/grpc/gen/node.ts';
-import { NodeCallError, NODE_METHODS, portOverClient, rpcName, type NodePort } from '../../src/grpc/port.ts';
-import { GrpcStatus } from '../../src/grpc/status.ts';
-import { NodeError } from '../../src/node/support/errors.ts';
-import { nodeServiceHandlers } from '../../src/node/grpc/handlers.ts';
-import { serveNodeMux } from '../../src/node/grpc/mux-server.ts';
-import { servicePort, type ServiceMethods } from '../../src/node/grpc/port.ts';
-import { CollectingLogger } from './support.ts';
+import { createMuxNodePort } from '../../../gateway/mux-client.ts';
+import { ProtocolError } from '../../../src/core/errors.ts';
+import { BlockView, NodeServiceClient, NodeServiceService, type BlockResponse } from '../../../src/grpc/gen/node.ts';
+import { NodeCallError, NODE_METHODS, portOverClient, rpcName, type NodePort } from '../../../src/grpc/port.ts';
+import { GrpcStatus } from '../../../src/grpc/status.ts';
+import { NodeError } from '../../../src/node/support/errors.ts';
+import { nodeServiceHandlers } from '../../../src/node/grpc/handlers.ts';
+import { serveNodeMux } from '../../../src/node/grpc/mux-server.ts';
+import { servicePort, type ServiceMethods } from '../../../src/node/grpc/port.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
 
 const ID = new Uint8Array(32).fill(7);
 const BLOCK: BlockResponse = {

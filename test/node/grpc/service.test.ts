@@ -4,18 +4,19 @@
  */
 import { expect } from 'chai';
 import { blake2b } from '@noble/hashes/blake2.js';
-import { concatBytes, toHex0x } from '../../src/core/bytes.ts';
-import { decodeBlock, encodeBlock } from '../../src/core/codec/index.ts';
-import { blockToJson } from '../../src/core/json/index.ts';
-import type { Block } from '../../src/core/model/index.ts';
-import { powScore } from '../../src/core/pow/index.ts';
-import { BlockView, LedgerInclusionState, type NodeServiceClient } from '../../src/grpc/gen/node.ts';
-import { blockFromProto, blockToProto } from '../../src/grpc/mapping.ts';
-import { GrpcStatus } from '../../src/grpc/status.ts';
-import { ZERO_BLOCK_ID } from '../../src/node/genesis/genesis.ts';
-import { createMiner } from '../../src/node/pow/miner.ts';
-import { createPowQueue, type PowQueue } from '../../src/node/pow/queue.ts';
-import { call, failure, startTestNode, type TestNode } from './support.ts';
+import { concatBytes, toHex0x } from '../../../src/core/bytes.ts';
+import { decodeBlock, encodeBlock } from '../../../src/core/codec/index.ts';
+import { blockToJson } from '../../../src/core/json/index.ts';
+import type { Block } from '../../../src/core/model/index.ts';
+import { powScore } from '../../../src/core/pow/index.ts';
+import { BlockView, LedgerInclusionState, type NodeServiceClient } from '../../../src/grpc/gen/node.ts';
+import { blockFromProto, blockToProto } from '../../../src/grpc/mapping.ts';
+import { GrpcStatus } from '../../../src/grpc/status.ts';
+import { ZERO_BLOCK_ID } from '../../../src/node/genesis/genesis.ts';
+import { createMiner } from '../../../src/node/pow/miner.ts';
+import { createPowQueue, type PowQueue } from '../../../src/node/pow/queue.ts';
+import { startTestNode, type TestNode } from '../../../harness/node.ts';
+import { call, failure } from '../support.ts';
 
 const MIN_SCORE = 10; // a few thousand hashes: real PoW that takes milliseconds
 const enc = new TextEncoder();

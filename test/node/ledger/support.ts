@@ -2,21 +2,21 @@
  * The ledger tests' harness: a node composed over a memory store with the dev genesis' coordinator, its service and
  * its parts, and the blocks those tests submit (a tagged-data block, a milestone signed with the coordinator keys).
  */
-import { compareBytes } from '../../src/core/bytes.ts';
-import { encodeBlock } from '../../src/core/codec/index.ts';
-import { ed25519PublicKeyFromSeed, ed25519Sign } from '../../src/core/crypto/index.ts';
-import { milestoneIdOf } from '../../src/core/ids/index.ts';
-import type { Block, MilestonePayload } from '../../src/core/model/index.ts';
-import { MemoryKeyValueStore, NodeStore, type KeyValueStore } from '../../src/core/store/index.ts';
-import { composeNode, type ComposedNode } from '../../src/node/compose.ts';
-import { genesisFromJson, genesisToJson, type Genesis } from '../../src/node/genesis/genesis.ts';
-import type { NodeServiceImpl } from '../../src/node/grpc/service.ts';
-import type { Coordinator } from '../../src/node/ledger/coordinator.ts';
-import { devNetworkGenesis } from '../../src/node/genesis/dev-genesis.ts';
-import { coordinatorOf } from '../../src/node/genesis/genesis-ledger.ts';
-import { loadNetwork } from '../../src/node/genesis/network.ts';
-import { recordGenesis } from '../../src/node/genesis/open-network.ts';
-import { CollectingLogger } from './support.ts';
+import { compareBytes } from '../../../src/core/bytes.ts';
+import { encodeBlock } from '../../../src/core/codec/index.ts';
+import { ed25519PublicKeyFromSeed, ed25519Sign } from '../../../src/core/crypto/index.ts';
+import { milestoneIdOf } from '../../../src/core/ids/index.ts';
+import type { Block, MilestonePayload } from '../../../src/core/model/index.ts';
+import { MemoryKeyValueStore, NodeStore, type KeyValueStore } from '../../../src/core/store/index.ts';
+import { composeNode, type ComposedNode } from '../../../src/node/compose.ts';
+import { genesisFromJson, genesisToJson, type Genesis } from '../../../src/node/genesis/genesis.ts';
+import type { NodeServiceImpl } from '../../../src/node/grpc/service.ts';
+import type { Coordinator } from '../../../src/node/ledger/coordinator.ts';
+import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
+import { coordinatorOf } from '../../../src/node/genesis/genesis-ledger.ts';
+import { loadNetwork } from '../../../src/node/genesis/network.ts';
+import { recordGenesis } from '../../../src/node/genesis/open-network.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
 
 export function devGenesisJson(
   extra: Parameters<typeof devNetworkGenesis>[0] = { minPowScore: 0 },

@@ -5,25 +5,30 @@
  * amount and the refusals of inx-faucet, the storage deposit rule of a payout plan; and the REST routes in front.
  */
 import { expect } from 'chai';
-import { toHex0x } from '../../src/core/bytes.ts';
-import { decodeBlock, encodeBlock } from '../../src/core/codec/index.ts';
-import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../src/core/crypto/index.ts';
-import { bech32EncodeAddress, essenceHash, inputsCommitmentOf, networkIdFromName } from '../../src/core/ids/index.ts';
-import type { BasicOutput, Block, TransactionPayload } from '../../src/core/model/index.ts';
-import { MemoryKeyValueStore, NodeStore } from '../../src/core/store/index.ts';
-import { BlockView } from '../../src/grpc/gen/node.ts';
-import { composeNode, type ComposedNode } from '../../src/node/compose.ts';
-import { NodeError } from '../../src/node/support/errors.ts';
-import { Faucet, type FaucetSettings } from '../../src/node/faucet/faucet.ts';
-import { FaucetLedger } from '../../src/node/faucet/funds.ts';
-import { basicOutput, FAUCET_TAG, planPayouts } from '../../src/node/faucet/transaction.ts';
-import { ZERO_BLOCK_ID, type Genesis } from '../../src/node/genesis/genesis.ts';
-import { coordinatorOf, devWalletOf, ledgerGenesisOf } from '../../src/node/genesis/genesis-ledger.ts';
-import { devNetworkGenesis } from '../../src/node/genesis/dev-genesis.ts';
-import { recordGenesis } from '../../src/node/genesis/open-network.ts';
-import { TangleReader } from '../../src/node/tangle/reads.ts';
-import { inProcess, startTestGateway, type TestGateway } from '../gateway/harness.ts';
-import { CollectingLogger } from './support.ts';
+import { toHex0x } from '../../../src/core/bytes.ts';
+import { decodeBlock, encodeBlock } from '../../../src/core/codec/index.ts';
+import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../../src/core/crypto/index.ts';
+import {
+  bech32EncodeAddress,
+  essenceHash,
+  inputsCommitmentOf,
+  networkIdFromName,
+} from '../../../src/core/ids/index.ts';
+import type { BasicOutput, Block, TransactionPayload } from '../../../src/core/model/index.ts';
+import { MemoryKeyValueStore, NodeStore } from '../../../src/core/store/index.ts';
+import { BlockView } from '../../../src/grpc/gen/node.ts';
+import { composeNode, type ComposedNode } from '../../../src/node/compose.ts';
+import { NodeError } from '../../../src/node/support/errors.ts';
+import { Faucet, type FaucetSettings } from '../../../src/node/faucet/faucet.ts';
+import { FaucetLedger } from '../../../src/node/faucet/funds.ts';
+import { basicOutput, FAUCET_TAG, planPayouts } from '../../../src/node/faucet/transaction.ts';
+import { ZERO_BLOCK_ID, type Genesis } from '../../../src/node/genesis/genesis.ts';
+import { coordinatorOf, devWalletOf, ledgerGenesisOf } from '../../../src/node/genesis/genesis-ledger.ts';
+import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
+import { recordGenesis } from '../../../src/node/genesis/open-network.ts';
+import { TangleReader } from '../../../src/node/tangle/reads.ts';
+import { inProcess, startTestGateway, type TestGateway } from '../../gateway/harness.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
 
 const RICH_SEED = new Uint8Array(32).fill(0x42);
 const AMOUNT = 1_000_000n;

@@ -4,17 +4,17 @@
  * stops the scan (UNAVAILABLE), and and QueryOutputs through the gateway's port aborts its scan at the call's deadline.
  */
 import { expect } from 'chai';
-import { INDEXER_TABLES } from '../../src/core/ledger/index.ts';
-import { META, MemoryKeyValueStore, NodeStore, type Entry, type RangeOptions } from '../../src/core/store/index.ts';
-import type { LedgerJsonResponse, QueryOutputsRequest } from '../../src/grpc/gen/node.ts';
-import { NodeError } from '../../src/node/support/errors.ts';
-import type { NodeCallError } from '../../src/grpc/port.ts';
-import { GrpcStatus } from '../../src/grpc/status.ts';
-import { servicePort } from '../../src/node/grpc/port.ts';
-import type { NodeServiceImpl } from '../../src/node/grpc/service.ts';
-import { IndexerReader, RERUN_MAX_ENTRIES } from '../../src/node/ledger/indexer-reads.ts';
-import { basic, book, booked, ed, HRP, tagHex } from '../core/ledger/indexer/support.ts';
-import { CollectingLogger } from './support.ts';
+import { INDEXER_TABLES } from '../../../src/core/ledger/index.ts';
+import { META, MemoryKeyValueStore, NodeStore, type Entry, type RangeOptions } from '../../../src/core/store/index.ts';
+import type { LedgerJsonResponse, QueryOutputsRequest } from '../../../src/grpc/gen/node.ts';
+import { NodeError } from '../../../src/node/support/errors.ts';
+import type { NodeCallError } from '../../../src/grpc/port.ts';
+import { GrpcStatus } from '../../../src/grpc/status.ts';
+import { servicePort } from '../../../src/node/grpc/port.ts';
+import type { NodeServiceImpl } from '../../../src/node/grpc/service.ts';
+import { IndexerReader, RERUN_MAX_ENTRIES } from '../../../src/node/ledger/indexer-reads.ts';
+import { basic, book, booked, ed, HRP, tagHex } from '../../core/ledger/indexer/support.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
 
 const A = ed('reads A');
 

@@ -7,14 +7,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { compareBytes, fromHex0x } from '../../src/core/bytes.ts';
-import { encodeBlock } from '../../src/core/codec/index.ts';
-import { BootstrapRefusal } from '../../src/node/snapshots/verify.ts';
-import { readSnapshotFile, SnapshotFormatError } from '../../src/node/snapshots/format.ts';
-import { verifyMilestoneBlock } from '../../src/node/snapshots/verify.ts';
-import { ConfigError, parseRunArgs } from '../../src/node/config.ts';
-import { genesisFromJson, genesisToJson, type Genesis } from '../../src/node/genesis/genesis.ts';
-import { devNetworkGenesis } from '../../src/node/genesis/dev-genesis.ts';
+import { compareBytes, fromHex0x } from '../../../src/core/bytes.ts';
+import { encodeBlock } from '../../../src/core/codec/index.ts';
+import { BootstrapRefusal } from '../../../src/node/snapshots/verify.ts';
+import { readSnapshotFile, SnapshotFormatError } from '../../../src/node/snapshots/format.ts';
+import { verifyMilestoneBlock } from '../../../src/node/snapshots/verify.ts';
+import { ConfigError, parseRunArgs } from '../../../src/node/config.ts';
+import { genesisFromJson, genesisToJson, type Genesis } from '../../../src/node/genesis/genesis.ts';
+import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
 
 /** A genesis in the layout snapshot/snapshot.ts writes: the head, then one output per line, ascending by ID. */
 function layout(g: Genesis): string {

@@ -6,19 +6,19 @@
  */
 import { status as Status, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
 import { expect } from 'chai';
-import { toHex0x } from '../../src/core/bytes.ts';
-import { encodeBlock } from '../../src/core/codec/index.ts';
-import { aliasIdFromOutputId, bech32EncodeAddress, foundryId } from '../../src/core/ids/index.ts';
-import type { CommonOutput } from '../../src/core/model/index.ts';
-import { NodeEventsClient, type EventBatch } from '../../src/grpc/gen/events.ts';
-import { EventBus, type NodeEvent } from '../../src/node/events/bus.ts';
-import { parentsOfRaw, payloadBytesOfRaw } from '../../src/node/events/feed.ts';
-import { chainOf, unlockAddresses } from '../../src/node/events/outputs.ts';
-import { nodeEventsService } from '../../src/node/grpc/events.ts';
-import { InProcessEventsServer } from '../../src/node/grpc/in-process-events.ts';
-import { startGrpcServer, type GrpcServerHandle } from '../../src/node/grpc/server.ts';
+import { toHex0x } from '../../../src/core/bytes.ts';
+import { encodeBlock } from '../../../src/core/codec/index.ts';
+import { aliasIdFromOutputId, bech32EncodeAddress, foundryId } from '../../../src/core/ids/index.ts';
+import type { CommonOutput } from '../../../src/core/model/index.ts';
+import { NodeEventsClient, type EventBatch } from '../../../src/grpc/gen/events.ts';
+import { EventBus, type NodeEvent } from '../../../src/node/events/bus.ts';
+import { parentsOfRaw, payloadBytesOfRaw } from '../../../src/node/events/feed.ts';
+import { chainOf, unlockAddresses } from '../../../src/node/events/outputs.ts';
+import { nodeEventsService } from '../../../src/node/grpc/events.ts';
+import { InProcessEventsServer } from '../../../src/node/grpc/in-process-events.ts';
+import { startGrpcServer, type GrpcServerHandle } from '../../../src/node/grpc/server.ts';
 import { credentials } from '@grpc/grpc-js';
-import { CollectingLogger, startTestNode, type TestNode } from './support.ts';
+import { CollectingLogger, startTestNode, type TestNode } from '../../../harness/node.ts';
 
 const id = (n: number, len = 32): Uint8Array => new Uint8Array(len).fill(n);
 

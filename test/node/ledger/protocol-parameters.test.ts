@@ -3,15 +3,15 @@
  * /info lists it as pending until then, and intake applies it exactly from the milestone with that index on.
  */
 import { expect } from 'chai';
-import { encodeBlock, encodeProtocolParameters } from '../../src/core/codec/index.ts';
-import { META, MemoryKeyValueStore, NodeStore } from '../../src/core/store/index.ts';
-import { powScore } from '../../src/core/pow/index.ts';
-import type { Block } from '../../src/core/model/index.ts';
-import { composeNode, type ComposedNode } from '../../src/node/compose.ts';
-import { devNetworkGenesis } from '../../src/node/genesis/dev-genesis.ts';
-import { coordinatorOf } from '../../src/node/genesis/genesis-ledger.ts';
-import { recordGenesis } from '../../src/node/genesis/open-network.ts';
-import { CollectingLogger } from './support.ts';
+import { encodeBlock, encodeProtocolParameters } from '../../../src/core/codec/index.ts';
+import { META, MemoryKeyValueStore, NodeStore } from '../../../src/core/store/index.ts';
+import { powScore } from '../../../src/core/pow/index.ts';
+import type { Block } from '../../../src/core/model/index.ts';
+import { composeNode, type ComposedNode } from '../../../src/node/compose.ts';
+import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
+import { coordinatorOf } from '../../../src/node/genesis/genesis-ledger.ts';
+import { recordGenesis } from '../../../src/node/genesis/open-network.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
 
 const RAISED = 5000;
 

@@ -7,8 +7,8 @@
 import { expect } from 'chai';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { toHex, toHex0x } from '../../src/core/bytes.ts';
-import { SeenSet } from '../../src/node/peering/limits.ts';
+import { toHex, toHex0x } from '../../../src/core/bytes.ts';
+import { SeenSet } from '../../../src/node/peering/limits.ts';
 
 function forceGc(): () => void {
   setFlagsFromString('--expose-gc');

@@ -3,14 +3,15 @@
  * node on Shimmer's parameters, solidity from solid entry points, late parents healing their children, and tips.
  */
 import { expect } from 'chai';
-import { compareBytes, fromHex, toHex0x } from '../../src/core/bytes.ts';
-import { decodeBlock, encodeBlock } from '../../src/core/codec/index.ts';
-import { blockId as blockIdOf, transactionIdOf } from '../../src/core/ids/index.ts';
-import { SHIMMER_PROTOCOL, type Block, type TransactionPayload } from '../../src/core/model/index.ts';
-import { BlockView } from '../../src/grpc/gen/node.ts';
-import { devGenesis, ZERO_BLOCK_ID, type Genesis } from '../../src/node/genesis/genesis.ts';
-import { loadVectors } from '../../harness/vectors.ts';
-import { call, startTestNode, type TestNode } from './support.ts';
+import { compareBytes, fromHex, toHex0x } from '../../../src/core/bytes.ts';
+import { decodeBlock, encodeBlock } from '../../../src/core/codec/index.ts';
+import { blockId as blockIdOf, transactionIdOf } from '../../../src/core/ids/index.ts';
+import { SHIMMER_PROTOCOL, type Block, type TransactionPayload } from '../../../src/core/model/index.ts';
+import { BlockView } from '../../../src/grpc/gen/node.ts';
+import { devGenesis, ZERO_BLOCK_ID, type Genesis } from '../../../src/node/genesis/genesis.ts';
+import { loadVectors } from '../../../harness/vectors.ts';
+import { startTestNode, type TestNode } from '../../../harness/node.ts';
+import { call } from '../support.ts';
 
 interface ConeEntry {
   blockId: string;

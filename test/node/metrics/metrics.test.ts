@@ -4,12 +4,12 @@
  * the metrics and log flags, and the peer address forms of the peers routes.
  */
 import { expect } from 'chai';
-import { parseRunArgs } from '../../src/node/config.ts';
-import { jsonLogLine } from '../../src/node/logger.ts';
-import { ConfirmedMilestoneRates, RecentMilestones, SecondSeries } from '../../src/node/metrics/metrics.ts';
-import { dialAddress, multiAddressOf } from '../../src/node/peering/addresses.ts';
-import { NodeMetrics } from '../../src/node/metrics/node-metrics.ts';
-import { parseScrape, type Scrape } from '../support/prometheus.ts';
+import { parseRunArgs } from '../../../src/node/config.ts';
+import { jsonLogLine } from '../../../src/node/logger.ts';
+import { ConfirmedMilestoneRates, RecentMilestones, SecondSeries } from '../../../src/node/metrics/metrics.ts';
+import { dialAddress, multiAddressOf } from '../../../src/node/peering/addresses.ts';
+import { NodeMetrics } from '../../../src/node/metrics/node-metrics.ts';
+import { parseScrape, type Scrape } from '../../support/prometheus.ts';
 
 async function scrape(m: NodeMetrics): Promise<Scrape> {
   return parseScrape(await m.registry.metrics());

@@ -3,20 +3,26 @@
  * and brought up to date by each confirmation, and group commit of concurrent attaches.
  */
 import { expect } from 'chai';
-import { toHex, toHex0x } from '../../src/core/bytes.ts';
-import { encodeBlock } from '../../src/core/codec/index.ts';
-import { blockId as blockIdOf } from '../../src/core/ids/index.ts';
-import type { Block } from '../../src/core/model/index.ts';
-import { MemoryKeyValueStore, NodeStore, TABLES, type BatchOp, type WriteOptions } from '../../src/core/store/index.ts';
-import { composeNode, type ComposedNode } from '../../src/node/compose.ts';
-import { ZERO_BLOCK_ID } from '../../src/node/genesis/genesis.ts';
-import { devNetworkGenesis } from '../../src/node/genesis/dev-genesis.ts';
-import { coordinatorOf } from '../../src/node/genesis/genesis-ledger.ts';
-import { recordGenesis } from '../../src/node/genesis/open-network.ts';
-import { ConeRoots } from '../../src/node/tangle/cone-roots.ts';
-import { MAX_POOL_TIPS, TipSelector, URTS_DEFAULTS } from '../../src/node/tangle/urts.ts';
-import type { ProtocolState } from '../../src/node/ledger/protocol-state.ts';
-import { CollectingLogger } from './support.ts';
+import { toHex, toHex0x } from '../../../src/core/bytes.ts';
+import { encodeBlock } from '../../../src/core/codec/index.ts';
+import { blockId as blockIdOf } from '../../../src/core/ids/index.ts';
+import type { Block } from '../../../src/core/model/index.ts';
+import {
+  MemoryKeyValueStore,
+  NodeStore,
+  TABLES,
+  type BatchOp,
+  type WriteOptions,
+} from '../../../src/core/store/index.ts';
+import { composeNode, type ComposedNode } from '../../../src/node/compose.ts';
+import { ZERO_BLOCK_ID } from '../../../src/node/genesis/genesis.ts';
+import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
+import { coordinatorOf } from '../../../src/node/genesis/genesis-ledger.ts';
+import { recordGenesis } from '../../../src/node/genesis/open-network.ts';
+import { ConeRoots } from '../../../src/node/tangle/cone-roots.ts';
+import { MAX_POOL_TIPS, TipSelector, URTS_DEFAULTS } from '../../../src/node/tangle/urts.ts';
+import type { ProtocolState } from '../../../src/node/ledger/protocol-state.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
 
 /** A memory store that counts durable writes. */
 class CountingKv extends MemoryKeyValueStore {

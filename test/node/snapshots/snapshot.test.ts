@@ -11,20 +11,20 @@ import { expect } from 'chai';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { transactionIdOf } from '../../src/core/ids/index.ts';
-import { LEDGER_TABLES } from '../../src/core/ledger/index.ts';
-import { BlockView } from '../../src/grpc/gen/node.ts';
-import { signJwtHs256 } from '../../gateway/index.ts';
-import { toolCheck } from '../../src/cli/tool-check.ts';
-import { toolSnapshot } from '../../src/cli/tool-snapshot.ts';
-import { defaultConfig } from '../../src/node/config.ts';
-import { genesisFromJson, genesisToJson, type Genesis } from '../../src/node/genesis/genesis.ts';
-import { encodeProtocolParameters } from '../../src/core/codec/index.ts';
-import type { ReceiptMilestoneOption } from '../../src/core/model/index.ts';
-import { MemoryKeyValueStore } from '../../src/core/store/index.ts';
-import { writeSnapshot } from '../../src/node/snapshots/snapshot.ts';
-import { startNode, type RunningNode } from '../../src/node/node.ts';
-import { readGenesisFile } from '../../src/node/genesis/open-network.ts';
+import { transactionIdOf } from '../../../src/core/ids/index.ts';
+import { LEDGER_TABLES } from '../../../src/core/ledger/index.ts';
+import { BlockView } from '../../../src/grpc/gen/node.ts';
+import { signJwtHs256 } from '../../../gateway/index.ts';
+import { toolCheck } from '../../../src/cli/tool-check.ts';
+import { toolSnapshot } from '../../../src/cli/tool-snapshot.ts';
+import { defaultConfig } from '../../../src/node/config.ts';
+import { genesisFromJson, genesisToJson, type Genesis } from '../../../src/node/genesis/genesis.ts';
+import { encodeProtocolParameters } from '../../../src/core/codec/index.ts';
+import type { ReceiptMilestoneOption } from '../../../src/core/model/index.ts';
+import { MemoryKeyValueStore } from '../../../src/core/store/index.ts';
+import { writeSnapshot } from '../../../src/node/snapshots/snapshot.ts';
+import { startNode, type RunningNode } from '../../../src/node/node.ts';
+import { readGenesisFile } from '../../../src/node/genesis/open-network.ts';
 import {
   addressOf,
   genesisCoins,
@@ -37,9 +37,9 @@ import {
   transfer,
   walletSeed,
   type Coin,
-} from './pruning-support.ts';
-import { CollectingLogger } from './support.ts';
-import { bech32EncodeAddress } from '../../src/core/ids/index.ts';
+} from '../pruning/support.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
+import { bech32EncodeAddress } from '../../../src/core/ids/index.ts';
 
 const SECRET = 'snapshot-test-secret';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { allocatorInUse, allocatorNote } from '../../src/node/support/allocator.ts';
+import { allocatorInUse, allocatorNote } from '../../../src/node/support/allocator.ts';
 
 const line = (path: string): string => `7f0000000000-7f0000001000 r-xp 00000000 08:01 1234 ${path}`;
 
@@ -42,7 +42,7 @@ describe('allocator in use (start-up line)', () => {
     });
 
     it('a library file named by LEDGER_NODE_ALLOCATOR is taken as it is; a name that is none is refused', () => {
-      const file = new URL('../../package.json', import.meta.url).pathname;
+      const file = new URL('../../../package.json', import.meta.url).pathname;
       expect(run({ LEDGER_NODE_ALLOCATOR: file })).to.include({ status: 0, stdout: `${file}\n` });
       const bad = run({ LEDGER_NODE_ALLOCATOR: 'no-such-allocator' });
       expect(bad.status).to.equal(1);

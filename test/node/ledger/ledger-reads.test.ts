@@ -6,9 +6,9 @@
  * changes, receipts, the treasury, and the 400 / 404 answers.
  */
 import { expect } from 'chai';
-import { toHex0x } from '../../src/core/bytes.ts';
-import { decodeBlock, decodeOutput, decodePayload, encodeBlock, encodeOutput } from '../../src/core/codec/index.ts';
-import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../src/core/crypto/index.ts';
+import { toHex0x } from '../../../src/core/bytes.ts';
+import { decodeBlock, decodeOutput, decodePayload, encodeBlock, encodeOutput } from '../../../src/core/codec/index.ts';
+import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../../src/core/crypto/index.ts';
 import {
   bech32EncodeAddress,
   essenceHash,
@@ -17,9 +17,9 @@ import {
   networkIdFromName,
   outputId,
   transactionIdOf,
-} from '../../src/core/ids/index.ts';
-import { blockToJson, milestoneOptionToJson, outputToJson } from '../../src/core/json/index.ts';
-import { ledgerGenesisOf, coordinatorOf, devWalletOf } from '../../src/node/genesis/genesis-ledger.ts';
+} from '../../../src/core/ids/index.ts';
+import { blockToJson, milestoneOptionToJson, outputToJson } from '../../../src/core/json/index.ts';
+import { ledgerGenesisOf, coordinatorOf, devWalletOf } from '../../../src/node/genesis/genesis-ledger.ts';
 import type {
   BasicOutput,
   Block,
@@ -27,19 +27,19 @@ import type {
   MilestonePayload,
   ReceiptMilestoneOption,
   TransactionPayload,
-} from '../../src/core/model/index.ts';
-import { MemoryKeyValueStore, NodeStore } from '../../src/core/store/index.ts';
-import { BlockView } from '../../src/grpc/gen/node.ts';
-import { composeNode, type ComposedNode } from '../../src/node/compose.ts';
-import { NodeError } from '../../src/node/support/errors.ts';
-import { genesisFromJson, genesisToJson, ZERO_BLOCK_ID, type Genesis } from '../../src/node/genesis/genesis.ts';
-import { servicePort } from '../../src/node/grpc/port.ts';
-import { startGrpcServer, type GrpcServerHandle } from '../../src/node/grpc/server.ts';
-import type { IssuedMilestone } from '../../src/node/ledger/coordinator.ts';
-import { devNetworkGenesis } from '../../src/node/genesis/dev-genesis.ts';
-import { recordGenesis } from '../../src/node/genesis/open-network.ts';
-import { connectTo, startTestGateway, TRANSPORTS, type NodeEndpoint, type TestGateway } from '../gateway/harness.ts';
-import { CollectingLogger } from './support.ts';
+} from '../../../src/core/model/index.ts';
+import { MemoryKeyValueStore, NodeStore } from '../../../src/core/store/index.ts';
+import { BlockView } from '../../../src/grpc/gen/node.ts';
+import { composeNode, type ComposedNode } from '../../../src/node/compose.ts';
+import { NodeError } from '../../../src/node/support/errors.ts';
+import { genesisFromJson, genesisToJson, ZERO_BLOCK_ID, type Genesis } from '../../../src/node/genesis/genesis.ts';
+import { servicePort } from '../../../src/node/grpc/port.ts';
+import { startGrpcServer, type GrpcServerHandle } from '../../../src/node/grpc/server.ts';
+import type { IssuedMilestone } from '../../../src/node/ledger/coordinator.ts';
+import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
+import { recordGenesis } from '../../../src/node/genesis/open-network.ts';
+import { connectTo, startTestGateway, TRANSPORTS, type NodeEndpoint, type TestGateway } from '../../gateway/harness.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;

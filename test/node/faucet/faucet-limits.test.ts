@@ -4,19 +4,19 @@
  * with time (not synced, not enough funds, queue full) are UNAVAILABLE with a Retry-After hint, 503 over REST.
  */
 import { expect } from 'chai';
-import { bech32EncodeAddress } from '../../src/core/ids/index.ts';
-import { MemoryKeyValueStore, NodeStore } from '../../src/core/store/index.ts';
-import { composeNode, type ComposedNode } from '../../src/node/compose.ts';
-import { NodeError } from '../../src/node/support/errors.ts';
-import { faucetClientOf } from '../../src/node/faucet/clients.ts';
-import { Faucet, FAUCET_BUSY_RETRY_SECONDS, type FaucetSettings } from '../../src/node/faucet/faucet.ts';
-import { FaucetLedger } from '../../src/node/faucet/funds.ts';
-import { coordinatorOf, devWalletOf } from '../../src/node/genesis/genesis-ledger.ts';
-import { devNetworkGenesis } from '../../src/node/genesis/dev-genesis.ts';
-import { recordGenesis } from '../../src/node/genesis/open-network.ts';
-import { TangleReader } from '../../src/node/tangle/reads.ts';
-import { inProcess, startFakeNode, startTestGateway } from '../gateway/harness.ts';
-import { CollectingLogger } from './support.ts';
+import { bech32EncodeAddress } from '../../../src/core/ids/index.ts';
+import { MemoryKeyValueStore, NodeStore } from '../../../src/core/store/index.ts';
+import { composeNode, type ComposedNode } from '../../../src/node/compose.ts';
+import { NodeError } from '../../../src/node/support/errors.ts';
+import { faucetClientOf } from '../../../src/node/faucet/clients.ts';
+import { Faucet, FAUCET_BUSY_RETRY_SECONDS, type FaucetSettings } from '../../../src/node/faucet/faucet.ts';
+import { FaucetLedger } from '../../../src/node/faucet/funds.ts';
+import { coordinatorOf, devWalletOf } from '../../../src/node/genesis/genesis-ledger.ts';
+import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
+import { recordGenesis } from '../../../src/node/genesis/open-network.ts';
+import { TangleReader } from '../../../src/node/tangle/reads.ts';
+import { inProcess, startFakeNode, startTestGateway } from '../../gateway/harness.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
 
 const SETTINGS: Partial<FaucetSettings> = {
   amount: 1_000_000n,

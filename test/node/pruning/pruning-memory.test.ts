@@ -4,11 +4,11 @@
  * once that block is pruned.
  */
 import { expect } from 'chai';
-import { encodeBlock } from '../../src/core/codec/index.ts';
-import { blockId } from '../../src/core/ids/index.ts';
-import type { Block } from '../../src/core/model/index.ts';
-import { MemoryKeyValueStore } from '../../src/core/store/index.ts';
-import { milestones, openNode, submit, tagged, testGenesis } from './pruning-support.ts';
+import { encodeBlock } from '../../../src/core/codec/index.ts';
+import { blockId } from '../../../src/core/ids/index.ts';
+import type { Block } from '../../../src/core/model/index.ts';
+import { MemoryKeyValueStore } from '../../../src/core/store/index.ts';
+import { milestones, openNode, submit, tagged, testGenesis } from './support.ts';
 
 describe('pruning: the attacher forgets pruned tips and waits', function () {
   this.timeout(60000);

@@ -1,11 +1,11 @@
 /**
  * Submissions must not leave anything registered on the node's lifetime signal (the soak found AbortSignal.any doing
  * so on Node 20: about 0.8 KB per submission for good). That cancellation still reaches the PoW job is tested in
- * pow-queue.test.ts.
+ * pow/pow-queue.test.ts.
  */
 import { getEventListeners } from 'node:events';
 import { expect } from 'chai';
-import { startTestNode } from './support.ts';
+import { startTestNode } from '../../../harness/node.ts';
 
 /** What stays attached to a signal: its 'abort' listeners, and Node's internal set of dependant signals that
  * AbortSignal.any fills (where this Node version has it: the leak lived there). */

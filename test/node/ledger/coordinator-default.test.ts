@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { defaultConfig, type NodeConfig } from '../../src/node/config.ts';
-import { startNode } from '../../src/node/node.ts';
-import { CollectingLogger } from './support.ts';
+import { defaultConfig, type NodeConfig } from '../../../src/node/config.ts';
+import { startNode } from '../../../src/node/node.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
 
 describe('node: the built-in coordinator by default', function () {
   this.timeout(30_000);

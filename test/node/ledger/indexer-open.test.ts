@@ -14,11 +14,11 @@ import {
   LedgerState,
   queryOutputs,
   verifyOutputIndex,
-} from '../../src/core/ledger/index.ts';
-import { MemoryKeyValueStore, NodeStore, TABLES } from '../../src/core/store/index.ts';
-import { defaultConfig } from '../../src/node/config.ts';
-import { openNetwork } from '../../src/node/genesis/open-network.ts';
-import { CollectingLogger } from './support.ts';
+} from '../../../src/core/ledger/index.ts';
+import { MemoryKeyValueStore, NodeStore, TABLES } from '../../../src/core/store/index.ts';
+import { defaultConfig } from '../../../src/node/config.ts';
+import { openNetwork } from '../../../src/node/genesis/open-network.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
 
 describe('node: the output index on open', () => {
   let dir: string;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BlockView } from '../../src/grpc/gen/node.ts';
+import { BlockView } from '../../../src/grpc/gen/node.ts';
 import {
   blockResponse,
   blockV3Response,
@@ -7,9 +7,9 @@ import {
   requireId,
   V2_ID_LENGTH,
   V3_ID_LENGTH,
-} from '../../src/node/grpc/answers.ts';
-import { NodeError } from '../../src/node/support/errors.ts';
-import * as fx from '../grpc/fixtures.ts';
+} from '../../../src/node/grpc/answers.ts';
+import { NodeError } from '../../../src/node/support/errors.ts';
+import * as fx from '../../grpc/fixtures.ts';
 
 function nodeError(fn: () => unknown): NodeError {
   try {

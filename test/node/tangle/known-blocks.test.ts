@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { MemoryKeyValueStore, NodeStore, TABLES } from '../../src/core/store/index.ts';
-import { KnownBlocks } from '../../src/node/tangle/known-blocks.ts';
+import { MemoryKeyValueStore, NodeStore, TABLES } from '../../../src/core/store/index.ts';
+import { KnownBlocks } from '../../../src/node/tangle/known-blocks.ts';
 
 /** Block IDs are BLAKE2b outputs; any well-spread bytes do here. */
 function ids(n: number, seed: number): Uint8Array[] {
