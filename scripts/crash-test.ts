@@ -3,12 +3,12 @@
  * 2] [--milestone-interval 0.2] [--max-up-ms 2500] [--db-engine leveldb|rocksdb]`.
  * Runs `ledger-node run` under a submission load, SIGKILLs it at seeded random moments and restarts it each time,
  * then stops it cleanly and checks that every acknowledged (201) block is served with the same bytes and that
- * `ledger-node tool check` passes (test/e2e/crash/harness.ts). Exit 0 only with no loss and a passing check.
+ * `ledger-node tool check` passes (harness/crash/run.ts). Exit 0 only with no loss and a passing check.
  * `--data-dir` must be a new or empty folder; it is kept for inspection (`ledger-node tool check --data-dir DIR`).
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { isDbEngine } from '../src/storage/open.ts';
-import { median, runCrashTest } from '../test/e2e/crash/harness.ts';
+import { median, runCrashTest } from '../harness/crash/run.ts';
 import { scriptArg } from './lib/args.ts';
 
 function flag(name: string): string | undefined {

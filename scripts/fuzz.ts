@@ -12,7 +12,7 @@
  * base URL (e.g. http://127.0.0.1:14265) and counts the statuses; a 5xx, an error answer without the JSON error body,
  * or a dropped connection is a failure. Every failure is printed with its target and seed. Exit code 1 on failures.
  *
- * With --grpc it fuzzes a running node's gRPC doors (test/fuzz/grpc.ts, grpc-mux.ts, grpc-peer.ts): the requests
+ * With --grpc it fuzzes a running node's gRPC doors (harness/fuzz/grpc.ts, grpc-mux.ts, grpc-peer.ts): the requests
  * that once crashed the node and oversized IDs on every method first, then round-robin every NodeService method and
  * the mux (NodeMux/Exchange) on the node service door, and with --peer the peer door's Connect and DownloadSnapshot;
  * a call without a status in 5 s, a dropped connection, an INTERNAL answer or details that are not short,
@@ -22,9 +22,9 @@
  * With --case it sends the one case of that seed (against the same node, the same request) and prints its verdict.
  */
 import { parseArgs as parseFlags } from 'node:util';
-import { generate, loadTargets, runCase, Tally, type Target } from '../test/core/fuzz/targets.ts';
-import { Rng } from '../test/core/fuzz/mutate.ts';
-import { blockCase, rawHttpCases, sendCase, sendRaw, servesPost } from '../test/fuzz/http.ts';
+import { generate, loadTargets, runCase, Tally, type Target } from '../harness/fuzz/targets.ts';
+import { Rng } from '../harness/fuzz/mutate.ts';
+import { blockCase, rawHttpCases, sendCase, sendRaw, servesPost } from '../harness/fuzz/http.ts';
 import { settingsOf } from '../src/node/peering/context.ts';
 import { consoleLogger } from '../src/node/logger.ts';
 import {
@@ -34,7 +34,7 @@ import {
   wantInvalidArgument,
   type FuzzCase,
   type Verdict,
-} from '../test/fuzz/grpc-harness.ts';
+} from '../harness/fuzz/grpc-harness.ts';
 import {
   blockCorpus,
   callTyped,
@@ -46,8 +46,8 @@ import {
   targetOf,
   unaryCase,
   type NodeServiceMethod,
-} from '../test/fuzz/grpc.ts';
-import { muxCase, MUX_TARGET, sendMux } from '../test/fuzz/grpc-mux.ts';
+} from '../harness/fuzz/grpc.ts';
+import { muxCase, MUX_TARGET, sendMux } from '../harness/fuzz/grpc-mux.ts';
 import {
   connectCase,
   CONNECT_TARGET,
@@ -55,7 +55,7 @@ import {
   DOWNLOAD_TARGET,
   sendConnect,
   sendDownload,
-} from '../test/fuzz/grpc-peer.ts';
+} from '../harness/fuzz/grpc-peer.ts';
 
 interface Args {
   seconds: number;

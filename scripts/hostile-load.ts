@@ -19,8 +19,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { acceptable, mqttSession, surfaceCase } from '../test/fuzz/surfaces.ts';
-import { seeds } from '../test/fuzz/http.ts';
+import { acceptable, mqttSession, surfaceCase } from '../harness/fuzz/surfaces.ts';
+import { seeds } from '../harness/fuzz/http.ts';
 
 const GROWTH_LIMIT_MB = 100;
 

@@ -5,7 +5,7 @@
  * Starts `ledger-node run` on a temp folder (loopback, free ports) and, with --gateway, a separate
  * `ledger-node gateway` in front of it; then `concurrency` workers send mixed traffic through the REST API until the
  * time or the request budget is used up: GET block JSON / raw, metadata, tips, info, POST tagged data, transfers from
- * the dev wallet (lanes, test/e2e/crash/load.ts). Every `sample` seconds one row: throughput, p50/p95/p99 latency
+ * the dev wallet (lanes, harness/crash/load.ts). Every `sample` seconds one row: throughput, p50/p95/p99 latency
  * over all routes and for the slowest route, errors by status, the node's VmRSS / RssAnon from /proc/<pid>/status
  * (and the gateway's). At the end: per-route percentiles and errors over the whole run, and a verdict: growth of the
  * memory the node allocated itself (RssAnon; total RSS is printed too) per minute (least squares after the first
@@ -26,8 +26,8 @@ import {
   type Ack,
   type Lane,
   type Target,
-} from '../test/e2e/crash/load.ts';
-import { spawnGateway, spawnNode } from '../test/e2e/rest/support.ts';
+} from '../harness/crash/load.ts';
+import { spawnGateway, spawnNode } from '../harness/process.ts';
 import { scriptArg, scriptSwitch } from './lib/args.ts';
 
 function flag(name: string): string | undefined {

@@ -21,7 +21,7 @@ import { fromHex, toHex } from '../../src/core/bytes.ts';
 import { decodeBlock, encodeBlock } from '../../src/core/codec/index.ts';
 import { blake2b256 } from '../../src/core/crypto/blake2b.ts';
 import { blockId } from '../../src/core/ids/index.ts';
-import { loadVectors } from '../../test/support/vectors.ts';
+import { loadVectors } from '../../harness/vectors.ts';
 import { median, timeOps } from './timing.ts';
 import { scriptArg } from '../../scripts/lib/args.ts';
 

@@ -16,7 +16,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { spawnGateway, spawnNode } from '../../test/e2e/rest/support.ts';
+import { spawnGateway, spawnNode } from '../../harness/process.ts';
 import { httpClient } from '../load/http.ts';
 import { scriptArg } from '../../scripts/lib/args.ts';
 

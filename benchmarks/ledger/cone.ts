@@ -12,7 +12,7 @@ import {
   outputsOf,
   type BuiltBlock,
   type Spendable,
-} from '../../test/core/ledger/support.ts';
+} from '../../harness/fixtures/ledger.ts';
 
 const CHAINS = 50;
 const AMOUNT = 1_000_000n;

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { encodeBlock } from '../../src/core/codec/index.ts';
 import { blockId as blockIdOf } from '../../src/core/ids/index.ts';
 import { fromHex0x, toHex0x } from '../../src/core/bytes.ts';
-import { spawnNode } from '../../test/e2e/rest/support.ts';
+import { spawnNode } from '../../harness/process.ts';
 import { httpClient, percentile } from './http.ts';
 import { scriptArg } from '../../scripts/lib/args.ts';
 

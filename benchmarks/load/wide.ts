@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fromHex0x, toHex0x } from '../../src/core/bytes.ts';
 import { encodeBlock } from '../../src/core/codec/index.ts';
-import { spawnNode } from '../../test/e2e/rest/support.ts';
+import { spawnNode } from '../../harness/process.ts';
 import { httpClient, percentile, type HttpClient } from './http.ts';
 import { scriptArg } from '../../scripts/lib/args.ts';
 

@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { folderSize } from '../../src/node/pruning/size.ts';
-import { BIN, spawnNode } from '../../test/e2e/rest/support.ts';
+import { BIN, spawnNode } from '../../harness/process.ts';
 import { scriptArg } from '../../scripts/lib/args.ts';
 
 const arg = (name: string, dflt: string): string => scriptArg(name, dflt);

@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { toHex0x } from '../../src/core/bytes.ts';
 import { NodeStore, TABLES } from '../../src/core/store/index.ts';
 import { openDataDirStore } from '../../src/storage/open.ts';
-import { spawnNode, type SpawnedNode } from '../../test/e2e/rest/support.ts';
+import { spawnNode, type SpawnedNode } from '../../harness/process.ts';
 import { httpClient, percentile } from '../load/http.ts';
 import { scriptArg } from '../../scripts/lib/args.ts';
 

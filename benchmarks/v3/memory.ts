@@ -13,7 +13,7 @@ import { NodeStore } from '../../src/core/store/index.ts';
 import { V3_DAG_LIMITS } from '../../src/node/v3/dag.ts';
 import { V3Engine } from '../../src/node/v3/engine.ts';
 import { openKeyValueStore } from '../../src/storage/open.ts';
-import { basicBlock, GENESIS_TIME, testGenesisV3, USER } from '../../test/node/v3/helpers.ts';
+import { basicBlock, GENESIS_TIME, testGenesisV3, USER } from '../../harness/fixtures/v3.ts';
 import { scriptArg } from '../../scripts/lib/args.ts';
 
 function flag(name: string, fallback: number): number {

@@ -18,7 +18,7 @@ import {
   testGenesisV3,
   USER,
   WALLET,
-} from '../../test/node/v3/helpers.ts';
+} from '../../harness/fixtures/v3.ts';
 
 async function run(seats: number, blocks: number, txs: number): Promise<void> {
   const g = testGenesisV3({ seats, funded: txs });

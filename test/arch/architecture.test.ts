@@ -1,6 +1,6 @@
 /**
  * Dependency direction: gateway -> grpc ; node -> grpc, storage, core ; storage -> core ; core -> core + @noble/*,
- * @scure/base. Reads the import specifiers of every source file and checks them against these rules.
+ * @scure/base ; harness -> src, gateway ; test, scripts, benchmarks -> harness, never scripts or benchmarks -> test. Reads the import specifiers of every source file and checks them against these rules.
  */
 import { expect } from 'chai';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -123,6 +123,34 @@ describe('architecture', () => {
           bad.push(`${relative(root, f)} imports wire types ${spec}`);
       }
     }
+    expect(bad).to.deep.equal([]);
+  });
+
+  it('harness (the node harness) imports only src, gateway and itself; scripts and benchmarks never import test/', () => {
+    // One way to start a node, shared by tests, scripts and benchmarks, lives outside test/ so that scripts and
+    // benchmarks do not reach into the test tree; the shipped code (src, gateway) never depends on it.
+    const bad: string[] = [];
+    for (const f of files('harness')) {
+      for (const spec of imports(f)) {
+        if (!spec.startsWith('.')) continue;
+        const a = area(f, spec);
+        if (!(a.startsWith('src/') || a === 'gateway' || a === 'harness'))
+          bad.push(`${relative(root, f)} imports ${spec}`);
+      }
+    }
+    for (const dir of ['scripts', 'benchmarks']) {
+      for (const f of files(dir)) {
+        for (const spec of imports(f))
+          if (spec.startsWith('.') && area(f, spec) === 'test') bad.push(`${relative(root, f)} imports ${spec}`);
+      }
+    }
+    for (const dir of ['src', 'gateway']) {
+      for (const f of files(dir)) {
+        for (const spec of imports(f))
+          if (spec.startsWith('.') && area(f, spec) === 'harness') bad.push(`${relative(root, f)} imports ${spec}`);
+      }
+    }
+    expect(files('harness')).to.not.deep.equal([]);
     expect(bad).to.deep.equal([]);
   });
 

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { loadVectors } from '../support/vectors.ts';
+import { loadVectors } from '../../harness/vectors.ts';
 
 const bin = fileURLToPath(new URL('../../bin/ledger-node.js', import.meta.url));
 

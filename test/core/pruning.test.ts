@@ -17,7 +17,14 @@ import {
   type PruneRunner,
 } from '../../src/core/pruning/index.ts';
 import { MemoryKeyValueStore, TABLES, tableKey, type NodeStore } from '../../src/core/store/index.ts';
-import { basicOutput, GENESIS_INDEX as G, TestNetwork, transfer, Wallet, type BuiltBlock } from './ledger/support.ts';
+import {
+  basicOutput,
+  GENESIS_INDEX as G,
+  TestNetwork,
+  transfer,
+  Wallet,
+  type BuiltBlock,
+} from '../../harness/fixtures/ledger.ts';
 
 const alice = new Wallet('alice');
 const bob = new Wallet('bob');

@@ -16,8 +16,8 @@ import { MemoryKeyValueStore } from '../../src/core/store/index.ts';
 import { BlockView, NodeServiceService } from '../../src/grpc/gen/node.ts';
 import { defaultConfig } from '../../src/node/config.ts';
 import { startNode, type RunningNode } from '../../src/node/node.ts';
-import { CollectingLogger } from '../node/support.ts';
-import { connectAsPeer } from '../support/peer-handshake.ts';
+import { CollectingLogger } from '../../harness/node.ts';
+import { connectAsPeer } from '../../harness/peer-handshake.ts';
 import {
   CALL_DEADLINE_MS,
   GrpcTally,
@@ -29,7 +29,7 @@ import {
   within,
   type FuzzCase,
   type Verdict,
-} from './grpc-harness.ts';
+} from '../../harness/fuzz/grpc-harness.ts';
 import {
   blockCorpus,
   callTyped,
@@ -44,9 +44,16 @@ import {
   unaryCase,
   type BlockCorpus,
   type Known,
-} from './grpc.ts';
-import { MUX_TARGET, muxCase, sendMux } from './grpc-mux.ts';
-import { CONNECT_TARGET, connectCase, DOWNLOAD_TARGET, downloadCase, sendConnect, sendDownload } from './grpc-peer.ts';
+} from '../../harness/fuzz/grpc.ts';
+import { MUX_TARGET, muxCase, sendMux } from '../../harness/fuzz/grpc-mux.ts';
+import {
+  CONNECT_TARGET,
+  connectCase,
+  DOWNLOAD_TARGET,
+  downloadCase,
+  sendConnect,
+  sendDownload,
+} from '../../harness/fuzz/grpc-peer.ts';
 
 const MASTER_SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 const MAX_FAILURES = Number(process.env.FUZZ_MAX_FAILURES ?? 2);

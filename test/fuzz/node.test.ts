@@ -1,39 +1,28 @@
 /**
- * The running node (startNode: memory store, in-process REST gateway, no proof of work) under mutated block
+ * The running node (harness/node.ts startConfiguredNode: memory store, in-process REST gateway, no proof of work) under mutated block
  * submissions and malformed HTTP: every answer is 2xx or 4xx with the JSON error body, never 5xx, and a GET of a
  * known block still works after each batch. A failure names the target and seed (replay with scripts/fuzz.ts).
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { MemoryKeyValueStore } from '../../src/core/store/index.ts';
-import { defaultConfig } from '../../src/node/config.ts';
-import { startNode, type RunningNode } from '../../src/node/node.ts';
-import { CollectingLogger } from '../node/support.ts';
-import { loadTargets } from '../core/fuzz/targets.ts';
-import { blockCase, rawHttpCases, seeds, sendCase, sendRaw, servesPost } from './http.ts';
+import { CollectingLogger, type ConfiguredNode, startConfiguredNode } from '../../harness/node.ts';
+import { loadTargets } from '../../harness/fuzz/targets.ts';
+import { blockCase, rawHttpCases, seeds, sendCase, sendRaw, servesPost } from '../../harness/fuzz/http.ts';
 
 const CASES_PER_TARGET = 120;
 const MASTER_SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 
 describe('fuzz: the running node answers mutated submissions with 2xx/4xx, never 5xx', function () {
   this.timeout(120_000);
-  let dir: string;
-  let node: RunningNode;
+  let harness: ConfiguredNode;
   let base: string;
   let knownBlock: string;
   let logger: CollectingLogger;
   const statuses = new Map<number, number>();
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ledger-fuzz-'));
     logger = new CollectingLogger();
-    node = await startNode(
-      { ...defaultConfig(), dataDir: dir, grpcPort: 0, restPort: 0, minPowScore: 0, powWorkers: 0 },
-      { logger, kv: new MemoryKeyValueStore() },
-    );
-    base = `http://127.0.0.1:${node.restPort}`;
+    harness = await startConfiguredNode({ minPowScore: 0, powWorkers: 0 }, { logger, store: 'memory' });
+    base = harness.rest;
     const res = await fetch(`${base}/api/core/v2/blocks`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -43,8 +32,7 @@ describe('fuzz: the running node answers mutated submissions with 2xx/4xx, never
     knownBlock = ((await res.json()) as { blockId: string }).blockId;
   });
   after(async () => {
-    await node.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await harness.stop();
   });
 
   async function stillServes(): Promise<void> {
@@ -76,7 +64,7 @@ describe('fuzz: the running node answers mutated submissions with 2xx/4xx, never
   }
 
   it('malformed HTTP requests get a 4xx (or a closed connection for unparseable ones), never 5xx', async () => {
-    const port = node.restPort!;
+    const port = harness.node.restPort!;
     const seen: string[] = [];
     for (const c of rawHttpCases(`127.0.0.1:${port}`)) {
       const { status } = await sendRaw(port, c.raw, 5000, c.halfClose === true);

@@ -34,7 +34,7 @@ import {
 } from '../../gateway/index.ts';
 import { EventBus } from '../../src/node/events/bus.ts';
 import { InProcessEventsServer } from '../../src/node/grpc/in-process-events.ts';
-import { CollectingLogger } from '../node/support.ts';
+import { CollectingLogger } from '../../harness/node.ts';
 
 /** How the gateway reaches the node. */
 export type Transport = 'gRPC' | 'mux' | 'in-process';

@@ -6,46 +6,28 @@
  * standalone gateway's), once over the in-process transport (`ledger-node run`'s).
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { MemoryKeyValueStore } from '../../src/core/store/index.ts';
-import { defaultConfig } from '../../src/node/config.ts';
-import { startNode, type RunningNode } from '../../src/node/node.ts';
-import { CollectingLogger } from '../node/support.ts';
+import { type ConfiguredNode, startConfiguredNode } from '../../harness/node.ts';
 import { describeOverTransports } from './harness.ts';
 
 const UNREACHABLE_SCORE = 4_000_000_000; // ~24 zero trits: far beyond any test's time
 
 describeOverTransports('bounded PoW queue through the real node (503 + Retry-After)', function (transport) {
   this.timeout(30_000);
-  let dir: string;
-  let node: RunningNode | undefined;
+  let harness: ConfiguredNode | undefined;
 
-  before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'ledger-limits-'));
-  });
   after(async () => {
-    await node?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await harness?.stop();
   });
 
   it('refuses the job over the queue size at once, keeps serving reads, and ends the waiting job on stop', async () => {
-    const config = {
-      ...defaultConfig(),
-      dataDir: dir,
-      grpcPort: 0,
-      restPort: 0,
-      minPowScore: UNREACHABLE_SCORE,
-      powWorkers: 1,
-      powQueueSize: 1,
-    };
-    node = await startNode(config, {
-      logger: new CollectingLogger(),
-      kv: new MemoryKeyValueStore(),
-      restTransport: ({ gRPC: 'grpc', mux: 'mux', 'in-process': 'in-process' } as const)[transport],
-    });
-    const url = `http://127.0.0.1:${node.restPort}/api/core/v2`;
+    harness = await startConfiguredNode(
+      { minPowScore: UNREACHABLE_SCORE, powWorkers: 1, powQueueSize: 1 },
+      {
+        store: 'memory',
+        restTransport: ({ gRPC: 'grpc', mux: 'mux', 'in-process': 'in-process' } as const)[transport],
+      },
+    );
+    const url = `${harness.rest}/api/core/v2`;
     const submit = (n: number): Promise<Response> =>
       fetch(`${url}/blocks`, {
         method: 'POST',
@@ -69,7 +51,7 @@ describeOverTransports('bounded PoW queue through the real node (503 + Retry-Aft
     expect(await info()).to.equal(200); // reads are not queued behind proof of work
 
     const t0 = Date.now();
-    await node.stop();
+    await harness.stop();
     const firstStatus = await first.then(
       (r) => r.status,
       () => 0,
@@ -79,6 +61,6 @@ describeOverTransports('bounded PoW queue through the real node (503 + Retry-Aft
       firstStatus === 0 || (firstStatus >= 400 && firstStatus !== 500),
       `first submission ended with ${firstStatus}`,
     ).to.equal(true);
-    node = undefined;
+    harness = undefined;
   });
 });

@@ -32,7 +32,7 @@ import { NodeError } from '../../src/node/support/errors.ts';
 import { nodeServiceHandlers } from '../../src/node/grpc/handlers.ts';
 import { serveNodeMux } from '../../src/node/grpc/mux-server.ts';
 import type { ServiceMethods } from '../../src/node/grpc/port.ts';
-import { CollectingLogger } from '../node/support.ts';
+import { CollectingLogger } from '../../harness/node.ts';
 import { freePort } from './harness.ts';
 
 type Method = NodeMethod;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { BlockView, LedgerInclusionState } from '../../src/grpc/gen/node.ts';
-import { loadVectors } from '../support/vectors.ts';
+import { loadVectors } from '../../harness/vectors.ts';
 import {
   bytesOf,
   describeOverTransports,

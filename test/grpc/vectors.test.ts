@@ -8,7 +8,7 @@ import { decodeBlock, decodeOutput, encodeBlock, encodeOutput } from '../../src/
 import { OUTPUT_TREASURY, type Output } from '../../src/core/model/index.ts';
 import * as pb from '../../src/grpc/gen/stardust.ts';
 import { blockFromProto, blockToProto, codecs } from '../../src/grpc/mapping.ts';
-import { loadVectors } from '../support/vectors.ts';
+import { loadVectors } from '../../harness/vectors.ts';
 
 interface BlockVector {
   name: string;

@@ -16,7 +16,7 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { loadVectors } from '../support/vectors.ts';
+import { loadVectors } from '../../harness/vectors.ts';
 import { block, type BlockKind } from '../support/arbitrary-model.ts';
 import { fromHex, toHex, toHex0x } from '../../src/core/bytes.ts';
 import { decodeBlock, encodeBlock, encodePayload } from '../../src/core/codec/index.ts';

@@ -21,7 +21,7 @@ import { PeerServiceClient } from '../../src/grpc/gen/peer.ts';
 import { ConfigError, defaultConfig, type NodeConfig } from '../../src/node/config.ts';
 import { isLoopbackHost } from '../../src/node/doors.ts';
 import { startNode, type RunningNode } from '../../src/node/node.ts';
-import { CollectingLogger } from './support.ts';
+import { CollectingLogger } from '../../harness/node.ts';
 
 const SECRET = 'doors-test-secret';
 const now = (): number => Math.floor(Date.now() / 1000);

@@ -13,7 +13,8 @@ import { BlockView, NodeServiceClient } from '../../src/grpc/gen/node.ts';
 import { ConfigError, defaultConfig, type NodeConfig } from '../../src/node/config.ts';
 import { devGenesis, genesisFromJson, genesisToJson } from '../../src/node/genesis/genesis.ts';
 import { packageVersion, startNode, type RunningNode } from '../../src/node/node.ts';
-import { call, CollectingLogger, failure } from './support.ts';
+import { CollectingLogger } from '../../harness/node.ts';
+import { call, failure } from './support.ts';
 
 function configFor(dataDir: string, extra: Partial<NodeConfig> = {}): NodeConfig {
   return { ...defaultConfig(), dataDir, grpcPort: 0, restPort: 0, minPowScore: 10, powWorkers: 1, ...extra };

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { defaultConfig, parseRunArgs, ConfigError } from '../../src/node/config.ts';
 import { startNode, type RunningNode } from '../../src/node/node.ts';
-import { CollectingLogger } from './support.ts';
+import { CollectingLogger } from '../../harness/node.ts';
 
 describe('node: REST limits from the run flags', function () {
   this.timeout(30_000);

@@ -12,7 +12,7 @@ import { decodeBlock, decodeCommonOutput, encodeBlock } from '../../src/core/cod
 import { blockId as blockIdOf } from '../../src/core/ids/index.ts';
 import { payloadFromJson } from '../../src/core/json/index.ts';
 import type { Block, CommonOutput, MilestonePayload, ProtocolParameters } from '../../src/core/model/index.ts';
-import { loadVectors } from './vectors.ts';
+import { loadVectors } from '../../harness/vectors.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;

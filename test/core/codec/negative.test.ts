@@ -1,6 +1,6 @@
 /** Hand-made malformed inputs: every rule family of the strict decoder, each with its error code. */
 import { expect } from 'chai';
-import { loadVectors } from '../../support/vectors.ts';
+import { loadVectors } from '../../../harness/vectors.ts';
 import { concatBytes, fromHex } from '../../../src/core/bytes.ts';
 import { isProtocolError, type ProtocolError } from '../../../src/core/errors.ts';
 import {

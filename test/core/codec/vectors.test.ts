@@ -1,7 +1,7 @@
 /** The codec against the real and sourced vectors: blocks, single objects, outputs, essences, milestones. */
 import { expect } from 'chai';
 import { blake2b } from '@noble/hashes/blake2.js';
-import { loadVectors } from '../../support/vectors.ts';
+import { loadVectors } from '../../../harness/vectors.ts';
 import { toHex } from '../../../src/core/bytes.ts';
 import { isProtocolError } from '../../../src/core/errors.ts';
 import {

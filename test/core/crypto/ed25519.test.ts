@@ -8,7 +8,7 @@ import {
   ed25519Verify,
 } from '../../../src/core/crypto/index.ts';
 import { ADDRESS_ED25519 } from '../../../src/core/model/index.ts';
-import { loadVectors } from '../../support/vectors.ts';
+import { loadVectors } from '../../../harness/vectors.ts';
 
 const zip215 = loadVectors('stardust/signatures_ed25519_zip215.json');
 const addresses = loadVectors('stardust/addresses.json');

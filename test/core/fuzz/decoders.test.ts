@@ -7,8 +7,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { ProtocolError } from '../../../src/core/errors.ts';
-import { BYTE_MUTATIONS, JSON_MUTATIONS, mutateBytes, mutateJson, Rng } from './mutate.ts';
-import { generate, loadTargets, runCase, Tally, type Target } from './targets.ts';
+import { BYTE_MUTATIONS, JSON_MUTATIONS, mutateBytes, mutateJson, Rng } from '../../../harness/fuzz/mutate.ts';
+import { generate, loadTargets, runCase, Tally, type Target } from '../../../harness/fuzz/targets.ts';
 
 const RUNS_PER_TARGET = 150;
 const targets = loadTargets();

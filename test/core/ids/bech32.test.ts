@@ -3,7 +3,7 @@ import { fromHex, toHex0x } from '../../../src/core/bytes.ts';
 import { ProtocolError } from '../../../src/core/errors.ts';
 import { bech32Decode, bech32DecodeAddress, bech32Encode, bech32EncodeAddress } from '../../../src/core/ids/index.ts';
 import { ADDRESS_ALIAS, ADDRESS_ED25519, ADDRESS_NFT, type Address } from '../../../src/core/model/index.ts';
-import { loadVectors } from '../../support/vectors.ts';
+import { loadVectors } from '../../../harness/vectors.ts';
 
 const addresses = loadVectors('stardust/addresses.json');
 const outputs = loadVectors('stardust/outputs.json');

@@ -13,7 +13,7 @@ import {
   parseOutputId,
   transactionId,
 } from '../../../src/core/ids/index.ts';
-import { loadVectors } from '../../support/vectors.ts';
+import { loadVectors } from '../../../harness/vectors.ts';
 import { sliceBlock, sliceMilestone } from './slice.ts';
 
 const networkid = loadVectors('stardust/networkid.json');

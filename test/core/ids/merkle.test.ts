@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { fromHex, toHex } from '../../../src/core/bytes.ts';
 import { blake2b256 } from '../../../src/core/crypto/index.ts';
 import { merkleLeafHash, merkleNodeHash, merkleRoot } from '../../../src/core/ids/index.ts';
-import { loadVectors } from '../../support/vectors.ts';
+import { loadVectors } from '../../../harness/vectors.ts';
 
 const merkle = loadVectors('stardust/merkle.json');
 

@@ -27,7 +27,7 @@ import {
   type Block,
   type TransactionPayload,
 } from '../../../src/core/model/index.ts';
-import { loadVectors } from '../../support/vectors.ts';
+import { loadVectors } from '../../../harness/vectors.ts';
 
 const blocks = loadVectors('stardust/blocks.json');
 const milestones = loadVectors('stardust/milestones.json');

@@ -16,7 +16,7 @@ import {
   type MilestoneKeyRange,
 } from '../../../src/core/ids/index.ts';
 import { SIGNATURE_ED25519, type Ed25519Signature } from '../../../src/core/model/index.ts';
-import { loadVectors } from '../../support/vectors.ts';
+import { loadVectors } from '../../../harness/vectors.ts';
 import { sliceBlock, sliceMilestone, sliceTransaction, type SlicedBlock } from './slice.ts';
 
 const data = loadVectors('stardust/shimmer_mainnet_milestones_17339_17341.json');

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { blockFromJson, blockToJson } from '../../../src/core/json/index.ts';
-import { loadVectors } from '../../support/vectors.ts';
+import { loadVectors } from '../../../harness/vectors.ts';
 import { expectReject } from './helpers.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

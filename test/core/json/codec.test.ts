@@ -32,7 +32,7 @@ import {
 } from '../../../src/core/codec/index.ts';
 import * as J from '../../../src/core/json/index.ts';
 import type { Feature, MilestonePayload } from '../../../src/core/model/index.ts';
-import { loadVectors } from '../../support/vectors.ts';
+import { loadVectors } from '../../../harness/vectors.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 interface Kind<M> {

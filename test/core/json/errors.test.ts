@@ -20,7 +20,7 @@ import {
   unlockFromJson,
 } from '../../../src/core/json/index.ts';
 import type { BasicOutput, NativeToken } from '../../../src/core/model/index.ts';
-import { loadVectors } from '../../support/vectors.ts';
+import { loadVectors } from '../../../harness/vectors.ts';
 import { clone, expectReject, hex } from './helpers.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

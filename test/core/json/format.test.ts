@@ -15,7 +15,7 @@ import {
   unlockConditionToJson,
 } from '../../../src/core/json/index.ts';
 import { SHIMMER_PROTOCOL } from '../../../src/core/model/index.ts';
-import { loadVectors } from '../../support/vectors.ts';
+import { loadVectors } from '../../../harness/vectors.ts';
 import { clone, expectReject, hex } from './helpers.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

@@ -26,7 +26,7 @@ import {
   unlockFromJson,
   unlockToJson,
 } from '../../../src/core/json/index.ts';
-import { loadVectors } from '../../support/vectors.ts';
+import { loadVectors } from '../../../harness/vectors.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type RoundTrip = (json: unknown) => unknown;

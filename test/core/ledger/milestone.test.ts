@@ -20,7 +20,7 @@ import {
   Wallet,
   type BuiltBlock,
   type MilestoneDraft,
-} from './support.ts';
+} from '../../../harness/fixtures/ledger.ts';
 
 const alice = new Wallet('alice');
 const bob = new Wallet('bob');

@@ -30,7 +30,7 @@ import {
   PROTOCOL,
   TestNetwork,
   Wallet,
-} from './support.ts';
+} from '../../../harness/fixtures/ledger.ts';
 
 const alice = new Wallet('alice');
 

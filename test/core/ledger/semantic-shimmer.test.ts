@@ -16,7 +16,7 @@ import {
   type CommonOutput,
   type TransactionPayload,
 } from '../../../src/core/model/index.ts';
-import { loadVectors } from '../../support/vectors.ts';
+import { loadVectors } from '../../../harness/vectors.ts';
 
 interface ConeBlock {
   whiteFlagIndex: number;

@@ -21,7 +21,7 @@ import {
   transfer,
   Wallet,
   type BuiltBlock,
-} from './support.ts';
+} from '../../../harness/fixtures/ledger.ts';
 
 const alice = new Wallet('alice');
 const bob = new Wallet('bob');

@@ -20,7 +20,7 @@ import {
   type LaneKernel,
   type SearcherKind,
 } from '../../../src/core/pow/index.ts';
-import { loadVectors } from '../../support/vectors.ts';
+import { loadVectors } from '../../../harness/vectors.ts';
 import { hashLanes } from './lanes-helper.ts';
 
 const V = loadVectors('stardust/pow.json');

@@ -21,7 +21,7 @@ import {
   type KeyValueStore,
   type RangeOptions,
 } from '../../../src/core/store/index.ts';
-import { loadVectors } from '../../support/vectors.ts';
+import { loadVectors } from '../../../harness/vectors.ts';
 import { bech32EncodeAddress } from '../../../src/core/ids/index.ts';
 import {
   indexLedgerChanges,

@@ -1,7 +1,7 @@
 /** Shared helpers for the v3 tests: vectors, the TIP-49 parameters, hex. */
 import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
 import { protocolParametersFromJsonV3, type ProtocolParametersV3 } from '../../../src/core/v3/index.ts';
-import { loadVectors } from '../../support/vectors.ts';
+import { loadVectors } from '../../../harness/vectors.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Any = any;

@@ -1,6 +1,6 @@
 /** minStorageDeposit (docs/protocol.md §15) against the iota.go values in outputs.json and the real Shimmer outputs. */
 import { expect } from 'chai';
-import { loadVectors } from '../../support/vectors.ts';
+import { loadVectors } from '../../../harness/vectors.ts';
 import { fromHex } from '../../../src/core/bytes.ts';
 import { decodeOutput, encodeOutput } from '../../../src/core/codec/index.ts';
 import { minStorageDeposit, minStorageDepositReturn } from '../../../src/core/validation/index.ts';

@@ -1,7 +1,7 @@
 /** validateBlockSyntax: real Shimmer blocks pass; every rule family fails with its code and names the field. */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { loadVectors } from '../../support/vectors.ts';
+import { loadVectors } from '../../../harness/vectors.ts';
 import { anyBlock } from '../../support/arbitrary-model.ts';
 import { fromHex } from '../../../src/core/bytes.ts';
 import { isProtocolError, type ProtocolError } from '../../../src/core/errors.ts';

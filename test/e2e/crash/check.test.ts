@@ -22,7 +22,7 @@ import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
 import { ledgerGenesisOf } from '../../../src/node/genesis/genesis-ledger.ts';
 import { startNode } from '../../../src/node/node.ts';
 import { QuietLogger } from '../ledger/support.ts';
-import { makeLanes, postTagged, readDevWallet, request, type Ack, type Target } from './load.ts';
+import { makeLanes, postTagged, readDevWallet, request, type Ack, type Target } from '../../../harness/crash/load.ts';
 import { readFileSync } from 'node:fs';
 
 async function quietly<T>(fn: () => Promise<T>): Promise<{ value: T; out: string }> {

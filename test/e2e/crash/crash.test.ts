@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { DB_ENGINES, ENGINE_FOLDERS } from '../../../src/storage/open.ts';
-import { runCrashTest } from './harness.ts';
+import { runCrashTest } from '../../../harness/crash/run.ts';
 
 const KILLS = 2;
 

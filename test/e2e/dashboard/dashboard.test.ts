@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { spawnNode, taggedData, type SpawnedNode } from '../rest/support.ts';
+import { spawnNode, type SpawnedNode } from '../../../harness/process.ts';
+import { taggedData } from '../rest/support.ts';
 
 const ENSURE = fileURLToPath(new URL('../../../scripts/ensure-chromium.sh', import.meta.url));
 

@@ -11,8 +11,9 @@ import { expect } from 'chai';
 import { toHex0x } from '../../../src/core/bytes.ts';
 import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed } from '../../../src/core/crypto/index.ts';
 import { bech32EncodeAddress, outputId, transactionIdOf } from '../../../src/core/ids/index.ts';
-import { buildTransfer, postPayload, readDevWallet, taggedPayload } from '../crash/load.ts';
-import { blake2b256Hex, spawnGateway, spawnNode, type Spawned, type SpawnedNode } from '../rest/support.ts';
+import { buildTransfer, postPayload, readDevWallet, taggedPayload } from '../../../harness/crash/load.ts';
+import { spawnGateway, spawnNode, type Spawned, type SpawnedNode } from '../../../harness/process.ts';
+import { blake2b256Hex } from '../rest/support.ts';
 import { json, mqttUrl, subscriber, type Received, type Subscriber } from './support.ts';
 
 describe('e2e events: TIP-28 MQTT over WebSocket', function () {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfig, type NodeConfig } from '../../../src/node/config.ts';
 import { startNode, type RunningNode } from '../../../src/node/node.ts';
-import { CollectingLogger as QuietLogger } from '../../node/support.ts';
+import { CollectingLogger as QuietLogger } from '../../../harness/node.ts';
 
 export const SERIALIZER_V1 = 'application/vnd.iota.serializer-v1';
 

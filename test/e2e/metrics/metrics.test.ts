@@ -10,7 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseScrape, type Scrape } from '../../support/prometheus.ts';
-import { spawnLedgerNode, taggedData, type Spawned } from '../rest/support.ts';
+import { spawnLedgerNode, type Spawned } from '../../../harness/process.ts';
+import { taggedData } from '../rest/support.ts';
 
 const RAW = 'application/vnd.iota.serializer-v1';
 

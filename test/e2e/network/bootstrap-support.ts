@@ -25,8 +25,8 @@ import type { BootstrapOptions } from '../../../src/node/snapshots/open-from-pee
 import type { ComposedNode } from '../../../src/node/compose.ts';
 import { defaultConfig, type NodeConfig } from '../../../src/node/config.ts';
 import { startNode, type RunningNode } from '../../../src/node/node.ts';
-import { TestPeer } from '../../support/peer-handshake.ts';
-import { CollectingLogger } from '../../node/support.ts';
+import { TestPeer } from '../../../harness/peer-handshake.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
 import { FAST_PEERING } from './support.ts';
 
 export const FAST_BOOTSTRAP: Partial<BootstrapOptions> = {

@@ -22,7 +22,7 @@ import type { RunningNode } from '../../../src/node/node.ts';
 import { writeSnapshot } from '../../../src/node/snapshots/snapshot.ts';
 import { engineOfDataDir } from '../../../src/storage/open.ts';
 import { getJson, waitFor } from '../ledger/support.ts';
-import { CollectingLogger } from '../../node/support.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
 import {
   addressOf,
   fakePeer,

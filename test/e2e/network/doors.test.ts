@@ -18,7 +18,7 @@ import { promisify } from 'node:util';
 import { signJwtHs256 } from '../../../gateway/index.ts';
 import { NodeServiceClient } from '../../../src/grpc/gen/node.ts';
 import { json, subscriber } from '../events/support.ts';
-import { BIN, spawnLedgerNode, type Spawned } from '../rest/support.ts';
+import { BIN, spawnLedgerNode, type Spawned } from '../../../harness/process.ts';
 import { NetNode } from './support.ts';
 
 const SECRET = 'three doors secret';

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signJwtHs256 } from '../../../gateway/index.ts';
-import { spawnLedgerNode, type Spawned } from '../rest/support.ts';
+import { spawnLedgerNode, type Spawned } from '../../../harness/process.ts';
 
 const SECRET = 'peers routes secret';
 const AUTH = { authorization: `Bearer ${signJwtHs256({ sub: 'operator' }, SECRET)}` };

@@ -25,7 +25,7 @@ import { BlockVersion, type PeerMessage } from '../../../src/grpc/gen/peer.ts';
 import { genesisToJson } from '../../../src/node/genesis/genesis.ts';
 import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
 import { getJson, getRaw, waitFor } from '../ledger/support.ts';
-import { connectAsPeer } from '../../support/peer-handshake.ts';
+import { connectAsPeer } from '../../../harness/peer-handshake.ts';
 import { NetNode, tempRoot, writeGenesis } from './support.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -19,7 +19,7 @@ import {
   testGenesisV3,
   USER,
   WALLET,
-} from '../../node/v3/helpers.ts';
+} from '../../../harness/fixtures/v3.ts';
 import { waitFor } from '../ledger/support.ts';
 import { NetNode, tempRoot, writeGenesis } from './support.ts';
 

@@ -16,16 +16,8 @@ import { toHex0x } from '../../../src/core/bytes.ts';
 import { decodeBlock } from '../../../src/core/codec/index.ts';
 import { blockToJson } from '../../../src/core/json/index.ts';
 import { powScore } from '../../../src/core/pow/index.ts';
-import {
-  blake2b256Hex,
-  preMine,
-  sortedParents,
-  spawnGateway,
-  spawnNode,
-  taggedData,
-  type Spawned,
-  type SpawnedNode,
-} from './support.ts';
+import { spawnGateway, spawnNode, type Spawned, type SpawnedNode } from '../../../harness/process.ts';
+import { blake2b256Hex, preMine, sortedParents, taggedData } from './support.ts';
 
 const RAW = 'application/vnd.iota.serializer-v1';
 const MIN_POW_SCORE = 100; // the dev network's default, so every submission here does real proof of work

@@ -23,7 +23,7 @@ import { defaultConfig } from '../../../src/node/config.ts';
 import { devGenesis, genesisToJson } from '../../../src/node/genesis/genesis.ts';
 import { startNode, type RunningNode } from '../../../src/node/node.ts';
 import { devProtocolParametersV3, genesisV3ToJson, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
-import { CollectingLogger } from '../../node/support.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
 import {
   basic,
   basicBlock,
@@ -37,7 +37,7 @@ import {
   txIdOf,
   USER,
   WALLET,
-} from '../../node/v3/helpers.ts';
+} from '../../../harness/fixtures/v3.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;

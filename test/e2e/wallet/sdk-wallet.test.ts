@@ -26,7 +26,7 @@ import {
   send,
   SingleNodeClient,
 } from '@iota/iota.js';
-import { BIN, spawnNode, type SpawnedNode } from '../rest/support.ts';
+import { BIN, spawnNode, type SpawnedNode } from '../../../harness/process.ts';
 
 // The package's node target is CommonJS with its wasm next to it; load it as such.
 const require = createRequire(import.meta.url);

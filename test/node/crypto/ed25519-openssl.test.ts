@@ -22,7 +22,7 @@ import {
   installOpenSslEd25519,
   selfTest,
 } from '../../../src/node/crypto/ed25519-openssl.ts';
-import { loadVectors } from '../../support/vectors.ts';
+import { loadVectors } from '../../../harness/vectors.ts';
 
 type Point = ReturnType<typeof ed25519.Point.fromBytes>;
 const Point = ed25519.Point;

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { ZERO_BLOCK_ID } from '../../../src/node/genesis/genesis.ts';
 import { META } from '../../../src/core/store/index.ts';
 import { merkleRoot } from '../../../src/core/ids/index.ts';
-import { harness, signedMilestone, tagged, type Harness } from '../ledger-support.ts';
+import { harness, signedMilestone, tagged, type Harness } from './support.ts';
 
 /** Resolves with `p`'s outcome, or 'pending' after `ms`. */
 async function within<T>(p: Promise<T>, ms: number): Promise<T | 'pending'> {

@@ -6,8 +6,8 @@
 import { expect } from 'chai';
 import { maxMilestoneAgeMs, MAX_MILESTONE_AGE_MS } from '../../../src/node/status/status.ts';
 import { stallWarningMs } from '../../../src/node/ledger/coordinator.ts';
-import { CollectingLogger } from '../support.ts';
-import { harness, type Harness } from '../ledger-support.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
+import { harness, type Harness } from './support.ts';
 
 describe('node health', function () {
   this.timeout(20_000);

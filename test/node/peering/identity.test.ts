@@ -26,8 +26,8 @@ import {
 } from '../../../src/node/peering/handshake.ts';
 import type { PeerLink } from '../../../src/node/peering/link.ts';
 import type { PeeringOptions } from '../../../src/node/peering/manager.ts';
-import { TestPeer } from '../../support/peer-handshake.ts';
-import { CollectingLogger } from '../support.ts';
+import { TestPeer } from '../../../harness/peer-handshake.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
 
 const NETWORK = 'identity-test';
 

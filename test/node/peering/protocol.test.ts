@@ -21,8 +21,8 @@ import type { PeerLink } from '../../../src/node/peering/link.ts';
 import type { PeerManager, PeeringOptions } from '../../../src/node/peering/manager.ts';
 import { composeNode } from '../../../src/node/compose.ts';
 import type { NodeServiceImpl } from '../../../src/node/grpc/service.ts';
-import { CollectingLogger } from '../support.ts';
-import { TestPeer } from '../../support/peer-handshake.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
+import { TestPeer } from '../../../harness/peer-handshake.ts';
 
 /** One end of an in-memory stream; `remote` is what the test drives as the other peer. */
 class MemLink implements PeerLink {

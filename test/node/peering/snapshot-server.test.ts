@@ -5,7 +5,7 @@
  * peer, the two newest files kept and older ones deleted once no download reads them, and a download stalled on the
  * stream's backpressure holding its slot until 'drain', 'cancelled' or 'close'.
  *
- * The server runs on a real composed node over the memory store (pruning-support.ts) with a ledger of a few hundred
+ * The server runs on a real composed node over the memory store (pruning/support.ts) with a ledger of a few hundred
  * outputs (so its snapshot takes several chunks) and enough milestones for a snapshot (belowMaxDepth + 5 below the
  * confirmed one); peers are objects with a `link.send` that records the messages, DownloadSnapshot calls are event
  * emitters whose `write` answers what the test says (false: backpressure) and whose errors are recorded. The clock of
@@ -45,7 +45,7 @@ import {
   walletSeed,
   type Coin,
   type TestParts,
-} from '../pruning-support.ts';
+} from '../pruning/support.ts';
 
 /** A peer as the peer layer hands it to the server: its node ID and a link whose messages are kept. */
 interface FakePeer extends RequestingPeer {

@@ -22,7 +22,7 @@ import {
   txIdOf,
   USER,
   WALLET,
-} from './helpers.ts';
+} from '../../../harness/fixtures/v3.ts';
 
 const NOW_MS = (GENESIS_TIME + 1000) * 1000;
 

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { MemoryKeyValueStore, NodeStore } from '../../../src/core/store/index.ts';
 import { V3Engine } from '../../../src/node/v3/engine.ts';
-import { basicBlock, GENESIS_TIME, testGenesisV3, USER } from './helpers.ts';
+import { basicBlock, GENESIS_TIME, testGenesisV3, USER } from '../../../harness/fixtures/v3.ts';
 
 const LIMITS = { maxConfirmed: 100, maxPending: 40 };
 

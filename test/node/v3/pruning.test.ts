@@ -23,7 +23,7 @@ import { V3Engine, type V3PruneTarget } from '../../../src/node/v3/engine.ts';
 import { devProtocolParametersV3, genesisBlockIdV3, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
 import { ensureSlotIndex, readPruningV3, V3_META_SLOT_INDEX } from '../../../src/node/v3/pruning.ts';
 import { V3_TABLES, type BlockStateRecord, type SlotBlockKey } from '../../../src/node/v3/tables.ts';
-import { milestones, openNode, testGenesis } from '../pruning-support.ts';
+import { milestones, openNode, testGenesis } from '../pruning/support.ts';
 import {
   basic,
   basicBlock,
@@ -38,7 +38,7 @@ import {
   txIdOf,
   USER,
   WALLET,
-} from './helpers.ts';
+} from '../../../harness/fixtures/v3.ts';
 
 /** The boundary of the engine tests: milestone 7's timestamp lies in slot 1050. */
 const S = 1050;

@@ -25,8 +25,8 @@ import { parseServiceError } from '../../../src/grpc/status.ts';
 import { defaultConfig, parseRunArgs, type NodeConfig } from '../../../src/node/config.ts';
 import { startNode, type RunningNode } from '../../../src/node/node.ts';
 import { genesisOutputIdsV3, genesisV3FromJson } from '../../../src/node/v3/genesis-v3.ts';
-import { CollectingLogger, startTestNode } from '../support.ts';
-import { basic, basicBlock, inputOf, key, signedTx, txIdOf } from './helpers.ts';
+import { CollectingLogger, startTestNode } from '../../../harness/node.ts';
+import { basic, basicBlock, inputOf, key, signedTx, txIdOf } from '../../../harness/fixtures/v3.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Dynamic = any;

@@ -21,7 +21,7 @@ import {
   verifyOutputIndex,
 } from '../../../../src/core/ledger/index.ts';
 import { MemoryKeyValueStore, NodeStore, TABLES, type BatchOp } from '../../../../src/core/store/index.ts';
-import { basicOutput, TestNetwork, transfer, Wallet } from '../support.ts';
+import { basicOutput, TestNetwork, transfer, Wallet } from '../../../../harness/fixtures/ledger.ts';
 import { nft } from './support.ts';
 
 const alice = new Wallet('alice');

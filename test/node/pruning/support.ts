@@ -1,0 +1,147 @@
+/**
+ * A composed dev-network node over any key-value store, driven by hand (its coordinator issues a milestone when asked),
+ * for the pruning and snapshot tests: tagged-data blocks and signed transfers from the dev wallet and a second wallet,
+ * each submitted on tips the node selects.
+ */
+import { toHex0x } from '../../../src/core/bytes.ts';
+import { encodeBlock } from '../../../src/core/codec/index.ts';
+import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../../src/core/crypto/index.ts';
+import {
+  essenceHash,
+  inputsCommitmentOf,
+  networkIdFromName,
+  outputId,
+  transactionIdOf,
+} from '../../../src/core/ids/index.ts';
+import type {
+  BasicOutput,
+  Block,
+  BlockPayload,
+  Ed25519Address,
+  TransactionPayload,
+} from '../../../src/core/model/index.ts';
+import { NodeStore, WriteThroughCache, type KeyValueStore } from '../../../src/core/store/index.ts';
+import { composeNode, type ComposedNode, type ComposeOptions } from '../../../src/node/compose.ts';
+import { genesisFromJson, genesisToJson, type Genesis } from '../../../src/node/genesis/genesis.ts';
+import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
+import { coordinatorOf, devWalletOf, ledgerGenesisOf } from '../../../src/node/genesis/genesis-ledger.ts';
+import { loadNetwork } from '../../../src/node/genesis/network.ts';
+import { recordGenesis } from '../../../src/node/genesis/open-network.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
+
+export const OTHER_SEED = new Uint8Array(32).fill(0x42);
+
+export interface Coin {
+  outputId: Uint8Array;
+  output: BasicOutput;
+}
+
+export function testGenesis(): Genesis {
+  const g = devNetworkGenesis({
+    minPowScore: 0,
+    timestamp: Math.floor(Date.now() / 1000) - 3600,
+    funds: [toHex0x(OTHER_SEED)],
+  });
+  return genesisFromJson(JSON.parse(JSON.stringify(genesisToJson(g))));
+}
+
+export function addressOf(seed: Uint8Array): Ed25519Address {
+  return ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(seed));
+}
+
+/** The genesis outputs: [dev wallet's, OTHER_SEED's]. */
+export function genesisCoins(g: Genesis): Coin[] {
+  return ledgerGenesisOf(g).unspentOutputs.map((o) => ({ outputId: o.outputId, output: o.output as BasicOutput }));
+}
+
+export function walletSeed(g: Genesis): Uint8Array {
+  return devWalletOf(g)!.seed;
+}
+
+export interface TestParts {
+  parts: ComposedNode;
+  logger: CollectingLogger;
+}
+
+/** Opens (first time: records the genesis) and starts a node on `kv`; its coordinator only issues when asked. */
+export async function openNode(
+  kv: KeyValueStore,
+  genesis: Genesis,
+  extra: Partial<ComposeOptions> = {},
+): Promise<TestParts> {
+  const store = await NodeStore.open(new WriteThroughCache(kv, { prefixes: [1, 2], maxBytes: 4 << 20 }));
+  const network = (await loadNetwork(store)) ?? (await recordGenesis(store, genesis));
+  const logger = new CollectingLogger();
+  const coordinator = { ...coordinatorOf(genesis)!, milestoneInterval: 3600 };
+  const parts = await composeNode({ store, network, version: 't', logger, coordinator, ...extra });
+  await parts.start();
+  return { parts, logger };
+}
+
+export async function submit(parts: ComposedNode, payload?: BlockPayload): Promise<Uint8Array> {
+  const parents = await parts.tips.select(Math.random);
+  const block: Block = { protocolVersion: 2, parents, ...(payload ? { payload } : {}), nonce: 1n };
+  return (await parts.service.submitBlock({ block: { $case: 'raw', value: encodeBlock(block) } })).blockId;
+}
+
+export function tagged(text: string): BlockPayload {
+  return { type: 5, tag: new TextEncoder().encode('prune-test'), data: new TextEncoder().encode(text) };
+}
+
+/** A basic output of `amount` to `address`, nothing else. */
+export const basicOutput = (amount: bigint, address: Ed25519Address): BasicOutput => ({
+  type: 3,
+  amount,
+  nativeTokens: [],
+  unlockConditions: [{ type: 0, address }],
+  features: [],
+});
+
+/** Spends `coin` (owned by `seed`) into `outputs`, signed by `seed`. */
+export function spend(g: Genesis, seed: Uint8Array, coin: Coin, outputs: BasicOutput[]): TransactionPayload {
+  const essence = {
+    type: 1 as const,
+    networkId: networkIdFromName(g.protocol.networkName),
+    inputs: [
+      {
+        type: 0 as const,
+        transactionId: coin.outputId.slice(0, 32),
+        transactionOutputIndex: new DataView(coin.outputId.buffer, coin.outputId.byteOffset + 32, 2).getUint16(0, true),
+      },
+    ],
+    inputsCommitment: inputsCommitmentOf([coin.output]),
+    outputs,
+  };
+  const signature = ed25519Sign(seed, essenceHash(essence));
+  return {
+    type: 6,
+    essence,
+    unlocks: [{ type: 0, signature: { type: 0, publicKey: ed25519PublicKeyFromSeed(seed), signature } }],
+  };
+}
+
+/** Spends `coin` (owned by `seed`): `amount` to `to`, the rest back; returns the payload and the two new coins. */
+export function transfer(
+  g: Genesis,
+  seed: Uint8Array,
+  coin: Coin,
+  to: Ed25519Address,
+  amount: bigint,
+): { tx: TransactionPayload; paid: Coin; change: Coin } {
+  const outputs = [basicOutput(amount, to), basicOutput(coin.output.amount - amount, addressOf(seed))];
+  const tx = spend(g, seed, coin, outputs);
+  const id = transactionIdOf(tx);
+  return {
+    tx,
+    paid: { outputId: outputId(id, 0), output: outputs[0]! },
+    change: { outputId: outputId(id, 1), output: outputs[1]! },
+  };
+}
+
+/** `n` milestones, each after `blocks` tagged-data blocks. */
+export async function milestones(parts: ComposedNode, n: number, blocks = 3): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    for (let b = 0; b < blocks; b++) await submit(parts, tagged(`m${i} b${b}`));
+    await parts.coordinator!.issue();
+  }
+}

@@ -1,0 +1,280 @@
+/**
+ * Snapshots, round trip: a node (`startNode`, RocksDB in a temp folder) with transfers over several milestones stops;
+ * `ledger-node tool snapshot` writes its snapshot; `startNode --genesis <snapshot>` on a new folder has the same
+ * unspent outputs, indexer answers and /info confirmed milestone, keeps confirming milestones from its coordinator (the
+ * dev keys came with the snapshot) and includes transfers of the snapshot's outputs; `tool check` passes on it. Then
+ * the protected REST control routes of a running node: prune by depth, and a snapshot of the pruned node (written into
+ * `<data-dir>/snapshots/`) that starts another node with the same ledger; without a token both are 403. And the parts
+ * of a ledger a snapshot must carry besides outputs: receipts, the treasury, pending protocol parameter changes.
+ */
+import { expect } from 'chai';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { transactionIdOf } from '../../../src/core/ids/index.ts';
+import { LEDGER_TABLES } from '../../../src/core/ledger/index.ts';
+import { BlockView } from '../../../src/grpc/gen/node.ts';
+import { signJwtHs256 } from '../../../gateway/index.ts';
+import { toolCheck } from '../../../src/cli/tool-check.ts';
+import { toolSnapshot } from '../../../src/cli/tool-snapshot.ts';
+import { defaultConfig } from '../../../src/node/config.ts';
+import { genesisFromJson, genesisToJson, type Genesis } from '../../../src/node/genesis/genesis.ts';
+import { encodeProtocolParameters } from '../../../src/core/codec/index.ts';
+import type { ReceiptMilestoneOption } from '../../../src/core/model/index.ts';
+import { MemoryKeyValueStore } from '../../../src/core/store/index.ts';
+import { writeSnapshot } from '../../../src/node/snapshots/snapshot.ts';
+import { startNode, type RunningNode } from '../../../src/node/node.ts';
+import { readGenesisFile } from '../../../src/node/genesis/open-network.ts';
+import {
+  addressOf,
+  genesisCoins,
+  milestones,
+  openNode,
+  OTHER_SEED,
+  submit,
+  tagged,
+  testGenesis,
+  transfer,
+  walletSeed,
+  type Coin,
+} from '../pruning/support.ts';
+import { CollectingLogger } from '../../../harness/node.ts';
+import { bech32EncodeAddress } from '../../../src/core/ids/index.ts';
+
+const SECRET = 'snapshot-test-secret';
+
+async function quietly<T>(fn: () => Promise<T>): Promise<T> {
+  const [log, err] = [console.log, console.error];
+  console.log = () => undefined;
+  console.error = () => undefined;
+  try {
+    return await fn();
+  } finally {
+    console.log = log;
+    console.error = err;
+  }
+}
+
+function start(dataDir: string, genesisFile: string): Promise<RunningNode> {
+  return startNode(
+    {
+      ...defaultConfig(),
+      dataDir,
+      restPort: 0,
+      grpcPort: 0,
+      powWorkers: 0,
+      genesis: genesisFile,
+      milestoneInterval: 3600,
+      validationInterval: 0,
+    },
+    { logger: new CollectingLogger(), restJwtSecret: SECRET },
+  );
+}
+
+/** Unspent outputs (metadata JSON), the indexer's basic outputs of both wallets, and the confirmed milestone. */
+async function ledgerView(node: RunningNode, g: Genesis): Promise<string[]> {
+  const { parts } = node;
+  const out: string[] = [];
+  for await (const id of parts.store.keys(LEDGER_TABLES.unspent))
+    out.push((await parts.service.getOutputMetadata({ outputId: id, view: BlockView.BLOCK_VIEW_UNSPECIFIED })).json);
+  for (const seed of [walletSeed(g), OTHER_SEED]) {
+    const bech32 = bech32EncodeAddress(g.protocol.bech32Hrp, addressOf(seed));
+    out.push(
+      (await parts.service.queryOutputs({ route: 'basic', parameters: [{ name: 'address', value: bech32 }] })).json,
+    );
+  }
+  out.push(
+    JSON.stringify((await parts.status.info()).confirmedMilestone, (_k, v: unknown) =>
+      v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v,
+    ),
+  );
+  return out;
+}
+
+async function post(
+  node: RunningNode,
+  path: string,
+  body: unknown,
+  token?: string,
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`http://127.0.0.1:${node.restPort}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+describe('snapshots: tool snapshot, run --genesis <snapshot>, the control routes', function () {
+  this.timeout(120000);
+  const g = testGenesis();
+  let dir: string;
+  let genesisFile: string;
+  let paid: Coin;
+  let view: string[];
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'snapshot-test-'));
+    genesisFile = join(dir, 'genesis.json');
+    writeFileSync(genesisFile, JSON.stringify(genesisToJson(g)));
+    const node = await start(join(dir, 'a'), genesisFile);
+    try {
+      const { parts } = node;
+      const t1 = transfer(g, walletSeed(g), genesisCoins(g)[0]!, addressOf(OTHER_SEED), 2_000_000n);
+      await submit(parts, t1.tx);
+      await milestones(parts, 2);
+      const t2 = transfer(g, OTHER_SEED, t1.paid, addressOf(walletSeed(g)), 1_000_000n);
+      await submit(parts, t2.tx);
+      await submit(parts, tagged('x'));
+      await milestones(parts, 3);
+      paid = t2.change;
+      view = await ledgerView(node, g);
+    } finally {
+      await node.stop();
+    }
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('tool snapshot writes the snapshot of a stopped node; a new node starts from it with the same ledger', async () => {
+    const file = join(dir, 'snapshot.json');
+    expect(await quietly(() => toolSnapshot(['--data-dir', join(dir, 'a'), '--out', file]))).to.equal(0);
+    const snap = readGenesisFile(file);
+    expect(snap.milestone.index).to.equal(5);
+    expect(snap.coordinator).to.deep.equal(g.coordinator);
+    const node = await start(join(dir, 'b'), file);
+    try {
+      expect(await ledgerView(node, g)).to.deep.equal(view);
+      expect((await node.parts.status.info()).pruningIndex).to.equal(5);
+      const t3 = transfer(g, OTHER_SEED, paid, addressOf(walletSeed(g)), 100_000n);
+      const blockId = await submit(node.parts, t3.tx);
+      const issued = await node.parts.coordinator!.issue();
+      expect(issued.index).to.equal(6);
+      await milestones(node.parts, 2);
+      const included = await node.parts.service.getIncludedBlock({
+        transactionId: transactionIdOf(t3.tx),
+        view: BlockView.BLOCK_VIEW_RAW,
+      });
+      expect(included.blockId).to.deep.equal(blockId);
+    } finally {
+      await node.stop();
+    }
+    expect(await quietly(() => toolCheck(['--data-dir', join(dir, 'b')]))).to.equal(0);
+  });
+
+  it('tool snapshot --index N writes the ledger at milestone N (the diffs above it rolled back)', async () => {
+    const file = join(dir, 'snapshot-2.json');
+    expect(await quietly(() => toolSnapshot(['--data-dir', join(dir, 'a'), '--out', file, '--index', '2']))).to.equal(
+      0,
+    );
+    const snap = readGenesisFile(file);
+    expect(snap.milestone.index).to.equal(2);
+    const t1 = transfer(g, walletSeed(g), genesisCoins(g)[0]!, addressOf(OTHER_SEED), 2_000_000n);
+    const ids = (snap.outputs as { outputId: string }[]).map((o) => o.outputId);
+    const hex = (c: Coin): string => `0x${Buffer.from(c.outputId).toString('hex')}`;
+    expect(ids).to.deep.equal([hex(genesisCoins(g)[1]!), hex(t1.paid), hex(t1.change)].sort());
+  });
+
+  it('refuses bad arguments and an index out of range', async () => {
+    expect(await quietly(() => toolSnapshot(['--data-dir', join(dir, 'a')]))).to.equal(2);
+    expect(
+      await quietly(() => toolSnapshot(['--data-dir', join(dir, 'a'), '--out', join(dir, 'x.json'), '--index', '99'])),
+    ).to.equal(1);
+    expect(existsSync(join(dir, 'x.json'))).to.equal(false);
+  });
+
+  it('the protected control routes prune a running node and snapshot it; the snapshot starts a node with the same ledger', async () => {
+    const node = await start(join(dir, 'a'), genesisFile);
+    let file: string;
+    let pruned: string[];
+    try {
+      await milestones(node.parts, 25, 1);
+      const token = signJwtHs256({ sub: 'operator' }, SECRET);
+      expect((await post(node, '/api/core/v2/control/database/prune', { depth: 22 })).status).to.equal(403);
+      const prune = await post(node, '/api/core/v2/control/database/prune', { depth: 22 }, token);
+      expect(prune).to.deep.equal({ status: 200, json: { index: 30 - 22 } });
+      expect((await post(node, '/api/core/v2/control/database/prune', { index: 1 }, token)).status).to.equal(400);
+      expect((await post(node, '/api/core/v2/control/database/prune', { index: 1, depth: 2 }, token)).status).to.equal(
+        400,
+      );
+      expect((await post(node, '/api/core/v2/control/snapshots/create', { index: 30 })).status).to.equal(403);
+      expect((await post(node, '/api/core/v2/control/snapshots/create', { index: 3 }, token)).status).to.equal(400);
+      const created = await post(node, '/api/core/v2/control/snapshots/create', { index: 30 }, token);
+      expect(created.status).to.equal(200);
+      file = created.json['filePath'] as string;
+      expect(created.json['index']).to.equal(30);
+      expect(file).to.equal(join(dir, 'a', 'snapshots', 'snapshot-30.json'));
+      pruned = await ledgerView(node, g);
+    } finally {
+      await node.stop();
+    }
+    expect(JSON.parse(readFileSync(file, 'utf8')).milestone.index).to.equal(30);
+    const fresh = await start(join(dir, 'c'), file);
+    try {
+      expect(await ledgerView(fresh, g)).to.deep.equal(pruned);
+      expect((await fresh.parts.coordinator!.issue()).index).to.equal(31);
+    } finally {
+      await fresh.stop();
+    }
+    expect(await quietly(() => toolCheck(['--data-dir', join(dir, 'a')]))).to.equal(0);
+  });
+});
+
+describe('snapshots: receipts, treasury and pending protocol parameters carry over', function () {
+  this.timeout(60000);
+
+  it('a node started from the snapshot lists the same receipts, treasury and pending protocol parameters', async () => {
+    const TREASURY = 10_000_000n;
+    const treasuryMilestone = new Uint8Array(32).fill(0x77);
+    const json = genesisToJson(testGenesis()) as { outputs: { output: { amount: string } }[]; treasury?: unknown };
+    json.outputs[0]!.output.amount = (BigInt(json.outputs[0]!.output.amount) - TREASURY).toString();
+    json.treasury = { milestoneId: `0x${Buffer.from(treasuryMilestone).toString('hex')}`, amount: TREASURY.toString() };
+    const g = genesisFromJson(JSON.parse(JSON.stringify(json)));
+    const { parts } = await openNode(new MemoryKeyValueStore(), g);
+    const dir = mkdtempSync(join(tmpdir(), 'snapshot-receipts-'));
+    try {
+      const receipt: ReceiptMilestoneOption = {
+        type: 0,
+        migratedAt: 5,
+        final: false,
+        funds: [
+          { tailTransactionHash: new Uint8Array(49).fill(9), address: addressOf(OTHER_SEED), deposit: 1_000_000n },
+        ],
+        transaction: {
+          type: 4,
+          input: { type: 1, milestoneId: treasuryMilestone },
+          output: { type: 2, amount: TREASURY - 1_000_000n },
+        },
+      };
+      await parts.coordinator!.issue([receipt]);
+      const raised = { ...parts.protocol.current, minPowScore: 7 };
+      await parts.coordinator!.issue([
+        { type: 1, targetMilestoneIndex: 10, protocolVersion: 2, params: encodeProtocolParameters(raised) },
+      ]);
+      await milestones(parts, 1);
+      const file = join(dir, 'snapshot.json');
+      await writeSnapshot({ store: parts.store, network: parts.network, genesis: g, hold: (fn) => fn() }, file);
+      const snap = readGenesisFile(file);
+      expect(snap.receipts!.map((r) => r.milestoneIndex)).to.deep.equal([1]);
+      expect(snap.protocolParametersChanges!.map((c) => [c.targetMilestoneIndex, c.announcedAt])).to.deep.equal([
+        [10, 2],
+      ]);
+      const fresh = await openNode(new MemoryKeyValueStore(), snap);
+      try {
+        for (const m of ['getReceipts', 'getTreasury'] as const) {
+          const [a, b] = [await parts.service[m]({}), await fresh.parts.service[m]({})];
+          expect(b.json, m).to.equal(a.json);
+        }
+        expect((await fresh.parts.status.info()).pendingProtocolParameters).to.deep.equal(
+          (await parts.status.info()).pendingProtocolParameters,
+        );
+        for (let i = 0; i < 7; i++) await fresh.parts.coordinator!.issue();
+        expect(fresh.parts.protocol.current.minPowScore).to.equal(7);
+      } finally {
+        await fresh.parts.stop();
+      }
+    } finally {
+      await parts.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
