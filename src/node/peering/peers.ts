@@ -5,14 +5,15 @@
  * again); a peer counts as connected once its proof verified, and a stream without that in time is closed. A static
  * peer named with its key is refused (and logged with both keys) when another key answers. A dropped peer may be
  * banned: its node ID is refused, and its static address not redialed, for `banMs` (streams this node dialed only:
- * see drop). Inbound streams: at most `maxInbound`, `maxInboundPerHost` from one host.
+ * see drop). Inbound streams: at most `maxInbound`, `maxInboundPerHost` from one host. The records it keeps (Peer,
+ * StaticPeer, PeerInfo) are in peer-records.ts (re-exported here).
  */
 import { equalBytes, toHex, toHex0x } from '../../core/bytes.ts';
-import type { Handshake, Heartbeat, PeerMessage } from '../../grpc/gen/peer.ts';
+import type { Handshake } from '../../grpc/gen/peer.ts';
 import type { NetworkState } from '../genesis/network.ts';
-import { multiAddressOf, peerTarget } from './addresses.ts';
+import { peerTarget } from './addresses.ts';
 import type { PeeringContext } from './context.ts';
-import { countingLink, countReceived, emptyCounters, type GossipCounters } from './gossip-metrics.ts';
+import { countingLink, countReceived, emptyCounters } from './gossip-metrics.ts';
 import {
   NONCE_BYTES,
   nodeIdOf,
@@ -23,67 +24,10 @@ import {
 } from './handshake.ts';
 import { Backoff, TokenBucket } from './limits.ts';
 import type { PeerLink } from './link.ts';
+import { hostOf, peerInfo, type Peer, type PeerEvents, type PeerInfo, type StaticPeer } from './peer-records.ts';
 import { bad, PEER_PROTOCOL } from './wire.ts';
 
-export interface Peer {
-  key: number;
-  link: PeerLink;
-  /** The nonce we sent on this stream (the peer signs it). */
-  nonce: Uint8Array;
-  /** The peer's Handshake once it arrived and passed the checks; its proof is still to come. */
-  hello?: { publicKey: Uint8Array; nonce: Uint8Array; nodeId: string };
-  /** Hex node ID once the handshake completed (the proof verified). */
-  nodeId?: string;
-  bucket: TokenBucket;
-  heartbeat?: Heartbeat;
-  handshakeTimer?: ReturnType<typeof setTimeout>;
-  /** Milestone requests sent to this peer and not answered (reset by any milestone it delivers). */
-  unanswered: number;
-  closed: boolean;
-  /** What Hornet's peers routes answer as `gossip.metrics` (gossip-metrics.ts). */
-  metrics: GossipCounters;
-}
-
-/** A peer as the peers routes show it (Hornet's PeerResponse). */
-export interface PeerInfo {
-  /** The node ID (hex) once known; a static peer that never completed a handshake is listed under its address. */
-  id: string;
-  /** `host:port` dialed, or the remote address of an inbound stream. */
-  address: string;
-  multiAddresses: string[];
-  alias?: string;
-  /** 'known': a static peer (`--peer`, or added at run time); 'unknown': it dialed us. */
-  relation: 'known' | 'unknown';
-  inbound: boolean;
-  connected: boolean;
-  heartbeat?: Heartbeat;
-  /** Present while a stream to the peer is open. */
-  metrics?: GossipCounters;
-}
-
-interface StaticPeer {
-  address: string;
-  /** The identity key it must prove (`--peer 0xPUBKEY@HOST:PORT`); any key when absent. */
-  expected?: Uint8Array;
-  alias?: string;
-  /** The node ID of its last handshake. */
-  nodeId?: string;
-  backoff: Backoff;
-  peer?: Peer;
-  timer?: ReturnType<typeof setTimeout>;
-  self: boolean;
-  bannedUntil: number;
-  /** Removed at run time: never redialed. */
-  removed?: boolean;
-}
-
-/** What the peer set reports to its owner. */
-export interface PeerEvents {
-  /** Every message of a peer (the handshake included, see `handshake`). */
-  message(peer: Peer, m: PeerMessage): void;
-  /** A peer completed its handshake. */
-  connected(peer: Peer): void;
-}
+export { hostOf, type Peer, type PeerEvents, type PeerInfo } from './peer-records.ts';
 
 export class PeerSet {
   private readonly peers = new Map<number, Peer>();
@@ -155,35 +99,14 @@ export class PeerSet {
       const p = s.peer && !s.peer.closed && s.peer.nodeId ? s.peer : inbound;
       const id = p?.nodeId ?? s.nodeId ?? s.address;
       listed.add(id);
-      out.push(this.info(id, s.address, 'known', p, s.alias));
+      out.push(peerInfo(id, s.address, 'known', p, s.alias));
     }
     for (const p of this.handshaken()) {
       if (listed.has(p.nodeId!)) continue;
       listed.add(p.nodeId!);
-      out.push(this.info(p.nodeId!, p.link.address, 'unknown', p));
+      out.push(peerInfo(p.nodeId!, p.link.address, 'unknown', p));
     }
     return out;
-  }
-
-  private info(
-    id: string,
-    address: string,
-    relation: 'known' | 'unknown',
-    p: Peer | undefined,
-    alias?: string,
-  ): PeerInfo {
-    const connected = p !== undefined && !p.closed && p.nodeId !== undefined;
-    return {
-      id,
-      address,
-      multiAddresses: [multiAddressOf(address)],
-      ...(alias !== undefined ? { alias } : {}),
-      relation,
-      inbound: p?.link.inbound ?? false,
-      connected,
-      ...(connected && p.heartbeat ? { heartbeat: { ...p.heartbeat } } : {}),
-      ...(connected ? { metrics: { ...p.metrics } } : {}),
-    };
   }
 
   /**
@@ -442,9 +365,4 @@ export class PeerSet {
       this.connectStatic(s);
     }, delay);
   }
-}
-
-/** The host of a peer address: `host:port` dialed, or grpc-js's `ipv4:1.2.3.4:port` / `ipv6:[::1]:port` of a call. */
-export function hostOf(address: string): string {
-  return address.replace(/:\d+$/, '');
 }

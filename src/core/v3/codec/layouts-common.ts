@@ -1,6 +1,7 @@
 /**
  * The v3 layout tables, first part: ordering rules and the families every object uses — addresses, unlock conditions,
- * features (docs/protocol.md §V6.3–§V6.5). layouts.ts holds outputs, transactions, blocks and commitments.
+ * features (docs/protocol.md §V6.3–§V6.5). layouts-outputs.ts holds outputs, signatures and unlocks; layouts.ts
+ * transactions, payloads, blocks and commitments.
  */
 import { compareBytes, toHex0x } from '../../bytes.ts';
 import * as C from '../model/codes.ts';
