@@ -18,18 +18,22 @@ export interface Spawned {
   stop(graceMs?: number): Promise<number | null>;
 }
 
+/** `npm start`'s way to start `ledger-node run` (jemalloc, the heap cap, a build when stale); it adds `run` itself. */
+export const START_SCRIPT: readonly string[] = ['bash', fileURLToPath(new URL('../scripts/start.sh', import.meta.url))];
+
 /**
- * Spawns `node bin/ledger-node.js ...args` and waits until every pattern matched the output; returns the first
- * capture group of each. Fails (and kills the process) when it exits first or `timeoutMs` passes. `env` adds
- * environment variables (e.g. the gateway's JWT secret).
+ * Spawns `node bin/ledger-node.js ...args` (or `launcher ...args`, e.g. START_SCRIPT) and waits until every pattern
+ * matched the output; returns the first capture group of each. Fails (and kills the process) when it exits first or
+ * `timeoutMs` passes. `env` adds environment variables (e.g. the gateway's JWT secret).
  */
 export async function spawnLedgerNode(
   args: string[],
   patterns: RegExp[],
   timeoutMs = 30000,
   env?: Record<string, string>,
+  launcher: readonly string[] = [process.execPath, BIN],
 ): Promise<{ proc: Spawned; captures: string[] }> {
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(launcher[0]!, [...launcher.slice(1), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
   });
@@ -91,16 +95,24 @@ export interface SpawnedNode {
 
 /**
  * `ledger-node run --data-dir DIR --rest-port 0 --grpc-port 0 --peer-port 0 ...extra`, ready once the listeners are
- * logged.
+ * logged; with `startScript`, through scripts/start.sh as `npm start` runs it.
  */
-export async function spawnNode(dataDir: string, extra: string[] = []): Promise<SpawnedNode> {
+export async function spawnNode(
+  dataDir: string,
+  extra: string[] = [],
+  options: { startScript?: boolean; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<SpawnedNode> {
+  const flags = ['--data-dir', dataDir, '--rest-port', '0', '--grpc-port', '0', '--peer-port', '0', ...extra];
   const { proc, captures } = await spawnLedgerNode(
-    ['run', '--data-dir', dataDir, '--rest-port', '0', '--grpc-port', '0', '--peer-port', '0', ...extra],
+    options.startScript ? flags : ['run', ...flags],
     [
       /gRPC NodeService listening on 127\.0\.0\.1:(\d+)/,
       /REST API listening on http:\/\/127\.0\.0\.1:(\d+)\//,
       /(remote PoW (?:on|off))/,
     ],
+    options.timeoutMs,
+    options.env,
+    options.startScript ? START_SCRIPT : undefined,
   );
   const grpcPort = Number(captures[0]);
   const restPort = Number(captures[1]);

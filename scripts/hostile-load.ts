@@ -14,13 +14,14 @@
  * answers. Exit 1 when the node died, an attacker saw a failure (5xx, an error without the JSON body, no answer),
  * or RSS after the rest is more than 100 MB above where it started.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { acceptable, mqttSession, surfaceCase } from '../harness/fuzz/surfaces.ts';
 import { seeds } from '../harness/fuzz/http.ts';
+import { spawnNode } from '../harness/process.ts';
 
 const GROWTH_LIMIT_MB = 100;
 
@@ -99,29 +100,6 @@ function memoryOf(pid: number): Memory | undefined {
   }
 }
 
-/** Starts the node through scripts/start.sh and resolves with its REST and gRPC ports once both listen. */
-function startNode(dataDir: string): Promise<{ proc: ChildProcess; rest: number; grpc: number }> {
-  const env = { ...process.env, ...(values.allocator === 'glibc' ? { LEDGER_NODE_ALLOCATOR: 'glibc' } : {}) };
-  const args = ['scripts/start.sh', '--data-dir', dataDir, '--rest-port', '0', '--grpc-port', '0', '--peer-port', '0'];
-  const proc = spawn('bash', args, { stdio: ['ignore', 'pipe', 'pipe'], env });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`the node did not start in 60 s:\n${out}`)), 60_000);
-    const look = (chunk: Buffer): void => {
-      out += chunk.toString();
-      const rest = /REST API listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(out)?.[1];
-      const grpc = /gRPC NodeService listening on 127\.0\.0\.1:(\d+)/.exec(out)?.[1];
-      if (rest && grpc) {
-        clearTimeout(timer);
-        resolve({ proc, rest: Number(rest), grpc: Number(grpc) });
-      }
-    };
-    proc.stdout!.on('data', look);
-    proc.stderr!.on('data', look);
-    proc.once('exit', (code) => reject(new Error(`the node exited (${code}) before it listened:\n${out}`)));
-  });
-}
-
 /** Runs an attacker process; resolves with its exit code and its output's last lines. */
 function attacker(name: string, args: string[]): Promise<{ name: string; code: number; tail: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -139,16 +117,17 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ledger-hostile-'));
-  const node = await startNode(dataDir);
-  const pid = node.proc.pid!;
-  const base = `http://127.0.0.1:${node.rest}`;
+  const env = values.allocator === 'glibc' ? { LEDGER_NODE_ALLOCATOR: 'glibc' } : undefined;
+  const node = await spawnNode(dataDir, [], { startScript: true, timeoutMs: 60_000, ...(env ? { env } : {}) });
+  const pid = node.proc.child.pid!;
+  const base = node.rest;
   let died = false;
-  node.proc.once('exit', () => (died = true));
+  void node.proc.exited.then(() => (died = true));
   try {
     await sleep(5_000); // start-up settles (genesis, first milestone)
     const before = memoryOf(pid)!;
     console.log(
-      `node pid ${pid} (${values.allocator}), REST ${base}, gRPC ${node.grpc}; RSS ${before.rss.toFixed(0)} MB, anon ${before.anon.toFixed(0)} MB; ${seconds} s of hostile load`,
+      `node pid ${pid} (${values.allocator}), REST ${base}, gRPC ${node.grpcPort}; RSS ${before.rss.toFixed(0)} MB, anon ${before.anon.toFixed(0)} MB; ${seconds} s of hostile load`,
     );
     let peak = before;
     const started = Date.now();
@@ -165,7 +144,7 @@ async function main(): Promise<void> {
       attacker('gRPC doors', [
         'scripts/fuzz.ts',
         '--grpc',
-        `127.0.0.1:${node.grpc}`,
+        `127.0.0.1:${node.grpcPort}`,
         '--seconds',
         s,
         '--seed',
@@ -201,8 +180,7 @@ async function main(): Promise<void> {
     console.log(ok ? 'PASS' : 'FAIL');
     process.exitCode = ok ? 0 : 1;
   } finally {
-    node.proc.kill('SIGTERM');
-    await new Promise((r) => (died ? r(undefined) : node.proc.once('exit', r)));
+    await node.proc.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
