@@ -4,13 +4,10 @@
  */
 import { expect } from 'chai';
 import { blockFromJson, blockToJson } from '../../../src/core/json/index.ts';
-import { loadVectors } from '../../../harness/vectors.ts';
 import { expectReject } from './helpers.ts';
+import { tip24 } from './fixtures.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const tip24: any = loadVectors('stardust/blocks.json').vectors.find(
-  (v: any) => v.name === 'tip24-tagged-data-example',
-).json;
 const without = (key: string): any => Object.fromEntries(Object.entries(tip24).filter(([k]) => k !== key));
 
 describe('core/json: block', () => {

@@ -17,16 +17,9 @@ import {
 import { SHIMMER_PROTOCOL } from '../../../src/core/model/index.ts';
 import { loadVectors } from '../../../harness/vectors.ts';
 import { clone, expectReject, hex } from './helpers.ts';
+import { ALIAS, ED, msFull, txBlock } from './fixtures.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const blocks = loadVectors('stardust/blocks.json');
-const txBlock: any = blocks.vectors.find((v: any) => v.name === 'shimmer-mainnet-ms2418187-wf44').derived
-  .jsonDecodedLocally;
-const msFull: any = loadVectors('stardust/milestones.json').vectors.find(
-  (v: any) => v.name === 'iotajs-milestone-payload-receipt-and-protocol-params',
-).json;
-const ED = { type: 0, pubKeyHash: hex('ab', 32) };
-const ALIAS = { type: 8, aliasId: hex('cd', 32) };
 
 /** Keys in their given order, every level (arrays element by element). */
 function keyOrder(v: unknown): unknown {
