@@ -189,7 +189,7 @@ describe('grpc conformance: dynamic client (proto-loader) against the generated 
     ]);
   });
 
-  it('GetMilestone names its milestone by ID or by index (a oneof); GetReceipts has an optional migrated_at', async () => {
+  it('GetMilestone takes a milestone ID or an index (a oneof); GetReceipts has an optional migrated_at', async () => {
     const byIndex = await call<Dynamic>(dynamic, 'GetMilestone', { index: 17 });
     expect([byIndex.index, Array.from(byIndex.raw as Buffer), byIndex.json]).to.deep.equal([17, [7], '{"type":7}']);
     const msId = fx.bytesOf(32, 42);
@@ -205,18 +205,22 @@ describe('grpc conformance: dynamic client (proto-loader) against the generated 
     expect(res.tips.map((t) => toHex0x(t))).to.deep.equal(node.tips.map(toHex0x));
   });
 
-  it('GetBlock (all views) returns block_id, the structured block with snake_case fields and oneof names, raw and json', async () => {
-    const res = await call<Dynamic>(dynamic, 'GetBlock', { block_id: Buffer.from(id) });
-    expect(toHex0x(res.block_id)).to.equal(toHex0x(id));
-    expect(Array.from(res.raw as Buffer)).to.deep.equal(Array.from(raw));
-    expect(res.json).to.equal(json);
-    const b = res.block;
-    expect(b.protocol_version).to.equal(2);
-    expect(b.nonce).to.equal('12345');
-    expect(b.parents.map((p: Buffer) => toHex0x(p))).to.deep.equal(fx.blocks['tagged data']!.parents.map(toHex0x));
-    expect(b.payload.kind).to.equal('tagged_data');
-    expect(toHex0x(b.payload.tagged_data.tag)).to.equal(toHex0x(fx.taggedData.tag));
-  });
+  it(
+    'GetBlock (all views) returns block_id, raw, json ' +
+      'and the structured block with snake_case fields and oneof names',
+    async () => {
+      const res = await call<Dynamic>(dynamic, 'GetBlock', { block_id: Buffer.from(id) });
+      expect(toHex0x(res.block_id)).to.equal(toHex0x(id));
+      expect(Array.from(res.raw as Buffer)).to.deep.equal(Array.from(raw));
+      expect(res.json).to.equal(json);
+      const b = res.block;
+      expect(b.protocol_version).to.equal(2);
+      expect(b.nonce).to.equal('12345');
+      expect(b.parents.map((p: Buffer) => toHex0x(p))).to.deep.equal(fx.blocks['tagged data']!.parents.map(toHex0x));
+      expect(b.payload.kind).to.equal('tagged_data');
+      expect(toHex0x(b.payload.tagged_data.tag)).to.equal(toHex0x(fx.taggedData.tag));
+    },
+  );
 
   it('GetBlock with a view returns only that part', async () => {
     const rawOnly = await call<Dynamic>(dynamic, 'GetBlock', { block_id: Buffer.from(id), view: 'BLOCK_VIEW_RAW' });
@@ -228,7 +232,7 @@ describe('grpc conformance: dynamic client (proto-loader) against the generated 
     expect(jsonOnly.raw).to.have.length(0);
   });
 
-  it('u64 max and u256 values read the same in the dynamic client (uint64 as decimal, u256 as 32 bytes big-endian)', async () => {
+  it('u64 max and u256 read alike in the dynamic client (uint64 as decimal, u256 as 32 bytes big-endian)', async () => {
     const res = await call<Dynamic>(dynamic, 'GetBlock', {
       block_id: Buffer.from(fx.bytesOf(32, 101)),
       view: 'BLOCK_VIEW_STRUCTURED',
@@ -284,7 +288,7 @@ describe('grpc conformance: dynamic client (proto-loader) against the generated 
     }
   });
 
-  it('a structured block submitted by the dynamic client maps into the model; a bad field comes back with its path', async () => {
+  it('a structured block from the dynamic client maps into the model; a bad field returns with its path', async () => {
     const submitted = {
       structured: {
         protocol_version: 2,

@@ -101,7 +101,7 @@ describe('grpc mapping: model <-> proto', () => {
   });
 
   describe('u64 and u256', () => {
-    it('carries u64 max through the wire as uint64 (amount, nonce, networkId, deposit, SDR amount, token supply)', () => {
+    it('carries u64 max over the wire as uint64 (amount, nonce, networkId, deposit, SDR amount, token supply)', () => {
       const back = blockFromProto(viaWire(blockToProto(fx.blocks.transaction!)));
       const tx = back.payload as m.TransactionPayload;
       expect(tx.essence.networkId).to.equal(fx.U64_MAX);

@@ -136,7 +136,7 @@ describe('grpc status: domain errors as gRPC status + details', () => {
     });
   });
 
-  it('makes every text of a status safe to carry: lone surrogates replaced, control characters escaped, bounded', () => {
+  it('makes each text of a status safe to carry: lone surrogates replaced, control characters escaped, bounded', () => {
     const id = 'ab'.repeat(20_000);
     const err = statusError(GrpcStatus.INVALID_ARGUMENT, {
       code: 'INVALID_JSON',
@@ -207,7 +207,7 @@ describe('grpc status: domain errors as gRPC status + details', () => {
     });
   });
 
-  it('the gateway-facing modules (status helpers, generated code) import nothing of src/core but its text rules', () => {
+  it('gateway-facing modules (status helpers, generated code) import nothing of src/core but its text rules', () => {
     const dir = new URL('../../src/grpc/', import.meta.url);
     const files = [
       'status.ts',

@@ -153,7 +153,9 @@ describe('codec: outputs.json serialization', () => {
     'iotajs-nft-output': 'COUNT_OUT_OF_RANGE', // no unlock condition at all
   };
   for (const v of file.serialization) {
-    it(`${v.name}: encodes to the source bytes (hash ${v.derived.outputHash.slice(0, 10)}…)${rejectedBy[v.name] ? ' and is rejected by the strict decoder' : ', decodes back'}`, () => {
+    const hash = v.derived.outputHash.slice(0, 10);
+    const outcome = rejectedBy[v.name] ? ' and is rejected by the strict decoder' : ', decodes back';
+    it(`${v.name}: encodes to the source bytes (hash ${hash}…)${outcome}`, () => {
       const model = outputFromJson(v.json);
       const bytes = encodeOutput(model);
       expect(toHex(bytes)).to.equal(v.bytes);
@@ -222,19 +224,25 @@ describe('codec: real Shimmer milestones 17339-17341', () => {
   });
 
   for (const m of file.milestones) {
-    it(`milestone ${m.index}: payload JSON encodes to the milestone ID; transactions give their IDs and essence hashes`, () => {
-      const ms = payloadFromJson(m.milestonePayloadJson) as MilestonePayload;
-      expect(toHex(encodeMilestoneEssence(ms))).to.equal(m.derived.milestoneEssenceHex);
-      expect(id(encodeMilestoneEssence(ms))).to.equal(m.milestoneIdInSource);
-      expect(decodePayload(encodePayload(ms))).to.deep.equal(ms);
-      const byId = new Map(m.coneInWhiteFlagOrder.map((b: { blockId: string; bytes: string }) => [b.blockId, b.bytes]));
-      for (const t of m.derived.transactions) {
-        const block = decodeBlock(hex(byId.get(t.blockId) as string));
-        const tx = block.payload as TransactionPayload;
-        expect(id(encodePayload(tx))).to.equal(t.transactionId);
-        expect(id(encodeTransactionEssence(tx.essence))).to.equal(t.essenceHash);
-      }
-    });
+    it(
+      `milestone ${m.index}: payload JSON encodes to the milestone ID; ` +
+        'transactions give their IDs and essence hashes',
+      () => {
+        const ms = payloadFromJson(m.milestonePayloadJson) as MilestonePayload;
+        expect(toHex(encodeMilestoneEssence(ms))).to.equal(m.derived.milestoneEssenceHex);
+        expect(id(encodeMilestoneEssence(ms))).to.equal(m.milestoneIdInSource);
+        expect(decodePayload(encodePayload(ms))).to.deep.equal(ms);
+        const byId = new Map(
+          m.coneInWhiteFlagOrder.map((b: { blockId: string; bytes: string }) => [b.blockId, b.bytes]),
+        );
+        for (const t of m.derived.transactions) {
+          const block = decodeBlock(hex(byId.get(t.blockId) as string));
+          const tx = block.payload as TransactionPayload;
+          expect(id(encodePayload(tx))).to.equal(t.transactionId);
+          expect(id(encodeTransactionEssence(tx.essence))).to.equal(t.essenceHash);
+        }
+      },
+    );
   }
 
   it('the referenced outputs decode, re-encode byte-identically and match their JSON', () => {

@@ -28,13 +28,17 @@ describe('crypto/ed25519', () => {
     it('has all 12 cases', () => expect(cases).to.have.length(12));
 
     for (const c of cases) {
-      it(`case ${c.index}: ${c.valid ? 'valid' : 'invalid'} (signature verifies AND address = 0x00 ‖ BLAKE2b-256(pub_key))`, () => {
-        const pub = fromHex(c.pub_key);
-        const sigOk = ed25519Verify(pub, fromHex(c.message), fromHex(c.signature));
-        const addr = ed25519AddressFromPublicKey(pub);
-        const addrOk = '00' + toHex(addr.pubKeyHash) === c.address;
-        expect(sigOk && addrOk).to.equal(c.valid);
-      });
+      it(
+        `case ${c.index}: ${c.valid ? 'valid' : 'invalid'} ` +
+          '(signature verifies AND address = 0x00 ‖ BLAKE2b-256(pub_key))',
+        () => {
+          const pub = fromHex(c.pub_key);
+          const sigOk = ed25519Verify(pub, fromHex(c.message), fromHex(c.signature));
+          const addr = ed25519AddressFromPublicKey(pub);
+          const addrOk = '00' + toHex(addr.pubKeyHash) === c.address;
+          expect(sigOk && addrOk).to.equal(c.valid);
+        },
+      );
     }
 
     it('case 10 fails only the address part (the TIP hashed a reduced key); its signature itself verifies', () => {

@@ -108,20 +108,24 @@ describe('fuzz: the mutators', () => {
     expect(json).to.deep.equal({ type: 3, list: [{ type: 0 }] });
   });
 
-  it('a forbiddenKey mutation puts an own "__proto__"/"constructor"/"prototype" key into the JSON text, which the mappers refuse', () => {
-    const v2 = targets.find((t) => t.name === 'v2 blockFromJson')!;
-    let seen = 0;
-    for (let s = 0; s < 60; s++) {
-      const j = mutateJson(new Rng(s), v2.corpus[0], 'forbiddenKey');
-      const text = JSON.stringify(j);
-      if (!/"(__proto__|constructor|prototype)":/.test(text)) continue;
-      seen++;
-      expect(({} as { polluted?: boolean }).polluted).to.equal(undefined);
-      const outcome = runCase(v2, { seed: s, mutation: 'forbiddenKey', json: JSON.parse(text) });
-      expect(outcome).to.deep.equal({ kind: 'rejected', code: 'INVALID_JSON' });
-    }
-    expect(seen).to.be.greaterThan(50);
-  });
+  it(
+    'a forbiddenKey mutation puts an own "__proto__"/"constructor"/"prototype" key into the JSON text, ' +
+      'which the mappers refuse',
+    () => {
+      const v2 = targets.find((t) => t.name === 'v2 blockFromJson')!;
+      let seen = 0;
+      for (let s = 0; s < 60; s++) {
+        const j = mutateJson(new Rng(s), v2.corpus[0], 'forbiddenKey');
+        const text = JSON.stringify(j);
+        if (!/"(__proto__|constructor|prototype)":/.test(text)) continue;
+        seen++;
+        expect(({} as { polluted?: boolean }).polluted).to.equal(undefined);
+        const outcome = runCase(v2, { seed: s, mutation: 'forbiddenKey', json: JSON.parse(text) });
+        expect(outcome).to.deep.equal({ kind: 'rejected', code: 'INVALID_JSON' });
+      }
+      expect(seen).to.be.greaterThan(50);
+    },
+  );
 
   it('runCase reports a non-protocol exception and a slow case as failures', () => {
     const throwing: Target = {

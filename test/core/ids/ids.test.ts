@@ -153,7 +153,7 @@ describe('ids', () => {
       expect(toHex0x(transactionId(fromHex(v.derived.transactionPayloadHex)))).to.equal(v.derived.transactionId);
     });
 
-    it('iota-sdk prepared transaction: inputs commitment from the consumed output bytes equals the essence field', () => {
+    it('iota-sdk prepared transaction: the inputs commitment of the consumed output bytes is the essence field', () => {
       const v = transactions.vectors[1];
       const c = inputsCommitment([fromHex(v.derived.inputOutputHex)]);
       expect(toHex0x(c)).to.equal(v.essenceJson.inputsCommitment);

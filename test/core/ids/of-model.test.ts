@@ -204,16 +204,20 @@ describe('ids of models (codec-based)', () => {
       expect(n).to.equal(16);
     });
 
-    it('3 milestone payloads (from JSON) have the source IDs and pass the Shimmer keys with threshold 7; the 3 earlier ones in the cones too', () => {
-      for (const m of shimmer.milestones) {
-        const ms = milestoneFromJson(m.milestonePayloadJson);
-        expect(toHex0x(milestoneIdOf(ms))).to.equal(m.milestoneIdInSource);
-        verifyMilestoneSignatures(ms, keyRanges, threshold);
-      }
-      const inCones = cones.flat().filter((b) => b.block.payload?.type === PAYLOAD_MILESTONE);
-      expect(inCones.map((b) => (b.block.payload as MilestonePayload).index)).to.deep.equal([17338, 17339, 17340]);
-      for (const b of inCones) verifyMilestoneSignatures(b.block.payload as MilestonePayload, keyRanges, threshold);
-    });
+    it(
+      '3 milestone payloads (from JSON) have the source IDs and pass the Shimmer keys with threshold 7; ' +
+        'the 3 earlier ones in the cones too',
+      () => {
+        for (const m of shimmer.milestones) {
+          const ms = milestoneFromJson(m.milestonePayloadJson);
+          expect(toHex0x(milestoneIdOf(ms))).to.equal(m.milestoneIdInSource);
+          verifyMilestoneSignatures(ms, keyRanges, threshold);
+        }
+        const inCones = cones.flat().filter((b) => b.block.payload?.type === PAYLOAD_MILESTONE);
+        expect(inCones.map((b) => (b.block.payload as MilestonePayload).index)).to.deep.equal([17338, 17339, 17340]);
+        for (const b of inCones) verifyMilestoneSignatures(b.block.payload as MilestonePayload, keyRanges, threshold);
+      },
+    );
 
     it('a tampered milestone, a wrong key set, too few or unsorted signatures are rejected (INVALID_SIGNATURE)', () => {
       const ms = milestoneFromJson(shimmer.milestones[2].milestonePayloadJson);

@@ -84,15 +84,19 @@ for (const m of milestones)
   for (const [id, o] of Object.entries(m.derived.referencedInputOutputs)) referenced.set(id, fromHex(o.outputBytes));
 
 describe('ids: real Shimmer milestones 17339..17341', () => {
-  it('has 3 milestones, 112 cone blocks, 16 transactions, 27 distinct referenced outputs, 10 Shimmer keys (threshold 7)', () => {
-    expect(milestones.map((m) => m.index)).to.deep.equal([17339, 17340, 17341]);
-    expect(cones.flat()).to.have.length(112);
-    expect(txs).to.have.length(16);
-    expect(txs.flatMap((t) => t.tx.inputs)).to.have.length(27);
-    expect(referenced.size).to.equal(27);
-    expect(keyRanges).to.have.length(10);
-    expect(threshold).to.equal(7);
-  });
+  it(
+    'has 3 milestones, 112 cone blocks, 16 transactions, 27 distinct referenced outputs, ' +
+      '10 Shimmer keys (threshold 7)',
+    () => {
+      expect(milestones.map((m) => m.index)).to.deep.equal([17339, 17340, 17341]);
+      expect(cones.flat()).to.have.length(112);
+      expect(txs).to.have.length(16);
+      expect(txs.flatMap((t) => t.tx.inputs)).to.have.length(27);
+      expect(referenced.size).to.equal(27);
+      expect(keyRanges).to.have.length(10);
+      expect(threshold).to.equal(7);
+    },
+  );
 
   it('all 112 block IDs = BLAKE2b-256 of the block bytes', () => {
     let n = 0;
@@ -103,7 +107,7 @@ describe('ids: real Shimmer milestones 17339..17341', () => {
     expect(n).to.equal(112);
   });
 
-  it('all 16 transaction IDs (payload bytes without the length prefix) are the IDs the ledger created outputs under', () => {
+  it('the 16 transaction IDs (payload bytes without length prefix) are those the ledger created outputs under', () => {
     for (let mi = 0; mi < 3; mi++) {
       const m = milestones[mi]!;
       const ids = txs.filter((t) => t.milestone === m).map((t) => toHex0x(transactionId(t.payload)));
@@ -113,23 +117,28 @@ describe('ids: real Shimmer milestones 17339..17341', () => {
     for (const t of txs) expect(t.block.inclusionState).to.equal('included');
   });
 
-  it('the 3 milestone IDs: essence hash equals the source ID; the real milestone blocks in later cones carry those essences', () => {
-    for (const m of milestones) {
-      expect(toHex0x(milestoneIdFromEssence(fromHex(m.derived.milestoneEssenceHex))), `milestone ${m.index}`).to.equal(
-        m.milestoneIdInSource,
-      );
-    }
-    // Each cone holds the block of the previous milestone: its essence, sliced from the real bytes, hashes to the
-    // Previous Milestone ID of the milestone (17338 -> 17339, 17339 -> 17340, 17340 -> 17341).
-    for (let mi = 0; mi < 3; mi++) {
-      const m = milestones[mi]!;
-      const msBlocks = cones[mi]!.filter((b) => b.sliced.payloadType === 7);
-      expect(msBlocks, `milestone blocks in cone of ${m.index}`).to.have.length(1);
-      const { essence } = sliceMilestone(msBlocks[0]!.sliced.payload!);
-      expect(toHex0x(milestoneIdFromEssence(essence))).to.equal(m.milestonePayloadJson.previousMilestoneId);
-      if (mi > 0) expect(toHex(essence)).to.equal(milestones[mi - 1]!.derived.milestoneEssenceHex);
-    }
-  });
+  it(
+    'the 3 milestone IDs: essence hash equals the source ID; ' +
+      'the real milestone blocks in later cones carry those essences',
+    () => {
+      for (const m of milestones) {
+        expect(
+          toHex0x(milestoneIdFromEssence(fromHex(m.derived.milestoneEssenceHex))),
+          `milestone ${m.index}`,
+        ).to.equal(m.milestoneIdInSource);
+      }
+      // Each cone holds the block of the previous milestone: its essence, sliced from the real bytes, hashes to the
+      // Previous Milestone ID of the milestone (17338 -> 17339, 17339 -> 17340, 17340 -> 17341).
+      for (let mi = 0; mi < 3; mi++) {
+        const m = milestones[mi]!;
+        const msBlocks = cones[mi]!.filter((b) => b.sliced.payloadType === 7);
+        expect(msBlocks, `milestone blocks in cone of ${m.index}`).to.have.length(1);
+        const { essence } = sliceMilestone(msBlocks[0]!.sliced.payload!);
+        expect(toHex0x(milestoneIdFromEssence(essence))).to.equal(m.milestonePayloadJson.previousMilestoneId);
+        if (mi > 0) expect(toHex(essence)).to.equal(milestones[mi - 1]!.derived.milestoneEssenceHex);
+      }
+    },
+  );
 
   it('all 30 milestone signatures verify against the Shimmer key ranges with threshold 7', () => {
     let count = 0;
@@ -156,7 +165,7 @@ describe('ids: real Shimmer milestones 17339..17341', () => {
     }
   });
 
-  it('the 16 inputs commitments, recomputed from the 27 consumed outputs in input order, equal the essence field', () => {
+  it('16 inputs commitments, recomputed from the 27 consumed outputs in input order, equal the essence field', () => {
     for (const t of txs) {
       const consumed = t.tx.inputs.map((i) => {
         const bytes = referenced.get(toHex0x(i.outputId));
@@ -167,30 +176,34 @@ describe('ids: real Shimmer milestones 17339..17341', () => {
     }
   });
 
-  it('every transaction signature verifies over its essence hash, and its key hashes to an address in the consumed output', () => {
-    let signatures = 0;
-    for (const t of txs) {
-      const hash = essenceHashFromBytes(t.tx.essence);
-      const derived = (
-        t.milestone as unknown as {
-          derived: { transactions: { blockId: string; essenceHash: string; transactionId: string }[] };
+  it(
+    'every transaction signature verifies over its essence hash, ' +
+      'and its key hashes to an address in the consumed output',
+    () => {
+      let signatures = 0;
+      for (const t of txs) {
+        const hash = essenceHashFromBytes(t.tx.essence);
+        const derived = (
+          t.milestone as unknown as {
+            derived: { transactions: { blockId: string; essenceHash: string; transactionId: string }[] };
+          }
+        ).derived.transactions.find((d) => d.blockId === toHex0x(t.block.id))!;
+        expect(toHex0x(hash)).to.equal(derived.essenceHash);
+        expect(toHex0x(transactionId(t.payload))).to.equal(derived.transactionId);
+        expect(t.tx.signatureUnlocks.length, `tx in ${toHex0x(t.block.id)}`).to.be.greaterThan(0);
+        for (const u of t.tx.signatureUnlocks) {
+          expect(ed25519Verify(u.publicKey, hash, u.signature), `unlock ${u.position}`).to.equal(true);
+          const owner = blake2b256(u.publicKey);
+          const output = referenced.get(toHex0x(t.tx.inputs[u.position]!.outputId))!;
+          expect(containsAddress(output, owner), `unlock ${u.position} owns its input`).to.equal(true);
+          signatures++;
         }
-      ).derived.transactions.find((d) => d.blockId === toHex0x(t.block.id))!;
-      expect(toHex0x(hash)).to.equal(derived.essenceHash);
-      expect(toHex0x(transactionId(t.payload))).to.equal(derived.transactionId);
-      expect(t.tx.signatureUnlocks.length, `tx in ${toHex0x(t.block.id)}`).to.be.greaterThan(0);
-      for (const u of t.tx.signatureUnlocks) {
-        expect(ed25519Verify(u.publicKey, hash, u.signature), `unlock ${u.position}`).to.equal(true);
-        const owner = blake2b256(u.publicKey);
-        const output = referenced.get(toHex0x(t.tx.inputs[u.position]!.outputId))!;
-        expect(containsAddress(output, owner), `unlock ${u.position} owns its input`).to.equal(true);
-        signatures++;
       }
-    }
-    expect(signatures).to.equal(16); // one Signature Unlock per transaction; the other 11 unlocks are references
-  });
+      expect(signatures).to.equal(16); // one Signature Unlock per transaction; the other 11 unlocks are references
+    },
+  );
 
-  it('both Merkle roots of each milestone, recomputed from its cone in White-Flag order, equal the payload roots', () => {
+  it('both Merkle roots of each milestone, recomputed from its cone in White-Flag order, are the payload roots', () => {
     for (let mi = 0; mi < 3; mi++) {
       const m = milestones[mi]!;
       const cone = cones[mi]!;
@@ -206,7 +219,7 @@ describe('ids: real Shimmer milestones 17339..17341', () => {
     }
   });
 
-  it('the White-Flag order is the post-order DFS from the milestone parents (parents in stored order, cone only)', () => {
+  it('White-Flag order is the post-order DFS from the milestone parents (parents in stored order, cone only)', () => {
     for (let mi = 0; mi < 3; mi++) {
       const m = milestones[mi]!;
       const byId = new Map(cones[mi]!.map((b) => [toHex0x(b.id), b]));

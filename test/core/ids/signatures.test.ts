@@ -87,7 +87,8 @@ describe('signatures over IDs', () => {
 
   describe('blocks.json: transaction and milestone signatures', () => {
     for (const v of blocks.vectors.filter((b: { derived: { essenceHash?: string } }) => b.derived.essenceHash)) {
-      it(`${v.name}: essence hash; signature unlocks verify = ${JSON.stringify(v.derived.signatureUnlocksValid)}`, () => {
+      const verify = JSON.stringify(v.derived.signatureUnlocksValid);
+      it(`${v.name}: essence hash; signature unlocks verify = ${verify}`, () => {
         const tx = sliceTransaction(sliceBlock(v.bytes).payload!);
         const hash = essenceHashFromBytes(tx.essence);
         expect(toHex0x(hash)).to.equal(v.derived.essenceHash);

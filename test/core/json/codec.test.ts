@@ -156,7 +156,7 @@ describe('core/json ⇄ core/codec: vectors with JSON and bytes', () => {
     for (const v of file.vectors as any[]) {
       if (v.payloadBytes !== undefined) both(v.name, kinds.payload, v.json, v.payloadBytes);
       if (v.derived?.blockHex !== undefined) {
-        it(`${v.name}: the milestone block (protocol version 2, milestone parents, nonce 0) encodes to derived.blockHex`, () => {
+        it(`${v.name}: the milestone block (version 2, milestone parents, nonce 0) encodes to derived.blockHex`, () => {
           const payload = J.payloadFromJson(v.json) as MilestonePayload;
           const block = J.blockFromJson({ protocolVersion: 2, parents: v.json.parents, payload: v.json, nonce: '0' });
           expect(block.payload).to.deep.equal(payload);

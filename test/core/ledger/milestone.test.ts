@@ -68,7 +68,7 @@ describe('ledger: milestone checks', () => {
     expect(await net.store.milestoneIndexById(c.milestoneId)).to.equal(11);
   });
 
-  it('outputAtLedgerIndex: an output with the ledger index of the same read, unspent before and spent after', async () => {
+  it('outputAtLedgerIndex: an output with the ledger index of one read, unspent before and spent after', async () => {
     const { net } = await pending();
     const ledger = new LedgerState(net.store);
     const genesisOutput = net.genesisOutputs[0]!.outputId;
@@ -238,7 +238,7 @@ describe('ledger: milestone options', () => {
     expect((await ledger.protocolParameters(15))!.minPowScore).to.equal(3000);
   });
 
-  it('applies a receipt: one basic output per migrated entry (ID = milestone ID ‖ index), treasury replaced', async () => {
+  it('applies a receipt: a basic output per migrated entry (ID: milestone ID ‖ index), treasury replaced', async () => {
     const { net } = await pending({ treasury: 10_000_000n });
     const funds = [
       { tailTransactionHash: new Uint8Array(49).fill(1), address: bob.address, deposit: 1_000_000n },

@@ -43,7 +43,7 @@ describe('semantic validation: sender features (conflict 11)', () => {
     );
     expectConflict(r, CONFLICT.senderNotUnlocked, 'output 1');
   });
-  it('a state-transitioned alias and a consumed NFT are unlocked senders; a governance-transitioned alias is not', () => {
+  it('a state-transitioned alias and a consumed NFT are unlocked senders; a governance-transitioned one is not', () => {
     const aliasId = id32(0xa1);
     const nftId = id32(0xb1);
     const a = alias(1000n, aliasId, A.address, B.address, { stateIndex: 1 });

@@ -85,18 +85,22 @@ describe('semantic validation: real Shimmer transactions (milestones 17339-17341
     };
     for (const block of m.coneInWhiteFlagOrder) {
       if (block.inclusionState === 'no_transaction') continue;
-      it(`milestone ${m.index}, block ${block.blockId.slice(0, 18)}…: ${block.inclusionState} / ${block.conflictReason}`, () => {
-        const payload = decodeBlock(fromHex(block.bytes)).payload;
-        expect(payload?.type).to.equal(PAYLOAD_TRANSACTION);
-        const tx = payload as TransactionPayload;
-        const expected = REASON_BY_NAME[block.conflictReason];
-        expect(expected, `unknown conflict name ${block.conflictReason}`).to.not.equal(undefined);
-        expect(block.inclusionState === 'included').to.equal(expected === CONFLICT.none);
-        const result = validateTransactionSemantics(tx, resolve(tx), ctx);
-        expect(result, result.message).to.deep.equal(
-          expected === CONFLICT.none ? { reason: 0 } : { reason: expected, message: result.message },
-        );
-      });
+      it(
+        `milestone ${m.index}, block ${block.blockId.slice(0, 18)}…: ` +
+          `${block.inclusionState} / ${block.conflictReason}`,
+        () => {
+          const payload = decodeBlock(fromHex(block.bytes)).payload;
+          expect(payload?.type).to.equal(PAYLOAD_TRANSACTION);
+          const tx = payload as TransactionPayload;
+          const expected = REASON_BY_NAME[block.conflictReason];
+          expect(expected, `unknown conflict name ${block.conflictReason}`).to.not.equal(undefined);
+          expect(block.inclusionState === 'included').to.equal(expected === CONFLICT.none);
+          const result = validateTransactionSemantics(tx, resolve(tx), ctx);
+          expect(result, result.message).to.deep.equal(
+            expected === CONFLICT.none ? { reason: 0 } : { reason: expected, message: result.message },
+          );
+        },
+      );
     }
   }
 

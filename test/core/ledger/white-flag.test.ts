@@ -65,7 +65,7 @@ describe('ledger: White-Flag walk', () => {
     };
   }
 
-  it('is depth-first post-order over parents in stored order, each block once, never entering referenced blocks', async () => {
+  it('is post-order DFS over parents in stored order, each block once, never entering referenced blocks', async () => {
     const root = bytes32('old referenced block');
     const a = makeBlock([root], undefined, 1n);
     const b = makeBlock([a.id], undefined, 2n);

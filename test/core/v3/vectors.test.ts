@@ -109,7 +109,7 @@ describe('v3 vectors: blocks.json', () => {
     expect(V3.workScore(block, params.workScoreParameters)).to.equal(0);
   });
 
-  it('timing rules accept the current TIP-46 blocks and reject the API examples with their unrealistic commitment', () => {
+  it('timing rules accept the current TIP-46 blocks, reject the API examples with their unrealistic commitment', () => {
     for (const v of blocks.vectors as Any[]) {
       const block = V3.decodeBlockV3(hex(v.bytes), params);
       if (v.name.startsWith('tip46')) expect(() => V3.checkBlockTimingV3(block, params), v.name).not.to.throw();
@@ -165,7 +165,7 @@ describe('v3 vectors: transactions.json', () => {
       }
 
       for (const [i, p] of ((v.proofs ?? []) as Any[]).entries()) {
-        it(`output ID proof ${i} (output ${p.json.outputIndex}): bytes, JSON, built from the transaction, verified`, () => {
+        it(`proof ${i} of output ${p.json.outputIndex}: bytes, JSON, built from the transaction, verified`, () => {
           const proof = V3.decodeOutputIdProofV3(hex(p.bytes));
           expect(h(V3.encodeOutputIdProofV3(proof))).to.equal(p.bytes);
           expect(V3.outputIdProofToJsonV3(proof)).to.deep.equal(p.json);
@@ -262,11 +262,20 @@ describe('v3 vectors: ids-and-misc.json', () => {
 
 describe('v3 vectors: mana.json (TIP-39)', () => {
   for (const v of mana.potentialManaGeneration as Any[]) {
-    it(`potential Mana of ${v.amount} from slot ${v.outputCreationSlot} to ${v.transactionCreationSlot} = ${v.potentialMana}`, () => {
-      expect(
-        V3.potentialManaWithDecay(BigInt(v.amount), v.outputCreationSlot, v.transactionCreationSlot, params).toString(),
-      ).to.equal(v.potentialMana);
-    });
+    it(
+      `potential Mana of ${v.amount} from slot ${v.outputCreationSlot} ` +
+        `to ${v.transactionCreationSlot} = ${v.potentialMana}`,
+      () => {
+        expect(
+          V3.potentialManaWithDecay(
+            BigInt(v.amount),
+            v.outputCreationSlot,
+            v.transactionCreationSlot,
+            params,
+          ).toString(),
+        ).to.equal(v.potentialMana);
+      },
+    );
   }
   for (const v of mana.manaDecay as Any[]) {
     it(`decay of ${v.mana} from epoch ${v.creationEpoch} to ${v.targetEpoch} = ${v.decayedMana}`, () => {

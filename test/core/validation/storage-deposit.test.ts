@@ -42,7 +42,7 @@ describe('validation: minimum storage deposit', () => {
       expect(minStorageDepositReturn(a, minReturn!.rentStructure)).to.equal(BigInt(minReturn!.minReturnAmount!));
   });
 
-  it('follows vByteCost × (10 × 34 + 1 × (40 + length)) for the 27 real Shimmer outputs, all of which are covered', () => {
+  it('follows vByteCost × (10 × 34 + 1 × (40 + length)) for the 27 real Shimmer outputs, all covered', () => {
     const shimmer = loadVectors('stardust/shimmer_mainnet_milestones_17339_17341.json');
     let n = 0;
     for (const m of shimmer.milestones) {

@@ -64,42 +64,46 @@ describe('indexer: written with the ledger', () => {
     expect((await verifyOutputIndex(net.store)).differences).to.deep.equal([]);
   });
 
-  it("confirmMilestone's one batch carries the index writes: spent outputs leave, booked ones arrive, on commit only", async () => {
-    const kv = new RecordingStore();
-    const net = await TestNetwork.create(kv, [{ wallet: alice, amount: 5_000_000n }]);
-    const minted = nft({ address: bob.address }, { tag: 'art' });
-    minted.amount = 1_000_000n;
-    const tx = transfer(alice, [net.genesisOutputs[0]!], [basicOutput(4_000_000n, bob.address), minted]);
-    await net.add(tx);
-    const ms = await net.milestone();
-    const c = await confirmMilestone({ store: net.store, milestoneBlockId: ms.id, milestoneBlock: ms.block });
-    expect(await owned(net, alice), 'nothing before commit').to.have.length(1);
-    const before = kv.writes.length;
-    await c.batch.commit();
-    expect(kv.writes.length).to.equal(before + 1);
-    const ops = kv.writes.at(-1)!;
-    expect([...prefixes(ops)]).to.include.members([
-      0x11,
-      0x12,
-      INDEXER_TABLES.byType.prefix,
-      INDEXER_TABLES.byAddress.prefix,
-      INDEXER_TABLES.byChainId.prefix,
-    ]);
-    const created = c.created.map((o) => toHex0x(o.outputId));
-    expect(await owned(net, alice)).to.deep.equal([]);
-    expect(await owned(net, bob)).to.deep.equal(created);
-    expect((await queryOutputs(net.store, 'nft', { tag: '0x617274' }, 0, HRP)).items).to.deep.equal([created[1]]);
-    const nftId = nftIdFromOutputId(c.created[1]!.outputId);
-    expect(await outputIdByNftId(net.store, nftId)).to.deep.equal(c.created[1]!.outputId);
-    // Ordered by the booking milestone's timestamp: the index keys carry it.
-    expect(
-      await net.store.has(INDEXER_TABLES.byType, {
-        outputType: 3,
-        position: positionOf(c.milestoneTimestamp, c.created[0]!.outputId),
-      }),
-    ).to.equal(true);
-    expect((await verifyOutputIndex(net.store)).differences).to.deep.equal([]);
-  });
+  it(
+    "confirmMilestone's one batch carries the index writes: " +
+      'spent outputs leave, booked ones arrive, on commit only',
+    async () => {
+      const kv = new RecordingStore();
+      const net = await TestNetwork.create(kv, [{ wallet: alice, amount: 5_000_000n }]);
+      const minted = nft({ address: bob.address }, { tag: 'art' });
+      minted.amount = 1_000_000n;
+      const tx = transfer(alice, [net.genesisOutputs[0]!], [basicOutput(4_000_000n, bob.address), minted]);
+      await net.add(tx);
+      const ms = await net.milestone();
+      const c = await confirmMilestone({ store: net.store, milestoneBlockId: ms.id, milestoneBlock: ms.block });
+      expect(await owned(net, alice), 'nothing before commit').to.have.length(1);
+      const before = kv.writes.length;
+      await c.batch.commit();
+      expect(kv.writes.length).to.equal(before + 1);
+      const ops = kv.writes.at(-1)!;
+      expect([...prefixes(ops)]).to.include.members([
+        0x11,
+        0x12,
+        INDEXER_TABLES.byType.prefix,
+        INDEXER_TABLES.byAddress.prefix,
+        INDEXER_TABLES.byChainId.prefix,
+      ]);
+      const created = c.created.map((o) => toHex0x(o.outputId));
+      expect(await owned(net, alice)).to.deep.equal([]);
+      expect(await owned(net, bob)).to.deep.equal(created);
+      expect((await queryOutputs(net.store, 'nft', { tag: '0x617274' }, 0, HRP)).items).to.deep.equal([created[1]]);
+      const nftId = nftIdFromOutputId(c.created[1]!.outputId);
+      expect(await outputIdByNftId(net.store, nftId)).to.deep.equal(c.created[1]!.outputId);
+      // Ordered by the booking milestone's timestamp: the index keys carry it.
+      expect(
+        await net.store.has(INDEXER_TABLES.byType, {
+          outputType: 3,
+          position: positionOf(c.milestoneTimestamp, c.created[0]!.outputId),
+        }),
+      ).to.equal(true);
+      expect((await verifyOutputIndex(net.store)).differences).to.deep.equal([]);
+    },
+  );
 
   it('indexes the basic outputs a receipt migrates', async () => {
     const net = await TestNetwork.create(new MemoryKeyValueStore(), [{ wallet: alice, amount: 5_000_000n }], {
@@ -177,7 +181,8 @@ describe('indexer: written with the ledger', () => {
 
     await net.store.batch().del(INDEXER_TABLES.byType, typeKey).commit();
     expect((await verifyOutputIndex(net.store)).differences).to.deep.equal([
-      `indexByType: entry 0x03${toHex0x(typeKey.position).slice(2)} of unspent output ${toHex0x(o.outputId)} is missing`,
+      `indexByType: entry 0x03${toHex0x(typeKey.position).slice(2)} ` +
+        `of unspent output ${toHex0x(o.outputId)} is missing`,
     ]);
     await net.store
       .batch()
@@ -197,7 +202,8 @@ describe('indexer: written with the ledger', () => {
       .put(INDEXER_TABLES.byType, { outputType: 6, position: positionOf(5, ghost) }, null)
       .commit();
     expect((await verifyOutputIndex(net.store)).differences).to.deep.equal([
-      `indexByType: entry 0x06${toHex0x(positionOf(5, ghost)).slice(2)} for output ${toHex0x(ghost)}: the ledger has no such output`,
+      `indexByType: entry 0x06${toHex0x(positionOf(5, ghost)).slice(2)} ` +
+        `for output ${toHex0x(ghost)}: the ledger has no such output`,
     ]);
     await net.store
       .batch()
@@ -207,7 +213,8 @@ describe('indexer: written with the ledger', () => {
     const wrongTime = { ...typeKey, position: positionOf(record.milestoneTimestampBooked + 1, o.outputId) };
     await net.store.batch().put(INDEXER_TABLES.byType, wrongTime, null).commit();
     expect((await verifyOutputIndex(net.store)).differences).to.deep.equal([
-      `indexByType: entry 0x03${toHex0x(wrongTime.position).slice(2)} for output ${toHex0x(o.outputId)}: not an entry of that output`,
+      `indexByType: entry 0x03${toHex0x(wrongTime.position).slice(2)} ` +
+        `for output ${toHex0x(o.outputId)}: not an entry of that output`,
     ]);
     await net.store.batch().del(INDEXER_TABLES.byType, wrongTime).commit();
 
@@ -218,7 +225,8 @@ describe('indexer: written with the ledger', () => {
     ).batch.commit();
     await net.store.batch().put(INDEXER_TABLES.byType, typeKey, null).commit();
     expect((await verifyOutputIndex(net.store)).differences).to.deep.equal([
-      `indexByType: entry 0x03${toHex0x(typeKey.position).slice(2)} for output ${toHex0x(o.outputId)}: the output is spent`,
+      `indexByType: entry 0x03${toHex0x(typeKey.position).slice(2)} ` +
+        `for output ${toHex0x(o.outputId)}: the output is spent`,
     ]);
     await net.store.kv.put(Uint8Array.of(INDEXER_TABLES.byAddress.prefix, 1, 2, 3), new Uint8Array(0));
     expect((await verifyOutputIndex(net.store)).differences.at(-1)).to.match(

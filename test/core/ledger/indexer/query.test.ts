@@ -82,7 +82,7 @@ describe('indexer: queries', () => {
     return answer.items.map((id) => nameOf.get(id) ?? id);
   }
 
-  it('lists every output of a kind, ordered by createdAt then output ID; the combined route merges the kinds', async () => {
+  it('lists every output of a kind by createdAt then output ID; the combined route merges the kinds', async () => {
     expect(await names('basic')).to.deep.equal(ordered('b1', 'b2', 'b3', 'b4'));
     expect(await names('alias')).to.deep.equal(ordered('a1', 'a2'));
     expect(await names('foundry')).to.deep.equal(['f1']);
@@ -116,7 +116,7 @@ describe('indexer: queries', () => {
     expect(await names('alias', { stateController: bech(A), unlockableByAddress: bech(B) })).to.deep.equal(['a1']);
   });
 
-  it('presence and time filters of the unlock conditions (strictly before / after; absent never matches a time)', async () => {
+  it('unlock condition presence and time filters (strictly before / after; absent never matches a time)', async () => {
     expect(await names('basic', { hasStorageDepositReturn: 'true' })).to.deep.equal(['b2']);
     expect(await names('basic', { hasStorageDepositReturn: 'false' })).to.deep.equal(ordered('b1', 'b3', 'b4'));
     expect(await names('basic', { hasExpiration: 'true' })).to.deep.equal(ordered('b2', 'b3'));
@@ -186,19 +186,23 @@ describe('indexer: queries', () => {
     expect(await names('alias', { createdBefore: '121' })).to.deep.equal(['a1']);
   });
 
-  it('finds the current output of an alias, NFT or foundry (implicit IDs from the creating output ID); unknown IDs: undefined', async () => {
-    const a1Id = aliasIdFromOutputId(fixture.a1!.outputId);
-    expect(await outputIdByAliasId(store, a1Id)).to.deep.equal(fixture.a1!.outputId);
-    expect(await outputIdByAliasId(store, toHex0x(X_ID))).to.deep.equal(fixture.a2!.outputId);
-    expect(await outputIdByNftId(store, nftIdFromOutputId(fixture.n1!.outputId))).to.deep.equal(fixture.n1!.outputId);
-    expect(await outputIdByNftId(store, toHex0x(N_ID).toUpperCase().replace('0X', '0x'))).to.deep.equal(
-      fixture.n2!.outputId,
-    );
-    expect(await outputIdByFoundryId(store, foundryId(X_ID, 1, 0))).to.deep.equal(fixture.f1!.outputId);
-    expect(await outputIdByFoundryId(store, foundryId(X_ID, 2, 0))).to.equal(undefined);
-    expect(await outputIdByAliasId(store, N_ID)).to.equal(undefined);
-    expect(await outputIdByNftId(store, X_ID)).to.equal(undefined);
-  });
+  it(
+    'finds the current output of an alias, NFT or foundry (implicit IDs from the creating output ID); ' +
+      'unknown IDs: undefined',
+    async () => {
+      const a1Id = aliasIdFromOutputId(fixture.a1!.outputId);
+      expect(await outputIdByAliasId(store, a1Id)).to.deep.equal(fixture.a1!.outputId);
+      expect(await outputIdByAliasId(store, toHex0x(X_ID))).to.deep.equal(fixture.a2!.outputId);
+      expect(await outputIdByNftId(store, nftIdFromOutputId(fixture.n1!.outputId))).to.deep.equal(fixture.n1!.outputId);
+      expect(await outputIdByNftId(store, toHex0x(N_ID).toUpperCase().replace('0X', '0x'))).to.deep.equal(
+        fixture.n2!.outputId,
+      );
+      expect(await outputIdByFoundryId(store, foundryId(X_ID, 1, 0))).to.deep.equal(fixture.f1!.outputId);
+      expect(await outputIdByFoundryId(store, foundryId(X_ID, 2, 0))).to.equal(undefined);
+      expect(await outputIdByAliasId(store, N_ID)).to.equal(undefined);
+      expect(await outputIdByNftId(store, X_ID)).to.equal(undefined);
+    },
+  );
 
   it('forgets spent outputs; a chain that moves is found at its new output', async () => {
     const s = await newStore();

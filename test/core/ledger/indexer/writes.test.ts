@@ -58,35 +58,39 @@ describe('indexer: entries and keys', () => {
     );
   });
 
-  it('aliases and NFTs under their ID, the implicit one from the creating output ID; foundries under their foundry ID', () => {
-    const implicitAlias = booked('alias 0', 1, alias(A, B));
-    expect(indexEntriesOf(implicitAlias).byChainId).to.deep.equal([
-      { outputType: 4, chainId: aliasIdFromOutputId(implicitAlias.outputId) },
-      implicitAlias.outputId,
-    ]);
-    const xId = bytes32('x');
-    const explicitAlias = booked('alias x', 1, alias(A, A, {}, xId));
-    expect(indexEntriesOf(explicitAlias).byChainId![0].chainId).to.deep.equal(xId);
-    expect(indexEntriesOf(explicitAlias).byAddress).to.deep.equal([
-      [
-        { address: encodeAddress(A), outputType: 4, position: positionOf(1, explicitAlias.outputId) },
-        ROLE.stateController | ROLE.governor,
-      ],
-    ]);
-    const implicitNft = booked('nft 0', 1, nft({ address: B }));
-    expect(indexEntriesOf(implicitNft).byChainId![0]).to.deep.equal({
-      outputType: 6,
-      chainId: nftIdFromOutputId(implicitNft.outputId),
-    });
-    const f = booked('foundry', 1, foundry(xId, 3));
-    expect(indexEntriesOf(f).byChainId![0]).to.deep.equal({ outputType: 5, chainId: foundryId(xId, 3, 0) });
-    expect(indexEntriesOf(f).byAddress).to.deep.equal([
-      [
-        { address: encodeAddress(aliasAddress(xId)), outputType: 5, position: positionOf(1, f.outputId) },
-        ROLE.immutableAlias,
-      ],
-    ]);
-  });
+  it(
+    'aliases and NFTs under their ID, the implicit one from the creating output ID; ' +
+      'foundries under their foundry ID',
+    () => {
+      const implicitAlias = booked('alias 0', 1, alias(A, B));
+      expect(indexEntriesOf(implicitAlias).byChainId).to.deep.equal([
+        { outputType: 4, chainId: aliasIdFromOutputId(implicitAlias.outputId) },
+        implicitAlias.outputId,
+      ]);
+      const xId = bytes32('x');
+      const explicitAlias = booked('alias x', 1, alias(A, A, {}, xId));
+      expect(indexEntriesOf(explicitAlias).byChainId![0].chainId).to.deep.equal(xId);
+      expect(indexEntriesOf(explicitAlias).byAddress).to.deep.equal([
+        [
+          { address: encodeAddress(A), outputType: 4, position: positionOf(1, explicitAlias.outputId) },
+          ROLE.stateController | ROLE.governor,
+        ],
+      ]);
+      const implicitNft = booked('nft 0', 1, nft({ address: B }));
+      expect(indexEntriesOf(implicitNft).byChainId![0]).to.deep.equal({
+        outputType: 6,
+        chainId: nftIdFromOutputId(implicitNft.outputId),
+      });
+      const f = booked('foundry', 1, foundry(xId, 3));
+      expect(indexEntriesOf(f).byChainId![0]).to.deep.equal({ outputType: 5, chainId: foundryId(xId, 3, 0) });
+      expect(indexEntriesOf(f).byAddress).to.deep.equal([
+        [
+          { address: encodeAddress(aliasAddress(xId)), outputType: 5, position: positionOf(1, f.outputId) },
+          ROLE.immutableAlias,
+        ],
+      ]);
+    },
+  );
 
   it('key and value codecs round-trip and reject what no entry can be', () => {
     const o = booked('codec', 3, nft({ address: A }));
