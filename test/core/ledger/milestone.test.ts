@@ -21,6 +21,7 @@ import {
   type BuiltBlock,
   type MilestoneDraft,
 } from '../../../harness/fixtures/ledger.ts';
+import { migrationReceipt } from './support.ts';
 
 const alice = new Wallet('alice');
 const bob = new Wallet('bob');
@@ -246,17 +247,7 @@ describe('ledger: milestone options', () => {
     ];
     const ledger = new LedgerState(net.store);
     const treasury = (await ledger.treasury())!;
-    const receipt = {
-      type: 0 as const,
-      migratedAt: 7,
-      final: false,
-      funds,
-      transaction: {
-        type: 4 as const,
-        input: { type: 1 as const, milestoneId: treasury.milestoneId },
-        output: { type: 2 as const, amount: 7_000_000n },
-      },
-    };
+    const receipt = migrationReceipt(funds, treasury.milestoneId);
     const ms = await net.milestone({ ...net.draft(), options: [receipt] });
     const c = await confirmMilestone({ store: net.store, milestoneBlockId: ms.id, milestoneBlock: ms.block });
     await c.batch.commit();

@@ -15,7 +15,7 @@ import {
   type IndexableOutput,
 } from '../../../../src/core/ledger/index.ts';
 import { MemoryKeyValueStore, NodeStore, type Entry, type RangeOptions } from '../../../../src/core/store/index.ts';
-import { alias, allPages, basic, bech, book, booked, ed, HRP, nft, tagHex } from './support.ts';
+import { alias, allPages, basic, bech, book, booked, ed, HRP, inIndexOrder, nft, tagHex } from './support.ts';
 
 const A = ed('budget A');
 const B = ed('budget B');
@@ -30,16 +30,6 @@ class CountingStore extends MemoryKeyValueStore {
     return super.entries(range);
   }
 }
-
-const ordered = (os: readonly IndexableOutput[]): string[] =>
-  [...os]
-    .sort((a, b) =>
-      compareBytes(
-        positionOf(a.milestoneTimestampBooked, a.outputId),
-        positionOf(b.milestoneTimestampBooked, b.outputId),
-      ),
-    )
-    .map((o) => toHex0x(o.outputId));
 
 /** `n` basic outputs of A without a tag over a few timestamps, then tagged ones of B at the end. */
 function fixture(n: number, tagged: number): IndexableOutput[] {
@@ -58,7 +48,7 @@ describe('indexer: the scan budget and the abort signal', function () {
     booked('an alias', 1500, alias(A, B)),
     booked('an nft', 2500, nft({ address: B }, { tag: 'needle' })),
   ];
-  const needles = ordered(all.filter((o) => o.output.type === 3 && o.output.features.some((f) => f.type === 3)));
+  const needles = inIndexOrder(all.filter((o) => o.output.type === 3 && o.output.features.some((f) => f.type === 3)));
   before(async () => {
     kv = new CountingStore();
     store = await NodeStore.open(kv);
@@ -105,11 +95,11 @@ describe('indexer: the scan budget and the abort signal', function () {
     }
     // The combined route merges its groups; the cursor is the smallest head among them.
     const unbudgeted = (await allPages(store, 'outputs', {}, 1000)).items;
-    expect(unbudgeted).to.deep.equal(ordered(all));
+    expect(unbudgeted).to.deep.equal(inIndexOrder(all));
     expect((await allPages(store, 'outputs', {}, 7, { budget: 97 })).items).to.deep.equal(unbudgeted);
     expect(
       (await allPages(store, 'outputs', { hasNativeTokens: 'false', createdAfter: '1001' }, 50, { budget: 333 })).items,
-    ).to.deep.equal(ordered(all.filter((o) => o.milestoneTimestampBooked > 1001)));
+    ).to.deep.equal(inIndexOrder(all.filter((o) => o.milestoneTimestampBooked > 1001)));
   });
 
   it('counts the entries of an address too, whether or not they need the output', async () => {

@@ -23,6 +23,7 @@ import {
 import { MemoryKeyValueStore, NodeStore, TABLES, type BatchOp } from '../../../../src/core/store/index.ts';
 import { basicOutput, TestNetwork, transfer, Wallet } from '../../../../harness/fixtures/ledger.ts';
 import { nft } from './support.ts';
+import { migrationReceipt } from '../support.ts';
 
 const alice = new Wallet('alice');
 const bob = new Wallet('bob');
@@ -111,17 +112,7 @@ describe('indexer: written with the ledger', () => {
     });
     const treasury = (await new LedgerState(net.store).treasury())!;
     const funds = [{ tailTransactionHash: new Uint8Array(49).fill(1), address: bob.address, deposit: 3_000_000n }];
-    const receipt = {
-      type: 0 as const,
-      migratedAt: 7,
-      final: false,
-      funds,
-      transaction: {
-        type: 4 as const,
-        input: { type: 1 as const, milestoneId: treasury.milestoneId },
-        output: { type: 2 as const, amount: 7_000_000n },
-      },
-    };
+    const receipt = migrationReceipt(funds, treasury.milestoneId);
     const ms = await net.milestone({ ...net.draft(), options: [receipt] });
     const c = await confirmMilestone({ store: net.store, milestoneBlockId: ms.id, milestoneBlock: ms.block });
     await c.batch.commit();

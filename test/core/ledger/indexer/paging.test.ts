@@ -4,8 +4,8 @@
  * cursor's text is inx-indexer's (`<createdAt 8 hex><output ID 68 hex>.<pageSize>`).
  */
 import { expect } from 'chai';
-import { compareBytes, toHex, toHex0x } from '../../../../src/core/bytes.ts';
-import { positionOf, queryOutputs, type IndexableOutput } from '../../../../src/core/ledger/index.ts';
+import { toHex, toHex0x } from '../../../../src/core/bytes.ts';
+import { queryOutputs, type IndexableOutput } from '../../../../src/core/ledger/index.ts';
 import type { NodeStore } from '../../../../src/core/store/index.ts';
 import {
   alias,
@@ -19,6 +19,7 @@ import {
   ed,
   foundry,
   HRP,
+  inIndexOrder,
   newStore,
   nft,
 } from './support.ts';
@@ -43,16 +44,6 @@ function outputs(): IndexableOutput[] {
   return out;
 }
 
-const sorted = (os: readonly IndexableOutput[]): string[] =>
-  [...os]
-    .sort((a, b) =>
-      compareBytes(
-        positionOf(a.milestoneTimestampBooked, a.outputId),
-        positionOf(b.milestoneTimestampBooked, b.outputId),
-      ),
-    )
-    .map((o) => toHex0x(o.outputId));
-
 describe('indexer: paging', () => {
   let store: NodeStore;
   const all = outputs();
@@ -62,7 +53,7 @@ describe('indexer: paging', () => {
   });
 
   it('pages of every size concatenate to the whole ordered answer, without duplicates', async () => {
-    const expected = sorted(
+    const expected = inIndexOrder(
       all.filter((o) => o.output.type === 3 && (o.output.unlockConditions[0] as { address: unknown }).address === P),
     );
     expect(expected).to.have.length(61);
@@ -75,7 +66,7 @@ describe('indexer: paging', () => {
   });
 
   it('pages the combined route merged across kinds, and filters that need the output', async () => {
-    const forX = sorted(
+    const forX = inIndexOrder(
       all.filter(
         (o) =>
           o.outputId &&
@@ -87,14 +78,14 @@ describe('indexer: paging', () => {
     expect(forX).to.have.length(20);
     for (const size of [1, 3, 20])
       expect((await allPages(store, 'outputs', { unlockableByAddress: bech(X) }, size)).items).to.deep.equal(forX);
-    expect((await allPages(store, 'outputs', {}, 9)).items).to.deep.equal(sorted(all));
-    const tagged = sorted(all.filter((o) => o.output.type === 3 && o.output.features.some((f) => f.type === 3)));
+    expect((await allPages(store, 'outputs', {}, 9)).items).to.deep.equal(inIndexOrder(all));
+    const tagged = inIndexOrder(all.filter((o) => o.output.type === 3 && o.output.features.some((f) => f.type === 3)));
     expect(tagged).to.have.length(16);
     for (const size of [1, 5, 16])
       expect(
         (await allPages(store, 'basic', { tag: '0x' + toHex(new TextEncoder().encode('even')) }, size)).items,
       ).to.deep.equal(tagged);
-    const nfts = sorted(all.filter((o) => o.output.type === 6 && o.milestoneTimestampBooked > 999));
+    const nfts = inIndexOrder(all.filter((o) => o.output.type === 6 && o.milestoneTimestampBooked > 999));
     expect(nfts).to.have.length(3);
     expect(
       (await allPages(store, 'nft', { expirationReturnAddress: bech(X), createdAfter: '999' }, 2)).items,
@@ -103,7 +94,7 @@ describe('indexer: paging', () => {
 
   it("writes inx-indexer's cursor: 8 hex digits of createdAt, the output ID, a dot and the page size", async () => {
     const page = await queryOutputs(store, 'basic', { address: bech(P), pageSize: '10' }, 3, HRP);
-    const expected = sorted(
+    const expected = inIndexOrder(
       all.filter((o) => o.output.type === 3 && (o.output.unlockConditions[0] as { address: unknown }).address === P),
     );
     const next = all.find((o) => toHex0x(o.outputId) === expected[10])!;
@@ -128,7 +119,7 @@ describe('indexer: paging', () => {
       (o) => o.output.type === 3 && (o.output.unlockConditions[0] as { address: unknown }).address === P,
     );
     await book(s, os);
-    const expected = sorted(os);
+    const expected = inIndexOrder(os);
     const first = await queryOutputs(s, 'basic', { address: bech(P), pageSize: '10' }, 1, HRP);
     expect(first.items).to.deep.equal(expected.slice(0, 10));
     // Spend one output of the first page, the cursor's own output and one further on; book a later one.
@@ -151,7 +142,7 @@ describe('indexer: paging', () => {
   });
 
   it('an exhausted range answers an empty page without cursor', async () => {
-    const last = sorted(all).at(-1)!;
+    const last = inIndexOrder(all).at(-1)!;
     const o = all.find((x) => toHex0x(x.outputId) === last)!;
     const beyond = `${(o.milestoneTimestampBooked + 1).toString(16).padStart(8, '0')}${'00'.repeat(34)}.5`;
     expect(await queryOutputs(store, 'outputs', { cursor: beyond }, 8, HRP)).to.deep.equal({

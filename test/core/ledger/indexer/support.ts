@@ -3,12 +3,13 @@
  * tables and index are written in one batch as confirm.ts writes them, and a pager that follows cursors.
  */
 import { expect } from 'chai';
-import { toHex0x } from '../../../../src/core/bytes.ts';
+import { compareBytes, toHex0x } from '../../../../src/core/bytes.ts';
 import { blake2b256 } from '../../../../src/core/crypto/index.ts';
 import { bech32EncodeAddress, outputId } from '../../../../src/core/ids/index.ts';
 import {
   indexLedgerChanges,
   LEDGER_TABLES,
+  positionOf,
   queryOutputs,
   type IndexableOutput,
   type IndexerAnswer,
@@ -137,6 +138,17 @@ export function foundry(aliasId: Uint8Array, serialNumber: number, x: Extras = {
 export function booked(label: string, createdAt: number, output: CommonOutput, index = 0): IndexableOutput {
   return { outputId: oid(label, index), milestoneTimestampBooked: createdAt, output };
 }
+
+/** The output IDs of `os` in the order a list query answers them: createdAt, then output ID. */
+export const inIndexOrder = (os: readonly IndexableOutput[]): string[] =>
+  [...os]
+    .sort((a, b) =>
+      compareBytes(
+        positionOf(a.milestoneTimestampBooked, a.outputId),
+        positionOf(b.milestoneTimestampBooked, b.outputId),
+      ),
+    )
+    .map((o) => toHex0x(o.outputId));
 
 export async function newStore(): Promise<NodeStore> {
   return NodeStore.open(new MemoryKeyValueStore());
