@@ -1,17 +1,11 @@
 /** Shared helpers for the JSON tests. */
 import { expect } from 'chai';
-import { ProtocolError, type ErrorCode } from '../../../src/core/errors.ts';
+import type { ErrorCode, ProtocolError } from '../../../src/core/errors.ts';
+import { protocolErrorOf } from '../../support/protocol-error.ts';
 
 /** Runs fn, expects a ProtocolError with this code; optionally checks that the message names `path`. */
 export function expectReject(fn: () => unknown, code: ErrorCode, path?: string): ProtocolError {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught, 'expected a ProtocolError').to.be.instanceOf(ProtocolError);
-  const err = caught as ProtocolError;
+  const err = protocolErrorOf(fn);
   expect(err.code, err.message).to.equal(code);
   if (path !== undefined) {
     expect(err.message).to.contain(` at ${path}: `);

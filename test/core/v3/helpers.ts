@@ -30,12 +30,4 @@ export function dropEmptyLists(v: Any): Any {
 }
 
 /** Runs `fn` and returns the ProtocolError it throws (fails when it throws something else or nothing). */
-export function protocolError(fn: () => unknown): Any {
-  try {
-    fn();
-  } catch (e) {
-    if ((e as Any)?.name === 'ProtocolError') return e;
-    throw new Error(`expected a ProtocolError, got ${String(e)}`);
-  }
-  throw new Error('expected a ProtocolError, nothing was thrown');
-}
+export { protocolErrorOf as protocolError } from '../../support/protocol-error.ts';

@@ -18,19 +18,10 @@ import {
 } from '../../../../src/core/ledger/index.ts';
 import { encodeAddress } from '../../../../src/core/codec/index.ts';
 import { aliasAddress, bech, bytes32, ed, HRP, newStore } from './support.ts';
+import { protocolErrorOf } from '../../../support/protocol-error.ts';
 
 const A = ed('A');
 const cursor = `${'0'.repeat(8)}${'ab'.repeat(34)}.10`;
-
-function rejection(fn: () => unknown): ProtocolError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).to.be.instanceOf(ProtocolError);
-    return e as ProtocolError;
-  }
-  throw new Error('expected a ProtocolError');
-}
 
 async function rejectionOf(p: Promise<unknown>): Promise<ProtocolError> {
   try {
@@ -68,7 +59,7 @@ describe('indexer: query parameters', () => {
       ['nft', 'aliasAddress'],
       ['basic', 'limit'],
     ] as const) {
-      const e = rejection(() => parseOutputQuery(route, { [name]: bech(A) }, HRP));
+      const e = protocolErrorOf(() => parseOutputQuery(route, { [name]: bech(A) }, HRP));
       expect(e.field).to.equal(name);
       expect(e.message).to.match(new RegExp(`^Invalid query parameter ${name}: unknown for /outputs`));
     }
@@ -80,7 +71,7 @@ describe('indexer: query parameters', () => {
     for (const v of ['false', 'False', 'FALSE', 'f', 'F', '0'])
       expect(parseOutputQuery('basic', { hasExpiration: v }, HRP).hasExpiration).to.equal(false);
     for (const v of ['yes', 'tRUE', '2', ' true']) {
-      const e = rejection(() => parseOutputQuery('nft', { hasStorageDepositReturn: v }, HRP));
+      const e = protocolErrorOf(() => parseOutputQuery('nft', { hasStorageDepositReturn: v }, HRP));
       expect(e.field).to.equal('hasStorageDepositReturn');
       expect(e.message).to.contain('is not a boolean');
     }
@@ -98,18 +89,18 @@ describe('indexer: query parameters', () => {
       ['timelockedBefore', '+3'],
       ['timelockedAfter', '1e3'],
     ]) {
-      const e = rejection(() => parseOutputQuery('basic', { [name!]: v! }, HRP));
+      const e = protocolErrorOf(() => parseOutputQuery('basic', { [name!]: v! }, HRP));
       expect(e.field).to.equal(name);
       expect(e.message).to.contain('not an unsigned decimal integer');
     }
-    expect(rejection(() => parseOutputQuery('basic', { createdBefore: '4294967296' }, HRP)).code).to.equal(
+    expect(protocolErrorOf(() => parseOutputQuery('basic', { createdBefore: '4294967296' }, HRP)).code).to.equal(
       'VALUE_OUT_OF_RANGE',
     );
     expect(parseOutputQuery('outputs', { minNativeTokenCount: '64', maxNativeTokenCount: '0' }, HRP)).to.include({
       minNativeTokenCount: 64,
       maxNativeTokenCount: 0,
     });
-    const e = rejection(() => parseOutputQuery('foundry', { maxNativeTokenCount: '65' }, HRP));
+    const e = protocolErrorOf(() => parseOutputQuery('foundry', { maxNativeTokenCount: '65' }, HRP));
     expect(e.field).to.equal('maxNativeTokenCount');
     expect(e.message).to.contain('above the maximum 64');
   });
@@ -117,16 +108,16 @@ describe('indexer: query parameters', () => {
   it('reads addresses as bech32 of the network only; aliasAddress must be an alias address', () => {
     expect(parseOutputQuery('basic', { address: bech(A) }, HRP).address).to.deep.equal(encodeAddress(A));
     expect(parseOutputQuery('basic', { sender: bech(A).toUpperCase() }, HRP).sender).to.deep.equal(encodeAddress(A));
-    const other = rejection(() => parseOutputQuery('basic', { address: bech32EncodeAddress('rms', A) }, HRP));
+    const other = protocolErrorOf(() => parseOutputQuery('basic', { address: bech32EncodeAddress('rms', A) }, HRP));
     expect(other.field).to.equal('address');
     expect(other.code).to.equal('INVALID_BECH32');
     expect(other.message).to.contain('"rms" is not "smr"');
     const broken = bech(A).slice(0, -1) + (bech(A).endsWith('q') ? 'p' : 'q');
-    expect(rejection(() => parseOutputQuery('outputs', { unlockableByAddress: broken }, HRP)).message).to.match(
+    expect(protocolErrorOf(() => parseOutputQuery('outputs', { unlockableByAddress: broken }, HRP)).message).to.match(
       /^Invalid query parameter unlockableByAddress: not a bech32 address of this network \(.*checksum/,
     );
-    expect(rejection(() => parseOutputQuery('alias', { governor: 'hello' }, HRP)).field).to.equal('governor');
-    const notAlias = rejection(() => parseOutputQuery('foundry', { aliasAddress: bech(A) }, HRP));
+    expect(protocolErrorOf(() => parseOutputQuery('alias', { governor: 'hello' }, HRP)).field).to.equal('governor');
+    const notAlias = protocolErrorOf(() => parseOutputQuery('foundry', { aliasAddress: bech(A) }, HRP));
     expect(notAlias.field).to.equal('aliasAddress');
     expect(notAlias.message).to.contain('is not an alias address');
     expect(
@@ -139,7 +130,7 @@ describe('indexer: query parameters', () => {
       new TextEncoder().encode('hello'),
     );
     for (const v of ['68656c6c6f', '0x6', '0xzz', '0x', `0x${'00'.repeat(65)}`]) {
-      const e = rejection(() => parseOutputQuery('nft', { tag: v }, HRP));
+      const e = protocolErrorOf(() => parseOutputQuery('nft', { tag: v }, HRP));
       expect(e.field, v).to.equal('tag');
     }
   });
@@ -154,14 +145,14 @@ describe('indexer: query parameters', () => {
     expect(parseOutputQuery('basic', { pageSize: '25', cursor }, HRP).pageSize).to.equal(10);
     expect(parseOutputQuery('basic', { pageSize: '25', cursor: '' }, HRP).pageSize).to.equal(25);
     expect(parseOutputQuery('basic', {}, HRP, 4).pageSize).to.equal(4);
-    expect(rejection(() => parseOutputQuery('basic', { pageSize: '5' }, HRP, 4)).message).to.contain(
+    expect(protocolErrorOf(() => parseOutputQuery('basic', { pageSize: '5' }, HRP, 4)).message).to.contain(
       'above the maximum 4',
     );
   });
 
   it('rejects page sizes above the maximum and malformed cursors, naming the parameter', () => {
     for (const v of ['1001', '-1', 'ten', '1.0'])
-      expect(rejection(() => parseOutputQuery('basic', { pageSize: v }, HRP)).field, v).to.equal('pageSize');
+      expect(protocolErrorOf(() => parseOutputQuery('basic', { pageSize: v }, HRP)).field, v).to.equal('pageSize');
     const bad = [
       'abc',
       `${'0'.repeat(76)}`,
@@ -175,7 +166,7 @@ describe('indexer: query parameters', () => {
       `0x${'0'.repeat(74)}.5`,
     ];
     for (const v of bad) {
-      const e = rejection(() => parseOutputQuery('outputs', { cursor: v }, HRP));
+      const e = protocolErrorOf(() => parseOutputQuery('outputs', { cursor: v }, HRP));
       expect(e.field, v).to.equal('cursor');
       expect(e.message).to.match(/^Invalid query parameter cursor: /);
     }
