@@ -134,7 +134,7 @@ export function callBatch(first: number, count: number, method = 'GetInfo'): Buf
   return Buffer.from(w.finish());
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Exceptions that reached the process (what crashes a node): none may. */
 const uncaught: unknown[] = [];
