@@ -3,7 +3,8 @@
  * batch of the bus from the call on, mapped to the wire messages here (the one mapping; the in-process transport of
  * in-process-events.ts uses it too). A reader that falls behind is not buffered without bound: once more than
  * `maxQueuedBatches` batches wait in its stream it is cut off with RESOURCE_EXHAUSTED and its subscription dropped.
- * The stream ends when the node stops (the bus closes).
+ * The stream ends when the node stops (the bus closes). `feed` is that rule, shared with the gateway's events port in
+ * this process (events-port.ts).
  */
 import { status as Status, type ServerWritableStream, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import {
@@ -105,12 +106,57 @@ export function batchMessage(batch: readonly NodeEvent[], bytes: Bytes = same): 
   return { events: batch.map((e) => eventMessage(e, bytes)) };
 }
 
+/** The status a subscriber that fell behind ends with. */
+export interface EndStatus {
+  code: Status;
+  details: string;
+}
+
 /** The error a subscriber that fell behind gets. */
-export function tooSlow(maxQueuedBatches: number): { code: Status; details: string } {
+export function tooSlow(maxQueuedBatches: number): EndStatus {
   return {
     code: Status.RESOURCE_EXHAUSTED,
     details: `event subscriber too slow: more than ${maxQueuedBatches} batches unread`,
   };
+}
+
+/** One subscriber's stream, as `feed` writes to it: the gRPC call, or the port's subscription in this process. */
+export interface BatchStream {
+  /** Batches written and not taken by the reader yet. */
+  readonly queued: number;
+  write(batch: EventBatch): void;
+  /** The reader fell behind: end the stream with `status` (its subscription is dropped already). */
+  cutOff(status: EndStatus): void;
+  /** The bus closed (the node stops): end the stream. */
+  end(): void;
+}
+
+/**
+ * Subscribes `stream` to `bus`: each batch as its message while at most `maxQueuedBatches` wait unread, else the cut
+ * off; the end with the bus. Returns the unsubscribe, for when the reader goes away (safe to call again).
+ */
+export function feed(bus: EventBus, maxQueuedBatches: number, stream: BatchStream): () => void {
+  let done = false;
+  const finish = (): void => {
+    if (done) return;
+    done = true;
+    unsubscribe();
+  };
+  const unsubscribe = bus.subscribe(
+    (batch) => {
+      if (done) return;
+      if (stream.queued > maxQueuedBatches) {
+        finish();
+        stream.cutOff(tooSlow(maxQueuedBatches));
+      } else stream.write(batchMessage(batch));
+    },
+    () => {
+      if (done) return;
+      finish();
+      stream.end();
+    },
+  );
+  return finish;
 }
 
 /** The NodeEvents service for the node's gRPC server. */
@@ -120,29 +166,17 @@ export function nodeEventsService(
   maxQueuedBatches = DEFAULT_MAX_QUEUED_BATCHES,
 ): ExtraService {
   const subscribe = (call: ServerWritableStream<SubscribeRequest, EventBatch>): void => {
-    let done = false;
-    const finish = (): void => {
-      if (done) return;
-      done = true;
-      unsubscribe();
-    };
-    const unsubscribe = bus.subscribe(
-      (batch) => {
-        if (done) return;
-        if (call.writableLength > maxQueuedBatches) {
-          logger.warn(`NodeEvents: subscriber ${call.getPeer()} cut off: more than ${maxQueuedBatches} batches unread`);
-          finish();
-          call.emit('error', tooSlow(maxQueuedBatches));
-          return;
-        }
-        call.write(batchMessage(batch));
+    const finish = feed(bus, maxQueuedBatches, {
+      get queued() {
+        return call.writableLength;
       },
-      () => {
-        if (done) return;
-        finish();
-        call.end();
+      write: (batch) => call.write(batch),
+      cutOff: (status) => {
+        logger.warn(`NodeEvents: subscriber ${call.getPeer()} cut off: more than ${maxQueuedBatches} batches unread`);
+        call.emit('error', status);
       },
-    );
+      end: () => call.end(),
+    });
     call.once('cancelled', finish);
     call.once('error', finish);
   };
