@@ -11,7 +11,13 @@ export {
   type NodeServiceClient,
   type NodeTransport,
 } from './node-client.ts';
-export { NodeCallError, portOverClient, type CallOptions, type NodePort } from '../src/grpc/port.ts';
+export {
+  NodeCallError,
+  portOverClient,
+  type CallOptions,
+  type EventsPort,
+  type NodePort,
+} from '../src/grpc/port.ts';
 export { createMuxNodePort, type MuxClientOptions, type MuxNodePort } from './mux-client.ts';
 export { bearerInterceptor, nodeClientOptions, nodeCredentials, type NodeChannelSecurity } from './node-channel.ts';
 export { DEFAULT_REST_PORT, startGateway, type RunningGateway, type StartGatewayOptions } from './server.ts';
@@ -19,6 +25,7 @@ export { createHttpServer, installHttpRefusals } from './http-refusals.ts';
 export {
   createEventsClient,
   DEFAULT_MQTT_LIMITS,
+  eventsPortOverClient,
   MQTT_PATH,
   NodeEventsClient,
   type MqttLimits,

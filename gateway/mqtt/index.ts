@@ -1,21 +1,22 @@
 /**
  * The event API of a gateway (TIP-28, MQTT over WebSocket at `/api/mqtt/v1`): on for every gateway that can follow the
- * node's events, i.e. one given the node's address (it opens and closes its own NodeEvents client) or handed a
- * NodeEvents client (the node's in-process one, left open); off with `mqtt: false`.
+ * node's events, i.e. one given the node's address (it opens and closes its own NodeEvents client, followed through
+ * `eventsPortOverClient`) or handed an events port (src/grpc/port.ts EventsPort: the node's own in `ledger-node run`);
+ * off with `mqtt: false`.
  */
 import type { Server } from 'node:http';
-import type { NodePort } from '../../src/grpc/port.ts';
+import type { EventsPort, NodePort } from '../../src/grpc/port.ts';
 import type { AccessOptions } from '../access.ts';
 import type { NodeChannelSecurity } from '../node-channel.ts';
 import { mountMqtt, type MountedMqtt, type MqttLimits } from './mount.ts';
-import { createEventsClient, type NodeEventsClient } from './node-events.ts';
+import { createEventsClient, eventsPortOverClient } from './node-events.ts';
 
 export { DEFAULT_MQTT_LIMITS, MQTT_PATH, type MountedMqtt, type MqttLimits, type MqttStats } from './mount.ts';
-export { createEventsClient, NodeEventsClient } from './node-events.ts';
+export { createEventsClient, eventsPortOverClient, NodeEventsClient } from './node-events.ts';
 
 export interface EventApiOptions {
-  /** The node's NodeEvents client (left open); without it a gateway given the node's address makes its own. */
-  events?: NodeEventsClient;
+  /** The node's events; without them a gateway given the node's address subscribes with its own NodeEvents client. */
+  events?: EventsPort;
   /** Limits of the MQTT broker (mount.ts DEFAULT_MQTT_LIMITS), or false: no event API. */
   mqtt?: Partial<MqttLimits> | false;
 }
@@ -41,7 +42,7 @@ export async function startEventApi(
     options.events === undefined && options.nodeAddress !== undefined && options.mqtt !== false
       ? createEventsClient(options.nodeAddress, options.nodeSecurity)
       : undefined;
-  const events = options.mqtt === false ? undefined : (options.events ?? own);
+  const events = options.mqtt === false ? undefined : (options.events ?? (own && eventsPortOverClient(own)));
   if (events === undefined) return { mqtt: undefined, close: async () => undefined };
   const log = options.log ?? ((message: string, err: unknown) => console.error(message, err ?? ''));
   const { publicRoutes, protectedRoutes, jwtSecret } = options;

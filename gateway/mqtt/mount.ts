@@ -23,7 +23,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createWebSocketStream, WebSocketServer, type WebSocket } from 'ws';
-import type { NodePort } from '../../src/grpc/port.ts';
+import type { EventsPort, NodePort } from '../../src/grpc/port.ts';
 import { classifier, type AccessOptions } from '../access.ts';
 import { HttpProblem, malformedTarget } from '../errors.ts';
 import { rawRefusal } from '../http-refusals.ts';
@@ -31,7 +31,7 @@ import { jwtKey, verifyJwt, type JwtKey } from '../jwt.ts';
 import { isLoopback } from '../rate-limit.ts';
 import { EventBroker, type MqttConnection } from './broker.ts';
 import { Fanout } from './fanout.ts';
-import { followEvents, type Following, type NodeEventsClient } from './node-events.ts';
+import { followEvents, type Following } from './node-events.ts';
 import { PacketGuard, PacketScanner } from './packet-guard.ts';
 import { publishEvent } from './publisher.ts';
 
@@ -70,7 +70,8 @@ const FIXED_HEADER_BYTES = 5;
 
 export interface MountOptions extends AccessOptions {
   node: NodePort;
-  events: NodeEventsClient;
+  /** The node's events (node-events.ts follows them). */
+  events: EventsPort;
   limits?: Partial<MqttLimits>;
   /** Deadline of the node calls made on subscribe. */
   timeoutMs: number;

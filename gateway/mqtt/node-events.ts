@@ -1,13 +1,17 @@
 /**
- * The gateway's subscription to the node's events (NodeEvents.Subscribe): one stream for the whole gateway, whatever
- * its MQTT clients follow. When the stream breaks (the node restarts, the network fails, the node cut this gateway
- * off as too slow) it is opened again with exponential backoff and jitter (250 ms doubling to 15 s, back to the start
- * once a stream delivered something). Events of the gap are not replayed: a client subscribing afterwards gets the
- * current state on subscribe (current-state.ts). A node that does not serve NodeEvents (UNIMPLEMENTED) is asked
- * again at the longest interval; the same failure is logged once, not at every attempt.
+ * The gateway's subscription to the node's events (the EventsPort of src/grpc/port.ts): one stream for the whole
+ * gateway, whatever its MQTT clients follow. In `ledger-node run` the port is the node's event bus itself
+ * (src/node/grpc/events-port.ts); a standalone gateway's is NodeEvents.Subscribe over gRPC (`eventsPortOverClient`).
+ * When the stream breaks (the node restarts, the network fails, the node cut this gateway off as too slow) it is
+ * opened again with exponential backoff and jitter (250 ms doubling to 15 s, back to the start once a stream delivered
+ * something). Events of the gap are not replayed: a client subscribing afterwards gets the current state on subscribe
+ * (current-state.ts). A node that does not serve NodeEvents (UNIMPLEMENTED) is asked again at the longest interval;
+ * the same failure is logged once, not at every attempt.
  */
-import { status as Status, type ClientReadableStream } from '@grpc/grpc-js';
-import { NodeEventsClient, type EventBatch } from '../../src/grpc/gen/events.ts';
+import type { ClientReadableStream } from '@grpc/grpc-js';
+import { NodeEventsClient, type EventBatch, type SubscribeRequest } from '../../src/grpc/gen/events.ts';
+import { cancelledCall, NodeCallError, SUBSCRIBE, whenAborted, type EventsPort } from '../../src/grpc/port.ts';
+import { GrpcStatus, type ClientErrorLike } from '../../src/grpc/status.ts';
 import { nodeClientOptions, nodeCredentials, type NodeChannelSecurity } from '../node-channel.ts';
 
 export { NodeEventsClient };
@@ -17,6 +21,69 @@ const CHANNEL_OPTIONS = { 'grpc.enable_channelz': 0, 'grpc.max_receive_message_l
 /** A NodeEvents client for the node's gRPC `host:port`: plaintext without a token unless `security` says otherwise. */
 export function createEventsClient(address: string, security?: NodeChannelSecurity): NodeEventsClient {
   return new NodeEventsClient(address, nodeCredentials(security), nodeClientOptions(security, CHANNEL_OPTIONS));
+}
+
+/** A subscription that fails at its first read with `err`. */
+function failing(err: NodeCallError): AsyncIterable<EventBatch> {
+  return { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(err) }) };
+}
+
+/**
+ * A gRPC stream's batches (its own async iterator, which reads at the reader's pace), its failure as a NodeCallError.
+ * Leaving the iteration, or its end, cancels the call and detaches the abort.
+ */
+function batchesOf(call: ClientReadableStream<EventBatch>, detach: () => void): AsyncIterableIterator<EventBatch> {
+  const batches = call[Symbol.asyncIterator]() as AsyncIterator<EventBatch>;
+  const stop = (): void => {
+    detach();
+    call.cancel(); // nothing when the stream has ended already
+  };
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    next: () =>
+      batches.next().then(
+        (r) => {
+          if (r.done) stop();
+          return r;
+        },
+        (err: unknown) => {
+          stop();
+          throw NodeCallError.fromClientError(SUBSCRIBE, err as ClientErrorLike);
+        },
+      ),
+    return: () => {
+      stop();
+      return batches.return?.() ?? Promise.resolve({ done: true, value: undefined });
+    },
+  };
+}
+
+/**
+ * The events port over a NodeEvents client (grpc-js): a subscription is one Subscribe call, started at once and read
+ * at the reader's pace (grpc-js and HTTP/2 flow control hold the rest; the node cuts a reader off that falls too far
+ * behind). `signal` cancels the call. A client closed already fails the iteration UNAVAILABLE.
+ */
+export function eventsPortOverClient(client: NodeEventsClient): EventsPort {
+  return {
+    subscribe(request: SubscribeRequest, options: { signal?: AbortSignal } = {}): AsyncIterable<EventBatch> {
+      if (options.signal?.aborted) return failing(cancelledCall(SUBSCRIBE));
+      let call: ClientReadableStream<EventBatch>;
+      try {
+        call = client.subscribe(request);
+      } catch (err) {
+        return failing(new NodeCallError(SUBSCRIBE, GrpcStatus.UNAVAILABLE, (err as Error).message));
+      }
+      // The iteration reports the stream's failure; this listener keeps one that comes after the reader left (the
+      // cancel of `batchesOf`) from being an unhandled 'error' event.
+      call.on('error', () => undefined);
+      return batchesOf(
+        call,
+        whenAborted(options, () => call.cancel()),
+      );
+    },
+  };
 }
 
 export interface FollowOptions {
@@ -37,21 +104,26 @@ export interface Following {
   close(): void;
 }
 
-export function followEvents(client: NodeEventsClient, options: FollowOptions): Following {
+/** How a stream's failure is logged: the status and its text for the port's errors. */
+function failure(err: unknown): string {
+  return err instanceof NodeCallError ? `${GrpcStatus[err.grpcCode] ?? err.grpcCode}: ${err.details}` : String(err);
+}
+
+export function followEvents(port: EventsPort, options: FollowOptions): Following {
   const min = options.minBackoffMs ?? 250;
   const max = options.maxBackoffMs ?? 15_000;
   let backoff = min;
-  let call: ClientReadableStream<EventBatch> | undefined;
+  /** The open stream's abort; undefined while none is open. */
+  let current: AbortController | undefined;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
   let reconnects = 0;
-  let opened = 0;
   let lastLogged: string | undefined;
 
   const retry = (why: string, err?: unknown): void => {
-    call = undefined;
+    current = undefined;
     if (closed || timer !== undefined) return;
-    if ((err as { code?: unknown } | undefined)?.code === Status.UNIMPLEMENTED) backoff = max;
+    if (err instanceof NodeCallError && err.grpcCode === GrpcStatus.UNIMPLEMENTED) backoff = max;
     const wait = Math.round(backoff * (0.5 + Math.random() / 2));
     if (why !== lastLogged) options.log(`node events stream ${why}; reopening in ${wait} ms`, err);
     lastLogged = why;
@@ -59,41 +131,34 @@ export function followEvents(client: NodeEventsClient, options: FollowOptions): 
     timer = setTimeout(() => {
       timer = undefined;
       reconnects++;
-      open();
+      void open();
     }, wait);
   };
 
-  const open = (): void => {
+  const open = async (): Promise<void> => {
     if (closed) return;
-    let stream: ClientReadableStream<EventBatch>;
+    const stream = new AbortController();
+    current = stream;
+    let why = 'ended';
+    let error: unknown;
     try {
-      stream = client.subscribe({});
+      options.onOpen?.();
+      for await (const batch of port.subscribe({}, { signal: stream.signal })) {
+        backoff = min;
+        lastLogged = undefined;
+        options.onBatch(batch);
+      }
     } catch (err) {
-      retry('could not be opened', err);
-      return;
+      why = `failed (${failure(err)})`;
+      error = err;
     }
-    call = stream;
-    opened++;
-    options.onOpen?.();
-    let ended = false;
-    const end = (why: string, err?: unknown): void => {
-      if (ended) return;
-      ended = true;
-      if (call === stream) retry(why, err);
-    };
-    stream.on('data', (batch: EventBatch) => {
-      backoff = min;
-      lastLogged = undefined;
-      options.onBatch(batch);
-    });
-    stream.on('error', (err: Error) => end(`failed (${err.message})`, err));
-    stream.on('end', () => end('ended'));
+    if (current === stream) retry(why, error);
   };
 
-  open();
+  void open();
   return {
     get open() {
-      return call !== undefined && opened > 0;
+      return current !== undefined;
     },
     get reconnects() {
       return reconnects;
@@ -102,9 +167,9 @@ export function followEvents(client: NodeEventsClient, options: FollowOptions): 
       closed = true;
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
-      const c = call;
-      call = undefined;
-      c?.cancel();
+      const c = current;
+      current = undefined;
+      c?.abort();
     },
   };
 }

@@ -8,9 +8,13 @@
  * Every failure is one error type, NodeCallError: the gRPC status code, the status text and, when the node described
  * it (the ErrorInfo of src/grpc/status.ts), the stable domain code. The gateway's error middleware maps it to the REST
  * answer (gateway/errors.ts), whatever the transport.
+ * The node's events (NodeEvents.Subscribe, proto/events.proto) come through a second port, EventsPort, with the same
+ * two sides: the event bus in this process (src/node/grpc/events-port.ts), a gRPC stream in a standalone gateway
+ * (gateway/mqtt/node-events.ts).
  * This file imports nothing of src/node or src/core's protocol code (the gateway uses it).
  */
 import { Metadata, type ClientUnaryCall, type ServiceError } from '@grpc/grpc-js';
+import type { EventBatch, SubscribeRequest } from './gen/events.ts';
 import { NodeServiceService, type NodeServiceClient } from './gen/node.ts';
 import {
   decodeStatusDetails,
@@ -60,6 +64,23 @@ function abortedAlready(options: CallOptions): boolean {
 export type NodePort = {
   readonly [M in NodeMethod]: (request: RequestOf<M>, options?: CallOptions) => Promise<AnswerOf<M>>;
 };
+
+/** The proto's name of the events call, as its NodeCallErrors name it. */
+export const SUBSCRIBE = 'Subscribe';
+
+/**
+ * The node's events as the gateway sees them: NodeEvents.Subscribe as an async iterable of the generated EventBatch
+ * messages, from the call on, in order, read at the reader's pace. Its iteration
+ *   * ends when the node stops (the stream's status OK);
+ *   * throws a NodeCallError (method SUBSCRIBE) when the stream fails: UNAVAILABLE (the node cannot be reached or has
+ *     stopped already), UNIMPLEMENTED (a node without the service), RESOURCE_EXHAUSTED (the reader left more batches
+ *     unread than the node keeps for it, and was cut off), CANCELLED (`signal` aborted it);
+ *   * unsubscribes when the reader leaves it (`return()`, a `break` out of `for await`).
+ * The subscription starts when `subscribe` is called, not at the first read; `subscribe` itself never throws.
+ */
+export interface EventsPort {
+  subscribe(request: SubscribeRequest, options?: { signal?: AbortSignal }): AsyncIterable<EventBatch>;
+}
 
 /** Every method of the port, in the proto's order. */
 export const NODE_METHODS: readonly NodeMethod[] = Object.keys(NodeServiceService) as NodeMethod[];

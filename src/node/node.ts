@@ -16,7 +16,7 @@ import { installOpenSslEd25519 } from './crypto/ed25519-openssl.ts';
 import { checkDoorPolicy, peerDialer, startGrpcDoors } from './doors.ts';
 import { loadOrCreateIdentity, type NodeIdentity } from './peering/identity.ts';
 import { servicePort } from './grpc/port.ts';
-import { InProcessEventsServer } from './grpc/in-process-events.ts';
+import { localEventsPort } from './grpc/events-port.ts';
 import { consoleLogger, type Logger } from './logger.ts';
 import { faucetSettingsOf } from './faucet/faucet.ts';
 import { coordinatorSettings, devWalletFor, openNetwork } from './genesis/open-network.ts';
@@ -167,9 +167,9 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
           observe: (method, code, s) => metrics.grpcCall(method, code, 'in-process', s),
         });
         cleanups.push(async () => port.close()); // after the gateway has closed (cleanups run in reverse)
-        const inProcessEvents = new InProcessEventsServer(parts.events);
-        cleanups.push(async () => inProcessEvents.shutdown());
-        node = { port, events: inProcessEvents.createClient() };
+        const events = localEventsPort(parts.events);
+        cleanups.push(async () => events.close());
+        node = { port, events };
       }
       const restSecret = options.restJwtSecret ?? secret;
       const jwt = restSecret ? { jwtSecret: restSecret } : {};

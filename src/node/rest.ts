@@ -4,13 +4,8 @@
  * direct calls, no HTTP/2 or protobuf on the way), or a gRPC client of the node's own port (`grpcAddress`), so both
  * deployments behave identically. This is the node's only import of gateway/.
  */
-import {
-  startGateway,
-  type NodeChannelSecurity,
-  type NodeEventsClient,
-  type NodeTransport,
-} from '../../gateway/index.ts';
-import type { NodePort } from '../grpc/port.ts';
+import { startGateway, type NodeChannelSecurity, type NodeTransport } from '../../gateway/index.ts';
+import type { EventsPort, NodePort } from '../grpc/port.ts';
 import type { Registry } from 'prom-client';
 import { limitOptions, type LimitValues } from '../../gateway/settings/gateway.ts';
 import type { Logger } from './logger.ts';
@@ -38,12 +33,12 @@ export interface RestHandle {
 export type RestLimits = LimitValues;
 
 /**
- * How the gateway reaches the node: its port (the service in this process, grpc/port.ts) and events client, or the
- * node's gRPC `host:port` (unary calls by default; `security`: the door's TLS certificate and the token the node made
- * for itself when the door is guarded).
+ * How the gateway reaches the node: its ports (the service and the event bus in this process, grpc/port.ts and
+ * grpc/events-port.ts), or the node's gRPC `host:port` (unary calls by default; `security`: the door's TLS certificate
+ * and the token the node made for itself when the door is guarded).
  */
 export type RestNode =
-  | { port: NodePort; events?: NodeEventsClient }
+  | { port: NodePort; events?: EventsPort }
   | { grpcAddress: string; transport?: NodeTransport; security?: NodeChannelSecurity };
 
 /**

@@ -33,7 +33,7 @@ import {
   type StartGatewayOptions,
 } from '../../gateway/index.ts';
 import { EventBus } from '../../src/node/events/bus.ts';
-import { InProcessEventsServer } from '../../src/node/grpc/in-process-events.ts';
+import { localEventsPort } from '../../src/node/grpc/events-port.ts';
 import { CollectingLogger } from '../../harness/node.ts';
 
 /** How the gateway reaches the node. */
@@ -219,7 +219,7 @@ export function quietGateway(options: Partial<StartGatewayOptions> = {}): {
     bus = new EventBus();
     state.gw = await startGateway({
       node: inProcess({}).connect().port,
-      events: new InProcessEventsServer(bus).createClient(),
+      events: localEventsPort(bus),
       port: 0,
       log: (message: string) => state.logged.push(message),
       ...options,

@@ -12,7 +12,7 @@ import { PacketGuard, PacketScanner } from '../../gateway/mqtt/packet-guard.ts';
 import { startGateway, type RunningGateway, type StartGatewayOptions } from '../../gateway/index.ts';
 import { EventBus } from '../../src/node/events/bus.ts';
 import { inProcess } from './harness.ts';
-import { InProcessEventsServer } from '../../src/node/grpc/in-process-events.ts';
+import { localEventsPort } from '../../src/node/grpc/events-port.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -111,7 +111,7 @@ describe('gateway mqtt: bounds of one connection', function () {
   const start = async (extra: Partial<StartGatewayOptions> = {}): Promise<RunningGateway> => {
     gw = await startGateway({
       node: inProcess({}).connect().port,
-      events: new InProcessEventsServer(bus).createClient(),
+      events: localEventsPort(bus),
       port: 0,
       log: () => undefined,
       ...extra,

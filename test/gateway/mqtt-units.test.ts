@@ -1,11 +1,12 @@
 /**
  * Units of the gateway's event API: the TIP-28 topic grammar a subscription must meet (topics.ts), and the follower of
- * the node's event stream reopening it with backoff when it breaks (node-events.ts).
+ * the node's events port reopening its stream with backoff when it breaks (node-events.ts), over a fake port.
  */
-import { EventEmitter } from 'node:events';
+import { Readable } from 'node:stream';
 import { expect } from 'chai';
 import { bech32EncodeAddress } from '../../src/core/ids/index.ts';
-import type { NodeEventsClient } from '../../src/grpc/gen/events.ts';
+import { cancelledCall, NodeCallError, SUBSCRIBE, type EventsPort } from '../../src/grpc/port.ts';
+import { GrpcStatus } from '../../src/grpc/status.ts';
 import { followEvents } from '../../gateway/mqtt/node-events.ts';
 import { checkTopic } from '../../gateway/mqtt/topics.ts';
 
@@ -88,37 +89,81 @@ describe('gateway mqtt: the TIP-28 topic grammar', () => {
   });
 });
 
+/**
+ * A fake events port: each subscription a stream the test feeds, ends or fails (`openedAt`: when it was made); its
+ * signal fails it CANCELLED.
+ */
+function fakePort(): { port: EventsPort; streams: Readable[]; openedAt: number[] } {
+  const streams: Readable[] = [];
+  const openedAt: number[] = [];
+  const port: EventsPort = {
+    subscribe: (_request, options = {}) => {
+      const s = new Readable({ objectMode: true, read: () => undefined });
+      options.signal?.addEventListener('abort', () => s.destroy(cancelledCall(SUBSCRIBE)));
+      streams.push(s);
+      openedAt.push(Date.now());
+      return s;
+    },
+  };
+  return { port, streams, openedAt };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const until = async (ok: () => boolean): Promise<void> => {
+  for (let i = 0; i < 400 && !ok(); i++) await sleep(5);
+  expect(ok()).to.equal(true);
+};
+
 describe('gateway mqtt: following the node events', () => {
   it('reopens a broken stream with backoff and goes on delivering', async () => {
-    const streams: EventEmitter[] = [];
-    const client = {
-      subscribe: () => {
-        const s = Object.assign(new EventEmitter(), { cancel: () => s.emit('error', new Error('cancelled')) });
-        streams.push(s);
-        return s;
-      },
-    } as unknown as NodeEventsClient;
+    const { port, streams } = fakePort();
     const got: number[] = [];
     let opened = 0;
-    const following = followEvents(client, {
+    const following = followEvents(port, {
       onBatch: (b) => got.push(b.events.length),
       onOpen: () => opened++,
       log: () => undefined,
       minBackoffMs: 10,
       maxBackoffMs: 40,
     });
-    streams[0]!.emit('data', { events: [{}] });
-    streams[0]!.emit('error', new Error('14 UNAVAILABLE'));
-    await new Promise((r) => setTimeout(r, 60));
+    streams[0]!.push({ events: [{}] });
+    await sleep(5);
+    streams[0]!.destroy(new NodeCallError(SUBSCRIBE, GrpcStatus.UNAVAILABLE, 'connection refused'));
+    await sleep(60);
     expect(streams).to.have.length(2);
-    streams[1]!.emit('end');
-    await new Promise((r) => setTimeout(r, 60));
+    streams[1]!.push(null);
+    await sleep(60);
     expect(streams).to.have.length(3);
-    streams[2]!.emit('data', { events: [{}, {}] });
+    streams[2]!.push({ events: [{}, {}] });
+    await sleep(5);
     expect(got).to.deep.equal([1, 2]);
     expect([opened, following.reconnects, following.open]).to.deep.equal([3, 2, true]);
     following.close();
-    await new Promise((r) => setTimeout(r, 60));
+    expect(streams[2]!.destroyed).to.equal(true);
+    expect(following.open).to.equal(false);
+    await sleep(60);
     expect(streams).to.have.length(3);
+  });
+
+  it('asks a node without the service (UNIMPLEMENTED) again at the longest interval; logs a failure once', async () => {
+    const { port, streams, openedAt } = fakePort();
+    const logged: string[] = [];
+    const following = followEvents(port, {
+      onBatch: () => undefined,
+      log: (m) => logged.push(m),
+      minBackoffMs: 10,
+      maxBackoffMs: 200,
+    });
+    const unimplemented = new NodeCallError(SUBSCRIBE, GrpcStatus.UNIMPLEMENTED, 'Subscribe is not implemented');
+    for (const n of [1, 2]) {
+      const failedAt = Date.now();
+      streams[n - 1]!.destroy(unimplemented);
+      await until(() => streams.length > n);
+      // the jitter waits half to all of the longest interval, never the shortest
+      expect(openedAt[n]! - failedAt).to.be.at.least(95);
+    }
+    expect(logged).to.have.length(1);
+    expect(logged[0]).to.match(/^node events stream failed \(UNIMPLEMENTED: Subscribe is not implemented\); reopening/);
+    following.close();
   });
 });

@@ -11,7 +11,7 @@ import { toHex0x } from '../../src/core/bytes.ts';
 import { bech32EncodeAddress } from '../../src/core/ids/index.ts';
 import { EventBus } from '../../src/node/events/bus.ts';
 import { inProcess, type NodeEndpoint } from './harness.ts';
-import { InProcessEventsServer } from '../../src/node/grpc/in-process-events.ts';
+import { localEventsPort } from '../../src/node/grpc/events-port.ts';
 import { signJwtHs256, startGateway, type RunningGateway, type StartGatewayOptions } from '../../gateway/index.ts';
 import { json, subscriber, type Subscriber } from '../e2e/events/support.ts';
 
@@ -66,7 +66,7 @@ describe('gateway: the TIP-28 event API', function () {
   const start = async (extra: Partial<StartGatewayOptions> = {}): Promise<RunningGateway> => {
     const gw = await startGateway({
       node: fakeNode().connect().port,
-      events: new InProcessEventsServer(bus).createClient(),
+      events: localEventsPort(bus),
       port: 0,
       log: () => undefined,
       ...extra,

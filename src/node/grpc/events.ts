@@ -1,9 +1,9 @@
 /**
  * The NodeEvents service (proto/events.proto): the event bus (src/node/events) on the wire. `Subscribe` streams every
- * batch of the bus from the call on, mapped to the wire messages here (the one mapping; the in-process transport of
- * in-process-events.ts uses it too). A reader that falls behind is not buffered without bound: once more than
- * `maxQueuedBatches` batches wait in its stream it is cut off with RESOURCE_EXHAUSTED and its subscription dropped.
- * The stream ends when the node stops (the bus closes).
+ * batch of the bus from the call on, mapped to the wire messages here (the one mapping). A reader that falls behind is
+ * not buffered without bound: once more than `maxQueuedBatches` batches wait in its stream it is cut off with
+ * RESOURCE_EXHAUSTED and its subscription dropped. The stream ends when the node stops (the bus closes). `feed` is
+ * that rule, shared with the gateway's events port in this process (events-port.ts).
  */
 import { status as Status, type ServerWritableStream, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import {
@@ -39,78 +39,110 @@ const CHAIN_KINDS = {
 
 const EMPTY = new Uint8Array(0);
 
-type Bytes = (b: Uint8Array) => Uint8Array;
-
-const same: Bytes = (b) => b;
-
-function milestoneInfo(m: LatestMilestone, bytes: Bytes): MilestoneInfo {
-  return { index: m.index, timestamp: m.timestamp, milestoneId: bytes(m.milestoneId) };
+function milestoneInfo(m: LatestMilestone): MilestoneInfo {
+  return { index: m.index, timestamp: m.timestamp, milestoneId: m.milestoneId };
 }
 
-function ledgerOutput(o: OutputEvent, bytes: Bytes): Event['kind'] {
+function ledgerOutput(o: OutputEvent): Event['kind'] {
   const value = {
-    outputId: bytes(o.outputId),
+    outputId: o.outputId,
     json: o.json,
     unlocks: o.unlocks.map((u) => ({ condition: u.condition, address: u.address })),
     chain: o.chain ? CHAIN_KINDS[o.chain.kind] : ChainKind.CHAIN_KIND_NONE,
-    chainId: o.chain ? bytes(o.chain.id) : EMPTY,
+    chainId: o.chain ? o.chain.id : EMPTY,
   };
   return o.kind === 'created' ? { $case: 'outputCreated', value } : { $case: 'outputSpent', value };
 }
 
-/**
- * One bus event as its wire message; `bytes` copies byte fields where the receiver must not share them (in process).
- */
-export function eventMessage(e: NodeEvent, bytes: Bytes = same): Event {
+/** One bus event as its wire message (its bytes fields are the event's own: nobody writes to them). */
+export function eventMessage(e: NodeEvent): Event {
   switch (e.kind) {
     case 'block':
       return {
         kind: {
           $case: 'block',
           value: {
-            blockId: bytes(e.blockId),
-            raw: bytes(e.raw),
+            blockId: e.blockId,
+            raw: e.raw,
             payload: PAYLOAD_KINDS[e.payload],
-            ...(e.tag !== undefined ? { tag: bytes(e.tag) } : {}),
-            milestone: e.milestone ? bytes(e.milestone) : EMPTY,
+            ...(e.tag !== undefined ? { tag: e.tag } : {}),
+            milestone: e.milestone ?? EMPTY,
           },
         },
       };
-    case 'metadata': {
-      const md = metadataMessage(e.view);
-      return {
-        kind: { $case: 'metadata', value: { ...md, blockId: bytes(md.blockId), parents: md.parents.map(bytes) } },
-      };
-    }
+    case 'metadata':
+      return { kind: { $case: 'metadata', value: metadataMessage(e.view) } };
     case 'latest':
-      return { kind: { $case: 'latestMilestone', value: milestoneInfo(e.milestone, bytes) } };
+      return { kind: { $case: 'latestMilestone', value: milestoneInfo(e.milestone) } };
     case 'confirmed':
-      return { kind: { $case: 'confirmedMilestone', value: milestoneInfo(e.milestone, bytes) } };
+      return { kind: { $case: 'confirmedMilestone', value: milestoneInfo(e.milestone) } };
     case 'created':
     case 'spent':
-      return { kind: ledgerOutput(e, bytes) };
+      return { kind: ledgerOutput(e) };
     case 'included':
       return {
-        kind: {
-          $case: 'included',
-          value: { transactionId: bytes(e.transactionId), blockId: bytes(e.blockId), raw: bytes(e.raw) },
-        },
+        kind: { $case: 'included', value: { transactionId: e.transactionId, blockId: e.blockId, raw: e.raw } },
       };
     case 'receipt':
       return { kind: { $case: 'receipt', value: { milestoneIndex: e.milestoneIndex, json: e.json } } };
   }
 }
 
-export function batchMessage(batch: readonly NodeEvent[], bytes: Bytes = same): EventBatch {
-  return { events: batch.map((e) => eventMessage(e, bytes)) };
+export function batchMessage(batch: readonly NodeEvent[]): EventBatch {
+  return { events: batch.map(eventMessage) };
+}
+
+/** The status a subscriber that fell behind ends with. */
+export interface EndStatus {
+  code: Status;
+  details: string;
 }
 
 /** The error a subscriber that fell behind gets. */
-export function tooSlow(maxQueuedBatches: number): { code: Status; details: string } {
+export function tooSlow(maxQueuedBatches: number): EndStatus {
   return {
     code: Status.RESOURCE_EXHAUSTED,
     details: `event subscriber too slow: more than ${maxQueuedBatches} batches unread`,
   };
+}
+
+/** One subscriber's stream, as `feed` writes to it: the gRPC call, or the port's subscription in this process. */
+export interface BatchStream {
+  /** Batches written and not taken by the reader yet. */
+  readonly queued: number;
+  write(batch: EventBatch): void;
+  /** The reader fell behind: end the stream with `status` (its subscription is dropped already). */
+  cutOff(status: EndStatus): void;
+  /** The bus closed (the node stops): end the stream. */
+  end(): void;
+}
+
+/**
+ * Subscribes `stream` to `bus`: each batch as its message while at most `maxQueuedBatches` wait unread, else the cut
+ * off; the end with the bus. Returns the unsubscribe, for when the reader goes away (safe to call again).
+ */
+export function feed(bus: EventBus, maxQueuedBatches: number, stream: BatchStream): () => void {
+  let done = false;
+  const finish = (): void => {
+    if (done) return;
+    done = true;
+    unsubscribe();
+  };
+  const unsubscribe = bus.subscribe(
+    (batch) => {
+      if (done) return;
+      if (stream.queued > maxQueuedBatches) {
+        finish();
+        stream.cutOff(tooSlow(maxQueuedBatches));
+      } else stream.write(batchMessage(batch));
+    },
+    () => {
+      if (done) return;
+      finish();
+      stream.end();
+    },
+  );
+  return finish;
 }
 
 /** The NodeEvents service for the node's gRPC server. */
@@ -120,29 +152,17 @@ export function nodeEventsService(
   maxQueuedBatches = DEFAULT_MAX_QUEUED_BATCHES,
 ): ExtraService {
   const subscribe = (call: ServerWritableStream<SubscribeRequest, EventBatch>): void => {
-    let done = false;
-    const finish = (): void => {
-      if (done) return;
-      done = true;
-      unsubscribe();
-    };
-    const unsubscribe = bus.subscribe(
-      (batch) => {
-        if (done) return;
-        if (call.writableLength > maxQueuedBatches) {
-          logger.warn(`NodeEvents: subscriber ${call.getPeer()} cut off: more than ${maxQueuedBatches} batches unread`);
-          finish();
-          call.emit('error', tooSlow(maxQueuedBatches));
-          return;
-        }
-        call.write(batchMessage(batch));
+    const finish = feed(bus, maxQueuedBatches, {
+      get queued() {
+        return call.writableLength;
       },
-      () => {
-        if (done) return;
-        finish();
-        call.end();
+      write: (batch) => call.write(batch),
+      cutOff: (status) => {
+        logger.warn(`NodeEvents: subscriber ${call.getPeer()} cut off: more than ${maxQueuedBatches} batches unread`);
+        call.emit('error', status);
       },
-    );
+      end: () => call.end(),
+    });
     call.once('cancelled', finish);
     call.once('error', finish);
   };

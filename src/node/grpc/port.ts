@@ -152,7 +152,7 @@ class BoundedCall implements Expiring {
 }
 
 /** A call after close(): what a client of a stopped node gets (no details: the gateway answers "node unreachable"). */
-function stopped(name: string): NodeCallError {
+export function nodeStopped(name: string): NodeCallError {
   return new NodeCallError(
     name,
     GrpcStatus.UNAVAILABLE,
@@ -176,7 +176,7 @@ export function servicePort(service: ServiceMethods, options: ServicePortOptions
       port[method] = () =>
         Promise.reject(
           closed
-            ? stopped(name)
+            ? nodeStopped(name)
             : NodeCallError.described(name, GrpcStatus.UNIMPLEMENTED, {
                 code: 'UNIMPLEMENTED',
                 message: `${name} is not implemented`,
@@ -191,7 +191,7 @@ export function servicePort(service: ServiceMethods, options: ServicePortOptions
       request: unknown,
       callOptions: { signal?: AbortSignal; deadline?: number } = {},
     ): Promise<unknown> => {
-      if (closed) return Promise.reject(stopped(name));
+      if (closed) return Promise.reject(nodeStopped(name));
       const deadline = callOptions.deadline;
       const signal = withSignal ? callOptions.signal : undefined;
       if (signal === undefined && deadline === undefined) return run(request, undefined);

@@ -1,23 +1,27 @@
 /**
- * The node's events (src/node/events, src/node/grpc/events.ts, in-process-events.ts): the same EventBatch messages
- * over real gRPC and over the in-process transport, batches per tick, a stored block and its solid metadata fed from
- * the attacher, a slow reader cut off with RESOURCE_EXHAUSTED, the streams ending with the bus; and the TIP-28
- * details the node renders (unlock addresses, chain IDs, parents and payload bytes read from a block's bytes).
+ * The node's events (src/node/events, src/node/grpc/events.ts) through the gateway's events port (src/grpc/port.ts),
+ * in process (events-port.ts) and over gRPC (the NodeEvents service read through gateway/mqtt/node-events.ts): the
+ * same EventBatch messages both ways, batches per tick and in order, a stored block and its solid metadata fed from
+ * the attacher, a slow reader cut off with RESOURCE_EXHAUSTED, the signal and leaving the loop ending a subscription,
+ * the subscriptions ending with the bus, a subscription to a stopped node failing UNAVAILABLE; and the TIP-28 details
+ * the node renders (unlock addresses, chain IDs, parents and payload bytes read from a block's bytes).
  */
-import { status as Status, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
+import { credentials } from '@grpc/grpc-js';
 import { expect } from 'chai';
 import { toHex0x } from '../../../src/core/bytes.ts';
 import { encodeBlock } from '../../../src/core/codec/index.ts';
 import { aliasIdFromOutputId, bech32EncodeAddress, foundryId } from '../../../src/core/ids/index.ts';
 import type { CommonOutput } from '../../../src/core/model/index.ts';
 import { NodeEventsClient, type EventBatch } from '../../../src/grpc/gen/events.ts';
+import { NodeCallError, type EventsPort } from '../../../src/grpc/port.ts';
+import { GrpcStatus } from '../../../src/grpc/status.ts';
 import { EventBus, type NodeEvent } from '../../../src/node/events/bus.ts';
 import { parentsOfRaw, payloadBytesOfRaw } from '../../../src/node/events/feed.ts';
 import { chainOf, unlockAddresses } from '../../../src/node/events/outputs.ts';
+import { localEventsPort, type LocalEventsPort } from '../../../src/node/grpc/events-port.ts';
 import { nodeEventsService } from '../../../src/node/grpc/events.ts';
-import { InProcessEventsServer } from '../../../src/node/grpc/in-process-events.ts';
 import { startGrpcServer, type GrpcServerHandle } from '../../../src/node/grpc/server.ts';
-import { credentials } from '@grpc/grpc-js';
+import { eventsPortOverClient } from '../../../gateway/mqtt/node-events.ts';
 import { CollectingLogger, startTestNode, type TestNode } from '../../../harness/node.ts';
 
 const id = (n: number, len = 32): Uint8Array => new Uint8Array(len).fill(n);
@@ -65,43 +69,77 @@ function everyKind(): NodeEvent[] {
   ];
 }
 
-/** Every batch a stream delivers until `count` events arrived. */
-function collect(stream: ClientReadableStream<EventBatch>, count: number): Promise<EventBatch[]> {
-  const batches: EventBatch[] = [];
+/** The batches a subscription delivers until `count` events arrived; then it leaves the loop. */
+async function collect(batches: AsyncIterable<EventBatch>, count: number): Promise<EventBatch[]> {
+  const got: EventBatch[] = [];
   let n = 0;
-  return new Promise((resolve, reject) => {
-    stream.on('data', (b: EventBatch) => {
-      batches.push(b);
-      n += b.events.length;
-      if (n >= count) resolve(batches);
-    });
-    stream.on('error', reject);
-  });
+  for await (const b of batches) {
+    got.push(b);
+    n += b.events.length;
+    if (n >= count) break;
+  }
+  return got;
 }
 
-/** Buffers and Uint8Arrays alike, for deep comparison of messages from both transports. */
-const plain = (v: unknown): unknown =>
-  JSON.parse(JSON.stringify(v, (_k, x: unknown) => (x instanceof Uint8Array ? toHex0x(x) : x)));
+/** Every batch until the subscription ends. */
+async function all(batches: AsyncIterable<EventBatch>): Promise<EventBatch[]> {
+  const got: EventBatch[] = [];
+  for await (const b of batches) got.push(b);
+  return got;
+}
 
-describe('node events: bus, gRPC service and in-process transport', () => {
+/** The NodeCallError the next read of `batches` fails with (undefined: it did not fail). */
+function failure(batches: AsyncIterable<EventBatch>): Promise<NodeCallError | undefined> {
+  return batches[Symbol.asyncIterator]()
+    .next()
+    .then(
+      () => undefined,
+      (err: unknown) => {
+        expect(err).to.be.instanceOf(NodeCallError);
+        return err as NodeCallError;
+      },
+    );
+}
+
+/**
+ * Buffers (decoded from the wire) and the node's Uint8Arrays alike, absent and undefined fields alike, for deep
+ * comparison of messages from both transports.
+ */
+const plain = (v: unknown): unknown => {
+  if (v instanceof Uint8Array) return toHex0x(v);
+  if (Array.isArray(v)) return v.map(plain);
+  if (v === null || typeof v !== 'object') return v;
+  return Object.fromEntries(
+    Object.entries(v)
+      .filter(([, x]) => x !== undefined)
+      .map(([k, x]) => [k, plain(x)]),
+  );
+};
+
+describe('node events: bus, gRPC service and the events port in process and over gRPC', () => {
   let bus: EventBus;
   let server: GrpcServerHandle;
   let grpcClient: NodeEventsClient;
-  let inProcess: InProcessEventsServer;
+  let overGrpc: EventsPort;
+  let local: LocalEventsPort;
   let node: TestNode | undefined;
+  const logger = new CollectingLogger();
 
-  beforeEach(async () => {
-    bus = new EventBus();
-    const logger = new CollectingLogger();
-    node = await startTestNode();
-    server = await startGrpcServer(node.service, {
+  const grpcServer = (): Promise<GrpcServerHandle> =>
+    startGrpcServer(node!.service, {
       host: '127.0.0.1',
       port: 0,
       logger,
       services: [nodeEventsService(bus, logger, 8)],
     });
+
+  beforeEach(async () => {
+    bus = new EventBus();
+    node = await startTestNode();
+    server = await grpcServer();
     grpcClient = new NodeEventsClient(`127.0.0.1:${server.port}`, credentials.createInsecure());
-    inProcess = new InProcessEventsServer(bus, 8);
+    overGrpc = eventsPortOverClient(grpcClient);
+    local = localEventsPort(bus, 8);
   });
   afterEach(async () => {
     grpcClient.close();
@@ -111,22 +149,22 @@ describe('node events: bus, gRPC service and in-process transport', () => {
   });
 
   const waitForSubscribers = async (n: number): Promise<void> => {
-    for (let i = 0; i < 200 && bus.subscribers < n; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 200 && bus.subscribers !== n; i++) await new Promise((r) => setTimeout(r, 10));
     expect(bus.subscribers).to.equal(n);
   };
+  const tick = () => new Promise((r) => setImmediate(r));
 
   it('delivers the same messages over gRPC and in process, the events of one tick as one batch', async () => {
-    const overGrpc = grpcClient.subscribe({});
-    const local = inProcess.createClient().subscribe({});
+    const streams = [overGrpc.subscribe({}), local.subscribe({})];
     await waitForSubscribers(2);
     const events = everyKind();
-    const got = Promise.all([collect(overGrpc, events.length), collect(local, events.length)]);
+    const got = Promise.all(streams.map((s) => collect(s, events.length)));
     for (const e of events) bus.emit(e);
     const [a, b] = await got;
     expect(a).to.have.length(1);
     expect(b).to.have.length(1);
     expect(plain(a)).to.deep.equal(plain(b));
-    const kinds = b[0]!.events.map((e) => e.kind?.$case);
+    const kinds = b![0]!.events.map((e) => e.kind?.$case);
     expect(kinds).to.deep.equal([
       'block',
       'block',
@@ -139,14 +177,31 @@ describe('node events: bus, gRPC service and in-process transport', () => {
       'receipt',
       'confirmedMilestone',
     ]);
-    const md = b[0]!.events[3]!.kind;
+    const md = b![0]!.events[3]!.kind;
     expect(md?.$case === 'metadata' && md.value).to.include({
       referencedByMilestoneIndex: 7,
       whiteFlagIndex: 3,
       conflictReason: 2,
     });
-    overGrpc.cancel();
-    local.cancel();
+    await waitForSubscribers(0); // both left their loops
+  });
+
+  it('delivers the batches of successive ticks in order, over gRPC and in process', async () => {
+    const streams = [overGrpc.subscribe({}), local.subscribe({})];
+    await waitForSubscribers(2);
+    const got = Promise.all(streams.map((s) => collect(s, 20)));
+    for (let i = 0; i < 10; i++) {
+      bus.emit({ kind: 'receipt', milestoneIndex: 2 * i, json: '{}' });
+      bus.emit({ kind: 'receipt', milestoneIndex: 2 * i + 1, json: '{}' });
+      await tick();
+    }
+    for (const batches of await got) {
+      expect(batches).to.have.length(10);
+      const indexes = batches.map((b) =>
+        b.events.map((e) => (e.kind?.$case === 'receipt' ? e.kind.value.milestoneIndex : -1)),
+      );
+      expect(indexes).to.deep.equal([...Array(10).keys()].map((i) => [2 * i, 2 * i + 1]));
+    }
   });
 
   it('splits a large tick into batches of at most 512 events and about 1 MiB', async () => {
@@ -163,47 +218,78 @@ describe('node events: bus, gRPC service and in-process transport', () => {
     expect(batches.length).to.equal(5); // 31 + 31 + 18 blocks (the last with 494 more), then 512 and 94 small events
   });
 
-  it('the streams end with the bus (status OK); nothing is built while nobody listens', async () => {
+  it('the subscriptions end with the bus (the node stops); nothing is built while nobody listens', async () => {
     expect(bus.active).to.equal(false);
-    const overGrpc = grpcClient.subscribe({});
-    const local = inProcess.createClient().subscribe({});
+    const streams = [overGrpc.subscribe({}), local.subscribe({})];
     await waitForSubscribers(2);
-    const ended = (s: ClientReadableStream<EventBatch>): Promise<number> =>
-      new Promise((resolve, reject) => {
-        let code = -1;
-        s.on('status', (st: { code: number }) => (code = st.code));
-        s.on('data', () => undefined);
-        s.on('end', () => setImmediate(() => resolve(code)));
-        s.on('error', reject);
-      });
-    const done = Promise.all([ended(overGrpc), ended(local)]);
+    const done = Promise.all(streams.map(all));
+    bus.emit({ kind: 'receipt', milestoneIndex: 1, json: '{}' });
     bus.close();
-    expect(await done).to.deep.equal([Status.OK, Status.OK]);
+    const ended = await done;
+    expect(ended.map((batches) => batches.length)).to.deep.equal([1, 1]);
     expect(bus.active).to.equal(false);
   });
 
   it('cuts off a reader that does not read (RESOURCE_EXHAUSTED) and keeps serving the others', async () => {
-    const slow = inProcess.createClient().subscribe({});
-    slow.pause();
-    const fast = inProcess.createClient().subscribe({});
+    const slow = local.subscribe({});
+    const fast = local.subscribe({});
     await waitForSubscribers(2);
-    const failed = new Promise<ServiceError>((resolve) => slow.once('error', resolve));
     const got = collect(fast, 100);
+    let midway = -1;
     for (let i = 0; i < 100; i++) {
       bus.emit({ kind: 'receipt', milestoneIndex: i, json: '{}' });
-      await new Promise((r) => setImmediate(r));
+      await tick();
+      if (i === 20) midway = bus.subscribers;
     }
-    const err = await failed;
-    expect(err.code).to.equal(Status.RESOURCE_EXHAUSTED);
+    const err = await failure(slow);
+    expect([err?.grpcCode, err?.details]).to.deep.equal([
+      GrpcStatus.RESOURCE_EXHAUSTED,
+      'event subscriber too slow: more than 8 batches unread',
+    ]);
+    expect(midway).to.equal(1);
     expect((await got).length).to.equal(100);
-    expect(bus.subscribers).to.equal(1);
-    fast.cancel();
+    expect(await all(slow)).to.deep.equal([]); // the failure is told once, then the subscription is over
+  });
+
+  it('the signal cancels a subscription (CANCELLED); leaving the loop ends it; both unsubscribe', async () => {
+    const controller = new AbortController();
+    const streams = [overGrpc, local].map((p) => p.subscribe({}, { signal: controller.signal }));
+    await waitForSubscribers(2);
+    const failed = Promise.all(streams.map(failure));
+    controller.abort();
+    for (const err of await failed)
+      expect([err?.grpcCode, err?.details]).to.deep.equal([GrpcStatus.CANCELLED, 'Cancelled on client']);
+    await waitForSubscribers(0);
+    for (const err of await Promise.all([overGrpc, local].map((p) => failure(p.subscribe({}, controller)))))
+      expect(err?.grpcCode).to.equal(GrpcStatus.CANCELLED); // aborted already
+    const left = [overGrpc, local].map((p) => p.subscribe({})[Symbol.asyncIterator]());
+    await waitForSubscribers(2);
+    for (const l of left) expect(await l.return!()).to.deep.equal({ done: true, value: undefined });
+    await waitForSubscribers(0);
+  });
+
+  it('a subscription to a stopped node, or through a closed client, fails UNAVAILABLE', async () => {
+    local.close();
+    const stopped = await grpcServer();
+    const address = `127.0.0.1:${stopped.port}`;
+    await stopped.close();
+    const client = new NodeEventsClient(address, credentials.createInsecure());
+    const closed = new NodeEventsClient(address, credentials.createInsecure());
+    closed.close();
+    try {
+      const ports = [local, eventsPortOverClient(client), eventsPortOverClient(closed)];
+      const errors = await Promise.all(ports.map((p) => failure(p.subscribe({}))));
+      for (const err of errors) expect(err?.grpcCode).to.equal(GrpcStatus.UNAVAILABLE);
+      expect(errors[2]?.details).to.equal('Channel has been shut down');
+    } finally {
+      client.close();
+    }
+    expect(bus.subscribers).to.equal(0);
   });
 
   it('feeds a stored block and its solid metadata from the attacher', async () => {
     const parts = node!.parts;
-    const nodeBus = new InProcessEventsServer(parts.events).createClient().subscribe({});
-    const got = collect(nodeBus, 2);
+    const got = collect(localEventsPort(parts.events).subscribe({}), 2);
     const json = JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: '0x7461', data: '0x01' }, nonce: '0' });
     const blockId = await node!.service.submitBlock({ block: { $case: 'json', value: json } });
     const events = (await got).flatMap((b) => b.events);
@@ -216,8 +302,7 @@ describe('node events: bus, gRPC service and in-process transport', () => {
       shouldPromote: false,
       shouldReattach: false,
     });
-    nodeBus.on('error', () => undefined);
-    nodeBus.cancel();
+    expect(parts.events.subscribers).to.equal(0);
   });
 });
 
