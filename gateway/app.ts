@@ -15,7 +15,7 @@ import { DEFAULT_GZIP_MIN_BYTES, gzipJson } from './gzip.ts';
 import type { Registry } from 'prom-client';
 import { restMetrics } from './metrics.ts';
 import { routeCall } from './node-client.ts';
-import { createRouter } from './routes.ts';
+import { createRoutes } from './routes.ts';
 import { rateLimit, type RateLimitOptions } from './rate-limit.ts';
 
 export interface GatewayOptions extends AccessOptions {
@@ -97,7 +97,7 @@ export function createGateway(options: GatewayOptions): Koa {
   if (options.gzipMinBytes !== false) app.use(gzipJson(options.gzipMinBytes ?? DEFAULT_GZIP_MIN_BYTES));
   app.use(accessControl(options));
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const router = createRouter({
+  const routes = createRoutes({
     node: options.node,
     call: routeCall(timeoutMs),
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
@@ -105,7 +105,6 @@ export function createGateway(options: GatewayOptions): Koa {
     submitTimeoutMs: options.submitTimeoutMs ?? DEFAULT_SUBMIT_TIMEOUT_MS,
     ...(options.maxJsonDepth !== undefined ? { maxJsonDepth: options.maxJsonDepth } : {}),
   });
-  app.use(router.routes());
-  app.use(router.allowedMethods());
+  app.use(routes.middleware());
   return app;
 }

@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { Router } from '@koa/router';
+import type { RouteGroups } from './route-groups.ts';
 import type { Context } from 'koa';
 import { HttpProblem } from './errors.ts';
 
@@ -48,7 +48,7 @@ async function send(ctx: Context, name: string): Promise<void> {
   ctx.body = await bytes;
 }
 
-export function addDashboardRoutes(router: Router): void {
+export function addDashboardRoutes(router: RouteGroups): void {
   router.get('/dashboard', (ctx) => send(ctx, 'index.html'));
   router.get('/dashboard/', (ctx) => send(ctx, 'index.html'));
   router.get('/dashboard/:file', (ctx) => send(ctx, ctx.params.file!));

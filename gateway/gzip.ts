@@ -5,6 +5,7 @@
 import type { Middleware } from 'koa';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
+import { addVary, isJsonType } from './media.ts';
 
 const gzipAsync = promisify(gzipCallback);
 
@@ -40,11 +41,11 @@ function jsonBytes(body: unknown): Uint8Array | undefined {
 export function gzipJson(minBytes: number = DEFAULT_GZIP_MIN_BYTES): Middleware {
   return async (ctx, next) => {
     await next();
-    if (ctx.method === 'HEAD' || !ctx.response.is('json')) return;
+    if (ctx.method === 'HEAD' || !isJsonType(ctx.response.get('Content-Type'))) return;
     const body: unknown = ctx.body;
     const bytes = jsonBytes(body);
     if (bytes === undefined) return;
-    ctx.vary('Accept-Encoding');
+    addVary(ctx, 'Accept-Encoding');
     if (bytes.length < minBytes || !acceptsGzip(ctx.get('accept-encoding'))) return;
     const type = ctx.response.get('Content-Type');
     ctx.body = await gzipAsync(bytes);

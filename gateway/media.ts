@@ -10,6 +10,8 @@
  * `application/vnd...-v1;q=0.9, application/json` -> JSON; `*\/*` -> JSON; `application/json;q=0, *\/*` -> binary.
  */
 
+import type { Context } from 'koa';
+
 export const JSON_TYPE = 'application/json';
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 /** Binary block bodies of the v2 API (Stardust). */
@@ -90,6 +92,32 @@ function decidePreference(acceptHeader: string, binaryType: string): boolean {
   if (json === undefined || json.q === 0) return true;
   if (bin.q !== json.q) return bin.q > json.q;
   return bin.position < json.position;
+}
+
+/** Whether a Content-Type names JSON (`application/json` or `application/<anything>+json`), as Koa's `is('json')`. */
+export function isJsonType(contentType: unknown): boolean {
+  if (typeof contentType !== 'string') return false;
+  const type = mediaTypeOf(contentType);
+  return type === JSON_TYPE || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+/**
+ * Adds `field` to the answer's Vary header unless it is there (case-insensitive), as Koa's `ctx.vary` does without
+ * parsing the header each time (a hot path: every block read varies by Accept and Accept-Encoding).
+ */
+export function addVary(ctx: Context, field: string): void {
+  if (ctx.headerSent) return;
+  const header: unknown = ctx.response.get('Vary');
+  const current = header === undefined ? '' : String(header);
+  if (current === '') ctx.set('Vary', field);
+  else if (
+    current !== '*' &&
+    !current
+      .toLowerCase()
+      .split(/\s*,\s*/)
+      .includes(field.toLowerCase())
+  )
+    ctx.set('Vary', `${current}, ${field}`);
 }
 
 /** The bare media type of a Content-Type header: parameters dropped, lower-cased; '' when absent. */

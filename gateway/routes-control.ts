@@ -7,7 +7,7 @@
  *     snapshot (the node's genesis/snapshot JSON) is written in the node's `<data-dir>/snapshots/`.
  * Both wait for the node (a prune or a snapshot of a large store takes a while): their deadline is CONTROL_TIMEOUT_MS.
  */
-import type { Router } from '@koa/router';
+import type { RouteGroups } from './route-groups.ts';
 import type { Context } from 'koa';
 import type { PruneDatabaseRequest } from '../src/grpc/gen/node.ts';
 import { readBody } from './body.ts';
@@ -55,7 +55,7 @@ function milestoneIndex(v: unknown, key: string): number {
   return v;
 }
 
-export function addControlRoutes(router: Router, options: RouteOptions): void {
+export function addControlRoutes(router: RouteGroups, options: RouteOptions): void {
   const { node, call } = options;
 
   router.post(`${CONTROL}/database/prune`, async (ctx) => {

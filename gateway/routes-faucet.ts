@@ -8,7 +8,7 @@
  * rate limit reads it), and a client with too many requests waiting gets 429 with Retry-After; a faucet that cannot
  * take a request now (not synced, not enough funds, queue full) answers 503 with Retry-After (decisions §26).
  */
-import type { Router } from '@koa/router';
+import type { RouteGroups } from './route-groups.ts';
 import type { Context } from 'koa';
 import { readBody } from './body.ts';
 import { HttpProblem, NodeCallError } from './errors.ts';
@@ -63,7 +63,7 @@ function tooManyRequests(e: unknown): HttpProblem | undefined {
   return new HttpProblem(429, e.details, { 'retry-after': String(e.retryAfterSeconds ?? 1) });
 }
 
-export function addFaucetRoutes(router: Router, options: RouteOptions): void {
+export function addFaucetRoutes(router: RouteGroups, options: RouteOptions): void {
   const { node, call } = options;
 
   router.get(`${FAUCET}/info`, async (ctx) => {

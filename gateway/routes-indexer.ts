@@ -3,7 +3,7 @@
  * query parameters go to the node as the client wrote them (the node checks them: it knows the network's address
  * prefix and the rules), chain IDs in the path are checked here like every other path ID.
  */
-import type { Router } from '@koa/router';
+import type { RouteGroups } from './route-groups.ts';
 import type { Context } from 'koa';
 import { IndexedChain, type QueryParameter } from '../src/grpc/gen/node.ts';
 import { HttpProblem } from './errors.ts';
@@ -42,7 +42,7 @@ function parametersOf(ctx: Context): QueryParameter[] {
   return out;
 }
 
-export function addIndexerRoutes(router: Router, options: RouteOptions): void {
+export function addIndexerRoutes(router: RouteGroups, options: RouteOptions): void {
   const { node, call } = options;
 
   for (const [path, route] of LISTS) {

@@ -2,7 +2,7 @@
  * The TIP-25 ledger routes (`/api/core/v2/outputs`, `/milestones`, `/receipts`, `/treasury`) as thin adapters over
  * the node's ledger RPCs: parse the path and headers, make one gRPC call, answer the node's JSON text or bytes.
  */
-import type { Router } from '@koa/router';
+import type { RouteGroups } from './route-groups.ts';
 import type { Context } from 'koa';
 import { BlockView, type GetMilestoneRequest } from '../src/grpc/gen/node.ts';
 import { OUTPUT_ID_BYTES, parseHexId, parseIndex, V2_ID_BYTES } from './ids.ts';
@@ -24,7 +24,7 @@ const byIndex = (ctx: Context): MilestoneName => ({
 });
 
 /** Adds the ledger routes to the gateway's router (`/milestones/by-index/...` before `/milestones/:milestoneId`). */
-export function addLedgerRoutes(router: Router, options: RouteOptions): void {
+export function addLedgerRoutes(router: RouteGroups, options: RouteOptions): void {
   const { node, call } = options;
 
   router.get(`${V2}/outputs/:outputId`, async (ctx) => {

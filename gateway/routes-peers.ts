@@ -15,7 +15,7 @@
  * {newBlocks, knownBlocks, receivedBlocks, receivedBlockRequests, receivedMilestoneRequests, receivedHeartbeats,
  * sentBlocks, sentBlockRequests, sentMilestoneRequests, sentHeartbeats, droppedPackets}}}, `gossip` while connected.
  */
-import type { Router } from '@koa/router';
+import type { RouteGroups } from './route-groups.ts';
 import type { Context } from 'koa';
 import type { Peer } from '../src/grpc/gen/node.ts';
 import { readBody } from './body.ts';
@@ -87,7 +87,7 @@ async function addPeerBody(ctx: Context, options: RouteOptions): Promise<{ addre
   return { address: multiAddress, ...(typeof alias === 'string' ? { alias } : {}) };
 }
 
-export function addPeersRoutes(router: Router, options: RouteOptions): void {
+export function addPeersRoutes(router: RouteGroups, options: RouteOptions): void {
   const { node, call } = options;
 
   router.get(PEERS, async (ctx) => {

@@ -2,7 +2,7 @@
  * The IOTA 2.0 (v3) REST routes (`/api/core/v3/...`) as thin adapters over the node's v3 RPCs: parse path and
  * headers, make one gRPC call, answer the node's JSON text or bytes. (The v3 included-block route is in routes.ts.)
  */
-import type { Router } from '@koa/router';
+import type { RouteGroups } from './route-groups.ts';
 import { BlockView, type SubmitBlockV3Request } from '../src/grpc/gen/node.ts';
 import { readSubmittedBlock, sendCreated } from './submission.ts';
 import { parseHexId, V3_ID_BYTES } from './ids.ts';
@@ -13,7 +13,7 @@ import type { RouteOptions } from './routes.ts';
 const V3 = '/api/core/v3';
 
 /** Adds the v3 routes to the gateway's router (the issuance route before `/blocks/:blockId`). */
-export function addV3Routes(router: Router, options: RouteOptions): void {
+export function addV3Routes(router: RouteGroups, options: RouteOptions): void {
   const { node, call, submitTimeoutMs } = options;
 
   router.get(`${V3}/info`, async (ctx) => {

@@ -3,7 +3,6 @@
  * logic: block JSON is the node's text, block bytes are the node's stored bytes, the flat records are rendered by
  * gateway/render.ts.
  */
-import { Router } from '@koa/router';
 import { BlockView, type SubmitBlockRequest } from '../src/grpc/gen/node.ts';
 import { NodeCallError, type NodePort } from '../src/grpc/port.ts';
 import { blockMetadataToJson, infoToJson, tipsToJson } from './render.ts';
@@ -19,6 +18,7 @@ import { addLedgerRoutes } from './routes-ledger.ts';
 import { addV3Routes } from './routes-v3.ts';
 import { sendNegotiatedBlock } from './send.ts';
 import { readSubmittedBlock, sendCreated } from './submission.ts';
+import { RouteGroups } from './route-groups.ts';
 
 export interface RouteOptions {
   node: NodePort;
@@ -39,9 +39,9 @@ export const ROUTE_GROUPS = ['core/v2', 'core/v3', 'indexer/v1', 'faucet/v1'] as
 const V2 = '/api/core/v2';
 const V3 = '/api/core/v3';
 
-export function createRouter(options: RouteOptions): Router {
+export function createRoutes(options: RouteOptions): RouteGroups {
   const { node, call, submitTimeoutMs } = options;
-  const router = new Router();
+  const router = new RouteGroups();
 
   router.get('/health', async (ctx) => {
     let healthy = false;

@@ -2,12 +2,12 @@
 import type { Context } from 'koa';
 import { BlockView } from '../src/grpc/gen/node.ts';
 import { HttpProblem } from './errors.ts';
-import { JSON_CONTENT_TYPE, prefersBinary } from './media.ts';
+import { addVary, JSON_CONTENT_TYPE, prefersBinary } from './media.ts';
 
 /** The node's JSON text as it is (the node renders TIP-25 / v3 JSON; the gateway holds no mapping). */
 export function sendJsonText(ctx: Context, json: string): void {
   if (json.length === 0) throw new HttpProblem(500, 'the node answered without JSON');
-  ctx.type = JSON_CONTENT_TYPE;
+  ctx.set('Content-Type', JSON_CONTENT_TYPE);
   ctx.body = json;
 }
 
@@ -19,15 +19,15 @@ export function sendBlock(
   json: string,
   what = 'block',
 ): void {
-  ctx.vary('Accept');
+  addVary(ctx, 'Accept');
   if (binaryType !== undefined) {
     if (raw.length === 0) throw new HttpProblem(500, `the node answered without the ${what} bytes`);
-    ctx.type = binaryType;
+    ctx.set('Content-Type', binaryType); // a full type: Koa's `ctx.type =` would look it up in the MIME table
     ctx.body = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
     return;
   }
   if (json.length === 0) throw new HttpProblem(500, `the node answered without the ${what} JSON`);
-  ctx.type = JSON_CONTENT_TYPE;
+  ctx.set('Content-Type', JSON_CONTENT_TYPE);
   ctx.body = json;
 }
 
