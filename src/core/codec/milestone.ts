@@ -9,7 +9,6 @@ import {
   type ProtocolParamsMilestoneOption,
   type ReceiptMilestoneOption,
 } from '../model/payload.ts';
-import type { Ed25519Signature } from '../model/transaction.ts';
 import { ID_LENGTH, LIMITS } from '../model/limits.ts';
 import type { ByteReader } from './reader.ts';
 import type { ByteWriter } from './writer.ts';
@@ -27,23 +26,35 @@ import {
 } from './rules.ts';
 import { decodeWhole, encodeWith, failAt, writeCount, writeFixed, writePrefixed } from './common.ts';
 
-/** Strictly ascending by the serialized bytes of consecutive elements, compared in place (no copies). */
-function checkAscendingInPlace(
+/**
+ * Reads `n` elements of `field` whose serialized bytes must be strictly ascending (compared in place, no copies) and
+ * whose `key`s must be distinct; a failure names `names.elements` or `names.key`, at the element's offset.
+ */
+function readSortedUnique<T>(
   r: ByteReader,
+  n: number,
   field: string,
-  name: string,
-  prevStart: number,
-  start: number,
-  end: number,
-): void {
-  const c = compareLexical(r.bytes.subarray(prevStart, start), r.bytes.subarray(start, end));
-  if (c >= 0)
-    r.fail(
-      'NOT_SORTED_UNIQUE',
-      c === 0 ? `${name} are not unique` : `${name} are not in ascending lexical order`,
-      field,
-      start,
-    );
+  names: { elements: string; key: string },
+  read: (r: ByteReader) => T,
+  key: (element: T) => Uint8Array,
+): T[] {
+  const out: T[] = new Array(n);
+  let prevStart = 0;
+  for (let i = 0; i < n; i++) {
+    const start = r.offset;
+    out[i] = read(r);
+    if (i > 0) {
+      const c = compareLexical(r.bytes.subarray(prevStart, start), r.bytes.subarray(start, r.offset));
+      if (c >= 0) {
+        const what = c === 0 ? 'are not unique' : 'are not in ascending lexical order';
+        r.fail('NOT_SORTED_UNIQUE', `${names.elements} ${what}`, field, start);
+      }
+      const d = distinctProblem(names.key, key(out[i - 1]!), key(out[i]!));
+      if (d) failAt(r, d, field, start);
+    }
+    prevStart = start;
+  }
+  return out;
 }
 
 function readFundsEntry(r: ByteReader): MigratedFundsEntry {
@@ -61,22 +72,14 @@ function readReceiptBody(r: ByteReader): ReceiptMilestoneOption {
   const bp = booleanByteProblem('final', fin);
   if (bp) failAt(r, bp, 'receipt.final', finalAt, String(fin));
   const n = r.count(2, 'receipt.funds', LIMITS.receiptFunds.min, LIMITS.receiptFunds.max);
-  const funds: MigratedFundsEntry[] = new Array(n);
-  let prevStart = 0;
-  for (let i = 0; i < n; i++) {
-    const start = r.offset;
-    funds[i] = readFundsEntry(r);
-    if (i > 0) {
-      checkAscendingInPlace(r, 'receipt.funds', 'migrated funds entries', prevStart, start, r.offset);
-      const d = distinctProblem(
-        'tail transaction hash',
-        funds[i - 1]!.tailTransactionHash,
-        funds[i]!.tailTransactionHash,
-      );
-      if (d) failAt(r, d, 'receipt.funds', start);
-    }
-    prevStart = start;
-  }
+  const funds = readSortedUnique(
+    r,
+    n,
+    'receipt.funds',
+    { elements: 'migrated funds entries', key: 'tail transaction hash' },
+    readFundsEntry,
+    (f) => f.tailTransactionHash,
+  );
   const at = r.offset;
   const length = readEmbeddedHeader(r, 'receipt.transaction', 'receipt');
   if (length === 0) r.fail('MISSING_FIELD', 'receipt has no treasury transaction', 'receipt.transaction', at);
@@ -152,22 +155,14 @@ export function readMilestone(r: ByteReader, field: string): MilestonePayload {
     options[i] = o;
   }
   const ns = r.count(1, 'milestone.signatures', LIMITS.milestoneSignatures.min, LIMITS.milestoneSignatures.max);
-  const signatures: Ed25519Signature[] = new Array(ns);
-  let prevStart = 0;
-  for (let i = 0; i < ns; i++) {
-    const start = r.offset;
-    signatures[i] = readSignature(r, 'milestone.signatures');
-    if (i > 0) {
-      checkAscendingInPlace(r, 'milestone.signatures', 'milestone signatures', prevStart, start, r.offset);
-      const d = distinctProblem(
-        'milestone signature public key',
-        signatures[i - 1]!.publicKey,
-        signatures[i]!.publicKey,
-      );
-      if (d) failAt(r, d, 'milestone.signatures', start);
-    }
-    prevStart = start;
-  }
+  const signatures = readSortedUnique(
+    r,
+    ns,
+    'milestone.signatures',
+    { elements: 'milestone signatures', key: 'milestone signature public key' },
+    (r) => readSignature(r, 'milestone.signatures'),
+    (s) => s.publicKey,
+  );
   return {
     type: PAYLOAD_MILESTONE,
     index,
