@@ -18,25 +18,43 @@ import { readTreasuryTransaction, writeTreasuryTransaction } from './transaction
 import { checkEmbeddedEnd, readEmbeddedHeader, writeEmbedded } from './embedded.ts';
 import { readParents, writeParents } from './parents.ts';
 import {
+  ascendingBytesProblem,
   ascendingTypeProblem,
   booleanByteProblem,
-  compareLexical,
   distinctProblem,
   milestoneOptionKindProblem,
 } from './rules.ts';
 import { decodeWhole, encodeWith, failAt, writeCount, writeFixed, writePrefixed } from './common.ts';
 
+/** A sorted list of a milestone: what its order errors call it and its key, and the key's field. */
+export interface SortedListOrder<K extends string> {
+  elements: string;
+  key: string;
+  field: K;
+}
+
+/** The migrated funds entries of a receipt and the signatures of a milestone (the decoder's and the validator's). */
+export const MIGRATED_FUNDS_ORDER: SortedListOrder<'tailTransactionHash'> = {
+  elements: 'migrated funds entries',
+  key: 'tail transaction hash',
+  field: 'tailTransactionHash',
+};
+export const MILESTONE_SIGNATURES_ORDER: SortedListOrder<'publicKey'> = {
+  elements: 'milestone signatures',
+  key: 'milestone signature public key',
+  field: 'publicKey',
+};
+
 /**
  * Reads `n` elements of `field` whose serialized bytes must be strictly ascending (compared in place, no copies) and
- * whose `key`s must be distinct; a failure names `names.elements` or `names.key`, at the element's offset.
+ * whose keys (`order.field`) must be distinct; a failure is at the element's offset.
  */
-function readSortedUnique<T>(
+function readSortedUnique<K extends string, T extends Record<K, Uint8Array>>(
   r: ByteReader,
   n: number,
   field: string,
-  names: { elements: string; key: string },
+  order: SortedListOrder<K>,
   read: (r: ByteReader) => T,
-  key: (element: T) => Uint8Array,
 ): T[] {
   const out: T[] = new Array(n);
   let prevStart = 0;
@@ -44,12 +62,13 @@ function readSortedUnique<T>(
     const start = r.offset;
     out[i] = read(r);
     if (i > 0) {
-      const c = compareLexical(r.bytes.subarray(prevStart, start), r.bytes.subarray(start, r.offset));
-      if (c >= 0) {
-        const what = c === 0 ? 'are not unique' : 'are not in ascending lexical order';
-        r.fail('NOT_SORTED_UNIQUE', `${names.elements} ${what}`, field, start);
-      }
-      const d = distinctProblem(names.key, key(out[i - 1]!), key(out[i]!));
+      const a = ascendingBytesProblem(
+        order.elements,
+        r.bytes.subarray(prevStart, start),
+        r.bytes.subarray(start, r.offset),
+      );
+      if (a) failAt(r, a, field, start);
+      const d = distinctProblem(order.key, out[i - 1]![order.field], out[i]![order.field]);
       if (d) failAt(r, d, field, start);
     }
     prevStart = start;
@@ -72,14 +91,7 @@ function readReceiptBody(r: ByteReader): ReceiptMilestoneOption {
   const bp = booleanByteProblem('final', fin);
   if (bp) failAt(r, bp, 'receipt.final', finalAt, String(fin));
   const n = r.count(2, 'receipt.funds', LIMITS.receiptFunds.min, LIMITS.receiptFunds.max);
-  const funds = readSortedUnique(
-    r,
-    n,
-    'receipt.funds',
-    { elements: 'migrated funds entries', key: 'tail transaction hash' },
-    readFundsEntry,
-    (f) => f.tailTransactionHash,
-  );
+  const funds = readSortedUnique(r, n, 'receipt.funds', MIGRATED_FUNDS_ORDER, readFundsEntry);
   const at = r.offset;
   const length = readEmbeddedHeader(r, 'receipt.transaction', 'receipt');
   if (length === 0) r.fail('MISSING_FIELD', 'receipt has no treasury transaction', 'receipt.transaction', at);
@@ -155,13 +167,8 @@ export function readMilestone(r: ByteReader, field: string): MilestonePayload {
     options[i] = o;
   }
   const ns = r.count(1, 'milestone.signatures', LIMITS.milestoneSignatures.min, LIMITS.milestoneSignatures.max);
-  const signatures = readSortedUnique(
-    r,
-    ns,
-    'milestone.signatures',
-    { elements: 'milestone signatures', key: 'milestone signature public key' },
-    (r) => readSignature(r, 'milestone.signatures'),
-    (s) => s.publicKey,
+  const signatures = readSortedUnique(r, ns, 'milestone.signatures', MILESTONE_SIGNATURES_ORDER, (r) =>
+    readSignature(r, 'milestone.signatures'),
   );
   return {
     type: PAYLOAD_MILESTONE,
