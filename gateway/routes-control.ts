@@ -10,43 +10,21 @@
 import type { RouteGroups } from './route-groups.ts';
 import type { Context } from 'koa';
 import type { PruneDatabaseRequest } from '../src/grpc/gen/node.ts';
-import { readBody } from './body.ts';
+import { readJsonObject } from './body.ts';
 import { HttpProblem } from './errors.ts';
-import { guardJsonText } from './json-guard.ts';
-import { JSON_TYPE, mediaTypeOf } from './media.ts';
 import type { RouteOptions } from './routes.ts';
 
 const CONTROL = '/api/core/v2/control';
 export const CONTROL_TIMEOUT_MS = 10 * 60 * 1000;
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The JSON object of the body (415 for another media type, 400 for anything but an object). */
-async function jsonBody(ctx: Context, options: RouteOptions): Promise<Record<string, unknown>> {
-  const mediaType = mediaTypeOf(ctx.get('content-type'));
-  if (mediaType !== JSON_TYPE) {
-    throw new HttpProblem(
-      415,
-      `unsupported media type: ` +
-        `${mediaType === '' ? 'no Content-Type' : `Content-Type "${mediaType.slice(0, 80)}"`}, expected ${JSON_TYPE}`,
-    );
-  }
-  let text: string;
-  try {
-    text = UTF8.decode(await readBody(ctx.req, options.bodyLimitBytes));
-  } catch (err) {
-    if (err instanceof HttpProblem) throw err;
-    throw new HttpProblem(400, 'invalid request: the body is not valid UTF-8');
-  }
-  guardJsonText(text, options.maxJsonDepth, 'invalid request');
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new HttpProblem(400, `invalid request: malformed JSON body: ${(err as Error).message}`);
-  }
-  if (json === null || typeof json !== 'object' || Array.isArray(json))
-    throw new HttpProblem(400, 'invalid request: expected a JSON object');
-  return json as Record<string, unknown>;
+function jsonBody(ctx: Context, options: RouteOptions): Promise<Record<string, unknown>> {
+  return readJsonObject(ctx, options, {
+    subject: 'invalid request',
+    notUtf8: 'the body is not valid UTF-8',
+    malformed: 'malformed JSON body',
+    notObject: 'expected a JSON object',
+  });
 }
 
 function milestoneIndex(v: unknown, key: string): number {

@@ -10,17 +10,14 @@
  */
 import type { RouteGroups } from './route-groups.ts';
 import type { Context } from 'koa';
-import { readBody } from './body.ts';
+import { readJsonObject } from './body.ts';
 import { HttpProblem, NodeCallError } from './errors.ts';
-import { guardJsonText } from './json-guard.ts';
-import { JSON_TYPE, mediaTypeOf } from './media.ts';
 import type { RouteOptions } from './routes.ts';
 import { sendJsonText } from './send.ts';
 
 const FAUCET = '/api/faucet/v1';
 /** The node's code for a client with too many requests waiting (RESOURCE_EXHAUSTED, elsewhere 503): here 429. */
 const TOO_MANY_REQUESTS = 'TOO_MANY_REQUESTS';
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** inx-faucet's answer to a body it cannot bind: 400 `Invalid Request! Error: ...`. */
 function badRequest(reason: string): HttpProblem {
@@ -29,27 +26,12 @@ function badRequest(reason: string): HttpProblem {
 
 /** The `address` of an enqueue body (JSON; absent reads as "", which the node refuses as no bech32 address). */
 async function enqueueAddress(ctx: Context, options: RouteOptions): Promise<string> {
-  const mediaType = mediaTypeOf(ctx.get('content-type'));
-  if (mediaType !== JSON_TYPE) {
-    const given = mediaType === '' ? 'no Content-Type' : `Content-Type "${mediaType.slice(0, 80)}"`;
-    throw new HttpProblem(415, `unsupported media type: ${given}, expected ${JSON_TYPE}`);
-  }
-  const body = await readBody(ctx.req, options.bodyLimitBytes);
-  let text: string;
-  try {
-    text = UTF8.decode(body);
-  } catch {
-    throw badRequest('request body is not valid UTF-8');
-  }
-  guardJsonText(text, options.maxJsonDepth, 'Invalid Request! Error');
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw badRequest(`malformed JSON body: ${(err as Error).message}`);
-  }
-  if (json === null || typeof json !== 'object' || Array.isArray(json))
-    throw badRequest('expected a JSON object {"address": "<bech32>"}');
+  const json = await readJsonObject(ctx, options, {
+    subject: 'Invalid Request! Error',
+    notUtf8: 'request body is not valid UTF-8',
+    malformed: 'malformed JSON body',
+    notObject: 'expected a JSON object {"address": "<bech32>"}',
+  });
   const address = (json as { address?: unknown }).address;
   if (address === undefined || address === null) return '';
   if (typeof address !== 'string') throw badRequest(`"address" must be a string, got ${typeof address}`);

@@ -18,16 +18,13 @@
 import type { RouteGroups } from './route-groups.ts';
 import type { Context } from 'koa';
 import type { Peer } from '../src/grpc/gen/node.ts';
-import { readBody } from './body.ts';
+import { readJsonObject } from './body.ts';
 import { HttpProblem } from './errors.ts';
-import { guardJsonText } from './json-guard.ts';
-import { JSON_TYPE, mediaTypeOf } from './media.ts';
 import type { RouteOptions } from './routes.ts';
 import { sendJsonText } from './send.ts';
 
 const PEERS = '/api/core/v2/peers';
 export const DASHBOARD_DATA = '/api/dashboard/v1/data';
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Hornet's PeerResponse (key order as Hornet emits it; `alias` and `gossip` only when present). */
 export function peerToJson(p: Peer): Record<string, unknown> {
@@ -55,27 +52,12 @@ export function peerToJson(p: Peer): Record<string, unknown> {
 
 /** The body of POST /peers: `multiAddress` (required) and `alias` (optional), as Hornet's addPeerRequest. */
 async function addPeerBody(ctx: Context, options: RouteOptions): Promise<{ address: string; alias?: string }> {
-  const mediaType = mediaTypeOf(ctx.get('content-type'));
-  if (mediaType !== JSON_TYPE) {
-    const given = mediaType === '' ? 'no Content-Type' : `Content-Type "${mediaType.slice(0, 80)}"`;
-    throw new HttpProblem(415, `unsupported media type: ${given}, expected ${JSON_TYPE}`);
-  }
-  let text: string;
-  try {
-    text = UTF8.decode(await readBody(ctx.req, options.bodyLimitBytes));
-  } catch (err) {
-    if (err instanceof HttpProblem) throw err;
-    throw new HttpProblem(400, 'invalid addPeerRequest: the body is not valid UTF-8');
-  }
-  guardJsonText(text, options.maxJsonDepth, 'invalid addPeerRequest');
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new HttpProblem(400, `invalid addPeerRequest: malformed JSON: ${(err as Error).message}`);
-  }
-  if (json === null || typeof json !== 'object' || Array.isArray(json))
-    throw new HttpProblem(400, 'invalid addPeerRequest: expected {"multiAddress": "...", "alias": "..."}');
+  const json = await readJsonObject(ctx, options, {
+    subject: 'invalid addPeerRequest',
+    notUtf8: 'the body is not valid UTF-8',
+    malformed: 'malformed JSON',
+    notObject: 'expected {"multiAddress": "...", "alias": "..."}',
+  });
   const { multiAddress, alias } = json as { multiAddress?: unknown; alias?: unknown };
   if (typeof multiAddress !== 'string' || multiAddress === '')
     throw new HttpProblem(

@@ -7,10 +7,10 @@ import type { Context } from 'koa';
 import type { SubmitBlockResponse } from '../src/grpc/gen/node.ts';
 import { hex0x } from './ids.ts';
 import { submitBlockToJson } from './render.ts';
-import { readBody } from './body.ts';
+import { readBody, requireMediaType } from './body.ts';
 import { HttpProblem } from './errors.ts';
 import { DEFAULT_MAX_JSON_DEPTH, guardJsonText } from './json-guard.ts';
-import { JSON_TYPE, mediaTypeOf } from './media.ts';
+import { JSON_TYPE } from './media.ts';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -45,11 +45,7 @@ export async function readSubmittedBlock(
   binaryType: string,
   options: { bodyLimitBytes: number; maxJsonDepth?: number },
 ): Promise<SubmittedBlock> {
-  const mediaType = mediaTypeOf(ctx.get('content-type'));
-  if (mediaType !== JSON_TYPE && mediaType !== binaryType) {
-    const given = mediaType === '' ? 'no Content-Type' : `Content-Type "${mediaType.slice(0, 80)}"`;
-    throw new HttpProblem(415, `unsupported media type: ${given}, expected ${JSON_TYPE} or ${binaryType}`);
-  }
+  const mediaType = requireMediaType(ctx, [JSON_TYPE, binaryType]);
   return submittedBlock(mediaType, await readBody(ctx.req, options.bodyLimitBytes), binaryType, options.maxJsonDepth);
 }
 

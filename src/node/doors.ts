@@ -22,7 +22,7 @@ import type { ComposedNode } from './compose.ts';
 import { ConfigError, type NodeConfig } from './config.ts';
 import { bearerGuard, deadlineCap, TokenCheck } from './grpc/guards.ts';
 import type { CallObserver } from './grpc/handlers.ts';
-import { startGrpcServer, type ExtraService } from './grpc/server.ts';
+import { bindServer, startGrpcServer, type ExtraService, type GrpcServerHandle } from './grpc/server.ts';
 import type { Logger } from './logger.ts';
 import { dialPeer, MAX_PEER_MESSAGE, type PeerLink } from './peering/link.ts';
 
@@ -108,41 +108,8 @@ export function peerDialer(config: NodeConfig): { dial?: (address: string) => Pe
   return { dial: (address) => dialPeer(address, tls) };
 }
 
-export interface DoorHandle {
-  readonly port: number;
-  close(graceMs?: number): Promise<void>;
-}
-
-/** Binds `server` to host:port (port 0 = any free port); `beforeClose` runs when closing starts. */
-export async function bindDoor(
-  server: Server,
-  host: string,
-  port: number,
-  creds: ServerCredentials,
-  beforeClose?: () => void,
-): Promise<DoorHandle> {
-  const bound = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`, creds, (err, p) =>
-      err ? reject(err) : resolve(p),
-    );
-  });
-  return {
-    port: bound,
-    close: (graceMs = 2000) =>
-      new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          server.forceShutdown();
-          resolve();
-        }, graceMs);
-        timer.unref();
-        beforeClose?.();
-        server.tryShutdown(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      }),
-  };
-}
+/** A bound door (node/grpc/server.ts bindServer). */
+export type DoorHandle = GrpcServerHandle;
 
 /** The peer door: a server of its own with the PeerService alone (a NodeService call there is UNIMPLEMENTED). */
 export async function startPeerDoor(
@@ -151,7 +118,7 @@ export async function startPeerDoor(
 ): Promise<DoorHandle> {
   const server = new Server({ ...PEER_DOOR_OPTIONS, interceptors: [safeStatusInterceptor] });
   server.addService(peerService.definition, peerService.implementation);
-  return bindDoor(server, options.host, options.port, options.credentials);
+  return bindServer(server, options.host, options.port, options.credentials);
 }
 
 /** The two gRPC doors of a running node. */

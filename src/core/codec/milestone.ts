@@ -9,7 +9,6 @@ import {
   type ProtocolParamsMilestoneOption,
   type ReceiptMilestoneOption,
 } from '../model/payload.ts';
-import type { Ed25519Signature } from '../model/transaction.ts';
 import { ID_LENGTH, LIMITS } from '../model/limits.ts';
 import type { ByteReader } from './reader.ts';
 import type { ByteWriter } from './writer.ts';
@@ -19,31 +18,62 @@ import { readTreasuryTransaction, writeTreasuryTransaction } from './transaction
 import { checkEmbeddedEnd, readEmbeddedHeader, writeEmbedded } from './embedded.ts';
 import { readParents, writeParents } from './parents.ts';
 import {
+  ascendingBytesProblem,
   ascendingTypeProblem,
   booleanByteProblem,
-  compareLexical,
   distinctProblem,
   milestoneOptionKindProblem,
 } from './rules.ts';
 import { decodeWhole, encodeWith, failAt, writeCount, writeFixed, writePrefixed } from './common.ts';
 
-/** Strictly ascending by the serialized bytes of consecutive elements, compared in place (no copies). */
-function checkAscendingInPlace(
+/** A sorted list of a milestone: what its order errors call it and its key, and the key's field. */
+export interface SortedListOrder<K extends string> {
+  elements: string;
+  key: string;
+  field: K;
+}
+
+/** The migrated funds entries of a receipt and the signatures of a milestone (the decoder's and the validator's). */
+export const MIGRATED_FUNDS_ORDER: SortedListOrder<'tailTransactionHash'> = {
+  elements: 'migrated funds entries',
+  key: 'tail transaction hash',
+  field: 'tailTransactionHash',
+};
+export const MILESTONE_SIGNATURES_ORDER: SortedListOrder<'publicKey'> = {
+  elements: 'milestone signatures',
+  key: 'milestone signature public key',
+  field: 'publicKey',
+};
+
+/**
+ * Reads `n` elements of `field` whose serialized bytes must be strictly ascending (compared in place, no copies) and
+ * whose keys (`order.field`) must be distinct; a failure is at the element's offset.
+ */
+function readSortedUnique<K extends string, T extends Record<K, Uint8Array>>(
   r: ByteReader,
+  n: number,
   field: string,
-  name: string,
-  prevStart: number,
-  start: number,
-  end: number,
-): void {
-  const c = compareLexical(r.bytes.subarray(prevStart, start), r.bytes.subarray(start, end));
-  if (c >= 0)
-    r.fail(
-      'NOT_SORTED_UNIQUE',
-      c === 0 ? `${name} are not unique` : `${name} are not in ascending lexical order`,
-      field,
-      start,
-    );
+  order: SortedListOrder<K>,
+  read: (r: ByteReader) => T,
+): T[] {
+  const out: T[] = new Array(n);
+  let prevStart = 0;
+  for (let i = 0; i < n; i++) {
+    const start = r.offset;
+    out[i] = read(r);
+    if (i > 0) {
+      const a = ascendingBytesProblem(
+        order.elements,
+        r.bytes.subarray(prevStart, start),
+        r.bytes.subarray(start, r.offset),
+      );
+      if (a) failAt(r, a, field, start);
+      const d = distinctProblem(order.key, out[i - 1]![order.field], out[i]![order.field]);
+      if (d) failAt(r, d, field, start);
+    }
+    prevStart = start;
+  }
+  return out;
 }
 
 function readFundsEntry(r: ByteReader): MigratedFundsEntry {
@@ -61,22 +91,7 @@ function readReceiptBody(r: ByteReader): ReceiptMilestoneOption {
   const bp = booleanByteProblem('final', fin);
   if (bp) failAt(r, bp, 'receipt.final', finalAt, String(fin));
   const n = r.count(2, 'receipt.funds', LIMITS.receiptFunds.min, LIMITS.receiptFunds.max);
-  const funds: MigratedFundsEntry[] = new Array(n);
-  let prevStart = 0;
-  for (let i = 0; i < n; i++) {
-    const start = r.offset;
-    funds[i] = readFundsEntry(r);
-    if (i > 0) {
-      checkAscendingInPlace(r, 'receipt.funds', 'migrated funds entries', prevStart, start, r.offset);
-      const d = distinctProblem(
-        'tail transaction hash',
-        funds[i - 1]!.tailTransactionHash,
-        funds[i]!.tailTransactionHash,
-      );
-      if (d) failAt(r, d, 'receipt.funds', start);
-    }
-    prevStart = start;
-  }
+  const funds = readSortedUnique(r, n, 'receipt.funds', MIGRATED_FUNDS_ORDER, readFundsEntry);
   const at = r.offset;
   const length = readEmbeddedHeader(r, 'receipt.transaction', 'receipt');
   if (length === 0) r.fail('MISSING_FIELD', 'receipt has no treasury transaction', 'receipt.transaction', at);
@@ -152,22 +167,9 @@ export function readMilestone(r: ByteReader, field: string): MilestonePayload {
     options[i] = o;
   }
   const ns = r.count(1, 'milestone.signatures', LIMITS.milestoneSignatures.min, LIMITS.milestoneSignatures.max);
-  const signatures: Ed25519Signature[] = new Array(ns);
-  let prevStart = 0;
-  for (let i = 0; i < ns; i++) {
-    const start = r.offset;
-    signatures[i] = readSignature(r, 'milestone.signatures');
-    if (i > 0) {
-      checkAscendingInPlace(r, 'milestone.signatures', 'milestone signatures', prevStart, start, r.offset);
-      const d = distinctProblem(
-        'milestone signature public key',
-        signatures[i - 1]!.publicKey,
-        signatures[i]!.publicKey,
-      );
-      if (d) failAt(r, d, 'milestone.signatures', start);
-    }
-    prevStart = start;
-  }
+  const signatures = readSortedUnique(r, ns, 'milestone.signatures', MILESTONE_SIGNATURES_ORDER, (r) =>
+    readSignature(r, 'milestone.signatures'),
+  );
   return {
     type: PAYLOAD_MILESTONE,
     index,

@@ -4,6 +4,7 @@
  * value is fine, or a Problem (code + what went wrong) that the caller turns into a ProtocolError at its
  * own location. Problems are only allocated on failure, so the hot path stays allocation-free.
  */
+import { compareBytes } from '../bytes.ts';
 import type { ErrorCode } from '../errors.ts';
 import { LIMITS } from '../model/limits.ts';
 import { ADDRESS_ALIAS, ADDRESS_ED25519, ADDRESS_NFT } from '../model/address.ts';
@@ -64,15 +65,8 @@ export function lengthProblem(name: string, n: number, b: Bounds): Problem | und
   return problem('LENGTH_OUT_OF_RANGE', `${name} length ${n} is outside ${b.min}..${b.max}`);
 }
 
-/** Lexical comparison of the complete serialized bytes (docs/protocol.md §0): <0, 0, >0. */
-export function compareLexical(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const d = a[i]! - b[i]!;
-    if (d !== 0) return d;
-  }
-  return a.length - b.length;
-}
+/** Lexical comparison of the complete serialized bytes (docs/protocol.md §0): <0, 0, >0 (= compareBytes). */
+export const compareLexical: (a: Uint8Array, b: Uint8Array) => number = compareBytes;
 
 /** `cur` must come strictly after `prev` (sorted and unique). */
 export function ascendingBytesProblem(name: string, prev: Uint8Array, cur: Uint8Array): Problem | undefined {

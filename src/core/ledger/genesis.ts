@@ -11,6 +11,7 @@ import type { CommonOutput } from '../model/output.ts';
 import type { ProtocolParameters } from '../model/protocol.ts';
 import { META } from '../store/meta.ts';
 import type { NodeStore } from '../store/node-store.ts';
+import type { StoreBatch } from '../store/store-batch.ts';
 import { INDEX_VERSION, INDEXER_META } from './indexer/tables.ts';
 import { indexLedgerChanges } from './indexer/writes.ts';
 import type { ReceiptMilestoneOption } from '../model/payload.ts';
@@ -46,6 +47,23 @@ export interface LedgerGenesis {
 
 const ZERO_ID = new Uint8Array(ID_LENGTH);
 
+/**
+ * Writes `outputs` into `batch` as unspent: their output records, the unspent set and their TIP-26 index entries
+ * (the genesis ledger here; the outputs of a snapshot, written chunk by chunk, in node/snapshots/).
+ */
+export function putUnspentOutputs(batch: StoreBatch, outputs: readonly GenesisOutput[]): void {
+  for (const o of outputs) {
+    batch.put(LEDGER_TABLES.outputs, o.outputId, {
+      blockId: o.blockId,
+      milestoneIndexBooked: o.milestoneIndexBooked,
+      milestoneTimestampBooked: o.milestoneTimestampBooked,
+      output: o.output,
+    });
+    batch.put(LEDGER_TABLES.unspent, o.outputId, null);
+  }
+  indexLedgerChanges(batch, outputs, []);
+}
+
 /** Writes `genesis` into a store that holds no ledger yet (DUPLICATE otherwise); commits one batch. */
 export async function initLedger(store: NodeStore, genesis: LedgerGenesis): Promise<void> {
   const existing = await store.getMeta(META.ledgerIndex);
@@ -71,15 +89,8 @@ export async function initLedger(store: NodeStore, genesis: LedgerGenesis): Prom
         value: key,
       });
     seen.add(key);
-    batch.put(LEDGER_TABLES.outputs, o.outputId, {
-      blockId: o.blockId,
-      milestoneIndexBooked: o.milestoneIndexBooked,
-      milestoneTimestampBooked: o.milestoneTimestampBooked,
-      output: o.output,
-    });
-    batch.put(LEDGER_TABLES.unspent, o.outputId, null);
   });
-  indexLedgerChanges(batch, genesis.unspentOutputs, []);
+  putUnspentOutputs(batch, genesis.unspentOutputs);
   batch.putMeta(INDEXER_META.version, INDEX_VERSION);
   if (genesis.treasury !== undefined)
     batch.put(LEDGER_TABLES.treasury, genesis.treasury.milestoneId, { amount: genesis.treasury.amount, spent: false });

@@ -47,6 +47,13 @@ export type UnlockCondition =
   | StateControllerAddressUnlockCondition
   | GovernorAddressUnlockCondition
   | ImmutableAliasAddressUnlockCondition;
+/** The unlock conditions that name an address: all but the timelock. */
+export type AddressNamingUnlockCondition = Exclude<UnlockCondition, TimelockUnlockCondition>;
+
+/** The address an unlock condition names: the return address of Storage Deposit Return and Expiration. */
+export function unlockConditionAddress(uc: AddressNamingUnlockCondition): Address {
+  return uc.type === UC_STORAGE_DEPOSIT_RETURN || uc.type === UC_EXPIRATION ? uc.returnAddress : uc.address;
+}
 
 export const FEATURE_SENDER = 0;
 export const FEATURE_ISSUER = 1;

@@ -35,6 +35,31 @@ export const u32KeyCodec: Codec<number> = {
   decode: (b, subject) => decodeWhole(b, subject, (r) => new DataView(r.fixed(4, 'index').buffer).getUint32(0, false)),
 };
 
+/**
+ * A u32 `field` (big-endian, so a range is "at or below N") followed by a block ID (the rest of the key; an empty one
+ * only as a range bound): the unreferenced blocks by confirmed index, the v3 blocks by slot.
+ */
+export function u32BlockKeyCodec<F extends string>(field: F): Codec<Record<F, number> & { blockId: Uint8Array }> {
+  return {
+    encode: (key) => {
+      const out = new Uint8Array(4 + key.blockId.length);
+      out.set(u32KeyCodec.encode(key[field]), 0);
+      out.set(key.blockId, 4);
+      return out;
+    },
+    decode: (b, subject) => {
+      if (b.length < 5)
+        return reject(
+          'TRUNCATED',
+          `Cannot decode ${subject}: need a 4-byte ${field} and a block ID, got ${b.length} bytes`,
+          { field: subject },
+        );
+      const n = u32KeyCodec.decode(b.subarray(0, 4), subject);
+      return { [field]: n, blockId: b.slice(4) } as Record<F, number> & { blockId: Uint8Array };
+    },
+  };
+}
+
 /** A u32 value, little-endian. */
 export const u32Codec: Codec<number> = {
   encode: (v) => u32Bytes(v, 'u32 value', true),

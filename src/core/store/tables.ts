@@ -1,12 +1,12 @@
 /** The node's tables (prefixes.ts lists every byte). The ledger issue defines its own beside these with defineTable. */
 import { decodeBlockMetadata, encodeBlockMetadata, type BlockMetadata } from './block-metadata.ts';
-import { reject } from '../errors.ts';
 import {
   bytesCodec,
   emptyCodec,
   idKeyCodec,
   idPairKeyCodec,
   u32Codec,
+  u32BlockKeyCodec,
   u32KeyCodec,
   utf8Codec,
   type Codec,
@@ -25,23 +25,7 @@ export interface UnreferencedKey {
 }
 
 /** index (u32 BE, so a range is "stored at or below an index") ‖ the block ID (the rest of the key). */
-const unreferencedKeyCodec: Codec<UnreferencedKey> = {
-  encode: ({ index, blockId }) => {
-    const out = new Uint8Array(4 + blockId.length);
-    out.set(u32KeyCodec.encode(index), 0);
-    out.set(blockId, 4);
-    return out;
-  },
-  decode: (b, subject) => {
-    if (b.length < 5)
-      return reject(
-        'TRUNCATED',
-        `Cannot decode ${subject}: need a 4-byte index and a block ID, got ${b.length} bytes`,
-        { field: subject },
-      );
-    return { index: u32KeyCodec.decode(b.subarray(0, 4), subject), blockId: b.slice(4) };
-  },
-};
+const unreferencedKeyCodec: Codec<UnreferencedKey> = u32BlockKeyCodec('index');
 
 export const TABLES = Object.freeze({
   /** Meta fields by name; typed access through meta.ts. */

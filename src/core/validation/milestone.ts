@@ -14,7 +14,12 @@ import {
   u64Problem,
   uintProblem,
 } from '../codec/rules.ts';
-import { encodeMigratedFundsEntry } from '../codec/milestone.ts';
+import {
+  encodeMigratedFundsEntry,
+  MIGRATED_FUNDS_ORDER,
+  MILESTONE_SIGNATURES_ORDER,
+  type SortedListOrder,
+} from '../codec/milestone.ts';
 import { encodeSignature } from '../codec/signature.ts';
 import { check, invalid } from './fail.ts';
 import {
@@ -27,14 +32,37 @@ import {
   checkVarBytes,
 } from './shape.ts';
 
+/**
+ * Checks each element of a sorted list at `${path}[i]` (`each`), then that its serialized bytes are strictly above
+ * the previous element's and its key (`order.field`) differs from the previous one's.
+ */
+function checkSortedUnique<K extends string, T extends Record<K, Uint8Array>>(
+  list: readonly T[],
+  path: string,
+  order: SortedListOrder<K>,
+  encode: (element: T) => Uint8Array,
+  each: (element: T, p: string) => void,
+): void {
+  let prev: Uint8Array | undefined;
+  for (let i = 0; i < list.length; i++) {
+    const e = list[i]!;
+    const p = `${path}[${i}]`;
+    each(e, p);
+    const bytes = encode(e);
+    if (prev) {
+      check(ascendingBytesProblem(order.elements, prev, bytes), p);
+      const key = e[order.field];
+      check(distinctProblem(order.key, list[i - 1]![order.field], key), `${p}.${order.field}`, key);
+    }
+    prev = bytes;
+  }
+}
+
 function checkReceipt(o: ReceiptMilestoneOption, path: string): void {
   check(uintProblem('migrated at', o.migratedAt, 32), `${path}.migratedAt`);
   if (typeof o.final !== 'boolean') invalid('INVALID_FIELD', 'final must be a boolean', `${path}.final`, o.final);
   checkList(o.funds, 'migrated funds', LIMITS.receiptFunds, `${path}.funds`);
-  let prev: Uint8Array | undefined;
-  for (let i = 0; i < o.funds.length; i++) {
-    const f = o.funds[i]!;
-    const p = `${path}.funds[${i}]`;
+  checkSortedUnique(o.funds, `${path}.funds`, MIGRATED_FUNDS_ORDER, encodeMigratedFundsEntry, (f, p) => {
     checkBytes(
       f.tailTransactionHash,
       LIMITS.tailTransactionHashLength,
@@ -51,17 +79,7 @@ function checkReceipt(o: ReceiptMilestoneOption, path: string): void {
         f.deposit,
       );
     }
-    const bytes = encodeMigratedFundsEntry(f);
-    if (prev) {
-      check(ascendingBytesProblem('migrated funds entries', prev, bytes), p);
-      check(
-        distinctProblem('tail transaction hash', o.funds[i - 1]!.tailTransactionHash, f.tailTransactionHash),
-        `${p}.tailTransactionHash`,
-        f.tailTransactionHash,
-      );
-    }
-    prev = bytes;
-  }
+  });
   const t = o.transaction;
   const tp = `${path}.transaction`;
   if (!t || typeof t !== 'object') invalid('MISSING_FIELD', 'receipt has no treasury transaction', tp);
@@ -109,22 +127,7 @@ export function checkMilestone(m: MilestonePayload, blockParents: Uint8Array[], 
     else checkProtocolParams(o, m.index, p);
   }
   checkList(m.signatures, 'milestone signatures', LIMITS.milestoneSignatures, `${path}.signatures`);
-  let prev: Uint8Array | undefined;
-  for (let i = 0; i < m.signatures.length; i++) {
-    const s = m.signatures[i]!;
-    const p = `${path}.signatures[${i}]`;
-    checkSignature(s, p);
-    const bytes = encodeSignature(s);
-    if (prev) {
-      check(ascendingBytesProblem('milestone signatures', prev, bytes), p);
-      check(
-        distinctProblem('milestone signature public key', m.signatures[i - 1]!.publicKey, s.publicKey),
-        `${p}.publicKey`,
-        s.publicKey,
-      );
-    }
-    prev = bytes;
-  }
+  checkSortedUnique(m.signatures, `${path}.signatures`, MILESTONE_SIGNATURES_ORDER, encodeSignature, checkSignature);
 }
 
 /** 1..8 parents of 32 bytes, strictly ascending. */

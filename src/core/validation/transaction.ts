@@ -16,7 +16,7 @@ import { ADDRESS_ALIAS, ADDRESS_NFT } from '../model/address.ts';
 import { UNLOCK_SIGNATURE, type Unlock, type UtxoInput } from '../model/transaction.ts';
 import type { ProtocolParameters } from '../model/protocol.ts';
 import { ID_LENGTH, LIMITS } from '../model/limits.ts';
-import { toHex } from '../bytes.ts';
+import { equalBytes, isZero, toHex } from '../bytes.ts';
 import { essenceKindProblem, outputIndexProblem, sameUtxo, u64Problem } from '../codec/rules.ts';
 import { addressId } from '../codec/address.ts';
 import { check, invalid } from './fail.ts';
@@ -27,17 +27,6 @@ import { minStorageDeposit, minStorageDepositReturn } from './storage-deposit.ts
 export interface TransactionContext {
   protocol: ProtocolParameters;
   networkId: bigint;
-}
-
-function isZeroId(b: Uint8Array): boolean {
-  for (let i = 0; i < b.length; i++) if (b[i] !== 0) return false;
-  return true;
-}
-
-function equalIds(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** Foundry ID = 0x08 ‖ alias ID ‖ serial number (u32 LE) ‖ token scheme type (docs/protocol.md §6). */
@@ -122,7 +111,7 @@ function checkOutputRules(o: CommonOutput, path: string, protocol: ProtocolParam
   }
 
   if (o.type === OUTPUT_ALIAS) {
-    const zero = isZeroId(o.aliasId);
+    const zero = isZero(o.aliasId);
     if (zero && o.stateIndex !== 0)
       invalid(
         'INVALID_FIELD',
@@ -143,7 +132,7 @@ function checkOutputRules(o: CommonOutput, path: string, protocol: ProtocolParam
         if (
           (uc.type === UC_STATE_CONTROLLER || uc.type === UC_GOVERNOR) &&
           uc.address.type === ADDRESS_ALIAS &&
-          equalIds(uc.address.aliasId, o.aliasId)
+          equalBytes(uc.address.aliasId, o.aliasId)
         ) {
           invalid(
             'INVALID_FIELD',
@@ -154,10 +143,10 @@ function checkOutputRules(o: CommonOutput, path: string, protocol: ProtocolParam
         }
       }
     }
-  } else if (o.type === OUTPUT_NFT && !isZeroId(o.nftId)) {
+  } else if (o.type === OUTPUT_NFT && !isZero(o.nftId)) {
     for (let i = 0; i < o.unlockConditions.length; i++) {
       const uc = o.unlockConditions[i]!;
-      if (uc.type === UC_ADDRESS && uc.address.type === ADDRESS_NFT && equalIds(uc.address.nftId, o.nftId)) {
+      if (uc.type === UC_ADDRESS && uc.address.type === ADDRESS_NFT && equalBytes(uc.address.nftId, o.nftId)) {
         invalid(
           'INVALID_FIELD',
           "address unlock condition must not be the NFT's own address",
@@ -195,8 +184,8 @@ function checkChainIds(outputs: CommonOutput[], path: string): void {
   for (let i = 0; i < outputs.length; i++) {
     const o = outputs[i]!;
     let key: string | undefined;
-    if (o.type === OUTPUT_ALIAS && !isZeroId(o.aliasId)) key = 'alias:' + toHex(o.aliasId);
-    else if (o.type === OUTPUT_NFT && !isZeroId(o.nftId)) key = 'nft:' + toHex(o.nftId);
+    if (o.type === OUTPUT_ALIAS && !isZero(o.aliasId)) key = 'alias:' + toHex(o.aliasId);
+    else if (o.type === OUTPUT_NFT && !isZero(o.nftId)) key = 'nft:' + toHex(o.nftId);
     else if (o.type === OUTPUT_FOUNDRY) key = 'foundry:' + toHex(foundryId(o));
     if (key === undefined) continue;
     const j = seen.get(key);
@@ -232,8 +221,8 @@ function sameSignatureUnlock(a: Unlock, b: Unlock): boolean {
   return (
     a.type === UNLOCK_SIGNATURE &&
     b.type === UNLOCK_SIGNATURE &&
-    equalIds(a.signature.publicKey, b.signature.publicKey) &&
-    equalIds(a.signature.signature, b.signature.signature)
+    equalBytes(a.signature.publicKey, b.signature.publicKey) &&
+    equalBytes(a.signature.signature, b.signature.signature)
   );
 }
 

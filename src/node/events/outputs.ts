@@ -4,13 +4,7 @@
  * and foundry outputs (inx-mqtt's topics: docs/decisions.md §21).
  */
 import { toHex0x } from '../../core/bytes.ts';
-import {
-  aliasIdFromOutputId,
-  bech32EncodeAddress,
-  foundryId,
-  nftIdFromOutputId,
-  parseOutputId,
-} from '../../core/ids/index.ts';
+import { bech32EncodeAddress, chainIdOf, parseOutputId } from '../../core/ids/index.ts';
 import { outputToJson } from '../../core/json/index.ts';
 import type { ConsumedOutput, CreatedOutput } from '../../core/ledger/index.ts';
 import {
@@ -23,65 +17,45 @@ import {
   UC_IMMUTABLE_ALIAS,
   UC_STATE_CONTROLLER,
   UC_STORAGE_DEPOSIT_RETURN,
+  UC_TIMELOCK,
+  unlockConditionAddress,
+  type AddressNamingUnlockCondition,
   type CommonOutput,
 } from '../../core/model/index.ts';
 import type { OutputEvent, UnlockConditionName } from './bus.ts';
 
-const ZERO_ID = new Uint8Array(32);
+/** TIP-28's name of each kind of unlock condition that names an address. */
+const CONDITION_NAMES: Readonly<Record<AddressNamingUnlockCondition['type'], UnlockConditionName>> = {
+  [UC_ADDRESS]: 'address',
+  [UC_STORAGE_DEPOSIT_RETURN]: 'storage-return',
+  [UC_EXPIRATION]: 'expiration',
+  [UC_STATE_CONTROLLER]: 'state-controller',
+  [UC_GOVERNOR]: 'governor',
+  [UC_IMMUTABLE_ALIAS]: 'immutable-alias',
+};
 
-function isZero(id: Uint8Array): boolean {
-  return id.length === ZERO_ID.length && id.every((b) => b === 0);
-}
+/** The chain kind of each output type that has a chain ID. */
+const CHAIN_KINDS: Readonly<Record<number, NonNullable<OutputEvent['chain']>['kind']>> = {
+  [OUTPUT_ALIAS]: 'alias',
+  [OUTPUT_NFT]: 'nft',
+  [OUTPUT_FOUNDRY]: 'foundry',
+};
 
 /** The unlock conditions that name an address, in the output's order. */
 export function unlockAddresses(output: CommonOutput, hrp: string): OutputEvent['unlocks'] {
   const out: OutputEvent['unlocks'] = [];
-  const add = (condition: UnlockConditionName, address: Parameters<typeof bech32EncodeAddress>[1]): void => {
-    out.push({ condition, address: bech32EncodeAddress(hrp, address) });
-  };
   for (const uc of output.unlockConditions) {
-    switch (uc.type) {
-      case UC_ADDRESS:
-        add('address', uc.address);
-        break;
-      case UC_STORAGE_DEPOSIT_RETURN:
-        add('storage-return', uc.returnAddress);
-        break;
-      case UC_EXPIRATION:
-        add('expiration', uc.returnAddress);
-        break;
-      case UC_STATE_CONTROLLER:
-        add('state-controller', uc.address);
-        break;
-      case UC_GOVERNOR:
-        add('governor', uc.address);
-        break;
-      case UC_IMMUTABLE_ALIAS:
-        add('immutable-alias', uc.address);
-        break;
-      default:
-        break; // timelock names no address
-    }
+    if (uc.type === UC_TIMELOCK) continue; // names no address
+    out.push({ condition: CONDITION_NAMES[uc.type], address: bech32EncodeAddress(hrp, unlockConditionAddress(uc)) });
   }
   return out;
 }
 
 /** The chain an alias, NFT or foundry output belongs to (a zero alias/NFT ID is the ID derived from the output ID). */
 export function chainOf(outputId: Uint8Array, output: CommonOutput): OutputEvent['chain'] {
-  switch (output.type) {
-    case OUTPUT_ALIAS:
-      return { kind: 'alias', id: isZero(output.aliasId) ? aliasIdFromOutputId(outputId) : output.aliasId };
-    case OUTPUT_NFT:
-      return { kind: 'nft', id: isZero(output.nftId) ? nftIdFromOutputId(outputId) : output.nftId };
-    case OUTPUT_FOUNDRY: {
-      const alias = output.unlockConditions.find((uc) => uc.type === UC_IMMUTABLE_ALIAS);
-      return alias
-        ? { kind: 'foundry', id: foundryId(alias.address.aliasId, output.serialNumber, output.tokenScheme.type) }
-        : undefined;
-    }
-    default:
-      return undefined;
-  }
+  const id = chainIdOf(outputId, output);
+  const kind = CHAIN_KINDS[output.type];
+  return id && kind ? { kind, id } : undefined;
 }
 
 /** TIP-25 output metadata in the key order of GET outputs/{outputId}; the spent fields only for a spent output. */

@@ -47,18 +47,7 @@ import {
   type FaucetKey,
 } from './transaction.ts';
 
-export {
-  FAUCET_BUSY_RETRY_SECONDS,
-  FAUCET_DEFAULTS,
-  FAUCET_FUNDS_RETRY_SECONDS,
-  FAUCET_QUEUE_LIMIT,
-  faucetSettingsOf,
-  type ConfirmedLedgerChanges,
-  type FaucetDeps,
-  type FaucetEnqueued,
-  type FaucetInfo,
-  type FaucetSettings,
-} from './settings.ts';
+export * from './settings.ts';
 
 interface Request {
   /** The canonical (lower-case) bech32 text: the key of `waiting`. */

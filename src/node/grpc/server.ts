@@ -70,15 +70,37 @@ export async function startGrpcServer(
     ...(options.calls ? { observe: muxCalls(options.calls) } : {}),
   });
   for (const extra of options.services ?? []) server.addService(extra.definition, extra.implementation);
-  const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(
-      `${options.host}:${options.port}`,
-      options.credentials ?? ServerCredentials.createInsecure(),
-      (err, bound) => (err ? reject(err) : resolve(bound)),
-    );
+  return bindServer(
+    server,
+    options.host,
+    options.port,
+    options.credentials ?? ServerCredentials.createInsecure(),
+    () => mux.goAway(), // the gateways' streams end once their calls under way are answered
+  );
+}
+
+/** The observer of the mux's calls: the port's observer, told they came over the mux. */
+function muxCalls(calls: CallObserver): CallObserver {
+  return (method, code, seconds) => calls(method, code, seconds, 'mux');
+}
+
+/**
+ * Binds `server` to host:port (port 0 = any free port; an IPv6 address is put in brackets). `close` shuts it down
+ * gracefully, forced after `graceMs`; `beforeClose` runs when closing starts. Every gRPC door of the node is bound so.
+ */
+export async function bindServer(
+  server: Server,
+  host: string,
+  port: number,
+  credentials: ServerCredentials,
+  beforeClose?: () => void,
+): Promise<GrpcServerHandle> {
+  const address = `${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
+  const bound = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(address, credentials, (err, p) => (err ? reject(err) : resolve(p)));
   });
   return {
-    port,
+    port: bound,
     close: (graceMs = 2000) =>
       new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
@@ -86,16 +108,11 @@ export async function startGrpcServer(
           resolve();
         }, graceMs);
         timer.unref();
-        mux.goAway(); // the gateways' streams end once their calls under way are answered
+        beforeClose?.();
         server.tryShutdown(() => {
           clearTimeout(timer);
           resolve();
         });
       }),
   };
-}
-
-/** The observer of the mux's calls: the port's observer, told they came over the mux. */
-function muxCalls(calls: CallObserver): CallObserver {
-  return (method, code, seconds) => calls(method, code, seconds, 'mux');
 }

@@ -193,14 +193,12 @@ export class SecondSeries {
   }
 }
 
-/** A confirmed milestone as the dashboard lists it. */
-export interface MilestoneSummary {
-  index: number;
-  timestamp: number;
-  milestoneId: Uint8Array;
-  blockId: Uint8Array;
-  referencedBlocks: number;
-  includedTransactions: number;
+/** A confirmed milestone as the dashboard lists it: the metrics' figures, conflicts counted. */
+export interface MilestoneSummary
+  extends Pick<
+    ConfirmedMilestone,
+    'index' | 'timestamp' | 'milestoneId' | 'blockId' | 'referencedBlocks' | 'includedTransactions'
+  > {
   conflictingTransactions: number;
   confirmationMs: number;
   /** When this node confirmed it (ms since the Unix epoch). */

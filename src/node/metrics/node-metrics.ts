@@ -74,98 +74,83 @@ export class NodeMetrics implements MetricsPort {
   constructor(options: { now?: () => number } = {}) {
     this.now = options.now ?? Date.now;
     this.series = new SecondSeries(600, this.now);
-    const registers = [this.registry];
-    this.blocks = new Counter({
-      name: 'ledger_blocks_received_total',
-      help:
-        'v2 blocks through the intake, by source (client: REST or gRPC SubmitBlock; ' +
+    const counter = <L extends string = never>(
+      name: string,
+      help: string,
+      labels: { names: readonly L[]; zeroes?: readonly Partial<Record<L, string>>[] } = { names: [] },
+    ): Counter<L> => {
+      const c = new Counter<L>({ name, help, labelNames: labels.names, registers: [this.registry] });
+      for (const zero of labels.zeroes ?? []) c.inc(zero, 0); // these series exist before their first event
+      return c;
+    };
+    const histogram = <L extends string = never>(
+      name: string,
+      help: string,
+      buckets: number[],
+      labelNames: readonly L[] = [],
+    ): Histogram<L> => new Histogram<L>({ name, help, labelNames, buckets, registers: [this.registry] });
+    this.blocks = counter(
+      'ledger_blocks_received_total',
+      'v2 blocks through the intake, by source (client: REST or gRPC SubmitBlock; ' +
         'peer; coordinator) and result (stored solid, stored unsolid, duplicate, invalid)',
-      labelNames: ['source', 'result'],
-      registers,
+      {
+        names: ['source', 'result'],
+        zeroes: BLOCK_SOURCES.flatMap((source) => BLOCK_OUTCOMES.map((result) => ({ source, result }))),
+      },
+    );
+    this.referenced = counter('ledger_blocks_referenced_total', 'Blocks referenced by confirmed milestones');
+    this.transactions = counter(
+      'ledger_transactions_referenced_total',
+      'Transactions referenced by confirmed milestones, by ledger inclusion state',
+      { names: ['state'], zeroes: [{ state: 'included' }, { state: 'conflicting' }] },
+    );
+    this.conflicts = counter('ledger_conflicts_total', 'Conflicting transactions by TIP-20 conflict reason', {
+      names: ['reason'],
     });
-    for (const source of BLOCK_SOURCES) for (const result of BLOCK_OUTCOMES) this.blocks.inc({ source, result }, 0);
-    this.referenced = new Counter({
-      name: 'ledger_blocks_referenced_total',
-      help: 'Blocks referenced by confirmed milestones',
-      registers,
-    });
-    this.transactions = new Counter({
-      name: 'ledger_transactions_referenced_total',
-      help: 'Transactions referenced by confirmed milestones, by ledger inclusion state',
-      labelNames: ['state'],
-      registers,
-    });
-    for (const state of ['included', 'conflicting']) this.transactions.inc({ state }, 0);
-    this.conflicts = new Counter({
-      name: 'ledger_conflicts_total',
-      help: 'Conflicting transactions by TIP-20 conflict reason',
-      labelNames: ['reason'],
-      registers,
-    });
-    this.milestones = new Counter({
-      name: 'ledger_milestones_confirmed_total',
-      help: 'Milestones confirmed by this node',
-      registers,
-    });
-    this.confirmationSeconds = new Histogram({
-      name: 'ledger_milestone_confirmation_duration_seconds',
-      help:
-        'Time this node took to confirm a milestone (cone ' +
-        'walk, White-Flag, semantic validation, one durable batch)',
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers,
-    });
-    this.coneBlocks = new Histogram({
-      name: 'ledger_milestone_referenced_blocks',
-      help: 'Blocks referenced per confirmed milestone',
-      buckets: [1, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000],
-      registers,
-    });
-    this.coneTransactions = new Histogram({
-      name: 'ledger_milestone_referenced_transactions',
-      help: 'Transactions (included or conflicting) referenced per confirmed milestone',
-      buckets: [0, 1, 5, 10, 25, 50, 100, 250, 500, 1000, 5000],
-      registers,
-    });
-    this.solidificationSeconds = new Histogram({
-      name: 'ledger_solidification_duration_seconds',
-      help: 'Time from storing a block without its past cone until it became solid',
-      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
-      registers,
-    });
-    this.grpcHandled = new Counter({
-      name: 'ledger_grpc_server_handled_total',
-      help:
-        'NodeService calls answered, by method, gRPC status and transport (grpc: unary calls on the gRPC port; mux: ' +
+    this.milestones = counter('ledger_milestones_confirmed_total', 'Milestones confirmed by this node');
+    this.confirmationSeconds = histogram(
+      'ledger_milestone_confirmation_duration_seconds',
+      'Time this node took to confirm a milestone (cone walk, White-Flag, semantic validation, one durable batch)',
+      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    );
+    this.coneBlocks = histogram(
+      'ledger_milestone_referenced_blocks',
+      'Blocks referenced per confirmed milestone',
+      [1, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000],
+    );
+    this.coneTransactions = histogram(
+      'ledger_milestone_referenced_transactions',
+      'Transactions (included or conflicting) referenced per confirmed milestone',
+      [0, 1, 5, 10, 25, 50, 100, 250, 500, 1000, 5000],
+    );
+    this.solidificationSeconds = histogram(
+      'ledger_solidification_duration_seconds',
+      'Time from storing a block without its past cone until it became solid',
+      [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    );
+    this.grpcHandled = counter(
+      'ledger_grpc_server_handled_total',
+      'NodeService calls answered, by method, gRPC status and transport (grpc: unary calls on the gRPC port; mux: ' +
         'calls over NodeMux, the transport of standalone gateways; in-process: the REST gateway of ledger-node run)',
-      labelNames: ['grpc_method', 'grpc_code', 'transport'],
-      registers,
-    });
-    this.grpcSeconds = new Histogram({
-      name: 'ledger_grpc_server_handling_seconds',
-      help: 'Time to answer a NodeService call, by method and transport',
-      labelNames: ['grpc_method', 'transport'],
-      buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
-      registers,
-    });
-    this.powJobs = new Counter({
-      name: 'ledger_pow_jobs_total',
-      help: 'Remote proof-of-work jobs by result (mined, refused: queue full, aborted, failed)',
-      labelNames: ['result'],
-      registers,
-    });
-    for (const result of ['mined', 'refused', 'aborted', 'failed']) this.powJobs.inc({ result }, 0);
-    this.powSeconds = new Histogram({
-      name: 'ledger_pow_job_duration_seconds',
-      help: 'Time of a mined proof-of-work job',
-      buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers,
-    });
-    this.powHashes = new Counter({
-      name: 'ledger_pow_hashes_total',
-      help: 'Curl-P-81 hashes computed by mined proof-of-work jobs',
-      registers,
-    });
+      { names: ['grpc_method', 'grpc_code', 'transport'] },
+    );
+    this.grpcSeconds = histogram(
+      'ledger_grpc_server_handling_seconds',
+      'Time to answer a NodeService call, by method and transport',
+      [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
+      ['grpc_method', 'transport'],
+    );
+    this.powJobs = counter(
+      'ledger_pow_jobs_total',
+      'Remote proof-of-work jobs by result (mined, refused: queue full, aborted, failed)',
+      { names: ['result'], zeroes: ['mined', 'refused', 'aborted', 'failed'].map((result) => ({ result })) },
+    );
+    this.powSeconds = histogram(
+      'ledger_pow_job_duration_seconds',
+      'Time of a mined proof-of-work job',
+      [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    );
+    this.powHashes = counter('ledger_pow_hashes_total', 'Curl-P-81 hashes computed by mined proof-of-work jobs');
   }
 
   /** Adds the gauges read at each scrape from the node's parts (once its parts exist). */

@@ -53,28 +53,33 @@ export interface PeeringOptions {
 /** The numeric options, every one set. */
 export type PeeringSettings = Required<Omit<PeeringOptions, 'identity' | 'peers' | 'logger' | 'dial' | 'now' | 'sync'>>;
 
+/** The default of each numeric option. */
+const PEERING_DEFAULTS: Readonly<PeeringSettings> = Object.freeze({
+  heartbeatMs: 1000,
+  tickMs: 100,
+  requestTimeoutMs: 1500,
+  backoffBaseMs: 250,
+  backoffMaxMs: 15_000,
+  banMs: 5 * 60_000,
+  handshakeTimeoutMs: 5000,
+  maxInbound: 64,
+  maxInboundPerHost: 8,
+  messageRate: 2000,
+  messageBurst: 10_000,
+  requestsPerTick: 200,
+  syncWindow: 8,
+  startGraceMs: 3000,
+  syncTolerance: 2,
+  seenCapacity: 100_000,
+  maxParked: 4096,
+  maxRoots: 10_000,
+  rootTtlMs: 60_000,
+});
+
 export function settingsOf(options: PeeringOptions): PeeringSettings {
-  return {
-    heartbeatMs: options.heartbeatMs ?? 1000,
-    tickMs: options.tickMs ?? 100,
-    requestTimeoutMs: options.requestTimeoutMs ?? 1500,
-    backoffBaseMs: options.backoffBaseMs ?? 250,
-    backoffMaxMs: options.backoffMaxMs ?? 15_000,
-    banMs: options.banMs ?? 5 * 60_000,
-    handshakeTimeoutMs: options.handshakeTimeoutMs ?? 5000,
-    maxInbound: options.maxInbound ?? 64,
-    maxInboundPerHost: options.maxInboundPerHost ?? 8,
-    messageRate: options.messageRate ?? 2000,
-    messageBurst: options.messageBurst ?? 10_000,
-    requestsPerTick: options.requestsPerTick ?? 200,
-    syncWindow: options.syncWindow ?? 8,
-    startGraceMs: options.startGraceMs ?? 3000,
-    syncTolerance: options.syncTolerance ?? 2,
-    seenCapacity: options.seenCapacity ?? 100_000,
-    maxParked: options.maxParked ?? 4096,
-    maxRoots: options.maxRoots ?? 10_000,
-    rootTtlMs: options.rootTtlMs ?? 60_000,
-  };
+  const settings = { ...PEERING_DEFAULTS };
+  for (const key of Object.keys(settings) as (keyof PeeringSettings)[]) settings[key] = options[key] ?? settings[key];
+  return settings;
 }
 
 export interface PeeringStats {

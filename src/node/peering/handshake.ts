@@ -25,7 +25,8 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { concatBytes } from '../../core/bytes.ts';
 import { blake2b256, ed25519PublicKeyFromSeed, ed25519Sign } from '../../core/crypto/index.ts';
-import { NODE_ID_BYTES } from './wire.ts';
+import type { Handshake } from '../../grpc/gen/peer.ts';
+import { NODE_ID_BYTES, PEER_PROTOCOL } from './wire.ts';
 
 export const PUBLIC_KEY_BYTES = 32;
 export const NONCE_BYTES = 32;
@@ -40,6 +41,17 @@ export interface PeerIdentity {
 /** The node ID of a public key: the first 16 bytes of its BLAKE2b-256. */
 export function nodeIdOf(publicKey: Uint8Array): Uint8Array {
   return blake2b256(publicKey).slice(0, NODE_ID_BYTES);
+}
+
+/** The Handshake this node sends when a stream opens, with a fresh nonce: the one the peer's proof must sign. */
+export function ownHandshake(identity: PeerIdentity, networkName: string): Handshake {
+  return {
+    networkName,
+    nodeId: nodeIdOf(identity.publicKey),
+    protocol: PEER_PROTOCOL,
+    publicKey: identity.publicKey,
+    nonce: crypto.getRandomValues(new Uint8Array(NONCE_BYTES)),
+  };
 }
 
 /** An identity that lives as long as the process (a node composed without a data folder: tests, benchmarks). */

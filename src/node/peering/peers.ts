@@ -17,6 +17,7 @@ import { countingLink, countReceived, emptyCounters } from './gossip-metrics.ts'
 import {
   NONCE_BYTES,
   nodeIdOf,
+  ownHandshake,
   proofVerifies,
   proveIdentity,
   usableIdentityKey,
@@ -34,7 +35,6 @@ export class PeerSet {
   private readonly statics: StaticPeer[];
   private readonly bans = new Map<string, number>();
   private nextKey = 1;
-  private readonly nodeId: Uint8Array;
 
   constructor(
     private readonly ctx: PeeringContext,
@@ -45,7 +45,6 @@ export class PeerSet {
     private readonly events: PeerEvents,
   ) {
     const { backoffBaseMs, backoffMaxMs } = ctx.settings;
-    this.nodeId = nodeIdOf(identity.publicKey);
     this.statics = [...new Set(addresses)].map((raw) => {
       const { address, publicKey } = peerTarget(raw);
       return {
@@ -191,11 +190,11 @@ export class PeerSet {
     const { messageRate, messageBurst, handshakeTimeoutMs } = this.ctx.settings;
     const metrics = emptyCounters();
     const counted = countingLink(link, metrics, this.ctx.traffic);
-    const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
+    const hello = ownHandshake(this.identity, this.network.networkName);
     const peer: Peer = {
       key: this.nextKey++,
       link: counted,
-      nonce,
+      nonce: hello.nonce,
       bucket: new TokenBucket(messageRate, messageBurst, this.ctx.now),
       unanswered: 0,
       closed: false,
@@ -219,13 +218,6 @@ export class PeerSet {
     peer.handshakeTimer = setTimeout(() => {
       if (!peer.nodeId) this.drop(peer, 'no handshake in time', false);
     }, handshakeTimeoutMs);
-    const hello = {
-      networkName: this.network.networkName,
-      nodeId: this.nodeId,
-      protocol: PEER_PROTOCOL,
-      publicKey: this.identity.publicKey,
-      nonce,
-    };
     counted.send({ kind: { $case: 'handshake', value: hello } });
     return peer;
   }

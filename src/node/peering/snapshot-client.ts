@@ -23,6 +23,7 @@ import { peerTarget } from './addresses.ts';
 import {
   NONCE_BYTES,
   nodeIdOf,
+  ownHandshake,
   proofVerifies,
   proveIdentity,
   usableIdentityKey,
@@ -62,8 +63,8 @@ export function requestOffer(raw: string, ctx: ClientContext, index = 0): Promis
     'grpc.use_local_subchannel_pool': 1,
   });
   const stream = client.connect();
-  const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
-  const ours = ctx.identity.publicKey;
+  const hello = ownHandshake(ctx.identity, ctx.networkName);
+  const { nonce, publicKey: ours } = hello;
   return new Promise<OfferingPeer>((resolve, reject) => {
     let theirs: Handshake | undefined;
     let nodeId: string | undefined;
@@ -127,18 +128,7 @@ export function requestOffer(raw: string, ctx: ClientContext, index = 0): Promis
         finish(e as Error);
       }
     });
-    send({
-      kind: {
-        $case: 'handshake',
-        value: {
-          networkName: ctx.networkName,
-          nodeId: nodeIdOf(ours),
-          protocol: PEER_PROTOCOL,
-          publicKey: ours,
-          nonce,
-        },
-      },
-    });
+    send({ kind: { $case: 'handshake', value: hello } });
   });
 }
 

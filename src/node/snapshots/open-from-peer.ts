@@ -17,7 +17,7 @@ import { credentials, type ChannelCredentials } from '@grpc/grpc-js';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toHex, toHex0x } from '../../core/bytes.ts';
-import { indexLedgerChanges, LEDGER_TABLES } from '../../core/ledger/index.ts';
+import { putUnspentOutputs } from '../../core/ledger/index.ts';
 import { networkIdFromName } from '../../core/ids/index.ts';
 import type { NodeStore } from '../../core/store/index.ts';
 import { DB_ENGINES } from '../../storage/engine.ts';
@@ -277,16 +277,7 @@ export async function importSnapshot(
     const reading = await readSnapshotFile(verified.file, {
       onOutputs: async (outputs) => {
         const batch = store.batch();
-        for (const o of outputs) {
-          batch.put(LEDGER_TABLES.outputs, o.outputId, {
-            blockId: o.blockId,
-            milestoneIndexBooked: o.milestoneIndexBooked,
-            milestoneTimestampBooked: o.milestoneTimestampBooked,
-            output: o.output,
-          });
-          batch.put(LEDGER_TABLES.unspent, o.outputId, null);
-        }
-        indexLedgerChanges(batch, outputs, []);
+        putUnspentOutputs(batch, outputs);
         await batch.commit({ sync: false });
         written += outputs.length;
         progress.update(`bootstrap: ${written} outputs written to the store`);

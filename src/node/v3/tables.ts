@@ -18,12 +18,11 @@
  * |      |                   |                             | the slot index covers every block)                    |
  * | 0x26 | v3AccountMana     | len ‖ account ID            | Mana allotted to the account (u64 LE)                 |
  */
-import { reject } from '../../core/errors.ts';
 import {
   defineTable,
   emptyCodec,
   idKeyCodec,
-  u32KeyCodec,
+  u32BlockKeyCodec,
   u64Codec,
   utf8Codec,
   type Codec,
@@ -73,21 +72,7 @@ export interface SlotBlockKey {
 }
 
 /** slot (u32 BE, so a range is "the slots before S") ‖ the block ID (the rest of the key). */
-const slotBlockKeyCodec: Codec<SlotBlockKey> = {
-  encode: ({ slot, blockId }) => {
-    const out = new Uint8Array(4 + blockId.length);
-    out.set(u32KeyCodec.encode(slot), 0);
-    out.set(blockId, 4);
-    return out;
-  },
-  decode: (b, subject) => {
-    if (b.length < 5)
-      return reject('TRUNCATED', `Cannot decode ${subject}: need a 4-byte slot and a block ID, got ${b.length} bytes`, {
-        field: subject,
-      });
-    return { slot: u32KeyCodec.decode(b.subarray(0, 4), subject), blockId: b.slice(4) };
-  },
-};
+const slotBlockKeyCodec: Codec<SlotBlockKey> = u32BlockKeyCodec('slot');
 
 export interface StatusRecord {
   latestAcceptedBlockSlot: number;

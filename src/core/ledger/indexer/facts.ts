@@ -6,16 +6,13 @@
  * facts, so what is indexed and what is matched cannot drift apart.
  */
 import { encodeAddress } from '../../codec/address.ts';
-import { equalBytes, isZero } from '../../bytes.ts';
-import { aliasIdFromOutputId, foundryId, nftIdFromOutputId } from '../../ids/chain-ids.ts';
+import { equalBytes } from '../../bytes.ts';
+import { chainIdOf } from '../../ids/chain-ids.ts';
 import type { Address } from '../../model/address.ts';
 import {
   FEATURE_ISSUER,
   FEATURE_SENDER,
   FEATURE_TAG,
-  OUTPUT_ALIAS,
-  OUTPUT_FOUNDRY,
-  OUTPUT_NFT,
   UC_ADDRESS,
   UC_EXPIRATION,
   UC_GOVERNOR,
@@ -23,6 +20,8 @@ import {
   UC_STATE_CONTROLLER,
   UC_STORAGE_DEPOSIT_RETURN,
   UC_TIMELOCK,
+  unlockConditionAddress,
+  type AddressNamingUnlockCondition,
   type CommonOutput,
   type Feature,
 } from '../../model/output.ts';
@@ -62,33 +61,25 @@ function featureAddress(
   return f === undefined ? undefined : encodeAddress(f.address);
 }
 
+/** Where the address each kind of unlock condition names goes among the facts, and its role in the index. */
+const UNLOCK_ADDRESS_FACTS = {
+  [UC_ADDRESS]: { field: 'address', role: ROLE.address },
+  [UC_STORAGE_DEPOSIT_RETURN]: { field: 'storageDepositReturnAddress', role: ROLE.storageDepositReturn },
+  [UC_EXPIRATION]: { field: 'expirationReturnAddress', role: ROLE.expirationReturn },
+  [UC_STATE_CONTROLLER]: { field: 'stateController', role: ROLE.stateController },
+  [UC_GOVERNOR]: { field: 'governor', role: ROLE.governor },
+  [UC_IMMUTABLE_ALIAS]: { field: 'immutableAlias', role: ROLE.immutableAlias },
+} as const satisfies Record<AddressNamingUnlockCondition['type'], { field: keyof OutputFacts; role: number }>;
+
 export function outputFacts(outputId: Uint8Array, output: CommonOutput): OutputFacts {
   const facts: OutputFacts = { outputType: output.type, nativeTokenCount: output.nativeTokens.length };
   for (const uc of output.unlockConditions) {
-    switch (uc.type) {
-      case UC_ADDRESS:
-        facts.address = encodeAddress(uc.address);
-        break;
-      case UC_STORAGE_DEPOSIT_RETURN:
-        facts.storageDepositReturnAddress = encodeAddress(uc.returnAddress);
-        break;
-      case UC_TIMELOCK:
-        facts.timelockTime = uc.unixTime;
-        break;
-      case UC_EXPIRATION:
-        facts.expirationReturnAddress = encodeAddress(uc.returnAddress);
-        facts.expirationTime = uc.unixTime;
-        break;
-      case UC_STATE_CONTROLLER:
-        facts.stateController = encodeAddress(uc.address);
-        break;
-      case UC_GOVERNOR:
-        facts.governor = encodeAddress(uc.address);
-        break;
-      case UC_IMMUTABLE_ALIAS:
-        facts.immutableAlias = encodeAddress(uc.address);
-        break;
+    if (uc.type === UC_TIMELOCK) {
+      facts.timelockTime = uc.unixTime;
+      continue;
     }
+    if (uc.type === UC_EXPIRATION) facts.expirationTime = uc.unixTime;
+    facts[UNLOCK_ADDRESS_FACTS[uc.type].field] = encodeAddress(unlockConditionAddress(uc));
   }
   const sender = featureAddress(output.features, FEATURE_SENDER);
   if (sender !== undefined) facts.sender = sender;
@@ -98,30 +89,20 @@ export function outputFacts(outputId: Uint8Array, output: CommonOutput): OutputF
   }
   const tag = output.features.find((f) => f.type === FEATURE_TAG);
   if (tag !== undefined) facts.tag = tag.tag.slice();
-  if (output.type === OUTPUT_ALIAS)
-    facts.chainId = isZero(output.aliasId) ? aliasIdFromOutputId(outputId) : output.aliasId.slice();
-  else if (output.type === OUTPUT_NFT)
-    facts.chainId = isZero(output.nftId) ? nftIdFromOutputId(outputId) : output.nftId.slice();
-  else if (output.type === OUTPUT_FOUNDRY && facts.immutableAlias !== undefined) {
-    facts.chainId = foundryId(facts.immutableAlias.subarray(1), output.serialNumber, output.tokenScheme.type);
-  }
+  const chainId = chainIdOf(outputId, output);
+  if (chainId !== undefined) facts.chainId = chainId.slice();
   return facts;
 }
 
 /** The distinct unlock-condition addresses of an output with their roles, in a fixed order (address, then by role). */
 export function unlockAddresses(f: OutputFacts): UnlockAddress[] {
   const out: UnlockAddress[] = [];
-  const add = (address: Uint8Array | undefined, role: number): void => {
-    if (address === undefined) return;
+  for (const { field, role } of Object.values(UNLOCK_ADDRESS_FACTS)) {
+    const address = f[field];
+    if (address === undefined) continue;
     const same = out.find((u) => equalBytes(u.address, address));
     if (same !== undefined) same.roles |= role;
     else out.push({ address, roles: role });
-  };
-  add(f.address, ROLE.address);
-  add(f.storageDepositReturnAddress, ROLE.storageDepositReturn);
-  add(f.expirationReturnAddress, ROLE.expirationReturn);
-  add(f.stateController, ROLE.stateController);
-  add(f.governor, ROLE.governor);
-  add(f.immutableAlias, ROLE.immutableAlias);
+  }
   return out;
 }

@@ -4,7 +4,7 @@
  * a foundry uses the hex of its 38-byte foundry ID (= native token ID), which never collides with a 33-byte key.
  */
 import { isZero, toHex } from '../../bytes.ts';
-import { aliasIdFromOutputId, foundryId, nftIdFromOutputId } from '../../ids/chain-ids.ts';
+import { chainIdOf, foundryId } from '../../ids/chain-ids.ts';
 import { ADDRESS_ALIAS, ADDRESS_NFT, type Address } from '../../model/address.ts';
 import {
   OUTPUT_ALIAS,
@@ -59,11 +59,9 @@ function entry(output: ChainOutput, id: Uint8Array, index: number): ChainEntry {
 
 /** Chain entry of a consumed output; a zero alias/NFT ID is replaced by the implicit ID derived from the output ID. */
 export function inputChain(output: ChainOutput, outputId: Uint8Array, index: number): ChainEntry {
-  if (output.type === OUTPUT_FOUNDRY) return entry(output, foundryIdOf(output), index);
-  const explicit = output.type === OUTPUT_ALIAS ? output.aliasId : output.nftId;
-  if (!isZero(explicit)) return entry(output, explicit, index);
-  const implicit = output.type === OUTPUT_ALIAS ? aliasIdFromOutputId(outputId) : nftIdFromOutputId(outputId);
-  return entry(output, implicit, index);
+  // foundryIdOf throws for a foundry without its alias, which chainIdOf leaves undefined
+  const id = output.type === OUTPUT_FOUNDRY ? foundryIdOf(output) : chainIdOf(outputId, output)!;
+  return entry(output, id, index);
 }
 
 /** Chain entry of a created output, or `undefined` for an alias/NFT with a zero ID (a chain created by this tx). */

@@ -282,6 +282,13 @@ const parents = (name: string, min: number, max: number) =>
     { prefix: 1, min, max, omitEmpty: min === 0, order: byBytes, orderName: 'sorted ascending, unique' },
   );
 
+/** A block body's strong (at least one), weak and shallow-like parents, at most `max` of each. */
+const bodyParents = (max: number) => [
+  parents('strongParents', 1, max),
+  parents('weakParents', 0, max),
+  parents('shallowLikeParents', 0, max),
+];
+
 const disjointParents: Check = (v) => {
   const weak = v.weakParents as Uint8Array[];
   const others = [...(v.strongParents as Uint8Array[]), ...(v.shallowLikeParents as Uint8Array[])];
@@ -297,26 +304,14 @@ member(
   BODY,
   C.BODY_BASIC,
   'basic block body',
-  [
-    parents('strongParents', 1, 8),
-    parents('weakParents', 0, 8),
-    parents('shallowLikeParents', 0, 8),
-    payload('payload', PAYLOAD, [0, 1, 2]),
-    u64('maxBurnedMana'),
-  ],
+  [...bodyParents(8), payload('payload', PAYLOAD, [0, 1, 2]), u64('maxBurnedMana')],
   [disjointParents],
 );
 member(
   BODY,
   C.BODY_VALIDATION,
   'validation block body',
-  [
-    parents('strongParents', 1, 50),
-    parents('weakParents', 0, 50),
-    parents('shallowLikeParents', 0, 50),
-    u8('highestSupportedVersion'),
-    fixed('protocolParametersHash', 32),
-  ],
+  [...bodyParents(50), u8('highestSupportedVersion'), fixed('protocolParametersHash', 32)],
   [disjointParents],
 );
 
