@@ -32,7 +32,7 @@ export {
   type MqttStats,
 } from './mqtt/index.ts';
 export { DEFAULT_LOOPBACK_ROUTES, DEFAULT_PROTECTED_ROUTES, DEFAULT_PUBLIC_ROUTES, routePattern } from './access.ts';
-export { restMetrics } from './metrics.ts';
+export { restMetrics, serveMetrics } from './metrics.ts';
 export { DEFAULT_BODY_LIMIT_BYTES } from './body.ts';
 export { DEFAULT_MAX_JSON_DEPTH, FORBIDDEN_JSON_KEYS, jsonGuardProblem } from './json-guard.ts';
 export { isLoopback, RateLimiter, type RateLimitOptions } from './rate-limit.ts';

@@ -90,12 +90,22 @@ export function gatewayRegistry(): Registry {
   return registry;
 }
 
-/** Serves `GET /metrics` of `registry` on host:port (404 for anything else; parser refusals: http-refusals.ts). */
+export interface MetricsServer {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `GET /metrics` of `registry` on host:port (404 for anything else; parser refusals: http-refusals.ts), for
+ * the standalone gateway and for `ledger-node run` (through src/node/rest.ts); a failed scrape answers 500 and is told
+ * to `log`.
+ */
 export async function serveMetrics(
   registry: Registry,
   host: string,
   port: number,
-): Promise<{ port: number; close(): Promise<void> }> {
+  log?: (message: string, err: unknown) => void,
+): Promise<MetricsServer> {
   const server = createHttpServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '/').split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found: GET /metrics\n');
@@ -103,7 +113,10 @@ export async function serveMetrics(
     }
     registry.metrics().then(
       (text) => res.writeHead(200, { 'Content-Type': registry.contentType }).end(text),
-      () => res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('metrics scrape failed\n'),
+      (err: unknown) => {
+        log?.('metrics scrape failed', err);
+        res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('metrics scrape failed\n');
+      },
     );
   }, 'GET');
   await new Promise<void>((resolve, reject) => {

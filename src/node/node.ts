@@ -22,10 +22,9 @@ import { faucetSettingsOf } from './faucet/faucet.ts';
 import { coordinatorSettings, devWalletFor, openNetwork } from './genesis/open-network.ts';
 import type { PeeringOptions } from './peering/manager.ts';
 import { NodeMetrics } from './metrics/node-metrics.ts';
-import { startMetricsServer } from './metrics/server.ts';
 import { createMiner } from './pow/miner.ts';
 import { createPowQueue, type PowQueue } from './pow/queue.ts';
-import { createHttpServer, startRest, type RestHandle, type RestNode } from './rest.ts';
+import { serveMetrics, startRest, type RestHandle, type RestNode } from './rest.ts';
 
 export { GENESIS_FILE, readGenesisFile } from './genesis/open-network.ts';
 
@@ -190,14 +189,8 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     if (config.metricsPort !== undefined) {
       metrics.withDefaultMetrics();
       const host = config.metricsHost ?? '127.0.0.1';
-      // the gateway's server: the HTTP layer's own refusals answer the REST error body here too (rest.ts)
-      const server = await startMetricsServer(metrics.registry, {
-        host,
-        port: config.metricsPort,
-        log: (m, e) => logger.error(m, e),
-        // the gateway's server (rest.ts): the HTTP layer's own refusals answer the REST error body here too
-        createServer: createHttpServer,
-      });
+      // the gateway's /metrics listener (rest.ts): the HTTP layer's own refusals answer the REST error body here too
+      const server = await serveMetrics(metrics.registry, host, config.metricsPort, (m, e) => logger.error(m, e));
       cleanups.push(() => server.close());
       metricsPort = server.port;
       logger.info(`Prometheus metrics on http://${host}:${server.port}/metrics`);

@@ -11,7 +11,7 @@ import { limitOptions, type LimitValues } from '../../gateway/settings/gateway.t
 import type { Logger } from './logger.ts';
 
 /** The gateway's HTTP server, whose own refusals answer the REST error body; the node's /metrics listener uses it. */
-export { createHttpServer } from '../../gateway/index.ts';
+export { createHttpServer, serveMetrics } from '../../gateway/index.ts';
 /** The REST gateway's settings and the kit they are declared with, for the node's declaration (settings.ts). */
 export * from '../../gateway/settings/kit.ts';
 export {

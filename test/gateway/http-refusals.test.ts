@@ -10,8 +10,7 @@ import { expect } from 'chai';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
-import { createHttpServer } from '../../gateway/index.ts';
-import { startMetricsServer } from '../../src/node/metrics/server.ts';
+import { createHttpServer, serveMetrics } from '../../gateway/index.ts';
 import { quietGateway } from './harness.ts';
 
 interface RawAnswer {
@@ -143,12 +142,8 @@ describe("gateway: the HTTP layer's own refusals answer the JSON error body", fu
 });
 
 describe('http-refusals beyond the gateway', () => {
-  it("the node's /metrics listener, given createHttpServer, answers the same way", async () => {
-    const metrics = await startMetricsServer(new Registry(), {
-      host: '127.0.0.1',
-      port: 0,
-      createServer: createHttpServer,
-    });
+  it("the /metrics listener (the node's and the gateway's) answers the same way", async () => {
+    const metrics = await serveMetrics(new Registry(), '127.0.0.1', 0);
     try {
       const a = await raw(metrics.port, CONNECT);
       expectJsonError(a, 405, /CONNECT/);
