@@ -9,6 +9,7 @@
  *   `buildBasicBlock` signed by the issuer's `SecretManager`: `postBlock`, then `getBlock`, `getBlockRaw`,
  *   `getBlockMetadata`, `getIncludedBlock`, `getIncludedBlockRaw`; block and transaction IDs recomputed with
  *   `Utils.blockId` / `Utils.transactionId` and with the node's own code.
+ * - The SDK methods whose routes the node does not serve yet fail with the status docs/v3-sdk.md lists.
  * - After 3 s of real idleness the tips are still fresh and a second SDK block is included (the cadence over 11
  *   idle minutes on a test clock: test/node/v3/validator.test.ts).
  * - Control: the same network without validator rounds (what the validator did on an idle network before): the SDK
@@ -69,6 +70,8 @@ describe('e2e v3: the IOTA 2.0 SDK (@iota/sdk-wasm 2.0.0-beta.1) on a network id
   let pp: ProtocolParameters;
   let params: ProtocolParametersV3;
   let g: GenesisV3;
+  /** The first SDK transaction's block and transaction IDs. */
+  let sent: { blockId: string; txId: string };
   const issuer = sdk.SecretManager.create({ privateKey: toHex0x(USER.seed) });
   const wallet = sdk.SecretManager.create({ privateKey: toHex0x(WALLET.seed) });
   const flags = (interval: number) => [
@@ -144,6 +147,7 @@ describe('e2e v3: the IOTA 2.0 SDK (@iota/sdk-wasm 2.0.0-beta.1) on a network id
 
   it('buildBasicBlock works; the block and its transaction are confirmed, read back, IDs agree', async () => {
     const { block, blockId, txId } = await send(0, key(70));
+    sent = { blockId, txId };
     expect(blockId).to.equal(sdk.Utils.blockId(block, pp));
     await confirmed(blockId);
 
@@ -165,6 +169,44 @@ describe('e2e v3: the IOTA 2.0 SDK (@iota/sdk-wasm 2.0.0-beta.1) on a network id
     expect(sdk.Utils.blockId(included, pp)).to.equal(blockId);
     expect(toHex0x(Uint8Array.from(await client.getIncludedBlockRaw(txId)))).to.equal(toHex0x(raw));
     expect(sdk.Utils.computeOutputId(txId, 1)).to.equal(toHex0x(outputIdV3(fromHex0x(txId), 1)));
+  });
+
+  it('the SDK methods whose routes the node does not serve answer as docs/v3-sdk.md lists', async () => {
+    const { blockId, txId } = sent;
+    const account = toHex0x(USER.accountId);
+    const output = sdk.Utils.computeOutputId(txId, 0);
+    const commitment = sdk.Utils.computeSlotCommitmentId((await client.getIssuance()).latestCommitment);
+    // 403: outside the gateway's public routes (404 with a token); 404: under them, but no route
+    const calls: [number, string, () => Promise<unknown>][] = [
+      [403, 'getNetworkMetrics', () => client.getNetworkMetrics()],
+      [403, 'getCommittee', () => client.getCommittee()],
+      [403, 'getValidators', () => client.getValidators()],
+      [403, 'getValidator', () => client.getValidator(account)],
+      [403, 'getAccountCongestion', () => client.getAccountCongestion(account)],
+      [403, 'getOutputManaRewards', () => client.getOutputManaRewards(output)],
+      [403, 'getOutput', () => client.getOutput(output)],
+      [403, 'getOutputMetadata', () => client.getOutputMetadata(output)],
+      [403, 'getOutputWithMetadata', () => client.getOutputWithMetadata(output)],
+      [403, 'getOutputsIgnoreNotFound', () => client.getOutputsIgnoreNotFound([output])],
+      [403, 'getCommitment', () => client.getCommitment(commitment)],
+      [403, 'getUtxoChanges', () => client.getUtxoChanges(commitment)],
+      [403, 'getCommitmentBySlot', () => client.getCommitmentBySlot(0)],
+      [403, 'getUtxoChangesFullBySlot', () => client.getUtxoChangesFullBySlot(0)],
+      [403, 'basicOutputIds', () => client.basicOutputIds({})],
+      [403, 'accountOutputId', () => client.accountOutputId(account)],
+      [404, 'getBlockWithMetadata', () => client.getBlockWithMetadata(blockId)],
+      [404, 'getIncludedBlockMetadata', () => client.getIncludedBlockMetadata(txId)],
+      [404, 'getTransactionMetadata', () => client.getTransactionMetadata(txId)],
+    ];
+    for (const [status, name, call] of calls) {
+      const e = await call().then(
+        () => expect.fail(`${name} should fail`),
+        (x: Error) => x,
+      );
+      // the SDK words a 404 as "The requested data ... was not found", other statuses with their code
+      const code = /was not found/.test(e.message) ? '404' : /status code (\d{3})/.exec(e.message)?.[1];
+      expect(code ?? e.message, name).to.equal(String(status));
+    }
   });
 
   it('after 3 s of idleness the tips are still fresh, and the next SDK block is included', async () => {
