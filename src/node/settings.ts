@@ -45,7 +45,12 @@ export const DEFAULT_GRPC_PORT = 14266;
 /** Hornet's gossip port. */
 export const DEFAULT_PEER_PORT = 15600;
 export const DEFAULT_POW_QUEUE_SIZE = 16;
-export const DEFAULT_VALIDATION_INTERVAL_MS = 200;
+/**
+ * The built-in v3 validator's cadence: iota-core's validator default (`committeeBroadcastInterval`, 2 s). A round runs
+ * every interval whatever the load, so a user block is confirmed within two intervals and an idle network stores one
+ * validation block per seat per interval (docs/architecture.md, IOTA 2.0).
+ */
+export const DEFAULT_VALIDATION_INTERVAL_MS = 2000;
 /**
  * The storage engine of new data folders, chosen by measurement (README, Performance, `benchmarks/storage/engines.ts`):
  * RocksDB stores the node's durable group commits about twice as fast as LevelDB at 100k and at 1M blocks, with the
@@ -223,7 +228,9 @@ export const NODE_SETTINGS = [
     type: uint,
     arg: 'MS',
     defaultText: String(DEFAULT_VALIDATION_INTERVAL_MS),
-    description: 'milliseconds between rounds of the built-in IOTA 2.0 validator (0 = off)',
+    description:
+      'milliseconds between rounds of the built-in IOTA 2.0 validator, one validation block per seat each round, ' +
+      'also on an idle network (0 = off)',
     commands: RUN,
   }),
   setting({

@@ -87,7 +87,7 @@ export class V3Dag {
   private readonly limits: V3DagLimits;
   private readonly tips = new Set<string>();
   private statusRecord: StatusRecord;
-  /** Blocks that are not validation blocks and not confirmed yet: the validator issues while there are any. */
+  /** Blocks that are not validation blocks and not confirmed yet (`full` bounds them). */
   private unconfirmedUserBlocks = 0;
   private nextSeq = 0;
 

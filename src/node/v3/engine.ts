@@ -272,7 +272,7 @@ export class V3Engine {
 
   // ---------------------------------------------------------------- the built-in validator
 
-  /** Whether user blocks wait for confirmation (the validator only issues then). */
+  /** Whether user blocks wait for confirmation (the next two validation rounds confirm them). */
   get hasUnconfirmedBlocks(): boolean {
     return this.dag.hasUnconfirmedBlocks;
   }

@@ -1,8 +1,9 @@
 /**
  * v3 (IOTA 2.0) blocks on the peer streams: two peered nodes with a v3 part in their genesis. A runs the built-in
- * validator (its validation blocks stay local: only client submissions are gossiped), B none. A block submitted to A
- * references A's validation blocks, which B does not have: B parks it, requests the missing parents by their
- * 36-byte IDs, and submits the whole chain to its own V3 engine; then it serves the block.
+ * validator (a round every 30 ms, idle or not; its validation blocks stay local: only client submissions are
+ * gossiped), B none. A block submitted to A references A's validation blocks, which B does not have: B parks it,
+ * requests the missing parents by their 36-byte IDs, and submits the whole chain to its own V3 engine; then it serves
+ * the block.
  */
 import { expect } from 'chai';
 import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
@@ -52,13 +53,16 @@ describe('e2e network: v3 blocks travel between peers', function () {
   const v3 = (n: NetNode): string => `http://127.0.0.1:${n.running.restPort}/api/core/v3`;
 
   it('a v3 block submitted to A, on top of blocks B never saw, is served by B with the same bytes', async () => {
-    // a first user block makes A's validator issue validation blocks, which stay on A: A's tips are unknown to B
+    // a first user block among A's validation blocks, which stay on A: A's tips are unknown to B
     const iss0 = (await (await fetch(`${v3(a)}/blocks/issuance`)).json()) as Json;
     const info0 = (await (await fetch(`${v3(a)}/info`)).json()) as Json;
+    // after its parents: A's validator may have issued one in this millisecond
+    const now0 = BigInt(Date.now()) * 1_000_000n;
+    const parent0 = BigInt(iss0.latestParentBlockIssuingTime);
     const first = basicBlock(params, {
       issuer: USER,
       parents: iss0.strongParents.map((p: string) => fromHex0x(p)),
-      issuingTime: BigInt(Date.now()) * 1_000_000n,
+      issuingTime: now0 > parent0 ? now0 : parent0 + 1n,
       commitmentId: fromHex0x(info0.status.latestCommitmentId),
     });
     const r0 = await fetch(`${v3(a)}/blocks`, {

@@ -1,0 +1,245 @@
+/**
+ * End to end with the IOTA 2.0 SDK as the client: `@iota/sdk-wasm` 2.0.0-beta.1 (iota-sdk branch 2.0 compiled to
+ * WebAssembly, node target; installed as `@iota/sdk-wasm-v2` beside the Stardust SDK 1.1.3) against `ledger-node run`
+ * as a process, with a validator round every 200 ms. The network's genesis block was issued 11 minutes before the
+ * start and nothing since: a network idle for longer than the SDK's tolerance (its block builder refuses tips issued
+ * 5 minutes or more from its clock, `timeNotSynced`, issue 24).
+ * - `getInfo`, `getIssuance`: the network, and tips from the validator's rounds, not the 11-minute-old genesis block.
+ * - A transaction built from the SDK's types and signed by its `SecretManager` (a private key), in a block from
+ *   `buildBasicBlock` signed by the issuer's `SecretManager`: `postBlock`, then `getBlock`, `getBlockRaw`,
+ *   `getBlockMetadata`, `getIncludedBlock`, `getIncludedBlockRaw`; block and transaction IDs recomputed with
+ *   `Utils.blockId` / `Utils.transactionId` and with the node's own code.
+ * - The SDK methods whose routes the node does not serve yet fail with the status docs/v3-sdk.md lists.
+ * - After 3 s of real idleness the tips are still fresh and a second SDK block is included (the cadence over 11
+ *   idle minutes on a test clock: test/node/v3/validator.test.ts).
+ * - Control: the same network without validator rounds (what the validator did on an idle network before): the SDK
+ *   refuses to build.
+ */
+import { expect } from 'chai';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Block, Client, ProtocolParameters, SignedTransactionPayload } from '@iota/sdk-wasm-v2/node';
+import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
+import {
+  blockIdV3,
+  decodeBlockV3,
+  outputIdV3,
+  slotFromTime,
+  transactionIdV3,
+  type ProtocolParametersV3,
+} from '../../../src/core/v3/index.ts';
+import { devGenesis, genesisToJson } from '../../../src/node/genesis/genesis.ts';
+import {
+  devProtocolParametersV3,
+  genesisBlockIdV3,
+  genesisV3ToJson,
+  type GenesisV3,
+} from '../../../src/node/v3/genesis-v3.ts';
+import { genesisOutputId, key, testGenesisV3, USER, WALLET, type Key } from '../../../harness/fixtures/v3.ts';
+import { spawnNode, type SpawnedNode } from '../../../harness/process.ts';
+
+// The package's node target is CommonJS with its wasm next to it; load it as such.
+const require = createRequire(import.meta.url);
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const sdk = require('@iota/sdk-wasm-v2/node') as typeof import('@iota/sdk-wasm-v2/node');
+
+const INTERVAL_MS = 200;
+/** How long before the start the genesis block, the network's last block, was issued. */
+const IDLE_S = 660;
+const FIVE_MINUTES_MS = 300_000;
+const nowNs = (): bigint => BigInt(Date.now()) * 1_000_000n;
+
+async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 15000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('e2e v3: the IOTA 2.0 SDK (@iota/sdk-wasm 2.0.0-beta.1) on a network idle for 11 minutes', function () {
+  this.timeout(60000);
+  let dir: string;
+  let file: string;
+  let node: SpawnedNode;
+  let client: Client;
+  let pp: ProtocolParameters;
+  let params: ProtocolParametersV3;
+  let g: GenesisV3;
+  /** The first SDK transaction's block and transaction IDs. */
+  let sent: { blockId: string; txId: string };
+  const issuer = sdk.SecretManager.create({ privateKey: toHex0x(USER.seed) });
+  const wallet = sdk.SecretManager.create({ privateKey: toHex0x(WALLET.seed) });
+  const flags = (interval: number) => [
+    ...['--genesis', file, '--coordinator', 'false', '--pow-workers', '0'],
+    ...['--validation-interval', String(interval)],
+  ];
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ledger-node-v3-sdk-'));
+    params = devProtocolParametersV3(Math.floor(Date.now() / 1000) - IDLE_S);
+    g = testGenesisV3({ params, funded: 2 });
+    file = join(dir, 'genesis.input.json');
+    writeFileSync(file, JSON.stringify({ ...genesisToJson(devGenesis({ minPowScore: 0 })), v3: genesisV3ToJson(g) }));
+    node = await spawnNode(join(dir, 'a'), flags(INTERVAL_MS));
+    client = await sdk.Client.create({ nodes: [node.rest] });
+    pp = await client.getProtocolParameters();
+  });
+  after(async () => {
+    await client?.destroy();
+    await node?.proc.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /**
+   * Spends genesis output `input` (owned by WALLET) to `to`: the transaction from the SDK's types, signed by WALLET's
+   * secret manager; the block from `buildBasicBlock`, signed by the issuer's; posted as JSON.
+   */
+  async function send(input: number, to: Key): Promise<{ block: Block; blockId: string; txId: string }> {
+    const owner = (k: Key) => [new sdk.AddressUnlockCondition(new sdk.Ed25519Address(toHex0x(k.hash)))];
+    const tx = new sdk.Transaction(
+      await client.getNetworkId(),
+      slotFromTime(nowNs(), params),
+      [],
+      [sdk.UTXOInput.fromOutputId(toHex0x(genesisOutputId(g, input)))],
+      [],
+      [
+        await client.buildBasicOutput({ amount: '700000000', unlockConditions: owner(to) }),
+        await client.buildBasicOutput({ amount: '300000000', unlockConditions: owner(WALLET) }),
+      ],
+    );
+    const unlock = await wallet.signatureUnlock(sdk.Utils.transactionSigningHash(tx), {});
+    const payload = new sdk.SignedTransactionPayload(tx, [unlock]);
+    const unsigned = await client.buildBasicBlock(toHex0x(USER.accountId), payload);
+    const block = await issuer.signBlock(unsigned, {});
+    const blockId = await client.postBlock(block);
+    return { block, blockId, txId: sdk.Utils.transactionId(payload) };
+  }
+
+  const confirmed = (blockId: string) =>
+    waitFor(`${blockId} confirmed`, async () =>
+      (await client.getBlockMetadata(blockId)).blockState === 'confirmed' ? true : undefined,
+    );
+
+  it('getInfo, getIssuance: the network, and tips of the validator rounds, not the old genesis', async () => {
+    const info = await client.getInfo(node.rest);
+    expect(info.name).to.equal('ledger-node');
+    expect(info.status.isHealthy).to.equal(true);
+    const p = info.protocolParameters[0]!.parameters;
+    expect(p).to.include({ version: 3, networkName: 'ledger-dev', bech32Hrp: 'rms', slotDurationInSeconds: 1 });
+    expect(String(p.genesisUnixTimestamp)).to.equal(String(params.genesisUnixTimestamp));
+    // the node answers before its first round: wait for it, then the newest tip is at most about one interval old
+    const genesisNs = BigInt(params.genesisUnixTimestamp) * 1_000_000_000n;
+    const iss = await waitFor('a validation round', async () => {
+      const i = await client.getIssuance();
+      return BigInt(i.latestParentBlockIssuingTime) > genesisNs ? i : undefined;
+    });
+    expect(iss.strongParents).to.have.length.within(1, 8);
+    expect(iss.strongParents).not.to.include(toHex0x(genesisBlockIdV3(params)));
+    const ageMs = Number(nowNs() - BigInt(iss.latestParentBlockIssuingTime)) / 1e6;
+    expect(ageMs).to.be.below(2000);
+    expect(sdk.Utils.computeSlotCommitmentId(iss.latestCommitment)).to.equal(info.status.latestCommitmentId);
+  });
+
+  it('buildBasicBlock works; the block and its transaction are confirmed, read back, IDs agree', async () => {
+    const { block, blockId, txId } = await send(0, key(70));
+    sent = { blockId, txId };
+    expect(blockId).to.equal(sdk.Utils.blockId(block, pp));
+    await confirmed(blockId);
+
+    // declared a Uint8Array, a plain array of numbers at run time
+    const raw = Uint8Array.from(await client.getBlockRaw(blockId));
+    expect(toHex0x(raw)).to.equal(toHex0x(sdk.Utils.blockBytes(block)));
+    expect(toHex0x(blockIdV3(raw, params))).to.equal(blockId);
+    const decoded = decodeBlockV3(raw, params);
+    expect(decoded.body.type === 0 && decoded.body.payload?.type).to.equal(1);
+    const payload = (decoded.body as { payload: { transaction: Parameters<typeof transactionIdV3>[0] } }).payload;
+    expect(toHex0x(transactionIdV3(payload.transaction))).to.equal(txId);
+
+    const read = await client.getBlock(blockId);
+    expect(sdk.Utils.blockId(read, pp)).to.equal(blockId);
+    expect(sdk.Utils.transactionId(read.body.asBasic().payload as SignedTransactionPayload)).to.equal(txId);
+    expect(await client.getBlockMetadata(blockId)).to.deep.include({ blockId, blockState: 'confirmed' });
+
+    const included = await client.getIncludedBlock(txId);
+    expect(sdk.Utils.blockId(included, pp)).to.equal(blockId);
+    expect(toHex0x(Uint8Array.from(await client.getIncludedBlockRaw(txId)))).to.equal(toHex0x(raw));
+    expect(sdk.Utils.computeOutputId(txId, 1)).to.equal(toHex0x(outputIdV3(fromHex0x(txId), 1)));
+  });
+
+  it('the SDK methods whose routes the node does not serve answer as docs/v3-sdk.md lists', async () => {
+    const { blockId, txId } = sent;
+    const account = toHex0x(USER.accountId);
+    const output = sdk.Utils.computeOutputId(txId, 0);
+    const commitment = sdk.Utils.computeSlotCommitmentId((await client.getIssuance()).latestCommitment);
+    // 403: outside the gateway's public routes (404 with a token); 404: under them, but no route
+    const calls: [number, string, () => Promise<unknown>][] = [
+      [403, 'getNetworkMetrics', () => client.getNetworkMetrics()],
+      [403, 'getCommittee', () => client.getCommittee()],
+      [403, 'getValidators', () => client.getValidators()],
+      [403, 'getValidator', () => client.getValidator(account)],
+      [403, 'getAccountCongestion', () => client.getAccountCongestion(account)],
+      [403, 'getOutputManaRewards', () => client.getOutputManaRewards(output)],
+      [403, 'getOutput', () => client.getOutput(output)],
+      [403, 'getOutputMetadata', () => client.getOutputMetadata(output)],
+      [403, 'getOutputWithMetadata', () => client.getOutputWithMetadata(output)],
+      [403, 'getOutputsIgnoreNotFound', () => client.getOutputsIgnoreNotFound([output])],
+      [403, 'getCommitment', () => client.getCommitment(commitment)],
+      [403, 'getUtxoChanges', () => client.getUtxoChanges(commitment)],
+      [403, 'getCommitmentBySlot', () => client.getCommitmentBySlot(0)],
+      [403, 'getUtxoChangesFullBySlot', () => client.getUtxoChangesFullBySlot(0)],
+      [403, 'basicOutputIds', () => client.basicOutputIds({})],
+      [403, 'accountOutputId', () => client.accountOutputId(account)],
+      [404, 'getBlockWithMetadata', () => client.getBlockWithMetadata(blockId)],
+      [404, 'getIncludedBlockMetadata', () => client.getIncludedBlockMetadata(txId)],
+      [404, 'getTransactionMetadata', () => client.getTransactionMetadata(txId)],
+    ];
+    for (const [status, name, call] of calls) {
+      const e = await call().then(
+        () => expect.fail(`${name} should fail`),
+        (x: Error) => x,
+      );
+      // the SDK words a 404 as "The requested data ... was not found", other statuses with their code
+      const code = /was not found/.test(e.message) ? '404' : /status code (\d{3})/.exec(e.message)?.[1];
+      expect(code ?? e.message, name).to.equal(String(status));
+    }
+  });
+
+  it('after 3 s of idleness the tips are still fresh, and the next SDK block is included', async () => {
+    let oldestMs = 0;
+    for (const end = Date.now() + 3000; Date.now() < end; ) {
+      const iss = await client.getIssuance();
+      oldestMs = Math.max(oldestMs, Number(nowNs() - BigInt(iss.latestParentBlockIssuingTime)) / 1e6);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // a round every 200 ms: the tips' age stays within a few rounds (slack for a loaded machine), far from 5 minutes
+    expect(oldestMs).to.be.below(2000);
+    const { blockId, txId } = await send(1, key(71));
+    await confirmed(blockId);
+    expect(sdk.Utils.blockId(await client.getIncludedBlock(txId), pp)).to.equal(blockId);
+  });
+
+  it('control: the same network without validator rounds, the SDK refuses to build (timeNotSynced)', async () => {
+    const quiet = await spawnNode(join(dir, 'b'), flags(0));
+    const other = await sdk.Client.create({ nodes: [quiet.rest] });
+    try {
+      const iss = await other.getIssuance();
+      expect(iss.strongParents).to.deep.equal([toHex0x(genesisBlockIdV3(params))]);
+      const ageMs = Number(nowNs() - BigInt(iss.latestParentBlockIssuingTime)) / 1e6;
+      expect(ageMs).to.be.above(FIVE_MINUTES_MS);
+      const e = await other.buildBasicBlock(toHex0x(USER.accountId)).then(
+        () => expect.fail('buildBasicBlock should refuse'),
+        (x: Error) => x,
+      );
+      expect(e.name).to.equal('timeNotSynced');
+      expect(e.message).to.match(/doesn't match the tangle time/);
+    } finally {
+      await other.destroy();
+      await quiet.proc.stop();
+    }
+  });
+});
