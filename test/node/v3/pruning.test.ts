@@ -270,7 +270,7 @@ describe('v3 pruning by time (engine)', function () {
       expect(again.message).to.match(/is not an output of the confirmed ledger/);
     });
 
-    it('attaches and confirms new blocks afterwards, spending an output of a pruned transaction; nothing joins the pruned slots', async () => {
+    it('attaches and confirms new blocks afterwards, spending an output of a pruned transaction; none joins old slots', async () => {
       const { engine } = h;
       h.at(1102);
       const tx3 = h.spend(x, key(70), 1102, key(71));
