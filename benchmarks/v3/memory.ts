@@ -50,7 +50,7 @@ while (attached < blocks) {
       issuer: USER,
       parents: engine.selectTips(),
       issuingTime: BigInt(nowMs) * 1_000_000n,
-      commitmentId: engine.genesisCommitmentId,
+      commitmentId: engine.latestCommitmentId,
     });
     await engine.submit({ raw });
     attached++;

@@ -24,7 +24,8 @@ async function run(seats: number, blocks: number, txs: number): Promise<void> {
   const g = testGenesisV3({ seats, funded: txs });
   const store = await NodeStore.open(new MemoryKeyValueStore());
   await V3Engine.create(store, g);
-  const engine = (await V3Engine.open(store, { now: () => (GENESIS_TIME + 5000) * 1000 }))!;
+  // the clock in slot 1001: the blocks' slot must not be committed yet (slot commitments, minCommittableAge 10)
+  const engine = (await V3Engine.open(store, { now: () => (GENESIS_TIME + 1000) * 1000 }))!;
   const p = engine.params;
   let time = slotStartNs(p, 1001);
   // build first (signing is not the engine's cost)
@@ -36,7 +37,7 @@ async function run(seats: number, blocks: number, txs: number): Promise<void> {
       issuer: USER,
       parents: [parent],
       issuingTime: time,
-      commitmentId: engine.genesisCommitmentId,
+      commitmentId: engine.latestCommitmentId,
     });
     plain.push(b);
     parent = blockIdV3(b, p);
@@ -54,7 +55,7 @@ async function run(seats: number, blocks: number, txs: number): Promise<void> {
 
   const txBlocks: Uint8Array[] = [];
   const tips = engine.selectTips();
-  time = BigInt(GENESIS_TIME + 5000) * 1_000_000_000n + 1_000_000n; // after the validation blocks
+  time += 100_000_000n; // after the validation blocks, still in a slot the latest commitment may serve
   for (let i = 0; i < txs; i++) {
     time += 1000n;
     const tx = signedTx(
@@ -67,7 +68,7 @@ async function run(seats: number, blocks: number, txs: number): Promise<void> {
         issuer: USER,
         parents: tips,
         issuingTime: time,
-        commitmentId: engine.genesisCommitmentId,
+        commitmentId: engine.latestCommitmentId,
         payload: tx,
       }),
     );

@@ -164,7 +164,7 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
     options.coordinator,
     logger,
   );
-  const v3 = await V3Engine.open(store);
+  const v3 = await V3Engine.open(store, { now });
   const identity = identityOf(options.peering);
   const status = wireStatus({
     store,

@@ -18,6 +18,8 @@ export * from './ids/merkle.ts';
 export * from './ids/block-id.ts';
 export * from './ids/transaction-id.ts';
 export * from './ids/commitment.ts';
+export * from './commitment/roots.ts';
+export * from './commitment/build.ts';
 export * from './ids/output-id-proof.ts';
 export * from './signature.ts';
 export * from './workscore.ts';

@@ -3,7 +3,6 @@
  * metadata, info, issuance and the included-block lookup. Without a v3 part in the network every call but the
  * included-block lookup answers UNAVAILABLE.
  */
-import { toHex0x } from '../../core/bytes.ts';
 import { blockV3Response, requireId, V3_ID_LENGTH } from './answers.ts';
 import {
   BlockView,
@@ -15,6 +14,7 @@ import {
 } from '../../grpc/gen/node.ts';
 import { NodeError } from '../support/errors.ts';
 import type { V3Engine } from '../v3/engine.ts';
+import { blockMetadataJsonV3 } from '../v3/states.ts';
 
 /** What the v3 info answer says about the node. */
 export interface V3NodeIdentity {
@@ -50,16 +50,7 @@ export class V3Service {
   async getBlockMetadata(req: GetBlockV3Request): Promise<JsonV3Response> {
     const id = requireId(req.blockId, V3_ID_LENGTH, 'block ID');
     const md = await this.engine.read(() => this.engine.blockMetadata(id));
-    const json: Record<string, unknown> = { blockId: toHex0x(md.blockId), blockState: md.blockState };
-    if (md.transaction) {
-      const t: Record<string, unknown> = {
-        transactionId: toHex0x(md.transaction.transactionId),
-        transactionState: md.transaction.state,
-      };
-      if (md.transaction.failureReason !== undefined) t['transactionFailureReason'] = md.transaction.failureReason;
-      json['transactionMetadata'] = t;
-    }
-    return { json: JSON.stringify(json) };
+    return { json: JSON.stringify(blockMetadataJsonV3(md)) };
   }
 
   async getInfo(): Promise<JsonV3Response> {

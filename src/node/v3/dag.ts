@@ -11,6 +11,11 @@
  * whose witness sets no longer decide anything (their stored sets stay as they were when they left memory).
  * Basic blocks are refused while `maxPending` of them wait for confirmation (validation blocks, which confirm them,
  * never are), so a stalled committee cannot make the unconfirmed part grow without bound.
+ *
+ * Orphans (iota.go BlockStateOrphaned): when a slot is committed (commitments.ts), every block of it or an earlier
+ * slot that is not accepted, and every block with such a block in its past cone (none of them is accepted, since
+ * acceptance is closed towards the past), is orphaned: out of the tips, no longer waiting, never accepted afterwards
+ * (the intake refuses it as a parent, so no vote reaches it). Like a confirmed block it is final and may leave memory.
  */
 import { compareBytes, equalBytes, fromHex0x } from '../../core/bytes.ts';
 import { TABLES, type NodeStore, type StoreBatch } from '../../core/store/index.ts';
@@ -40,9 +45,10 @@ export interface BlockStateV3 extends VoteBlockV3 {
   /** Arrival order at this node (ties between attachments confirmed together in one slot). */
   seq: number;
   transactionId?: string;
+  /** Slot of the block's `slotCommitmentId` (undefined in records of the older layout). */
+  commitmentSlot?: number;
+  orphaned?: boolean;
 }
-
-export type BlockStateNameV3 = 'pending' | 'accepted' | 'confirmed';
 
 function blockRecord(b: BlockStateV3): BlockStateRecord {
   const r: BlockStateRecord = {
@@ -58,6 +64,8 @@ function blockRecord(b: BlockStateV3): BlockStateRecord {
     seq: b.seq,
   };
   if (b.transactionId !== undefined) r.transactionId = b.transactionId;
+  if (b.commitmentSlot !== undefined) r.commitmentSlot = b.commitmentSlot;
+  if (b.orphaned) r.orphaned = true;
   return r;
 }
 
@@ -76,6 +84,8 @@ function blockFromRecord(id: Uint8Array, r: BlockStateRecord): BlockStateV3 {
     seq: r.seq,
   };
   if (r.transactionId !== undefined) b.transactionId = r.transactionId;
+  if (r.commitmentSlot !== undefined) b.commitmentSlot = r.commitmentSlot;
+  if (r.orphaned) b.orphaned = true;
   return b;
 }
 
@@ -89,6 +99,8 @@ export class V3Dag {
   private statusRecord: StatusRecord;
   /** Blocks that are not validation blocks and not confirmed yet (`full` bounds them). */
   private unconfirmedUserBlocks = 0;
+  /** Blocks neither accepted nor orphaned (all in memory), in arrival order: what a slot commitment may orphan. */
+  private readonly unaccepted = new Set<string>();
   private nextSeq = 0;
 
   constructor(network: V3Network, limits: Partial<V3DagLimits> = {}) {
@@ -118,15 +130,20 @@ export class V3Dag {
     const max = this.limits.maxConfirmed;
     let latest: BlockStateV3[] = [];
     const newestFirst = (a: BlockStateV3, b: BlockStateV3): number => b.seq - a.seq;
+    const waiting: BlockStateV3[] = [];
     for await (const [id, r] of store.entries(V3_TABLES.blockState)) {
       if (r.seq >= this.nextSeq) this.nextSeq = r.seq + 1;
-      if (!r.validation && !r.confirmed) this.unconfirmedUserBlocks++;
+      const final = r.confirmed || r.orphaned === true;
+      if (!r.validation && !final) this.unconfirmedUserBlocks++;
       const b = blockFromRecord(id, r);
-      if (!r.confirmed) this.blocks.set(key(id), b);
-      else if (this.tips.has(key(id))) this.admit(b);
+      if (!final) {
+        this.blocks.set(key(id), b);
+        if (!r.accepted) waiting.push(b);
+      } else if (this.tips.has(key(id))) this.admit(b);
       else if (latest.push(b) > 2 * max) latest = latest.sort(newestFirst).slice(0, max);
     }
     for (const b of latest.sort(newestFirst).slice(0, max).reverse()) this.admit(b);
+    for (const b of waiting.sort((x, y) => x.seq - y.seq)) this.unaccepted.add(key(b.id));
   }
 
   /** Puts a confirmed block's state back in memory (it leaves again with the oldest, see `trim`). */
@@ -202,8 +219,9 @@ export class V3Dag {
     return this.blocks.get(key(id));
   }
 
-  static stateName(b: BlockStateV3): BlockStateNameV3 {
-    return b.confirmed ? 'confirmed' : b.accepted ? 'accepted' : 'pending';
+  /** Whether a block in memory is orphaned (a new block must not name it as a parent). */
+  isOrphaned(id: Uint8Array): boolean {
+    return this.blocks.get(key(id))?.orphaned === true;
   }
 
   /**
@@ -247,7 +265,7 @@ export class V3Dag {
     id: Uint8Array,
     bytes: Uint8Array,
     block: BlockV3,
-    checked: { seat: number; slot: number; transactionId?: string },
+    checked: { seat: number; slot: number; commitmentSlot: number; transactionId?: string },
     batch: StoreBatch,
   ): BlockStateV3 {
     const k = key(id);
@@ -264,9 +282,11 @@ export class V3Dag {
       issuingTime: block.header.issuingTime,
       validation: body.type === 1,
       seq: this.nextSeq++,
+      commitmentSlot: checked.commitmentSlot,
     };
     if (checked.transactionId !== undefined) state.transactionId = checked.transactionId;
     this.blocks.set(k, state);
+    this.unaccepted.add(k);
     if (!state.validation) this.unconfirmedUserBlocks++;
     batch.put(TABLES.blocks, id, bytes);
     indexBlockSlot(batch, id, state.slot);
@@ -288,6 +308,7 @@ export class V3Dag {
     outcome.changed.add(k);
     for (const a of outcome.accepted) {
       const b = this.blocks.get(a)!;
+      this.unaccepted.delete(a);
       if (b.slot > this.statusRecord.latestAcceptedBlockSlot) this.statusRecord.latestAcceptedBlockSlot = b.slot;
       if (b.issuingTime > BigInt(this.statusRecord.acceptedTangleTime))
         this.statusRecord.acceptedTangleTime = b.issuingTime.toString();
@@ -312,5 +333,35 @@ export class V3Dag {
   persist(changed: Iterable<string>, batch: StoreBatch): void {
     for (const c of changed) batch.put(V3_TABLES.blockState, this.blocks.get(c)!.id, blockRecord(this.blocks.get(c)!));
     batch.put(V3_TABLES.meta, 'status', JSON.stringify(this.statusRecord));
+  }
+
+  /**
+   * Orphans what the commitment of the slots up to `slot` leaves out (see the file comment): the unaccepted blocks of
+   * those slots and every unaccepted block with an orphaned strong parent. Their states go into `batch`; an orphaned
+   * tip leaves the tips and its parents that are not orphaned become tips again. Returns the blocks it orphaned.
+   */
+  orphan(slot: number, batch: StoreBatch): BlockStateV3[] {
+    const out: BlockStateV3[] = [];
+    for (const k of this.unaccepted) {
+      const b = this.blocks.get(k)!;
+      if (b.slot > slot && !b.parents.some((p) => this.blocks.get(p)?.orphaned === true)) continue;
+      b.orphaned = true;
+      this.unaccepted.delete(k);
+      if (!b.validation) this.unconfirmedUserBlocks--;
+      this.confirmedInMemory.push(k);
+      batch.put(V3_TABLES.blockState, b.id, blockRecord(b));
+      out.push(b);
+    }
+    for (const b of out) {
+      if (!this.tips.delete(key(b.id))) continue;
+      batch.del(V3_TABLES.tips, b.id);
+      for (const p of b.parents) {
+        const parent = this.blocks.get(p);
+        if (parent === undefined || parent.orphaned || this.tips.has(p)) continue;
+        this.tips.add(p);
+        batch.put(V3_TABLES.tips, parent.id, null);
+      }
+    }
+    return out;
   }
 }

@@ -2,8 +2,9 @@
  * The node's IOTA 2.0 (v3) part, composed of:
  *   network.ts           the fixed facts of the network (from its genesis section)
  *   intake.ts            reading a submission and the node-level checks of a block
- *   dag.ts               the DAG: block states, tips, acceptance / confirmation by the committee's votes
- * (core/v3/consensus)
+ *   dag.ts               the DAG: block states, tips, acceptance / confirmation by the votes, orphans
+ *   commitments.ts       slot commitments (made as the clock makes slots committable) and the finalized slot
+ *   states.ts            block and transaction states as iota-core serves them
  *   ledger.ts            the v3 ledger (core/v3/ledger): outputs, transactions, Mana, the included-block rule
  *   validation-block.ts  the validation blocks of the built-in validator
  *   info.ts              the info and issuance JSON
@@ -11,10 +12,12 @@
  *
  * Every change (a submitted block or a validation block) runs alone (one queue) and is written in ONE store batch:
  * the block, its state, the tips, the states the committee vote changed, the ledger effects of what became
- * confirmed and the status. The states votes still work on are kept in memory (dag.ts: the unconfirmed blocks, the
- * tips and the latest confirmed ones, within V3DagLimits); older ones are read from the store.
+ * confirmed, the finalized slot and the status. Before every change and read the queue first commits the slots the
+ * clock made committable (commitments.ts, its own batches), so blocks meet the commitments of now. The states votes
+ * still work on are kept in memory (dag.ts: the unconfirmed blocks, the tips and the latest confirmed ones, within
+ * V3DagLimits); older ones are read from the store.
  */
-import { fromHex0x, toHex0x } from '../../core/bytes.ts';
+import { toHex0x } from '../../core/bytes.ts';
 import type { NodeStore } from '../../core/store/index.ts';
 import {
   blockIdV3,
@@ -28,32 +31,20 @@ import {
   type SlotCommitmentV3,
 } from '../../core/v3/index.ts';
 import { NodeError } from '../support/errors.ts';
-import { V3Dag, type BlockStateNameV3, type V3DagLimits } from './dag.ts';
+import { V3Commitments, type CommitmentEntryV3 } from './commitments.ts';
+import { V3Dag, type V3DagLimits } from './dag.ts';
 import { genesisV3FromJson, genesisV3ToJson, type GenesisAccountV3, type GenesisV3 } from './genesis-v3.ts';
 import { infoJsonV3, issuanceJsonV3 } from './info.ts';
 import { checkBlockV3, readSubmissionV3 } from './intake.ts';
 import { V3Ledger } from './ledger.ts';
 import { key, V3Network } from './network.ts';
-import {
-  ensureSlotIndex,
-  prunedNoteV3,
-  pruneSlotEntries,
-  readPruningV3,
-  slotEntriesBefore,
-  V3_PRUNE_BATCH,
-  writePruningV3,
-  type V3PruneProgress,
-} from './pruning.ts';
-import {
-  V3_TABLES,
-  type PruningRecordV3,
-  type SlotBlockKey,
-  type TransactionRecord,
-  type TransactionStateV3,
-} from './tables.ts';
+import { ensureSlotIndex, prunedNoteV3, pruneByTimeV3, readPruningV3, type V3PruneProgress } from './pruning.ts';
+import { blockStateNameV3, transactionMetadataV3, type BlockMetadataV3, type CommitmentViewV3 } from './states.ts';
+import { V3_TABLES, type PruningRecordV3, type TransactionRecord } from './tables.ts';
 import { validationBlockV3 } from './validation-block.ts';
 
-export { MAX_STRONG_PARENTS_V3, type BlockStateNameV3 } from './dag.ts';
+export { MAX_STRONG_PARENTS_V3 } from './dag.ts';
+export type { BlockMetadataV3, BlockStateNameV3, TransactionStateNameV3 } from './states.ts';
 export { MAX_FUTURE_NS } from './intake.ts';
 export type { V3PruneProgress } from './pruning.ts';
 
@@ -61,12 +52,6 @@ export type { V3PruneProgress } from './pruning.ts';
 export interface V3PruneTarget {
   milestoneIndex: number;
   timestamp: number;
-}
-
-export interface BlockMetadataV3 {
-  blockId: Uint8Array;
-  blockState: BlockStateNameV3;
-  transaction?: { transactionId: Uint8Array; state: TransactionStateV3; failureReason?: string };
 }
 
 export class V3Engine {
@@ -82,6 +67,7 @@ export class V3Engine {
   private readonly now: () => number;
   private readonly dag: V3Dag;
   private readonly ledger: V3Ledger;
+  private readonly commitments: V3Commitments;
   private queue: Promise<unknown> = Promise.resolve();
   private broken: Error | undefined;
   /** Where pruning by time stands (undefined: never pruned). */
@@ -101,6 +87,7 @@ export class V3Engine {
     this.seats = network.seats;
     this.dag = new V3Dag(network, limits);
     this.ledger = new V3Ledger(network, store);
+    this.commitments = new V3Commitments(network, store);
   }
 
   /** Records a v3 genesis in a store that has none (its outputs, the genesis block as the one tip); idempotent. */
@@ -109,6 +96,7 @@ export class V3Engine {
     const batch = store.batch();
     V3Ledger.recordGenesis(genesis, batch);
     V3Dag.recordGenesis(genesis, batch);
+    V3Commitments.recordGenesis(new V3Network(genesis), batch);
     batch.put(V3_TABLES.meta, 'genesis', JSON.stringify(genesisV3ToJson(genesis)));
     await batch.commit({ sync: true });
   }
@@ -130,6 +118,8 @@ export class V3Engine {
     engine.pruning = await readPruningV3(store);
     await engine.dag.load(store);
     await engine.ledger.load();
+    await engine.commitments.load();
+    await engine.read(() => undefined);
     return engine;
   }
 
@@ -154,7 +144,21 @@ export class V3Engine {
    * transaction is applied.
    */
   read<T>(fn: () => T | Promise<T>): Promise<T> {
-    return this.exclusive(async () => fn());
+    return this.exclusive(async () => {
+      await this.commitSlots();
+      return fn();
+    });
+  }
+
+  /** Commits the slots the clock made committable (commitments.ts); in the queue. A failure stops the engine. */
+  private async commitSlots(): Promise<void> {
+    try {
+      await this.commitments.catchUp(this.nowNs(), this.dag, this.ledger);
+      this.dag.trim();
+    } catch (e) {
+      this.broken = e as Error;
+      throw e;
+    }
   }
 
   /** Waits for changes under way. */
@@ -167,7 +171,10 @@ export class V3Engine {
   /** Submits a complete signed block (binary or JSON); returns its ID. A resubmitted block answers its ID again. */
   async submit(block: { raw: Uint8Array } | { json: string }): Promise<Uint8Array> {
     const { bytes, block: decoded } = readSubmissionV3(block, this.params);
-    return this.exclusive(() => this.attach(bytes, decoded));
+    return this.exclusive(async () => {
+      await this.commitSlots();
+      return this.attach(bytes, decoded);
+    });
   }
 
   private async attach(bytes: Uint8Array, block: BlockV3): Promise<Uint8Array> {
@@ -184,6 +191,7 @@ export class V3Engine {
       network: this.network,
       dag: this.dag,
       ledger: this.ledger,
+      commitments: this.commitments,
       nowNs: this.nowNs(),
       pruned: this.pruning,
     });
@@ -195,12 +203,16 @@ export class V3Engine {
         id,
         bytes,
         block,
-        { seat: checked.seat, slot: checked.slot, transactionId: tx?.txKey },
+        { seat: checked.seat, slot: checked.slot, commitmentSlot: checked.commitmentSlot, transactionId: tx?.txKey },
         batch,
       );
       if (tx !== undefined) this.ledger.addAttachment(tx.txKey, id, tx.isNew, batch);
       const outcome = this.dag.vote(state);
-      if (outcome.confirmed.length > 0) await this.ledger.applyConfirmed(this.dag.confirm(outcome.confirmed), batch);
+      if (outcome.confirmed.length > 0) {
+        const confirmed = this.dag.confirm(outcome.confirmed);
+        await this.ledger.applyConfirmed(confirmed, batch);
+        this.commitments.confirmed(confirmed, batch);
+      }
       this.dag.persist(outcome.changed, batch);
       // confirmations (and the ledger changes they carry) are synced to disk; other attaches are not waited for
       await batch.commit({ sync: outcome.confirmed.length > 0 });
@@ -214,50 +226,31 @@ export class V3Engine {
 
   // ---------------------------------------------------------------- pruning by time (pruning.ts)
 
-  /**
-   * Prunes the confirmed blocks of the slots before the slot of `target`'s timestamp, and what goes with them (a run
-   * to a higher slot recorded before, and interrupted, is finished instead). The boundary is recorded first; then
-   * bounded batches, each alone in the change queue (no attach or read sees half a batch), `afterBatch` after each
-   * (throwing there ends the run; the next one finishes it).
-   */
+  /** Prunes the final blocks of the slots before the slot of `target`'s timestamp (pruning.ts `pruneByTimeV3`). */
   async prune(
     target: V3PruneTarget,
     options: { batch?: number; afterBatch?: (p: Readonly<V3PruneProgress>) => void | Promise<void> } = {},
   ): Promise<V3PruneProgress> {
-    const size = options.batch ?? V3_PRUNE_BATCH;
     const slot = slotFromTime(BigInt(target.timestamp) * 1_000_000_000n, this.params);
-    const record = await this.exclusive(async () => {
-      if (this.pruning !== undefined && this.pruning.slot >= slot) return this.pruning;
-      const next: PruningRecordV3 = { slot, milestoneIndex: target.milestoneIndex };
-      const batch = this.store.batch();
-      writePruningV3(batch, next);
-      await batch.commit({ sync: true });
-      this.pruning = next;
-      return next;
-    });
-    const progress: V3PruneProgress = { slot: record.slot, blocks: 0, transactions: 0, outputs: 0, batches: 0 };
-    let after: SlotBlockKey | undefined;
-    for (;;) {
-      const scanned = await this.exclusive(async () => {
-        const entries = await slotEntriesBefore(this.store, record.slot, after, size);
-        if (entries.length === 0) return 0;
-        const batch = this.store.batch();
-        const gone = await pruneSlotEntries(this.store, batch, entries, this.params);
-        if (batch.length > 0) await batch.commit({ sync: false });
-        this.dag.forget(gone.blocks);
-        this.ledger.forget(gone.transactions, gone.outputs);
-        after = entries[entries.length - 1];
-        progress.blocks += gone.blocks.length;
-        progress.transactions += gone.transactions.length;
-        progress.outputs += gone.outputs.length;
-        return entries.length;
-      });
-      if (scanned === 0) break;
-      progress.batches++;
-      await options.afterBatch?.(progress);
-      if (scanned < size) break;
-    }
-    return progress;
+    return pruneByTimeV3(
+      {
+        store: this.store,
+        params: this.params,
+        inQueue: (fn) => this.exclusive(fn),
+        commitSlots: () => this.commitSlots(),
+        latestCommittedSlot: () => this.commitments.latestSlot,
+        record: () => this.pruning,
+        setRecord: (r) => {
+          this.pruning = r;
+        },
+        forget: (gone) => {
+          this.dag.forget(gone.blocks);
+          this.ledger.forget(gone.transactions, gone.outputs);
+        },
+      },
+      { slot, milestoneIndex: target.milestoneIndex },
+      options,
+    );
   }
 
   /** Where pruning by time stands (undefined: never pruned). */
@@ -290,13 +283,12 @@ export class V3Engine {
   /** Issues one signed validation block per seat the node holds a seed for, over the current tips. */
   issueValidationBlocks(): Promise<Uint8Array[]> {
     return this.exclusive(async () => {
+      await this.commitSlots();
       const ids: Uint8Array[] = [];
       for (const seat of this.validatorSeats) {
         const parents = this.selectTips();
-        const block = validationBlockV3(this.network, seat, parents, {
-          nowNs: this.nowNs(),
-          latestParentTime: this.dag.latestParentTime(parents),
-        });
+        const times = { nowNs: this.nowNs(), latestParentTime: this.dag.latestParentTime(parents) };
+        const block = validationBlockV3(this.network, seat, parents, times, this.commitments);
         ids.push(await this.attach(encodeBlockV3(block), block));
       }
       return ids;
@@ -328,17 +320,20 @@ export class V3Engine {
     return JSON.stringify(blockToJsonV3(decodeBlockV3(raw, this.params)));
   }
 
+  /** A block's state and its transaction's (states.ts). */
   async blockMetadata(id: Uint8Array): Promise<BlockMetadataV3> {
     const b = await this.dag.stored(id, this.store);
     if (b === undefined) throw this.notFound(`block not found: ${toHex0x(id)}`, id);
-    const md: BlockMetadataV3 = { blockId: id, blockState: V3Dag.stateName(b) };
-    if (b.transactionId !== undefined) {
-      // No record: it went with the transaction's included block, pruned; only a confirmed transaction has one.
-      const t = this.ledger.transaction(b.transactionId) ?? { state: 'confirmed' };
-      md.transaction = { transactionId: fromHex0x(b.transactionId), state: t.state };
-      if (t.failureReason !== undefined) md.transaction.failureReason = t.failureReason;
-    }
+    const md: BlockMetadataV3 = { blockId: id, blockState: blockStateNameV3(b, this.view) };
+    const t = b.transactionId;
+    if (t !== undefined)
+      md.transaction = await transactionMetadataV3(t, this.ledger.transaction(t), this.store, this.view);
     return md;
+  }
+
+  private get view(): CommitmentViewV3 {
+    const c = this.commitments;
+    return { latestCommittedSlot: c.latestSlot, latestFinalizedSlot: c.latestFinalizedSlot };
   }
 
   /**
@@ -366,12 +361,38 @@ export class V3Engine {
 
   /** `/api/core/v3/info` (name, version and base token come from the service). */
   info(node: { name: string; version: string; baseToken: object }): Record<string, unknown> {
-    return infoJsonV3(this.network, this.dag.status, this.nowNs(), node);
+    return infoJsonV3(this.network, this.dag.status, this.commitments, this.nowNs(), node);
   }
 
   /** `/api/core/v3/blocks/issuance`: what a client needs to build a block. */
   issuance(): Record<string, unknown> {
     const parents = this.selectTips();
-    return issuanceJsonV3(this.network, parents, this.dag.latestParentTime(parents));
+    return issuanceJsonV3(this.commitments, parents, this.dag.latestParentTime(parents));
+  }
+
+  // ---------------------------------------------------------------- slot commitments (commitments.ts)
+
+  /** The latest slot commitment and its ID (as of the last change or read: `read` commits up to the clock first). */
+  get latestCommitment(): Readonly<CommitmentEntryV3> {
+    return this.commitments.latest;
+  }
+
+  get latestCommitmentId(): Uint8Array {
+    return this.commitments.latest.id;
+  }
+
+  get latestFinalizedSlot(): number {
+    return this.commitments.latestFinalizedSlot;
+  }
+
+  /** The ID of the latest commitment a block of `blockSlot` may name (at most blockSlot − minCommittableAge). */
+  commitmentIdForSlot(blockSlot: number): Uint8Array {
+    return this.commitments.forBlockSlot(blockSlot).id;
+  }
+
+  /** A commitment of this node by its ID or its slot (undefined when it made none). */
+  commitment(idOrSlot: Uint8Array | number): Promise<CommitmentEntryV3 | undefined> {
+    const c = this.commitments;
+    return typeof idOrSlot === 'number' ? c.bySlot(idOrSlot) : c.byId(idOrSlot);
   }
 }

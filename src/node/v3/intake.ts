@@ -3,11 +3,17 @@
  * is attached (known issuer and its signature, issuing time, slot commitment, the body's rules for validation and
  * basic blocks, known parents issued earlier, and the ledger checks of a transaction it carries). A refused block
  * changes nothing. A parent the node does not hold in a slot it pruned is refused with a message naming the pruning.
+ *
+ * Slot commitments (commitments.ts; docs/protocol.md §V7.12): the block's slot must not be committed yet; its
+ * `slotCommitmentId` (and a Commitment context input) must lie in the committable-age window of the block's slot
+ * (TIP-46, core/v3/timing.ts) and be a commitment this node made; the Mana cost uses that commitment's reference
+ * Mana cost; an orphaned parent is refused (nothing may be accepted into a committed slot).
  */
 import { equalBytes, toHex0x } from '../../core/bytes.ts';
 import { reject } from '../../core/errors.ts';
 import {
   assertBlockSignatureV3,
+  checkBlockTimingV3,
   blockFromJsonV3,
   decodeBlockV3,
   encodeBlockV3,
@@ -17,8 +23,10 @@ import {
   transactionIdV3,
   type BlockV3,
   type ProtocolParametersV3,
+  type SlotCommitmentV3,
 } from '../../core/v3/index.ts';
 import { NodeError } from '../support/errors.ts';
+import type { V3Commitments } from './commitments.ts';
 import type { V3Dag } from './dag.ts';
 import type { V3Ledger } from './ledger.ts';
 import { key, type V3Network } from './network.ts';
@@ -47,6 +55,8 @@ export interface CheckedBlockV3 {
   slot: number;
   /** The issuer's seat, or -1. */
   seat: number;
+  /** The slot of the commitment the block names. */
+  commitmentSlot: number;
   /** The transaction the block carries (map key), and whether the node sees it for the first time. */
   transaction?: { txKey: string; isNew: boolean };
 }
@@ -55,9 +65,16 @@ export interface CheckedBlockV3 {
 export function checkBlockV3(
   bytes: Uint8Array,
   block: BlockV3,
-  ctx: { network: V3Network; dag: V3Dag; ledger: V3Ledger; nowNs: bigint; pruned?: PruningRecordV3 | undefined },
+  ctx: {
+    network: V3Network;
+    dag: V3Dag;
+    ledger: V3Ledger;
+    commitments: V3Commitments;
+    nowNs: bigint;
+    pruned?: PruningRecordV3 | undefined;
+  },
 ): CheckedBlockV3 {
-  const { network, dag, ledger } = ctx;
+  const { network, dag, ledger, commitments } = ctx;
   const { params } = network;
   const h = block.header;
   const issuer = network.account(h.issuerId);
@@ -78,6 +95,7 @@ export function checkBlockV3(
       `Cannot accept block: slot commitment slot ${commitmentSlot} is after the block slot ${slot}`,
       { field: 'header.slotCommitmentId' },
     );
+  const commitment = checkCommitments(block, slot, commitments, params);
   const body = block.body;
   const seat = network.seats.indexOf(issuer);
   if (body.type === 1) {
@@ -101,11 +119,13 @@ export function checkBlockV3(
         { field: 'body.highestSupportedVersion' },
       );
   } else {
-    const cost = manaCostV3(block, params.workScoreParameters, network.genesisCommitment.referenceManaCost);
+    const rmc = commitment.referenceManaCost;
+    const cost = manaCostV3(block, params.workScoreParameters, rmc);
     if (body.maxBurnedMana < cost)
       reject(
         'INVALID_FIELD',
-        `Cannot accept block: maxBurnedMana ${body.maxBurnedMana} is below the block's Mana cost ${cost}`,
+        `Cannot accept block: maxBurnedMana ${body.maxBurnedMana} is below the block's Mana cost ${cost} ` +
+          `(reference Mana cost ${rmc} of its slot commitment)`,
         { field: 'body.maxBurnedMana' },
       );
   }
@@ -124,6 +144,13 @@ export function checkBlockV3(
           : 'is unknown';
         reject('INVALID_FIELD', `Cannot accept block: parent ${toHex0x(p)} ${why}`, { field: `body.${name}` });
       }
+      if (dag.isOrphaned(p))
+        reject(
+          'INVALID_FIELD',
+          `Cannot accept block: parent ${toHex0x(p)} is orphaned: its slot ${slotOfId(p)} (or a parent's) was ` +
+            'committed without it being accepted',
+          { field: `body.${name}` },
+        );
       if (h.issuingTime <= parentTime)
         reject(
           'INVALID_FIELD',
@@ -133,7 +160,7 @@ export function checkBlockV3(
     }
   }
 
-  const checked: CheckedBlockV3 = { slot, seat };
+  const checked: CheckedBlockV3 = { slot, seat, commitmentSlot };
   if (body.type === 0 && body.payload?.type === 1) {
     const payload = body.payload;
     const tx = payload.transaction;
@@ -147,4 +174,44 @@ export function checkBlockV3(
     checked.transaction = { txKey, isNew: ledger.admit(payload, txKey, commitmentSlot) };
   }
   return checked;
+}
+
+/**
+ * The slot-commitment rules of a block of slot `slot` (see the file comment); returns the commitment it names.
+ */
+function checkCommitments(
+  block: BlockV3,
+  slot: number,
+  commitments: V3Commitments,
+  params: ProtocolParametersV3,
+): SlotCommitmentV3 {
+  const latest = commitments.latestSlot;
+  if (slot <= latest)
+    reject(
+      'INVALID_FIELD',
+      `Cannot accept block: its slot ${slot} is already committed (this node's latest commitment is of slot ` +
+        `${latest}): issue it at the current time`,
+      { field: 'header.issuingTime' },
+    );
+  checkBlockTimingV3(block, params);
+  const id = block.header.slotCommitmentId;
+  const named = commitments.known(id);
+  if (named === undefined) unknownCommitment(id, commitments, 'header.slotCommitmentId');
+  const body = block.body;
+  if (body.type === 0 && body.payload?.type === 1) {
+    const ci = body.payload.transaction.contextInputs.find((c) => c.type === 0);
+    if (ci?.type === 0 && commitments.known(ci.commitmentId) === undefined)
+      unknownCommitment(ci.commitmentId, commitments, 'body.payload.transaction.contextInputs[0].commitmentId');
+  }
+  return named;
+}
+
+function unknownCommitment(id: Uint8Array, commitments: V3Commitments, field: string): never {
+  const cSlot = slotOfId(id);
+  const latest = commitments.latest;
+  const why =
+    cSlot > latest.commitment.slot
+      ? `this node has committed slots up to ${latest.commitment.slot} only`
+      : `it is not this node's commitment of slot ${cSlot} (the latest is ${toHex0x(latest.id)})`;
+  return reject('INVALID_FIELD', `Cannot accept block: slot commitment ${toHex0x(id)} is unknown: ${why}`, { field });
 }

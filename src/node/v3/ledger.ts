@@ -13,6 +13,10 @@
  * double spend) is marked failed and never gets an included block. Transactions confirmed by the same vote are
  * applied in the order of their chosen attachments (slot, then arrival), so of two conflicting transactions
  * confirmed together the one attached in the earlier slot (then: received first) wins.
+ *
+ * Slot commitments (commitments.ts) cover the applied transactions: the commitment of slot S takes every applied
+ * transaction not covered yet whose included block is in slot S or earlier (`takeMutations`), and the record notes
+ * S as its `committedSlot`. A failure carries iota.go's numeric reason (api/core.go; docs/protocol.md §V7.12).
  */
 import { fromHex0x, toHex0x } from '../../core/bytes.ts';
 import type { NodeStore, StoreBatch } from '../../core/store/index.ts';
@@ -25,7 +29,11 @@ import {
   type OutputV3,
   type SignedTransactionPayloadV3,
 } from '../../core/v3/index.ts';
-import { transactionFailureV3, type ResolvedInputV3 } from '../../core/v3/ledger/semantic.ts';
+import {
+  transactionFailureV3,
+  type ResolvedInputV3,
+  type TransactionFailureCodeV3,
+} from '../../core/v3/ledger/semantic.ts';
 import { NodeError } from '../support/errors.ts';
 import type { BlockStateV3 } from './dag.ts';
 import { genesisOutputIdsV3, type GenesisV3 } from './genesis-v3.ts';
@@ -44,6 +52,33 @@ function outputRecord(o: OutputState): OutputRecord {
   return r;
 }
 
+/** iota.go `TransactionFailureReason` numbers (api/core.go) of the ledger's failures. */
+export const TX_FAILURE_V3 = Object.freeze({
+  conflictRejected: 1,
+  inputCreationAfterTxCreation: 4,
+  unlockSignatureInvalid: 5,
+  commitmentInputReferenceInvalid: 9,
+  inputOutputBaseTokenMismatch: 14,
+  inputOutputManaMismatch: 16,
+  semanticValidationFailed: 255,
+} as const);
+
+const FAILURE_CODES: Record<TransactionFailureCodeV3, number> = {
+  UNSUPPORTED: TX_FAILURE_V3.semanticValidationFailed,
+  COMMITMENT_INPUT: TX_FAILURE_V3.commitmentInputReferenceInvalid,
+  INPUT_CREATION_SLOT: TX_FAILURE_V3.inputCreationAfterTxCreation,
+  UNLOCK_INVALID: TX_FAILURE_V3.unlockSignatureInvalid,
+  BASE_TOKEN_MISMATCH: TX_FAILURE_V3.inputOutputBaseTokenMismatch,
+  MANA_INSUFFICIENT: TX_FAILURE_V3.inputOutputManaMismatch,
+  UNKNOWN_ACCOUNT: TX_FAILURE_V3.semanticValidationFailed,
+};
+
+/** Why a transaction cannot be applied: iota.go's reason number and the node's message. */
+interface LedgerFailure {
+  code: number;
+  message: string;
+}
+
 /** A confirmed block as the ledger sees it: which transaction it carries, where and when it arrived. */
 export type AttachmentV3 = Pick<BlockStateV3, 'id' | 'slot' | 'seq' | 'transactionId'>;
 
@@ -53,6 +88,10 @@ export class V3Ledger {
   private readonly outputs = new Map<string, OutputState>();
   private readonly transactions = new Map<string, TransactionRecord>();
   private readonly accountMana = new Map<string, bigint>();
+  /** Applied transactions no slot commitment covers yet -> the slot of their included block. */
+  private readonly uncommitted = new Map<string, number>();
+  /** The lowest slot in `uncommitted` (or a lower bound of it); +Infinity when empty. */
+  private earliestUncommitted = Number.POSITIVE_INFINITY;
 
   constructor(network: V3Network, store: NodeStore) {
     this.network = network;
@@ -77,7 +116,11 @@ export class V3Ledger {
       if (r.spentBy !== undefined) o.spentBy = r.spentBy;
       this.outputs.set(key(id), o);
     }
-    for await (const [id, r] of this.store.entries(V3_TABLES.transactions)) this.transactions.set(key(id), r);
+    for await (const [id, r] of this.store.entries(V3_TABLES.transactions)) {
+      this.transactions.set(key(id), r);
+      if (r.state === 'confirmed' && r.committedSlot === undefined && r.includedBlockId !== undefined)
+        this.noteUncommitted(key(id), slotOfId(fromHex0x(r.includedBlockId)));
+    }
     for await (const [id, m] of this.store.entries(V3_TABLES.accountMana)) this.accountMana.set(key(id), m);
   }
 
@@ -96,7 +139,8 @@ export class V3Ledger {
       );
     if (known !== undefined) return false;
     const failure = this.failure(payload, txKey, blockCommitmentSlot);
-    if (failure !== undefined) throw new NodeError('INVALID_REQUEST', `invalid transaction ${txKey}: ${failure}`);
+    if (failure !== undefined)
+      throw new NodeError('INVALID_REQUEST', `invalid transaction ${txKey}: ${failure.message}`);
     return true;
   }
 
@@ -111,27 +155,41 @@ export class V3Ledger {
   }
 
   /** Why the transaction cannot be applied to the ledger as it is, or undefined when it can. */
-  private failure(payload: SignedTransactionPayloadV3, txKey: string, blockCommitmentSlot: number): string | undefined {
+  private failure(
+    payload: SignedTransactionPayloadV3,
+    txKey: string,
+    blockCommitmentSlot: number,
+  ): LedgerFailure | undefined {
     const inputs = this.resolveInputs(payload, txKey);
-    if (typeof inputs === 'string') return inputs;
+    if (!Array.isArray(inputs)) return inputs;
     const ctx = {
       params: this.network.params,
       blockCommitmentSlot,
       isKnownAccount: (id: Uint8Array) => this.network.account(id) !== undefined,
     };
     const failure = transactionFailureV3(payload, inputs, ctx);
-    return failure && `${failure.code}: ${failure.reason}`;
+    return failure && { code: FAILURE_CODES[failure.code], message: `${failure.code}: ${failure.reason}` };
   }
 
-  /** The consumed outputs, or why they cannot be consumed (unknown, or spent by another transaction). */
-  private resolveInputs(payload: SignedTransactionPayloadV3, txKey: string): ResolvedInputV3[] | string {
+  /**
+   * The consumed outputs, or why they cannot be consumed: unknown (reason 255), or spent by another transaction (the
+   * loser of a double spend: 1, conflict rejected).
+   */
+  private resolveInputs(payload: SignedTransactionPayloadV3, txKey: string): ResolvedInputV3[] | LedgerFailure {
     const out: ResolvedInputV3[] = [];
     for (const [i, input] of payload.transaction.inputs.entries()) {
       const oid = key(outputIdV3(input.transactionId, input.transactionOutputIndex));
       const o = this.outputs.get(oid);
-      if (o === undefined) return `input ${i} (${oid}) is not an output of the confirmed ledger`;
+      if (o === undefined)
+        return {
+          code: TX_FAILURE_V3.semanticValidationFailed,
+          message: `input ${i} (${oid}) is not an output of the confirmed ledger`,
+        };
       if (o.spentBy !== undefined && o.spentBy !== txKey)
-        return `input ${i} (${oid}) is already spent by transaction ${o.spentBy} (double spend)`;
+        return {
+          code: TX_FAILURE_V3.conflictRejected,
+          message: `input ${i} (${oid}) is already spent by transaction ${o.spentBy} (double spend)`,
+        };
       out.push({ output: o.output, creationSlot: o.creationSlot });
     }
     return out;
@@ -159,10 +217,11 @@ export class V3Ledger {
       const failure = this.failure(payload, txKey, slotOfId(decoded.header.slotCommitmentId));
       let next: TransactionRecord;
       if (failure !== undefined) {
-        next = { state: 'failed', failureReason: failure };
+        next = { state: 'failed', failureCode: failure.code, failureReason: failure.message };
       } else {
         next = { state: 'confirmed', includedBlockId: key(block.id) };
         this.applyTransaction(payload, txKey, batch);
+        this.noteUncommitted(txKey, block.slot);
       }
       this.transactions.set(txKey, next);
       batch.put(V3_TABLES.transactions, fromHex0x(txKey), next);
@@ -191,12 +250,43 @@ export class V3Ledger {
     }
   }
 
+  private noteUncommitted(txKey: string, includedSlot: number): void {
+    this.uncommitted.set(txKey, includedSlot);
+    if (includedSlot < this.earliestUncommitted) this.earliestUncommitted = includedSlot;
+  }
+
+  /**
+   * The mutations the commitment of `slot` covers: every applied transaction not covered yet whose included block is
+   * in `slot` or earlier; their records note `slot` (into `batch`). Returns their IDs.
+   */
+  takeMutations(slot: number, batch: StoreBatch): Uint8Array[] {
+    const out: Uint8Array[] = [];
+    if (this.earliestUncommitted > slot) return out; // most slots: nothing due, no walk
+    this.earliestUncommitted = Number.POSITIVE_INFINITY;
+    for (const [txKey, includedSlot] of this.uncommitted) {
+      if (includedSlot > slot) {
+        this.earliestUncommitted = Math.min(this.earliestUncommitted, includedSlot);
+        continue;
+      }
+      this.uncommitted.delete(txKey);
+      const rec = this.transactions.get(txKey);
+      if (rec === undefined) continue;
+      rec.committedSlot = slot;
+      batch.put(V3_TABLES.transactions, fromHex0x(txKey), rec);
+      out.push(fromHex0x(txKey));
+    }
+    return out;
+  }
+
   /**
    * Forgets what pruning deleted (pruning.ts): the records of transactions whose included block went, the outputs they
    * spent.
    */
   forget(transactions: readonly string[], outputs: readonly Uint8Array[]): void {
-    for (const t of transactions) this.transactions.delete(t);
+    for (const t of transactions) {
+      this.transactions.delete(t);
+      this.uncommitted.delete(t);
+    }
     for (const o of outputs) this.outputs.delete(key(o));
   }
 

@@ -5,6 +5,7 @@
  */
 import { toHex0x } from '../../core/bytes.ts';
 import {
+  genesisSlotCommitmentV3,
   networkIdFromName,
   protocolParametersHashV3,
   slotCommitmentIdV3,
@@ -37,14 +38,7 @@ export class V3Network {
     this.params = genesis.protocolParameters;
     this.networkId = networkIdFromName(this.params.networkName);
     this.genesisBlockId = genesisBlockIdV3(this.params);
-    this.genesisCommitment = {
-      protocolVersion: this.params.version,
-      slot: this.params.genesisSlot,
-      previousCommitmentId: new Uint8Array(36),
-      rootsId: new Uint8Array(32),
-      cumulativeWeight: 0n,
-      referenceManaCost: this.params.congestionControlParameters.minReferenceManaCost,
-    };
+    this.genesisCommitment = genesisSlotCommitmentV3(this.params);
     this.genesisCommitmentId = slotCommitmentIdV3(this.genesisCommitment);
     this.genesisTimeNs = BigInt(this.params.genesisUnixTimestamp) * 1_000_000_000n;
     for (const a of genesis.accounts) this.accounts.set(key(a.accountId), a);

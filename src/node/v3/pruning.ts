@@ -1,9 +1,11 @@
 /**
  * Pruning of the v3 data by time (docs/decisions.md §27). When the v2 pruning index moves to P, the v3 data older than
- * milestone P's timestamp goes: with S the slot of that timestamp, every CONFIRMED block of a slot before S (an
+ * milestone P's timestamp goes: with S the slot of that timestamp (at most the slot after the latest commitment: an
+ * uncommitted slot's blocks are still to be committed), every CONFIRMED or ORPHANED block of a slot before S (an
  * unconfirmed one stays; dag.ts bounds them) with its bytes, state, tip entry, slot index entry and attachment entry;
- * when it was the included block of a transaction, that transaction's record and the outputs it spent. Unspent
- * outputs and the Mana allotted to accounts are always kept.
+ * when it was the included block of a transaction, that transaction's record and the outputs it spent; the slots'
+ * commitment roots (the commitments themselves stay, docs/decisions.md §36). Unspent outputs and the Mana allotted to
+ * accounts are always kept.
  *
  * The blocks are found through the slot index (`v3SlotBlocks`: slot ‖ block ID, written with every attach); a store
  * of the older layout builds it once on open. A run records its boundary first (v3Meta `pruning`), then deletes in
@@ -113,7 +115,7 @@ export async function pruneSlotEntries(
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!;
     const state = states[i];
-    if (state !== undefined && !state.confirmed) continue;
+    if (state !== undefined && !state.confirmed && state.orphaned !== true) continue;
     const id = e.blockId;
     batch.del(V3_TABLES.slotBlocks, e);
     if (state === undefined) continue; // an entry whose block is gone (not written so by the node): the entry goes
@@ -136,6 +138,79 @@ export async function pruneSlotEntries(
     out.blocks.push(id);
   }
   return out;
+}
+
+/** What a pruning run needs of the engine. */
+export interface V3PruneHost {
+  store: NodeStore;
+  params: ProtocolParametersV3;
+  /** Runs `fn` alone in the engine's change queue. */
+  inQueue<T>(fn: () => Promise<T>): Promise<T>;
+  /** Commits the slots the clock made committable (in the queue). */
+  commitSlots(): Promise<void>;
+  latestCommittedSlot(): number;
+  record(): PruningRecordV3 | undefined;
+  setRecord(r: PruningRecordV3): void;
+  /** The engine's memory forgets what a batch deleted. */
+  forget(gone: PrunedV3): void;
+}
+
+/**
+ * A pruning run to `target` (a run to a higher slot recorded before, and interrupted, is finished instead). The
+ * boundary is recorded first; then bounded batches, each alone in the change queue (no attach or read sees half a
+ * batch), `afterBatch` after each (throwing there ends the run; the next one finishes it); then the roots.
+ */
+export async function pruneByTimeV3(
+  host: V3PruneHost,
+  target: PruningRecordV3,
+  options: { batch?: number; afterBatch?: (p: Readonly<V3PruneProgress>) => void | Promise<void> } = {},
+): Promise<V3PruneProgress> {
+  const { store, params } = host;
+  const size = options.batch ?? V3_PRUNE_BATCH;
+  const record = await host.inQueue(async () => {
+    await host.commitSlots();
+    const known = host.record();
+    if (known !== undefined && known.slot >= target.slot) return known;
+    const batch = store.batch();
+    writePruningV3(batch, target);
+    await batch.commit({ sync: true });
+    host.setRecord(target);
+    return target;
+  });
+  const progress: V3PruneProgress = { slot: record.slot, blocks: 0, transactions: 0, outputs: 0, batches: 0 };
+  let after: SlotBlockKey | undefined;
+  // only committed slots: an uncommitted slot's accepted blocks are still to be committed (commitments.ts)
+  const bound = (): number => Math.min(record.slot, host.latestCommittedSlot() + 1);
+  for (;;) {
+    const scanned = await host.inQueue(async () => {
+      const entries = await slotEntriesBefore(store, bound(), after, size);
+      if (entries.length === 0) return 0;
+      const batch = store.batch();
+      const gone = await pruneSlotEntries(store, batch, entries, params);
+      if (batch.length > 0) await batch.commit({ sync: false });
+      host.forget(gone);
+      after = entries[entries.length - 1];
+      progress.blocks += gone.blocks.length;
+      progress.transactions += gone.transactions.length;
+      progress.outputs += gone.outputs.length;
+      return entries.length;
+    });
+    if (scanned === 0) break;
+    progress.batches++;
+    await options.afterBatch?.(progress);
+    if (scanned < size) break;
+  }
+  while ((await host.inQueue(() => pruneRootsBefore(store, bound(), size))) === size);
+  return progress;
+}
+
+/** Deletes up to `limit` commitment roots of the slots before `slot` (one batch); returns how many. */
+export async function pruneRootsBefore(store: NodeStore, slot: number, limit: number): Promise<number> {
+  const batch = store.batch();
+  for await (const s of store.keys(V3_TABLES.roots, { lt: slot, limit })) batch.del(V3_TABLES.roots, s);
+  const n = batch.length;
+  if (n > 0) await batch.commit({ sync: false });
+  return n;
 }
 
 /** The outputs the transaction in block `blockId` consumed whose records name it as their spender. */

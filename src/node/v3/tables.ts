@@ -17,8 +17,15 @@
  * |      |                   |                             | `pruning` (PruningRecordV3), `slotBlocks` (`built`:   |
  * |      |                   |                             | the slot index covers every block)                    |
  * | 0x26 | v3AccountMana     | len ‖ account ID            | Mana allotted to the account (u64 LE)                 |
+ * | 0x27 | v3Commitments     | slot (u32 BE)               | the slot's commitment, 89 bytes (docs/protocol.md     |
+ * |      |                   |                             | §V7.4); every slot from the genesis slot, kept        |
+ * | 0x28 | v3Roots           | slot (u32 BE)               | the slot's roots, 256 bytes (§V7.12); pruned with     |
+ * |      |                   |                             | the slot's blocks                                     |
+ *
+ * v3Meta also holds `commitments` (CommitmentsRecordV3: the latest finalized slot and the seats' attestations).
  */
 import {
+  bytesCodec,
   defineTable,
   emptyCodec,
   idKeyCodec,
@@ -40,6 +47,10 @@ export interface BlockStateRecord {
   validation: boolean;
   seq: number;
   transactionId?: string;
+  /** Slot of the block's `slotCommitmentId` (absent in records of the older layout). */
+  commitmentSlot?: number;
+  /** Not accepted when its slot (or a parent's) was committed: never accepted afterwards (commitments.ts). */
+  orphaned?: boolean;
 }
 
 export interface OutputRecord {
@@ -50,10 +61,30 @@ export interface OutputRecord {
 
 export type TransactionStateV3 = 'pending' | 'confirmed' | 'failed';
 
+/**
+ * A transaction as the ledger holds it: `confirmed` = applied (an attachment was confirmed), with its included block
+ * and, once a slot commitment covers it, the slot of that commitment (its state mutation root names the
+ * transaction); `failed` with iota.go's numeric failure reason and the node's message.
+ */
 export interface TransactionRecord {
   state: TransactionStateV3;
   includedBlockId?: string;
+  committedSlot?: number;
+  failureCode?: number;
   failureReason?: string;
+}
+
+/** The `commitments` record of v3Meta (commitments.ts). */
+export interface CommitmentsRecordV3 {
+  latestFinalizedSlot: number;
+  /** Each seat's latest attestation (its best accepted validation block in a committed slot). */
+  attestations: {
+    seat: number;
+    blockId: string;
+    commitmentSlot: number;
+    issuingTime: string;
+    bodyHash: string;
+  }[];
 }
 
 /**
@@ -97,6 +128,8 @@ export const V3_PREFIX = Object.freeze({
   meta: 0x25,
   accountMana: 0x26,
   slotBlocks: 0x20,
+  commitments: 0x27,
+  roots: 0x28,
 } as const);
 
 export const V3_TABLES = Object.freeze({
@@ -107,4 +140,6 @@ export const V3_TABLES = Object.freeze({
   meta: defineTable('v3Meta', V3_PREFIX.meta, utf8Codec, utf8Codec),
   accountMana: defineTable('v3AccountMana', V3_PREFIX.accountMana, idKeyCodec, u64Codec),
   slotBlocks: defineTable('v3SlotBlocks', V3_PREFIX.slotBlocks, slotBlockKeyCodec, emptyCodec),
+  commitments: defineTable('v3Commitments', V3_PREFIX.commitments, u32KeyCodec, bytesCodec),
+  roots: defineTable('v3Roots', V3_PREFIX.roots, u32KeyCodec, bytesCodec),
 });

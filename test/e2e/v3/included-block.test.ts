@@ -183,9 +183,13 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
     expect((await (await get(`/api/core/v3/blocks/${id1}`)).json().then(asJson)).header.issuerId).to.equal(
       toHex0x(USER.accountId),
     );
-    expect((await blockState(id1)).transactionMetadata).to.deep.equal({
+    // applied ('accepted'); 'committed' once the clock made the slot committable (10 one-second slots later)
+    const txMd = (await blockState(id1)).transactionMetadata;
+    expect(['accepted', 'committed']).to.include(txMd.transactionState);
+    expect(txMd).to.deep.equal({
       transactionId: txId,
-      transactionState: 'confirmed',
+      transactionState: txMd.transactionState,
+      earliestAttachmentSlot: slot1,
     });
   });
 

@@ -58,7 +58,7 @@ describe('v3 engine', () => {
       issuer: o.issuer ?? USER,
       parents: o.parents ?? [engine.genesisBlockId],
       issuingTime: o.time,
-      commitmentId: engine.genesisCommitmentId,
+      commitmentId: engine.latestCommitmentId,
       ...(o.payload ? { payload: o.payload } : {}),
       ...(o.maxBurnedMana !== undefined ? { maxBurnedMana: o.maxBurnedMana } : {}),
     });
@@ -154,7 +154,7 @@ describe('v3 engine', () => {
     await engine.issueValidationBlocks();
     await engine.issueValidationBlocks();
     expect(await state(lower)).to.equal('confirmed');
-    expect((await engine.blockMetadata(lower)).transaction?.state).to.equal('confirmed');
+    expect((await engine.blockMetadata(lower)).transaction?.state).to.equal('accepted');
     // ... but the included block stays the first confirmed attachment
     expect(toHex0x(engine.includedBlockId(txIdOf(tx)))).to.equal(toHex0x(first));
   });
@@ -171,7 +171,8 @@ describe('v3 engine', () => {
     expect(() => engine.includedBlockId(txIdOf(b))).to.throw(/transaction not included/);
     const md = (await engine.blockMetadata(idB)).transaction!;
     expect(md.state).to.equal('failed');
-    expect(md.failureReason).to.match(/already spent by transaction/);
+    expect(md.failureReason).to.equal(1); // iota.go TxFailureConflictRejected
+    expect(md.failureDetails).to.match(/already spent by transaction/);
     const c = spend(1001, 0, [basic(1_000_000_000n, key(73))]);
     const e = await rejection(engine.submit({ raw: block({ time: slotStartNs(params(), 1003), payload: c }) }));
     expect(e.message).to.match(/double spend/);
@@ -258,9 +259,9 @@ describe('v3 engine', () => {
         /parent 0x0707.* is unknown/,
       ],
       [
-        'not after the parent',
+        'in a committed slot (its slot commitment after its slot)',
         engine.submit({ raw: block({ time: BigInt(GENESIS_TIME) * NS }) }),
-        /is not after parent/,
+        /slot commitment slot 991 is after the block slot 1$/,
       ],
       [
         'too little maxBurnedMana',
@@ -281,11 +282,15 @@ describe('v3 engine', () => {
     expect((await rejection(engine.submit({ raw: forged }))).message).to.match(/signature/);
     expect(engine.hasUnconfirmedBlocks).to.equal(false);
     expect(engine.selectTips().map(toHex0x)).to.deep.equal([toHex0x(engine.genesisBlockId)]);
+    // not after the parent (a block of a slot not committed yet, on a parent issued at the same time)
+    const parent = await engine.submit({ raw: block({ time: t }) });
+    const e = await rejection(engine.submit({ raw: block({ time: t, parents: [parent] }) }));
+    expect(e.message).to.match(/is not after parent/);
   });
 
   it('allotments with a commitment input credit the account; Mana decays and is generated per TIP-39', async () => {
     const tx = spend(1001, 0, [basic(1_000_000_000n, key(70), 1000n)], {
-      contextInputs: [{ type: 0, commitmentId: engine.genesisCommitmentId }],
+      contextInputs: [{ type: 0, commitmentId: engine.latestCommitmentId }],
       allotments: [{ accountId: USER.accountId, mana: 25n }],
     });
     await engine.submit({ raw: block({ time: slotStartNs(params(), 1001), payload: tx }) });
@@ -294,7 +299,7 @@ describe('v3 engine', () => {
     expect(engine.transactionState(txIdOf(tx))?.state).to.equal('confirmed');
     expect(engine.allottedMana(USER.accountId)).to.equal(25n);
     const unknown = spend(1001, 1, undefined, {
-      contextInputs: [{ type: 0, commitmentId: engine.genesisCommitmentId }],
+      contextInputs: [{ type: 0, commitmentId: engine.latestCommitmentId }],
       allotments: [{ accountId: new Uint8Array(32).fill(4), mana: 1n }],
     });
     expect(
@@ -344,7 +349,7 @@ describe('v3 engine', () => {
           issuer: USER,
           parents: [n.engine.genesisBlockId],
           issuingTime: slotStartNs(n.engine.params, 1001),
-          commitmentId: n.engine.genesisCommitmentId,
+          commitmentId: n.engine.latestCommitmentId,
           payload: tx,
         }),
       });

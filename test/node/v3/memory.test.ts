@@ -24,7 +24,7 @@ describe('v3 engine: bounded memory', function () {
       issuer: USER,
       parents,
       issuingTime: BigInt(nowMs) * 1_000_000n,
-      commitmentId: engine.genesisCommitmentId,
+      commitmentId: engine.latestCommitmentId,
     });
     return engine.submit({ raw });
   };

@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { toHex0x } from '../../../src/core/bytes.ts';
 import { ProtocolError } from '../../../src/core/errors.ts';
 import { MemoryKeyValueStore, NodeStore, TABLES } from '../../../src/core/store/index.ts';
-import { idWithSlot, outputIdV3, type SignedTransactionPayloadV3 } from '../../../src/core/v3/index.ts';
+import { idWithSlot, outputIdV3, slotFromTime, type SignedTransactionPayloadV3 } from '../../../src/core/v3/index.ts';
 import { BlockView } from '../../../src/grpc/gen/node.ts';
 import { checkStore } from '../../../src/node/check/consistency.ts';
 import type { ComposedNode } from '../../../src/node/compose.ts';
@@ -31,7 +31,6 @@ import {
   GENESIS_TIME,
   inputOf,
   key,
-  NS,
   signedTx,
   slotStartNs,
   testGenesisV3,
@@ -66,6 +65,7 @@ async function leftovers(store: NodeStore, slot: number, genesisBlockId: Uint8Ar
   for await (const [id, r] of store.entries(V3_TABLES.blockState)) {
     states.set(toHex0x(id), r);
     if (r.confirmed && r.slot < slot) out.push(`blockState: confirmed block ${toHex0x(id)} of slot ${r.slot} is kept`);
+    if (r.orphaned && r.slot < slot) out.push(`blockState: orphaned block ${toHex0x(id)} of slot ${r.slot} is kept`);
   }
   let indexed = 0;
   for await (const k of store.keys(V3_TABLES.slotBlocks)) {
@@ -122,13 +122,14 @@ class Harness {
       issuer: USER,
       parents: o.parents ?? e.selectTips(),
       issuingTime: slotStartNs(e.params, o.slot),
-      commitmentId: e.genesisCommitmentId,
+      commitmentId: e.commitmentIdForSlot(o.slot),
       ...(o.payload ? { payload: o.payload } : {}),
     });
   }
 
-  submit(o: { slot: number; parents?: Uint8Array[]; payload?: SignedTransactionPayloadV3 }): Promise<Uint8Array> {
-    return this.engine.submit({ raw: this.bytes(o) });
+  /** Builds the block after the engine committed up to the clock (as a client reading the issuance route). */
+  async submit(o: { slot: number; parents?: Uint8Array[]; payload?: SignedTransactionPayloadV3 }): Promise<Uint8Array> {
+    return this.engine.submit({ raw: await this.engine.read(() => this.bytes(o)) });
   }
 
   /** Two validation rounds: everything submitted before is confirmed. */
@@ -181,17 +182,18 @@ describe('v3 pruning by time (engine)', function () {
       const rounds = await h.confirm();
       old = [b1, b2, b3, ...rounds];
       expect(toHex0x(engine.includedBlockId(txIdOf(tx1)))).to.equal(toHex0x(b1));
+      // an old block the committee never accepts: orphaned once its slot is committed, then final like the confirmed
+      pending = await h.submit({ slot: 1005, parents: [b2] });
       // newer: slots 1099-1100, tx1 attached once more (kept), tx2 spends the other genesis output
       h.at(1100);
       reattached = await h.submit({ slot: 1099, payload: tx1 });
       tx2 = h.spend(genesisOutputId(g, 1), WALLET, 1100);
       n1 = await h.submit({ slot: 1100, payload: tx2 });
       kept = [reattached, n1, ...(await h.confirm())];
-      // an old block that is not confirmed yet
-      pending = await h.submit({ slot: 1005, parents: [b2] });
-      for (const id of old) expect(await h.state(id), toHex0x(id)).to.equal('confirmed');
+      // the rounds of slot 1100 name the commitment of slot 1090: finalized up to there
+      for (const id of old) expect(await h.state(id), toHex0x(id)).to.equal('finalized');
       expect(await h.state(n1)).to.equal('confirmed');
-      expect(await h.state(pending)).to.equal('pending');
+      expect(await h.state(pending)).to.equal('orphaned');
     });
     after(() => h.engine.idle());
 
@@ -199,7 +201,7 @@ describe('v3 pruning by time (engine)', function () {
       const { engine, store, g } = h;
       expect(await h.leftovers()).to.have.length.above(0);
       const p = await engine.prune(TARGET);
-      expect(p).to.deep.include({ slot: S, blocks: old.length, transactions: 1, outputs: 1 });
+      expect(p).to.deep.include({ slot: S, blocks: old.length + 1, transactions: 1, outputs: 1 }); // + the orphan
       expect(await readPruningV3(store)).to.deep.equal({ slot: S, milestoneIndex: 7 });
       expect(await h.leftovers()).to.deep.equal([]);
       for (const id of old) {
@@ -219,8 +221,8 @@ describe('v3 pruning by time (engine)', function () {
       expect(engine.output(x)).to.deep.include({ spent: false });
       expect(engine.output(genesisOutputId(g, 1))).to.deep.include({ spent: true });
       expect(engine.output(outputIdV3(txIdOf(tx2), 0))).to.deep.include({ spent: false });
-      for (const id of [...kept, pending]) expect(await store.getBlock(id), toHex0x(id)).to.not.equal(undefined);
-      expect(await h.state(pending)).to.equal('pending');
+      for (const id of kept) expect(await store.getBlock(id), toHex0x(id)).to.not.equal(undefined);
+      expect(await store.getBlock(pending)).to.equal(undefined);
     });
 
     it('reads of pruned data answer NOT_FOUND saying they may have been pruned; kept data answers as before', async () => {
@@ -245,16 +247,15 @@ describe('v3 pruning by time (engine)', function () {
       // a kept attachment of a transaction whose included block was pruned: the transaction was confirmed
       expect(await engine.blockMetadata(reattached)).to.deep.include({
         blockState: 'confirmed',
-        transaction: { transactionId: txIdOf(tx1), state: 'confirmed' },
+        transaction: { transactionId: txIdOf(tx1), state: 'committed', earliestAttachmentSlot: 1099 },
       });
     });
 
     it('forgets the pruned blocks in memory: never offered as parents; a block naming one is refused naming the pruning', async () => {
       const { engine } = h;
-      expect(engine.blocksInMemory).to.equal(kept.length + 1);
+      expect(engine.blocksInMemory).to.equal(kept.length);
       const tips = engine.selectTips().map(toHex0x);
-      for (const id of old) expect(tips).to.not.include(toHex0x(id));
-      expect(tips).to.include(toHex0x(pending));
+      for (const id of [...old, pending]) expect(tips).to.not.include(toHex0x(id));
       h.at(1101);
       const e = await failure(h.submit({ slot: 1101, parents: [b1] }));
       expect(e).to.be.instanceOf(ProtocolError);
@@ -269,7 +270,7 @@ describe('v3 pruning by time (engine)', function () {
       expect(again.message).to.match(/is not an output of the confirmed ledger/);
     });
 
-    it('attaches and confirms new blocks afterwards, spending an output of a pruned transaction; the next run takes what got confirmed since', async () => {
+    it('attaches and confirms new blocks afterwards, spending an output of a pruned transaction; none joins old slots', async () => {
       const { engine } = h;
       h.at(1102);
       const tx3 = h.spend(x, key(70), 1102, key(71));
@@ -278,12 +279,12 @@ describe('v3 pruning by time (engine)', function () {
       expect(await h.state(n2)).to.equal('confirmed');
       expect(toHex0x(engine.includedBlockId(txIdOf(tx3)))).to.equal(toHex0x(n2));
       expect(engine.output(x)).to.deep.include({ spent: true });
-      expect(await h.state(pending)).to.equal('confirmed');
-      expect(await h.leftovers()).to.deep.equal([
-        `blockState: confirmed block ${toHex0x(pending)} of slot 1005 is kept`,
-      ]);
-      expect(await engine.prune(TARGET)).to.deep.include({ blocks: 1, transactions: 0 });
+      // a block of a committed slot is refused: nothing can join the slots before the boundary
+      expect((await failure(h.submit({ slot: 1040, parents: [n2] }))).message).to.match(
+        /slot 1040 is already committed/,
+      );
       expect(await h.leftovers()).to.deep.equal([]);
+      expect(await engine.prune(TARGET)).to.deep.include({ blocks: 0, transactions: 0 });
     });
 
     it('a restart loads the pruned store and answers the same', async () => {
@@ -369,7 +370,7 @@ describe('v3 pruning by time (engine)', function () {
   describe('a prune interrupted after k batches', () => {
     it('leaves a consistent store, and the next run finishes it with nothing left behind', async () => {
       const h = await new Harness().open();
-      h.at(1020);
+      h.at(1010); // slot 1001 not committed yet; blocks up to slot 1012 are at most 2 s ahead
       const tx1 = h.spend(genesisOutputId(h.g, 0), WALLET, 1001);
       let parent = await h.submit({ slot: 1001, parents: [h.engine.genesisBlockId], payload: tx1 });
       const first = parent;
@@ -422,21 +423,30 @@ describe('v3 pruning by time (node)', function () {
     const g = testGenesis();
     const t0 = Math.floor(Date.now() / 1000) - 3600;
     g.v3 = testGenesisV3({ params: devProtocolParametersV3(t0) });
-    let { parts } = await openNode(kv, g, { validationInterval: 0 });
     const params = g.v3.protocolParameters;
-    const nowNs = (): bigint => BigInt(Date.now()) * 1_000_000n;
-    const slotTime = (slot: number): bigint => slotStartNs(params, slot);
+    // one clock for the whole node (milestone timestamps, v3 commitments), set by the test: v3 blocks can only be
+    // issued near the clock (slot commitments), so the test moves the clock instead of back-dating blocks
+    let nowMs = 0;
+    const at = (slot: number): void => {
+      nowMs = Number(slotStartNs(params, slot) / 1_000_000n) + 100;
+    };
+    at(100);
+    let { parts } = await openNode(kv, g, { validationInterval: 0, now: () => nowMs });
+    const nowNs = (): bigint => BigInt(nowMs) * 1_000_000n;
     const submit = async (
       p: ComposedNode,
-      o: { time: bigint; parents?: Uint8Array[]; payload?: SignedTransactionPayloadV3 },
+      o: { time?: bigint; parents?: Uint8Array[]; payload?: SignedTransactionPayloadV3 },
     ): Promise<Uint8Array> => {
-      const raw = basicBlock(params, {
-        issuer: USER,
-        parents: o.parents ?? p.v3!.selectTips(),
-        issuingTime: o.time,
-        commitmentId: p.v3!.genesisCommitmentId,
-        ...(o.payload ? { payload: o.payload } : {}),
-      });
+      const time = o.time ?? nowNs();
+      const raw = await p.v3!.read(() =>
+        basicBlock(params, {
+          issuer: USER,
+          parents: o.parents ?? p.v3!.selectTips(),
+          issuingTime: time,
+          commitmentId: p.v3!.commitmentIdForSlot(slotFromTime(time, params)),
+          ...(o.payload ? { payload: o.payload } : {}),
+        }),
+      );
       return (await p.service.submitBlockV3({ block: { $case: 'raw', value: raw } })).blockId;
     };
     const confirm = async (p: ComposedNode): Promise<void> => {
@@ -446,46 +456,48 @@ describe('v3 pruning by time (node)', function () {
     const state = async (p: ComposedNode, id: Uint8Array): Promise<string> =>
       JSON.parse((await p.service.getBlockMetadataV3({ blockId: id, view: 0 })).json).blockState;
     const genesisId = genesisBlockIdV3(params);
+    const crash = new Error('simulated crash');
+    const interrupted = (p: ComposedNode, m: { index: number; timestamp: number }): Promise<unknown> =>
+      failure(
+        p.v3!.prune(
+          { milestoneIndex: m.index, timestamp: m.timestamp },
+          {
+            batch: 1,
+            afterBatch: () => {
+              throw crash;
+            },
+          },
+        ),
+      );
     try {
-      // old v3 blocks (an hour ago), confirmed; milestones; newer v3 blocks (issued ahead of the milestones), confirmed
+      // old v3 blocks (slots 100-101), confirmed; milestones at slot 200; newer v3 blocks at slot 320, confirmed
       const tx1 = signedTx(
         { creationSlot: 100, inputs: [inputOf(genesisOutputId(g.v3, 0))], outputs: [basic(1_000_000_000n, key(70))] },
         WALLET,
         params,
       );
-      const b1 = await submit(parts, { time: slotTime(100), parents: [genesisId], payload: tx1 });
-      const b2 = await submit(parts, { time: slotTime(101), parents: [b1] });
+      const b1 = await submit(parts, { parents: [genesisId], payload: tx1 });
+      const b2 = await submit(parts, { time: slotStartNs(params, 101), parents: [b1] });
       await confirm(parts);
+      at(200);
       await milestones(parts, 25, 1);
       const P = parts.pruner.maxIndex()!;
       const milestoneP = (await parts.store.milestone(P))!;
       const boundary = milestoneP.timestamp - t0 + 1; // genesis slot 0, one-second slots
-      const ahead = nowNs() + 120n * NS;
+      expect(boundary).to.be.within(200, 230); // milestone timestamps: max(clock, previous + 1 s)
+      at(320);
       const tx2 = signedTx(
         { creationSlot: 100, inputs: [inputOf(genesisOutputId(g.v3, 1))], outputs: [basic(1_000_000_000n, key(70))] },
         WALLET,
         params,
       );
-      const n1 = await submit(parts, { time: ahead, payload: tx2 });
+      const n1 = await submit(parts, { payload: tx2 });
       await confirm(parts);
       expect(await state(parts, n1)).to.equal('confirmed');
       expect(await leftovers(parts.store, boundary, genesisId)).to.have.length.above(0);
 
       // a v3 run interrupted after its first batch; the v2 prune after it finishes it
-      const crash = new Error('simulated crash');
-      expect(
-        await failure(
-          parts.v3!.prune(
-            { milestoneIndex: P, timestamp: milestoneP.timestamp },
-            {
-              batch: 1,
-              afterBatch: () => {
-                throw crash;
-              },
-            },
-          ),
-        ),
-      ).to.equal(crash);
+      expect(await interrupted(parts, { index: P, timestamp: milestoneP.timestamp })).to.equal(crash);
       expect(await parts.pruner.prune({ index: P })).to.equal(P);
       expect(parts.v3!.pruned).to.deep.equal({ slot: boundary, milestoneIndex: P });
       expect(await leftovers(parts.store, boundary, genesisId)).to.deep.equal([]);
@@ -509,7 +521,7 @@ describe('v3 pruning by time (node)', function () {
             .blockId,
         ),
       ).to.equal(toHex0x(n1));
-      const refused = await failure(submit(parts, { time: ahead + 10n * NS, parents: [b2] }));
+      const refused = await failure(submit(parts, { time: nowNs() + 1n, parents: [b2] }));
       expect(refused).to.be.instanceOf(ProtocolError);
       expect(refused.message).to.match(/is not kept: .*pruned its confirmed v3 blocks/);
       const report = await checkStore(parts.store);
@@ -522,34 +534,25 @@ describe('v3 pruning by time (node)', function () {
         key(70),
         params,
       );
-      const n2 = await submit(parts, { time: ahead + 20n * NS, payload: tx3 });
-      // and blocks of old slots (on the genesis block), confirmed after the prune: the next run takes them
-      const c1 = await submit(parts, { time: slotTime(200), parents: [genesisId] });
-      const c2 = await submit(parts, { time: slotTime(201), parents: [c1] });
+      const n2 = await submit(parts, { time: nowNs() + 1_000_000n, payload: tx3 }); // after the rounds
       await confirm(parts);
       expect(await state(parts, n2)).to.equal('confirmed');
-      expect(await state(parts, c2)).to.equal('confirmed');
-      expect(
-        await failure(
-          parts.v3!.prune(
-            { milestoneIndex: P, timestamp: milestoneP.timestamp },
-            {
-              batch: 1,
-              afterBatch: () => {
-                throw crash;
-              },
-            },
-          ),
-        ),
-      ).to.equal(crash);
-      expect(await leftovers(parts.store, boundary, genesisId)).to.have.length(1);
+      // a v3 run to a later milestone (its blocks of slot 320 are older), interrupted: a start finishes it
+      at(400);
+      await milestones(parts, 5, 1);
+      const laterIndex = (await parts.store.lastMilestoneIndex())!;
+      const later = (await parts.store.milestone(laterIndex))!;
+      const boundary2 = later.timestamp - t0 + 1;
+      expect(await interrupted(parts, { index: laterIndex, timestamp: later.timestamp })).to.equal(crash);
+      expect(await leftovers(parts.store, boundary2, genesisId)).to.have.length.above(0);
       await parts.stop();
 
-      ({ parts } = await openNode(kv, g, { validationInterval: 0 }));
+      ({ parts } = await openNode(kv, g, { validationInterval: 0, now: () => nowMs }));
       await parts.pruner.idle();
-      expect(await leftovers(parts.store, boundary, genesisId)).to.deep.equal([]);
+      expect(await leftovers(parts.store, boundary2, genesisId)).to.deep.equal([]);
       expect((await checkStore(parts.store)).differences).to.deep.equal([]);
-      expect(await state(parts, n2)).to.equal('confirmed');
+      expect((await failure(state(parts, n2))).message).to.match(/block not found: .*or pruned/);
+      expect(parts.v3!.output(outputIdV3(txIdOf(tx3), 0))).to.deep.include({ spent: false });
     } finally {
       await parts.stop();
     }

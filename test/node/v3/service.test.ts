@@ -19,6 +19,7 @@ import {
   encodeBlockV3,
   protocolParametersFromInfoV3,
   slotFromTime,
+  slotOfId,
 } from '../../../src/core/v3/index.ts';
 import { BlockView, NodeServiceClient } from '../../../src/grpc/gen/node.ts';
 import { parseServiceError } from '../../../src/grpc/status.ts';
@@ -138,10 +139,17 @@ describe('v3 RPCs on a dev node', function () {
       });
       expect(toHex0x(again.raw)).to.equal(toHex0x(bytes));
       const md = JSON.parse((await rpc<{ json: string }>(client, 'getBlockMetadataV3', { blockId, view: 0 })).json);
+      // applied ('accepted'), and 'committed' once the clock made its slot committable (10 slots later)
+      const txState = md.transactionMetadata?.transactionState;
+      expect(['accepted', 'committed']).to.include(txState);
       expect(md).to.deep.equal({
         blockId: toHex0x(blockId),
         blockState: 'confirmed',
-        transactionMetadata: { transactionId: toHex0x(txIdOf(tx)), transactionState: 'confirmed' },
+        transactionMetadata: {
+          transactionId: toHex0x(txIdOf(tx)),
+          transactionState: txState,
+          earliestAttachmentSlot: slotOfId(blockId),
+        },
       });
     } finally {
       client.close();
