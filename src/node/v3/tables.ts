@@ -30,6 +30,7 @@ import {
   emptyCodec,
   idKeyCodec,
   u32BlockKeyCodec,
+  u32KeyCodec,
   u64Codec,
   utf8Codec,
   type Codec,
