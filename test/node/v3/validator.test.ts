@@ -123,7 +123,7 @@ describe('v3 built-in validator: a steady cadence, also on an idle network', fun
     }
   });
 
-  it('costs a block per seat per round (about 615 bytes) and each slot its commitment; memory stays bounded', async () => {
+  it('costs a block per seat per round (615 bytes) and each slot its commitment; memory stays bounded', async () => {
     const n = await new Idle().open(3, DEFAULT_VALIDATION_INTERVAL_MS, 50);
     try {
       await n.pass(10);
