@@ -16,12 +16,10 @@ import { openDataDirStore } from '../../../src/storage/open.ts';
 import { toolCheck } from '../../../src/cli/tool-check.ts';
 import { checkStore, type CheckOptions } from '../../../src/node/check/consistency.ts';
 import { checkDataDir } from '../../../src/node/check/data-dir.ts';
-import { defaultConfig } from '../../../src/node/config.ts';
 import { genesisFromJson, genesisToJson } from '../../../src/node/genesis/genesis.ts';
 import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
 import { ledgerGenesisOf } from '../../../src/node/genesis/genesis-ledger.ts';
-import { startNode } from '../../../src/node/node.ts';
-import { QuietLogger } from '../ledger/support.ts';
+import { startConfiguredNode } from '../../../harness/node.ts';
 import { makeLanes, postTagged, readDevWallet, request, type Ack, type Target } from '../../../harness/crash/load.ts';
 import { readFileSync } from 'node:fs';
 
@@ -60,12 +58,9 @@ describe('e2e crash: the consistency checker', function () {
       genesisFile,
       JSON.stringify(genesisToJson(devNetworkGenesis({ minPowScore: 10, milestoneInterval: 0.1 }))),
     );
-    const node = await startNode(
-      { ...defaultConfig(), dataDir, restPort: 0, grpcPort: 0, powWorkers: 1, genesis: genesisFile },
-      { logger: new QuietLogger() },
-    );
+    const node = await startConfiguredNode({ powWorkers: 1, genesis: genesisFile }, { dataDir });
     try {
-      const target: Target = { base: `http://127.0.0.1:${node.restPort}` };
+      const target: Target = { base: node.rest };
       const lanes = await makeLanes(target, acks, readDevWallet(dataDir), 2);
       for (let i = 0; i < 20; i++) await postTagged(target, acks, 'check', `b${i}`);
       for (let i = 0; i < 6; i++) {

@@ -1,7 +1,7 @@
 /**
- * For the bootstrap tests: a node started in-process with bootstrap options (fast retries), signed transfers from
- * the genesis coins, and a fake peer: a PeerService that completes the handshake like a node of the network and then
- * serves a (possibly tampered) snapshot offer and file.
+ * For the bootstrap tests: a node started in-process (harness/node.ts) with bootstrap options (fast retries), signed
+ * transfers from the genesis coins, and a fake peer: a PeerService that completes the handshake like a node of the
+ * network and then serves a (possibly tampered) snapshot offer and file.
  */
 import { Server, ServerCredentials, type ServerDuplexStream, type ServerWritableStream } from '@grpc/grpc-js';
 import { encodeBlock } from '../../../src/core/codec/index.ts';
@@ -23,10 +23,10 @@ import {
 } from '../../../src/grpc/gen/peer.ts';
 import type { BootstrapOptions } from '../../../src/node/snapshots/open-from-peer.ts';
 import type { ComposedNode } from '../../../src/node/compose.ts';
-import { defaultConfig, type NodeConfig } from '../../../src/node/config.ts';
-import { startNode, type RunningNode } from '../../../src/node/node.ts';
+import type { NodeConfig } from '../../../src/node/config.ts';
+import type { RunningNode } from '../../../src/node/node.ts';
 import { TestPeer } from '../../../harness/peer-handshake.ts';
-import { CollectingLogger } from '../../../harness/node.ts';
+import { CollectingLogger, startConfiguredNode } from '../../../harness/node.ts';
 import { FAST_PEERING } from './support.ts';
 
 export const FAST_BOOTSTRAP: Partial<BootstrapOptions> = {
@@ -42,19 +42,8 @@ export async function startBootstrapping(
   bootstrap: Partial<BootstrapOptions> = FAST_BOOTSTRAP,
   logger = new CollectingLogger(),
 ): Promise<{ node: RunningNode; logger: CollectingLogger }> {
-  const node = await startNode(
-    {
-      ...defaultConfig(),
-      dataDir,
-      restPort: 0,
-      grpcPort: 0,
-      peerPort: 0,
-      powWorkers: 0,
-      coordinator: false,
-      ...config,
-    },
-    { logger, peering: FAST_PEERING, bootstrap },
-  );
+  const options = { dataDir, logger, peering: FAST_PEERING, bootstrap };
+  const { node } = await startConfiguredNode({ powWorkers: 0, coordinator: false, ...config }, options);
   return { node, logger };
 }
 

@@ -9,7 +9,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
-import { MemoryKeyValueStore } from '../../../src/core/store/index.ts';
 import {
   blockFromJsonV3,
   blockToJsonV3,
@@ -19,11 +18,10 @@ import {
   encodeBlockV3,
   type ProtocolParametersV3,
 } from '../../../src/core/v3/index.ts';
-import { defaultConfig } from '../../../src/node/config.ts';
 import { devGenesis, genesisToJson } from '../../../src/node/genesis/genesis.ts';
-import { startNode, type RunningNode } from '../../../src/node/node.ts';
 import { devProtocolParametersV3, genesisV3ToJson, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
-import { CollectingLogger } from '../../../harness/node.ts';
+import { startConfiguredNode, type ConfiguredNode } from '../../../harness/node.ts';
+import { waitFor } from '../../../harness/wait.ts';
 import {
   basic,
   basicBlock,
@@ -47,7 +45,7 @@ const asJson = (v: unknown): Json => v;
 describe('e2e v3: submission, committee confirmation and included-block over REST', function () {
   this.timeout(60000);
   let dir: string;
-  let node: RunningNode;
+  let node: ConfiguredNode;
   let base: string;
   let g: GenesisV3;
   let params: ProtocolParametersV3;
@@ -59,19 +57,15 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
       headers: { 'content-type': type },
       body: typeof body === 'string' ? body : Buffer.from(body),
     });
-  async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 15000): Promise<T> {
-    const end = Date.now() + ms;
-    for (;;) {
-      const v = await fn();
-      if (v !== undefined) return v;
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
   const blockState = async (id: string): Promise<Json> =>
     (await get(`/api/core/v3/blocks/${id}/metadata`)).json().then(asJson);
   const confirmed = (id: string) =>
-    waitFor(`${id} confirmed`, async () => ((await blockState(id)).blockState === 'confirmed' ? true : undefined));
+    waitFor(
+      `${id} confirmed`,
+      async () => ((await blockState(id)).blockState === 'confirmed' ? true : undefined),
+      15000,
+      50,
+    );
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ledger-node-v3-'));
@@ -79,18 +73,9 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
     g = testGenesisV3({ params, funded: 3 });
     const file = join(dir, 'genesis.input.json');
     writeFileSync(file, JSON.stringify({ ...genesisToJson(devGenesis({ minPowScore: 0 })), v3: genesisV3ToJson(g) }));
-    const config = {
-      ...defaultConfig(),
-      dataDir: dir,
-      grpcPort: 0,
-      restPort: 0,
-      powWorkers: 0,
-      genesis: file,
-      coordinator: false,
-      validationInterval: 40,
-    };
-    node = await startNode(config, { logger: new CollectingLogger(), kv: new MemoryKeyValueStore() });
-    base = `http://127.0.0.1:${node.restPort}`;
+    const config = { powWorkers: 0, genesis: file, coordinator: false, validationInterval: 40 };
+    node = await startConfiguredNode(config, { dataDir: dir, store: 'memory' });
+    base = node.rest;
   });
   after(async () => {
     await node?.stop();
