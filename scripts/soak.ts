@@ -28,27 +28,14 @@ import {
   type Target,
 } from '../harness/crash/load.ts';
 import { spawnGateway, spawnNode } from '../harness/process.ts';
-import { scriptArg, scriptSwitch } from './lib/args.ts';
+import { scriptNumber, scriptOption, scriptSwitch } from './lib/args.ts';
 
-function flag(name: string): string | undefined {
-  const value = scriptArg(name, '');
-  return value === '' ? undefined : value;
-}
-function num(name: string, dflt: number): number {
-  const v = flag(name);
-  if (v === undefined) return dflt;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) {
-    console.error(`--${name} ${v}: expected a positive number`);
-    process.exit(2);
-  }
-  return n;
-}
-
-const SECONDS = num('seconds', 120);
-const CONCURRENCY = Math.floor(num('concurrency', 16));
-const MAX_REQUESTS = Math.floor(num('max-requests', 5_000_000));
-const SAMPLE = num('sample', 5);
+/** soak's numbers are all positive. */
+const POSITIVE = { positive: true };
+const SECONDS = scriptNumber('seconds', 120, POSITIVE);
+const CONCURRENCY = Math.floor(scriptNumber('concurrency', 16, POSITIVE));
+const MAX_REQUESTS = Math.floor(scriptNumber('max-requests', 5_000_000, POSITIVE));
+const SAMPLE = scriptNumber('sample', 5, POSITIVE);
 const withGateway = scriptSwitch('gateway');
 if (SECONDS > 3600) {
   console.error('--seconds: at most 3600');
@@ -98,18 +85,19 @@ function procStatus(pid: number | undefined): { rss: number; anon: number } {
   }
 }
 
-const heapMb = flag('node-heap-mb');
-if (heapMb !== undefined)
-  process.env.NODE_OPTIONS =
-    `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${Math.floor(num('node-heap-mb', 256))}`.trim();
-const given = flag('data-dir');
+const heapMb = scriptOption('node-heap-mb');
+if (heapMb !== undefined) {
+  const cap = Math.floor(scriptNumber('node-heap-mb', 256, POSITIVE));
+  process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${cap}`.trim();
+}
+const given = scriptOption('data-dir');
 const root = given === undefined ? mkdtempSync(join(tmpdir(), 'soak-')) : undefined;
 const dataDir = given ?? join(root!, 'data');
 const node = await spawnNode(dataDir, [
   '--min-pow-score',
-  String(num('min-pow-score', 10)),
+  String(scriptNumber('min-pow-score', 10, POSITIVE)),
   '--milestone-interval',
-  String(num('milestone-interval', 1)),
+  String(scriptNumber('milestone-interval', 1, POSITIVE)),
 ]);
 const gateway = withGateway ? await spawnGateway(node.grpcPort) : undefined;
 const target: Target = { base: gateway?.rest ?? node.rest };
@@ -119,7 +107,12 @@ try {
   console.log(
     `soak: ${SECONDS} s, concurrency ${CONCURRENCY}, at most ${MAX_REQUESTS} requests, through ${withGateway ? `a separate gateway (${target.base})` : `the node's in-process gateway (${target.base})`}; node pid ${node.proc.child.pid}${heapMb !== undefined ? `, node heap capped at ${heapMb} MB` : ''}`,
   );
-  const lanes: Lane[] = await makeLanes(target, acks, readDevWallet(dataDir), Math.floor(num('lanes', 4)));
+  const lanes: Lane[] = await makeLanes(
+    target,
+    acks,
+    readDevWallet(dataDir),
+    Math.floor(scriptNumber('lanes', 4, POSITIVE)),
+  );
   const busy = new Set<Lane>();
   for (let i = 0; i < 20; i++) await postTagged(target, acks, 'soak', `seed ${i}`);
   const ids = (): string => acks[Math.floor(Math.random() * acks.length)]!.blockId;
