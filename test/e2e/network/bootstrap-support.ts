@@ -5,14 +5,8 @@
  */
 import { Server, ServerCredentials, type ServerDuplexStream, type ServerWritableStream } from '@grpc/grpc-js';
 import { encodeBlock } from '../../../src/core/codec/index.ts';
-import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../../src/core/crypto/index.ts';
-import {
-  essenceHash,
-  inputsCommitmentOf,
-  networkIdFromName,
-  outputId,
-  transactionIdOf,
-} from '../../../src/core/ids/index.ts';
+import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed } from '../../../src/core/crypto/index.ts';
+import { networkIdFromName } from '../../../src/core/ids/index.ts';
 import type { BasicOutput, Block, Ed25519Address, TransactionPayload } from '../../../src/core/model/index.ts';
 import {
   PeerServiceService,
@@ -25,6 +19,7 @@ import type { BootstrapOptions } from '../../../src/node/snapshots/open-from-pee
 import type { ComposedNode } from '../../../src/node/compose.ts';
 import type { NodeConfig } from '../../../src/node/config.ts';
 import type { RunningNode } from '../../../src/node/node.ts';
+import { basicOutput, outputsOf, signedTransaction } from '../../../harness/fixtures/transactions.ts';
 import { TestPeer } from '../../../harness/peer-handshake.ts';
 import { CollectingLogger, startConfiguredNode } from '../../../harness/node.ts';
 import { FAST_PEERING } from './support.ts';
@@ -63,29 +58,9 @@ export function transfer(
   to: Ed25519Address,
   amount: bigint,
 ): { tx: TransactionPayload; change: Coin } {
-  const basic = (a: bigint, address: Ed25519Address): BasicOutput => ({
-    type: 3,
-    amount: a,
-    nativeTokens: [],
-    unlockConditions: [{ type: 0, address }],
-    features: [],
-  });
-  const outputs = [basic(amount, to), basic(coin.output.amount - amount, addressOf(seed))];
-  const index = new DataView(coin.outputId.buffer, coin.outputId.byteOffset + 32, 2).getUint16(0, true);
-  const essence = {
-    type: 1 as const,
-    networkId: networkIdFromName(networkName),
-    inputs: [{ type: 0 as const, transactionId: coin.outputId.slice(0, 32), transactionOutputIndex: index }],
-    inputsCommitment: inputsCommitmentOf([coin.output]),
-    outputs,
-  };
-  const signature = ed25519Sign(seed, essenceHash(essence));
-  const tx: TransactionPayload = {
-    type: 6,
-    essence,
-    unlocks: [{ type: 0, signature: { type: 0, publicKey: ed25519PublicKeyFromSeed(seed), signature } }],
-  };
-  return { tx, change: { outputId: outputId(transactionIdOf(tx), 1), output: outputs[1]! } };
+  const outputs = [basicOutput(amount, to), basicOutput(coin.output.amount - amount, addressOf(seed))];
+  const tx = signedTransaction(networkIdFromName(networkName), seed, [coin], outputs);
+  return { tx, change: { outputId: outputsOf(tx)[1]!.outputId, output: outputs[1]! } };
 }
 
 /** Submits a block with `payload` on tips the node selects (min PoW score 0: no proof of work). */
