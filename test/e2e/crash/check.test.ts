@@ -19,27 +19,10 @@ import { checkDataDir } from '../../../src/node/check/data-dir.ts';
 import { genesisFromJson, genesisToJson } from '../../../src/node/genesis/genesis.ts';
 import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
 import { ledgerGenesisOf } from '../../../src/node/genesis/genesis-ledger.ts';
+import { quietly } from '../../../harness/console.ts';
 import { startConfiguredNode } from '../../../harness/node.ts';
 import { makeLanes, postTagged, readDevWallet, request, type Ack, type Target } from '../../../harness/crash/load.ts';
 import { readFileSync } from 'node:fs';
-
-async function quietly<T>(fn: () => Promise<T>): Promise<{ value: T; out: string }> {
-  const log = console.log;
-  const err = console.error;
-  let out = '';
-  console.log = (...a: unknown[]) => {
-    out += a.join(' ') + '\n';
-  };
-  console.error = (...a: unknown[]) => {
-    out += a.join(' ') + '\n';
-  };
-  try {
-    return { value: await fn(), out };
-  } finally {
-    console.log = log;
-    console.error = err;
-  }
-}
 
 describe('e2e crash: the consistency checker', function () {
   this.timeout(60000);

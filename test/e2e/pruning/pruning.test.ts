@@ -13,7 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toolCheck } from '../../../src/cli/tool-check.ts';
 import { postTagged, request, verifyAcks, type Ack, type Target } from '../../../harness/crash/load.ts';
+import { quietly } from '../../../harness/console.ts';
 import { spawnNode, type SpawnedNode } from '../../../harness/process.ts';
+import { waitFor } from '../../../harness/wait.ts';
 
 const FLAGS = [
   '--min-pow-score',
@@ -39,25 +41,9 @@ async function status(target: Target): Promise<Status> {
   return { confirmed: s.confirmedMilestone.index, pruning: s.pruningIndex };
 }
 
-async function until(what: string, ms: number, test: () => Promise<boolean>): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await test())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-async function quietly<T>(fn: () => Promise<T>): Promise<T> {
-  const [log, err] = [console.log, console.error];
-  console.log = () => undefined;
-  console.error = () => undefined;
-  try {
-    return await fn();
-  } finally {
-    console.log = log;
-    console.error = err;
-  }
-}
+/** Waits (harness/wait.ts, every 250 ms) until `test` holds. */
+const until = (what: string, ms: number, test: () => Promise<boolean>): Promise<true> =>
+  waitFor(what, async () => ((await test()) ? true : undefined), ms, 250);
 
 describe('e2e: pruning under load, SIGKILL, tool check', function () {
   this.timeout(180000);
@@ -132,6 +118,6 @@ describe('e2e: pruning under load, SIGKILL, tool check', function () {
     expect(await verifyAcks(target, kept)).to.deep.equal([]);
     await node.proc.stop();
     node = undefined;
-    expect(await quietly(() => toolCheck(['--data-dir', dir]))).to.equal(0);
+    expect((await quietly(() => toolCheck(['--data-dir', dir]))).value).to.equal(0);
   });
 });
