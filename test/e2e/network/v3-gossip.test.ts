@@ -5,10 +5,9 @@
  * 36-byte IDs, and submits the whole chain to its own V3 engine; then it serves the block.
  */
 import { expect } from 'chai';
-import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
+import { toHex0x } from '../../../src/core/bytes.ts';
 import { slotFromTime, type ProtocolParametersV3 } from '../../../src/core/v3/index.ts';
-import { devGenesis, genesisToJson } from '../../../src/node/genesis/genesis.ts';
-import { devProtocolParametersV3, genesisV3ToJson, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
+import { devProtocolParametersV3, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
 import {
   basic,
   basicBlock,
@@ -21,10 +20,9 @@ import {
   WALLET,
 } from '../../../harness/fixtures/v3.ts';
 import { waitFor } from '../ledger/support.ts';
+import { genesisWithV3, issuance, issuingTime } from '../v3/support.ts';
 import { NetNode, tempRoot, writeGenesis } from './support.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
 const V2 = 'application/vnd.iota.serializer-v2';
 
 describe('e2e network: v3 blocks travel between peers', function () {
@@ -37,7 +35,7 @@ describe('e2e network: v3 blocks travel between peers', function () {
   before(async () => {
     params = devProtocolParametersV3(Math.floor(Date.now() / 1000) - 100);
     g = testGenesisV3({ params, funded: 1 });
-    const file = writeGenesis(tmp.root, { ...genesisToJson(devGenesis({ minPowScore: 0 })), v3: genesisV3ToJson(g) });
+    const file = writeGenesis(tmp.root, genesisWithV3(g));
     a = new NetNode('a', tmp.root, { genesis: file, coordinator: false, validationInterval: 30, powWorkers: 0 });
     b = new NetNode('b', tmp.root, { genesis: file, coordinator: false, validationInterval: 0, powWorkers: 0 });
     await a.start();
@@ -53,13 +51,12 @@ describe('e2e network: v3 blocks travel between peers', function () {
 
   it('a v3 block submitted to A, on top of blocks B never saw, is served by B with the same bytes', async () => {
     // a first user block makes A's validator issue validation blocks, which stay on A: A's tips are unknown to B
-    const iss0 = (await (await fetch(`${v3(a)}/blocks/issuance`)).json()) as Json;
-    const info0 = (await (await fetch(`${v3(a)}/info`)).json()) as Json;
+    const iss0 = await issuance(v3(a));
     const first = basicBlock(params, {
       issuer: USER,
-      parents: iss0.strongParents.map((p: string) => fromHex0x(p)),
+      parents: iss0.parents,
       issuingTime: BigInt(Date.now()) * 1_000_000n,
-      commitmentId: fromHex0x(info0.status.latestCommitmentId),
+      commitmentId: iss0.commitmentId,
     });
     const r0 = await fetch(`${v3(a)}/blocks`, {
       method: 'POST',
@@ -68,10 +65,8 @@ describe('e2e network: v3 blocks travel between peers', function () {
     });
     expect(r0.status).to.equal(201);
     await new Promise((r) => setTimeout(r, 200));
-    const iss = (await (await fetch(`${v3(a)}/blocks/issuance`)).json()) as Json;
-    const info = (await (await fetch(`${v3(a)}/info`)).json()) as Json;
-    const now = BigInt(Date.now()) * 1_000_000n;
-    const t = (now > BigInt(iss.latestParentBlockIssuingTime) ? now : BigInt(iss.latestParentBlockIssuingTime)) + 1n;
+    const iss = await issuance(v3(a));
+    const t = issuingTime(iss);
     const tx = signedTx(
       {
         creationSlot: slotFromTime(t, params),
@@ -83,9 +78,9 @@ describe('e2e network: v3 blocks travel between peers', function () {
     );
     const block = basicBlock(params, {
       issuer: USER,
-      parents: iss.strongParents.map((p: string) => fromHex0x(p)),
+      parents: iss.parents,
       issuingTime: t,
-      commitmentId: fromHex0x(info.status.latestCommitmentId),
+      commitmentId: iss.commitmentId,
       payload: tx,
     });
     const r = await fetch(`${v3(a)}/blocks`, {

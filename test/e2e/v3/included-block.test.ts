@@ -18,10 +18,10 @@ import {
   encodeBlockV3,
   type ProtocolParametersV3,
 } from '../../../src/core/v3/index.ts';
-import { devGenesis, genesisToJson } from '../../../src/node/genesis/genesis.ts';
-import { devProtocolParametersV3, genesisV3ToJson, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
+import { devProtocolParametersV3, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
 import { startConfiguredNode, type ConfiguredNode } from '../../../harness/node.ts';
 import { waitFor } from '../../../harness/wait.ts';
+import { genesisWithV3, issuance as issuanceOf, issuingTime, type Issuance } from './support.ts';
 import {
   basic,
   basicBlock,
@@ -72,7 +72,7 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
     params = devProtocolParametersV3(Math.floor(Date.now() / 1000) - 100);
     g = testGenesisV3({ params, funded: 3 });
     const file = join(dir, 'genesis.input.json');
-    writeFileSync(file, JSON.stringify({ ...genesisToJson(devGenesis({ minPowScore: 0 })), v3: genesisV3ToJson(g) }));
+    writeFileSync(file, JSON.stringify(genesisWithV3(g)));
     const config = { powWorkers: 0, genesis: file, coordinator: false, validationInterval: 40 };
     node = await startConfiguredNode(config, { dataDir: dir, store: 'memory' });
     base = node.rest;
@@ -82,17 +82,7 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function issuance(): Promise<{ parents: Uint8Array[]; time: bigint; commitmentId: Uint8Array }> {
-    const r = await get('/api/core/v3/blocks/issuance');
-    expect(r.status).to.equal(200);
-    const j = await r.json().then(asJson);
-    const info = await (await get('/api/core/v3/info')).json().then(asJson);
-    return {
-      parents: j.strongParents.map((p: string) => fromHex0x(p)),
-      time: BigInt(j.latestParentBlockIssuingTime),
-      commitmentId: fromHex0x(info.status.latestCommitmentId),
-    };
-  }
+  const issuance = (): Promise<Issuance> => issuanceOf(`${base}/api/core/v3`);
 
   it('GET /info serves the protocol parameters and the committee', async () => {
     const r = await get('/api/core/v3/info');
@@ -111,8 +101,7 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
 
   it('a transaction in two blocks of different slots is confirmed; included-block answers the earlier one, JSON and binary', async () => {
     const iss = await issuance();
-    const nowNs = BigInt(Date.now()) * 1_000_000n;
-    const t1 = (nowNs > iss.time ? nowNs : iss.time) + 1n;
+    const t1 = issuingTime(iss);
     const slot1 = slotFromTime(t1, params);
     const t2 = slotStartNs(params, slot1 + 1) + 1n; // the next slot (at most one second ahead)
     const tx = signedTx(
@@ -203,8 +192,7 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
 
   it('a double spend never becomes included', async () => {
     const iss = await issuance();
-    const now = BigInt(Date.now()) * 1_000_000n;
-    const t = (now > iss.time ? now : iss.time) + 1n;
+    const t = issuingTime(iss);
     const slot = slotFromTime(t, params);
     const a = signedTx(
       { creationSlot: slot, inputs: [inputOf(genesisOutputId(g, 2))], outputs: [basic(1_000_000_000n, key(71))] },
