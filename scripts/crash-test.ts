@@ -54,8 +54,10 @@ console.log(
   `mid-milestone kills:   ${r.midMilestone} (milestone block stored, confirmation not committed; confirmed on restart)`,
 );
 console.log(`in flight at kills:    ${r.inFlightAtKill.join(' ')} (submissions cut off, outcome unknown, not counted)`);
+const verdict = r.check.ok ? 'passed' : `FAILED (${r.check.differences.length} differences)`;
 console.log(
-  `check:                 ${r.check.ok ? 'passed' : `FAILED (${r.check.differences.length} differences)`}: ${s.blocks} blocks, ${s.referenced} referenced, ${s.milestonesReplayed} milestones replayed, ${s.tips} tips, ${s.unspentOutputs} unspent outputs, ${s.ms} ms`,
+  `check:                 ${verdict}: ${s.blocks} blocks, ${s.referenced} referenced, ` +
+    `${s.milestonesReplayed} milestones replayed, ${s.tips} tips, ${s.unspentOutputs} unspent outputs, ${s.ms} ms`,
 );
 for (const d of r.check.differences) console.log(`  ${d}`);
 console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -127,7 +127,9 @@ async function main(): Promise<void> {
     await sleep(5_000); // start-up settles (genesis, first milestone)
     const before = memoryOf(pid)!;
     console.log(
-      `node pid ${pid} (${values.allocator}), REST ${base}, gRPC ${node.grpcPort}; RSS ${before.rss.toFixed(0)} MB, anon ${before.anon.toFixed(0)} MB; ${seconds} s of hostile load`,
+      `node pid ${pid} (${values.allocator}), REST ${base}, gRPC ${node.grpcPort}; ` +
+        `RSS ${before.rss.toFixed(0)} MB, anon ${before.anon.toFixed(0)} MB; ` +
+        `${seconds} s of hostile load`,
     );
     let peak = before;
     const started = Date.now();
@@ -174,7 +176,8 @@ async function main(): Promise<void> {
     console.log(`RSS before ${fmt(before)}, peak ${fmt(peak)}, end of load ${fmt(end)}, after the rest ${fmt(after)}`);
     const growth = after ? after.rss - before.rss : Infinity;
     console.log(
-      `growth after the rest: ${growth.toFixed(0)} MB (limit ${GROWTH_LIMIT_MB}); node alive: ${!died}, GET /info ${info}`,
+      `growth after the rest: ${growth.toFixed(0)} MB (limit ${GROWTH_LIMIT_MB}); ` +
+        `node alive: ${!died}, GET /info ${info}`,
     );
     const ok = !died && info === 200 && results.every((r) => r.code === 0) && growth <= GROWTH_LIMIT_MB;
     console.log(ok ? 'PASS' : 'FAIL');

@@ -104,8 +104,13 @@ const target: Target = { base: gateway?.rest ?? node.rest };
 const acks: Ack[] = [];
 let code = 0;
 try {
+  const through = withGateway
+    ? `a separate gateway (${target.base})`
+    : `the node's in-process gateway (${target.base})`;
+  const heap = heapMb !== undefined ? `, node heap capped at ${heapMb} MB` : '';
   console.log(
-    `soak: ${SECONDS} s, concurrency ${CONCURRENCY}, at most ${MAX_REQUESTS} requests, through ${withGateway ? `a separate gateway (${target.base})` : `the node's in-process gateway (${target.base})`}; node pid ${node.proc.child.pid}${heapMb !== undefined ? `, node heap capped at ${heapMb} MB` : ''}`,
+    `soak: ${SECONDS} s, concurrency ${CONCURRENCY}, at most ${MAX_REQUESTS} requests, ` +
+      `through ${through}; node pid ${node.proc.child.pid}${heap}`,
   );
   const lanes: Lane[] = await makeLanes(
     target,
@@ -207,7 +212,8 @@ try {
   const samples: Sample[] = [];
   const f = (x: number, d = 1): string => (Number.isNaN(x) ? '-' : x.toFixed(d));
   console.log(
-    `| t (s) | req/s | p50 ms | p95 ms | p99 ms | slowest route p95 | errors | node RSS MB | node RssAnon MB |${gateway ? ' gateway RSS MB |' : ''} acked blocks |`,
+    `| t (s) | req/s | p50 ms | p95 ms | p99 ms | slowest route p95 | errors | node RSS MB | ` +
+      `node RssAnon MB |${gateway ? ' gateway RSS MB |' : ''} acked blocks |`,
   );
   console.log(`|---|---|---|---|---|---|---|---|---|${gateway ? '---|' : ''}---|`);
   let last = Date.now();
@@ -237,8 +243,11 @@ try {
     };
     last = now;
     samples.push(s);
+    const byStatus = errors ? ' (' + [...w.status].map(([k, v]) => `${k}: ${v}`).join(', ') + ')' : '';
     console.log(
-      `| ${f(s.t, 0)} | ${f(s.rps, 0)} | ${f(s.p50)} | ${f(s.p95)} | ${f(s.p99)} | ${slowest[0]} ${f(slowest[1])} | ${errors}${errors ? ' (' + [...w.status].map(([k, v]) => `${k}: ${v}`).join(', ') + ')' : ''} | ${f(m.rss)} | ${f(m.anon)} |${gateway ? ` ${f(g.rss)} |` : ''} ${acks.length} |`,
+      `| ${f(s.t, 0)} | ${f(s.rps, 0)} | ${f(s.p50)} | ${f(s.p95)} | ${f(s.p99)} ` +
+        `| ${slowest[0]} ${f(slowest[1])} | ${errors}${byStatus} | ${f(m.rss)} | ${f(m.anon)} |` +
+        `${gateway ? ` ${f(g.rss)} |` : ''} ${acks.length} |`,
     );
   }, SAMPLE * 1000);
   await Promise.all(workers);
@@ -247,7 +256,8 @@ try {
 
   console.log('');
   console.log(
-    `whole run: ${all.count} requests in ${elapsed.toFixed(1)} s = ${(all.count / elapsed).toFixed(0)} req/s; ${acks.length} blocks acknowledged`,
+    `whole run: ${all.count} requests in ${elapsed.toFixed(1)} s ` +
+      `= ${(all.count / elapsed).toFixed(0)} req/s; ${acks.length} blocks acknowledged`,
   );
   console.log('| route | requests | p50 ms | p95 ms | p99 ms | max ms | errors |');
   console.log('|---|---|---|---|---|---|---|');
@@ -255,7 +265,8 @@ try {
     const l = all.lat.get(route) ?? [];
     const errs = [...all.status].filter(([k]) => k.endsWith(route)).map(([k, v]) => `${k.split(' ')[0]}: ${v}`);
     console.log(
-      `| ${route} | ${l.length} | ${f(pct(l, 50))} | ${f(pct(l, 95))} | ${f(pct(l, 99))} | ${f(Math.max(...l))} | ${errs.length ? errs.join(', ') : 0} |`,
+      `| ${route} | ${l.length} | ${f(pct(l, 50))} | ${f(pct(l, 95))} | ${f(pct(l, 99))} ` +
+        `| ${f(Math.max(...l))} | ${errs.length ? errs.join(', ') : 0} |`,
     );
   }
 
@@ -281,29 +292,37 @@ try {
   const rssMax = Math.max(...samples.map((s) => s.rss));
   console.log('');
   console.log(
-    `node RSS: start ${f(samples[0]?.rss ?? NaN)} MB, end ${f(lastS?.rss ?? NaN)} MB, max ${f(rssMax)} MB; growth after warm-up ${f(rssGrowth, 2)} MB/min (includes LevelDB's mapped table files)`,
+    `node RSS: start ${f(samples[0]?.rss ?? NaN)} MB, end ${f(lastS?.rss ?? NaN)} MB, ` +
+      `max ${f(rssMax)} MB; growth after warm-up ${f(rssGrowth, 2)} MB/min ` +
+      `(includes LevelDB's mapped table files)`,
   );
   console.log(
-    `node RssAnon (memory the node allocated): start ${f(samples[0]?.anon ?? NaN)} MB, end ${f(lastS?.anon ?? NaN)} MB; growth after warm-up ${f(growth, 2)} MB/min`,
+    `node RssAnon (memory the node allocated): start ${f(samples[0]?.anon ?? NaN)} MB, ` +
+      `end ${f(lastS?.anon ?? NaN)} MB; growth after warm-up ${f(growth, 2)} MB/min`,
   );
   console.log(
-    `latency drift: p95 first steady window ${f(first?.p95 ?? NaN)} ms -> last ${f(lastS?.p95 ?? NaN)} ms (x${f(drift, 2)})`,
+    `latency drift: p95 first steady window ${f(first?.p95 ?? NaN)} ms -> ` +
+      `last ${f(lastS?.p95 ?? NaN)} ms (x${f(drift, 2)})`,
   );
   console.log(
-    `errors (network or 5xx): ${totalErrors}; 4xx: ${[...all.status].filter(([k]) => k.startsWith('4')).reduce((a, [, v]) => a + v, 0)}`,
+    `errors (network or 5xx): ${totalErrors}; ` +
+      `4xx: ${[...all.status].filter(([k]) => k.startsWith('4')).reduce((a, [, v]) => a + v, 0)}`,
   );
   const okMemory = !(growth > 10);
   const okLatency = !(drift > 2);
   const ok = okMemory && okLatency && totalErrors === 0;
   console.log(
-    `verdict: ${ok ? 'STABLE' : 'NOT STABLE'} (memory ${okMemory ? 'ok' : 'growing'} [RssAnon, limit 10 MB/min], latency ${okLatency ? 'ok' : 'drifting'} [limit x2], errors ${totalErrors === 0 ? 'none' : totalErrors})`,
+    `verdict: ${ok ? 'STABLE' : 'NOT STABLE'} (memory ${okMemory ? 'ok' : 'growing'} ` +
+      `[RssAnon, limit 10 MB/min], latency ${okLatency ? 'ok' : 'drifting'} [limit x2], ` +
+      `errors ${totalErrors === 0 ? 'none' : totalErrors})`,
   );
   code = ok ? 0 : 1;
 } finally {
   const alive = node.proc.child.exitCode === null && node.proc.child.signalCode === null;
   if (!alive) {
     console.log(
-      `the node died during the soak (exit ${node.proc.child.exitCode ?? node.proc.child.signalCode}):\n${node.proc.output().slice(-2000)}`,
+      `the node died during the soak ` +
+        `(exit ${node.proc.child.exitCode ?? node.proc.child.signalCode}):\n${node.proc.output().slice(-2000)}`,
     );
     code = 1;
   }

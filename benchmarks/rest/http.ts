@@ -163,7 +163,8 @@ async function measure(
       : await fetch(`${t.url}${V2}/blocks/${ids[0]}`);
     const answer = `${again.status} ${(await again.text()).slice(0, 300)}`;
     throw new Error(
-      `${op} at ${t.url}: ${r.non2xx} non-2xx (${JSON.stringify(r.statusCodes)}), ${r.errors} errors, ${r.timeouts} timeouts; again: ${answer}`,
+      `${op} at ${t.url}: ${r.non2xx} non-2xx (${JSON.stringify(r.statusCodes)}), ` +
+        `${r.errors} errors, ${r.timeouts} timeouts; again: ${answer}`,
     );
   }
   return { rps: r.rps, p50: r.p50, p99: r.p99, cpu };
@@ -175,7 +176,8 @@ const ids: string[] = [];
 
 async function main(): Promise<void> {
   console.log(
-    `REST benchmark (autocannon): runs=${RUNS} seconds=${SECONDS} posts=${POSTS} blocks=${BLOCKS} concurrency=${CONCURRENCY.join(',')}`,
+    `REST benchmark (autocannon): runs=${RUNS} seconds=${SECONDS} posts=${POSTS} ` +
+      `blocks=${BLOCKS} concurrency=${CONCURRENCY.join(',')}`,
   );
   console.log(machineLine());
   execFileSync('bash', [join(ROOT, 'scripts/build.sh')], { stdio: 'inherit' });
@@ -263,12 +265,14 @@ function report(samples: Map<string, Sample[]>, paths: PathName[], measures: (p:
     return a.length && b.length ? median(a.map((s, i) => s.rps / b[i]!.rps)) : NaN;
   };
   console.log(
-    `\nmedians over ${RUNS} runs (req/s; p50 / p99 ms; CPU of the serving processes per request, µs; of koa = req/s / the ceiling's, same run)`,
+    `\nmedians over ${RUNS} runs (req/s; p50 / p99 ms; CPU of the serving processes ` +
+      `per request, µs; of koa = req/s / the ceiling's, same run)`,
   );
   for (const c of CONCURRENCY) {
     console.log(`\n${c} connections`);
     console.log(
-      `${'operation'.padEnd(15)}| ${'path'.padEnd(12)}| ${'req/s'.padStart(7)} | ${'p50 / p99'.padStart(12)} | ${'cpu µs'.padStart(12)} | of koa`,
+      `${'operation'.padEnd(15)}| ${'path'.padEnd(12)}| ${'req/s'.padStart(7)} ` +
+        `| ${'p50 / p99'.padStart(12)} | ${'cpu µs'.padStart(12)} | of koa`,
     );
     for (const op of OPS) {
       for (const p of paths) {
@@ -286,7 +290,8 @@ function report(samples: Map<string, Sample[]>, paths: PathName[], measures: (p:
         const share =
           op.startsWith('GET') && paths.includes('koa') ? `${(ofKoa(op, c, p) * 100).toFixed(0).padStart(5)}%` : '';
         console.log(
-          `${op.padEnd(15)}| ${p.padEnd(12)}| ${fmt(med(op, c, p, (s) => s.rps)).padStart(7)} | ${lat.padStart(12)} | ${cpu.padStart(12)} | ${share}`,
+          `${op.padEnd(15)}| ${p.padEnd(12)}| ${fmt(med(op, c, p, (s) => s.rps)).padStart(7)} ` +
+            `| ${lat.padStart(12)} | ${cpu.padStart(12)} | ${share}`,
         );
       }
     }
@@ -299,7 +304,8 @@ function report(samples: Map<string, Sample[]>, paths: PathName[], measures: (p:
     const share = ofKoa(op, c, 'run');
     const p99 = med(op, c, 'run', (s) => s.p99);
     console.log(
-      `  run ${op}: ${(share * 100).toFixed(0)}% of koa (at least 50%), p99 ${p99.toFixed(1)} ms (at most 10): ${share >= 0.5 && p99 <= 10 ? 'met' : 'MISSED'}`,
+      `  run ${op}: ${(share * 100).toFixed(0)}% of koa (at least 50%), ` +
+        `p99 ${p99.toFixed(1)} ms (at most 10): ${share >= 0.5 && p99 <= 10 ? 'met' : 'MISSED'}`,
     );
   }
   const posts = med('POST block raw', c, 'run', (s) => s.rps);

@@ -109,7 +109,9 @@ try {
         ] as const) {
           const r = await measure(node, s.ids, accept);
           rows.push(
-            `round ${round}  ${String(s.total).padStart(8)} blocks  GET ${label.padEnd(4)}  ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  RSS ${rssMb(node).toFixed(0)} MB`,
+            `round ${round}  ${String(s.total).padStart(8)} blocks  GET ${label.padEnd(4)}  ` +
+              `${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  ` +
+              `p99 ${r.p99.toFixed(2)} ms  RSS ${rssMb(node).toFixed(0)} MB`,
           );
           console.log(rows[rows.length - 1]);
         }
