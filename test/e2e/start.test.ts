@@ -51,7 +51,7 @@ describe('npm start (scripts/start.sh)', function () {
     expect(r.code).to.equal(0);
   });
 
-  it("LEDGER_NODE_ALLOCATOR=glibc: the C library's malloc, and the start-up line says what jemalloc would bring", async () => {
+  it("LEDGER_NODE_ALLOCATOR=glibc: glibc's malloc, and the start-up line says what jemalloc would bring", async () => {
     const r = await start(dir(), { LEDGER_NODE_ALLOCATOR: 'glibc' });
     expect(r.out).to.match(/memory allocator: the C library's malloc; jemalloc stores blocks faster/);
     expect(r.code).to.equal(0);

@@ -225,7 +225,7 @@ describe('e2e crash: the consistency checker', function () {
     );
   });
 
-  it('reports index entries missing for an unspent output or left for a spent one, with and without the genesis', async () => {
+  it('reports index entries missing for unspent outputs or left for spent ones, with and without genesis', async () => {
     let unspent: Uint8Array | undefined;
     for await (const id of store.keys(LEDGER_TABLES.unspent)) unspent = id;
     const record = (await store.get(LEDGER_TABLES.outputs, unspent!))!;

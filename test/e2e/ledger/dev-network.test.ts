@@ -59,7 +59,7 @@ describe('e2e ledger: dev network with the built-in coordinator and iota.js', fu
   let first: { blockId: string; block: IBlock };
   let mine: Owned[];
 
-  it('a signed transfer with no parents and no nonce is confirmed; included-block returns it as JSON and raw', async () => {
+  it('a signed transfer without parents and nonce is confirmed; included-block returns it, JSON and raw', async () => {
     const start = genesisWallet(genesis);
     const seed = start.seed;
     const total = BigInt(start.output.amount);
@@ -102,7 +102,7 @@ describe('e2e ledger: dev network with the built-in coordinator and iota.js', fu
     expect(hex(blockIdOf(await client.transactionIncludedBlockRaw(txIdOf(second.block))))).to.equal(second.blockId);
   });
 
-  it('a double spend of the same input ends conflicting; included-block keeps answering with the first block', async () => {
+  it('a double spend of the same input ends conflicting; included-block keeps answering the first block', async () => {
     const received = mine[0]!;
     // Another transaction spending the already spent output.
     const other = await sendAdvanced(

@@ -141,7 +141,7 @@ describe('e2e network: three doors on their own addresses, each with its guard',
     }
   });
 
-  it("without the token, or with a wrong one, every call is refused: 503, the node refused the gateway's token", async () => {
+  it('without the token or with a wrong one, every call is refused: 503, the node refused the token', async () => {
     const none = await runGateway(a.grpc, [], {});
     stop.push(() => none.proc.stop());
     const wrong = await runGateway(a.grpc, ['--node-transport', 'unary'], {

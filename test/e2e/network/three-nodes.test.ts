@@ -130,7 +130,7 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
     console.log(`      (served by all three ${ms} ms after the submission answered)`);
   });
 
-  it("A's coordinator confirms a transfer submitted to B on all three, with the same included-block answers", async () => {
+  it("A's coordinator confirms a transfer submitted to B on all three; the same included-block answers", async () => {
     const { blockId, txId } = await transfer(b, 1_000_000n);
     const mds = await Promise.all(nodes().map((n) => referenced(n, blockId)));
     for (const md of mds) {

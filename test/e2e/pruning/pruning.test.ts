@@ -3,9 +3,9 @@
  * a write load of tagged-data blocks over REST. The pruning index follows the confirmed milestone at a distance of
  * 20-21 and `/info` reports it; a block of an early milestone answers 404 "pruned" naming it; the node is SIGKILLed
  * under load (it prunes after every milestone; a kill inside a run is finished on the next start, which the unit tests
- * of test/node/pruning/pruning.test.ts force) and restarted: pruning goes on and nothing acknowledged above the pruning index
- * is lost (every such block reads back with the bytes sent); after a clean stop `tool check` passes on the pruned
- * store. (The figures of a long run are benchmarks/pruning/run.ts's, in the README.)
+ * of test/node/pruning/pruning.test.ts force) and restarted: pruning goes on and nothing acknowledged above the
+ * pruning index is lost (every such block reads back with the bytes sent); after a clean stop `tool check` passes on
+ * the pruned store. (The figures of a long run are benchmarks/pruning/run.ts's, in the README.)
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';

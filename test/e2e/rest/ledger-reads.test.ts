@@ -1,9 +1,10 @@
 /**
  * End to end with the reference client: iota.js 2.0.0-rc.4's SingleNodeClient reads outputs, milestones, their UTXO
  * changes, receipts and the treasury from a running node (in process, harness/node.ts: built-in coordinator, remote
- * PoW, REST gateway) on a dev genesis with a treasury. A transfer from the dev wallet (signed by iota.js's `sendAdvanced`) is
- * confirmed; then the spent genesis output, the created outputs and the confirming milestone read as the ledger says,
- * the binary answers decode with iota.js's own deserializers, and unknown data is iota.js's ClientError 404.
+ * PoW, REST gateway) on a dev genesis with a treasury. A transfer from the dev wallet (signed by iota.js's
+ * `sendAdvanced`) is confirmed; then the spent genesis output, the created outputs and the confirming milestone read
+ * as the ledger says, the binary answers decode with iota.js's own deserializers, and unknown data is iota.js's
+ * ClientError 404.
  */
 import {
   ClientError,
@@ -77,7 +78,7 @@ describe('e2e REST: iota.js reads outputs, milestones, receipts and treasury fro
     expect(await client.receipts(3)).to.deep.equal({ receipts: [] });
   });
 
-  it('after a confirmed transfer: the input is spent by it, its outputs are booked, and its milestone lists both', async () => {
+  it('a confirmed transfer: it spends the input, its outputs are booked, and its milestone lists both', async () => {
     const g = genesis.outputs[0];
     const wallet = genesisWallet(genesis);
     const sent = await sendAdvanced(

@@ -99,7 +99,7 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
     expect(j.status).to.include.keys('latestAcceptedBlockSlot', 'latestConfirmedBlockSlot', 'latestCommitmentId');
   });
 
-  it('a transaction in two blocks of different slots is confirmed; included-block answers the earlier one, JSON and binary', async () => {
+  it('a transaction in blocks of two slots is confirmed; included-block answers the first, JSON and raw', async () => {
     const iss = await issuance();
     const t1 = issuingTime(iss);
     const slot1 = slotFromTime(t1, params);
@@ -259,7 +259,7 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
     expect(rc.status).to.equal(400);
   });
 
-  it('bad requests: 36-byte IDs only, malformed and invalid blocks are 400, unknown blocks 404, other media types 415', async () => {
+  it('bad requests: 36-byte IDs only, malformed or invalid blocks 400, unknown 404, other types 415', async () => {
     expect((await get(`/api/core/v3/transactions/0x${'00'.repeat(32)}/included-block`)).status).to.equal(400);
     expect((await get(`/api/core/v3/blocks/0x${'00'.repeat(32)}`)).status).to.equal(400);
     expect((await get(`/api/core/v3/blocks/0x${'00'.repeat(36)}`)).status).to.equal(404);
