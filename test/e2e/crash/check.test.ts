@@ -115,6 +115,15 @@ describe('e2e crash: the consistency checker', function () {
     for await (const [tx, block] of store.entries(TABLES.includedBlock)) return { tx, block };
     throw new Error('no included transaction');
   };
+  /** The last unspent (or spent) output ID and the key of its indexByType entry. */
+  const lastOutput = async (which: 'unspent' | 'spent'): Promise<{ id: Uint8Array; indexKey: Uint8Array }> => {
+    let id: Uint8Array | undefined;
+    const ids = which === 'unspent' ? store.keys(LEDGER_TABLES.unspent) : store.keys(LEDGER_TABLES.spent);
+    for await (const k of ids) id = k;
+    const record = (await store.get(LEDGER_TABLES.outputs, id!))!;
+    const position = positionOf(record.milestoneTimestampBooked, id!);
+    return { id: id!, indexKey: key(INDEXER_TABLES.byType, { outputType: record.output.type, position }) };
+  };
   const tagged = (): Uint8Array =>
     Uint8Array.from(Buffer.from(acks.find((a) => a.kind === 'tagged')!.blockId.slice(2), 'hex'));
 
@@ -185,17 +194,13 @@ describe('e2e crash: the consistency checker', function () {
   });
 
   it('reports UTXO, diff, included-block and meta differences against the White-Flag replay', async () => {
-    let unspent: Uint8Array | undefined;
-    for await (const id of store.keys(LEDGER_TABLES.unspent)) unspent = id;
-    const uk = key(LEDGER_TABLES.unspent, unspent!);
+    const uk = key(LEDGER_TABLES.unspent, (await lastOutput('unspent')).id);
     await expectDetected(
       [uk],
       () => kv.write([{ type: 'del', key: uk }]),
       /^unspent: key 0x[0-9a-f]+ is produced by the replay but not stored/,
     );
-    let spent: Uint8Array | undefined;
-    for await (const id of store.keys(LEDGER_TABLES.spent)) spent = id;
-    const sk = key(LEDGER_TABLES.spent, spent!);
+    const sk = key(LEDGER_TABLES.spent, (await lastOutput('spent')).id);
     await expectDetected([sk], () => kv.write([{ type: 'del', key: sk }]), /^spent: key/);
     const index = (await store.getMeta(META.ledgerIndex))!;
     let busy: number | undefined;
@@ -226,13 +231,7 @@ describe('e2e crash: the consistency checker', function () {
   });
 
   it('reports index entries missing for unspent outputs or left for spent ones, with and without genesis', async () => {
-    let unspent: Uint8Array | undefined;
-    for await (const id of store.keys(LEDGER_TABLES.unspent)) unspent = id;
-    const record = (await store.get(LEDGER_TABLES.outputs, unspent!))!;
-    const missing = key(INDEXER_TABLES.byType, {
-      outputType: record.output.type,
-      position: positionOf(record.milestoneTimestampBooked, unspent!),
-    });
+    const missing = (await lastOutput('unspent')).indexKey;
     await expectDetected(
       [missing],
       () => kv.write([{ type: 'del', key: missing }]),
@@ -243,17 +242,11 @@ describe('e2e crash: the consistency checker', function () {
       () => kv.write([{ type: 'del', key: missing }]),
       /^indexByType: key 0x[0-9a-f]+ is produced by the replay but not stored$/,
     );
-    let spent: Uint8Array | undefined;
-    for await (const id of store.keys(LEDGER_TABLES.spent)) spent = id;
-    const old = (await store.get(LEDGER_TABLES.outputs, spent!))!;
-    const stale = key(INDEXER_TABLES.byType, {
-      outputType: old.output.type,
-      position: positionOf(old.milestoneTimestampBooked, spent!),
-    });
+    const { id: spent, indexKey: stale } = await lastOutput('spent');
     await expectDetected(
       [stale],
       () => kv.write([{ type: 'put', key: stale, value: new Uint8Array(0) }]),
-      new RegExp(`^indexByType: entry .* for output ${toHex0x(spent!)}: the output is spent$`),
+      new RegExp(`^indexByType: entry .* for output ${toHex0x(spent)}: the output is spent$`),
     );
     const withoutGenesis = options;
     options = {};

@@ -8,19 +8,9 @@ import { expect } from 'chai';
 import { toHex0x } from '../../../src/core/bytes.ts';
 import { slotFromTime, type ProtocolParametersV3 } from '../../../src/core/v3/index.ts';
 import { devProtocolParametersV3, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
-import {
-  basic,
-  basicBlock,
-  genesisOutputId,
-  inputOf,
-  key,
-  signedTx,
-  testGenesisV3,
-  USER,
-  WALLET,
-} from '../../../harness/fixtures/v3.ts';
+import { basic, genesisOutputId, inputOf, key, signedTx, testGenesisV3, WALLET } from '../../../harness/fixtures/v3.ts';
 import { waitFor } from '../ledger/support.ts';
-import { genesisWithV3, issuance, issuingTime } from '../v3/support.ts';
+import { genesisWithV3, issuance, issuingTime, userBlock } from '../v3/support.ts';
 import { NetNode, tempRoot, writeGenesis } from './support.ts';
 
 const V2 = 'application/vnd.iota.serializer-v2';
@@ -52,12 +42,7 @@ describe('e2e network: v3 blocks travel between peers', function () {
   it('a v3 block submitted to A, on top of blocks B never saw, is served by B with the same bytes', async () => {
     // a first user block makes A's validator issue validation blocks, which stay on A: A's tips are unknown to B
     const iss0 = await issuance(v3(a));
-    const first = basicBlock(params, {
-      issuer: USER,
-      parents: iss0.parents,
-      issuingTime: BigInt(Date.now()) * 1_000_000n,
-      commitmentId: iss0.commitmentId,
-    });
+    const first = userBlock(params, iss0, BigInt(Date.now()) * 1_000_000n);
     const r0 = await fetch(`${v3(a)}/blocks`, {
       method: 'POST',
       headers: { 'content-type': V2 },
@@ -76,13 +61,7 @@ describe('e2e network: v3 blocks travel between peers', function () {
       WALLET,
       params,
     );
-    const block = basicBlock(params, {
-      issuer: USER,
-      parents: iss.parents,
-      issuingTime: t,
-      commitmentId: iss.commitmentId,
-      payload: tx,
-    });
+    const block = userBlock(params, iss, t, tx);
     const r = await fetch(`${v3(a)}/blocks`, {
       method: 'POST',
       headers: { 'content-type': V2 },

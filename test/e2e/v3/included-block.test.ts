@@ -21,7 +21,7 @@ import {
 import { devProtocolParametersV3, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
 import { startConfiguredNode, type ConfiguredNode } from '../../../harness/node.ts';
 import { waitFor } from '../../../harness/wait.ts';
-import { genesisWithV3, issuance as issuanceOf, issuingTime, type Issuance } from './support.ts';
+import { genesisWithV3, issuance as issuanceOf, issuingTime, userBlock, type Issuance } from './support.ts';
 import {
   basic,
   basicBlock,
@@ -113,20 +113,8 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
       WALLET,
       params,
     );
-    const b1 = basicBlock(params, {
-      issuer: USER,
-      parents: iss.parents,
-      issuingTime: t1,
-      commitmentId: iss.commitmentId,
-      payload: tx,
-    });
-    const b2 = basicBlock(params, {
-      issuer: USER,
-      parents: iss.parents,
-      issuingTime: t2,
-      commitmentId: iss.commitmentId,
-      payload: tx,
-    });
+    const b1 = userBlock(params, iss, t1, tx);
+    const b2 = userBlock(params, iss, t2, tx);
     // the first as binary, the second as JSON
     const r1 = await post(b1, V2);
     expect(r1.status).to.equal(201);
@@ -173,16 +161,7 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
       params,
       true,
     );
-    const r = await post(
-      basicBlock(params, {
-        issuer: USER,
-        parents: iss.parents,
-        issuingTime: t > iss.time ? t : iss.time + 1n,
-        commitmentId: iss.commitmentId,
-        payload: tx,
-      }),
-      V2,
-    );
+    const r = await post(userBlock(params, iss, t > iss.time ? t : iss.time + 1n, tx), V2);
     expect(r.status).to.equal(400);
     const e = await r.json().then(asJson);
     expect(e.error.code).to.equal(400);
@@ -204,29 +183,11 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
       WALLET,
       params,
     );
-    const ra = await post(
-      basicBlock(params, {
-        issuer: USER,
-        parents: iss.parents,
-        issuingTime: t,
-        commitmentId: iss.commitmentId,
-        payload: a,
-      }),
-      V2,
-    );
+    const ra = await post(userBlock(params, iss, t, a), V2);
     expect(ra.status).to.equal(201);
     const idA = (await ra.json().then(asJson)).blockId as string;
     // the conflicting one either fails at confirmation (posted while A is pending) or is refused (A already confirmed)
-    const rb = await post(
-      basicBlock(params, {
-        issuer: USER,
-        parents: iss.parents,
-        issuingTime: t + 1n,
-        commitmentId: iss.commitmentId,
-        payload: b,
-      }),
-      V2,
-    );
+    const rb = await post(userBlock(params, iss, t + 1n, b), V2);
     expect([201, 400]).to.include(rb.status);
     await confirmed(idA);
     if (rb.status === 201) {
@@ -246,16 +207,7 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
       WALLET,
       params,
     );
-    const rc = await post(
-      basicBlock(params, {
-        issuer: USER,
-        parents: iss.parents,
-        issuingTime: t + 2n,
-        commitmentId: iss.commitmentId,
-        payload: c,
-      }),
-      V2,
-    );
+    const rc = await post(userBlock(params, iss, t + 2n, c), V2);
     expect(rc.status).to.equal(400);
   });
 

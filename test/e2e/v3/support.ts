@@ -4,8 +4,10 @@
  */
 import { expect } from 'chai';
 import { fromHex0x } from '../../../src/core/bytes.ts';
+import type { ProtocolParametersV3, SignedTransactionPayloadV3 } from '../../../src/core/v3/index.ts';
 import { devGenesis, genesisToJson } from '../../../src/node/genesis/genesis.ts';
 import { genesisV3ToJson, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
+import { basicBlock, USER } from '../../../harness/fixtures/v3.ts';
 
 /** A genesis file's JSON: the v2 dev network (min PoW score 0) with `g` as its v3 section. */
 export const genesisWithV3 = (g: GenesisV3): object => ({
@@ -41,4 +43,15 @@ export async function issuance(v3: string): Promise<Issuance> {
 export function issuingTime(iss: Issuance): bigint {
   const now = BigInt(Date.now()) * 1_000_000n;
   return (now > iss.time ? now : iss.time) + 1n;
+}
+
+/** A basic block of the test user (harness/fixtures/v3.ts USER) on `iss`, issued at `issuingTime`, with `payload`. */
+export function userBlock(
+  params: ProtocolParametersV3,
+  iss: Issuance,
+  issuingTime: bigint,
+  payload?: SignedTransactionPayloadV3,
+): Uint8Array {
+  const at = { parents: iss.parents, issuingTime, commitmentId: iss.commitmentId };
+  return basicBlock(params, { issuer: USER, ...at, ...(payload ? { payload } : {}) });
 }
