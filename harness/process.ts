@@ -2,9 +2,11 @@
  * The node as a process: `ledger-node run` / `ledger-node gateway` spawned from bin/ on free ports, ready once their
  * start-up log lines name the ports; stop() is SIGTERM, then SIGKILL after a grace period. Used by the end-to-end
  * tests, scripts/ (soak, crash test, hostile load) and benchmarks/. `spawnReady` spawns any other server the same way
- * (the REST benchmark's Koa ceiling and its node over gRPC, benchmarks/rest/serve.ts).
+ * (the REST benchmark's Koa ceiling and its node over gRPC, benchmarks/rest/serve.ts). `memoryOf` and `cpuSeconds`
+ * read what a process uses from /proc (Linux).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../bin/ledger-node.js', import.meta.url));
@@ -210,4 +212,40 @@ export async function spawnGateway(
   );
   const port = Number(captures[0]);
   return { proc, port, rest: `http://${host}:${port}`, captures: captures.slice(1) };
+}
+
+/** A process's resident memory in MB from /proc/<pid>/status: all of it (VmRSS) and what it allocated (RssAnon). */
+export interface Memory {
+  rss: number;
+  anon: number;
+}
+
+/** The memory of process `pid` (NaN for a figure the kernel does not give), or undefined where it cannot be read. */
+export function memoryOf(pid: number): Memory | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const kb = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN);
+  return { rss: kb('VmRSS') / 1024, anon: kb('RssAnon') / 1024 };
+}
+
+/** The VmRSS of process `pid` in MB; NaN where it cannot be read. */
+export const rssMb = (pid: number): number => memoryOf(pid)?.rss ?? NaN;
+
+/** CPU seconds (user + system, all threads) the processes have used so far, from /proc; NaN where unreadable. */
+export function cpuSeconds(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of proc(5))
+    } catch {
+      return NaN;
+    }
+  }
+  return ticks / 100; // USER_HZ: 100 on Linux
 }

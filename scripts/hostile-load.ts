@@ -15,13 +15,13 @@
  * or RSS after the rest is more than 100 MB above where it started.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { acceptable, mqttSession, surfaceCase } from '../harness/fuzz/surfaces.ts';
 import { seeds } from '../harness/fuzz/http.ts';
-import { spawnNode } from '../harness/process.ts';
+import { memoryOf, spawnNode, type Memory } from '../harness/process.ts';
 
 const GROWTH_LIMIT_MB = 100;
 
@@ -83,21 +83,6 @@ async function attackSurfaces(base: string, s: number, master: number): Promise<
   console.log(`surfaces: ${n} requests and MQTT sessions, statuses ${tally}, ${failures.length} failures`);
   for (const f of failures) console.log(`  FAIL ${f}`);
   process.exit(failures.length > 0 ? 1 : 0);
-}
-
-interface Memory {
-  rss: number;
-  anon: number;
-}
-
-function memoryOf(pid: number): Memory | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
-    return { rss: kb('VmRSS') / 1024, anon: kb('RssAnon') / 1024 };
-  } catch {
-    return undefined;
-  }
 }
 
 /** Runs an attacker process; resolves with its exit code and its output's last lines. */

@@ -14,7 +14,7 @@
  * lazily, so a run that stays up under the cap shows what the node really retains. `--data-dir DIR` keeps the store
  * (e.g. for `ledger-node tool check` afterwards).
  */
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -27,7 +27,7 @@ import {
   type Lane,
   type Target,
 } from '../harness/crash/load.ts';
-import { spawnGateway, spawnNode } from '../harness/process.ts';
+import { memoryOf, spawnGateway, spawnNode, type Memory } from '../harness/process.ts';
 import { scriptNumber, scriptOption, scriptSwitch } from './lib/args.ts';
 
 /** soak's numbers are all positive. */
@@ -74,15 +74,8 @@ function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 }
 
-function procStatus(pid: number | undefined): { rss: number; anon: number } {
-  if (pid === undefined) return { rss: NaN, anon: NaN };
-  try {
-    const text = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (k: string): number => Number(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN);
-    return { rss: kb('VmRSS') / 1024, anon: kb('RssAnon') / 1024 };
-  } catch {
-    return { rss: NaN, anon: NaN };
-  }
+function procStatus(pid: number | undefined): Memory {
+  return (pid === undefined ? undefined : memoryOf(pid)) ?? { rss: NaN, anon: NaN };
 }
 
 const heapMb = scriptOption('node-heap-mb');

@@ -12,11 +12,11 @@
  * the delay from each POST's 201 to each subscriber's message (p50, p99, max; messages that came before the 201 count
  * as 0), and the CPU (share of one core) and RSS of the node, the gateway and this process.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { spawnGateway, spawnNode } from '../../harness/process.ts';
+import { cpuSeconds, rssMb, spawnGateway, spawnNode } from '../../harness/process.ts';
 import { httpClient } from '../load/http.ts';
 import { scriptArg } from '../../scripts/lib/args.ts';
 
@@ -32,11 +32,7 @@ const now = (): number => performance.timeOrigin + performance.now();
 
 /** utime + stime of a process in seconds, and its RSS in MB (Linux /proc). */
 function usage(pid: number): { cpu: number; rssMb: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const cpu = (Number(fields[11]) + Number(fields[12])) / 100;
-  const rssMb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  return { cpu, rssMb };
+  return { cpu: cpuSeconds([pid]), rssMb: rssMb(pid) };
 }
 
 const SUBSCRIBERS_MODULE = JSON.stringify(new URL('./subscribers.ts', import.meta.url).href);

@@ -11,13 +11,13 @@
  * (p50/p95/p99, and the share referenced within 5 s). Then the load stops and for `--after` seconds the milestones'
  * pace is watched: a node that fell behind must return to its interval by itself.
  */
-import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeBlock } from '../../src/core/codec/index.ts';
 import { blockId as blockIdOf } from '../../src/core/ids/index.ts';
 import { fromHex0x, toHex0x } from '../../src/core/bytes.ts';
-import { spawnNode } from '../../harness/process.ts';
+import { rssMb, spawnNode } from '../../harness/process.ts';
 import { httpClient, percentile } from './http.ts';
 import { scriptArg } from '../../scripts/lib/args.ts';
 
@@ -28,9 +28,6 @@ const MODE = arg('mode', 'raw');
 const INTERVAL = arg('interval', '1');
 const AFTER = Number(arg('after', '60'));
 const SAMPLE = Number(arg('sample', '5'));
-
-const rssMb = (pid: number): number =>
-  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 async function main(): Promise<void> {
   const dir = arg('data-dir', '') || mkdtempSync(join(tmpdir(), 'ledger-bench-load-'));

@@ -16,12 +16,12 @@
  *   4. `ledger-node tool check` on the stopped store.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { folderSize } from '../../src/node/pruning/size.ts';
-import { BIN, spawnNode } from '../../harness/process.ts';
+import { BIN, rssMb, spawnNode } from '../../harness/process.ts';
 import { scriptArg } from '../../scripts/lib/args.ts';
 
 const arg = (name: string, dflt: string): string => scriptArg(name, dflt);
@@ -32,8 +32,6 @@ const ENGINE = arg('engine', 'rocksdb');
 type Allocator = 'jemalloc' | 'glibc';
 const FLAGS = ['--min-pow-score', '0', '--milestone-interval', '1', '--db-engine', ENGINE];
 
-const rssMb = (pid: number): number =>
-  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const mb = (bytes: number): string => (bytes / 1e6).toFixed(0);
 
 async function json(url: string, init?: RequestInit): Promise<{ status: number; body: Record<string, unknown> }> {

@@ -35,8 +35,8 @@ import { encodeBlock } from '../../src/core/codec/index.ts';
 import { blockId } from '../../src/core/ids/index.ts';
 import { blockFromJson } from '../../src/core/json/index.ts';
 import { scriptArg } from '../../scripts/lib/args.ts';
-import { spawnGateway, spawnNode, type Spawned } from '../../harness/process.ts';
-import { cpuSeconds, fmt, machineLine, median, push, spawnKoa, stopServer, watched } from './servers.ts';
+import { cpuSeconds, spawnGateway, spawnNode, type Spawned } from '../../harness/process.ts';
+import { fmt, machineLine, median, push, spawnKoa, stopServer, watched } from './servers.ts';
 
 const int = (name: string, dflt: string, max: number): number => {
   const v = Number(scriptArg(name, dflt));

@@ -4,7 +4,7 @@
  */
 import { percentile } from '../load/http.ts';
 import type { Call } from './run-client.ts';
-import { cpuSeconds } from './servers.ts';
+import { cpuSeconds } from '../../harness/process.ts';
 
 export interface Sample {
   rps: number;

@@ -1,9 +1,8 @@
 /**
  * What the REST benchmarks (run.ts, http.ts) share: the servers they measure, each a process of its own started
- * through harness/process.ts and watched while it is measured (serve.ts's Koa ceiling among them), the CPU time those
- * processes spent, the machine line, medians and number formatting.
+ * through harness/process.ts and watched while it is measured (serve.ts's Koa ceiling among them), the machine line,
+ * medians and number formatting.
  */
-import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { spawnReady, type Spawned } from '../../harness/process.ts';
@@ -58,21 +57,6 @@ export async function spawnKoa(
   const koa = await spawnServe('koa', args, [/koa listening on 127\.0\.0\.1:(\d+)/], nodeFlags);
   const port = Number(koa.captures[0]);
   return { proc: koa.proc, port, url: `http://127.0.0.1:${port}` };
-}
-
-/** CPU seconds (user + system, all threads) the processes have used so far, from /proc; NaN where unreadable. */
-export function cpuSeconds(pids: readonly number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of proc(5))
-    } catch {
-      return NaN;
-    }
-  }
-  return ticks / 100; // USER_HZ: 100 on Linux
 }
 
 /** The benchmark's second line: the cores, the load and the Node.js version. */
