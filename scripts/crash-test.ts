@@ -9,33 +9,18 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { isDbEngine } from '../src/storage/open.ts';
 import { median, runCrashTest } from '../harness/crash/run.ts';
-import { scriptArg } from './lib/args.ts';
+import { scriptNumber, scriptOption } from './lib/args.ts';
 
-function flag(name: string): string | undefined {
-  const value = scriptArg(name, '');
-  return value === '' ? undefined : value;
-}
-function num(name: string, dflt: number): number {
-  const v = flag(name);
-  if (v === undefined) return dflt;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) {
-    console.error(`--${name} ${v}: expected a non-negative number`);
-    process.exit(2);
-  }
-  return n;
-}
-
-const kills = num('kills', 20);
-const seed = num('seed', Date.now() % 1_000_000);
-const dataDir = flag('data-dir');
+const kills = scriptNumber('kills', 20);
+const seed = scriptNumber('seed', Date.now() % 1_000_000);
+const dataDir = scriptOption('data-dir');
 if (dataDir !== undefined && existsSync(dataDir) && readdirSync(dataDir).length > 0) {
   console.error(
     `--data-dir ${dataDir} is not empty: the crash test starts a new dev network there (the folder is kept afterwards)`,
   );
   process.exit(2);
 }
-const engine = flag('db-engine');
+const engine = scriptOption('db-engine');
 if (engine !== undefined && !isDbEngine(engine)) {
   console.error(`--db-engine ${engine}: expected leveldb or rocksdb`);
   process.exit(2);
@@ -49,10 +34,10 @@ const r = await runCrashTest({
   seed,
   ...(engine ? { engine } : {}),
   ...(dataDir ? { dataDir, keep: true } : {}),
-  lanes: num('lanes', 4),
-  taggedWorkers: num('tagged-workers', 2),
-  milestoneInterval: num('milestone-interval', 0.2),
-  maxUpMs: num('max-up-ms', 2500),
+  lanes: scriptNumber('lanes', 4),
+  taggedWorkers: scriptNumber('tagged-workers', 2),
+  milestoneInterval: scriptNumber('milestone-interval', 0.2),
+  maxUpMs: scriptNumber('max-up-ms', 2500),
   log: (l) => console.log(l),
 });
 const s = r.check.summary;
@@ -69,8 +54,10 @@ console.log(
   `mid-milestone kills:   ${r.midMilestone} (milestone block stored, confirmation not committed; confirmed on restart)`,
 );
 console.log(`in flight at kills:    ${r.inFlightAtKill.join(' ')} (submissions cut off, outcome unknown, not counted)`);
+const verdict = r.check.ok ? 'passed' : `FAILED (${r.check.differences.length} differences)`;
 console.log(
-  `check:                 ${r.check.ok ? 'passed' : `FAILED (${r.check.differences.length} differences)`}: ${s.blocks} blocks, ${s.referenced} referenced, ${s.milestonesReplayed} milestones replayed, ${s.tips} tips, ${s.unspentOutputs} unspent outputs, ${s.ms} ms`,
+  `check:                 ${verdict}: ${s.blocks} blocks, ${s.referenced} referenced, ` +
+    `${s.milestonesReplayed} milestones replayed, ${s.tips} tips, ${s.unspentOutputs} unspent outputs, ${s.ms} ms`,
 );
 for (const d of r.check.differences) console.log(`  ${d}`);
 console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);

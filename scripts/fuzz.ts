@@ -136,7 +136,8 @@ function fuzzCore(targets: Target[], args: Args): number {
   }
   const secs = (performance.now() - t0) / 1000;
   console.log(
-    `core fuzz: ${tally.total} cases in ${secs.toFixed(1)} s (${Math.round(tally.total / secs)}/s), master seed ${args.seed}, ${tally.failures.length} failures`,
+    `core fuzz: ${tally.total} cases in ${secs.toFixed(1)} s (${Math.round(tally.total / secs)}/s), ` +
+      `master seed ${args.seed}, ${tally.failures.length} failures`,
   );
   console.log(tally.render());
   return tally.failures.length > 0 ? 1 : 0;
@@ -203,7 +204,8 @@ async function fuzzNode(targets: Target[], args: Args): Promise<number> {
     }
   }
   console.log(
-    `node fuzz against ${base}: ${total} requests in ${args.seconds} s, master seed ${args.seed}, ${failures.length} failures`,
+    `node fuzz against ${base}: ${total} requests in ${args.seconds} s, ` +
+      `master seed ${args.seed}, ${failures.length} failures`,
   );
   for (const [name, m] of statuses) {
     console.log(

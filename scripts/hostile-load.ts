@@ -15,13 +15,13 @@
  * or RSS after the rest is more than 100 MB above where it started.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { acceptable, mqttSession, surfaceCase } from '../harness/fuzz/surfaces.ts';
 import { seeds } from '../harness/fuzz/http.ts';
-import { spawnNode } from '../harness/process.ts';
+import { memoryOf, spawnNode, type Memory } from '../harness/process.ts';
 
 const GROWTH_LIMIT_MB = 100;
 
@@ -85,21 +85,6 @@ async function attackSurfaces(base: string, s: number, master: number): Promise<
   process.exit(failures.length > 0 ? 1 : 0);
 }
 
-interface Memory {
-  rss: number;
-  anon: number;
-}
-
-function memoryOf(pid: number): Memory | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
-    return { rss: kb('VmRSS') / 1024, anon: kb('RssAnon') / 1024 };
-  } catch {
-    return undefined;
-  }
-}
-
 /** Runs an attacker process; resolves with its exit code and its output's last lines. */
 function attacker(name: string, args: string[]): Promise<{ name: string; code: number; tail: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -127,7 +112,9 @@ async function main(): Promise<void> {
     await sleep(5_000); // start-up settles (genesis, first milestone)
     const before = memoryOf(pid)!;
     console.log(
-      `node pid ${pid} (${values.allocator}), REST ${base}, gRPC ${node.grpcPort}; RSS ${before.rss.toFixed(0)} MB, anon ${before.anon.toFixed(0)} MB; ${seconds} s of hostile load`,
+      `node pid ${pid} (${values.allocator}), REST ${base}, gRPC ${node.grpcPort}; ` +
+        `RSS ${before.rss.toFixed(0)} MB, anon ${before.anon.toFixed(0)} MB; ` +
+        `${seconds} s of hostile load`,
     );
     let peak = before;
     const started = Date.now();
@@ -174,7 +161,8 @@ async function main(): Promise<void> {
     console.log(`RSS before ${fmt(before)}, peak ${fmt(peak)}, end of load ${fmt(end)}, after the rest ${fmt(after)}`);
     const growth = after ? after.rss - before.rss : Infinity;
     console.log(
-      `growth after the rest: ${growth.toFixed(0)} MB (limit ${GROWTH_LIMIT_MB}); node alive: ${!died}, GET /info ${info}`,
+      `growth after the rest: ${growth.toFixed(0)} MB (limit ${GROWTH_LIMIT_MB}); ` +
+        `node alive: ${!died}, GET /info ${info}`,
     );
     const ok = !died && info === 200 && results.every((r) => r.code === 0) && growth <= GROWTH_LIMIT_MB;
     console.log(ok ? 'PASS' : 'FAIL');

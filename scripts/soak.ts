@@ -14,7 +14,7 @@
  * lazily, so a run that stays up under the cap shows what the node really retains. `--data-dir DIR` keeps the store
  * (e.g. for `ledger-node tool check` afterwards).
  */
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -27,28 +27,15 @@ import {
   type Lane,
   type Target,
 } from '../harness/crash/load.ts';
-import { spawnGateway, spawnNode } from '../harness/process.ts';
-import { scriptArg, scriptSwitch } from './lib/args.ts';
+import { memoryOf, spawnGateway, spawnNode, type Memory } from '../harness/process.ts';
+import { scriptNumber, scriptOption, scriptSwitch } from './lib/args.ts';
 
-function flag(name: string): string | undefined {
-  const value = scriptArg(name, '');
-  return value === '' ? undefined : value;
-}
-function num(name: string, dflt: number): number {
-  const v = flag(name);
-  if (v === undefined) return dflt;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) {
-    console.error(`--${name} ${v}: expected a positive number`);
-    process.exit(2);
-  }
-  return n;
-}
-
-const SECONDS = num('seconds', 120);
-const CONCURRENCY = Math.floor(num('concurrency', 16));
-const MAX_REQUESTS = Math.floor(num('max-requests', 5_000_000));
-const SAMPLE = num('sample', 5);
+/** soak's numbers are all positive. */
+const POSITIVE = { positive: true };
+const SECONDS = scriptNumber('seconds', 120, POSITIVE);
+const CONCURRENCY = Math.floor(scriptNumber('concurrency', 16, POSITIVE));
+const MAX_REQUESTS = Math.floor(scriptNumber('max-requests', 5_000_000, POSITIVE));
+const SAMPLE = scriptNumber('sample', 5, POSITIVE);
 const withGateway = scriptSwitch('gateway');
 if (SECONDS > 3600) {
   console.error('--seconds: at most 3600');
@@ -87,39 +74,43 @@ function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 }
 
-function procStatus(pid: number | undefined): { rss: number; anon: number } {
-  if (pid === undefined) return { rss: NaN, anon: NaN };
-  try {
-    const text = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (k: string): number => Number(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN);
-    return { rss: kb('VmRSS') / 1024, anon: kb('RssAnon') / 1024 };
-  } catch {
-    return { rss: NaN, anon: NaN };
-  }
+function procStatus(pid: number | undefined): Memory {
+  return (pid === undefined ? undefined : memoryOf(pid)) ?? { rss: NaN, anon: NaN };
 }
 
-const heapMb = flag('node-heap-mb');
-if (heapMb !== undefined)
-  process.env.NODE_OPTIONS =
-    `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${Math.floor(num('node-heap-mb', 256))}`.trim();
-const given = flag('data-dir');
+const heapMb = scriptOption('node-heap-mb');
+if (heapMb !== undefined) {
+  const cap = Math.floor(scriptNumber('node-heap-mb', 256, POSITIVE));
+  process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${cap}`.trim();
+}
+const given = scriptOption('data-dir');
 const root = given === undefined ? mkdtempSync(join(tmpdir(), 'soak-')) : undefined;
 const dataDir = given ?? join(root!, 'data');
 const node = await spawnNode(dataDir, [
   '--min-pow-score',
-  String(num('min-pow-score', 10)),
+  String(scriptNumber('min-pow-score', 10, POSITIVE)),
   '--milestone-interval',
-  String(num('milestone-interval', 1)),
+  String(scriptNumber('milestone-interval', 1, POSITIVE)),
 ]);
 const gateway = withGateway ? await spawnGateway(node.grpcPort) : undefined;
 const target: Target = { base: gateway?.rest ?? node.rest };
 const acks: Ack[] = [];
 let code = 0;
 try {
+  const through = withGateway
+    ? `a separate gateway (${target.base})`
+    : `the node's in-process gateway (${target.base})`;
+  const heap = heapMb !== undefined ? `, node heap capped at ${heapMb} MB` : '';
   console.log(
-    `soak: ${SECONDS} s, concurrency ${CONCURRENCY}, at most ${MAX_REQUESTS} requests, through ${withGateway ? `a separate gateway (${target.base})` : `the node's in-process gateway (${target.base})`}; node pid ${node.proc.child.pid}${heapMb !== undefined ? `, node heap capped at ${heapMb} MB` : ''}`,
+    `soak: ${SECONDS} s, concurrency ${CONCURRENCY}, at most ${MAX_REQUESTS} requests, ` +
+      `through ${through}; node pid ${node.proc.child.pid}${heap}`,
   );
-  const lanes: Lane[] = await makeLanes(target, acks, readDevWallet(dataDir), Math.floor(num('lanes', 4)));
+  const lanes: Lane[] = await makeLanes(
+    target,
+    acks,
+    readDevWallet(dataDir),
+    Math.floor(scriptNumber('lanes', 4, POSITIVE)),
+  );
   const busy = new Set<Lane>();
   for (let i = 0; i < 20; i++) await postTagged(target, acks, 'soak', `seed ${i}`);
   const ids = (): string => acks[Math.floor(Math.random() * acks.length)]!.blockId;
@@ -214,7 +205,8 @@ try {
   const samples: Sample[] = [];
   const f = (x: number, d = 1): string => (Number.isNaN(x) ? '-' : x.toFixed(d));
   console.log(
-    `| t (s) | req/s | p50 ms | p95 ms | p99 ms | slowest route p95 | errors | node RSS MB | node RssAnon MB |${gateway ? ' gateway RSS MB |' : ''} acked blocks |`,
+    `| t (s) | req/s | p50 ms | p95 ms | p99 ms | slowest route p95 | errors | node RSS MB | ` +
+      `node RssAnon MB |${gateway ? ' gateway RSS MB |' : ''} acked blocks |`,
   );
   console.log(`|---|---|---|---|---|---|---|---|---|${gateway ? '---|' : ''}---|`);
   let last = Date.now();
@@ -244,8 +236,11 @@ try {
     };
     last = now;
     samples.push(s);
+    const byStatus = errors ? ' (' + [...w.status].map(([k, v]) => `${k}: ${v}`).join(', ') + ')' : '';
     console.log(
-      `| ${f(s.t, 0)} | ${f(s.rps, 0)} | ${f(s.p50)} | ${f(s.p95)} | ${f(s.p99)} | ${slowest[0]} ${f(slowest[1])} | ${errors}${errors ? ' (' + [...w.status].map(([k, v]) => `${k}: ${v}`).join(', ') + ')' : ''} | ${f(m.rss)} | ${f(m.anon)} |${gateway ? ` ${f(g.rss)} |` : ''} ${acks.length} |`,
+      `| ${f(s.t, 0)} | ${f(s.rps, 0)} | ${f(s.p50)} | ${f(s.p95)} | ${f(s.p99)} ` +
+        `| ${slowest[0]} ${f(slowest[1])} | ${errors}${byStatus} | ${f(m.rss)} | ${f(m.anon)} |` +
+        `${gateway ? ` ${f(g.rss)} |` : ''} ${acks.length} |`,
     );
   }, SAMPLE * 1000);
   await Promise.all(workers);
@@ -254,7 +249,8 @@ try {
 
   console.log('');
   console.log(
-    `whole run: ${all.count} requests in ${elapsed.toFixed(1)} s = ${(all.count / elapsed).toFixed(0)} req/s; ${acks.length} blocks acknowledged`,
+    `whole run: ${all.count} requests in ${elapsed.toFixed(1)} s ` +
+      `= ${(all.count / elapsed).toFixed(0)} req/s; ${acks.length} blocks acknowledged`,
   );
   console.log('| route | requests | p50 ms | p95 ms | p99 ms | max ms | errors |');
   console.log('|---|---|---|---|---|---|---|');
@@ -262,7 +258,8 @@ try {
     const l = all.lat.get(route) ?? [];
     const errs = [...all.status].filter(([k]) => k.endsWith(route)).map(([k, v]) => `${k.split(' ')[0]}: ${v}`);
     console.log(
-      `| ${route} | ${l.length} | ${f(pct(l, 50))} | ${f(pct(l, 95))} | ${f(pct(l, 99))} | ${f(Math.max(...l))} | ${errs.length ? errs.join(', ') : 0} |`,
+      `| ${route} | ${l.length} | ${f(pct(l, 50))} | ${f(pct(l, 95))} | ${f(pct(l, 99))} ` +
+        `| ${f(Math.max(...l))} | ${errs.length ? errs.join(', ') : 0} |`,
     );
   }
 
@@ -288,29 +285,37 @@ try {
   const rssMax = Math.max(...samples.map((s) => s.rss));
   console.log('');
   console.log(
-    `node RSS: start ${f(samples[0]?.rss ?? NaN)} MB, end ${f(lastS?.rss ?? NaN)} MB, max ${f(rssMax)} MB; growth after warm-up ${f(rssGrowth, 2)} MB/min (includes LevelDB's mapped table files)`,
+    `node RSS: start ${f(samples[0]?.rss ?? NaN)} MB, end ${f(lastS?.rss ?? NaN)} MB, ` +
+      `max ${f(rssMax)} MB; growth after warm-up ${f(rssGrowth, 2)} MB/min ` +
+      `(includes LevelDB's mapped table files)`,
   );
   console.log(
-    `node RssAnon (memory the node allocated): start ${f(samples[0]?.anon ?? NaN)} MB, end ${f(lastS?.anon ?? NaN)} MB; growth after warm-up ${f(growth, 2)} MB/min`,
+    `node RssAnon (memory the node allocated): start ${f(samples[0]?.anon ?? NaN)} MB, ` +
+      `end ${f(lastS?.anon ?? NaN)} MB; growth after warm-up ${f(growth, 2)} MB/min`,
   );
   console.log(
-    `latency drift: p95 first steady window ${f(first?.p95 ?? NaN)} ms -> last ${f(lastS?.p95 ?? NaN)} ms (x${f(drift, 2)})`,
+    `latency drift: p95 first steady window ${f(first?.p95 ?? NaN)} ms -> ` +
+      `last ${f(lastS?.p95 ?? NaN)} ms (x${f(drift, 2)})`,
   );
   console.log(
-    `errors (network or 5xx): ${totalErrors}; 4xx: ${[...all.status].filter(([k]) => k.startsWith('4')).reduce((a, [, v]) => a + v, 0)}`,
+    `errors (network or 5xx): ${totalErrors}; ` +
+      `4xx: ${[...all.status].filter(([k]) => k.startsWith('4')).reduce((a, [, v]) => a + v, 0)}`,
   );
   const okMemory = !(growth > 10);
   const okLatency = !(drift > 2);
   const ok = okMemory && okLatency && totalErrors === 0;
   console.log(
-    `verdict: ${ok ? 'STABLE' : 'NOT STABLE'} (memory ${okMemory ? 'ok' : 'growing'} [RssAnon, limit 10 MB/min], latency ${okLatency ? 'ok' : 'drifting'} [limit x2], errors ${totalErrors === 0 ? 'none' : totalErrors})`,
+    `verdict: ${ok ? 'STABLE' : 'NOT STABLE'} (memory ${okMemory ? 'ok' : 'growing'} ` +
+      `[RssAnon, limit 10 MB/min], latency ${okLatency ? 'ok' : 'drifting'} [limit x2], ` +
+      `errors ${totalErrors === 0 ? 'none' : totalErrors})`,
   );
   code = ok ? 0 : 1;
 } finally {
   const alive = node.proc.child.exitCode === null && node.proc.child.signalCode === null;
   if (!alive) {
     console.log(
-      `the node died during the soak (exit ${node.proc.child.exitCode ?? node.proc.child.signalCode}):\n${node.proc.output().slice(-2000)}`,
+      `the node died during the soak ` +
+        `(exit ${node.proc.child.exitCode ?? node.proc.child.signalCode}):\n${node.proc.output().slice(-2000)}`,
     );
     code = 1;
   }

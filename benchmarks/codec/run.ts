@@ -103,7 +103,8 @@ function codecTable(): string {
   }
   const m = (b: { kind: string }, p: Pipeline) => median(rates.get(`${b.kind}|${p}`)!);
   const lines = [
-    '| block (real, Shimmer) | bytes | ours blocks/s | iota.js blocks/s | **ratio** | ours with noble BLAKE2b blocks/s | ratio with noble | decode+encode only: ours / iota.js | codec-only ratio |',
+    '| block (real, Shimmer) | bytes | ours blocks/s | iota.js blocks/s | **ratio** | ' +
+      'ours with noble BLAKE2b blocks/s | ratio with noble | decode+encode only: ours / iota.js | codec-only ratio |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const b of blocks) {
@@ -113,7 +114,9 @@ function codecTable(): string {
       oc = m(b, 'oursCodec'),
       ic = m(b, 'iotajsCodec');
     lines.push(
-      `| ${b.kind} | ${b.bytes.length} | ${fmt(o)} | ${fmt(i)} | **${(o / i).toFixed(1)}x** | ${fmt(n)} | ${(n / i).toFixed(1)}x | ${fmt(oc)} / ${fmt(ic)} | ${(oc / ic).toFixed(1)}x |`,
+      `| ${b.kind} | ${b.bytes.length} | ${fmt(o)} | ${fmt(i)} | **${(o / i).toFixed(1)}x** ` +
+        `| ${fmt(n)} | ${(n / i).toFixed(1)}x | ${fmt(oc)} / ${fmt(ic)} ` +
+        `| ${(oc / ic).toFixed(1)}x |`,
     );
   }
   return lines.join('\n');
@@ -157,7 +160,8 @@ function blakeTable(): string {
   const base = names[0]!;
   for (const p of names.slice(1))
     lines.push(
-      `| speed-up of ${p.replace(/ \(now\)$/, '')} over noble one-shot | ${SIZES.map((s) => (m(base, s) / m(p, s)).toFixed(2) + 'x').join(' | ')} |`,
+      `| speed-up of ${p.replace(/ \(now\)$/, '')} over noble one-shot ` +
+        `| ${SIZES.map((s) => (m(base, s) / m(p, s)).toFixed(2) + 'x').join(' | ')} |`,
     );
   return lines.join('\n');
 }
@@ -172,5 +176,6 @@ console.log(codec);
 console.log(`\n## BLAKE2b-256 per call (medians of ${ROUNDS} rounds)\n`);
 console.log(blake);
 console.log(
-  `\nnode ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load average ${before.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}, ${seconds} s`,
+  `\nnode ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load average ` +
+    `${before.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}, ${seconds} s`,
 );

@@ -12,11 +12,11 @@
  * the delay from each POST's 201 to each subscriber's message (p50, p99, max; messages that came before the 201 count
  * as 0), and the CPU (share of one core) and RSS of the node, the gateway and this process.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { spawnGateway, spawnNode } from '../../harness/process.ts';
+import { cpuSeconds, rssMb, spawnGateway, spawnNode } from '../../harness/process.ts';
 import { httpClient } from '../load/http.ts';
 import { scriptArg } from '../../scripts/lib/args.ts';
 
@@ -32,15 +32,12 @@ const now = (): number => performance.timeOrigin + performance.now();
 
 /** utime + stime of a process in seconds, and its RSS in MB (Linux /proc). */
 function usage(pid: number): { cpu: number; rssMb: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const cpu = (Number(fields[11]) + Number(fields[12])) / 100;
-  const rssMb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  return { cpu, rssMb };
+  return { cpu: cpuSeconds([pid]), rssMb: rssMb(pid) };
 }
 
+const SUBSCRIBERS_MODULE = JSON.stringify(new URL('./subscribers.ts', import.meta.url).href);
 const BOOTSTRAP = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
-  .then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./subscribers.ts', import.meta.url).href)}); });`;
+  .then((tsx) => { tsx.register(); return import(${SUBSCRIBERS_MODULE}); });`;
 
 interface Report {
   delivered: number;
@@ -107,7 +104,9 @@ async function main(): Promise<void> {
     ),
   );
   console.log(
-    `${SUBSCRIBERS} subscribers connected to ${TARGET === 'gateway' ? 'a standalone gateway' : 'ledger-node run'} in ${Date.now() - t0} ms`,
+    `${SUBSCRIBERS} subscribers connected ` +
+      `to ${TARGET === 'gateway' ? 'a standalone gateway' : 'ledger-node run'} ` +
+      `in ${Date.now() - t0} ms`,
   );
   await new Promise((r) => setTimeout(r, 2000));
 
@@ -206,23 +205,33 @@ async function main(): Promise<void> {
     a && b ? `${seconds(b, a).toFixed(1)} s (${((seconds(b, a) / loadSeconds) * 100).toFixed(0)}%)` : '-';
   const serving = seconds(before.node, after.node) + seconds(before.gateway, after.gateway);
   console.log(
-    `load: ${acked} blocks acknowledged in ${loadSeconds.toFixed(1)} s (${(acked / loadSeconds).toFixed(0)}/s), ${refused} refused; milestones ${from}..${to}`,
+    `load: ${acked} blocks acknowledged in ${loadSeconds.toFixed(1)} s ` +
+      `(${(acked / loadSeconds).toFixed(0)}/s), ${refused} refused; milestones ${from}..${to}`,
+  );
+  const deliveredShare = ((100 * total('delivered')) / (acked * SUBSCRIBERS)).toFixed(3);
+  console.log(
+    `blocks delivered: ${total('delivered')} of ${acked * SUBSCRIBERS} expected ` +
+      `after a drain of ${drainSeconds.toFixed(1)} s (${deliveredShare}%), ` +
+      `duplicates ${total('duplicates')}, ${total('beforeAck')} before the 201`,
   );
   console.log(
-    `blocks delivered: ${total('delivered')} of ${acked * SUBSCRIBERS} expected after a drain of ${drainSeconds.toFixed(1)} s (${((100 * total('delivered')) / (acked * SUBSCRIBERS)).toFixed(3)}%), duplicates ${total('duplicates')}, ${total('beforeAck')} before the 201`,
+    `milestone-info/latest: ${total('milestonesSeen')} of ${(to - from + 1) * SUBSCRIBERS} expected; ` +
+      `connections closed: ${total('closed')}`,
   );
   console.log(
-    `milestone-info/latest: ${total('milestonesSeen')} of ${(to - from + 1) * SUBSCRIBERS} expected; connections closed: ${total('closed')}`,
+    `delay 201 -> message: p50 ${percentileOf(histogram, timed, 50).toFixed(1)} ms, ` +
+      `p99 ${percentileOf(histogram, timed, 99).toFixed(1)} ms, ` +
+      `max ${percentileOf(histogram, timed, 100).toFixed(1)} ms (${timed} messages timed)`,
   );
   console.log(
-    `delay 201 -> message: p50 ${percentileOf(histogram, timed, 50).toFixed(1)} ms, p99 ${percentileOf(histogram, timed, 99).toFixed(1)} ms, max ${percentileOf(histogram, timed, 100).toFixed(1)} ms (${timed} messages timed)`,
+    `CPU time over load and drain (share of one core over the load's ${loadSeconds.toFixed(0)} s): ` +
+      `node ${cpu(before.node, after.node)}, gateway ${cpu(before.gateway, after.gateway)}, ` +
+      `benchmark ${((after.self.user + after.self.system) / 1e6).toFixed(1)} s; ` +
+      `node + gateway per delivered message ${((serving / Math.max(1, total('delivered'))) * 1e6).toFixed(2)} µs`,
   );
   console.log(
-    `CPU time over load and drain (share of one core over the load's ${loadSeconds.toFixed(0)} s): node ${cpu(before.node, after.node)}, gateway ${cpu(before.gateway, after.gateway)}, ` +
-      `benchmark ${((after.self.user + after.self.system) / 1e6).toFixed(1)} s; node + gateway per delivered message ${((serving / Math.max(1, total('delivered'))) * 1e6).toFixed(2)} µs`,
-  );
-  console.log(
-    `RSS median / max: node ${median(rss.node).toFixed(0)} / ${Math.max(...rss.node).toFixed(0)} MB${pids.gateway ? `, gateway ${median(rss.gateway).toFixed(0)} / ${Math.max(...rss.gateway).toFixed(0)} MB` : ''}`,
+    `RSS median / max: node ${median(rss.node).toFixed(0)} / ${Math.max(...rss.node).toFixed(0)} MB` +
+      (pids.gateway ? `, gateway ${median(rss.gateway).toFixed(0)} / ${Math.max(...rss.gateway).toFixed(0)} MB` : ''),
   );
 
   const notes = [node.proc.output(), gateway?.proc.output() ?? '']

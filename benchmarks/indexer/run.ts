@@ -181,7 +181,8 @@ async function confirmation(engine: DbEngine, runs: number): Promise<void> {
   const w = median(whole);
   const s = median(share);
   console.log(
-    `  1,000-transaction cone: whole confirmation ${ms(w)} ms, index share ${ms(s)} ms -> indexing adds ${((100 * s) / (w - s)).toFixed(1)}%`,
+    `  1,000-transaction cone: whole confirmation ${ms(w)} ms, index share ${ms(s)} ms -> ` +
+      `indexing adds ${((100 * s) / (w - s)).toFixed(1)}%`,
   );
 }
 

@@ -87,6 +87,8 @@ for (const n of SIZES) {
   const rows = [];
   for (let r = 0; r < RUNS; r++) rows.push(await once(n));
   console.log(
-    `| ${n} | ${median(rows.map((x) => x.issue)).toFixed(1)} | ${median(rows.map((x) => x.tips)).toFixed(2)} | ${median(rows.map((x) => x.metadata)).toFixed(2)} |`,
+    `| ${n} | ${median(rows.map((x) => x.issue)).toFixed(1)} ` +
+      `| ${median(rows.map((x) => x.tips)).toFixed(2)} ` +
+      `| ${median(rows.map((x) => x.metadata)).toFixed(2)} |`,
   );
 }

@@ -91,13 +91,17 @@ for (const size of SIZES) {
     }
     const total = median(confirm.map((c, i) => c + commit[i]!));
     rows.push(
-      `| ${String(size).padStart(5)} | ${engine.name.padEnd(7)} | ${median(confirm).toFixed(1).padStart(9)} | ${median(commit).toFixed(1).padStart(8)} | ${total.toFixed(1).padStart(9)} | ${((total / size) * 1000).toFixed(0).padStart(6)} |`,
+      `| ${String(size).padStart(5)} | ${engine.name.padEnd(7)} ` +
+        `| ${median(confirm).toFixed(1).padStart(9)} ` +
+        `| ${median(commit).toFixed(1).padStart(8)} | ${total.toFixed(1).padStart(9)} ` +
+        `| ${((total / size) * 1000).toFixed(0).padStart(6)} |`,
     );
     console.error(rows[rows.length - 1]);
   }
 }
 console.log(
-  `\nmilestone confirmation, median of ${RUNS} runs (ms; µs/tx = total per transaction block; Ed25519 verify: ${ED25519})\n`,
+  `\nmilestone confirmation, median of ${RUNS} runs (ms; µs/tx = total per transaction block; ` +
+    `Ed25519 verify: ${ED25519})\n`,
 );
 console.log('|  txs  | store   | confirm   | commit   | total     | µs/tx  |');
 console.log('|-------|---------|-----------|----------|-----------|--------|');

@@ -11,13 +11,13 @@
  * (p50/p95/p99, and the share referenced within 5 s). Then the load stops and for `--after` seconds the milestones'
  * pace is watched: a node that fell behind must return to its interval by itself.
  */
-import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeBlock } from '../../src/core/codec/index.ts';
 import { blockId as blockIdOf } from '../../src/core/ids/index.ts';
 import { fromHex0x, toHex0x } from '../../src/core/bytes.ts';
-import { spawnNode } from '../../harness/process.ts';
+import { rssMb, spawnNode } from '../../harness/process.ts';
 import { httpClient, percentile } from './http.ts';
 import { scriptArg } from '../../scripts/lib/args.ts';
 
@@ -28,9 +28,6 @@ const MODE = arg('mode', 'raw');
 const INTERVAL = arg('interval', '1');
 const AFTER = Number(arg('after', '60'));
 const SAMPLE = Number(arg('sample', '5'));
-
-const rssMb = (pid: number): number =>
-  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 async function main(): Promise<void> {
   const dir = arg('data-dir', '') || mkdtempSync(join(tmpdir(), 'ledger-bench-load-'));
@@ -106,7 +103,8 @@ async function main(): Promise<void> {
     }
   };
   console.log(
-    `load: ${CONCURRENCY} clients, ${MODE} POSTs, ${SECONDS} s, a milestone every ${INTERVAL} s; then ${AFTER} s without load`,
+    `load: ${CONCURRENCY} clients, ${MODE} POSTs, ${SECONDS} s, a milestone every ${INTERVAL} s; ` +
+      `then ${AFTER} s without load`,
   );
   let last = { at: started, accepted: 0, index: await confirmedIndex() };
   const firstIndex = last.index;
@@ -115,7 +113,10 @@ async function main(): Promise<void> {
       const now = Date.now();
       const dt = (now - last.at) / 1000;
       console.log(
-        `${((now - started) / 1000).toFixed(0).padStart(4)} s  ${running ? 'load' : 'idle'}  ${((accepted - last.accepted) / dt).toFixed(0).padStart(5)} blocks/s  ${((index - last.index) / dt).toFixed(2)} milestones/s  confirmed ${index}  RSS ${rssMb(node.proc.child.pid!).toFixed(0)} MB`,
+        `${((now - started) / 1000).toFixed(0).padStart(4)} s  ${running ? 'load' : 'idle'}  ` +
+          `${((accepted - last.accepted) / dt).toFixed(0).padStart(5)} blocks/s  ` +
+          `${((index - last.index) / dt).toFixed(2)} milestones/s  confirmed ${index}  ` +
+          `RSS ${rssMb(node.proc.child.pid!).toFixed(0)} MB`,
       );
       last = { at: now, accepted, index };
     });
@@ -136,13 +137,21 @@ async function main(): Promise<void> {
   const unreferenced = followed.length;
   const loadSeconds = (loadEnd - started) / 1000;
   console.log(
-    `\nunder load: ${accepted} blocks accepted (${(accepted / loadSeconds).toFixed(0)}/s), ${refused} refused; ${indexAtEnd - firstIndex} milestones in ${loadSeconds.toFixed(0)} s (${((indexAtEnd - firstIndex) / loadSeconds).toFixed(2)}/s)`,
+    `\nunder load: ${accepted} blocks accepted (${(accepted / loadSeconds).toFixed(0)}/s), ${refused} refused; ` +
+      `${indexAtEnd - firstIndex} milestones in ${loadSeconds.toFixed(0)} s ` +
+      `(${((indexAtEnd - firstIndex) / loadSeconds).toFixed(2)}/s)`,
+  );
+  const watched = Math.max(1, referencedAfter.length + unreferenced);
+  const within5s = ((100 * referencedAfter.filter((t) => t <= 5000).length) / watched).toFixed(1);
+  console.log(
+    `time to reference (1 in 20 blocks, ${referencedAfter.length} followed): ` +
+      `p50 ${percentile(referencedAfter, 50)} ms, p95 ${percentile(referencedAfter, 95)} ms, ` +
+      `p99 ${percentile(referencedAfter, 99)} ms; within 5 s: ${within5s}%; ` +
+      `${unreferenced} still unreferenced ${AFTER} s after the load`,
   );
   console.log(
-    `time to reference (1 in 20 blocks, ${referencedAfter.length} followed): p50 ${percentile(referencedAfter, 50)} ms, p95 ${percentile(referencedAfter, 95)} ms, p99 ${percentile(referencedAfter, 99)} ms; within 5 s: ${((100 * referencedAfter.filter((t) => t <= 5000).length) / Math.max(1, referencedAfter.length + unreferenced)).toFixed(1)}%; ${unreferenced} still unreferenced ${AFTER} s after the load`,
-  );
-  console.log(
-    `after the load: ${indexAfter - indexAtEnd} milestones in ${AFTER} s (${((indexAfter - indexAtEnd) / AFTER).toFixed(2)}/s)`,
+    `after the load: ${indexAfter - indexAtEnd} milestones in ${AFTER} s ` +
+      `(${((indexAfter - indexAtEnd) / AFTER).toFixed(2)}/s)`,
   );
   await node.proc.stop(10_000);
   if (!arg('data-dir', '')) rmSync(dir, { recursive: true, force: true });

@@ -36,7 +36,8 @@ async function probe(http: HttpClient, label: string): Promise<void> {
     ms.push(performance.now() - t0);
   }
   console.log(
-    `${label.padEnd(34)} node-filled POST: median ${percentile(ms, 50).toFixed(2)} ms, p99 ${percentile(ms, 99).toFixed(2)} ms`,
+    `${label.padEnd(34)} node-filled POST: median ${percentile(ms, 50).toFixed(2)} ms, ` +
+      `p99 ${percentile(ms, 99).toFixed(2)} ms`,
   );
 }
 

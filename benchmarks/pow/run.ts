@@ -153,7 +153,8 @@ async function timeToScore(): Promise<void> {
         ['pow-node.js', new (require('@iota/pow-node.js').NodePowProvider)(WORKERS)],
       ] as Array<[string, { pow(m: Uint8Array, s: number): Promise<string> }]>);
   console.log(
-    '| block | score | zeros | ours median (runs) | ours MH/s per worker | pow-wasm.js median (runs) | pow-node.js median (runs) | faster real / ours |',
+    '| block | score | zeros | ours median (runs) | ours MH/s per worker | pow-wasm.js median (runs) | ' +
+      'pow-node.js median (runs) | faster real / ours |',
   );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   try {
@@ -192,7 +193,10 @@ async function timeToScore(): Promise<void> {
       const paired =
         c.theirRuns > 0 && Number.isFinite(bestTheirs) ? bestTheirs / median(ours.slice(0, c.theirRuns)) : NaN;
       console.log(
-        `| ${c.label} | ${c.score} | ${zeros} | ${fmt(ours)} | ${(hashes / (ms / 1000) / WORKERS / 1e6).toFixed(2)} | ${fmt(theirs['pow-wasm.js'])} | ${fmt(theirs['pow-node.js'])} | ${Number.isNaN(paired) ? '-' : `${paired.toFixed(0)}x`} |`,
+        `| ${c.label} | ${c.score} | ${zeros} | ${fmt(ours)} ` +
+          `| ${(hashes / (ms / 1000) / WORKERS / 1e6).toFixed(2)} ` +
+          `| ${fmt(theirs['pow-wasm.js'])} | ${fmt(theirs['pow-node.js'])} ` +
+          `| ${Number.isNaN(paired) ? '-' : `${paired.toFixed(0)}x`} |`,
       );
     }
   } finally {

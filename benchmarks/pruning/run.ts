@@ -16,12 +16,12 @@
  *   4. `ledger-node tool check` on the stopped store.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { folderSize } from '../../src/node/pruning/size.ts';
-import { BIN, spawnNode } from '../../harness/process.ts';
+import { BIN, rssMb, spawnNode } from '../../harness/process.ts';
 import { scriptArg } from '../../scripts/lib/args.ts';
 
 const arg = (name: string, dflt: string): string => scriptArg(name, dflt);
@@ -32,8 +32,6 @@ const ENGINE = arg('engine', 'rocksdb');
 type Allocator = 'jemalloc' | 'glibc';
 const FLAGS = ['--min-pow-score', '0', '--milestone-interval', '1', '--db-engine', ENGINE];
 
-const rssMb = (pid: number): number =>
-  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const mb = (bytes: number): string => (bytes / 1e6).toFixed(0);
 
 async function json(url: string, init?: RequestInit): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -117,7 +115,8 @@ async function fill(dir: string, allocator: Allocator, log: (line: string) => vo
       const rss = rssMb(child.pid!);
       samples.push({ blocks: Number(s[2]), rss });
       log(
-        `| ${allocator} | ${s[1]} s | ${s[2]} (${s[3]}/s) | ${s[4]} | ${pruningIndex} (${runs}) | ${mb(size)} MB | ${rss.toFixed(0)} MB | ${s[5]} MB |`,
+        `| ${allocator} | ${s[1]} s | ${s[2]} (${s[3]}/s) | ${s[4]} | ${pruningIndex} (${runs}) ` +
+          `| ${mb(size)} MB | ${rss.toFixed(0)} MB | ${s[5]} MB |`,
       );
     } else if (/filled|refused|ERROR|WARN|memory allocator/.test(line)) log(`  ${allocator} fill: ${line}`);
   };
@@ -145,7 +144,11 @@ function growth(samples: readonly Sample[]): string {
   const slope =
     after.reduce((a, x) => a + (x.blocks - mx) * (x.rss - my), 0) / after.reduce((a, x) => a + (x.blocks - mx) ** 2, 0);
   const rss = after.map((x) => x.rss).sort((a, b) => a - b);
-  return `RSS after warm-up ${rss[0]!.toFixed(0)}-${rss[n - 1]!.toFixed(0)} MB (median ${rss[n >> 1]!.toFixed(0)}), slope ${(slope * 1e5).toFixed(1)} MB per 100,000 blocks over ${n} samples`;
+  return (
+    `RSS after warm-up ${rss[0]!.toFixed(0)}-${rss[n - 1]!.toFixed(0)} MB ` +
+    `(median ${rss[n >> 1]!.toFixed(0)}), slope ${(slope * 1e5).toFixed(1)} MB per 100,000 blocks ` +
+    `over ${n} samples`
+  );
 }
 
 async function pipeline(allocator: Allocator, log: (line: string) => void): Promise<string> {
@@ -161,7 +164,9 @@ async function pipeline(allocator: Allocator, log: (line: string) => void): Prom
       const info = await json(`${node.rest}/api/core/v2/info`);
       const status = info.body['status'] as Record<string, unknown>;
       log(
-        `${allocator}: after the fill: confirmed milestone ${JSON.stringify(status['confirmedMilestone'])}, pruningIndex ${String(status['pruningIndex'])}`,
+        `${allocator}: after the fill: ` +
+          `confirmed milestone ${JSON.stringify(status['confirmedMilestone'])}, ` +
+          `pruningIndex ${String(status['pruningIndex'])}`,
       );
       const r = await json(`${node.rest}/api/core/v2/blocks/${earlyId}`);
       log(`${allocator}: GET the early block: ${r.status} ${JSON.stringify(r.body)}`);
@@ -187,10 +192,12 @@ async function main(): Promise<void> {
   if (!allocators.every((a) => a === 'jemalloc' || a === 'glibc'))
     throw new Error(`--allocator: both, jemalloc or glibc, not ${which}`);
   console.log(
-    `${BLOCKS} blocks, --prune-milestones ${KEEP}, ${ENGINE}, ${allocators.join(' and ')}${allocators.length > 1 ? ' side by side' : ''}`,
+    `${BLOCKS} blocks, --prune-milestones ${KEEP}, ${ENGINE}, ` +
+      `${allocators.join(' and ')}${allocators.length > 1 ? ' side by side' : ''}`,
   );
   console.log(
-    '| allocator | time | blocks stored (rate) | confirmed milestone | pruning index (runs) | store on disk | RSS | V8 heap |',
+    '| allocator | time | blocks stored (rate) | confirmed milestone | pruning index (runs) | ' +
+      'store on disk | RSS | V8 heap |',
   );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   const summaries = await Promise.all(allocators.map((a) => pipeline(a, (line) => console.log(line))));

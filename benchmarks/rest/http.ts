@@ -25,10 +25,9 @@
  * runs' ratios). Any non-2xx answer, error or timeout aborts the benchmark. `--cpu-prof=DIR` writes V8 CPU profiles of
  * the servers there when they stop. The benchmark builds dist/ first (scripts/build.sh, incremental).
  */
-import type { ChildProcess } from 'node:child_process';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toHex, toHex0x } from '../../src/core/bytes.ts';
@@ -36,7 +35,8 @@ import { encodeBlock } from '../../src/core/codec/index.ts';
 import { blockId } from '../../src/core/ids/index.ts';
 import { blockFromJson } from '../../src/core/json/index.ts';
 import { scriptArg } from '../../scripts/lib/args.ts';
-import { cpuSeconds, fmt, median, NODE_READY, spawnServer, stopChild } from './servers.ts';
+import { cpuSeconds, spawnGateway, spawnNode, type Spawned } from '../../harness/process.ts';
+import { fmt, machineLine, median, push, spawnKoa, stopServer, watched } from './servers.ts';
 
 const int = (name: string, dflt: string, max: number): number => {
   const v = Number(scriptArg(name, dflt));
@@ -57,8 +57,6 @@ if (PATHS.some((p) => !ALL_PATHS.includes(p))) throw new Error(`--paths must lis
 const CPU_PROF = scriptArg('cpu-prof', '');
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(ROOT, 'bin/ledger-node.js');
-const SERVE = fileURLToPath(new URL('./serve.ts', import.meta.url));
 const CANNON = fileURLToPath(new URL('./cannon.ts', import.meta.url));
 const RAW = 'application/vnd.iota.serializer-v1';
 const V2 = '/api/core/v2';
@@ -165,7 +163,8 @@ async function measure(
       : await fetch(`${t.url}${V2}/blocks/${ids[0]}`);
     const answer = `${again.status} ${(await again.text()).slice(0, 300)}`;
     throw new Error(
-      `${op} at ${t.url}: ${r.non2xx} non-2xx (${JSON.stringify(r.statusCodes)}), ${r.errors} errors, ${r.timeouts} timeouts; again: ${answer}`,
+      `${op} at ${t.url}: ${r.non2xx} non-2xx (${JSON.stringify(r.statusCodes)}), ` +
+        `${r.errors} errors, ${r.timeouts} timeouts; again: ${answer}`,
     );
   }
   return { rps: r.rps, p50: r.p50, p99: r.p99, cpu };
@@ -177,43 +176,24 @@ const ids: string[] = [];
 
 async function main(): Promise<void> {
   console.log(
-    `REST benchmark (autocannon): runs=${RUNS} seconds=${SECONDS} posts=${POSTS} blocks=${BLOCKS} concurrency=${CONCURRENCY.join(',')}`,
+    `REST benchmark (autocannon): runs=${RUNS} seconds=${SECONDS} posts=${POSTS} ` +
+      `blocks=${BLOCKS} concurrency=${CONCURRENCY.join(',')}`,
   );
-  console.log(
-    `machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, load ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}, node ${process.version}`,
-  );
+  console.log(machineLine());
   execFileSync('bash', [join(ROOT, 'scripts/build.sh')], { stdio: 'inherit' });
   const dir = mkdtempSync(join(tmpdir(), 'ledger-bench-http-'));
-  const children: ChildProcess[] = [];
+  const servers: Spawned[] = [];
   try {
     const profile = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [];
-    const nodeArgs = [
-      'run',
-      '--data-dir',
-      join(dir, 'node'),
-      '--rest-port',
-      '0',
-      '--grpc-port',
-      '0',
-      '--peer-port',
-      '0',
-      '--pow-workers',
-      '0',
-      '--min-pow-score',
-      '0',
-    ];
-    const run = await spawnServer([...profile, BIN, ...nodeArgs], NODE_READY);
-    children.push(run.child);
-    const runUrl = `http://127.0.0.1:${run.captures[1]}`;
-    const targets = new Map<PathName, Target>([['run', { url: runUrl, pids: [run.child.pid!] }]]);
-    const gw = await spawnServer(
-      [...profile, BIN, 'gateway', '--node', `127.0.0.1:${run.captures[0]}`, '--rest-port', '0'],
-      [/gateway listening on 127\.0\.0\.1:(\d+)/],
-    );
-    children.push(gw.child);
-    targets.set('gateway/mux', { url: `http://127.0.0.1:${gw.captures[0]}`, pids: [gw.child.pid!, run.child.pid!] });
+    const nodeArgs = ['--pow-workers', '0', '--min-pow-score', '0'];
+    const run = watched(await spawnNode(join(dir, 'node'), nodeArgs, { nodeFlags: profile }), 'ledger-node run');
+    servers.push(run.proc);
+    const runUrl = run.rest;
+    const runPid = run.proc.child.pid!;
+    const targets = new Map<PathName, Target>([['run', { url: runUrl, pids: [runPid] }]]);
+    const gw = watched(await spawnGateway(run.grpcPort, [], { nodeFlags: profile }), 'ledger-node gateway');
+    servers.push(gw.proc);
+    targets.set('gateway/mux', { url: gw.rest, pids: [gw.proc.child.pid!, runPid] });
     // the GET targets: blocks submitted to the node; the ceiling answers the first of them as the node renders it
     const parents = await tips(runUrl);
     for (let i = 0; i < BLOCKS; i++) {
@@ -221,18 +201,12 @@ async function main(): Promise<void> {
       await post(runUrl, bytes);
       ids.push(toHex0x(blockId(bytes)));
     }
-    const json = await (
-      await fetch(`${runUrl}${V2}/blocks/${ids[0]}`, { headers: { accept: 'application/json' } })
-    ).text();
-    const raw = Buffer.from(
-      await (await fetch(`${runUrl}${V2}/blocks/${ids[0]}`, { headers: { accept: RAW } })).arrayBuffer(),
-    );
-    const koa = await spawnServer(
-      [...profile, '--import', 'tsx', SERVE, 'koa', Buffer.from(json).toString('base64'), raw.toString('hex')],
-      [/koa listening on 127\.0\.0\.1:(\d+)/],
-    );
-    children.push(koa.child);
-    targets.set('koa', { url: `http://127.0.0.1:${koa.captures[0]}`, pids: [koa.child.pid!] });
+    const block = `${runUrl}${V2}/blocks/${ids[0]}`;
+    const json = await (await fetch(block, { headers: { accept: 'application/json' } })).text();
+    const raw = Buffer.from(await (await fetch(block, { headers: { accept: RAW } })).arrayBuffer());
+    const koa = await spawnKoa(json, raw, profile);
+    servers.push(koa.proc);
+    targets.set('koa', { url: koa.url, pids: [koa.proc.child.pid!] });
     console.log(`seeded ${BLOCKS} blocks (block of ${raw.length} bytes, JSON ${json.length} characters)`);
 
     const measures = (p: PathName, op: Op): boolean => PATHS.includes(p) && (p !== 'koa' || op !== 'POST block raw');
@@ -268,8 +242,7 @@ async function main(): Promise<void> {
               SECONDS,
               op.startsWith('POST') ? await postBatch() : undefined,
             );
-            const key = `${op}|${c}|${p}`;
-            (samples.get(key) ?? samples.set(key, []).get(key)!).push(s);
+            push(samples, `${op}|${c}|${p}`, s);
           }
         }
       }
@@ -277,7 +250,7 @@ async function main(): Promise<void> {
     }
     report(samples, PATHS, measures);
   } finally {
-    for (const child of children.reverse()) await stopChild(child);
+    for (const proc of servers.reverse()) await stopServer(proc);
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -292,12 +265,14 @@ function report(samples: Map<string, Sample[]>, paths: PathName[], measures: (p:
     return a.length && b.length ? median(a.map((s, i) => s.rps / b[i]!.rps)) : NaN;
   };
   console.log(
-    `\nmedians over ${RUNS} runs (req/s; p50 / p99 ms; CPU of the serving processes per request, µs; of koa = req/s / the ceiling's, same run)`,
+    `\nmedians over ${RUNS} runs (req/s; p50 / p99 ms; CPU of the serving processes ` +
+      `per request, µs; of koa = req/s / the ceiling's, same run)`,
   );
   for (const c of CONCURRENCY) {
     console.log(`\n${c} connections`);
     console.log(
-      `${'operation'.padEnd(15)}| ${'path'.padEnd(12)}| ${'req/s'.padStart(7)} | ${'p50 / p99'.padStart(12)} | ${'cpu µs'.padStart(12)} | of koa`,
+      `${'operation'.padEnd(15)}| ${'path'.padEnd(12)}| ${'req/s'.padStart(7)} ` +
+        `| ${'p50 / p99'.padStart(12)} | ${'cpu µs'.padStart(12)} | of koa`,
     );
     for (const op of OPS) {
       for (const p of paths) {
@@ -315,7 +290,8 @@ function report(samples: Map<string, Sample[]>, paths: PathName[], measures: (p:
         const share =
           op.startsWith('GET') && paths.includes('koa') ? `${(ofKoa(op, c, p) * 100).toFixed(0).padStart(5)}%` : '';
         console.log(
-          `${op.padEnd(15)}| ${p.padEnd(12)}| ${fmt(med(op, c, p, (s) => s.rps)).padStart(7)} | ${lat.padStart(12)} | ${cpu.padStart(12)} | ${share}`,
+          `${op.padEnd(15)}| ${p.padEnd(12)}| ${fmt(med(op, c, p, (s) => s.rps)).padStart(7)} ` +
+            `| ${lat.padStart(12)} | ${cpu.padStart(12)} | ${share}`,
         );
       }
     }
@@ -328,7 +304,8 @@ function report(samples: Map<string, Sample[]>, paths: PathName[], measures: (p:
     const share = ofKoa(op, c, 'run');
     const p99 = med(op, c, 'run', (s) => s.p99);
     console.log(
-      `  run ${op}: ${(share * 100).toFixed(0)}% of koa (at least 50%), p99 ${p99.toFixed(1)} ms (at most 10): ${share >= 0.5 && p99 <= 10 ? 'met' : 'MISSED'}`,
+      `  run ${op}: ${(share * 100).toFixed(0)}% of koa (at least 50%), ` +
+        `p99 ${p99.toFixed(1)} ms (at most 10): ${share >= 0.5 && p99 <= 10 ? 'met' : 'MISSED'}`,
     );
   }
   const posts = med('POST block raw', c, 'run', (s) => s.rps);

@@ -8,14 +8,14 @@
  * is started, and `concurrency` keep-alive clients GET random ones of them, JSON and raw, for `seconds` each, twice,
  * interleaved: req/s, p50/p99 latency and the node's RSS.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { toHex0x } from '../../src/core/bytes.ts';
 import { NodeStore, TABLES } from '../../src/core/store/index.ts';
 import { openDataDirStore } from '../../src/storage/open.ts';
-import { spawnNode, type SpawnedNode } from '../../harness/process.ts';
+import { rssMb, spawnNode, type SpawnedNode } from '../../harness/process.ts';
 import { httpClient, percentile } from '../load/http.ts';
 import { scriptArg } from '../../scripts/lib/args.ts';
 
@@ -46,9 +46,6 @@ async function sampleIds(dataDir: string): Promise<{ ids: string[]; total: numbe
     await kv.close();
   }
 }
-
-const rssMb = (node: SpawnedNode): number =>
-  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${node.proc.child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 async function measure(
   node: SpawnedNode,
@@ -109,7 +106,9 @@ try {
         ] as const) {
           const r = await measure(node, s.ids, accept);
           rows.push(
-            `round ${round}  ${String(s.total).padStart(8)} blocks  GET ${label.padEnd(4)}  ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  RSS ${rssMb(node).toFixed(0)} MB`,
+            `round ${round}  ${String(s.total).padStart(8)} blocks  GET ${label.padEnd(4)}  ` +
+              `${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  ` +
+              `p99 ${r.p99.toFixed(2)} ms  RSS ${rssMb(node.proc.child.pid!).toFixed(0)} MB`,
           );
           console.log(rows[rows.length - 1]);
         }

@@ -4,20 +4,19 @@
  *
  *   koa <json-text-base64> <raw-hex>   the ceiling: a bare Koa app with one @koa/router route,
  *                                      GET /api/core/v2/blocks/:blockId, answering the given block as JSON text, or
- *                                      its bytes when Accept names the v1 serializer type; no gateway middleware, no
- * node
+ *                                      its bytes when Accept names the v1 serializer type; no gateway middleware,
+ *                                      no node
  *   run-over-grpc <data-dir>           `ledger-node run` as it was before the in-process transport: the same node
- *                                      (the command's flags), its REST gateway calling the node's own gRPC port over
- *                                      loopback (StartOptions.restTransport 'grpc')
+ *                                      (harness/node.ts, free ports, no remote PoW), its REST gateway calling the
+ *                                      node's own gRPC port over loopback (StartOptions.restTransport 'grpc')
  *
  * Each prints the lines run.ts waits for and runs until SIGTERM.
  */
 import { Router } from '@koa/router';
 import Koa from 'koa';
 import type { AddressInfo } from 'node:net';
-import { parseRunArgs } from '../../src/node/config.ts';
 import { consoleLogger } from '../../src/node/logger.ts';
-import { startNode } from '../../src/node/node.ts';
+import { startConfiguredNode } from '../../harness/node.ts';
 
 const RAW_TYPE = 'application/vnd.iota.serializer-v1';
 
@@ -47,19 +46,8 @@ async function koaCeiling(jsonBase64: string, rawHex: string): Promise<void> {
 }
 
 async function runOverGrpc(dataDir: string): Promise<void> {
-  const config = parseRunArgs([
-    '--data-dir',
-    dataDir,
-    '--rest-port',
-    '0',
-    '--grpc-port',
-    '0',
-    '--peer-port',
-    '0',
-    '--pow-workers',
-    '0',
-  ]);
-  const node = await startNode(config, { logger: consoleLogger, restTransport: 'grpc' });
+  const options = { dataDir, logger: consoleLogger, restTransport: 'grpc' } as const;
+  const node = await startConfiguredNode({ powWorkers: 0 }, options);
   await untilSigterm();
   await node.stop();
 }

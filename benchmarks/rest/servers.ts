@@ -1,9 +1,13 @@
 /**
- * What the REST benchmarks (run.ts, http.ts) share: spawning the servers they measure, each in its own process, and
- * reading the CPU time those processes spent.
+ * What the REST benchmarks (run.ts, http.ts) share: the servers they measure, each a process of its own started
+ * through harness/process.ts and watched while it is measured (serve.ts's Koa ceiling among them), the machine line,
+ * medians and number formatting.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { spawnReady, type Spawned } from '../../harness/process.ts';
+
+const SERVE = fileURLToPath(new URL('./serve.ts', import.meta.url));
 
 /** The lines `ledger-node run` prints once ready: its gRPC port, its REST port, its remote PoW setting. */
 export const NODE_READY = [
@@ -12,65 +16,60 @@ export const NODE_READY = [
   /remote PoW (\w+)/,
 ];
 
-const stopping = new Set<ChildProcess>();
+const stopping = new Set<Spawned>();
 
-/** Spawns `node ...args` and resolves once every pattern matched its output, with their first capture groups. */
-export function spawnServer(args: string[], patterns: RegExp[]): Promise<{ child: ChildProcess; captures: string[] }> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${args.join(' ')} not ready in 30 s:\n${out}`));
-    }, 30000);
-    let ready = false;
-    const onData = (d: Buffer): void => {
-      out += d.toString();
-      if (ready) return;
-      const captures = patterns.map((p) => p.exec(out)?.[1]);
-      if (captures.every((c) => c !== undefined)) {
-        ready = true;
-        clearTimeout(timer);
-        child.off('exit', onExit);
-        child.once('exit', (code, signal) => {
-          if (!stopping.has(child))
-            console.error(`${args.join(' ')} exited with ${code ?? signal} while measured:\n${out.slice(-3000)}`);
-        });
-        resolve({ child, captures: captures as string[] });
-      }
-    };
-    const onExit = (code: number | null): void => {
-      clearTimeout(timer);
-      reject(new Error(`${args.join(' ')} exited with ${code}:\n${out}`));
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', onExit);
+/** Reports a server that exits before `stopServer` stopped it (it dies while measured), with its last output. */
+export function watched<T extends { proc: Spawned }>(server: T, name: string): T {
+  const { proc } = server;
+  void proc.exited.then((code) => {
+    if (!stopping.has(proc))
+      console.error(
+        `${name} exited with ${code ?? proc.child.signalCode} while measured:\n${proc.output().slice(-3000)}`,
+      );
   });
+  return server;
 }
 
-/** Stops a spawned server (SIGTERM) and waits for it to exit. */
-export async function stopChild(child: ChildProcess): Promise<void> {
-  stopping.add(child);
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
+/** Stops a server (SIGTERM) and waits for it to exit. */
+export async function stopServer(proc: Spawned): Promise<void> {
+  stopping.add(proc);
+  await proc.stop();
 }
 
-/** CPU seconds (user + system, all threads) the processes have used so far, from /proc; NaN where unreadable. */
-export function cpuSeconds(pids: readonly number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of proc(5))
-    } catch {
-      return NaN;
-    }
-  }
-  return ticks / 100; // USER_HZ: 100 on Linux
+/** A mode of serve.ts (`node --import tsx serve.ts MODE ...args`, after `nodeFlags`), ready once `patterns` match. */
+export async function spawnServe(
+  mode: string,
+  args: string[],
+  patterns: RegExp[],
+  nodeFlags: readonly string[] = [],
+): Promise<{ proc: Spawned; captures: string[] }> {
+  const server = await spawnReady([process.execPath, ...nodeFlags, '--import', 'tsx', SERVE, mode, ...args], patterns);
+  return watched(server, `serve.ts ${mode}`);
+}
+
+/** serve.ts's Koa ceiling answering `json` (text) and `raw` (bytes) for every block ID; its port and base URL. */
+export async function spawnKoa(
+  json: string,
+  raw: Uint8Array,
+  nodeFlags: readonly string[] = [],
+): Promise<{ proc: Spawned; port: number; url: string }> {
+  const args = [Buffer.from(json).toString('base64'), Buffer.from(raw).toString('hex')];
+  const koa = await spawnServe('koa', args, [/koa listening on 127\.0\.0\.1:(\d+)/], nodeFlags);
+  const port = Number(koa.captures[0]);
+  return { proc: koa.proc, port, url: `http://127.0.0.1:${port}` };
+}
+
+/** The benchmark's second line: the cores, the load and the Node.js version. */
+export function machineLine(): string {
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+  return `machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}, load ${load}, node ${process.version}`;
+}
+
+/** Appends `value` to the list under `key`. */
+export function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  (map.get(key) ?? map.set(key, []).get(key)!).push(value);
 }
 
 export const median = (xs: number[]): number => {

@@ -119,14 +119,16 @@ async function measure(getBlock: GetBlock, ms = MS): Promise<{ rps: number; cpuU
 }
 
 console.log(
-  `port benchmark: runs=${RUNS} ms=${MS} concurrency=${CONCURRENCY}, answer of ${json.length} characters of JSON${nice ? '' : ' (nice-grpc not installed: left out)'}`,
+  `port benchmark: runs=${RUNS} ms=${MS} concurrency=${CONCURRENCY}, ` +
+    `answer of ${json.length} characters of JSON${nice ? '' : ' (nice-grpc not installed: left out)'}`,
 );
 for (const way of Object.values(ways)) await measure(way, 1000);
 for (let run = 1; run <= RUNS; run++) {
   for (const [name, way] of Object.entries(ways)) {
     const { rps, cpuUs } = await measure(way);
     console.log(
-      `run ${run} ${name.padEnd(10)} ${String(rps).padStart(7)} calls/s  ${cpuUs.toFixed(1).padStart(6)} µs CPU per call (both ends)`,
+      `run ${run} ${name.padEnd(10)} ${String(rps).padStart(7)} calls/s  ` +
+        `${cpuUs.toFixed(1).padStart(6)} µs CPU per call (both ends)`,
     );
   }
 }

@@ -282,7 +282,9 @@ async function compare(
       pairRatios.push(rates.rocksdb! / rates.leveldb!);
       if (chunkNo % 10 === 9 || from + count > n) {
         process.stderr.write(
-          `  ${k(from + count - 1)} blocks: ${DB_ENGINES.map((e) => `${e} ${k(rates[e]!)}/s`).join(', ')} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`,
+          `  ${k(from + count - 1)} blocks: ` +
+            `${DB_ENGINES.map((e) => `${e} ${k(rates[e]!)}/s`).join(', ')} ` +
+            `(${((performance.now() - t0) / 1000).toFixed(0)} s)\n`,
         );
       }
     }
@@ -310,7 +312,9 @@ async function compare(
     const row = (label: string, f: (e: DbEngine) => number, fmt: (x: number) => string, ratio = f(b) / f(a)): string =>
       `| ${label} | ${fmt(f(a))} | ${fmt(f(b))} | ${ratio.toFixed(2)} |`;
     console.log(
-      `\n${k(n)} blocks (${Math.ceil(n / o.chunk)} interleaved chunks of ${k(o.chunk)}, groups of ${o.group} blocks per sync batch, confirmation every ${CONFIRM_EVERY} groups; ${o.readRounds} read rounds of ${k(o.reads)}, ${o.concurrency} at a time)`,
+      `\n${k(n)} blocks (${Math.ceil(n / o.chunk)} interleaved chunks of ${k(o.chunk)}, ` +
+        `groups of ${o.group} blocks per sync batch, confirmation every ${CONFIRM_EVERY} groups; ` +
+        `${o.readRounds} read rounds of ${k(o.reads)}, ${o.concurrency} at a time)`,
     );
     console.log(`| | ${a} | ${b} | ${b} / ${a} |`);
     console.log('|---|---:|---:|---:|');
@@ -345,7 +349,8 @@ if (process.argv[2] === '--child') {
   ) as [number, number, number, number, number];
   const base = flag('dir', tmpdir());
   console.log(
-    `node ${process.version}; engines ${DB_ENGINES.join(', ')} (same cache 8 MB, write buffer 4 MB, bloom filters); stores under ${base === tmpdir() ? 'the OS temp dir' : base}`,
+    `node ${process.version}; engines ${DB_ENGINES.join(', ')} (same cache 8 MB, write buffer 4 MB, ` +
+      `bloom filters); stores under ${base === tmpdir() ? 'the OS temp dir' : base}`,
   );
   for (const n of blocks) await compare(n, base, { chunk, group, reads, readRounds, concurrency });
 }

@@ -70,7 +70,8 @@ async function run(name: string, kv: KeyValueStore): Promise<void> {
   await store.close();
   const f = (x: number): string => Math.round(x).toLocaleString('en-US').padStart(10);
   console.log(
-    `${name.padEnd(10)} block batches/s sync=true ${f(syncRate)}   sync=false ${f(asyncRate)}   random gets/s ${f(readRate)}   keys scanned/s ${f(scanRate)}`,
+    `${name.padEnd(10)} block batches/s sync=true ${f(syncRate)}   sync=false ${f(asyncRate)}   ` +
+      `random gets/s ${f(readRate)}   keys scanned/s ${f(scanRate)}`,
   );
 }
 

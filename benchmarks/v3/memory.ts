@@ -36,7 +36,8 @@ const engine = (await V3Engine.open(store, {
 }))!;
 const mb = (n: number): string => (n / 1024 / 1024).toFixed(1);
 console.log(
-  `v3 memory: ${blocks} basic blocks in rounds of 20, each confirmed by the validator; window of confirmed blocks ${maxConfirmed === 0 ? 'unbounded' : maxConfirmed}`,
+  `v3 memory: ${blocks} basic blocks in rounds of 20, each confirmed by the validator; ` +
+    `window of confirmed blocks ${maxConfirmed === 0 ? 'unbounded' : maxConfirmed}`,
 );
 console.log('blocks attached | states in memory | RSS MB | heap used MB | blocks/s');
 const started = performance.now();
@@ -61,7 +62,8 @@ while (attached < blocks) {
     const t = performance.now();
     const m = process.memoryUsage();
     console.log(
-      `${attached} | ${engine.blocksInMemory} | ${mb(m.rss)} | ${mb(m.heapUsed)} | ${Math.round((sample / (t - last)) * 1000)}`,
+      `${attached} | ${engine.blocksInMemory} | ${mb(m.rss)} | ${mb(m.heapUsed)} ` +
+        `| ${Math.round((sample / (t - last)) * 1000)}`,
     );
     last = t;
     next += sample;

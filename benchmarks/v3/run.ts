@@ -83,8 +83,10 @@ async function run(seats: number, blocks: number, txs: number): Promise<void> {
   await store.close();
   const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
   console.log(
-    `${seats} seat(s): ${blocks} chained blocks attached at ${rate(blocks, attachMs)}/s, confirmed by ${rounds} rounds in ${confirmMs.toFixed(1)} ms; ` +
-      `${txs} transactions attached (signature + ledger checks) at ${rate(txs, txAttachMs)}/s, confirmed and applied in ${txConfirmMs.toFixed(1)} ms`,
+    `${seats} seat(s): ${blocks} chained blocks attached at ${rate(blocks, attachMs)}/s, ` +
+      `confirmed by ${rounds} rounds in ${confirmMs.toFixed(1)} ms; ` +
+      `${txs} transactions attached (signature + ledger checks) at ${rate(txs, txAttachMs)}/s, ` +
+      `confirmed and applied in ${txConfirmMs.toFixed(1)} ms`,
   );
 }
 

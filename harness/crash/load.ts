@@ -14,15 +14,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fromHex0x, toHex0x } from '../../src/core/bytes.ts';
 import { encodePayload } from '../../src/core/codec/index.ts';
-import {
-  blake2b256,
-  ed25519AddressFromPublicKey,
-  ed25519PublicKeyFromSeed,
-  ed25519Sign,
-} from '../../src/core/crypto/index.ts';
-import { essenceHash, inputsCommitmentOf, networkIdFromName, transactionIdOf } from '../../src/core/ids/index.ts';
+import { blake2b256, ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed } from '../../src/core/crypto/index.ts';
+import { networkIdFromName, outputId, transactionIdOf } from '../../src/core/ids/index.ts';
 import { outputFromJson, payloadToJson } from '../../src/core/json/index.ts';
-import type { BasicOutput, CommonOutput, Payload, TransactionPayload } from '../../src/core/model/index.ts';
+import type { CommonOutput, Ed25519Address, Payload, TransactionPayload } from '../../src/core/model/index.ts';
+import { basicOutput, signedTransaction, type Spendable } from '../fixtures/transactions.ts';
 
 export const SERIALIZER_V1 = 'application/vnd.iota.serializer-v1';
 
@@ -88,10 +84,7 @@ export async function postTagged(target: Target, acks: Ack[], tag: string, data:
   return r;
 }
 
-interface Owned {
-  outputId: Uint8Array;
-  output: CommonOutput;
-}
+type Owned = Spendable;
 
 export interface DevWalletInfo {
   seed: Uint8Array;
@@ -120,43 +113,17 @@ export function readDevWallet(dataDir: string): DevWalletInfo {
   };
 }
 
-function basic(amount: bigint, pubKeyHash: Uint8Array): BasicOutput {
-  return {
-    type: 3,
-    amount,
-    nativeTokens: [],
-    unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash } }],
-    features: [],
-  };
-}
-
 /** A signed transaction spending `input` into `amounts` to random addresses plus the change to the wallet (last). */
 export function buildTransfer(w: DevWalletInfo, input: Owned, amounts: bigint[], toSelf = false): TransactionPayload {
-  const pub = ed25519PublicKeyFromSeed(w.seed);
-  const self = ed25519AddressFromPublicKey(pub).pubKeyHash;
+  const self = ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(w.seed));
+  const random = (): Ed25519Address => ({
+    type: 0,
+    pubKeyHash: blake2b256(crypto.getRandomValues(new Uint8Array(32))),
+  });
   const total = amounts.reduce((a, b) => a + b, 0n);
-  const outputs: CommonOutput[] = amounts.map((a) =>
-    basic(a, toSelf ? self : blake2b256(crypto.getRandomValues(new Uint8Array(32)))),
-  );
-  outputs.push(basic(input.output.amount - total, self));
-  const index = new DataView(input.outputId.buffer, input.outputId.byteOffset + 32, 2).getUint16(0, true);
-  const essence = {
-    type: 1 as const,
-    networkId: w.networkId,
-    inputs: [{ type: 0 as const, transactionId: input.outputId.subarray(0, 32), transactionOutputIndex: index }],
-    inputsCommitment: inputsCommitmentOf([input.output]),
-    outputs,
-  };
-  const signature = ed25519Sign(w.seed, essenceHash(essence));
-  return { type: 6, essence, unlocks: [{ type: 0, signature: { type: 0, publicKey: pub, signature } }] };
-}
-
-function outputIdOf(txId: Uint8Array, index: number): Uint8Array {
-  const id = new Uint8Array(34);
-  id.set(txId);
-  id[32] = index & 0xff;
-  id[33] = index >> 8;
-  return id;
+  const outputs: CommonOutput[] = amounts.map((a) => basicOutput(a, toSelf ? self : random()));
+  outputs.push(basicOutput(input.output.amount - total, self));
+  return signedTransaction(w.networkId, w.seed, [input], outputs);
 }
 
 interface Attempt {
@@ -205,7 +172,7 @@ export class Lane {
     const txId = transactionIdOf(tx);
     const attempt: Attempt = {
       txId: hex(txId),
-      change: { outputId: outputIdOf(txId, 1), output: tx.essence.outputs[1]! },
+      change: { outputId: outputId(txId, 1), output: tx.essence.outputs[1]! },
       sentAt: Date.now(),
       resolved: false,
     };
@@ -251,7 +218,7 @@ export async function makeLanes(
       throw new Error(`the split transaction ${hex(txId)} was not included within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return tx.essence.outputs.slice(0, n).map((o, i) => new Lane(w, { outputId: outputIdOf(txId, i), output: o }));
+  return tx.essence.outputs.slice(0, n).map((o, i) => new Lane(w, { outputId: outputId(txId, i), output: o }));
 }
 
 /** Checks every acknowledged block: raw bytes hash to its ID and carry the payload sent. Returns the problems. */

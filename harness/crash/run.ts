@@ -149,12 +149,12 @@ export async function runCrashTest(o: CrashOptions): Promise<CrashResult> {
       node!.proc.child.kill('SIGKILL');
       await node!.proc.exited;
       log(
-        `kill ${k + 1}/${o.kills} after ${Math.round(up)} ms up: ${acks.length} acknowledged so far, ledger index ${ledgerIndexBefore[k]}, ${inFlightAtKill[k]} submissions in flight`,
+        `kill ${k + 1}/${o.kills} after ${Math.round(up)} ms up: ${acks.length} acknowledged so far, ` +
+          `ledger index ${ledgerIndexBefore[k]}, ${inFlightAtKill[k]} submissions in flight`,
       );
       await start();
-      log(
-        `  restarted in ${Math.round(restartMs[restartMs.length - 1]!)} ms${midMilestone > mid ? ' (the kill hit a milestone between its block and its confirmation: confirmed on restart)' : ''}`,
-      );
+      const hit = ' (the kill hit a milestone between its block and its confirmation: confirmed on restart)';
+      log(`  restarted in ${Math.round(restartMs[restartMs.length - 1]!)} ms${midMilestone > mid ? hit : ''}`);
     }
     // Let the ledger move on after the last restart: the node must keep confirming.
     const before = (await ledgerIndex(target)) ?? 0;

@@ -8,7 +8,14 @@
  * transport dropped, or an INTERNAL answer (the node's word for a defect) is a failure. grpc-js's own refusals of a
  * request (not protobuf, too large, no such method) are answers, counted apart in the tally.
  */
-import { Client, credentials, Metadata, status as Status } from '@grpc/grpc-js';
+import {
+  Client,
+  credentials,
+  Metadata,
+  status as Status,
+  type ClientDuplexStream,
+  type StatusObject,
+} from '@grpc/grpc-js';
 import { decodeStatusDetails, STATUS_DETAILS_KEY } from '../../src/grpc/status.ts';
 import { Rng } from './mutate.ts';
 import { hexPreview } from './grpc-wire.ts';
@@ -155,6 +162,19 @@ export function targetSeeds(master: number, target: string, n: number): number[]
 export const identity = (b: Buffer): Buffer => b;
 /** A Buffer over the same bytes (grpc-js writes Buffers). */
 export const asBuffer = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+
+/** A bidirectional stream of raw bytes (identity serializers) on `client`'s connection to the method at `path`. */
+export const rawStream = (client: Client, path: string): ClientDuplexStream<Buffer, Buffer> =>
+  client.makeBidiStreamRequest(path, identity, identity) as ClientDuplexStream<Buffer, Buffer>;
+
+/**
+ * The status a stream ended with, judged as a unary call's (`judge`) after `ms` of its `deadlineMs`; a good end is
+ * labelled `${ended} ${label}`, a bad one's reason starts with "the stream".
+ */
+export function judgeStreamEnd(status: StatusObject, ms: number, deadlineMs: number, ended: string): Verdict {
+  const v = judge(answerOf(status.code, status.details, entriesOf(status.metadata), ms, deadlineMs));
+  return v.ok ? { ok: true, label: `${ended} ${v.label}` } : { ...v, reason: `the stream: ${v.reason}` };
+}
 
 /** Resolves true when `done` settles within `ms`, false when the time ran out first. */
 export async function within(done: Promise<unknown>, ms: number): Promise<boolean> {

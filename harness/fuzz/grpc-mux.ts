@@ -6,7 +6,7 @@
  * and the stream's status are judged as a unary call's status is (grpc-harness.ts judge). A case's `bytes` are the
  * batch it wrote.
  */
-import type { Client, ClientDuplexStream, StatusObject } from '@grpc/grpc-js';
+import type { Client, StatusObject } from '@grpc/grpc-js';
 import { FrameKind, MuxBatch, type MetadataEntry, type MuxFrame } from '../../src/grpc/gen/mux.ts';
 import { EXCHANGE, WIRE_NAME } from '../../src/grpc/mux.ts';
 import { Rng } from './mutate.ts';
@@ -14,15 +14,13 @@ import {
   answerOf,
   asBuffer,
   CALL_DEADLINE_MS,
-  entriesOf,
   freshAfterFailure,
-  identity,
   judge,
+  judgeStreamEnd,
+  rawStream,
   within,
-  type FuzzCase,
-  type RawDoor,
-  type Verdict,
 } from './grpc-harness.ts';
+import type { FuzzCase, RawDoor, Verdict } from './grpc-harness.ts';
 import { NODE_METHODS, requestsFor, unaryCase, type BlockCorpus, type Known } from './grpc.ts';
 import { hostilePayload, mutateMessage, PAYLOAD_KINDS } from './grpc-wire.ts';
 
@@ -115,7 +113,7 @@ export async function sendMux(door: RawDoor, c: MuxCase, deadlineMs = CALL_DEADL
 
 async function exchange(client: Client, c: MuxCase, deadlineMs: number): Promise<Verdict> {
   const t0 = performance.now();
-  const stream = client.makeBidiStreamRequest(EXCHANGE.path, identity, identity) as ClientDuplexStream<Buffer, Buffer>;
+  const stream = rawStream(client, EXCHANGE.path);
   const answers = new Map<number, MuxFrame>();
   let undecodable: string | undefined;
   let status: StatusObject | undefined;
@@ -152,10 +150,7 @@ async function exchange(client: Client, c: MuxCase, deadlineMs: number): Promise
     if (!v.ok) return { ...v, reason: `call ${id}: ${v.reason}` };
     verdicts.set(id, v);
   }
-  if (status) {
-    const v = judge(answerOf(status.code, status.details, entriesOf(status.metadata), ms, deadlineMs));
-    return v.ok ? { ok: true, label: `stream ${v.label}` } : { ...v, reason: `the stream: ${v.reason}` };
-  }
+  if (status) return judgeStreamEnd(status, ms, deadlineMs, 'stream');
   if (!inTime) {
     const missing = [...c.watch, PROBE_ID].filter((id) => !answers.has(id));
     const reason = `no answer to call(s) ${missing.join(', ')} and no end of the stream in ${deadlineMs} ms`;

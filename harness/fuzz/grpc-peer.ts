@@ -22,11 +22,11 @@ import {
   freshAfterFailure,
   identity,
   judge,
+  judgeStreamEnd,
+  rawStream,
   within,
-  type FuzzCase,
-  type RawDoor,
-  type Verdict,
 } from './grpc-harness.ts';
+import type { FuzzCase, RawDoor, Verdict } from './grpc-harness.ts';
 import type { Known } from './grpc.ts';
 import { mutateMessage } from './grpc-wire.ts';
 
@@ -122,8 +122,7 @@ function connectStream(client: Client): {
   undecodable: () => string | undefined;
   until: (what: (m: PeerMessage) => boolean, ms: number) => Promise<Wait>;
 } {
-  const path = PeerServiceService.connect.path;
-  const stream = client.makeBidiStreamRequest(path, identity, identity) as ClientDuplexStream<Buffer, Buffer>;
+  const stream = rawStream(client, PeerServiceService.connect.path);
   const received: PeerMessage[] = [];
   let status: StatusObject | undefined;
   let undecodable: string | undefined;
@@ -205,8 +204,7 @@ async function connectAndSend(client: Client, c: PeerCase, ctx: PeerContext, dea
       // one (it had ended the call itself over an undecodable message), resets it (src/node/peering/link.ts
       // closeLater), which a client reads as CANCELLED: an end in time all the same.
       if (status.code === Status.CANCELLED) return { ok: true, label: 'ended by reset' };
-      const v = judge(answerOf(status.code, status.details, entriesOf(status.metadata), ms, wait));
-      return v.ok ? { ok: true, label: `ended ${v.label}` } : { ...v, reason: `the stream: ${v.reason}` };
+      return judgeStreamEnd(status, ms, wait, 'ended');
     }
     if (outcome === 'seen') return { ok: true, label: 'probe answered' };
     const reason = c.handshake

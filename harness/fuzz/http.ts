@@ -109,7 +109,8 @@ export function rawHttpCases(host: string): { label: string; raw: Uint8Array; ha
     {
       label: '2000 headers',
       raw: post(
-        `${Array.from({ length: 2000 }, (_, i) => `X-H${i}: v`).join('\r\n')}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n`,
+        `${Array.from({ length: 2000 }, (_, i) => `X-H${i}: v`).join('\r\n')}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: 2\r\n`,
         '{}',
       ),
     },

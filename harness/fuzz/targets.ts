@@ -64,6 +64,35 @@ interface JsonTarget {
 
 export type Target = BytesTarget | JsonTarget;
 
+/** A decoder's target: an accepted input must `encode` to its own bytes again. */
+function bytesTarget<T>(
+  name: string,
+  corpus: Uint8Array[],
+  decode: (bytes: Uint8Array) => T,
+  encode: (value: T) => Uint8Array,
+): BytesTarget {
+  return { name, input: 'bytes', corpus, run: (b) => encode(decode(b)) };
+}
+
+/** A JSON mapper's target: `from` maps JSON to a model, `to` renders it, `encode` gives the bytes of both. */
+function jsonTarget<T>(
+  name: string,
+  corpus: J[],
+  from: (json: J) => T,
+  to: (value: T) => unknown,
+  encode: (value: T) => Uint8Array,
+): JsonTarget {
+  return {
+    name,
+    input: 'json',
+    corpus,
+    run: (j) => {
+      const v = from(j);
+      return { bytes: encode(v), again: encode(from(roundTrip(to(v)))) };
+    },
+  };
+}
+
 function tryAll<T>(items: Iterable<T>, f: (x: T) => void): void {
   for (const x of items) {
     try {
@@ -72,6 +101,22 @@ function tryAll<T>(items: Iterable<T>, f: (x: T) => void): void {
       // corpus entries a decoder rejects are left out of that decoder's corpus
     }
   }
+}
+
+/** The vectors of a v3 vector file that `decode` accepts: their bytes and their JSON renderings. */
+function v3Corpus<T>(
+  file: string,
+  decode: (bytes: Uint8Array) => T,
+  toJson: (value: T) => unknown,
+): { bytes: Uint8Array[]; json: J[] } {
+  const bytes: Uint8Array[] = [];
+  const json: J[] = [];
+  tryAll(loadVectors(file).vectors as J[], (v) => {
+    const b = hexBytes(v.bytes);
+    json.push(roundTrip(toJson(decode(b))));
+    bytes.push(b);
+  });
+  return { bytes, json };
 }
 
 /** Loads every target with its corpus from the test vectors (test/vectors). */
@@ -116,138 +161,42 @@ export function loadTargets(): Target[] {
 
   // ---- v3 (IOTA 2.0)
   const params = V3.protocolParametersFromJsonV3(loadVectors('nova-v3/ids-and-misc.json').protocolParameters[0].json);
-  const v3Blocks: Uint8Array[] = [];
-  const v3BlockJson: J[] = [];
-  tryAll(loadVectors('nova-v3/blocks.json').vectors as J[], (v) => {
-    const bytes = hexBytes(v.bytes);
-    const block = V3.decodeBlockV3(bytes, params);
-    v3Blocks.push(bytes);
-    v3BlockJson.push(roundTrip(V3.blockToJsonV3(block)));
-  });
-  const v3Payloads: Uint8Array[] = [];
-  const v3PayloadJson: J[] = [];
-  tryAll(loadVectors('nova-v3/transactions.json').vectors as J[], (v) => {
-    const bytes = hexBytes(v.bytes);
-    v3PayloadJson.push(roundTrip(V3.payloadToJsonV3(V3.decodePayloadV3(bytes))));
-    v3Payloads.push(bytes);
-  });
-  const v3Outputs: Uint8Array[] = [];
-  const v3OutputJson: J[] = [];
-  tryAll(loadVectors('nova-v3/outputs.json').vectors as J[], (v) => {
-    const bytes = hexBytes(v.bytes);
-    v3OutputJson.push(roundTrip(V3.outputToJsonV3(V3.decodeOutputV3(bytes))));
-    v3Outputs.push(bytes);
-  });
+  const v3Block = v3Corpus('nova-v3/blocks.json', (b) => V3.decodeBlockV3(b, params), V3.blockToJsonV3);
+  const v3Payload = v3Corpus('nova-v3/transactions.json', V3.decodePayloadV3, V3.payloadToJsonV3);
+  const v3Output = v3Corpus('nova-v3/outputs.json', V3.decodeOutputV3, V3.outputToJsonV3);
 
   return [
-    { name: 'v2 decodeBlock', input: 'bytes', corpus: v2Blocks, run: (b) => encodeBlock(decodeBlock(b)) },
-    {
-      name: 'v2 decodeBlock (allowNoParents)',
-      input: 'bytes',
-      corpus: v2Blocks,
-      run: (b) => encodeBlock(decodeBlock(b, { allowNoParents: true })),
-    },
-    { name: 'v2 decodePayload', input: 'bytes', corpus: v2Payloads, run: (b) => encodePayload(decodePayload(b)) },
-    { name: 'v2 decodeOutput', input: 'bytes', corpus: v2Outputs, run: (b) => encodeOutput(decodeOutput(b)) },
-    {
-      name: 'v2 blockFromJson',
-      input: 'json',
-      corpus: v2BlockJson,
-      run: (j) => {
-        const b = blockFromJson(j);
-        return { bytes: encodeBlock(b), again: encodeBlock(blockFromJson(roundTrip(blockToJson(b)))) };
-      },
-    },
-    {
-      name: 'v2 blockFromJson (submission)',
-      input: 'json',
-      corpus: v2BlockJson,
-      run: (j) => {
-        const b = blockFromJson(j, { submission: true });
-        return {
-          bytes: encodeBlock(b),
-          again: encodeBlock(blockFromJson(roundTrip(blockToJson(b)), { submission: true })),
-        };
-      },
-    },
-    {
-      name: 'v2 payloadFromJson',
-      input: 'json',
-      corpus: v2PayloadJson,
-      run: (j) => {
-        const p = payloadFromJson(j);
-        return { bytes: encodePayload(p), again: encodePayload(payloadFromJson(roundTrip(payloadToJson(p)))) };
-      },
-    },
-    {
-      name: 'v2 outputFromJson',
-      input: 'json',
-      corpus: v2OutputJson,
-      run: (j) => {
-        const o = outputFromJson(j);
-        return { bytes: encodeOutput(o), again: encodeOutput(outputFromJson(roundTrip(outputToJson(o)))) };
-      },
-    },
-    {
-      name: 'v3 decodeBlockV3',
-      input: 'bytes',
-      corpus: v3Blocks,
-      run: (b) => V3.encodeBlockV3(V3.decodeBlockV3(b, params)),
-    },
-    {
-      name: 'v3 decodePayloadV3',
-      input: 'bytes',
-      corpus: v3Payloads,
-      run: (b) => V3.encodePayloadV3(V3.decodePayloadV3(b)),
-    },
-    {
-      name: 'v3 decodeSignedTransactionV3',
-      input: 'bytes',
-      corpus: v3Payloads,
-      run: (b) => V3.encodeSignedTransactionV3(V3.decodeSignedTransactionV3(b)),
-    },
-    {
-      name: 'v3 decodeOutputV3',
-      input: 'bytes',
-      corpus: v3Outputs,
-      run: (b) => V3.encodeOutputV3(V3.decodeOutputV3(b)),
-    },
-    {
-      name: 'v3 blockFromJsonV3',
-      input: 'json',
-      corpus: v3BlockJson,
-      run: (j) => {
-        const b = V3.blockFromJsonV3(j);
-        return {
-          bytes: V3.encodeBlockV3(b),
-          again: V3.encodeBlockV3(V3.blockFromJsonV3(roundTrip(V3.blockToJsonV3(b)))),
-        };
-      },
-    },
-    {
-      name: 'v3 payloadFromJsonV3',
-      input: 'json',
-      corpus: v3PayloadJson,
-      run: (j) => {
-        const p = V3.payloadFromJsonV3(j);
-        return {
-          bytes: V3.encodePayloadV3(p),
-          again: V3.encodePayloadV3(V3.payloadFromJsonV3(roundTrip(V3.payloadToJsonV3(p)))),
-        };
-      },
-    },
-    {
-      name: 'v3 outputFromJsonV3',
-      input: 'json',
-      corpus: v3OutputJson,
-      run: (j) => {
-        const o = V3.outputFromJsonV3(j);
-        return {
-          bytes: V3.encodeOutputV3(o),
-          again: V3.encodeOutputV3(V3.outputFromJsonV3(roundTrip(V3.outputToJsonV3(o)))),
-        };
-      },
-    },
+    bytesTarget('v2 decodeBlock', v2Blocks, decodeBlock, encodeBlock),
+    bytesTarget(
+      'v2 decodeBlock (allowNoParents)',
+      v2Blocks,
+      (b) => decodeBlock(b, { allowNoParents: true }),
+      encodeBlock,
+    ),
+    bytesTarget('v2 decodePayload', v2Payloads, decodePayload, encodePayload),
+    bytesTarget('v2 decodeOutput', v2Outputs, decodeOutput, encodeOutput),
+    jsonTarget('v2 blockFromJson', v2BlockJson, blockFromJson, blockToJson, encodeBlock),
+    jsonTarget(
+      'v2 blockFromJson (submission)',
+      v2BlockJson,
+      (j) => blockFromJson(j, { submission: true }),
+      blockToJson,
+      encodeBlock,
+    ),
+    jsonTarget('v2 payloadFromJson', v2PayloadJson, payloadFromJson, payloadToJson, encodePayload),
+    jsonTarget('v2 outputFromJson', v2OutputJson, outputFromJson, outputToJson, encodeOutput),
+    bytesTarget('v3 decodeBlockV3', v3Block.bytes, (b) => V3.decodeBlockV3(b, params), V3.encodeBlockV3),
+    bytesTarget('v3 decodePayloadV3', v3Payload.bytes, V3.decodePayloadV3, V3.encodePayloadV3),
+    bytesTarget(
+      'v3 decodeSignedTransactionV3',
+      v3Payload.bytes,
+      V3.decodeSignedTransactionV3,
+      V3.encodeSignedTransactionV3,
+    ),
+    bytesTarget('v3 decodeOutputV3', v3Output.bytes, V3.decodeOutputV3, V3.encodeOutputV3),
+    jsonTarget('v3 blockFromJsonV3', v3Block.json, V3.blockFromJsonV3, V3.blockToJsonV3, V3.encodeBlockV3),
+    jsonTarget('v3 payloadFromJsonV3', v3Payload.json, V3.payloadFromJsonV3, V3.payloadToJsonV3, V3.encodePayloadV3),
+    jsonTarget('v3 outputFromJsonV3', v3Output.json, V3.outputFromJsonV3, V3.outputToJsonV3, V3.encodeOutputV3),
   ];
 }
 

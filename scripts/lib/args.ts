@@ -25,3 +25,29 @@ export function scriptArg(name: string, dflt: string, argv: readonly string[] = 
 export function scriptSwitch(name: string, argv: readonly string[] = process.argv.slice(2)): boolean {
   return tokens(argv).some((t) => t.kind === 'option' && t.name === name);
 }
+
+/** The value of `--name`, or undefined when it is not given (or empty). */
+export function scriptOption(name: string, argv: readonly string[] = process.argv.slice(2)): string | undefined {
+  const value = scriptArg(name, '', argv);
+  return value === '' ? undefined : value;
+}
+
+/**
+ * The number `--name` gives, or `dflt`; a value that is not a finite number at least `min` (or above it, with
+ * `positive`) ends the script with exit code 2 and says why.
+ */
+export function scriptNumber(
+  name: string,
+  dflt: number,
+  { positive = false }: { positive?: boolean } = {},
+  argv: readonly string[] = process.argv.slice(2),
+): number {
+  const v = scriptOption(name, argv);
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0 || (positive && n === 0)) {
+    console.error(`--${name} ${v}: expected a ${positive ? 'positive' : 'non-negative'} number`);
+    process.exit(2);
+  }
+  return n;
+}

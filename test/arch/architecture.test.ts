@@ -1,6 +1,7 @@
 /**
  * Dependency direction: gateway -> grpc ; node -> grpc, storage, core ; storage -> core ; core -> core + @noble/*,
- * @scure/base ; harness -> src, gateway ; test, scripts, benchmarks -> harness, never scripts or benchmarks -> test. Reads the import specifiers of every source file and checks them against these rules.
+ * @scure/base ; harness -> src, gateway ; test, scripts, benchmarks -> harness, never scripts or benchmarks -> test.
+ * Reads the import specifiers of every source file and checks them against these rules.
  */
 import { expect } from 'chai';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -79,7 +80,7 @@ describe('architecture', () => {
     expect(bad).to.deep.equal([]);
   });
 
-  it('src/node composes grpc, storage and core; only rest.ts hosts the gateway app; nothing below imports src/node', () => {
+  it('src/node composes grpc, storage and core; only rest.ts hosts the gateway app; none below imports it', () => {
     const bad: string[] = [];
     for (const f of files('src/node')) {
       for (const spec of imports(f)) {
@@ -126,7 +127,7 @@ describe('architecture', () => {
     expect(bad).to.deep.equal([]);
   });
 
-  it('harness (the node harness) imports only src, gateway and itself; scripts and benchmarks never import test/', () => {
+  it('harness imports only src, gateway and itself; scripts and benchmarks never import test/', () => {
     // One way to start a node, shared by tests, scripts and benchmarks, lives outside test/ so that scripts and
     // benchmarks do not reach into the test tree; the shipped code (src, gateway) never depends on it.
     const bad: string[] = [];

@@ -79,9 +79,11 @@ const FORBIDDEN: [string, RegExp][] = [
 
 const DOCS = 'docs' + '/';
 const DOC_PATH = new RegExp(`(?<![\\w./-])${DOCS}[A-Za-z0-9_][A-Za-z0-9_./-]*\\.md`, 'g');
+/** What stands between two cited sections: a comma, "and", a dash or a space. */
+const SECTION_SEPARATOR = '(?:\\s*,\\s*|\\s+and\\s+|\\s*[-–]\\s*|\\s+)';
 /** A doc path followed by its sections: `… §12.8`, `…` §3, §8, `… §V3–§V7`, `… §V12.2 D6`. */
 const CITATION = new RegExp(
-  `${DOCS}([A-Za-z0-9_][A-Za-z0-9_./-]*\\.md)\`?((?:(?:\\s*,\\s*|\\s+and\\s+|\\s*[-–]\\s*|\\s+)§[A-Z]?\\d+(?:\\.\\d+)*)+)`,
+  `${DOCS}([A-Za-z0-9_][A-Za-z0-9_./-]*\\.md)\`?((?:${SECTION_SEPARATOR}§[A-Z]?\\d+(?:\\.\\d+)*)+)`,
   'g',
 );
 

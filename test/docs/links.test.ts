@@ -67,7 +67,8 @@ describe('docs: links and size', () => {
   describe('the checker itself', () => {
     const docs: Record<string, string> = {
       'a.md':
-        '# Title\n\n## Event API (TIP-28, MQTT)\n\n## Part A — Stardust\n\n## Same\n\n## Same\n\n```\n[in code](nowhere.md)\n```\n',
+        '# Title\n\n## Event API (TIP-28, MQTT)\n\n## Part A — Stardust\n\n## Same\n\n## Same\n\n' +
+        '```\n[in code](nowhere.md)\n```\n',
       'b.md': [
         '[ok](a.md#event-api-tip-28-mqtt) [ok](a.md#part-a--stardust) [ok](#x) [second](a.md#same-1)',
         '[bad anchor](a.md#nope) [bad file](missing.md) `[code span](missing.md)` [web](https://example.org/x.md)',

@@ -5,47 +5,26 @@
  * library's malloc and says what jemalloc would bring.
  */
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawnNode } from '../../harness/process.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-async function start(
-  dataDir: string,
-  env: Record<string, string>,
-): Promise<{ out: string; rest: number; code: number | null }> {
-  const child = spawn(
-    'bash',
-    ['scripts/start.sh', '--data-dir', dataDir, '--rest-port', '0', '--grpc-port', '0', '--peer-port', '0'],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } },
-  );
-  let out = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const ready = new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready:\n${out}`)), 90_000);
-    const onData = (d: Buffer): void => {
-      out += d.toString();
-      const port = /REST API listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(out)?.[1];
-      if (port && /memory allocator/.test(out)) {
-        clearTimeout(timer);
-        resolve(Number(port));
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    void exited.then((code) => reject(new Error(`exited with ${code}:\n${out}`)));
+/** `npm start` on `dataDir` until its REST API answers /info, then SIGTERM; its output and exit code. */
+async function start(dataDir: string, env: Record<string, string>): Promise<{ out: string; code: number | null }> {
+  const node = await spawnNode(dataDir, [], {
+    startScript: true,
+    env,
+    timeoutMs: 90_000,
+    ready: [/(memory allocator)/],
   });
   try {
-    const rest = await ready;
-    const info = await fetch(`http://127.0.0.1:${rest}/api/core/v2/info`);
+    const info = await fetch(`${node.rest}/api/core/v2/info`);
     expect(info.status).to.equal(200);
-    child.kill('SIGTERM');
-    return { out, rest, code: await exited };
+    const code = await node.proc.stop(60_000);
+    return { out: node.proc.output(), code };
   } finally {
-    if (child.exitCode === null) child.kill('SIGKILL');
+    await node.proc.stop(0);
   }
 }
 
@@ -72,7 +51,7 @@ describe('npm start (scripts/start.sh)', function () {
     expect(r.code).to.equal(0);
   });
 
-  it("LEDGER_NODE_ALLOCATOR=glibc: the C library's malloc, and the start-up line says what jemalloc would bring", async () => {
+  it("LEDGER_NODE_ALLOCATOR=glibc: glibc's malloc, and the start-up line says what jemalloc would bring", async () => {
     const r = await start(dir(), { LEDGER_NODE_ALLOCATOR: 'glibc' });
     expect(r.out).to.match(/memory allocator: the C library's malloc; jemalloc stores blocks faster/);
     expect(r.code).to.equal(0);

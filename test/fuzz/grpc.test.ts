@@ -1,5 +1,5 @@
 /**
- * The running node (startNode: memory store, no proof of work) under hostile requests on its gRPC doors (issue 22):
+ * The running node (harness/node.ts, memory store, no PoW) under hostile requests on its gRPC doors (issue 22):
  * every NodeService method, the mux and the peer service get mutated requests (grpc.ts, grpc-mux.ts, grpc-peer.ts).
  * Every call must get a status before its deadline, with short, well-formed details; nothing may reach the process
  * (an uncaught exception or unhandled rejection ends a node process: here it fails the case during which it came);
@@ -9,14 +9,9 @@
  */
 import { expect } from 'chai';
 import { status as Status } from '@grpc/grpc-js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { MemoryKeyValueStore } from '../../src/core/store/index.ts';
 import { BlockView, NodeServiceService } from '../../src/grpc/gen/node.ts';
-import { defaultConfig } from '../../src/node/config.ts';
-import { startNode, type RunningNode } from '../../src/node/node.ts';
-import { CollectingLogger } from '../../harness/node.ts';
+import type { RunningNode } from '../../src/node/node.ts';
+import { CollectingLogger, startConfiguredNode } from '../../harness/node.ts';
 import { connectAsPeer } from '../../harness/peer-handshake.ts';
 import {
   CALL_DEADLINE_MS,
@@ -66,7 +61,6 @@ const HANDSHAKE_TIMEOUT_MS = 1000;
 
 describe('fuzz: the node`s gRPC doors answer hostile requests with a status, in time, and stay up', function () {
   this.timeout(60_000);
-  let dir: string;
   let node: RunningNode;
   let logger: CollectingLogger;
   let door: RawDoor;
@@ -80,13 +74,11 @@ describe('fuzz: the node`s gRPC doors answer hostile requests with a status, in 
 
   before(async () => {
     process.on('uncaughtException', toProcess).on('unhandledRejection', toProcess);
-    dir = mkdtempSync(join(tmpdir(), 'ledger-grpc-fuzz-'));
     logger = new CollectingLogger();
     // one milestone an hour: the fuzzed PruneDatabase finds nothing to prune (it would prune the known block away)
     const noWork = { minPowScore: 0, powWorkers: 0, milestoneInterval: 3600 };
-    const config = { ...defaultConfig(), dataDir: dir, grpcPort: 0, restPort: 0, ...noWork };
     const peering = { handshakeTimeoutMs: HANDSHAKE_TIMEOUT_MS };
-    node = await startNode(config, { logger, kv: new MemoryKeyValueStore(), rest: false, peering });
+    node = (await startConfiguredNode(noWork, { logger, store: 'memory', rest: false, peering })).node;
     door = new RawDoor(`127.0.0.1:${node.grpcPort}`);
     peerDoor = new RawDoor(`127.0.0.1:${node.peerPort}`);
     known = await discover(door, await submitKnownBlock(door));
@@ -98,7 +90,6 @@ describe('fuzz: the node`s gRPC doors answer hostile requests with a status, in 
     door?.close();
     peerDoor?.close();
     await node?.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   beforeEach(() => void thrown.splice(0));

@@ -1,7 +1,8 @@
 /**
- * The running node (harness/node.ts startConfiguredNode: memory store, in-process REST gateway, no proof of work) under mutated block
- * submissions and malformed HTTP: every answer is 2xx or 4xx with the JSON error body, never 5xx, and a GET of a
- * known block still works after each batch. A failure names the target and seed (replay with scripts/fuzz.ts).
+ * The running node (harness/node.ts startConfiguredNode: memory store, in-process REST gateway, no proof of work)
+ * under mutated block submissions and malformed HTTP: every answer is 2xx or 4xx with the JSON error body, never 5xx,
+ * and a GET of a known block still works after each batch. A failure names the target and seed (replay with
+ * scripts/fuzz.ts).
  */
 import { expect } from 'chai';
 import { CollectingLogger, type ConfiguredNode, startConfiguredNode } from '../../harness/node.ts';

@@ -84,7 +84,8 @@ for (const engine of DB_ENGINES) {
     });
 
     it('fails with STORE_LOCKED while another process holds the folder', async () => {
-      const script = `const ready = () => { process.stdout.write('open\\n'); setInterval(() => {}, 1000); }; ${holderScript}`;
+      const ready = `const ready = () => { process.stdout.write('open\\n'); setInterval(() => {}, 1000); };`;
+      const script = `${ready} ${holderScript}`;
       const holder = spawn(process.execPath, ['-e', script, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
       try {
         await new Promise<void>((resolve, reject) => {
@@ -173,7 +174,7 @@ describe('choosing the storage engine (open.ts)', () => {
     }
   });
 
-  it('keeps the engine of a data folder: its store folder is named after it, and an explicit other engine is refused', async () => {
+  it('keeps the engine of a data folder (its store folder is named after it), refuses an explicit other', async () => {
     for (const engine of DB_ENGINES) {
       const dataDir = join(dir, `data-${engine}`);
       await mkdir(dataDir);

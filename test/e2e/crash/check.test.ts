@@ -16,32 +16,13 @@ import { openDataDirStore } from '../../../src/storage/open.ts';
 import { toolCheck } from '../../../src/cli/tool-check.ts';
 import { checkStore, type CheckOptions } from '../../../src/node/check/consistency.ts';
 import { checkDataDir } from '../../../src/node/check/data-dir.ts';
-import { defaultConfig } from '../../../src/node/config.ts';
 import { genesisFromJson, genesisToJson } from '../../../src/node/genesis/genesis.ts';
 import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
 import { ledgerGenesisOf } from '../../../src/node/genesis/genesis-ledger.ts';
-import { startNode } from '../../../src/node/node.ts';
-import { QuietLogger } from '../ledger/support.ts';
+import { quietly } from '../../../harness/console.ts';
+import { startConfiguredNode } from '../../../harness/node.ts';
 import { makeLanes, postTagged, readDevWallet, request, type Ack, type Target } from '../../../harness/crash/load.ts';
 import { readFileSync } from 'node:fs';
-
-async function quietly<T>(fn: () => Promise<T>): Promise<{ value: T; out: string }> {
-  const log = console.log;
-  const err = console.error;
-  let out = '';
-  console.log = (...a: unknown[]) => {
-    out += a.join(' ') + '\n';
-  };
-  console.error = (...a: unknown[]) => {
-    out += a.join(' ') + '\n';
-  };
-  try {
-    return { value: await fn(), out };
-  } finally {
-    console.log = log;
-    console.error = err;
-  }
-}
 
 describe('e2e crash: the consistency checker', function () {
   this.timeout(60000);
@@ -60,12 +41,9 @@ describe('e2e crash: the consistency checker', function () {
       genesisFile,
       JSON.stringify(genesisToJson(devNetworkGenesis({ minPowScore: 10, milestoneInterval: 0.1 }))),
     );
-    const node = await startNode(
-      { ...defaultConfig(), dataDir, restPort: 0, grpcPort: 0, powWorkers: 1, genesis: genesisFile },
-      { logger: new QuietLogger() },
-    );
+    const node = await startConfiguredNode({ powWorkers: 1, genesis: genesisFile }, { dataDir });
     try {
-      const target: Target = { base: `http://127.0.0.1:${node.restPort}` };
+      const target: Target = { base: node.rest };
       const lanes = await makeLanes(target, acks, readDevWallet(dataDir), 2);
       for (let i = 0; i < 20; i++) await postTagged(target, acks, 'check', `b${i}`);
       for (let i = 0; i < 6; i++) {
@@ -137,6 +115,15 @@ describe('e2e crash: the consistency checker', function () {
     for await (const [tx, block] of store.entries(TABLES.includedBlock)) return { tx, block };
     throw new Error('no included transaction');
   };
+  /** The last unspent (or spent) output ID and the key of its indexByType entry. */
+  const lastOutput = async (which: 'unspent' | 'spent'): Promise<{ id: Uint8Array; indexKey: Uint8Array }> => {
+    let id: Uint8Array | undefined;
+    const ids = which === 'unspent' ? store.keys(LEDGER_TABLES.unspent) : store.keys(LEDGER_TABLES.spent);
+    for await (const k of ids) id = k;
+    const record = (await store.get(LEDGER_TABLES.outputs, id!))!;
+    const position = positionOf(record.milestoneTimestampBooked, id!);
+    return { id: id!, indexKey: key(INDEXER_TABLES.byType, { outputType: record.output.type, position }) };
+  };
   const tagged = (): Uint8Array =>
     Uint8Array.from(Buffer.from(acks.find((a) => a.kind === 'tagged')!.blockId.slice(2), 'hex'));
 
@@ -207,17 +194,13 @@ describe('e2e crash: the consistency checker', function () {
   });
 
   it('reports UTXO, diff, included-block and meta differences against the White-Flag replay', async () => {
-    let unspent: Uint8Array | undefined;
-    for await (const id of store.keys(LEDGER_TABLES.unspent)) unspent = id;
-    const uk = key(LEDGER_TABLES.unspent, unspent!);
+    const uk = key(LEDGER_TABLES.unspent, (await lastOutput('unspent')).id);
     await expectDetected(
       [uk],
       () => kv.write([{ type: 'del', key: uk }]),
       /^unspent: key 0x[0-9a-f]+ is produced by the replay but not stored/,
     );
-    let spent: Uint8Array | undefined;
-    for await (const id of store.keys(LEDGER_TABLES.spent)) spent = id;
-    const sk = key(LEDGER_TABLES.spent, spent!);
+    const sk = key(LEDGER_TABLES.spent, (await lastOutput('spent')).id);
     await expectDetected([sk], () => kv.write([{ type: 'del', key: sk }]), /^spent: key/);
     const index = (await store.getMeta(META.ledgerIndex))!;
     let busy: number | undefined;
@@ -247,14 +230,8 @@ describe('e2e crash: the consistency checker', function () {
     );
   });
 
-  it('reports index entries missing for an unspent output or left for a spent one, with and without the genesis', async () => {
-    let unspent: Uint8Array | undefined;
-    for await (const id of store.keys(LEDGER_TABLES.unspent)) unspent = id;
-    const record = (await store.get(LEDGER_TABLES.outputs, unspent!))!;
-    const missing = key(INDEXER_TABLES.byType, {
-      outputType: record.output.type,
-      position: positionOf(record.milestoneTimestampBooked, unspent!),
-    });
+  it('reports index entries missing for unspent outputs or left for spent ones, with and without genesis', async () => {
+    const missing = (await lastOutput('unspent')).indexKey;
     await expectDetected(
       [missing],
       () => kv.write([{ type: 'del', key: missing }]),
@@ -265,17 +242,11 @@ describe('e2e crash: the consistency checker', function () {
       () => kv.write([{ type: 'del', key: missing }]),
       /^indexByType: key 0x[0-9a-f]+ is produced by the replay but not stored$/,
     );
-    let spent: Uint8Array | undefined;
-    for await (const id of store.keys(LEDGER_TABLES.spent)) spent = id;
-    const old = (await store.get(LEDGER_TABLES.outputs, spent!))!;
-    const stale = key(INDEXER_TABLES.byType, {
-      outputType: old.output.type,
-      position: positionOf(old.milestoneTimestampBooked, spent!),
-    });
+    const { id: spent, indexKey: stale } = await lastOutput('spent');
     await expectDetected(
       [stale],
       () => kv.write([{ type: 'put', key: stale, value: new Uint8Array(0) }]),
-      new RegExp(`^indexByType: entry .* for output ${toHex0x(spent!)}: the output is spent$`),
+      new RegExp(`^indexByType: entry .* for output ${toHex0x(spent)}: the output is spent$`),
     );
     const withoutGenesis = options;
     options = {};

@@ -66,7 +66,8 @@ describe('e2e dashboard: /dashboard in headless Chromium', function () {
       if (process.env.CI === 'true')
         throw new Error(`the dashboard browser test needs Chromium on CI: ${found.reason}`);
       console.log(
-        `      skipped: no Chromium for the dashboard browser test (${found.reason}); run bash scripts/ensure-chromium.sh as root`,
+        `      skipped: no Chromium for the dashboard browser test (${found.reason}); ` +
+          `run bash scripts/ensure-chromium.sh as root`,
       );
       this.skip();
     }
@@ -158,7 +159,8 @@ describe('e2e dashboard: /dashboard in headless Chromium', function () {
   it('lists the last milestones with their cones, each linking to its block', async () => {
     const rows = JSON.parse(
       (await page.evaluate(`JSON.stringify([...document.querySelectorAll('#milestones tbody tr')].map((tr) => ({
-        href: tr.querySelector('a')?.getAttribute('href') ?? '', cells: [...tr.querySelectorAll('td')].map((td) => td.textContent) })))`)) as string,
+        href: tr.querySelector('a')?.getAttribute('href') ?? '',
+        cells: [...tr.querySelectorAll('td')].map((td) => td.textContent) })))`)) as string,
     ) as { href: string; cells: string[] }[];
     expect(rows.length).to.be.at.least(2);
     expect(rows[0]!.href).to.match(/^\/api\/core\/v2\/blocks\/0x[0-9a-f]{64}$/);

@@ -81,7 +81,7 @@ describe('e2e events: TIP-28 MQTT over WebSocket', function () {
     expect(s.messages.filter((r) => r.topic === 'blocks/transaction' && isPosted(r))).to.have.length(0);
   });
 
-  it('a transfer: included block, block metadata and the new and spent outputs of its address when confirmed', async () => {
+  it('a transfer: included block, metadata, and the new and spent outputs of its address when confirmed', async () => {
     const w = readDevWallet(dir);
     const address = bech32EncodeAddress(hrp, ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(w.seed)));
     const tx = buildTransfer(w, w.genesisOutput, [1_000_000n], true);

@@ -72,7 +72,8 @@ export async function subscriber(url: string, options: mqtt.IClientOptions = {})
           waiters.delete(waiter);
           reject(
             new Error(
-              `no message on ${topic} within ${timeoutMs} ms (got ${messages.length} messages on ${[...new Set(messages.map((m) => m.topic))].join(', ')})`,
+              `no message on ${topic} within ${timeoutMs} ms (got ${messages.length} messages ` +
+                `on ${[...new Set(messages.map((m) => m.topic))].join(', ')})`,
             ),
           );
         }, timeoutMs);

@@ -74,7 +74,7 @@ describe('e2e: the faucet funds an address through the SDK (@iota/sdk-wasm 1.1.3
     expect(body.balance).to.be.a('number').and.be.greaterThan(Number(AMOUNT));
   });
 
-  it('funds a fresh address; a second request while the first waits is refused; after confirmation the indexer and the output agree', async () => {
+  it('funds a new address, refuses a second request meanwhile; once confirmed, indexer and output agree', async () => {
     const client = new sdk.Client({ nodes: [node!.rest] });
     const address = await freshAddress();
     const url = `${node!.rest}/api/faucet/v1/enqueue`;

@@ -6,79 +6,44 @@
  * /outputs route because the test knows its outputs; `sendAdvanced` submits them with no parents and nonce "0", so
  * the node selects tips and does the proof of work. Confirmation is awaited by polling block metadata.
  */
-import {
-  Ed25519Address,
-  Ed25519Seed,
-  sendAdvanced,
-  SingleNodeClient,
-  type IBlock,
-  type IInputAndKeyPair,
-} from '@iota/iota.js';
+import { sendAdvanced, type IBlock, type SingleNodeClient } from '@iota/iota.js';
 import { expect } from 'chai';
-import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
-import { blockId as blockIdOf, transactionIdOf } from '../../../src/core/ids/index.ts';
-import { payloadFromJson } from '../../../src/core/json/index.ts';
+import { toHex0x } from '../../../src/core/bytes.ts';
+import { blockId as blockIdOf } from '../../../src/core/ids/index.ts';
 import { CONFLICT } from '../../../src/core/ledger/index.ts';
-import type { TransactionPayload } from '../../../src/core/model/index.ts';
-import { genesisToJson } from '../../../src/node/genesis/genesis.ts';
-import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
-import { getJson, startLedgerNode, waitFor, type LedgerTestNode } from './support.ts';
+import {
+  addressHex,
+  created,
+  genesisWallet,
+  randomSeed,
+  referenced,
+  spend,
+  startIotaJsNode,
+  txIdOf,
+  type Owned,
+} from './iota.ts';
+import { getJson, waitFor, type LedgerTestNode } from './support.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
-interface Owned {
-  input: IInputAndKeyPair['input'];
-  output: IInputAndKeyPair['consumingOutput'];
-  seed: Ed25519Seed;
-}
-
 const hex = (b: Uint8Array): string => toHex0x(b);
-
-function addressHex(seed: Ed25519Seed): string {
-  return hex(new Ed25519Address(seed.keyPair().publicKey).toAddress());
-}
-
-function txIdOf(block: IBlock): string {
-  return toHex0x(transactionIdOf(payloadFromJson(block.payload) as TransactionPayload));
-}
-
-/** The outputs a submitted transaction creates, as spendable inputs. */
-function created(block: IBlock, seeds: Ed25519Seed[]): Owned[] {
-  const txId = txIdOf(block);
-  const outputs = (block.payload as Json).essence.outputs as Json[];
-  return outputs.map((o, i) => ({
-    input: { type: 0, transactionId: txId, transactionOutputIndex: i },
-    output: o,
-    seed: seeds.find((s) => addressHex(s) === o.unlockConditions[0].address.pubKeyHash)!,
-  }));
-}
-
-function spend(o: Owned): IInputAndKeyPair {
-  return { input: o.input, addressKeyPair: o.seed.keyPair(), consumingOutput: o.output };
-}
 
 describe('e2e ledger: dev network with the built-in coordinator and iota.js', function () {
   this.timeout(120000);
   let n: LedgerTestNode;
   let client: SingleNodeClient;
   let genesis: Json;
-  const wallet2 = new Ed25519Seed(crypto.getRandomValues(new Uint8Array(32)));
+  const wallet2 = randomSeed();
 
   before(async () => {
-    genesis = genesisToJson(devNetworkGenesis({ minPowScore: 10, milestoneInterval: 0.25 }));
-    n = await startLedgerNode(genesis, { powWorkers: 1 });
-    client = new SingleNodeClient(`http://127.0.0.1:${n.node.restPort}`);
+    ({ n, client, genesis } = await startIotaJsNode());
   });
   after(async () => {
     await n?.close();
   });
 
-  const confirmed = (blockId: string): Promise<Json> =>
-    waitFor(`confirmation of ${blockId}`, async () => {
-      const md = (await client.blockMetadata(blockId)) as Json;
-      return md.referencedByMilestoneIndex !== undefined ? md : undefined;
-    });
+  const confirmed = (blockId: string): Promise<Json> => referenced(client, blockId);
 
   it('the coordinator issues milestones and /info reports them with a healthy node', async () => {
     const info = await waitFor('milestone 2', async () => {
@@ -94,15 +59,10 @@ describe('e2e ledger: dev network with the built-in coordinator and iota.js', fu
   let first: { blockId: string; block: IBlock };
   let mine: Owned[];
 
-  it('a signed transfer with no parents and no nonce is confirmed; included-block returns it as JSON and raw', async () => {
-    const seed = new Ed25519Seed(fromHex0x(genesis.devWallet.seed));
-    const g = genesis.outputs[0];
-    const start: Owned = {
-      input: { type: 0, transactionId: g.outputId.slice(0, 66), transactionOutputIndex: 0 },
-      output: g.output,
-      seed,
-    };
-    const total = BigInt(g.output.amount);
+  it('a signed transfer without parents and nonce is confirmed; included-block returns it, JSON and raw', async () => {
+    const start = genesisWallet(genesis);
+    const seed = start.seed;
+    const total = BigInt(start.output.amount);
     first = await sendAdvanced(
       client,
       [spend(start)],
@@ -142,7 +102,7 @@ describe('e2e ledger: dev network with the built-in coordinator and iota.js', fu
     expect(hex(blockIdOf(await client.transactionIncludedBlockRaw(txIdOf(second.block))))).to.equal(second.blockId);
   });
 
-  it('a double spend of the same input ends conflicting; included-block keeps answering with the first block', async () => {
+  it('a double spend of the same input ends conflicting; included-block keeps answering the first block', async () => {
     const received = mine[0]!;
     // Another transaction spending the already spent output.
     const other = await sendAdvanced(

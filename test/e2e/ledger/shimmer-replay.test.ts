@@ -85,7 +85,7 @@ describe('e2e ledger: the real Shimmer milestones 17339-17341 replayed through t
     expect(n.logger.lines.some((l) => l.includes('coordinator on'))).to.equal(false);
   });
 
-  it('POSTing the cone blocks (parents first) and the rebuilt 17341 milestone confirms 17339, 17340, 17341', async () => {
+  it('POSTing the cone blocks (parents first) and the rebuilt milestone 17341 confirms 17339-17341', async () => {
     const blocks = [...d.cones.flat(), d.rebuilt];
     for (const b of blocks) {
       const res = await postRaw(n.base, b.bytes);
@@ -105,7 +105,7 @@ describe('e2e ledger: the real Shimmer milestones 17339-17341 replayed through t
     ).to.deep.equal([]);
   });
 
-  it('every cone block has the recorded metadata: referencedByMilestoneIndex, whiteFlagIndex, inclusion state, conflict reason', async () => {
+  it('every cone block has the recorded metadata: referenced by, white-flag index, inclusion, conflict', async () => {
     for (const [i, m] of (FILE.milestones as Json[]).entries()) {
       for (const b of m.coneInWhiteFlagOrder) {
         const md = (await getJson(`${n.base}/blocks/${b.blockId}/metadata`)).body;

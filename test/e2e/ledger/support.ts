@@ -1,13 +1,15 @@
 /**
- * Ledger e2e helpers: a node started in-process (LevelDB in a temp folder, REST on a free port) from a genesis file,
- * a small REST client, and polling.
+ * Ledger e2e helpers: a node started in-process (harness/node.ts: the default store in a temp folder, REST on a free
+ * port) from a genesis file, a small REST client, and polling (harness/wait.ts).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultConfig, type NodeConfig } from '../../../src/node/config.ts';
-import { startNode, type RunningNode } from '../../../src/node/node.ts';
-import { CollectingLogger as QuietLogger } from '../../../harness/node.ts';
+import type { NodeConfig } from '../../../src/node/config.ts';
+import type { RunningNode } from '../../../src/node/node.ts';
+import { CollectingLogger as QuietLogger, startConfiguredNode } from '../../../harness/node.ts';
+
+export { waitFor } from '../../../harness/wait.ts';
 
 export const SERIALIZER_V1 = 'application/vnd.iota.serializer-v1';
 
@@ -25,14 +27,7 @@ export interface LedgerTestNode {
 /** Starts a node in a fresh temp folder; `genesis` (JSON) is written there and passed as --genesis unless undefined. */
 export async function startLedgerNode(genesis: unknown, overrides: Partial<NodeConfig> = {}): Promise<LedgerTestNode> {
   const dir = mkdtempSync(join(tmpdir(), 'ledger-e2e-'));
-  const config: NodeConfig = {
-    ...defaultConfig(),
-    dataDir: join(dir, 'data'),
-    restPort: 0,
-    grpcPort: 0,
-    powWorkers: 0,
-    ...overrides,
-  };
+  const config: Partial<NodeConfig> = { powWorkers: 0, ...overrides };
   if (genesis !== undefined) {
     const file = join(dir, 'genesis.json');
     writeFileSync(file, JSON.stringify(genesis));
@@ -41,7 +36,7 @@ export async function startLedgerNode(genesis: unknown, overrides: Partial<NodeC
   const logger = new QuietLogger();
   let node: RunningNode;
   try {
-    node = await startNode(config, { logger });
+    ({ node } = await startConfiguredNode(config, { dataDir: join(dir, 'data'), logger }));
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
     throw e;
@@ -76,15 +71,4 @@ export async function postRaw(base: string, bytes: Uint8Array): Promise<{ status
     body: bytes,
   });
   return { status: res.status, body: await res.json() };
-}
-
-/** Polls `probe` every 25 ms until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }

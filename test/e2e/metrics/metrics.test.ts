@@ -10,7 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseScrape, type Scrape } from '../../support/prometheus.ts';
-import { spawnLedgerNode, type Spawned } from '../../../harness/process.ts';
+import { spawnGateway, spawnNode, type Spawned } from '../../../harness/process.ts';
+import { waitFor } from '../../../harness/wait.ts';
 import { taggedData } from '../rest/support.ts';
 
 const RAW = 'application/vnd.iota.serializer-v1';
@@ -20,15 +21,10 @@ interface Info {
   metrics: { blocksPerSecond: number; referencedBlocksPerSecond: number; referencedRate: number };
 }
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 20000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** How long and how often the waits poll (ms). */
+const POLL = [20000, 200] as const;
+/** The start-up line naming the metrics port. */
+const METRICS_READY = /Prometheus metrics on http:\/\/127\.0\.0\.1:(\d+)\/metrics/;
 
 describe('e2e metrics: /metrics of ledger-node run and of a standalone gateway, JSON logs', function () {
   this.timeout(90000);
@@ -49,39 +45,12 @@ describe('e2e metrics: /metrics of ledger-node run and of a standalone gateway, 
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ledger-e2e-metrics-'));
-    const { proc, captures } = await spawnLedgerNode(
-      [
-        'run',
-        '--data-dir',
-        dir,
-        '--rest-port',
-        '0',
-        '--grpc-port',
-        '0',
-        '--peer-port',
-        '0',
-        '--metrics-port',
-        '0',
-        '--milestone-interval',
-        '1',
-        '--min-pow-score',
-        '0',
-        '--pow-workers',
-        '1',
-        '--log-format',
-        'json',
-      ],
-      [
-        /gRPC NodeService listening on 127\.0\.0\.1:(\d+)/,
-        /REST API listening on http:\/\/127\.0\.0\.1:(\d+)\//,
-        /Prometheus metrics on http:\/\/127\.0\.0\.1:(\d+)\/metrics/,
-        /(remote PoW on)/,
-      ],
-    );
-    node = proc;
-    grpcPort = Number(captures[0]);
-    rest = `http://127.0.0.1:${captures[1]}`;
-    metricsUrl = `http://127.0.0.1:${captures[2]}/metrics`;
+    const flags = ['--metrics-port', '0', '--milestone-interval', '1', '--min-pow-score', '0', '--pow-workers', '1'];
+    const spawned = await spawnNode(dir, [...flags, '--log-format', 'json'], { ready: [METRICS_READY] });
+    node = spawned.proc;
+    grpcPort = spawned.grpcPort;
+    rest = spawned.rest;
+    metricsUrl = `http://127.0.0.1:${spawned.captures[0]}/metrics`;
   });
   after(async () => {
     for (const p of procs) await p.stop();
@@ -99,10 +68,14 @@ describe('e2e metrics: /metrics of ledger-node run and of a standalone gateway, 
   });
 
   it('blocks and milestones move the counters; /info rates come from them', async () => {
-    const before = await waitFor('a first milestone', async () => {
-      const s = await scrape();
-      return s.value('ledger_milestones_confirmed_total')! >= 1 ? s : undefined;
-    });
+    const before = await waitFor(
+      'a first milestone',
+      async () => {
+        const s = await scrape();
+        return s.value('ledger_milestones_confirmed_total')! >= 1 ? s : undefined;
+      },
+      ...POLL,
+    );
     const confirmed0 = before.value('ledger_milestone_confirmed_index')!;
     const milestones0 = before.value('ledger_milestones_confirmed_total')!;
     const referenced0 = before.value('ledger_blocks_referenced_total')!;
@@ -135,23 +108,31 @@ describe('e2e metrics: /metrics of ledger-node run and of a standalone gateway, 
     expect(invalid.status).to.equal(400);
 
     // every submitted block referenced by a milestone
-    await waitFor('the blocks to be referenced', async () => {
-      const states = await Promise.all(
-        ids.map(
-          async (id) =>
-            (
-              (await (await fetch(`${rest}/api/core/v2/blocks/${id}/metadata`)).json()) as {
-                referencedByMilestoneIndex?: number;
-              }
-            ).referencedByMilestoneIndex,
-        ),
-      );
-      return states.every((s) => s !== undefined) ? true : undefined;
-    });
-    const after = await waitFor('two more milestones', async () => {
-      const s = await scrape();
-      return s.value('ledger_milestone_confirmed_index')! >= confirmed0 + 2 ? s : undefined;
-    });
+    await waitFor(
+      'the blocks to be referenced',
+      async () => {
+        const states = await Promise.all(
+          ids.map(
+            async (id) =>
+              (
+                (await (await fetch(`${rest}/api/core/v2/blocks/${id}/metadata`)).json()) as {
+                  referencedByMilestoneIndex?: number;
+                }
+              ).referencedByMilestoneIndex,
+          ),
+        );
+        return states.every((s) => s !== undefined) ? true : undefined;
+      },
+      ...POLL,
+    );
+    const after = await waitFor(
+      'two more milestones',
+      async () => {
+        const s = await scrape();
+        return s.value('ledger_milestone_confirmed_index')! >= confirmed0 + 2 ? s : undefined;
+      },
+      ...POLL,
+    );
     expect(after.value('ledger_blocks_received_total', { source: 'client', result: 'stored' })).to.equal(5);
     expect(after.value('ledger_blocks_received_total', { source: 'client', result: 'duplicate' })).to.equal(1);
     expect(after.value('ledger_blocks_received_total', { source: 'client', result: 'invalid' })).to.equal(1);
@@ -210,15 +191,12 @@ describe('e2e metrics: /metrics of ledger-node run and of a standalone gateway, 
   });
 
   it('a standalone gateway with --metrics-port serves its REST latency and process metrics', async () => {
-    const { proc, captures } = await spawnLedgerNode(
-      ['gateway', '--node', `127.0.0.1:${grpcPort}`, '--rest-port', '0', '--metrics-port', '0'],
-      [/gateway listening on 127\.0\.0\.1:(\d+)/, /Prometheus metrics on http:\/\/127\.0\.0\.1:(\d+)\/metrics/],
-    );
-    procs.push(proc);
-    const gw = `http://127.0.0.1:${captures[0]}`;
+    const gateway = await spawnGateway(grpcPort, ['--metrics-port', '0'], { ready: [METRICS_READY] });
+    procs.push(gateway.proc);
+    const gw = gateway.rest;
     expect((await fetch(`${gw}/api/core/v2/info`)).status).to.equal(200);
     expect((await fetch(`${gw}/api/core/v2/blocks/0x${'00'.repeat(32)}`)).status).to.equal(404);
-    const s = await scrape(`http://127.0.0.1:${captures[1]}/metrics`);
+    const s = await scrape(`http://127.0.0.1:${gateway.captures[0]}/metrics`);
     expect(
       s.value('ledger_rest_request_duration_seconds_count', { route: '/api/core/v2/info', status: '200' }),
     ).to.equal(1);

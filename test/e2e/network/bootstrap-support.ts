@@ -1,18 +1,12 @@
 /**
- * For the bootstrap tests: a node started in-process with bootstrap options (fast retries), signed transfers from
- * the genesis coins, and a fake peer: a PeerService that completes the handshake like a node of the network and then
- * serves a (possibly tampered) snapshot offer and file.
+ * For the bootstrap tests: a node started in-process (harness/node.ts) with bootstrap options (fast retries), signed
+ * transfers from the genesis coins, and a fake peer: a PeerService that completes the handshake like a node of the
+ * network and then serves a (possibly tampered) snapshot offer and file.
  */
 import { Server, ServerCredentials, type ServerDuplexStream, type ServerWritableStream } from '@grpc/grpc-js';
 import { encodeBlock } from '../../../src/core/codec/index.ts';
-import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../../src/core/crypto/index.ts';
-import {
-  essenceHash,
-  inputsCommitmentOf,
-  networkIdFromName,
-  outputId,
-  transactionIdOf,
-} from '../../../src/core/ids/index.ts';
+import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed } from '../../../src/core/crypto/index.ts';
+import { networkIdFromName } from '../../../src/core/ids/index.ts';
 import type { BasicOutput, Block, Ed25519Address, TransactionPayload } from '../../../src/core/model/index.ts';
 import {
   PeerServiceService,
@@ -23,10 +17,11 @@ import {
 } from '../../../src/grpc/gen/peer.ts';
 import type { BootstrapOptions } from '../../../src/node/snapshots/open-from-peer.ts';
 import type { ComposedNode } from '../../../src/node/compose.ts';
-import { defaultConfig, type NodeConfig } from '../../../src/node/config.ts';
-import { startNode, type RunningNode } from '../../../src/node/node.ts';
+import type { NodeConfig } from '../../../src/node/config.ts';
+import type { RunningNode } from '../../../src/node/node.ts';
+import { basicOutput, outputsOf, signedTransaction } from '../../../harness/fixtures/transactions.ts';
 import { TestPeer } from '../../../harness/peer-handshake.ts';
-import { CollectingLogger } from '../../../harness/node.ts';
+import { CollectingLogger, startConfiguredNode } from '../../../harness/node.ts';
 import { FAST_PEERING } from './support.ts';
 
 export const FAST_BOOTSTRAP: Partial<BootstrapOptions> = {
@@ -42,19 +37,8 @@ export async function startBootstrapping(
   bootstrap: Partial<BootstrapOptions> = FAST_BOOTSTRAP,
   logger = new CollectingLogger(),
 ): Promise<{ node: RunningNode; logger: CollectingLogger }> {
-  const node = await startNode(
-    {
-      ...defaultConfig(),
-      dataDir,
-      restPort: 0,
-      grpcPort: 0,
-      peerPort: 0,
-      powWorkers: 0,
-      coordinator: false,
-      ...config,
-    },
-    { logger, peering: FAST_PEERING, bootstrap },
-  );
+  const options = { dataDir, logger, peering: FAST_PEERING, bootstrap };
+  const { node } = await startConfiguredNode({ powWorkers: 0, coordinator: false, ...config }, options);
   return { node, logger };
 }
 
@@ -74,29 +58,9 @@ export function transfer(
   to: Ed25519Address,
   amount: bigint,
 ): { tx: TransactionPayload; change: Coin } {
-  const basic = (a: bigint, address: Ed25519Address): BasicOutput => ({
-    type: 3,
-    amount: a,
-    nativeTokens: [],
-    unlockConditions: [{ type: 0, address }],
-    features: [],
-  });
-  const outputs = [basic(amount, to), basic(coin.output.amount - amount, addressOf(seed))];
-  const index = new DataView(coin.outputId.buffer, coin.outputId.byteOffset + 32, 2).getUint16(0, true);
-  const essence = {
-    type: 1 as const,
-    networkId: networkIdFromName(networkName),
-    inputs: [{ type: 0 as const, transactionId: coin.outputId.slice(0, 32), transactionOutputIndex: index }],
-    inputsCommitment: inputsCommitmentOf([coin.output]),
-    outputs,
-  };
-  const signature = ed25519Sign(seed, essenceHash(essence));
-  const tx: TransactionPayload = {
-    type: 6,
-    essence,
-    unlocks: [{ type: 0, signature: { type: 0, publicKey: ed25519PublicKeyFromSeed(seed), signature } }],
-  };
-  return { tx, change: { outputId: outputId(transactionIdOf(tx), 1), output: outputs[1]! } };
+  const outputs = [basicOutput(amount, to), basicOutput(coin.output.amount - amount, addressOf(seed))];
+  const tx = signedTransaction(networkIdFromName(networkName), seed, [coin], outputs);
+  return { tx, change: { outputId: outputsOf(tx)[1]!.outputId, output: outputs[1]! } };
 }
 
 /** Submits a block with `payload` on tips the node selects (min PoW score 0: no proof of work). */

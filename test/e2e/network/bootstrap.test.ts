@@ -246,7 +246,7 @@ describe("e2e network: a new node bootstraps from a peer's snapshot", function (
       }
     });
 
-    it('refuses a consistent file whose ledger does not hold the token supply, and does not start without another peer', async () => {
+    it('refuses a consistent file whose ledger lacks the token supply; no start without another peer', async () => {
       const text = new TextDecoder().decode(snapshot.bytes);
       // one output holds a unit less: each output still parses, the sum no longer is the supply (Hornet's check)
       const shrunk = text.replace(/"amount":"(\d+)"/, (_m, n: string) => `"amount":"${BigInt(n) - 1n}"`);

@@ -18,7 +18,8 @@ import { promisify } from 'node:util';
 import { signJwtHs256 } from '../../../gateway/index.ts';
 import { NodeServiceClient } from '../../../src/grpc/gen/node.ts';
 import { json, subscriber } from '../events/support.ts';
-import { BIN, spawnLedgerNode, type Spawned } from '../../../harness/process.ts';
+import { BIN, spawnGateway, spawnNode, type Spawned } from '../../../harness/process.ts';
+import { waitFor as poll } from '../../../harness/wait.ts';
 import { NetNode } from './support.ts';
 
 const SECRET = 'three doors secret';
@@ -28,69 +29,35 @@ interface NodeProc {
   proc: Spawned;
   grpc: string;
   peer: string;
+  /** `http://HOST:PORT/api/core/v2` */
   rest: string;
   identity: string;
 }
 
+/** `ledger-node run` with its REST and node service doors on `host` and its peer door on `peerHost`. */
 async function runNode(
   host: string,
   peerHost: string,
+  dataDir: string,
   args: string[],
   env: Record<string, string> = {},
 ): Promise<NodeProc> {
-  const esc = (h: string): string => h.replace(/\./g, '\\.');
-  const { proc, captures } = await spawnLedgerNode(
-    [
-      'run',
-      '--rest-host',
-      host,
-      '--rest-port',
-      '0',
-      '--grpc-host',
-      host,
-      '--grpc-port',
-      '0',
-      '--peer-host',
-      peerHost,
-      '--peer-port',
-      '0',
-      '--min-pow-score',
-      '0',
-      '--pow-workers',
-      '1',
-      ...args,
-    ],
-    [
-      new RegExp(`gRPC NodeService listening on ${esc(host)}:(\\d+)`),
-      new RegExp(`peer door listening on ${esc(peerHost)}:(\\d+)`),
-      /identity (0x[0-9a-f]{64})/,
-      new RegExp(`REST API listening on http://${esc(host)}:(\\d+)/`),
-      /(remote PoW on)/,
-    ],
-    30_000,
+  const node = await spawnNode(dataDir, ['--min-pow-score', '0', '--pow-workers', '1', ...args], {
+    host,
+    peerHost,
     env,
-  );
-  return {
-    proc,
-    grpc: `${host}:${captures[0]}`,
-    peer: `${peerHost}:${captures[1]}`,
-    identity: captures[2]!,
-    rest: `http://${host}:${captures[3]}/api/core/v2`,
-  };
+  });
+  return { ...node, rest: `${node.rest}/api/core/v2` };
 }
 
+/** A standalone `ledger-node gateway` on 127.0.0.6 against `node`. */
 async function runGateway(
   node: string,
   args: string[],
   env: Record<string, string>,
 ): Promise<{ proc: Spawned; rest: string; port: number }> {
-  const { proc, captures } = await spawnLedgerNode(
-    ['gateway', '--node', node, '--host', '127.0.0.6', '--rest-port', '0', ...args],
-    [/gateway listening on 127\.0\.0\.6:(\d+)/],
-    30_000,
-    env,
-  );
-  return { proc, port: Number(captures[0]), rest: `http://127.0.0.6:${captures[0]}/api/core/v2` };
+  const gateway = await spawnGateway(node, args, { host: '127.0.0.6', env });
+  return { ...gateway, rest: `${gateway.rest}/api/core/v2` };
 }
 
 async function getJson(url: string): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -98,15 +65,9 @@ async function getJson(url: string): Promise<{ status: number; body: Record<stri
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** harness/wait.ts's wait, a probe that throws counting as no answer yet. */
+const waitFor = <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> =>
+  poll(what, () => probe().catch(() => undefined), 20_000, 100);
 
 describe('e2e network: three doors on their own addresses, each with its guard', function () {
   this.timeout(120_000);
@@ -118,13 +79,11 @@ describe('e2e network: three doors on their own addresses, each with its guard',
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ledger-e2e-doors-'));
-    a = await runNode('127.0.0.2', '127.0.0.3', ['--data-dir', join(dir, 'a'), '--milestone-interval', '0.5'], {
+    a = await runNode('127.0.0.2', '127.0.0.3', join(dir, 'a'), ['--milestone-interval', '0.5'], {
       LEDGER_NODE_JWT_SECRET: SECRET,
     });
     stop.push(() => a.proc.stop());
-    b = await runNode('127.0.0.4', '127.0.0.5', [
-      '--data-dir',
-      join(dir, 'b'),
+    b = await runNode('127.0.0.4', '127.0.0.5', join(dir, 'b'), [
       '--genesis',
       join(dir, 'a', 'genesis.json'),
       '--coordinator',
@@ -182,7 +141,7 @@ describe('e2e network: three doors on their own addresses, each with its guard',
     }
   });
 
-  it("without the token, or with a wrong one, every call is refused: 503, the node refused the gateway's token", async () => {
+  it('without the token or with a wrong one, every call is refused: 503, the node refused the token', async () => {
     const none = await runGateway(a.grpc, [], {});
     stop.push(() => none.proc.stop());
     const wrong = await runGateway(a.grpc, ['--node-transport', 'unary'], {

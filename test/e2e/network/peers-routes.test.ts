@@ -9,9 +9,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signJwtHs256 } from '../../../gateway/index.ts';
-import { spawnLedgerNode, type Spawned } from '../../../harness/process.ts';
+import { spawnNode, type SpawnedNode } from '../../../harness/process.ts';
+import { waitFor } from '../../../harness/wait.ts';
 
 const SECRET = 'peers routes secret';
+/** How long and how often the waits poll (ms). */
+const POLL = [15000, 100] as const;
 const AUTH = { authorization: `Bearer ${signJwtHs256({ sub: 'operator' }, SECRET)}` };
 
 interface PeerJson {
@@ -31,58 +34,22 @@ interface PeerJson {
   };
 }
 
-interface Proc {
-  proc: Spawned;
-  rest: string;
-  /** The peer door: what `--peer` and POST /peers name. */
-  peerPort: number;
-}
-
-async function start(args: string[]): Promise<Proc> {
-  const { proc, captures } = await spawnLedgerNode(
-    [
-      'run',
-      '--rest-port',
-      '0',
-      '--grpc-port',
-      '0',
-      '--peer-port',
-      '0',
-      '--min-pow-score',
-      '0',
-      '--pow-workers',
-      '0',
-      ...args,
-    ],
-    [
-      /peer door listening on 127\.0\.0\.1:(\d+)/,
-      /REST API listening on http:\/\/127\.0\.0\.1:(\d+)\//,
-      /(remote PoW off)/,
-    ],
-    30000,
-    { LEDGER_GATEWAY_JWT_SECRET: SECRET },
-  );
-  return { proc, peerPort: Number(captures[0]), rest: `http://127.0.0.1:${captures[1]}/api/core/v2` };
-}
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 15000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** `ledger-node run` on `dataDir` with the JWT secret in its environment; its `rest` ends in /api/core/v2. */
+async function start(dataDir: string, args: string[]): Promise<SpawnedNode> {
+  const node = await spawnNode(dataDir, ['--min-pow-score', '0', '--pow-workers', '0', ...args], {
+    env: { LEDGER_GATEWAY_JWT_SECRET: SECRET },
+  });
+  return { ...node, rest: `${node.rest}/api/core/v2` };
 }
 
 describe('e2e network: the peers routes (GET, POST, DELETE) between two nodes', function () {
   this.timeout(60000);
   let dir: string;
-  let a: Proc;
-  let b: Proc;
+  let a: SpawnedNode;
+  let b: SpawnedNode;
   let aId: string;
 
-  const peers = async (n: Proc): Promise<PeerJson[]> => {
+  const peers = async (n: SpawnedNode): Promise<PeerJson[]> => {
     const res = await fetch(`${n.rest}/peers`, { headers: AUTH });
     expect(res.status).to.equal(200);
     return (await res.json()) as PeerJson[];
@@ -90,15 +57,8 @@ describe('e2e network: the peers routes (GET, POST, DELETE) between two nodes', 
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ledger-e2e-peers-'));
-    a = await start(['--data-dir', join(dir, 'a'), '--milestone-interval', '1']);
-    b = await start([
-      '--data-dir',
-      join(dir, 'b'),
-      '--genesis',
-      join(dir, 'a', 'genesis.json'),
-      '--coordinator',
-      'false',
-    ]);
+    a = await start(join(dir, 'a'), ['--milestone-interval', '1']);
+    b = await start(join(dir, 'b'), ['--genesis', join(dir, 'a', 'genesis.json'), '--coordinator', 'false']);
   });
   after(async () => {
     await b?.proc.stop();
@@ -139,10 +99,14 @@ describe('e2e network: the peers routes (GET, POST, DELETE) between two nodes', 
   });
 
   it("B lists A connected, with A's heartbeat and the gossip counters; A lists B as unknown", async () => {
-    const listed = await waitFor('A connected with blocks gossiped', async () => {
-      const [p] = await peers(b);
-      return p?.connected && p.gossip?.heartbeat && p.gossip.metrics.newBlocks! > 0 ? p : undefined;
-    });
+    const listed = await waitFor(
+      'A connected with blocks gossiped',
+      async () => {
+        const [p] = await peers(b);
+        return p?.connected && p.gossip?.heartbeat && p.gossip.metrics.newBlocks! > 0 ? p : undefined;
+      },
+      ...POLL,
+    );
     aId = listed.id;
     expect(aId).to.match(/^[0-9a-f]{32}$/);
     expect(listed).to.include({ alias: 'node A', relation: 'known', connected: true });
@@ -166,8 +130,10 @@ describe('e2e network: the peers routes (GET, POST, DELETE) between two nodes', 
     expect(listed.gossip!.metrics.sentHeartbeats).to.be.at.least(1);
     expect(listed.gossip!.metrics.receivedBlocks).to.be.at.least(listed.gossip!.metrics.newBlocks!);
 
-    const [inbound] = await waitFor('B listed by A', async () =>
-      (await peers(a)).some((p) => p.connected) ? peers(a) : undefined,
+    const [inbound] = await waitFor(
+      'B listed by A',
+      async () => ((await peers(a)).some((p) => p.connected) ? peers(a) : undefined),
+      ...POLL,
     );
     expect(inbound).to.include({ relation: 'unknown', connected: true });
     expect(inbound!.id).to.match(/^[0-9a-f]{32}$/);
@@ -189,7 +155,7 @@ describe('e2e network: the peers routes (GET, POST, DELETE) between two nodes', 
     expect(res.status).to.equal(204);
     expect(await res.text()).to.equal('');
     expect(await peers(b)).to.deep.equal([]);
-    await waitFor('A to see B gone', async () => ((await peers(a)).length === 0 ? true : undefined));
+    await waitFor('A to see B gone', async () => ((await peers(a)).length === 0 ? true : undefined), ...POLL);
     await new Promise((r) => setTimeout(r, 1000)); // longer than the redial backoff
     expect(await peers(b)).to.deep.equal([]);
     expect((await fetch(`${b.rest}/peers/${aId}`, { method: 'DELETE', headers: AUTH })).status).to.equal(404);

@@ -1,6 +1,6 @@
 /**
- * Network e2e helpers: nodes started in-process on loopback, each with its own data folder (LevelDB), free ports,
- * fast peering timers; a node can be stopped and started again on the same folder.
+ * Network e2e helpers: nodes started in-process on loopback (harness/node.ts), each with its own data folder, free
+ * ports, fast peering timers; a node can be stopped and started again on the same folder.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,8 +9,9 @@ import { blake2b256 } from '../../../src/core/crypto/index.ts';
 import { toHex0x } from '../../../src/core/bytes.ts';
 import { LEDGER_TABLES } from '../../../src/core/ledger/index.ts';
 import { META } from '../../../src/core/store/index.ts';
-import { defaultConfig, type NodeConfig } from '../../../src/node/config.ts';
-import { startNode, type RunningNode } from '../../../src/node/node.ts';
+import type { NodeConfig } from '../../../src/node/config.ts';
+import type { RunningNode } from '../../../src/node/node.ts';
+import { startConfiguredNode } from '../../../harness/node.ts';
 import { QuietLogger } from '../ledger/support.ts';
 
 /** Peering timers for tests: heartbeats every 100 ms, ticks every 25 ms, quick redials. */
@@ -60,16 +61,8 @@ export class NetNode {
   }
 
   async start(peers: string[] = []): Promise<void> {
-    const config: NodeConfig = {
-      ...defaultConfig(),
-      dataDir: this.dataDir,
-      restPort: 0,
-      grpcPort: 0,
-      powWorkers: 1,
-      ...this.config,
-      peers,
-    };
-    this.node = await startNode(config, { logger: this.logger, peering: FAST_PEERING });
+    const options = { dataDir: this.dataDir, logger: this.logger, peering: FAST_PEERING };
+    this.node = (await startConfiguredNode({ powWorkers: 1, ...this.config, peers }, options)).node;
   }
 
   async stop(): Promise<void> {

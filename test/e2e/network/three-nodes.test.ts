@@ -6,40 +6,22 @@
  * up milestone by milestone and agrees. Misbehaving peers (garbage, oversized, invalid blocks) are disconnected and
  * the network goes on.
  */
-import {
-  Ed25519Address,
-  Ed25519Seed,
-  sendAdvanced,
-  SingleNodeClient,
-  type IBlock,
-  type IInputAndKeyPair,
-} from '@iota/iota.js';
+import { Ed25519Seed, sendAdvanced, SingleNodeClient } from '@iota/iota.js';
 import { credentials, makeGenericClientConstructor, type ClientDuplexStream } from '@grpc/grpc-js';
 import { expect } from 'chai';
 import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
 import { encodeBlock } from '../../../src/core/codec/index.ts';
-import { blockId as blockIdOf, transactionIdOf } from '../../../src/core/ids/index.ts';
-import { payloadFromJson } from '../../../src/core/json/index.ts';
-import type { TransactionPayload } from '../../../src/core/model/index.ts';
+import { blockId as blockIdOf } from '../../../src/core/ids/index.ts';
 import { BlockVersion, type PeerMessage } from '../../../src/grpc/gen/peer.ts';
 import { genesisToJson } from '../../../src/node/genesis/genesis.ts';
 import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
+import { addressHex, genesisWallet, spend, txIdOf, type Owned } from '../ledger/iota.ts';
 import { getJson, getRaw, waitFor } from '../ledger/support.ts';
 import { connectAsPeer } from '../../../harness/peer-handshake.ts';
 import { NetNode, tempRoot, writeGenesis } from './support.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
-
-const addressHex = (seed: Ed25519Seed): string => toHex0x(new Ed25519Address(seed.keyPair().publicKey).toAddress());
-const txIdOf = (block: IBlock): string =>
-  toHex0x(transactionIdOf(payloadFromJson(block.payload) as TransactionPayload));
-
-interface Owned {
-  input: IInputAndKeyPair['input'];
-  output: IInputAndKeyPair['consumingOutput'];
-  seed: Ed25519Seed;
-}
 
 describe('e2e network: three peered nodes gossip, confirm and sync', function () {
   this.timeout(60000);
@@ -62,13 +44,7 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
     await a.start();
     await b.start([a.peerAddress]);
     await c.start([a.peerAddress, b.peerAddress]);
-    const seed = new Ed25519Seed(fromHex0x(genesis.devWallet.seed));
-    const g = genesis.outputs[0];
-    wallet = {
-      input: { type: 0, transactionId: g.outputId.slice(0, 66), transactionOutputIndex: 0 },
-      output: g.output,
-      seed,
-    };
+    wallet = genesisWallet(genesis);
   });
   after(async () => {
     for (const n of [a, b, c]) await n?.stop();
@@ -82,7 +58,7 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
     const total = BigInt(wallet.output.amount);
     const sent = await sendAdvanced(
       client,
-      [{ input: wallet.input, addressKeyPair: wallet.seed.keyPair(), consumingOutput: wallet.output }],
+      [spend(wallet)],
       [
         { address: addressHex(wallet.seed), addressType: 0, amount: total - amount },
         { address: addressHex(to), addressType: 0, amount },
@@ -154,7 +130,7 @@ describe('e2e network: three peered nodes gossip, confirm and sync', function ()
     console.log(`      (served by all three ${ms} ms after the submission answered)`);
   });
 
-  it("A's coordinator confirms a transfer submitted to B on all three, with the same included-block answers", async () => {
+  it("A's coordinator confirms a transfer submitted to B on all three; the same included-block answers", async () => {
     const { blockId, txId } = await transfer(b, 1_000_000n);
     const mds = await Promise.all(nodes().map((n) => referenced(n, blockId)));
     for (const md of mds) {

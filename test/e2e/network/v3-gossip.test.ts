@@ -6,26 +6,14 @@
  * the block.
  */
 import { expect } from 'chai';
-import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
+import { toHex0x } from '../../../src/core/bytes.ts';
 import { slotFromTime, type ProtocolParametersV3 } from '../../../src/core/v3/index.ts';
-import { devGenesis, genesisToJson } from '../../../src/node/genesis/genesis.ts';
-import { devProtocolParametersV3, genesisV3ToJson, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
-import {
-  basic,
-  basicBlock,
-  genesisOutputId,
-  inputOf,
-  key,
-  signedTx,
-  testGenesisV3,
-  USER,
-  WALLET,
-} from '../../../harness/fixtures/v3.ts';
+import { devProtocolParametersV3, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
+import { basic, genesisOutputId, inputOf, key, signedTx, testGenesisV3, WALLET } from '../../../harness/fixtures/v3.ts';
 import { waitFor } from '../ledger/support.ts';
+import { genesisWithV3, issuance, issuingTime, userBlock } from '../v3/support.ts';
 import { NetNode, tempRoot, writeGenesis } from './support.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
 const V2 = 'application/vnd.iota.serializer-v2';
 
 describe('e2e network: v3 blocks travel between peers', function () {
@@ -38,7 +26,7 @@ describe('e2e network: v3 blocks travel between peers', function () {
   before(async () => {
     params = devProtocolParametersV3(Math.floor(Date.now() / 1000) - 100);
     g = testGenesisV3({ params, funded: 1 });
-    const file = writeGenesis(tmp.root, { ...genesisToJson(devGenesis({ minPowScore: 0 })), v3: genesisV3ToJson(g) });
+    const file = writeGenesis(tmp.root, genesisWithV3(g));
     a = new NetNode('a', tmp.root, { genesis: file, coordinator: false, validationInterval: 30, powWorkers: 0 });
     b = new NetNode('b', tmp.root, { genesis: file, coordinator: false, validationInterval: 0, powWorkers: 0 });
     await a.start();
@@ -53,18 +41,10 @@ describe('e2e network: v3 blocks travel between peers', function () {
   const v3 = (n: NetNode): string => `http://127.0.0.1:${n.running.restPort}/api/core/v3`;
 
   it('a v3 block submitted to A, on top of blocks B never saw, is served by B with the same bytes', async () => {
-    // a first user block among A's validation blocks, which stay on A: A's tips are unknown to B
-    const iss0 = (await (await fetch(`${v3(a)}/blocks/issuance`)).json()) as Json;
-    const info0 = (await (await fetch(`${v3(a)}/info`)).json()) as Json;
-    // after its parents: A's validator may have issued one in this millisecond
-    const now0 = BigInt(Date.now()) * 1_000_000n;
-    const parent0 = BigInt(iss0.latestParentBlockIssuingTime);
-    const first = basicBlock(params, {
-      issuer: USER,
-      parents: iss0.strongParents.map((p: string) => fromHex0x(p)),
-      issuingTime: now0 > parent0 ? now0 : parent0 + 1n,
-      commitmentId: fromHex0x(info0.status.latestCommitmentId),
-    });
+    // a first user block among A's validation blocks, which stay on A: A's tips are unknown to B; issued after its
+    // parents (A's validator may have issued one in this millisecond)
+    const iss0 = await issuance(v3(a));
+    const first = userBlock(params, iss0, issuingTime(iss0));
     const r0 = await fetch(`${v3(a)}/blocks`, {
       method: 'POST',
       headers: { 'content-type': V2 },
@@ -72,10 +52,8 @@ describe('e2e network: v3 blocks travel between peers', function () {
     });
     expect(r0.status).to.equal(201);
     await new Promise((r) => setTimeout(r, 200));
-    const iss = (await (await fetch(`${v3(a)}/blocks/issuance`)).json()) as Json;
-    const info = (await (await fetch(`${v3(a)}/info`)).json()) as Json;
-    const now = BigInt(Date.now()) * 1_000_000n;
-    const t = (now > BigInt(iss.latestParentBlockIssuingTime) ? now : BigInt(iss.latestParentBlockIssuingTime)) + 1n;
+    const iss = await issuance(v3(a));
+    const t = issuingTime(iss);
     const tx = signedTx(
       {
         creationSlot: slotFromTime(t, params),
@@ -85,13 +63,7 @@ describe('e2e network: v3 blocks travel between peers', function () {
       WALLET,
       params,
     );
-    const block = basicBlock(params, {
-      issuer: USER,
-      parents: iss.strongParents.map((p: string) => fromHex0x(p)),
-      issuingTime: t,
-      commitmentId: fromHex0x(info.status.latestCommitmentId),
-      payload: tx,
-    });
+    const block = userBlock(params, iss, t, tx);
     const r = await fetch(`${v3(a)}/blocks`, {
       method: 'POST',
       headers: { 'content-type': V2 },

@@ -3,9 +3,9 @@
  * a write load of tagged-data blocks over REST. The pruning index follows the confirmed milestone at a distance of
  * 20-21 and `/info` reports it; a block of an early milestone answers 404 "pruned" naming it; the node is SIGKILLed
  * under load (it prunes after every milestone; a kill inside a run is finished on the next start, which the unit tests
- * of test/node/pruning/pruning.test.ts force) and restarted: pruning goes on and nothing acknowledged above the pruning index
- * is lost (every such block reads back with the bytes sent); after a clean stop `tool check` passes on the pruned
- * store. (The figures of a long run are benchmarks/pruning/run.ts's, in the README.)
+ * of test/node/pruning/pruning.test.ts force) and restarted: pruning goes on and nothing acknowledged above the
+ * pruning index is lost (every such block reads back with the bytes sent); after a clean stop `tool check` passes on
+ * the pruned store. (The figures of a long run are benchmarks/pruning/run.ts's, in the README.)
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,7 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toolCheck } from '../../../src/cli/tool-check.ts';
 import { postTagged, request, verifyAcks, type Ack, type Target } from '../../../harness/crash/load.ts';
+import { quietly } from '../../../harness/console.ts';
 import { spawnNode, type SpawnedNode } from '../../../harness/process.ts';
+import { waitFor } from '../../../harness/wait.ts';
 
 const FLAGS = [
   '--min-pow-score',
@@ -39,25 +41,9 @@ async function status(target: Target): Promise<Status> {
   return { confirmed: s.confirmedMilestone.index, pruning: s.pruningIndex };
 }
 
-async function until(what: string, ms: number, test: () => Promise<boolean>): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await test())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-async function quietly<T>(fn: () => Promise<T>): Promise<T> {
-  const [log, err] = [console.log, console.error];
-  console.log = () => undefined;
-  console.error = () => undefined;
-  try {
-    return await fn();
-  } finally {
-    console.log = log;
-    console.error = err;
-  }
-}
+/** Waits (harness/wait.ts, every 250 ms) until `test` holds. */
+const until = (what: string, ms: number, test: () => Promise<boolean>): Promise<true> =>
+  waitFor(what, async () => ((await test()) ? true : undefined), ms, 250);
 
 describe('e2e: pruning under load, SIGKILL, tool check', function () {
   this.timeout(180000);
@@ -132,6 +118,6 @@ describe('e2e: pruning under load, SIGKILL, tool check', function () {
     expect(await verifyAcks(target, kept)).to.deep.equal([]);
     await node.proc.stop();
     node = undefined;
-    expect(await quietly(() => toolCheck(['--data-dir', dir]))).to.equal(0);
+    expect((await quietly(() => toolCheck(['--data-dir', dir]))).value).to.equal(0);
   });
 });

@@ -1,29 +1,27 @@
 /**
  * End to end with the reference client: iota.js 2.0.0-rc.4's SingleNodeClient reads outputs, milestones, their UTXO
- * changes, receipts and the treasury from a running node (startNode: LevelDB, built-in coordinator, remote PoW, REST
- * gateway) on a dev genesis with a treasury. A transfer from the dev wallet (signed by iota.js's `sendAdvanced`) is
- * confirmed; then the spent genesis output, the created outputs and the confirming milestone read as the ledger says,
- * the binary answers decode with iota.js's own deserializers, and unknown data is iota.js's ClientError 404.
+ * changes, receipts and the treasury from a running node (in process, harness/node.ts: built-in coordinator, remote
+ * PoW, REST gateway) on a dev genesis with a treasury. A transfer from the dev wallet (signed by iota.js's
+ * `sendAdvanced`) is confirmed; then the spent genesis output, the created outputs and the confirming milestone read
+ * as the ledger says, the binary answers decode with iota.js's own deserializers, and unknown data is iota.js's
+ * ClientError 404.
  */
 import {
   ClientError,
   deserializeMilestonePayload,
   deserializeOutput,
-  Ed25519Address,
-  Ed25519Seed,
   sendAdvanced,
-  SingleNodeClient,
+  type SingleNodeClient,
 } from '@iota/iota.js';
 import { ReadStream } from '@iota/util.js';
 import { expect } from 'chai';
-import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
+import { toHex0x } from '../../../src/core/bytes.ts';
 import { encodePayload } from '../../../src/core/codec/index.ts';
-import { milestoneIdOf, transactionIdOf } from '../../../src/core/ids/index.ts';
+import { milestoneIdOf } from '../../../src/core/ids/index.ts';
 import { outputFromJson, outputToJson, payloadFromJson } from '../../../src/core/json/index.ts';
-import type { MilestonePayload, TransactionPayload } from '../../../src/core/model/index.ts';
-import { genesisToJson } from '../../../src/node/genesis/genesis.ts';
-import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
-import { startLedgerNode, waitFor, type LedgerTestNode } from '../ledger/support.ts';
+import type { MilestonePayload } from '../../../src/core/model/index.ts';
+import { addressHex, genesisWallet, randomSeed, referenced, spend, startIotaJsNode, txIdOf } from '../ledger/iota.ts';
+import type { LedgerTestNode } from '../ledger/support.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -51,15 +49,13 @@ describe('e2e REST: iota.js reads outputs, milestones, receipts and treasury fro
   let n: LedgerTestNode;
   let client: SingleNodeClient;
   let genesis: Json;
-  const wallet2 = new Ed25519Seed(crypto.getRandomValues(new Uint8Array(32)));
-  const address = (seed: Ed25519Seed): string => toHex0x(new Ed25519Address(seed.keyPair().publicKey).toAddress());
+  const wallet2 = randomSeed();
 
   before(async () => {
-    genesis = genesisToJson(devNetworkGenesis({ minPowScore: 10, milestoneInterval: 0.25 }));
-    genesis.outputs[0].output.amount = (BigInt(genesis.outputs[0].output.amount) - TREASURY).toString();
-    genesis.treasury = { milestoneId: TREASURY_MILESTONE, amount: TREASURY.toString() };
-    n = await startLedgerNode(genesis, { powWorkers: 1 });
-    client = new SingleNodeClient(`http://127.0.0.1:${n.node.restPort}`);
+    ({ n, client, genesis } = await startIotaJsNode((g) => {
+      g.outputs[0].output.amount = (BigInt(g.outputs[0].output.amount) - TREASURY).toString();
+      g.treasury = { milestoneId: TREASURY_MILESTONE, amount: TREASURY.toString() };
+    }));
   });
   after(async () => {
     await n?.close();
@@ -82,30 +78,21 @@ describe('e2e REST: iota.js reads outputs, milestones, receipts and treasury fro
     expect(await client.receipts(3)).to.deep.equal({ receipts: [] });
   });
 
-  it('after a confirmed transfer: the input is spent by it, its outputs are booked, and its milestone lists both', async () => {
+  it('a confirmed transfer: it spends the input, its outputs are booked, and its milestone lists both', async () => {
     const g = genesis.outputs[0];
-    const seed = new Ed25519Seed(fromHex0x(genesis.devWallet.seed));
+    const wallet = genesisWallet(genesis);
     const sent = await sendAdvanced(
       client,
+      [spend(wallet)],
       [
-        {
-          input: { type: 0, transactionId: g.outputId.slice(0, 66), transactionOutputIndex: 0 },
-          addressKeyPair: seed.keyPair(),
-          consumingOutput: g.output,
-        },
-      ],
-      [
-        { address: address(wallet2), addressType: 0, amount: SENT },
-        { address: address(seed), addressType: 0, amount: BigInt(g.output.amount) - SENT },
+        { address: addressHex(wallet2), addressType: 0, amount: SENT },
+        { address: addressHex(wallet.seed), addressType: 0, amount: BigInt(g.output.amount) - SENT },
       ],
     );
-    const md: Json = await waitFor('confirmation', async () => {
-      const m: Json = await client.blockMetadata(sent.blockId);
-      return m.referencedByMilestoneIndex !== undefined ? m : undefined;
-    });
+    const md: Json = await referenced(client, sent.blockId);
     expect(md.ledgerInclusionState).to.equal('included');
     const msIndex: number = md.referencedByMilestoneIndex;
-    const txId = toHex0x(transactionIdOf(payloadFromJson(sent.block.payload) as TransactionPayload));
+    const txId = txIdOf(sent.block);
 
     const spent = await client.outputMetadata(g.outputId);
     expect(spent).to.deep.include({ isSpent: true, milestoneIndexSpent: msIndex, transactionIdSpent: txId });

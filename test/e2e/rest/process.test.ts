@@ -154,7 +154,7 @@ describe('e2e REST: ledger-node run as a process, iota.js SingleNodeClient, seve
     expect((await client.info()).status.isHealthy).to.equal(true);
   });
 
-  it('several spawned gateways serve the one node: reads agree, a block posted through one is served by all', async () => {
+  it('spawned gateways serve one node: reads agree, a block posted through one is served by all', async () => {
     const gateways = await Promise.all([spawnGateway(node!.grpcPort), spawnGateway(node!.grpcPort)]);
     procs.push(...gateways.map((g) => g.proc));
     const all = [node!.rest, ...gateways.map((g) => g.rest)];

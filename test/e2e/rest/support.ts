@@ -64,7 +64,8 @@ export async function expectError(url: string, init: RequestInit, status: number
     body = JSON.parse(text) as ErrorBody;
   } catch {
     throw new Error(
-      `${init.method ?? 'GET'} ${url}: expected a JSON error body, got ${res.status} ${JSON.stringify(text.slice(0, 200))}`,
+      `${init.method ?? 'GET'} ${url}: expected a JSON error body, ` +
+        `got ${res.status} ${JSON.stringify(text.slice(0, 200))}`,
     );
   }
   if (res.status !== status || body.error?.code !== status || !message.test(body.error.message)) {

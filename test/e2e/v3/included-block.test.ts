@@ -9,7 +9,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
-import { MemoryKeyValueStore } from '../../../src/core/store/index.ts';
 import {
   blockFromJsonV3,
   blockToJsonV3,
@@ -19,11 +18,10 @@ import {
   encodeBlockV3,
   type ProtocolParametersV3,
 } from '../../../src/core/v3/index.ts';
-import { defaultConfig } from '../../../src/node/config.ts';
-import { devGenesis, genesisToJson } from '../../../src/node/genesis/genesis.ts';
-import { startNode, type RunningNode } from '../../../src/node/node.ts';
-import { devProtocolParametersV3, genesisV3ToJson, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
-import { CollectingLogger } from '../../../harness/node.ts';
+import { devProtocolParametersV3, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
+import { startConfiguredNode, type ConfiguredNode } from '../../../harness/node.ts';
+import { waitFor } from '../../../harness/wait.ts';
+import { genesisWithV3, issuance as issuanceOf, issuingTime, userBlock, type Issuance } from './support.ts';
 import {
   basic,
   basicBlock,
@@ -47,7 +45,7 @@ const asJson = (v: unknown): Json => v;
 describe('e2e v3: submission, committee confirmation and included-block over REST', function () {
   this.timeout(60000);
   let dir: string;
-  let node: RunningNode;
+  let node: ConfiguredNode;
   let base: string;
   let g: GenesisV3;
   let params: ProtocolParametersV3;
@@ -59,55 +57,32 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
       headers: { 'content-type': type },
       body: typeof body === 'string' ? body : Buffer.from(body),
     });
-  async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 15000): Promise<T> {
-    const end = Date.now() + ms;
-    for (;;) {
-      const v = await fn();
-      if (v !== undefined) return v;
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
   const blockState = async (id: string): Promise<Json> =>
     (await get(`/api/core/v3/blocks/${id}/metadata`)).json().then(asJson);
   const confirmed = (id: string) =>
-    waitFor(`${id} confirmed`, async () => ((await blockState(id)).blockState === 'confirmed' ? true : undefined));
+    waitFor(
+      `${id} confirmed`,
+      async () => ((await blockState(id)).blockState === 'confirmed' ? true : undefined),
+      15000,
+      50,
+    );
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ledger-node-v3-'));
     params = devProtocolParametersV3(Math.floor(Date.now() / 1000) - 100);
     g = testGenesisV3({ params, funded: 3 });
     const file = join(dir, 'genesis.input.json');
-    writeFileSync(file, JSON.stringify({ ...genesisToJson(devGenesis({ minPowScore: 0 })), v3: genesisV3ToJson(g) }));
-    const config = {
-      ...defaultConfig(),
-      dataDir: dir,
-      grpcPort: 0,
-      restPort: 0,
-      powWorkers: 0,
-      genesis: file,
-      coordinator: false,
-      validationInterval: 40,
-    };
-    node = await startNode(config, { logger: new CollectingLogger(), kv: new MemoryKeyValueStore() });
-    base = `http://127.0.0.1:${node.restPort}`;
+    writeFileSync(file, JSON.stringify(genesisWithV3(g)));
+    const config = { powWorkers: 0, genesis: file, coordinator: false, validationInterval: 40 };
+    node = await startConfiguredNode(config, { dataDir: dir, store: 'memory' });
+    base = node.rest;
   });
   after(async () => {
     await node?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function issuance(): Promise<{ parents: Uint8Array[]; time: bigint; commitmentId: Uint8Array }> {
-    const r = await get('/api/core/v3/blocks/issuance');
-    expect(r.status).to.equal(200);
-    const j = await r.json().then(asJson);
-    const info = await (await get('/api/core/v3/info')).json().then(asJson);
-    return {
-      parents: j.strongParents.map((p: string) => fromHex0x(p)),
-      time: BigInt(j.latestParentBlockIssuingTime),
-      commitmentId: fromHex0x(info.status.latestCommitmentId),
-    };
-  }
+  const issuance = (): Promise<Issuance> => issuanceOf(`${base}/api/core/v3`);
 
   it('GET /info serves the protocol parameters and the committee', async () => {
     const r = await get('/api/core/v3/info');
@@ -124,10 +99,9 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
     expect(j.status).to.include.keys('latestAcceptedBlockSlot', 'latestConfirmedBlockSlot', 'latestCommitmentId');
   });
 
-  it('a transaction in two blocks of different slots is confirmed; included-block answers the earlier one, JSON and binary', async () => {
+  it('a transaction in blocks of two slots is confirmed; included-block answers the first, JSON and raw', async () => {
     const iss = await issuance();
-    const nowNs = BigInt(Date.now()) * 1_000_000n;
-    const t1 = (nowNs > iss.time ? nowNs : iss.time) + 1n;
+    const t1 = issuingTime(iss);
     const slot1 = slotFromTime(t1, params);
     const t2 = slotStartNs(params, slot1 + 1) + 1n; // the next slot (at most one second ahead)
     const tx = signedTx(
@@ -139,20 +113,8 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
       WALLET,
       params,
     );
-    const b1 = basicBlock(params, {
-      issuer: USER,
-      parents: iss.parents,
-      issuingTime: t1,
-      commitmentId: iss.commitmentId,
-      payload: tx,
-    });
-    const b2 = basicBlock(params, {
-      issuer: USER,
-      parents: iss.parents,
-      issuingTime: t2,
-      commitmentId: iss.commitmentId,
-      payload: tx,
-    });
+    const b1 = userBlock(params, iss, t1, tx);
+    const b2 = userBlock(params, iss, t2, tx);
     // the first as binary, the second as JSON
     const r1 = await post(b1, V2);
     expect(r1.status).to.equal(201);
@@ -203,16 +165,7 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
       params,
       true,
     );
-    const r = await post(
-      basicBlock(params, {
-        issuer: USER,
-        parents: iss.parents,
-        issuingTime: t > iss.time ? t : iss.time + 1n,
-        commitmentId: iss.commitmentId,
-        payload: tx,
-      }),
-      V2,
-    );
+    const r = await post(userBlock(params, iss, t > iss.time ? t : iss.time + 1n, tx), V2);
     expect(r.status).to.equal(400);
     const e = await r.json().then(asJson);
     expect(e.error.code).to.equal(400);
@@ -222,8 +175,7 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
 
   it('a double spend never becomes included', async () => {
     const iss = await issuance();
-    const now = BigInt(Date.now()) * 1_000_000n;
-    const t = (now > iss.time ? now : iss.time) + 1n;
+    const t = issuingTime(iss);
     const slot = slotFromTime(t, params);
     const a = signedTx(
       { creationSlot: slot, inputs: [inputOf(genesisOutputId(g, 2))], outputs: [basic(1_000_000_000n, key(71))] },
@@ -235,29 +187,11 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
       WALLET,
       params,
     );
-    const ra = await post(
-      basicBlock(params, {
-        issuer: USER,
-        parents: iss.parents,
-        issuingTime: t,
-        commitmentId: iss.commitmentId,
-        payload: a,
-      }),
-      V2,
-    );
+    const ra = await post(userBlock(params, iss, t, a), V2);
     expect(ra.status).to.equal(201);
     const idA = (await ra.json().then(asJson)).blockId as string;
     // the conflicting one either fails at confirmation (posted while A is pending) or is refused (A already confirmed)
-    const rb = await post(
-      basicBlock(params, {
-        issuer: USER,
-        parents: iss.parents,
-        issuingTime: t + 1n,
-        commitmentId: iss.commitmentId,
-        payload: b,
-      }),
-      V2,
-    );
+    const rb = await post(userBlock(params, iss, t + 1n, b), V2);
     expect([201, 400]).to.include(rb.status);
     await confirmed(idA);
     if (rb.status === 201) {
@@ -277,20 +211,11 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
       WALLET,
       params,
     );
-    const rc = await post(
-      basicBlock(params, {
-        issuer: USER,
-        parents: iss.parents,
-        issuingTime: t + 2n,
-        commitmentId: iss.commitmentId,
-        payload: c,
-      }),
-      V2,
-    );
+    const rc = await post(userBlock(params, iss, t + 2n, c), V2);
     expect(rc.status).to.equal(400);
   });
 
-  it('bad requests: 36-byte IDs only, malformed and invalid blocks are 400, unknown blocks 404, other media types 415', async () => {
+  it('bad requests: 36-byte IDs only, malformed or invalid blocks 400, unknown 404, other types 415', async () => {
     expect((await get(`/api/core/v3/transactions/0x${'00'.repeat(32)}/included-block`)).status).to.equal(400);
     expect((await get(`/api/core/v3/blocks/0x${'00'.repeat(32)}`)).status).to.equal(400);
     expect((await get(`/api/core/v3/blocks/0x${'00'.repeat(36)}`)).status).to.equal(404);

@@ -38,7 +38,8 @@ const bigInt = createRequire(require.resolve('@iota/iota.js'))('big-integer') as
 
 /** A fixed development mnemonic (BIP39), so the wallet's addresses are the same in every run. */
 const MNEMONIC =
-  'giant dynamic museum toddler six deny defense ostrich bomb access mercy blood explain muscle shoot shallow glad autumn author calm heavy hawk abuse rally';
+  'giant dynamic museum toddler six deny defense ostrich bomb access mercy blood ' +
+  'explain muscle shoot shallow glad autumn author calm heavy hawk abuse rally';
 const HRP = 'rms';
 const SENT = 1_000_000n;
 const ED25519_ADDRESS_TYPE = 0;
