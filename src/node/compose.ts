@@ -138,7 +138,10 @@ export interface TestSurface {
   readonly attacher: Pick<Attacher, 'attach' | 'idle'>;
   readonly coordinator: Coordinator | undefined;
   readonly faucet: Faucet | undefined;
-  readonly peering: Pick<PeerManager, 'connectedPeers' | 'peerInfos' | 'stats' | 'synced' | 'nodeId' | 'accept'>;
+  readonly peering: Pick<
+    PeerManager,
+    'connectedPeers' | 'peerInfos' | 'stats' | 'synced' | 'almostSynced' | 'nodeId' | 'identity' | 'accept'
+  >;
 }
 
 export function testSurfaceOf(parts: ComposedNode): TestSurface {
