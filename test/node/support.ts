@@ -1,6 +1,6 @@
 /**
  * Calls on a node service under test (harness/node.ts starts it): unary calls of the generated client as promises,
- * failures parsed (status + ErrorInfo).
+ * failures parsed (status + ErrorInfo); and waiting until a condition holds.
  */
 import { expect } from 'chai';
 import type { handleUnaryCall, ServiceError } from '@grpc/grpc-js';
@@ -38,4 +38,13 @@ export async function failure(p: Promise<unknown>): Promise<ParsedError> {
     return parseNodeError(e as ServiceError);
   }
   return expect.fail('the call should have failed');
+}
+
+/** Waits until `probe` holds, polling every 5 ms; fails naming `what` after `ms`. */
+export async function until(what: string, probe: () => boolean | Promise<boolean>, ms = 3000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await probe())) {
+    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }

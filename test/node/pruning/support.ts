@@ -1,12 +1,13 @@
 /**
- * A composed dev-network node over any key-value store, driven by hand (its coordinator issues a milestone when asked),
- * for the pruning and snapshot tests: tagged-data blocks and signed transfers from the dev wallet and a second wallet,
- * each submitted on tips the node selects.
+ * A dev-network node over any key-value store (harness/node.ts `startTestNode`), driven by hand (its coordinator
+ * issues a milestone when asked), for the pruning and snapshot tests: tagged-data blocks and signed transfers from the
+ * dev wallet and a second wallet, each submitted on tips the node selects.
  */
 import { toHex0x } from '../../../src/core/bytes.ts';
 import { encodeBlock } from '../../../src/core/codec/index.ts';
 import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../../src/core/crypto/index.ts';
 import {
+  bech32EncodeAddress,
   essenceHash,
   inputsCommitmentOf,
   networkIdFromName,
@@ -20,14 +21,15 @@ import type {
   Ed25519Address,
   TransactionPayload,
 } from '../../../src/core/model/index.ts';
-import { NodeStore, WriteThroughCache, type KeyValueStore } from '../../../src/core/store/index.ts';
-import { composeNode, type ComposedNode, type ComposeOptions } from '../../../src/node/compose.ts';
+import { LEDGER_TABLES } from '../../../src/core/ledger/index.ts';
+import { WriteThroughCache, type KeyValueStore } from '../../../src/core/store/index.ts';
+import { BlockView } from '../../../src/grpc/gen/node.ts';
+import type { TestSurface } from '../../../src/node/compose.ts';
 import { genesisFromJson, genesisToJson, type Genesis } from '../../../src/node/genesis/genesis.ts';
 import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
 import { coordinatorOf, devWalletOf, ledgerGenesisOf } from '../../../src/node/genesis/genesis-ledger.ts';
-import { loadNetwork } from '../../../src/node/genesis/network.ts';
-import { recordGenesis } from '../../../src/node/genesis/open-network.ts';
-import { CollectingLogger } from '../../../harness/node.ts';
+import { URTS_DEFAULTS } from '../../../src/node/tangle/urts.ts';
+import { startTestNode, type TestNode, type TestNodeOptions } from '../../../harness/node.ts';
 
 export const OTHER_SEED = new Uint8Array(32).fill(0x42);
 
@@ -58,30 +60,29 @@ export function walletSeed(g: Genesis): Uint8Array {
   return devWalletOf(g)!.seed;
 }
 
-export interface TestParts {
-  parts: ComposedNode;
-  logger: CollectingLogger;
-}
-
-/** Opens (first time: records the genesis) and starts a node on `kv`; its coordinator only issues when asked. */
-export async function openNode(
+/**
+ * Starts a node on `kv` (first time: records the genesis) behind a write-through cache, as `ledger-node run` does;
+ * its coordinator only issues when asked. The node leaves `kv` open on close.
+ */
+export function openNode(
   kv: KeyValueStore,
   genesis: Genesis,
-  extra: Partial<ComposeOptions> = {},
-): Promise<TestParts> {
-  const store = await NodeStore.open(new WriteThroughCache(kv, { prefixes: [1, 2], maxBytes: 4 << 20 }));
-  const network = (await loadNetwork(store)) ?? (await recordGenesis(store, genesis));
-  const logger = new CollectingLogger();
-  const coordinator = { ...coordinatorOf(genesis)!, milestoneInterval: 3600 };
-  const parts = await composeNode({ store, network, version: 't', logger, coordinator, ...extra });
-  await parts.start();
-  return { parts, logger };
+  extra: TestNodeOptions['compose'] = {},
+): Promise<TestNode> {
+  return startTestNode({
+    kv: new WriteThroughCache(kv, { prefixes: [1, 2], maxBytes: 4 << 20 }),
+    genesis,
+    tipPools: URTS_DEFAULTS,
+    compose: { coordinator: { ...coordinatorOf(genesis)!, milestoneInterval: 3600 }, ...extra },
+    start: 'all',
+  });
 }
 
-export async function submit(parts: ComposedNode, payload?: BlockPayload): Promise<Uint8Array> {
-  const parents = await parts.tips.select(Math.random);
+/** A block on tips the node selects, with `payload`. */
+export async function submit(node: Pick<TestSurface, 'service'>, payload?: BlockPayload): Promise<Uint8Array> {
+  const { tips: parents } = await node.service.getTips({ allowSemiLazy: false });
   const block: Block = { protocolVersion: 2, parents, ...(payload ? { payload } : {}), nonce: 1n };
-  return (await parts.service.submitBlock({ block: { $case: 'raw', value: encodeBlock(block) } })).blockId;
+  return (await node.service.submitBlock({ block: { $case: 'raw', value: encodeBlock(block) } })).blockId;
 }
 
 export function tagged(text: string): BlockPayload {
@@ -139,9 +140,29 @@ export function transfer(
 }
 
 /** `n` milestones, each after `blocks` tagged-data blocks. */
-export async function milestones(parts: ComposedNode, n: number, blocks = 3): Promise<void> {
+export async function milestones(
+  node: Pick<TestSurface, 'service' | 'coordinator'>,
+  n: number,
+  blocks = 3,
+): Promise<void> {
   for (let i = 0; i < n; i++) {
-    for (let b = 0; b < blocks; b++) await submit(parts, tagged(`m${i} b${b}`));
-    await parts.coordinator!.issue();
+    for (let b = 0; b < blocks; b++) await submit(node, tagged(`m${i} b${b}`));
+    await node.coordinator!.issue();
   }
+}
+
+/**
+ * Every unspent output's metadata JSON and the indexer's basic outputs of both wallets: what pruning must not change.
+ */
+export async function ledgerView(node: Pick<TestSurface, 'store' | 'service'>, g: Genesis): Promise<string[]> {
+  const out: string[] = [];
+  for await (const id of node.store.keys(LEDGER_TABLES.unspent))
+    out.push((await node.service.getOutputMetadata({ outputId: id, view: BlockView.BLOCK_VIEW_UNSPECIFIED })).json);
+  for (const seed of [walletSeed(g), OTHER_SEED]) {
+    const bech32 = bech32EncodeAddress(g.protocol.bech32Hrp, addressOf(seed));
+    out.push(
+      (await node.service.queryOutputs({ route: 'basic', parameters: [{ name: 'address', value: bech32 }] })).json,
+    );
+  }
+  return out;
 }

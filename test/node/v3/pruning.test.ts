@@ -14,7 +14,6 @@ import { MemoryKeyValueStore, NodeStore, TABLES } from '../../../src/core/store/
 import { idWithSlot, outputIdV3, type SignedTransactionPayloadV3 } from '../../../src/core/v3/index.ts';
 import { BlockView } from '../../../src/grpc/gen/node.ts';
 import { checkStore } from '../../../src/node/check/consistency.ts';
-import type { ComposedNode } from '../../../src/node/compose.ts';
 import { NodeError } from '../../../src/node/support/errors.ts';
 import { V3Parking, type ParkingRequests } from '../../../src/node/peering/v3-parking.ts';
 import type { PeeringContext } from '../../../src/node/peering/context.ts';
@@ -23,6 +22,7 @@ import { V3Engine, type V3PruneTarget } from '../../../src/node/v3/engine.ts';
 import { devProtocolParametersV3, genesisBlockIdV3, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
 import { ensureSlotIndex, readPruningV3, V3_META_SLOT_INDEX } from '../../../src/node/v3/pruning.ts';
 import { V3_TABLES, type BlockStateRecord, type SlotBlockKey } from '../../../src/node/v3/tables.ts';
+import type { TestNode } from '../../../harness/node.ts';
 import { milestones, openNode, testGenesis } from '../pruning/support.ts';
 import {
   basic,
@@ -422,29 +422,29 @@ describe('v3 pruning by time (node)', function () {
     const g = testGenesis();
     const t0 = Math.floor(Date.now() / 1000) - 3600;
     g.v3 = testGenesisV3({ params: devProtocolParametersV3(t0) });
-    let { parts } = await openNode(kv, g, { validationInterval: 0 });
+    let node = await openNode(kv, g, { validationInterval: 0 });
     const params = g.v3.protocolParameters;
     const nowNs = (): bigint => BigInt(Date.now()) * 1_000_000n;
     const slotTime = (slot: number): bigint => slotStartNs(params, slot);
     const submit = async (
-      p: ComposedNode,
+      p: TestNode,
       o: { time: bigint; parents?: Uint8Array[]; payload?: SignedTransactionPayloadV3 },
     ): Promise<Uint8Array> => {
       const raw = basicBlock(params, {
         issuer: USER,
-        parents: o.parents ?? p.v3!.selectTips(),
+        parents: o.parents ?? p.parts.v3!.selectTips(),
         issuingTime: o.time,
-        commitmentId: p.v3!.genesisCommitmentId,
+        commitmentId: p.parts.v3!.genesisCommitmentId,
         ...(o.payload ? { payload: o.payload } : {}),
       });
-      return (await p.service.submitBlockV3({ block: { $case: 'raw', value: raw } })).blockId;
+      return (await p.testing.service.submitBlockV3({ block: { $case: 'raw', value: raw } })).blockId;
     };
-    const confirm = async (p: ComposedNode): Promise<void> => {
-      await p.v3!.issueValidationBlocks();
-      await p.v3!.issueValidationBlocks();
+    const confirm = async (p: TestNode): Promise<void> => {
+      await p.parts.v3!.issueValidationBlocks();
+      await p.parts.v3!.issueValidationBlocks();
     };
-    const state = async (p: ComposedNode, id: Uint8Array): Promise<string> =>
-      JSON.parse((await p.service.getBlockMetadataV3({ blockId: id, view: 0 })).json).blockState;
+    const state = async (p: TestNode, id: Uint8Array): Promise<string> =>
+      JSON.parse((await p.testing.service.getBlockMetadataV3({ blockId: id, view: 0 })).json).blockState;
     const genesisId = genesisBlockIdV3(params);
     try {
       // old v3 blocks (an hour ago), confirmed; milestones; newer v3 blocks (issued ahead of the milestones), confirmed
@@ -453,12 +453,12 @@ describe('v3 pruning by time (node)', function () {
         WALLET,
         params,
       );
-      const b1 = await submit(parts, { time: slotTime(100), parents: [genesisId], payload: tx1 });
-      const b2 = await submit(parts, { time: slotTime(101), parents: [b1] });
-      await confirm(parts);
-      await milestones(parts, 25, 1);
-      const P = parts.pruner.maxIndex()!;
-      const milestoneP = (await parts.store.milestone(P))!;
+      const b1 = await submit(node, { time: slotTime(100), parents: [genesisId], payload: tx1 });
+      const b2 = await submit(node, { time: slotTime(101), parents: [b1] });
+      await confirm(node);
+      await milestones(node.testing, 25, 1);
+      const P = node.testing.pruner.maxIndex()!;
+      const milestoneP = (await node.testing.store.milestone(P))!;
       const boundary = milestoneP.timestamp - t0 + 1; // genesis slot 0, one-second slots
       const ahead = nowNs() + 120n * NS;
       const tx2 = signedTx(
@@ -466,16 +466,16 @@ describe('v3 pruning by time (node)', function () {
         WALLET,
         params,
       );
-      const n1 = await submit(parts, { time: ahead, payload: tx2 });
-      await confirm(parts);
-      expect(await state(parts, n1)).to.equal('confirmed');
-      expect(await leftovers(parts.store, boundary, genesisId)).to.have.length.above(0);
+      const n1 = await submit(node, { time: ahead, payload: tx2 });
+      await confirm(node);
+      expect(await state(node, n1)).to.equal('confirmed');
+      expect(await leftovers(node.testing.store, boundary, genesisId)).to.have.length.above(0);
 
       // a v3 run interrupted after its first batch; the v2 prune after it finishes it
       const crash = new Error('simulated crash');
       expect(
         await failure(
-          parts.v3!.prune(
+          node.parts.v3!.prune(
             { milestoneIndex: P, timestamp: milestoneP.timestamp },
             {
               batch: 1,
@@ -486,13 +486,13 @@ describe('v3 pruning by time (node)', function () {
           ),
         ),
       ).to.equal(crash);
-      expect(await parts.pruner.prune({ index: P })).to.equal(P);
-      expect(parts.v3!.pruned).to.deep.equal({ slot: boundary, milestoneIndex: P });
-      expect(await leftovers(parts.store, boundary, genesisId)).to.deep.equal([]);
-      expect(await parts.store.getBlock(b2)).to.equal(undefined);
-      expect(await state(parts, n1)).to.equal('confirmed');
+      expect(await node.testing.pruner.prune({ index: P })).to.equal(P);
+      expect(node.parts.v3!.pruned).to.deep.equal({ slot: boundary, milestoneIndex: P });
+      expect(await leftovers(node.testing.store, boundary, genesisId)).to.deep.equal([]);
+      expect(await node.testing.store.getBlock(b2)).to.equal(undefined);
+      expect(await state(node, n1)).to.equal('confirmed');
       const included = await failure(
-        parts.service.getIncludedBlockV3({ transactionId: txIdOf(tx1), view: BlockView.BLOCK_VIEW_RAW }),
+        node.testing.service.getIncludedBlockV3({ transactionId: txIdOf(tx1), view: BlockView.BLOCK_VIEW_RAW }),
       );
       expect(included).to.include({ code: 'NOT_FOUND' });
       expect(included.message).to.match(
@@ -501,18 +501,22 @@ describe('v3 pruning by time (node)', function () {
         ),
       );
       expect(
-        (await failure(parts.service.getBlockV3({ blockId: b1, view: BlockView.BLOCK_VIEW_RAW }))).message,
+        (await failure(node.testing.service.getBlockV3({ blockId: b1, view: BlockView.BLOCK_VIEW_RAW }))).message,
       ).to.match(/block not found: .*or pruned/);
       expect(
         toHex0x(
-          (await parts.service.getIncludedBlockV3({ transactionId: txIdOf(tx2), view: BlockView.BLOCK_VIEW_RAW }))
-            .blockId,
+          (
+            await node.testing.service.getIncludedBlockV3({
+              transactionId: txIdOf(tx2),
+              view: BlockView.BLOCK_VIEW_RAW,
+            })
+          ).blockId,
         ),
       ).to.equal(toHex0x(n1));
-      const refused = await failure(submit(parts, { time: ahead + 10n * NS, parents: [b2] }));
+      const refused = await failure(submit(node, { time: ahead + 10n * NS, parents: [b2] }));
       expect(refused).to.be.instanceOf(ProtocolError);
       expect(refused.message).to.match(/is not kept: .*pruned its confirmed v3 blocks/);
-      const report = await checkStore(parts.store);
+      const report = await checkStore(node.testing.store);
       expect(report.differences).to.deep.equal([]);
       expect(report.summary.pruningIndex).to.equal(P);
 
@@ -522,16 +526,16 @@ describe('v3 pruning by time (node)', function () {
         key(70),
         params,
       );
-      const n2 = await submit(parts, { time: ahead + 20n * NS, payload: tx3 });
+      const n2 = await submit(node, { time: ahead + 20n * NS, payload: tx3 });
       // and blocks of old slots (on the genesis block), confirmed after the prune: the next run takes them
-      const c1 = await submit(parts, { time: slotTime(200), parents: [genesisId] });
-      const c2 = await submit(parts, { time: slotTime(201), parents: [c1] });
-      await confirm(parts);
-      expect(await state(parts, n2)).to.equal('confirmed');
-      expect(await state(parts, c2)).to.equal('confirmed');
+      const c1 = await submit(node, { time: slotTime(200), parents: [genesisId] });
+      const c2 = await submit(node, { time: slotTime(201), parents: [c1] });
+      await confirm(node);
+      expect(await state(node, n2)).to.equal('confirmed');
+      expect(await state(node, c2)).to.equal('confirmed');
       expect(
         await failure(
-          parts.v3!.prune(
+          node.parts.v3!.prune(
             { milestoneIndex: P, timestamp: milestoneP.timestamp },
             {
               batch: 1,
@@ -542,16 +546,16 @@ describe('v3 pruning by time (node)', function () {
           ),
         ),
       ).to.equal(crash);
-      expect(await leftovers(parts.store, boundary, genesisId)).to.have.length(1);
-      await parts.stop();
+      expect(await leftovers(node.testing.store, boundary, genesisId)).to.have.length(1);
+      await node.close();
 
-      ({ parts } = await openNode(kv, g, { validationInterval: 0 }));
-      await parts.pruner.idle();
-      expect(await leftovers(parts.store, boundary, genesisId)).to.deep.equal([]);
-      expect((await checkStore(parts.store)).differences).to.deep.equal([]);
-      expect(await state(parts, n2)).to.equal('confirmed');
+      node = await openNode(kv, g, { validationInterval: 0 });
+      await node.testing.pruner.idle();
+      expect(await leftovers(node.testing.store, boundary, genesisId)).to.deep.equal([]);
+      expect((await checkStore(node.testing.store)).differences).to.deep.equal([]);
+      expect(await state(node, n2)).to.equal('confirmed');
     } finally {
-      await parts.stop();
+      await node.close();
     }
   });
 });
