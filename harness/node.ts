@@ -117,6 +117,7 @@ export interface TestNode {
   client: NodeServiceClient;
   server: GrpcServerHandle;
   logger: CollectingLogger;
+  /** Stops the node and its server, and closes the store unless it was given; safe to call twice. */
   close(): Promise<void>;
 }
 
@@ -180,6 +181,7 @@ export async function startTestNode(options: TestNodeOptions = {}): Promise<Test
   const service = parts.service;
   const server = await startGrpcServer(service, { host: '127.0.0.1', port: 0, logger });
   const client = new NodeServiceClient(`127.0.0.1:${server.port}`, credentials.createInsecure());
+  let closing: Promise<void> | undefined;
   return {
     store,
     service,
@@ -188,11 +190,14 @@ export async function startTestNode(options: TestNodeOptions = {}): Promise<Test
     client,
     server,
     logger,
-    async close() {
-      client.close();
-      await parts.stop();
-      await server.close(500);
-      if (!options.kv) await store.close();
+    close() {
+      closing ??= (async () => {
+        client.close();
+        await parts.stop();
+        await server.close(500);
+        if (!options.kv) await store.close();
+      })();
+      return closing;
     },
   };
 }
