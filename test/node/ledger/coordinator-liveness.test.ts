@@ -37,7 +37,7 @@ describe('coordinator liveness', function () {
     const read = store.getMeta.bind(store);
     let confirmed!: () => void;
     const confirmation = new Promise<void>((resolve) => (confirmed = resolve));
-    h.parts.milestones.onConfirmed(() => confirmed());
+    h.testing.milestones.onConfirmed(() => confirmed());
     // Only the coordinator's wait is slowed (the confirmation itself reads the index too): the read made from the
     // processor's waiting method, found on the synchronous stack of the call.
     const fromTheWait = (): boolean => /\bat MilestoneProcessor\.(settled|waitFor)\b/.test(new Error().stack ?? '');
@@ -66,7 +66,7 @@ describe('coordinator liveness', function () {
       inclusion: wrongRoot,
       applied: merkleRoot([]),
     });
-    const waiting = h.parts.milestones.settled(await h.submit(bad), 1);
+    const waiting = h.testing.milestones.settled(await h.submit(bad), 1);
     const outcome = await within(
       waiting.then(
         () => 'resolved',
