@@ -10,14 +10,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toHex0x } from '../../src/core/bytes.ts';
 import { BlockView, NodeServiceClient } from '../../src/grpc/gen/node.ts';
-import { ConfigError, defaultConfig, type NodeConfig } from '../../src/node/config.ts';
+import { ConfigError, type NodeConfig } from '../../src/node/config.ts';
 import { devGenesis, genesisFromJson, genesisToJson } from '../../src/node/genesis/genesis.ts';
-import { packageVersion, startNode, type RunningNode } from '../../src/node/node.ts';
-import { CollectingLogger } from '../../harness/node.ts';
+import { packageVersion, type RunningNode, type StartOptions } from '../../src/node/node.ts';
+import { CollectingLogger, startConfiguredNode } from '../../harness/node.ts';
 import { call, failure } from './support.ts';
 
-function configFor(dataDir: string, extra: Partial<NodeConfig> = {}): NodeConfig {
-  return { ...defaultConfig(), dataDir, grpcPort: 0, restPort: 0, minPowScore: 10, powWorkers: 1, ...extra };
+/** The whole node on `dataDir` (min PoW score 10, one PoW worker, then `extra`); the folder stays on stop. */
+async function startOn(
+  dataDir: string,
+  extra: Partial<NodeConfig> = {},
+  options: StartOptions = {},
+): Promise<RunningNode> {
+  return (await startConfiguredNode({ minPowScore: 10, powWorkers: 1, ...extra }, { dataDir, ...options })).node;
 }
 
 function clientOf(node: RunningNode): NodeServiceClient {
@@ -44,7 +49,7 @@ describe('node composition root', function () {
 
   it('serves blocks submitted before a stop identically after a restart on the same folder', async () => {
     const logger = new CollectingLogger();
-    let node = await startNode(configFor(dir), { logger });
+    let node = await startOn(dir, {}, { logger });
     let client = clientOf(node);
     const ids: Uint8Array[] = [];
     const before = new Map<string, unknown>();
@@ -92,10 +97,14 @@ describe('node composition root', function () {
     expect(genesis.solidEntryPoints).to.deep.equal([new Uint8Array(32)]);
 
     const logger2 = new CollectingLogger();
-    node = await startNode(configFor(dir, { minPowScore: 99, minPowScoreExplicit: true }), {
-      logger: logger2,
-      rest: false,
-    });
+    node = await startOn(
+      dir,
+      { minPowScore: 99, minPowScoreExplicit: true },
+      {
+        logger: logger2,
+        rest: false,
+      },
+    );
     client = clientOf(node);
     try {
       expect(logger2.lines.some((l) => l.includes('created network'))).to.equal(false);
@@ -124,7 +133,7 @@ describe('node composition root', function () {
     }
   });
 
-  it('starts from --genesis; refuses a genesis of another network on the same folder, and a folder in use', async () => {
+  it("starts from --genesis; refuses another network's genesis on the same folder, and a folder in use", async () => {
     const genesisFile = join(dir, 'my-genesis.json');
     const g = {
       ...devGenesis({ minPowScore: 0, timestamp: 1700000000 }),
@@ -132,10 +141,14 @@ describe('node composition root', function () {
     };
     g.protocol = { ...g.protocol, networkName: 'my-test-net', bech32Hrp: 'tst' };
     writeFileSync(genesisFile, JSON.stringify(genesisToJson(g)));
-    const node = await startNode(configFor(dir, { genesis: genesisFile, powWorkers: 0 }), {
-      logger: new CollectingLogger(),
-      rest: false,
-    });
+    const node = await startOn(
+      dir,
+      { genesis: genesisFile, powWorkers: 0 },
+      {
+        logger: new CollectingLogger(),
+        rest: false,
+      },
+    );
     const client = clientOf(node);
     try {
       const info = await call(client, 'getInfo', {});
@@ -149,7 +162,7 @@ describe('node composition root', function () {
       // a second node on the same folder
       let locked: unknown;
       try {
-        await startNode(configFor(dir), { logger: new CollectingLogger(), rest: false });
+        await startOn(dir, {}, { logger: new CollectingLogger(), rest: false });
       } catch (e) {
         locked = e;
       }
@@ -162,7 +175,7 @@ describe('node composition root', function () {
     writeFileSync(other, JSON.stringify(genesisToJson(devGenesis({ minPowScore: 0 }))));
     let mismatch: unknown;
     try {
-      await startNode(configFor(dir, { genesis: other }), { logger: new CollectingLogger(), rest: false });
+      await startOn(dir, { genesis: other }, { logger: new CollectingLogger(), rest: false });
     } catch (e) {
       mismatch = e;
     }
@@ -170,26 +183,30 @@ describe('node composition root', function () {
     expect((mismatch as Error).message).to.contain('belongs to network "my-test-net"');
   });
 
-  it('keeps the storage engine of its data folder: followed without --db-engine, refused when the other is named', async () => {
+  it("keeps its folder's storage engine: followed without --db-engine, refused when the other is named", async () => {
     const logger = new CollectingLogger();
-    let node = await startNode(configFor(dir, { dbEngine: 'leveldb', dbEngineExplicit: true, powWorkers: 0 }), {
-      logger,
-      rest: false,
-    });
+    let node = await startOn(
+      dir,
+      { dbEngine: 'leveldb', dbEngineExplicit: true, powWorkers: 0 },
+      {
+        logger,
+        rest: false,
+      },
+    );
     const client = clientOf(node);
     const info = await call(client, 'getInfo', {});
     client.close();
     await node.stop();
     expect([existsSync(join(dir, 'db')), existsSync(join(dir, 'db-rocksdb'))]).to.deep.equal([true, false]);
     // The default engine (not asked for) applies to new folders only: this one opens with LevelDB again.
-    node = await startNode(configFor(dir, { dbEngine: 'rocksdb', powWorkers: 0 }), { logger, rest: false });
+    node = await startOn(dir, { dbEngine: 'rocksdb', powWorkers: 0 }, { logger, rest: false });
     const again = clientOf(node);
     expect((await call(again, 'getInfo', {})).protocol).to.deep.equal(info.protocol);
     again.close();
     await node.stop();
     let refused: unknown;
     try {
-      await startNode(configFor(dir, { dbEngine: 'rocksdb', dbEngineExplicit: true }), { logger, rest: false });
+      await startOn(dir, { dbEngine: 'rocksdb', dbEngineExplicit: true }, { logger, rest: false });
     } catch (e) {
       refused = e;
     }
@@ -201,7 +218,7 @@ describe('node composition root', function () {
   });
 
   it('with --pow-workers 0 and a non-zero min score, auto-fill answers UNAVAILABLE with the SDK phrase', async () => {
-    const node = await startNode(configFor(dir, { powWorkers: 0 }), { logger: new CollectingLogger(), rest: false });
+    const node = await startOn(dir, { powWorkers: 0 }, { logger: new CollectingLogger(), rest: false });
     const client = clientOf(node);
     try {
       const e = await failure(call(client, 'submitBlock', json('no pow')));

@@ -6,9 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { defaultConfig, type NodeConfig } from '../../../src/node/config.ts';
-import { startNode } from '../../../src/node/node.ts';
-import { CollectingLogger } from '../../../harness/node.ts';
+import type { NodeConfig } from '../../../src/node/config.ts';
+import { CollectingLogger, startConfiguredNode } from '../../../harness/node.ts';
 
 describe('node: the built-in coordinator by default', function () {
   this.timeout(30_000);
@@ -20,10 +19,7 @@ describe('node: the built-in coordinator by default', function () {
 
   async function logOf(extra: Partial<NodeConfig>): Promise<string> {
     const logger = new CollectingLogger();
-    const node = await startNode(
-      { ...defaultConfig(), dataDir: dir, grpcPort: 0, restPort: 0, powWorkers: 0, ...extra },
-      { logger, rest: false },
-    );
+    const node = await startConfiguredNode({ powWorkers: 0, ...extra }, { dataDir: dir, logger, rest: false });
     await node.stop();
     return logger.lines.join('\n');
   }
