@@ -112,7 +112,7 @@ describe('snapshots: tool snapshot, run --genesis <snapshot>, the control routes
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('tool snapshot writes the snapshot of a stopped node; a new node starts from it with the same ledger', async () => {
+  it("tool snapshot writes a stopped node's snapshot; a new node starts from it with the same ledger", async () => {
     const file = join(dir, 'snapshot.json');
     expect(await quietly(() => toolSnapshot(['--data-dir', join(dir, 'a'), '--out', file]))).to.equal(0);
     const snap = readGenesisFile(file);
@@ -160,7 +160,7 @@ describe('snapshots: tool snapshot, run --genesis <snapshot>, the control routes
     expect(existsSync(join(dir, 'x.json'))).to.equal(false);
   });
 
-  it('the protected control routes prune a running node and snapshot it; the snapshot starts a node with the same ledger', async () => {
+  it('the protected control routes prune a node and snapshot it; the snapshot starts a node, same ledger', async () => {
     const node = await start(join(dir, 'a'), genesisFile);
     let file: string;
     let pruned: string[];
