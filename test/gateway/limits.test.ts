@@ -8,6 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { parseGatewayArgs } from '../../gateway/cli.ts';
 import { DEFAULT_MAX_JSON_DEPTH, isLoopback, jsonGuardProblem, RateLimiter } from '../../gateway/index.ts';
 import { describeOverTransports, startFakeNode, startTestGateway, type FakeNode, type TestGateway } from './harness.ts';
+import { minimalInfo } from './support.ts';
 
 type ErrorBody = { error: { code: number; message: string } };
 
@@ -31,14 +32,7 @@ function rawPost(
 const postJson = (url: string, text: string): Promise<Response> =>
   fetch(`${url}/api/core/v2/blocks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
 
-const INFO = {
-  name: 'n',
-  version: 'v',
-  status: { isHealthy: true, pruningIndex: 0, healthReasons: [] },
-  supportedProtocolVersions: [2],
-  pendingProtocolParameters: [],
-  features: [],
-};
+const INFO = minimalInfo();
 
 describeOverTransports('gateway abuse limits', (transport) => {
   let node: FakeNode;

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startGateway, type NodePort, type StartGatewayOptions } from '../../gateway/index.ts';
 import { describeOverTransports, startFakeNode, type FakeNode } from './harness.ts';
+import { minimalInfo } from './support.ts';
 
 describeOverTransports('startGateway', (transport) => {
   let node: FakeNode;
@@ -11,14 +12,7 @@ describeOverTransports('startGateway', (transport) => {
       : { nodeAddress: node.address, nodeTransport: transport === 'mux' ? 'mux' : 'unary' };
   before(async () => {
     node = await startFakeNode(transport);
-    node.handlers.getInfo = () => ({
-      name: 'n',
-      version: 'v',
-      status: { isHealthy: true, pruningIndex: 0, healthReasons: [] },
-      supportedProtocolVersions: [2],
-      pendingProtocolParameters: [],
-      features: [],
-    });
+    node.handlers.getInfo = minimalInfo;
   });
   after(async () => {
     await node.stop();
