@@ -171,7 +171,8 @@ describeOverTransports('gateway errors', (transport) => {
     it('INTERNAL -> 500 with the first line only, never a stack', async () => {
       t.node.handlers.getBlockMetadata = () => {
         const err = new Error('storage read failed');
-        err.message = `storage read failed\n    at readBlock (/srv/node/src/storage/level.ts:10:5)\n    at async Promise.all`;
+        err.message =
+          'storage read failed\n    at readBlock (/srv/node/src/storage/level.ts:10:5)\n    at async Promise.all';
         throw err;
       };
       const res = await fetch(`${t.gw.url}/api/core/v2/blocks/${ID32}/metadata`);

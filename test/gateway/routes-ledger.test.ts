@@ -60,7 +60,7 @@ describeOverTransports('gateway ledger routes (against a fake NodeService)', (tr
     expect(t.node.calls.map((c) => c.method)).to.deep.equal(['getOutputMetadata']);
   });
 
-  it('GET milestones by index and by ID (JSON and bytes) and their utxo-changes name the milestone in the request', async () => {
+  it('GET milestones by index and ID (JSON, bytes) and their utxo-changes ask for that milestone', async () => {
     expect(await (await fetch(v2('/milestones/by-index/5'))).text()).to.equal(MILESTONE_JSON);
     expect(request().milestone).to.deep.equal({ $case: 'index', value: 5 });
     const bin = await fetch(v2(`/milestones/${ID32}`), { headers: { accept: V1 } });

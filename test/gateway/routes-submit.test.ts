@@ -96,7 +96,7 @@ describeOverTransports('gateway routes: POST /api/core/v2/blocks (against a fake
     });
   }
 
-  it('answers 400 for malformed JSON, for a body that is not UTF-8 and for an empty body, without calling the node', async () => {
+  it('answers 400 for malformed JSON, a body not in UTF-8 and an empty body, without calling the node', async () => {
     for (const body of ['{"protocolVersion":2,', Uint8Array.of(0x7b, 0xff, 0x7d), '']) {
       const res = await fetch(`${t.gw.url}/api/core/v2/blocks`, {
         method: 'POST',

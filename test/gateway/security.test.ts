@@ -7,6 +7,7 @@ import { fakeNodeGateway, minimalInfo } from './support.ts';
 
 const SECRET = 'correct horse battery staple';
 const now = (): number => Math.floor(Date.now() / 1000);
+const b64 = (text: string): string => Buffer.from(text).toString('base64url');
 
 async function message(res: Response): Promise<string> {
   const body = (await res.json()) as { error: { code: number; message: string } };
@@ -93,7 +94,7 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
       [
         'alg none',
         {
-          authorization: `Bearer ${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from('{"sub":"x"}').toString('base64url')}.`,
+          authorization: `Bearer ${b64('{"alg":"none","typ":"JWT"}')}.${b64('{"sub":"x"}')}.`,
         },
         /unsupported token algorithm "none"$/,
       ],
@@ -153,7 +154,8 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
           body: '{}',
         });
         expect(post.status).to.equal(201);
-        expect((await fetch(`${open.url}/api/core/v2/peers`)).status).to.equal(403); // under the default protected /api/*
+        // under the default protected /api/*
+        expect((await fetch(`${open.url}/api/core/v2/peers`)).status).to.equal(403);
         expect((await fetch(`${open.url}/metrics`)).status).to.equal(403);
       } finally {
         await open.close();

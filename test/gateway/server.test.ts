@@ -48,7 +48,7 @@ describeOverTransports('startGateway', (transport) => {
     }
   });
 
-  it('leaves a given port open when it closes (the caller owns it), and wants exactly one of address and node', async () => {
+  it("leaves a given port open when it closes (the caller's), and wants exactly one of address and node", async () => {
     const connection = node.connect();
     const gw = await startGateway({ node: connection.port, port: 0 });
     expect((await fetch(`http://127.0.0.1:${gw.port}/health`)).status).to.equal(200);
