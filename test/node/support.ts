@@ -1,8 +1,11 @@
 /**
  * Calls on a node service under test (harness/node.ts starts it): unary calls of the generated client as promises,
- * failures parsed (status + ErrorInfo); and waiting until a condition holds.
+ * failures parsed (status + ErrorInfo); waiting until a condition holds; a temporary folder per test or suite.
  */
 import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { handleUnaryCall, ServiceError } from '@grpc/grpc-js';
 import type { NodeServiceClient, NodeServiceServer } from '../../src/grpc/gen/node.ts';
 import { parseNodeError, type RestParsedError as ParsedError } from '../../gateway/errors.ts';
@@ -47,4 +50,18 @@ export async function until(what: string, probe: () => boolean | Promise<boolean
     if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
     await new Promise((r) => setTimeout(r, 5));
   }
+}
+
+/**
+ * A temporary folder `<tmp>/<prefix>XXXXXX` for a suite: a fresh one before each of its tests, removed after it; or,
+ * `per: 'suite'`, one for all its tests. Its path is `.path` once the hook ran.
+ */
+export function tempDir(prefix: string, per: 'test' | 'suite' = 'test'): { readonly path: string } {
+  const dir = { path: '' };
+  const [make, remove] = per === 'test' ? [beforeEach, afterEach] : [before, after];
+  make(() => {
+    dir.path = mkdtempSync(join(tmpdir(), prefix));
+  });
+  remove(() => rmSync(dir.path, { recursive: true, force: true }));
+  return dir;
 }

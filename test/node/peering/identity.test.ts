@@ -5,8 +5,7 @@
  * their key (`0xPUBKEY@HOST:PORT`): the right key connects, another is refused with a log line naming both keys.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toHex0x } from '../../../src/core/bytes.ts';
 import { networkIdFromName } from '../../../src/core/ids/index.ts';
@@ -21,7 +20,7 @@ import {
 } from '../../../src/node/peering/handshake.ts';
 import type { PeeringOptions } from '../../../src/node/peering/manager.ts';
 import { TestPeer } from '../../../harness/peer-handshake.ts';
-import { until } from '../support.ts';
+import { tempDir, until } from '../support.ts';
 import { MemLink, peeringHarness, type PeeringHarness } from './support.ts';
 
 const NETWORK = 'identity-test';
@@ -29,15 +28,13 @@ const node = (options: Partial<PeeringOptions> = {}): Promise<PeeringHarness> =>
   peeringHarness(NETWORK, { backoffBaseMs: 5000, ...options });
 
 describe('peer identity: the key file', () => {
-  let dir: string;
-  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'ledger-identity-'))));
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir('ledger-identity-');
 
   it('is created once with mode 0600, read back the same, and printed by tool identity', () => {
-    const first = loadOrCreateIdentity(dir);
+    const first = loadOrCreateIdentity(dir.path);
     expect(first.created).to.equal(true);
-    expect(statSync(join(dir, IDENTITY_FILE)).mode & 0o777).to.equal(0o600);
-    const again = loadOrCreateIdentity(dir);
+    expect(statSync(join(dir.path, IDENTITY_FILE)).mode & 0o777).to.equal(0o600);
+    const again = loadOrCreateIdentity(dir.path);
     expect(again.created).to.equal(false);
     expect(toHex0x(again.identity.publicKey)).to.equal(toHex0x(first.identity.publicKey));
     expect(again.identity.nodeId).to.deep.equal(nodeIdOf(first.identity.publicKey));
@@ -50,7 +47,7 @@ describe('peer identity: the key file', () => {
     const log = console.log;
     console.log = (line: string) => lines.push(line);
     try {
-      expect(toolIdentity(['--data-dir', dir])).to.equal(0);
+      expect(toolIdentity(['--data-dir', dir.path])).to.equal(0);
     } finally {
       console.log = log;
     }
@@ -61,13 +58,13 @@ describe('peer identity: the key file', () => {
     const err = console.error;
     console.error = () => undefined;
     try {
-      expect(toolIdentity(['--data-dir', dir])).to.equal(1);
+      expect(toolIdentity(['--data-dir', dir.path])).to.equal(1);
       expect(toolIdentity([])).to.equal(2);
     } finally {
       console.error = err;
     }
-    writeFileSync(join(dir, IDENTITY_FILE), 'not a key');
-    expect(() => readIdentity(dir)).to.throw(/not a PEM private key/);
+    writeFileSync(join(dir.path, IDENTITY_FILE), 'not a key');
+    expect(() => readIdentity(dir.path)).to.throw(/not a PEM private key/);
   });
 });
 

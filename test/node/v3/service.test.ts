@@ -6,8 +6,7 @@
  */
 import { expect } from 'chai';
 import { credentials } from '@grpc/grpc-js';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { blake2b256 } from '../../../src/core/crypto/blake2b.ts';
 import { ed25519PublicKeyFromSeed } from '../../../src/core/crypto/ed25519.ts';
@@ -26,6 +25,7 @@ import { parseRunArgs } from '../../../src/node/config.ts';
 import { genesisOutputIdsV3, genesisV3FromJson } from '../../../src/node/v3/genesis-v3.ts';
 import { startConfiguredNode, startTestNode, type ConfiguredNode } from '../../../harness/node.ts';
 import { basic, basicBlock, inputOf, key, signedTx, txIdOf } from '../../../harness/fixtures/v3.ts';
+import { tempDir } from '../support.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Dynamic = any;
@@ -48,13 +48,9 @@ async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 150
 
 describe('v3 RPCs on a dev node', function () {
   this.timeout(60000);
-  let dir: string;
+  const dir = tempDir('ledger-node-v3-rpc-');
   const start = (): Promise<ConfiguredNode> =>
-    startConfiguredNode({ powWorkers: 0, minPowScore: 0, validationInterval: 40 }, { dataDir: dir, rest: false });
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'ledger-node-v3-rpc-'));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+    startConfiguredNode({ powWorkers: 0, minPowScore: 0, validationInterval: 40 }, { dataDir: dir.path, rest: false });
 
   it('--validation-interval is a run flag', () => {
     expect(parseRunArgs(['--validation-interval', '25']).validationInterval).to.equal(25);
@@ -65,7 +61,7 @@ describe('v3 RPCs on a dev node', function () {
     let node: ConfiguredNode | undefined = await start();
     let client = new NodeServiceClient(`127.0.0.1:${node.node.grpcPort}`, credentials.createInsecure());
     try {
-      const file = JSON.parse(readFileSync(join(dir, 'genesis.json'), 'utf8'));
+      const file = JSON.parse(readFileSync(join(dir.path, 'genesis.json'), 'utf8'));
       const g = genesisV3FromJson(file.v3);
       expect(g.accounts).to.have.length(1);
       const seed = g.accounts[0]!.validatorSeed!;
