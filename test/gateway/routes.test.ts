@@ -6,7 +6,17 @@
 import { expect } from 'chai';
 import { BlockView, LedgerInclusionState } from '../../src/grpc/gen/node.ts';
 import { bytesOf, describeOverTransports, hex, ID32, ID36 } from './harness.ts';
-import { BLOCK_ID, BLOCK_ID_HEX, exampleBlockAnswer, fakeNodeGateway, JSON_TEXT, RAW, V1, V2 } from './support.ts';
+import {
+  BLOCK_ID,
+  BLOCK_ID_HEX,
+  exampleBlockAnswer,
+  fakeNodeGateway,
+  JSON_TEXT,
+  RAW,
+  SHIMMER_BASE_TOKEN,
+  V1,
+  V2,
+} from './support.ts';
 
 describeOverTransports('gateway routes (against a fake NodeService)', (transport) => {
   const t = fakeNodeGateway(transport, {}, () => ({
@@ -190,14 +200,7 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
         rentStructure: { vByteCost: 100, vByteFactorData: 1, vByteFactorKey: 10 },
       },
       pendingProtocolParameters: [],
-      baseToken: {
-        name: 'Shimmer',
-        tickerSymbol: 'SMR',
-        unit: 'SMR',
-        subunit: 'glow',
-        decimals: 6,
-        useMetricPrefix: false,
-      },
+      baseToken: { ...SHIMMER_BASE_TOKEN },
       metrics: { blocksPerSecond: 1.5, referencedBlocksPerSecond: 1, referencedRate: 66.6 },
       features: ['pow'],
     });

@@ -38,6 +38,16 @@ export const exampleBlockAnswer = (req: { view: BlockView }) => ({
   json: req.view === BlockView.BLOCK_VIEW_JSON ? JSON_TEXT : '',
 });
 
+/** Shimmer's base token as InfoResponse carries it, and as GET /info renders it. */
+export const SHIMMER_BASE_TOKEN = Object.freeze({
+  name: 'Shimmer',
+  tickerSymbol: 'SMR',
+  unit: 'SMR',
+  subunit: 'glow',
+  decimals: 6,
+  useMetricPrefix: false,
+});
+
 /** The smallest InfoResponse: a healthy node, protocol version 2, no features. */
 export function minimalInfo() {
   return {

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { ZERO_BLOCK_ID } from '../../../src/node/genesis/genesis.ts';
 import { META } from '../../../src/core/store/index.ts';
 import { merkleRoot } from '../../../src/core/ids/index.ts';
-import { harness, signedMilestone, tagged, type Harness } from './support.ts';
+import { harnessPerTest, signedMilestone, tagged } from './support.ts';
 
 /** Resolves with `p`'s outcome, or 'pending' after `ms`. */
 async function within<T>(p: Promise<T>, ms: number): Promise<T | 'pending'> {
@@ -22,13 +22,7 @@ async function within<T>(p: Promise<T>, ms: number): Promise<T | 'pending'> {
 
 describe('coordinator liveness', function () {
   this.timeout(20_000);
-  let h: Harness;
-  beforeEach(async () => {
-    h = await harness();
-  });
-  afterEach(async () => {
-    await h.close();
-  });
+  const h = harnessPerTest();
 
   it('a confirmation that lands while the ledger index is being read still ends the round', async () => {
     // The store answers the ledger index read with the value it had when asked, but only after the next milestone
@@ -61,10 +55,8 @@ describe('coordinator liveness', function () {
     const bad = signedMilestone(h.genesis, {
       index: 1,
       timestamp: now,
-      previousMilestoneId: new Uint8Array(32),
       parents: [x],
       inclusion: wrongRoot,
-      applied: merkleRoot([]),
     });
     const waiting = h.testing.milestones.settled(await h.submit(bad), 1);
     const outcome = await within(

@@ -15,19 +15,13 @@ import { META, MemoryKeyValueStore } from '../../../src/core/store/index.ts';
 import { genesisFromJson, ZERO_BLOCK_ID, type Genesis } from '../../../src/node/genesis/genesis.ts';
 import { URTS_DEFAULTS } from '../../../src/node/tangle/urts.ts';
 import { startTestNode } from '../../../harness/node.ts';
-import { devGenesisJson, harness, signedMilestone, tagged, type Harness } from './support.ts';
+import { devGenesisJson, harness, harnessPerTest, signedMilestone, tagged } from './support.ts';
 
 describe('node ledger', function () {
   this.timeout(30000);
 
   describe('milestones and the coordinator', () => {
-    let h: Harness;
-    beforeEach(async () => {
-      h = await harness();
-    });
-    afterEach(async () => {
-      await h.close();
-    });
+    const h = harnessPerTest();
 
     it('metadata before and after confirmation; the coordinator confirms its milestone, /info is healthy', async () => {
       const x = await h.submit(tagged([ZERO_BLOCK_ID], 'x'));
@@ -76,10 +70,8 @@ describe('node ledger', function () {
       const bad = signedMilestone(h.genesis, {
         index: 1,
         timestamp: now,
-        previousMilestoneId: new Uint8Array(32),
         parents: [x],
         inclusion: new Uint8Array(32).fill(1),
-        applied: merkleRoot([]),
       });
       const badId = await h.submit(bad);
       await h.testing.writeLock(async () => undefined); // let the processor run
@@ -91,10 +83,7 @@ describe('node ledger', function () {
       const good = signedMilestone(h.genesis, {
         index: 1,
         timestamp: now,
-        previousMilestoneId: new Uint8Array(32),
         parents: [x],
-        inclusion: merkleRoot([x]),
-        applied: merkleRoot([]),
       });
       const goodId = await h.submit(good);
       await h.testing.milestones.settled(goodId, 1);
@@ -108,11 +97,7 @@ describe('node ledger', function () {
       const zId = blockIdOf(zBytes);
       const ms = signedMilestone(h.genesis, {
         index: 1,
-        timestamp: Math.floor(Date.now() / 1000),
-        previousMilestoneId: new Uint8Array(32),
         parents: [zId],
-        inclusion: merkleRoot([zId]),
-        applied: merkleRoot([]),
       });
       const msId = await h.submit(ms);
       await h.testing.writeLock(async () => undefined);
@@ -135,10 +120,7 @@ describe('node ledger', function () {
       const draft = (index: number) => ({
         index,
         timestamp: now,
-        previousMilestoneId: new Uint8Array(32),
         parents: [x],
-        inclusion: merkleRoot([x]),
-        applied: merkleRoot([]),
       });
       const forge = (i: number): Block => {
         const ms = signedMilestone(h.genesis, draft(1_000_000 + i));
@@ -183,11 +165,7 @@ describe('node ledger', function () {
     const msId = await first.submit(
       signedMilestone(genesis, {
         index: 1,
-        timestamp: Math.floor(Date.now() / 1000),
-        previousMilestoneId: new Uint8Array(32),
         parents: [zId],
-        inclusion: merkleRoot([zId]),
-        applied: merkleRoot([]),
       }),
     );
     await first.close();
@@ -215,10 +193,8 @@ describe('node ledger', function () {
         const ms = signedMilestone(g, {
           index: i,
           timestamp: now,
-          previousMilestoneId: new Uint8Array(32),
           parents: [ZERO_BLOCK_ID],
           inclusion: merkleRoot([]),
-          applied: merkleRoot([]),
         });
         // the intake's own verdict: stored, though no milestone can confirm (the part itself, not the service)
         expect((await node.parts.intake.accept({ block: ms }, { kind: 'client' })).result.stored).to.equal(true);

@@ -5,7 +5,7 @@
 import { compareBytes } from '../../../src/core/bytes.ts';
 import { encodeBlock } from '../../../src/core/codec/index.ts';
 import { ed25519PublicKeyFromSeed, ed25519Sign } from '../../../src/core/crypto/index.ts';
-import { milestoneIdOf } from '../../../src/core/ids/index.ts';
+import { merkleRoot, milestoneIdOf } from '../../../src/core/ids/index.ts';
 import type { Block, MilestonePayload } from '../../../src/core/model/index.ts';
 import { MemoryKeyValueStore, type KeyValueStore, type NodeStore } from '../../../src/core/store/index.ts';
 import type { TestSurface } from '../../../src/node/compose.ts';
@@ -69,6 +69,18 @@ export async function harness(
   };
 }
 
+/** A harness for each test of the suite: a new one before each test (the object is filled in then), closed after. */
+export function harnessPerTest(): Harness {
+  const h = {} as Harness;
+  beforeEach(async () => {
+    Object.assign(h, await harness());
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+  return h;
+}
+
 export function tagged(parents: Uint8Array[], tag: string): Block {
   return {
     protocolVersion: 2,
@@ -78,28 +90,31 @@ export function tagged(parents: Uint8Array[], tag: string): Block {
   };
 }
 
-/** A milestone signed with the genesis' coordinator keys (roots as given). */
+/**
+ * A milestone signed with the genesis' coordinator keys. By default it is issued now, follows no milestone (a zero
+ * previous ID), includes exactly its parents (the inclusion root of `parents`) and changes no ledger output.
+ */
 export function signedMilestone(
   g: Genesis,
   draft: {
     index: number;
-    timestamp: number;
-    previousMilestoneId: Uint8Array;
     parents: Uint8Array[];
-    inclusion: Uint8Array;
-    applied: Uint8Array;
+    timestamp?: number;
+    previousMilestoneId?: Uint8Array;
+    inclusion?: Uint8Array;
+    applied?: Uint8Array;
   },
 ): Block {
   const parents = [...draft.parents].sort(compareBytes);
   const unsigned: MilestonePayload = {
     type: 7,
     index: draft.index,
-    timestamp: draft.timestamp,
+    timestamp: draft.timestamp ?? Math.floor(Date.now() / 1000),
     protocolVersion: 2,
-    previousMilestoneId: draft.previousMilestoneId,
+    previousMilestoneId: draft.previousMilestoneId ?? new Uint8Array(32),
     parents,
-    inclusionMerkleRoot: draft.inclusion,
-    appliedMerkleRoot: draft.applied,
+    inclusionMerkleRoot: draft.inclusion ?? merkleRoot(draft.parents),
+    appliedMerkleRoot: draft.applied ?? merkleRoot([]),
     metadata: new Uint8Array(0),
     options: [],
     signatures: [],

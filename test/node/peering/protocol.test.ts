@@ -17,6 +17,14 @@ const harness = (options: Partial<PeeringOptions> = {}, minPowScore = 0): Promis
   peeringHarness(NETWORK, { requestTimeoutMs: 100, ...options }, minPowScore);
 const tick = (ms = 0): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** A peer on `link` that shakes hands, then sends a block over the size limit, and is dropped for it. */
+async function misbehaves(link: MemLink, rogue: TestPeer): Promise<void> {
+  link.deliver(rogue.hello(NETWORK));
+  link.deliver(rogue.proof(NETWORK, link.first('handshake')));
+  link.deliver(blockMsg(new Uint8Array(40000)));
+  await until('dropped', () => link.closed);
+}
+
 describe('peering: stream protocol', function () {
   this.timeout(10000);
   let h: PeeringHarness;
@@ -141,10 +149,7 @@ describe('peering: stream protocol', function () {
     await until('dialed', () => links.length === 1);
     const rogue = new TestPeer();
     const link = links[0]!;
-    link.deliver(rogue.hello(NETWORK));
-    link.deliver(rogue.proof(NETWORK, link.of('handshake')[0]!));
-    link.deliver(blockMsg(new Uint8Array(40000)));
-    await until('dropped', () => link.closed);
+    await misbehaves(link, rogue);
     const again = new MemLink('rogue-again', true);
     h.peering.accept(again);
     again.deliver(rogue.hello(NETWORK));
@@ -159,10 +164,7 @@ describe('peering: stream protocol', function () {
     const link = new MemLink('rogue', true);
     h.peering.accept(link);
     const rogue = new TestPeer();
-    link.deliver(rogue.hello(NETWORK));
-    link.deliver(rogue.proof(NETWORK, link.of('handshake')[0]!));
-    link.deliver(blockMsg(new Uint8Array(40000)));
-    await until('dropped', () => link.closed);
+    await misbehaves(link, rogue);
     const again = new MemLink('rogue-again', true);
     h.peering.accept(again);
     again.deliver(rogue.hello(NETWORK));
