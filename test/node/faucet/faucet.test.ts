@@ -8,21 +8,17 @@
 import { expect } from 'chai';
 import { toHex0x } from '../../../src/core/bytes.ts';
 import { encodeBlock } from '../../../src/core/codec/index.ts';
-import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../../src/core/crypto/index.ts';
-import {
-  bech32EncodeAddress,
-  essenceHash,
-  inputsCommitmentOf,
-  networkIdFromName,
-} from '../../../src/core/ids/index.ts';
+import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed } from '../../../src/core/crypto/index.ts';
+import { bech32EncodeAddress } from '../../../src/core/ids/index.ts';
 import type { BasicOutput, Block } from '../../../src/core/model/index.ts';
 import type { FaucetSettings } from '../../../src/node/faucet/faucet.ts';
-import { basicOutput, FAUCET_TAG, planPayouts } from '../../../src/node/faucet/transaction.ts';
+import { FAUCET_TAG, planPayouts } from '../../../src/node/faucet/transaction.ts';
 import { ZERO_BLOCK_ID, type Genesis } from '../../../src/node/genesis/genesis.ts';
 import { devWalletOf, ledgerGenesisOf } from '../../../src/node/genesis/genesis-ledger.ts';
 import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
 import { inProcess, startTestGateway, type TestGateway } from '../../gateway/harness.ts';
 import type { TestNode } from '../../../harness/node.ts';
+import { addressOf, basicOutput, spend } from '../support.ts';
 import { amountsOf, faucetNode, faucetOn, freshAddress, refusal, transactionOf } from './support.ts';
 
 const RICH_SEED = new Uint8Array(32).fill(0x42);
@@ -150,26 +146,14 @@ describe('faucet: a composed dev-network node pays enqueued addresses from the d
     const { genesis } = node;
     const { service, coordinator } = node.testing;
     const seed = devWalletOf(genesis)!.seed;
-    const spent = ledgerGenesisOf(genesis).unspentOutputs[0]!;
-    const wallet = ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(seed));
+    const genesisOutput = ledgerGenesisOf(genesis).unspentOutputs[0]!;
+    const spent = { outputId: genesisOutput.outputId, output: genesisOutput.output as BasicOutput };
     // The dev wallet moves its genesis output itself, confirmed before the faucet's transaction is even stored.
-    const essence = {
-      type: 1 as const,
-      networkId: networkIdFromName(genesis.protocol.networkName),
-      inputs: [{ type: 0 as const, transactionId: spent.outputId.slice(0, 32), transactionOutputIndex: 0 }],
-      inputsCommitment: inputsCommitmentOf([spent.output]),
-      outputs: [basicOutput(wallet, spent.output.amount)],
-    };
-    const signature = ed25519Sign(seed, essenceHash(essence));
     const move: Block = {
       protocolVersion: 2,
       parents: [ZERO_BLOCK_ID],
       nonce: 1n,
-      payload: {
-        type: 6,
-        essence,
-        unlocks: [{ type: 0, signature: { type: 0, publicKey: ed25519PublicKeyFromSeed(seed), signature } }],
-      },
+      payload: spend(genesis, seed, spent, [basicOutput(spent.output.amount, addressOf(seed))]),
     };
     let moved = false;
     const faucet = faucetOn(

@@ -6,21 +6,15 @@
 import { expect } from 'chai';
 import { toHex0x } from '../../../src/core/bytes.ts';
 import { encodeBlock } from '../../../src/core/codec/index.ts';
-import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../../src/core/crypto/index.ts';
-import { essenceHash, inputsCommitmentOf, networkIdFromName, transactionIdOf } from '../../../src/core/ids/index.ts';
-import type {
-  BasicOutput,
-  Block,
-  Ed25519Address,
-  ReceiptMilestoneOption,
-  TransactionPayload,
-} from '../../../src/core/model/index.ts';
+import { transactionIdOf } from '../../../src/core/ids/index.ts';
+import type { BasicOutput, Block, ReceiptMilestoneOption, TransactionPayload } from '../../../src/core/model/index.ts';
 import { genesisFromJson, genesisToJson, ZERO_BLOCK_ID, type Genesis } from '../../../src/node/genesis/genesis.ts';
 import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
 import { coordinatorOf, devWalletOf, ledgerGenesisOf } from '../../../src/node/genesis/genesis-ledger.ts';
 import { servicePort } from '../../../src/node/grpc/port.ts';
 import type { IssuedMilestone } from '../../../src/node/ledger/coordinator.ts';
 import { URTS_DEFAULTS } from '../../../src/node/tangle/urts.ts';
+import { addressOf, transfer } from '../support.ts';
 import { CollectingLogger, startTestNode, type TestNode } from '../../../harness/node.ts';
 import {
   connectTo,
@@ -29,20 +23,16 @@ import {
   type TestGateway,
   type Transport,
 } from '../../gateway/harness.ts';
+import { V1 } from '../../gateway/support.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
 
-export const V1 = 'application/vnd.iota.serializer-v1';
 export const TREASURY = 10_000_000n;
 export const TREASURY_MILESTONE = new Uint8Array(32).fill(0x77);
 export const OTHER_SEED = new Uint8Array(32).fill(0x42);
 export const SENT = 1_000_000n;
 export const MIGRATED = 1_000_000n;
-
-function basic(amount: bigint, address: Ed25519Address): BasicOutput {
-  return { type: 3, amount, nativeTokens: [], unlockConditions: [{ type: 0, address }], features: [] };
-}
 
 /**
  * A dev genesis funding the dev wallet and OTHER_SEED's address, with TREASURY moved from the wallet into a treasury.
@@ -85,23 +75,9 @@ async function scenario(): Promise<Scenario> {
   const { service, coordinator } = node.testing;
   const genesisOutputs = ledgerGenesisOf(genesis).unspentOutputs as Scenario['genesisOutputs'];
 
-  const wallet = devWalletOf(genesis)!.seed;
-  const walletAddress = ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(wallet));
-  const other = ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(OTHER_SEED));
+  const other = addressOf(OTHER_SEED);
   const spent = genesisOutputs[0]!;
-  const essence = {
-    type: 1 as const,
-    networkId: networkIdFromName(genesis.protocol.networkName),
-    inputs: [{ type: 0 as const, transactionId: spent.outputId.slice(0, 32), transactionOutputIndex: 0 }],
-    inputsCommitment: inputsCommitmentOf([spent.output]),
-    outputs: [basic(SENT, other), basic(spent.output.amount - SENT, walletAddress)],
-  };
-  const signature = ed25519Sign(wallet, essenceHash(essence));
-  const tx: TransactionPayload = {
-    type: 6,
-    essence,
-    unlocks: [{ type: 0, signature: { type: 0, publicKey: ed25519PublicKeyFromSeed(wallet), signature } }],
-  };
+  const { tx } = transfer(genesis, devWalletOf(genesis)!.seed, spent, other, SENT);
   const block: Block = { protocolVersion: 2, parents: [ZERO_BLOCK_ID], payload: tx, nonce: 1n };
   const txBlockId = (await service.submitBlock({ block: { $case: 'raw', value: encodeBlock(block) } })).blockId;
   const ms1 = await coordinator!.issue();

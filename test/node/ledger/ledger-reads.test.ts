@@ -14,7 +14,8 @@ import type { MilestonePayload } from '../../../src/core/model/index.ts';
 import { BlockView } from '../../../src/grpc/gen/node.ts';
 import { NodeError } from '../../../src/node/support/errors.ts';
 import { TRANSPORTS } from '../../gateway/harness.ts';
-import { MIGRATED, restOver, scenarioSuite, TREASURY, V1 } from './ledger-reads-support.ts';
+import { V1 } from '../../gateway/support.ts';
+import { MIGRATED, restOver, scenarioSuite, TREASURY } from './ledger-reads-support.ts';
 
 describe('ledger reads over REST: outputs, milestones, receipts, treasury (a composed dev-network node)', function () {
   this.timeout(30000);

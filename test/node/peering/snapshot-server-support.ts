@@ -27,19 +27,8 @@ import {
 } from '../../../src/node/peering/snapshot-server.ts';
 import { EXTRA_HISTORY } from '../../../src/node/pruning/pruner.ts';
 import type { TestNode } from '../../../harness/node.ts';
-import { until } from '../support.ts';
-import {
-  addressOf,
-  basicOutput,
-  genesisCoins,
-  milestones,
-  openNode,
-  spend,
-  submit,
-  testGenesis,
-  walletSeed,
-  type Coin,
-} from '../pruning/support.ts';
+import { addressOf, basicOutput, type Coin, spend, until } from '../support.ts';
+import { genesisCoins, milestones, openNode, submit, testGenesis, walletSeed } from '../pruning/support.ts';
 
 /** A peer as the peer layer hands it to the server: its node ID and a link whose messages are kept. */
 export interface FakePeer extends RequestingPeer {

@@ -23,8 +23,8 @@ import { NodeError } from '../../../src/node/support/errors.ts';
 import { LevelKeyValueStore } from '../../../src/storage/level.ts';
 import { RocksKeyValueStore } from '../../../src/storage/rocksdb.ts';
 import type { TestNode } from '../../../harness/node.ts';
+import { addressOf, type Coin, transfer } from '../support.ts';
 import {
-  addressOf,
   genesisCoins,
   ledgerView,
   milestones,
@@ -33,9 +33,7 @@ import {
   submit,
   tagged,
   testGenesis,
-  transfer,
   walletSeed,
-  type Coin,
 } from './support.ts';
 
 async function failure(p: Promise<unknown>): Promise<NodeError> {

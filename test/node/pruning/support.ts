@@ -1,26 +1,12 @@
 /**
  * A dev-network node over any key-value store (harness/node.ts `startTestNode`), driven by hand (its coordinator
- * issues a milestone when asked), for the pruning and snapshot tests: tagged-data blocks and signed transfers from the
- * dev wallet and a second wallet, each submitted on tips the node selects.
+ * issues a milestone when asked), for the pruning and snapshot tests: a genesis funding the dev wallet and a second
+ * wallet, tagged-data blocks and transactions each submitted on tips the node selects.
  */
 import { toHex0x } from '../../../src/core/bytes.ts';
 import { encodeBlock } from '../../../src/core/codec/index.ts';
-import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../../src/core/crypto/index.ts';
-import {
-  bech32EncodeAddress,
-  essenceHash,
-  inputsCommitmentOf,
-  networkIdFromName,
-  outputId,
-  transactionIdOf,
-} from '../../../src/core/ids/index.ts';
-import type {
-  BasicOutput,
-  Block,
-  BlockPayload,
-  Ed25519Address,
-  TransactionPayload,
-} from '../../../src/core/model/index.ts';
+import { bech32EncodeAddress } from '../../../src/core/ids/index.ts';
+import type { BasicOutput, Block, BlockPayload } from '../../../src/core/model/index.ts';
 import { LEDGER_TABLES } from '../../../src/core/ledger/index.ts';
 import { WriteThroughCache, type KeyValueStore } from '../../../src/core/store/index.ts';
 import { BlockView } from '../../../src/grpc/gen/node.ts';
@@ -30,13 +16,9 @@ import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
 import { coordinatorOf, devWalletOf, ledgerGenesisOf } from '../../../src/node/genesis/genesis-ledger.ts';
 import { URTS_DEFAULTS } from '../../../src/node/tangle/urts.ts';
 import { startTestNode, type TestNode, type TestNodeOptions } from '../../../harness/node.ts';
+import { addressOf, type Coin } from '../support.ts';
 
 export const OTHER_SEED = new Uint8Array(32).fill(0x42);
-
-export interface Coin {
-  outputId: Uint8Array;
-  output: BasicOutput;
-}
 
 export function testGenesis(): Genesis {
   const g = devNetworkGenesis({
@@ -45,10 +27,6 @@ export function testGenesis(): Genesis {
     funds: [toHex0x(OTHER_SEED)],
   });
   return genesisFromJson(JSON.parse(JSON.stringify(genesisToJson(g))));
-}
-
-export function addressOf(seed: Uint8Array): Ed25519Address {
-  return ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(seed));
 }
 
 /** The genesis outputs: [dev wallet's, OTHER_SEED's]. */
@@ -87,56 +65,6 @@ export async function submit(node: Pick<TestSurface, 'service'>, payload?: Block
 
 export function tagged(text: string): BlockPayload {
   return { type: 5, tag: new TextEncoder().encode('prune-test'), data: new TextEncoder().encode(text) };
-}
-
-/** A basic output of `amount` to `address`, nothing else. */
-export const basicOutput = (amount: bigint, address: Ed25519Address): BasicOutput => ({
-  type: 3,
-  amount,
-  nativeTokens: [],
-  unlockConditions: [{ type: 0, address }],
-  features: [],
-});
-
-/** Spends `coin` (owned by `seed`) into `outputs`, signed by `seed`. */
-export function spend(g: Genesis, seed: Uint8Array, coin: Coin, outputs: BasicOutput[]): TransactionPayload {
-  const essence = {
-    type: 1 as const,
-    networkId: networkIdFromName(g.protocol.networkName),
-    inputs: [
-      {
-        type: 0 as const,
-        transactionId: coin.outputId.slice(0, 32),
-        transactionOutputIndex: new DataView(coin.outputId.buffer, coin.outputId.byteOffset + 32, 2).getUint16(0, true),
-      },
-    ],
-    inputsCommitment: inputsCommitmentOf([coin.output]),
-    outputs,
-  };
-  const signature = ed25519Sign(seed, essenceHash(essence));
-  return {
-    type: 6,
-    essence,
-    unlocks: [{ type: 0, signature: { type: 0, publicKey: ed25519PublicKeyFromSeed(seed), signature } }],
-  };
-}
-
-/** Spends `coin` (owned by `seed`): `amount` to `to`, the rest back; returns the payload and the two new coins. */
-export function transfer(
-  g: Genesis,
-  seed: Uint8Array,
-  coin: Coin,
-  to: Ed25519Address,
-  amount: bigint,
-): { tx: TransactionPayload; paid: Coin; change: Coin } {
-  const outputs = [basicOutput(amount, to), basicOutput(coin.output.amount - amount, addressOf(seed))];
-  const tx = spend(g, seed, coin, outputs);
-  const id = transactionIdOf(tx);
-  return {
-    tx,
-    paid: { outputId: outputId(id, 0), output: outputs[0]! },
-    change: { outputId: outputId(id, 1), output: outputs[1]! },
-  };
 }
 
 /** `n` milestones, each after `blocks` tagged-data blocks. */

@@ -22,8 +22,8 @@ import type { ReceiptMilestoneOption } from '../../../src/core/model/index.ts';
 import { MemoryKeyValueStore } from '../../../src/core/store/index.ts';
 import { writeSnapshot } from '../../../src/node/snapshots/snapshot.ts';
 import { readGenesisFile } from '../../../src/node/genesis/open-network.ts';
+import { addressOf, type Coin, transfer } from '../support.ts';
 import {
-  addressOf,
   genesisCoins,
   ledgerView,
   milestones,
@@ -32,9 +32,7 @@ import {
   submit,
   tagged,
   testGenesis,
-  transfer,
   walletSeed,
-  type Coin,
 } from '../pruning/support.ts';
 import { startConfiguredNode, type ConfiguredNode } from '../../../harness/node.ts';
 
