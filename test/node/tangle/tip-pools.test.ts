@@ -21,6 +21,7 @@ import { ConeRoots } from '../../../src/node/tangle/cone-roots.ts';
 import { MAX_POOL_TIPS, TipSelector, URTS_DEFAULTS } from '../../../src/node/tangle/urts.ts';
 import type { ProtocolState } from '../../../src/node/ledger/protocol-state.ts';
 import { startTestNode, type TestNode } from '../../../harness/node.ts';
+import { tagged } from '../ledger/support.ts';
 
 /** A memory store that counts durable writes. */
 class CountingKv extends MemoryKeyValueStore {
@@ -30,13 +31,6 @@ class CountingKv extends MemoryKeyValueStore {
     return super.write(ops, options);
   }
 }
-
-const tagged = (parents: Uint8Array[], tag: string): Block => ({
-  protocolVersion: 2,
-  parents: [...parents].sort((a, b) => (toHex(a) < toHex(b) ? -1 : 1)),
-  payload: { type: 5, tag: new TextEncoder().encode(tag), data: new Uint8Array(0) },
-  nonce: 1n,
-});
 
 describe('node: tip pools, cone root indexes, group commit', function () {
   this.timeout(30000);
