@@ -4,8 +4,9 @@
  * - `startConfiguredNode`: the whole node as `ledger-node run` starts it (src/node/node.ts `startNode`): a data
  *   folder (a fresh temporary one unless given), the default configuration with free ports and the given overrides,
  *   the store on disk or in memory; `stop()` stops it and removes the temporary folder.
- * - `startTestNode`: only the composed parts (src/node/compose.ts) over a memory store, a network from a genesis and
- *   the real gRPC server on a free port with its generated client; no data folder, identity, REST or peer door.
+ * - `startTestNode`: only the composed parts (src/node/compose.ts) over a memory store (or a given key-value store), a
+ *   network from a genesis and the real gRPC server on a free port with its generated client; no data folder,
+ *   identity, REST or peer door. Tests reach it through `testing` (compose.ts `TestSurface`), as a running node's.
  *
  * The node as a process (`ledger-node run` / `gateway` spawned from bin/) is harness/process.ts.
  */
@@ -13,12 +14,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { credentials } from '@grpc/grpc-js';
-import { MemoryKeyValueStore, NodeStore } from '../src/core/store/index.ts';
+import { MemoryKeyValueStore, NodeStore, type KeyValueStore } from '../src/core/store/index.ts';
 import { NodeServiceClient } from '../src/grpc/gen/node.ts';
-import { composeNode, type ComposedNode } from '../src/node/compose.ts';
+import {
+  composeNode,
+  testSurfaceOf,
+  type ComposedNode,
+  type ComposeOptions,
+  type TestSurface,
+} from '../src/node/compose.ts';
 import { defaultConfig, type NodeConfig } from '../src/node/config.ts';
 import { devGenesis, type Genesis } from '../src/node/genesis/genesis.ts';
-import { createNetwork } from '../src/node/genesis/network.ts';
+import { loadNetwork } from '../src/node/genesis/network.ts';
+import { recordGenesis } from '../src/node/genesis/open-network.ts';
 import { startGrpcServer, type GrpcServerHandle } from '../src/node/grpc/server.ts';
 import type { NodeServiceImpl } from '../src/node/grpc/service.ts';
 import type { Logger } from '../src/node/logger.ts';
@@ -102,10 +110,14 @@ export async function startConfiguredNode(
 export interface TestNode {
   store: NodeStore;
   service: NodeServiceImpl;
+  /** The narrow surface tests reach (compose.ts `TestSurface`), as on a running node. */
+  testing: TestSurface;
+  /** The parts themselves, for tests of a part (say why where one is reached). */
   parts: ComposedNode;
   client: NodeServiceClient;
   server: GrpcServerHandle;
   logger: CollectingLogger;
+  /** Stops the node and its server, and closes the store unless it was given; safe to call twice. */
   close(): Promise<void>;
 }
 
@@ -119,19 +131,35 @@ export const LEAVE_AT_FIRST_CHILD = Object.freeze({
   semiLazy: { tipsLimit: 20, maxReferencedTipAgeMs: 0, maxChildren: 1 },
 });
 
+export interface TestNodeOptions {
+  /** The network (default: a dev network without a ledger), recorded with its ledger when it has one. */
+  genesis?: Genesis;
+  /** The default genesis' minimum PoW score (default 0). */
+  minPowScore?: number;
+  pow?: PowQueue;
+  /** Starts with no tips (the solid entry points removed from the tips table). */
+  noTips?: boolean;
+  /** Default: LEAVE_AT_FIRST_CHILD; the node's own default is urts.ts URTS_DEFAULTS. */
+  tipPools?: { nonLazy: PoolRules; semiLazy: PoolRules };
+  /**
+   * The key-value store (default: a new memory store, closed with the node). One given stays open on close, so a node
+   * started on it again is a restart: the network it holds is loaded, the genesis is not recorded again.
+   */
+  kv?: KeyValueStore;
+  /** The rest of the composition: the coordinator, the faucet, the peer layer, pruning, snapshots, the clock. */
+  compose?: Omit<Partial<ComposeOptions>, 'store' | 'network' | 'version' | 'logger' | 'pow' | 'tipPools'>;
+  /**
+   * What runs from the start (default: nothing; the attacher always runs): the milestone processor, the peer layer,
+   * or the whole node (`start()`: also pruning, the faucet, the coordinator's timer and the v3 validator).
+   */
+  start?: 'milestones' | 'peering' | 'all';
+}
+
 /** The composed node over a memory store with the real gRPC server on a free port and its client. */
-export async function startTestNode(
-  options: {
-    genesis?: Genesis;
-    minPowScore?: number;
-    pow?: PowQueue;
-    noTips?: boolean;
-    tipPools?: { nonLazy: PoolRules; semiLazy: PoolRules };
-  } = {},
-): Promise<TestNode> {
-  const store = await NodeStore.open(new MemoryKeyValueStore());
+export async function startTestNode(options: TestNodeOptions = {}): Promise<TestNode> {
+  const store = await NodeStore.open(options.kv ?? new MemoryKeyValueStore());
   const genesis = options.genesis ?? devGenesis({ minPowScore: options.minPowScore ?? 0, timestamp: 1700000000 });
-  const network = await createNetwork(store, genesis);
+  const network = (await loadNetwork(store)) ?? (await recordGenesis(store, genesis));
   if (options.noTips) {
     const batch = store.batch();
     for (const t of await store.tips()) batch.removeTip(t);
@@ -139,6 +167,7 @@ export async function startTestNode(
   }
   const logger = new CollectingLogger();
   const parts = await composeNode({
+    ...options.compose,
     store,
     network,
     version: '9.9.9-test',
@@ -146,21 +175,29 @@ export async function startTestNode(
     tipPools: options.tipPools ?? LEAVE_AT_FIRST_CHILD,
     ...(options.pow ? { pow: options.pow } : {}),
   });
+  if (options.start === 'all') await parts.start();
+  else if (options.start === 'milestones') await parts.milestones.start();
+  else if (options.start === 'peering') await parts.peering.start();
   const service = parts.service;
   const server = await startGrpcServer(service, { host: '127.0.0.1', port: 0, logger });
   const client = new NodeServiceClient(`127.0.0.1:${server.port}`, credentials.createInsecure());
+  let closing: Promise<void> | undefined;
   return {
     store,
     service,
+    testing: testSurfaceOf(parts),
     parts,
     client,
     server,
     logger,
-    async close() {
-      client.close();
-      await parts.stop();
-      await server.close(500);
-      await store.close();
+    close() {
+      closing ??= (async () => {
+        client.close();
+        await parts.stop();
+        await server.close(500);
+        if (!options.kv) await store.close();
+      })();
+      return closing;
     },
   };
 }

@@ -124,26 +124,47 @@ export interface ComposedNode {
 
 /**
  * What tests and benchmarks may reach of a running node (`RunningNode.testing`), instead of the parts themselves: the
- * store, the gRPC adapter, the status, the protocol state, waiting on milestones, the write lock, storing a block
- * directly, the coordinator and the faucet, and what the peer layer reports.
+ * store, the network, the gRPC adapter, the status, the protocol state, waiting on milestones, the write lock, storing
+ * a block directly and what the attacher holds, pruning on demand, the coordinator and the faucet, and what the peer
+ * layer reports.
  */
 export interface TestSurface {
   readonly store: NodeStore;
+  readonly network: NetworkState;
   readonly service: NodeServiceImpl;
   readonly status: NodeStatus;
   readonly protocol: ProtocolState;
   readonly milestones: Pick<MilestoneProcessor, 'settled' | 'onConfirmed' | 'held' | 'rejection' | 'latest'>;
   /** The node's write lock (tangle/write-lock.ts): runs a function while no block is being stored. */
   readonly writeLock: WriteLock;
-  readonly attacher: Pick<Attacher, 'attach' | 'idle'>;
+  readonly attacher: Pick<Attacher, 'attach' | 'idle' | 'held'>;
+  /** Pruning on demand, the highest index it may prune to, waiting for a run, and its lock (no run under way). */
+  readonly pruner: Pick<Pruner, 'prune' | 'maxIndex' | 'idle' | 'exclusive'>;
   readonly coordinator: Coordinator | undefined;
   readonly faucet: Faucet | undefined;
-  readonly peering: Pick<PeerManager, 'connectedPeers' | 'peerInfos' | 'stats' | 'synced' | 'nodeId' | 'accept'>;
+  readonly peering: Pick<
+    PeerManager,
+    'connectedPeers' | 'peerInfos' | 'stats' | 'synced' | 'almostSynced' | 'nodeId' | 'identity' | 'accept'
+  >;
 }
 
 export function testSurfaceOf(parts: ComposedNode): TestSurface {
-  const { store, service, status, protocol, milestones, writeLock, attacher, coordinator, faucet, peering } = parts;
-  return { store, service, status, protocol, milestones, writeLock, attacher, coordinator, faucet, peering };
+  const { store, network, service, status, protocol, milestones, writeLock, attacher, pruner } = parts;
+  const { coordinator, faucet, peering } = parts;
+  return {
+    store,
+    network,
+    service,
+    status,
+    protocol,
+    milestones,
+    writeLock,
+    attacher,
+    pruner,
+    coordinator,
+    faucet,
+    peering,
+  };
 }
 
 export async function composeNode(options: ComposeOptions): Promise<ComposedNode> {

@@ -3,16 +3,8 @@ import { GrpcStatus, statusError } from '../../src/grpc/status.ts';
 import { ProtocolError } from '../../src/core/errors.ts';
 import { NodeError } from '../../src/node/support/errors.ts';
 import { HttpProblem, NodeCallError, toRestAnswer } from '../../gateway/errors.ts';
-import {
-  describeOverTransports,
-  ID32,
-  ID36,
-  startFakeNode,
-  startTestGateway,
-  unreachableNode,
-  type FakeNode,
-  type TestGateway,
-} from './harness.ts';
+import { describeOverTransports, ID32, ID36, startTestGateway, unreachableNode, type TestGateway } from './harness.ts';
+import { fakeNodeGateway } from './support.ts';
 
 interface ErrorBody {
   error: { code: number; message: string };
@@ -27,21 +19,7 @@ async function errorOf(res: Response): Promise<ErrorBody['error']> {
 }
 
 describeOverTransports('gateway errors', (transport) => {
-  let node: FakeNode;
-  let gw: TestGateway;
-
-  before(async () => {
-    node = await startFakeNode(transport);
-    gw = await startTestGateway(node);
-  });
-  after(async () => {
-    await gw.close();
-    await node.stop();
-  });
-  beforeEach(() => {
-    node.calls.length = 0;
-    node.handlers = {};
-  });
+  const t = fakeNodeGateway(transport);
 
   describe('path IDs are parsed strictly before any gRPC call (400)', () => {
     const bad: [string, string, RegExp][] = [
@@ -86,40 +64,40 @@ describeOverTransports('gateway errors', (transport) => {
     ];
     for (const [name, path, message] of bad) {
       it(name, async () => {
-        const res = await fetch(gw.url + path);
+        const res = await fetch(t.gw.url + path);
         expect(res.status).to.equal(400);
         const err = await errorOf(res);
         expect(err.message).to.match(/^invalid data provided: invalid (block|transaction) ID: /);
         expect(err.message).to.match(message);
-        expect(node.calls).to.have.length(0);
+        expect(t.node.calls).to.have.length(0);
       });
     }
   });
 
   describe('gRPC status -> HTTP', () => {
     it('NOT_FOUND -> 404 could not find data', async () => {
-      node.handlers.getBlock = () => {
+      t.node.handlers.getBlock = () => {
         throw new NodeError('NOT_FOUND', `block not found: ${ID32}`);
       };
-      const res = await fetch(`${gw.url}/api/core/v2/blocks/${ID32}`);
+      const res = await fetch(`${t.gw.url}/api/core/v2/blocks/${ID32}`);
       expect(res.status).to.equal(404);
       expect((await errorOf(res)).message).to.equal(`could not find data: block not found: ${ID32}`);
     });
 
     it('PRUNED -> 404 naming the pruning index', async () => {
-      node.handlers.getIncludedBlock = () => {
+      t.node.handlers.getIncludedBlock = () => {
         throw new NodeError('PRUNED', 'block was pruned: below pruning index 1200');
       };
-      const res = await fetch(`${gw.url}/api/core/v2/transactions/${ID32}/included-block`);
+      const res = await fetch(`${t.gw.url}/api/core/v2/transactions/${ID32}/included-block`);
       expect(res.status).to.equal(404);
       expect((await errorOf(res)).message).to.equal('could not find data: block was pruned: below pruning index 1200');
     });
 
     it('INVALID_ARGUMENT (a core ProtocolError) -> 400 invalid data provided', async () => {
-      node.handlers.submitBlock = () => {
+      t.node.handlers.submitBlock = () => {
         throw new ProtocolError('UNKNOWN_TYPE', 'Cannot decode block: unknown payload type 9 at offset 67');
       };
-      const res = await fetch(`${gw.url}/api/core/v2/blocks`, {
+      const res = await fetch(`${t.gw.url}/api/core/v2/blocks`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: '{"protocolVersion":2}',
@@ -131,10 +109,10 @@ describeOverTransports('gateway errors', (transport) => {
     });
 
     it('UNAVAILABLE -> 503, passing the no-PoW phrase through for the SDK fallback', async () => {
-      node.handlers.submitBlock = () => {
+      t.node.handlers.submitBlock = () => {
         throw new NodeError('POW_UNAVAILABLE', 'failed to attach block: proof of work is not available on this node');
       };
-      const res = await fetch(`${gw.url}/api/core/v2/blocks`, {
+      const res = await fetch(`${t.gw.url}/api/core/v2/blocks`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: '{}',
@@ -149,19 +127,19 @@ describeOverTransports('gateway errors', (transport) => {
     });
 
     it('UNAVAILABLE (no tips) on GET tips -> 503', async () => {
-      node.handlers.getTips = () => {
+      t.node.handlers.getTips = () => {
         throw new NodeError('NO_TIPS', 'no tips available');
       };
-      const res = await fetch(`${gw.url}/api/core/v2/tips`);
+      const res = await fetch(`${t.gw.url}/api/core/v2/tips`);
       expect(res.status).to.equal(503);
       expect((await errorOf(res)).message).to.equal('service unavailable: no tips available');
     });
 
     it('RESOURCE_EXHAUSTED -> 503 with the Retry-After the node gave', async () => {
-      node.handlers.submitBlock = () => {
+      t.node.handlers.submitBlock = () => {
         throw new NodeError('POW_QUEUE_FULL', 'proof of work queue is full', { retryAfterSeconds: 7 });
       };
-      const res = await fetch(`${gw.url}/api/core/v2/blocks`, {
+      const res = await fetch(`${t.gw.url}/api/core/v2/blocks`, {
         method: 'POST',
         headers: { 'content-type': 'application/vnd.iota.serializer-v1' },
         body: Uint8Array.of(2, 0),
@@ -172,31 +150,32 @@ describeOverTransports('gateway errors', (transport) => {
     });
 
     it('RESOURCE_EXHAUSTED without details -> 503 with a default Retry-After', async () => {
-      node.handlers.getInfo = () =>
+      t.node.handlers.getInfo = () =>
         Promise.reject(
           statusError(GrpcStatus.RESOURCE_EXHAUSTED, { code: 'RATE_LIMITED', message: 'too many requests' }),
         );
-      const res = await fetch(`${gw.url}/api/core/v2/info`);
+      const res = await fetch(`${t.gw.url}/api/core/v2/info`);
       expect(res.status).to.equal(503);
       expect(res.headers.get('retry-after')).to.equal('1');
     });
 
     it('PERMISSION_DENIED -> 403 not available for public use', async () => {
-      node.handlers.getBlock = () => {
+      t.node.handlers.getBlock = () => {
         throw new NodeError('FORBIDDEN', 'not allowed');
       };
-      const res = await fetch(`${gw.url}/api/core/v2/blocks/${ID32}`);
+      const res = await fetch(`${t.gw.url}/api/core/v2/blocks/${ID32}`);
       expect(res.status).to.equal(403);
       expect((await errorOf(res)).message).to.equal('not available for public use: not allowed');
     });
 
     it('INTERNAL -> 500 with the first line only, never a stack', async () => {
-      node.handlers.getBlockMetadata = () => {
+      t.node.handlers.getBlockMetadata = () => {
         const err = new Error('storage read failed');
-        err.message = `storage read failed\n    at readBlock (/srv/node/src/storage/level.ts:10:5)\n    at async Promise.all`;
+        err.message =
+          'storage read failed\n    at readBlock (/srv/node/src/storage/level.ts:10:5)\n    at async Promise.all';
         throw err;
       };
-      const res = await fetch(`${gw.url}/api/core/v2/blocks/${ID32}/metadata`);
+      const res = await fetch(`${t.gw.url}/api/core/v2/blocks/${ID32}/metadata`);
       expect(res.status).to.equal(500);
       const err = await errorOf(res);
       expect(err.message).to.equal('internal server error: storage read failed');
@@ -204,14 +183,14 @@ describeOverTransports('gateway errors', (transport) => {
     });
 
     it('a status without rich details (UNIMPLEMENTED) -> 500', async () => {
-      const res = await fetch(`${gw.url}/api/core/v2/tips`);
+      const res = await fetch(`${t.gw.url}/api/core/v2/tips`);
       expect(res.status).to.equal(500);
       expect((await errorOf(res)).message).to.match(/^internal server error: /);
     });
 
     it('a node answer without the requested block bytes -> 500', async () => {
-      node.handlers.getBlock = () => ({ blockId: new Uint8Array(32), raw: new Uint8Array(0), json: '' });
-      const res = await fetch(`${gw.url}/api/core/v2/blocks/${ID32}`, {
+      t.node.handlers.getBlock = () => ({ blockId: new Uint8Array(32), raw: new Uint8Array(0), json: '' });
+      const res = await fetch(`${t.gw.url}/api/core/v2/blocks/${ID32}`, {
         headers: { accept: 'application/vnd.iota.serializer-v1' },
       });
       expect(res.status).to.equal(500);
@@ -220,7 +199,7 @@ describeOverTransports('gateway errors', (transport) => {
   });
 
   it('unknown path under a public pattern -> 404 JSON', async () => {
-    const res = await fetch(`${gw.url}/api/core/v2/blocks/${ID32}/children`);
+    const res = await fetch(`${t.gw.url}/api/core/v2/blocks/${ID32}/children`);
     expect(res.status).to.equal(404);
     expect((await errorOf(res)).message).to.equal(
       `could not find data: no route GET /api/core/v2/blocks/${ID32}/children`,
@@ -228,7 +207,7 @@ describeOverTransports('gateway errors', (transport) => {
   });
 
   it('a method the route does not offer -> 405 JSON with Allow', async () => {
-    const res = await fetch(`${gw.url}/api/core/v2/info`, { method: 'DELETE' });
+    const res = await fetch(`${t.gw.url}/api/core/v2/info`, { method: 'DELETE' });
     expect(res.status).to.equal(405);
     expect(res.headers.get('allow')).to.match(/GET/);
     expect((await errorOf(res)).message).to.equal(

@@ -126,7 +126,8 @@ describe("gateway: the HTTP layer's own refusals answer the JSON error body", fu
       'Sec-WebSocket-Version: 13',
       'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
     ];
-    const upgrade = `GET /api/mqtt/v1 HTTP/1.1\r\nHost: gw\r\n${ws.join('\r\n')}\r\nSec-WebSocket-Protocol: mqtt\r\n\r\n`;
+    const upgrade =
+      `GET /api/mqtt/v1 HTTP/1.1\r\nHost: gw\r\n${ws.join('\r\n')}\r\n` + 'Sec-WebSocket-Protocol: mqtt\r\n\r\n';
     expect((await raw(quiet.gw.port, upgrade, true)).status).to.equal(101);
   });
 
@@ -161,7 +162,7 @@ describe('http-refusals beyond the gateway', () => {
     }
   });
 
-  it('a request whose headers do not arrive in time: 408 naming the limits; a larger maxHeaderSize is named', async () => {
+  it('headers that do not arrive in time: 408 naming the limits; a larger maxHeaderSize is named', async () => {
     const server = createHttpServer((_req, res) => res.end('ok'), 'GET', {
       headersTimeout: 200,
       requestTimeout: 400,
@@ -175,7 +176,10 @@ describe('http-refusals beyond the gateway', () => {
       expectJsonError(
         slow,
         408,
-        /^invalid data provided: request timeout: the headers must arrive within 0.2 s, the whole request within 0.4 s$/,
+        new RegExp(
+          '^invalid data provided: request timeout: ' +
+            'the headers must arrive within 0.2 s, the whole request within 0.4 s$',
+        ),
       );
       expectJsonError(await raw(port, BIG_HEADER), 431, /exceed 20000 bytes$/);
     } finally {

@@ -8,6 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { parseGatewayArgs } from '../../gateway/cli.ts';
 import { DEFAULT_MAX_JSON_DEPTH, isLoopback, jsonGuardProblem, RateLimiter } from '../../gateway/index.ts';
 import { describeOverTransports, startFakeNode, startTestGateway, type FakeNode, type TestGateway } from './harness.ts';
+import { minimalInfo } from './support.ts';
 
 type ErrorBody = { error: { code: number; message: string } };
 
@@ -31,14 +32,7 @@ function rawPost(
 const postJson = (url: string, text: string): Promise<Response> =>
   fetch(`${url}/api/core/v2/blocks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
 
-const INFO = {
-  name: 'n',
-  version: 'v',
-  status: { isHealthy: true, pruningIndex: 0, healthReasons: [] },
-  supportedProtocolVersions: [2],
-  pendingProtocolParameters: [],
-  features: [],
-};
+const INFO = minimalInfo();
 
 describeOverTransports('gateway abuse limits', (transport) => {
   let node: FakeNode;
@@ -112,7 +106,7 @@ describeOverTransports('gateway abuse limits', (transport) => {
   });
 
   describe('rate limit (429)', () => {
-    it('limits a client to its burst, then answers 429 with Retry-After and the JSON error body, without calling the node', async () => {
+    it('limits a client to its burst, then 429 with Retry-After and the JSON error, not calling the node', async () => {
       const gw = await gateway({ rateLimit: { requestsPerSecond: 0.5, burst: 3, limitLoopback: true } });
       const statuses: number[] = [];
       for (let i = 0; i < 3; i++) statuses.push((await fetch(`${gw.url}/api/core/v2/info`)).status);
@@ -229,7 +223,8 @@ describeOverTransports('gateway abuse limits', (transport) => {
       const over = await postJson(gw.url, deep(DEFAULT_MAX_JSON_DEPTH + 1));
       expect(over.status).to.equal(400);
       expect(((await over.json()) as ErrorBody).error.message).to.equal(
-        `invalid data provided: invalid block: JSON nested deeper than 64 levels at offset ${DEFAULT_MAX_JSON_DEPTH + 24}`,
+        'invalid data provided: invalid block: JSON nested deeper than 64 levels ' +
+          `at offset ${DEFAULT_MAX_JSON_DEPTH + 24}`,
       );
       expect(node.calls).to.have.length(0);
       const at = await postJson(gw.url, deep(DEFAULT_MAX_JSON_DEPTH));

@@ -11,7 +11,7 @@ import { parseGatewayArgs } from '../../gateway/cli.ts';
 import { signJwtHs256 } from '../../gateway/index.ts';
 import type { Peer } from '../../src/grpc/gen/node.ts';
 import { parseScrape } from '../support/prometheus.ts';
-import { startFakeNode, startTestGateway, type FakeNode, type TestGateway } from './harness.ts';
+import { fakeNodeGateway } from './support.ts';
 
 const SECRET = 'dashboard secret';
 const AUTH = { authorization: `Bearer ${signJwtHs256({ sub: 'operator' }, SECRET)}` };
@@ -48,56 +48,34 @@ const PEER: Peer = {
 };
 
 describe('gateway: peers routes, dashboard, REST metrics', () => {
-  let node: FakeNode;
-  let gw: TestGateway;
   const registry = new Registry();
-
-  before(async () => {
-    node = await startFakeNode('in-process');
-    gw = await startTestGateway(node, { jwtSecret: SECRET, metrics: registry });
-  });
-  after(async () => {
-    await gw.close();
-    await node.stop();
-  });
-  beforeEach(() => {
-    node.calls.length = 0;
-    node.handlers = {
-      getPeers: () => ({
-        peers: [
-          PEER,
-          {
-            id: '127.0.0.1:15601',
-            multiAddresses: ['/ip4/127.0.0.1/tcp/15601'],
-            relation: 'known',
-            connected: false,
-            address: '127.0.0.1:15601',
-          },
-        ],
-      }),
-      getPeer: () => PEER,
-      addPeer: () => PEER,
-      removePeer: () => ({}),
-      getDashboard: () => ({ json: '{"synced":true}' }),
-    };
-  });
+  const t = fakeNodeGateway('in-process', { jwtSecret: SECRET, metrics: registry }, () => ({
+    getPeers: () => ({
+      peers: [
+        PEER,
+        {
+          id: '127.0.0.1:15601',
+          multiAddresses: ['/ip4/127.0.0.1/tcp/15601'],
+          relation: 'known',
+          connected: false,
+          address: '127.0.0.1:15601',
+        },
+      ],
+    }),
+    getPeer: () => PEER,
+    addPeer: () => PEER,
+    removePeer: () => ({}),
+    getDashboard: () => ({ json: '{"synced":true}' }),
+  }));
 
   it('GET /peers: 403 without a token; with one, Hornet PeerResponses (gossip only while connected)', async () => {
-    expect((await fetch(`${gw.url}/api/core/v2/peers`)).status).to.equal(403);
-    const res = await fetch(`${gw.url}/api/core/v2/peers`, { headers: AUTH });
+    expect((await fetch(`${t.gw.url}/api/core/v2/peers`)).status).to.equal(403);
+    const res = await fetch(`${t.gw.url}/api/core/v2/peers`, { headers: AUTH });
     expect(res.status).to.equal(200);
     const body = (await res.json()) as Record<string, unknown>[];
     expect(Object.keys(body[0]!)).to.deep.equal(['id', 'multiAddresses', 'alias', 'relation', 'connected', 'gossip']);
-    expect(body[0]!.gossip).to.deep.equal({
-      heartbeat: {
-        solidMilestoneIndex: 5,
-        prunedMilestoneIndex: 0,
-        latestMilestoneIndex: 6,
-        connectedPeers: 1,
-        syncedPeers: 1,
-      },
-      metrics: PEER.gossip!.metrics,
-    });
+    // Hornet's gossip: the heartbeat and the metrics under the node's own field names
+    expect(body[0]!.gossip).to.deep.equal({ heartbeat: PEER.gossip!.heartbeat, metrics: PEER.gossip!.metrics });
     expect(body[1]).to.deep.equal({
       id: '127.0.0.1:15601',
       multiAddresses: ['/ip4/127.0.0.1/tcp/15601'],
@@ -107,21 +85,21 @@ describe('gateway: peers routes, dashboard, REST metrics', () => {
   });
 
   it('GET /peers/{id} passes the ID; DELETE answers 204', async () => {
-    const res = await fetch(`${gw.url}/api/core/v2/peers/127.0.0.1:15600`, { headers: AUTH });
+    const res = await fetch(`${t.gw.url}/api/core/v2/peers/127.0.0.1:15600`, { headers: AUTH });
     expect(res.status).to.equal(200);
-    expect(node.calls[0]).to.deep.equal({ method: 'getPeer', request: { peerId: '127.0.0.1:15600' } });
-    const del = await fetch(`${gw.url}/api/core/v2/peers/${PEER.id}`, { method: 'DELETE', headers: AUTH });
+    expect(t.node.calls[0]).to.deep.equal({ method: 'getPeer', request: { peerId: '127.0.0.1:15600' } });
+    const del = await fetch(`${t.gw.url}/api/core/v2/peers/${PEER.id}`, { method: 'DELETE', headers: AUTH });
     expect(del.status).to.equal(204);
-    expect(node.calls[1]).to.deep.equal({ method: 'removePeer', request: { peerId: PEER.id } });
+    expect(t.node.calls[1]).to.deep.equal({ method: 'removePeer', request: { peerId: PEER.id } });
   });
 
   it('POST /peers takes {multiAddress, alias?}; a bad body is 400 or 415 before the node is asked', async () => {
     const post = (body: string, type = 'application/json'): Promise<Response> =>
-      fetch(`${gw.url}/api/core/v2/peers`, { method: 'POST', headers: { ...AUTH, 'content-type': type }, body });
+      fetch(`${t.gw.url}/api/core/v2/peers`, { method: 'POST', headers: { ...AUTH, 'content-type': type }, body });
     const ok = await post(JSON.stringify({ multiAddress: '/ip4/127.0.0.1/tcp/15600', alias: 'a' }));
     expect(ok.status).to.equal(200);
     expect(((await ok.json()) as { id: string }).id).to.equal(PEER.id);
-    expect(node.calls[0]).to.deep.equal({
+    expect(t.node.calls[0]).to.deep.equal({
       method: 'addPeer',
       request: { address: '/ip4/127.0.0.1/tcp/15600', alias: 'a' },
     });
@@ -130,25 +108,25 @@ describe('gateway: peers routes, dashboard, REST metrics', () => {
     expect((await post('[1]')).status).to.equal(400);
     expect((await post('{')).status).to.equal(400);
     expect((await post('{"multiAddress":"1.2.3.4:5"}', 'text/plain')).status).to.equal(415);
-    expect(node.calls).to.have.length(1);
+    expect(t.node.calls).to.have.length(1);
   });
 
   it('serves the dashboard page, its script and uPlot from its npm package; other names are 404', async () => {
-    const page = await fetch(`${gw.url}/dashboard`);
+    const page = await fetch(`${t.gw.url}/dashboard`);
     expect(page.status).to.equal(200);
     expect(page.headers.get('content-type')).to.match(/^text\/html/);
     expect(page.headers.get('content-security-policy')).to.match(/default-src 'self'/);
     expect(await page.text()).to.contain('/dashboard/app.js');
-    const uplot = await fetch(`${gw.url}/dashboard/uplot.min.js`);
+    const uplot = await fetch(`${t.gw.url}/dashboard/uplot.min.js`);
     expect(uplot.status).to.equal(200);
     expect(await uplot.text()).to.contain('uPlot');
-    expect((await fetch(`${gw.url}/dashboard/app.js`)).headers.get('content-type')).to.match(/^text\/javascript/);
-    expect((await fetch(`${gw.url}/dashboard/package.json`)).status).to.equal(404);
-    expect((await fetch(`${gw.url}/dashboard/..%2F..%2Fpackage.json`)).status).to.equal(404);
+    expect((await fetch(`${t.gw.url}/dashboard/app.js`)).headers.get('content-type')).to.match(/^text\/javascript/);
+    expect((await fetch(`${t.gw.url}/dashboard/package.json`)).status).to.equal(404);
+    expect((await fetch(`${t.gw.url}/dashboard/..%2F..%2Fpackage.json`)).status).to.equal(404);
   });
 
   it('the dashboard data route is public on loopback (this test connects over 127.0.0.1)', async () => {
-    const res = await fetch(`${gw.url}/api/dashboard/v1/data`);
+    const res = await fetch(`${t.gw.url}/api/dashboard/v1/data`);
     expect(res.status).to.equal(200);
     expect(await res.json()).to.deep.equal({ synced: true });
   });
@@ -189,8 +167,8 @@ describe('gateway: peers routes, dashboard, REST metrics', () => {
   });
 
   it('times every request by route pattern and status, never the raw URL', async () => {
-    await fetch(`${gw.url}/api/core/v2/peers/${PEER.id}`, { headers: AUTH });
-    await fetch(`${gw.url}/api/core/v2/nothing-here`, { headers: AUTH });
+    await fetch(`${t.gw.url}/api/core/v2/peers/${PEER.id}`, { headers: AUTH });
+    await fetch(`${t.gw.url}/api/core/v2/nothing-here`, { headers: AUTH });
     const scrape = parseScrape(await registry.metrics());
     expect(scrape.types.get('ledger_rest_request_duration_seconds')).to.equal('HISTOGRAM');
     const routes = scrape

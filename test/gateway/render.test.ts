@@ -5,6 +5,7 @@ import { protocolParametersToProto, protocolParamsOptionToProto } from '../../sr
 import { hex0x } from '../../gateway/ids.ts';
 import { blockMetadataToJson, infoToJson, submitBlockToJson, tipsToJson } from '../../gateway/render.ts';
 import * as fx from '../grpc/fixtures.ts';
+import { SHIMMER_BASE_TOKEN } from './support.ts';
 
 const wire = <T>(fns: { encode(m: T): { finish(): Uint8Array }; decode(b: Uint8Array): T }, msg: T): T =>
   fns.decode(fns.encode(msg).finish());
@@ -82,14 +83,7 @@ describe('grpc rest-json: TIP-25 bodies from gRPC messages', () => {
       supportedProtocolVersions: [2],
       protocol: protocolParametersToProto({ ...SHIMMER_PROTOCOL, tokenSupply: fx.U64_MAX }),
       pendingProtocolParameters: [protocolParamsOptionToProto(fx.protocolParamsOption)],
-      baseToken: {
-        name: 'Shimmer',
-        tickerSymbol: 'SMR',
-        unit: 'SMR',
-        subunit: 'glow',
-        decimals: 6,
-        useMetricPrefix: false,
-      },
+      baseToken: { ...SHIMMER_BASE_TOKEN },
       metrics: { blocksPerSecond: 1.5, referencedBlocksPerSecond: 1.25, referencedRate: 83.3 },
       features: ['pow'],
       identity: { publicKey: fx.bytesOf(32, 7), nodeId: fx.bytesOf(16, 8) },
@@ -121,14 +115,7 @@ describe('grpc rest-json: TIP-25 bodies from gRPC messages', () => {
           params: hex0x(fx.protocolParamsOption.params),
         },
       ],
-      baseToken: {
-        name: 'Shimmer',
-        tickerSymbol: 'SMR',
-        unit: 'SMR',
-        subunit: 'glow',
-        decimals: 6,
-        useMetricPrefix: false,
-      },
+      baseToken: { ...SHIMMER_BASE_TOKEN },
       metrics: { blocksPerSecond: 1.5, referencedBlocksPerSecond: 1.25, referencedRate: 83.3 },
       features: ['pow'],
       identity: { publicKey: hex0x(fx.bytesOf(32, 7)), nodeId: Buffer.from(fx.bytesOf(16, 8)).toString('hex') },

@@ -5,15 +5,8 @@
  */
 import { expect } from 'chai';
 import { BlockView } from '../../src/grpc/gen/node.ts';
-import {
-  describeOverTransports,
-  hex,
-  ID32,
-  startFakeNode,
-  startTestGateway,
-  type FakeNode,
-  type TestGateway,
-} from './harness.ts';
+import { describeOverTransports, hex, ID32 } from './harness.ts';
+import { fakeNodeGateway } from './support.ts';
 
 const V1 = 'application/vnd.iota.serializer-v1';
 const OUTPUT_ID = `0x${'ab'.repeat(32)}0100`;
@@ -21,39 +14,25 @@ const OUTPUT_JSON = '{"metadata":{"blockId":"0x00"},"output":{"type":3}}';
 const MILESTONE_JSON = '{"type":7,"index":5}';
 
 describeOverTransports('gateway ledger routes (against a fake NodeService)', (transport) => {
-  let node: FakeNode;
-  let gw: TestGateway;
-  const v2 = (path: string): string => `${gw.url}/api/core/v2${path}`;
-  const request = (i = 0): Record<string, unknown> => node.calls[i]!.request as Record<string, unknown>;
-
-  before(async () => {
-    node = await startFakeNode(transport);
-    gw = await startTestGateway(node);
-  });
-  after(async () => {
-    await gw.close();
-    await node.stop();
-  });
-  beforeEach(() => {
-    node.calls.length = 0;
-    node.handlers = {
-      getOutput: (req: { outputId: Uint8Array; view: BlockView }) => ({
-        outputId: req.outputId,
-        raw: req.view === BlockView.BLOCK_VIEW_RAW ? Uint8Array.of(3, 1, 2) : new Uint8Array(0),
-        json: req.view === BlockView.BLOCK_VIEW_JSON ? OUTPUT_JSON : '',
-      }),
-      getOutputMetadata: () => ({ json: '{"isSpent":false}' }),
-      getMilestone: (req: { view: BlockView }) => ({
-        index: 5,
-        milestoneId: new Uint8Array(32),
-        raw: req.view === BlockView.BLOCK_VIEW_RAW ? Uint8Array.of(7, 5) : new Uint8Array(0),
-        json: req.view === BlockView.BLOCK_VIEW_JSON ? MILESTONE_JSON : '',
-      }),
-      getMilestoneUtxoChanges: () => ({ json: '{"index":5,"createdOutputs":[],"consumedOutputs":[]}' }),
-      getReceipts: () => ({ json: '{"receipts":[]}' }),
-      getTreasury: () => ({ json: '{"milestoneId":"0x00","amount":"1"}' }),
-    };
-  });
+  const t = fakeNodeGateway(transport, {}, () => ({
+    getOutput: (req: { outputId: Uint8Array; view: BlockView }) => ({
+      outputId: req.outputId,
+      raw: req.view === BlockView.BLOCK_VIEW_RAW ? Uint8Array.of(3, 1, 2) : new Uint8Array(0),
+      json: req.view === BlockView.BLOCK_VIEW_JSON ? OUTPUT_JSON : '',
+    }),
+    getOutputMetadata: () => ({ json: '{"isSpent":false}' }),
+    getMilestone: (req: { view: BlockView }) => ({
+      index: 5,
+      milestoneId: new Uint8Array(32),
+      raw: req.view === BlockView.BLOCK_VIEW_RAW ? Uint8Array.of(7, 5) : new Uint8Array(0),
+      json: req.view === BlockView.BLOCK_VIEW_JSON ? MILESTONE_JSON : '',
+    }),
+    getMilestoneUtxoChanges: () => ({ json: '{"index":5,"createdOutputs":[],"consumedOutputs":[]}' }),
+    getReceipts: () => ({ json: '{"receipts":[]}' }),
+    getTreasury: () => ({ json: '{"milestoneId":"0x00","amount":"1"}' }),
+  }));
+  const v2 = (path: string): string => `${t.gw.url}/api/core/v2${path}`;
+  const request = (i = 0): Record<string, unknown> => t.node.calls[i]!.request as Record<string, unknown>;
 
   it('GET outputs/{id}: the node JSON text (JSON view), or its bytes as serializer-v1 when Accept asks', async () => {
     const res = await fetch(v2(`/outputs/${OUTPUT_ID}`));
@@ -78,10 +57,10 @@ describeOverTransports('gateway ledger routes (against a fake NodeService)', (tr
   it('GET outputs/{id}/metadata: GetOutputMetadata, the node JSON text', async () => {
     const res = await fetch(v2(`/outputs/${OUTPUT_ID}/metadata`));
     expect([res.status, await res.text()]).to.deep.equal([200, '{"isSpent":false}']);
-    expect(node.calls.map((c) => c.method)).to.deep.equal(['getOutputMetadata']);
+    expect(t.node.calls.map((c) => c.method)).to.deep.equal(['getOutputMetadata']);
   });
 
-  it('GET milestones by index and by ID (JSON and bytes) and their utxo-changes name the milestone in the request', async () => {
+  it('GET milestones by index and ID (JSON, bytes) and their utxo-changes ask for that milestone', async () => {
     expect(await (await fetch(v2('/milestones/by-index/5'))).text()).to.equal(MILESTONE_JSON);
     expect(request().milestone).to.deep.equal({ $case: 'index', value: 5 });
     const bin = await fetch(v2(`/milestones/${ID32}`), { headers: { accept: V1 } });
@@ -97,7 +76,7 @@ describeOverTransports('gateway ledger routes (against a fake NodeService)', (tr
     expect((await fetch(v2('/milestones/by-index/4294967295/utxo-changes'))).status).to.equal(200);
     expect(request(2).milestone).to.deep.equal({ $case: 'index', value: 4294967295 });
     expect((await fetch(v2(`/milestones/${ID32}/utxo-changes`))).status).to.equal(200);
-    expect(node.calls.map((c) => c.method)).to.deep.equal([
+    expect(t.node.calls.map((c) => c.method)).to.deep.equal([
       'getMilestone',
       'getMilestone',
       'getMilestoneUtxoChanges',
@@ -109,7 +88,7 @@ describeOverTransports('gateway ledger routes (against a fake NodeService)', (tr
     expect(await (await fetch(v2('/receipts'))).text()).to.equal('{"receipts":[]}');
     expect(await (await fetch(v2('/receipts/7'))).text()).to.equal('{"receipts":[]}');
     expect(await (await fetch(v2('/treasury'))).text()).to.equal('{"milestoneId":"0x00","amount":"1"}');
-    expect(node.calls.map((c) => [c.method, (c.request as { migratedAt?: number }).migratedAt])).to.deep.equal([
+    expect(t.node.calls.map((c) => [c.method, (c.request as { migratedAt?: number }).migratedAt])).to.deep.equal([
       ['getReceipts', undefined],
       ['getReceipts', 7],
       ['getTreasury', undefined],
@@ -132,11 +111,11 @@ describeOverTransports('gateway ledger routes (against a fake NodeService)', (tr
         /^invalid data provided: invalid (output ID|milestone index|milestone ID|migratedAt index): /,
       );
     }
-    expect(node.calls).to.deep.equal([]);
+    expect(t.node.calls).to.deep.equal([]);
   });
 
   it('a node answer without the asked-for bytes is a 500 naming what is missing', async () => {
-    node.handlers.getMilestone = () => ({
+    t.node.handlers.getMilestone = () => ({
       index: 5,
       milestoneId: new Uint8Array(32),
       raw: new Uint8Array(0),

@@ -1,77 +1,52 @@
+/**
+ * The gateway's block, transaction, info, tips, health and route-list routes against a fake NodeService: which RPC
+ * each calls with which request (the view by Accept), the node's JSON text and bytes passed through, and how it
+ * renders the answers. POST /api/core/v2/blocks is routes-submit.test.ts, the ledger routes routes-ledger.test.ts.
+ */
 import { expect } from 'chai';
 import { BlockView, LedgerInclusionState } from '../../src/grpc/gen/node.ts';
-import { loadVectors } from '../../harness/vectors.ts';
+import { bytesOf, describeOverTransports, hex, ID32, ID36 } from './harness.ts';
 import {
-  bytesOf,
-  describeOverTransports,
-  hex,
-  ID32,
-  ID36,
-  startFakeNode,
-  startTestGateway,
-  type FakeNode,
-  type TestGateway,
-} from './harness.ts';
-
-const V1 = 'application/vnd.iota.serializer-v1';
-const V2 = 'application/vnd.iota.serializer-v2';
-
-// A real block (TIP-24 example): the fake node answers its stored bytes and its JSON text, as the node would.
-const vector = loadVectors('stardust/blocks.json').vectors.find(
-  (v: { name: string }) => v.name === 'tip24-tagged-data-example',
-);
-const RAW = bytesOf(vector.bytes);
-const JSON_TEXT = JSON.stringify(vector.json);
-const BLOCK_ID = bytesOf(vector.derived.blockId);
+  BLOCK_ID,
+  BLOCK_ID_HEX,
+  exampleBlockAnswer,
+  fakeNodeGateway,
+  JSON_TEXT,
+  RAW,
+  SHIMMER_BASE_TOKEN,
+  V1,
+  V2,
+} from './support.ts';
 
 describeOverTransports('gateway routes (against a fake NodeService)', (transport) => {
-  let node: FakeNode;
-  let gw: TestGateway;
-
-  before(async () => {
-    node = await startFakeNode(transport);
-    gw = await startTestGateway(node);
-  });
-  after(async () => {
-    await gw.close();
-    await node.stop();
-  });
-  beforeEach(() => {
-    node.calls.length = 0;
-    node.handlers = {};
-    const blockAnswer = (req: { view: BlockView }) => ({
-      blockId: BLOCK_ID,
-      block: undefined,
-      raw: req.view === BlockView.BLOCK_VIEW_RAW ? RAW : new Uint8Array(0),
-      json: req.view === BlockView.BLOCK_VIEW_JSON ? JSON_TEXT : '',
-    });
-    node.handlers.getBlock = blockAnswer;
-    node.handlers.getIncludedBlock = blockAnswer;
-    node.handlers.getIncludedBlockV3 = (req: { view: BlockView }) => ({
+  const t = fakeNodeGateway(transport, {}, () => ({
+    getBlock: exampleBlockAnswer,
+    getIncludedBlock: exampleBlockAnswer,
+    getIncludedBlockV3: (req: { view: BlockView }) => ({
       blockId: bytesOf(ID36),
       raw: req.view === BlockView.BLOCK_VIEW_RAW ? Uint8Array.of(3, 1, 2) : new Uint8Array(0),
       json: req.view === BlockView.BLOCK_VIEW_JSON ? '{"header":{"protocolVersion":3}}' : '',
-    });
-  });
+    }),
+  }));
 
   describe('GET /api/core/v2/blocks/:blockId', () => {
     it('answers the node JSON text by default, asking the node for the JSON view only', async () => {
-      const res = await fetch(`${gw.url}/api/core/v2/blocks/${vector.derived.blockId}`);
+      const res = await fetch(`${t.gw.url}/api/core/v2/blocks/${BLOCK_ID_HEX}`);
       expect(res.status).to.equal(200);
       expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
       expect(await res.text()).to.equal(JSON_TEXT);
-      expect(node.calls).to.have.length(1);
-      const req = node.calls[0]!.request as { blockId: Uint8Array; view: BlockView };
-      expect(hex(req.blockId)).to.equal(vector.derived.blockId);
+      expect(t.node.calls).to.have.length(1);
+      const req = t.node.calls[0]!.request as { blockId: Uint8Array; view: BlockView };
+      expect(hex(req.blockId)).to.equal(BLOCK_ID_HEX);
       expect(req.view).to.equal(BlockView.BLOCK_VIEW_JSON);
     });
 
     it('answers the stored bytes with the vendor type when Accept asks for it', async () => {
-      const res = await fetch(`${gw.url}/api/core/v2/blocks/${ID32}`, { headers: { accept: V1 } });
+      const res = await fetch(`${t.gw.url}/api/core/v2/blocks/${ID32}`, { headers: { accept: V1 } });
       expect(res.status).to.equal(200);
       expect(res.headers.get('content-type')).to.equal(V1);
       expect(new Uint8Array(await res.arrayBuffer())).to.deep.equal(RAW);
-      expect((node.calls[0]!.request as { view: BlockView }).view).to.equal(BlockView.BLOCK_VIEW_RAW);
+      expect((t.node.calls[0]!.request as { view: BlockView }).view).to.equal(BlockView.BLOCK_VIEW_RAW);
       expect(res.headers.get('vary')).to.match(/accept/i);
     });
 
@@ -97,7 +72,7 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
     for (const [accept, want] of cases) {
       it(`Accept ${accept === undefined ? '(missing)' : JSON.stringify(accept)} -> ${want}, never 406`, async () => {
         const res = await fetch(
-          `${gw.url}/api/core/v2/blocks/${ID32}`,
+          `${t.gw.url}/api/core/v2/blocks/${ID32}`,
           accept === undefined ? {} : { headers: { accept } },
         );
         expect(res.status).to.equal(200);
@@ -112,34 +87,34 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
     }
 
     it('accepts upper-case hex and passes the decoded 32 bytes', async () => {
-      const upper = `0x${vector.derived.blockId.slice(2).toUpperCase()}`;
-      const res = await fetch(`${gw.url}/api/core/v2/blocks/${upper}`);
+      const upper = `0x${BLOCK_ID_HEX.slice(2).toUpperCase()}`;
+      const res = await fetch(`${t.gw.url}/api/core/v2/blocks/${upper}`);
       expect(res.status).to.equal(200);
-      expect(hex((node.calls[0]!.request as { blockId: Uint8Array }).blockId)).to.equal(vector.derived.blockId);
+      expect(hex((t.node.calls[0]!.request as { blockId: Uint8Array }).blockId)).to.equal(BLOCK_ID_HEX);
     });
 
     it('answers HEAD like GET without a body', async () => {
-      const res = await fetch(`${gw.url}/api/core/v2/blocks/${ID32}`, { method: 'HEAD' });
+      const res = await fetch(`${t.gw.url}/api/core/v2/blocks/${ID32}`, { method: 'HEAD' });
       expect(res.status).to.equal(200);
       expect(await res.text()).to.equal('');
     });
   });
 
   it('GET blocks/:blockId/metadata renders the metadata record', async () => {
-    node.handlers.getBlockMetadata = (req: { blockId: Uint8Array }) => ({
+    t.node.handlers.getBlockMetadata = (req: { blockId: Uint8Array }) => ({
       blockId: req.blockId,
       parents: [bytesOf(ID32)],
       isSolid: true,
       referencedByMilestoneIndex: 7,
       ledgerInclusionState: LedgerInclusionState.LEDGER_INCLUSION_STATE_NO_TRANSACTION,
     });
-    const res = await fetch(`${gw.url}/api/core/v2/blocks/${vector.derived.blockId}/metadata`, {
+    const res = await fetch(`${t.gw.url}/api/core/v2/blocks/${BLOCK_ID_HEX}/metadata`, {
       headers: { accept: V1 },
     });
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
     expect(await res.json()).to.deep.equal({
-      blockId: vector.derived.blockId,
+      blockId: BLOCK_ID_HEX,
       parents: [ID32],
       isSolid: true,
       referencedByMilestoneIndex: 7,
@@ -149,163 +124,62 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
 
   describe('GET /api/core/v2/transactions/:transactionId/included-block (+ /metadata)', () => {
     it('answers JSON or raw by Accept and sends the transaction ID', async () => {
-      const json = await fetch(`${gw.url}/api/core/v2/transactions/${ID32}/included-block`);
+      const json = await fetch(`${t.gw.url}/api/core/v2/transactions/${ID32}/included-block`);
       expect(json.status).to.equal(200);
       expect(await json.text()).to.equal(JSON_TEXT);
-      const raw = await fetch(`${gw.url}/api/core/v2/transactions/${ID32}/included-block`, {
+      const raw = await fetch(`${t.gw.url}/api/core/v2/transactions/${ID32}/included-block`, {
         headers: { accept: `${V1}, application/json;q=0.8` },
       });
       expect(raw.headers.get('content-type')).to.equal(V1);
       expect(new Uint8Array(await raw.arrayBuffer())).to.deep.equal(RAW);
-      expect(node.calls.map((c) => c.method)).to.deep.equal(['getIncludedBlock', 'getIncludedBlock']);
-      expect(hex((node.calls[0]!.request as { transactionId: Uint8Array }).transactionId)).to.equal(ID32);
+      expect(t.node.calls.map((c) => c.method)).to.deep.equal(['getIncludedBlock', 'getIncludedBlock']);
+      expect(hex((t.node.calls[0]!.request as { transactionId: Uint8Array }).transactionId)).to.equal(ID32);
     });
 
     it('metadata', async () => {
-      node.handlers.getIncludedBlockMetadata = () => ({
+      t.node.handlers.getIncludedBlockMetadata = () => ({
         blockId: BLOCK_ID,
         parents: [],
         isSolid: true,
         referencedByMilestoneIndex: 9,
         ledgerInclusionState: LedgerInclusionState.LEDGER_INCLUSION_STATE_INCLUDED,
       });
-      const res = await fetch(`${gw.url}/api/core/v2/transactions/${ID32}/included-block/metadata`);
+      const res = await fetch(`${t.gw.url}/api/core/v2/transactions/${ID32}/included-block/metadata`);
       expect(res.status).to.equal(200);
       expect(await res.json()).to.deep.equal({
-        blockId: vector.derived.blockId,
+        blockId: BLOCK_ID_HEX,
         parents: [],
         isSolid: true,
         referencedByMilestoneIndex: 9,
         ledgerInclusionState: 'included',
       });
-      expect(node.calls[0]!.method).to.equal('getIncludedBlockMetadata');
+      expect(t.node.calls[0]!.method).to.equal('getIncludedBlockMetadata');
     });
   });
 
   describe('GET /api/core/v3/transactions/:transactionId/included-block', () => {
     it('takes a 36-byte ID and answers v3 JSON', async () => {
-      const res = await fetch(`${gw.url}/api/core/v3/transactions/${ID36}/included-block`);
+      const res = await fetch(`${t.gw.url}/api/core/v3/transactions/${ID36}/included-block`);
       expect(res.status).to.equal(200);
       expect(await res.text()).to.equal('{"header":{"protocolVersion":3}}');
-      expect(hex((node.calls[0]!.request as { transactionId: Uint8Array }).transactionId)).to.equal(ID36);
+      expect(hex((t.node.calls[0]!.request as { transactionId: Uint8Array }).transactionId)).to.equal(ID36);
     });
 
     it('answers raw with serializer-v2, and JSON for the v1 vendor type', async () => {
-      const raw = await fetch(`${gw.url}/api/core/v3/transactions/${ID36}/included-block`, { headers: { accept: V2 } });
+      const raw = await fetch(`${t.gw.url}/api/core/v3/transactions/${ID36}/included-block`, {
+        headers: { accept: V2 },
+      });
       expect(raw.headers.get('content-type')).to.equal(V2);
       expect(new Uint8Array(await raw.arrayBuffer())).to.deep.equal(Uint8Array.of(3, 1, 2));
-      const json = await fetch(`${gw.url}/api/core/v3/transactions/${ID36}/included-block`, {
+      const json = await fetch(`${t.gw.url}/api/core/v3/transactions/${ID36}/included-block`, {
         headers: { accept: V1 },
       });
       expect(json.headers.get('content-type')).to.equal('application/json; charset=utf-8');
     });
   });
 
-  describe('POST /api/core/v2/blocks', () => {
-    beforeEach(() => {
-      node.handlers.submitBlock = () => ({ blockId: BLOCK_ID });
-    });
-
-    it('passes a JSON body to the node as TEXT and answers 201 + Location + {blockId}', async () => {
-      const body = '{"protocolVersion":2,"parents":[],"payload":{"type":5,"tag":"0x01","data":"0x"},"nonce":"0"}';
-      const res = await fetch(`${gw.url}/api/core/v2/blocks`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json; charset=utf-8' },
-        body,
-      });
-      expect(res.status).to.equal(201);
-      expect(res.headers.get('location')).to.equal(vector.derived.blockId);
-      expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
-      expect(await res.json()).to.deep.equal({ blockId: vector.derived.blockId });
-      expect(node.calls[0]!.request).to.deep.equal({ block: { $case: 'json', value: body } });
-    });
-
-    it('passes a binary body as raw bytes, and still answers JSON when Accept asks for the vendor type', async () => {
-      const res = await fetch(`${gw.url}/api/core/v2/blocks`, {
-        method: 'POST',
-        headers: { 'content-type': V1, accept: V1 },
-        body: RAW,
-      });
-      expect(res.status).to.equal(201);
-      expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
-      expect(await res.json()).to.deep.equal({ blockId: vector.derived.blockId });
-      const req = node.calls[0]!.request as { block: { $case: string; value: Uint8Array } };
-      expect(req.block.$case).to.equal('raw');
-      expect(new Uint8Array(req.block.value)).to.deep.equal(RAW);
-    });
-
-    it('cancels the node call when the HTTP client goes away (no proof of work for nobody)', async () => {
-      let cancelled!: () => void;
-      const wasCancelled = new Promise<void>((resolve) => (cancelled = resolve));
-      let received!: () => void;
-      const wasReceived = new Promise<void>((resolve) => (received = resolve));
-      node.handlers.submitBlock = (_req, call) =>
-        new Promise(() => {
-          call.signal.addEventListener('abort', () => cancelled());
-          received();
-        });
-      const abort = new AbortController();
-      const pending = fetch(`${gw.url}/api/core/v2/blocks`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-        signal: abort.signal,
-      }).catch((e: Error) => e.name);
-      await wasReceived;
-      abort.abort();
-      expect(await pending).to.equal('AbortError');
-      await wasCancelled; // the mocha timeout fails this test if the gateway never cancels
-    });
-
-    it('ignores Content-Type parameters and case', async () => {
-      const res = await fetch(`${gw.url}/api/core/v2/blocks`, {
-        method: 'POST',
-        headers: { 'content-type': 'Application/VND.iota.serializer-v1; foo=bar' },
-        body: RAW,
-      });
-      expect(res.status).to.equal(201);
-    });
-
-    for (const ct of [
-      'text/plain',
-      'application/octet-stream',
-      'application/vnd.iota.serializer-v2',
-      'application/jsonx',
-      undefined,
-    ]) {
-      it(`answers 415 for Content-Type ${ct ?? '(missing)'} without calling the node`, async () => {
-        const headers: Record<string, string> = ct === undefined ? {} : { 'content-type': ct };
-        const res = await fetch(`${gw.url}/api/core/v2/blocks`, {
-          method: 'POST',
-          headers,
-          body: ct === undefined ? RAW : '{}',
-        });
-        expect(res.status).to.equal(415);
-        const body = (await res.json()) as { error: { code: number; message: string } };
-        expect(body.error.code).to.equal(415);
-        expect(body.error.message).to.match(/^invalid data provided: unsupported media type/);
-        expect(node.calls).to.have.length(0);
-      });
-    }
-
-    it('answers 400 for malformed JSON, for a body that is not UTF-8 and for an empty body, without calling the node', async () => {
-      for (const body of ['{"protocolVersion":2,', Uint8Array.of(0x7b, 0xff, 0x7d), '']) {
-        const res = await fetch(`${gw.url}/api/core/v2/blocks`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body,
-        });
-        expect(res.status).to.equal(400);
-        const json = (await res.json()) as { error: { code: number; message: string } };
-        expect(json.error.code).to.equal(400);
-        expect(json.error.message).to.match(/^invalid data provided: invalid block: /);
-      }
-      expect(node.calls).to.have.length(0);
-    });
-  });
-
   it('GET /api/core/v2/info renders every InfoResponse field', async () => {
-    node.handlers.getInfo = () => ({
+    t.node.handlers.getInfo = () => ({
       name: 'ledger-node',
       version: '0.1.0',
       status: {
@@ -326,18 +200,11 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
         rentStructure: { vByteCost: 100, vByteFactorData: 1, vByteFactorKey: 10 },
       },
       pendingProtocolParameters: [],
-      baseToken: {
-        name: 'Shimmer',
-        tickerSymbol: 'SMR',
-        unit: 'SMR',
-        subunit: 'glow',
-        decimals: 6,
-        useMetricPrefix: false,
-      },
+      baseToken: { ...SHIMMER_BASE_TOKEN },
       metrics: { blocksPerSecond: 1.5, referencedBlocksPerSecond: 1, referencedRate: 66.6 },
       features: ['pow'],
     });
-    const res = await fetch(`${gw.url}/api/core/v2/info`);
+    const res = await fetch(`${t.gw.url}/api/core/v2/info`);
     expect(res.status).to.equal(200);
     const info = (await res.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(info.name).to.equal('ledger-node');
@@ -354,11 +221,11 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
   });
 
   it('GET /api/core/v2/tips passes ?allowSemiLazy (key presence, any case)', async () => {
-    node.handlers.getTips = () => ({ tips: [bytesOf(ID32)] });
-    const plain = await fetch(`${gw.url}/api/core/v2/tips`);
+    t.node.handlers.getTips = () => ({ tips: [bytesOf(ID32)] });
+    const plain = await fetch(`${t.gw.url}/api/core/v2/tips`);
     expect(await plain.json()).to.deep.equal({ tips: [ID32] });
-    await fetch(`${gw.url}/api/core/v2/tips?ALLOWSEMILAZY`);
-    expect(node.calls.map((c) => c.request)).to.deep.equal([{ allowSemiLazy: false }, { allowSemiLazy: true }]);
+    await fetch(`${t.gw.url}/api/core/v2/tips?ALLOWSEMILAZY`);
+    expect(t.node.calls.map((c) => c.request)).to.deep.equal([{ allowSemiLazy: false }, { allowSemiLazy: true }]);
   });
 
   describe('GET /health', () => {
@@ -367,7 +234,7 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
       [false, 503],
     ] as const) {
       it(`answers ${status} without a body when isHealthy is ${isHealthy}`, async () => {
-        node.handlers.getInfo = () => ({
+        t.node.handlers.getInfo = () => ({
           name: 'n',
           version: 'v',
           status: { isHealthy, pruningIndex: 0, healthReasons: isHealthy ? [] : ['catching up with its peers'] },
@@ -375,7 +242,7 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
           pendingProtocolParameters: [],
           features: [],
         });
-        const res = await fetch(`${gw.url}/health`);
+        const res = await fetch(`${t.gw.url}/health`);
         expect(res.status).to.equal(status);
         expect(await res.text()).to.equal('');
         expect(res.headers.get('content-type')).to.equal(null);
@@ -383,19 +250,19 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
     }
 
     it('answers 503 without a body when the node fails', async () => {
-      node.handlers.getInfo = () => {
+      t.node.handlers.getInfo = () => {
         throw new Error('disk gone');
       };
-      const res = await fetch(`${gw.url}/health`);
+      const res = await fetch(`${t.gw.url}/health`);
       expect(res.status).to.equal(503);
       expect(await res.text()).to.equal('');
     });
   });
 
   it('GET /api/routes lists the route groups without calling the node', async () => {
-    const res = await fetch(`${gw.url}/api/routes`);
+    const res = await fetch(`${t.gw.url}/api/routes`);
     expect(res.status).to.equal(200);
     expect(await res.json()).to.deep.equal({ routes: ['core/v2', 'core/v3', 'indexer/v1', 'faucet/v1'] });
-    expect(node.calls).to.have.length(0);
+    expect(t.node.calls).to.have.length(0);
   });
 });

@@ -2,17 +2,12 @@ import { expect } from 'chai';
 import { request as httpRequest } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { signJwtHs256 } from '../../gateway/index.ts';
-import {
-  describeOverTransports,
-  ID32,
-  startFakeNode,
-  startTestGateway,
-  type FakeNode,
-  type TestGateway,
-} from './harness.ts';
+import { describeOverTransports, ID32, startTestGateway } from './harness.ts';
+import { fakeNodeGateway, minimalInfo } from './support.ts';
 
 const SECRET = 'correct horse battery staple';
 const now = (): number => Math.floor(Date.now() / 1000);
+const b64 = (text: string): string => Buffer.from(text).toString('base64url');
 
 async function message(res: Response): Promise<string> {
   const body = (await res.json()) as { error: { code: number; message: string } };
@@ -38,12 +33,9 @@ function rawRequest(
 }
 
 describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => {
-  let node: FakeNode;
-  let gw: TestGateway;
-
-  before(async () => {
-    node = await startFakeNode(transport);
-    gw = await startTestGateway(node, {
+  const t = fakeNodeGateway(
+    transport,
+    {
       jwtSecret: SECRET,
       publicRoutes: [
         '/health',
@@ -54,47 +46,33 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
         '/api/core/v3/transactions*',
       ],
       protectedRoutes: ['/api/core/v2/tips', '/api/*'],
-    });
-  });
-  after(async () => {
-    await gw.close();
-    await node.stop();
-  });
-  beforeEach(() => {
-    node.calls.length = 0;
-    node.handlers = {
+    },
+    () => ({
       getTips: () => ({ tips: [new Uint8Array(32).fill(1)] }),
-      getInfo: () => ({
-        name: 'n',
-        version: 'v',
-        status: { isHealthy: true, pruningIndex: 0, healthReasons: [] },
-        supportedProtocolVersions: [2],
-        pendingProtocolParameters: [],
-        features: [],
-      }),
+      getInfo: minimalInfo,
       submitBlock: () => ({ blockId: new Uint8Array(32).fill(9) }),
-    };
-  });
+    }),
+  );
 
   describe('403', () => {
     for (const path of ['/', '/metrics', '/dashboard/index.html', '/healthz', '/health/x']) {
       it(`a path in neither list (${path}) -> 403 without calling the node`, async () => {
-        const res = await fetch(gw.url + path);
+        const res = await fetch(t.gw.url + path);
         expect(res.status).to.equal(403);
         expect(await message(res)).to.equal(`not available for public use: route ${path} is not exposed`);
-        expect(node.calls).to.have.length(0);
+        expect(t.node.calls).to.have.length(0);
       });
     }
 
     it('matches patterns on the path only: a query string never moves a public route', async () => {
-      const res = await fetch(`${gw.url}/api/core/v2/info?x=1&y=/api/secret`);
+      const res = await fetch(`${t.gw.url}/api/core/v2/info?x=1&y=/api/secret`);
       expect(res.status).to.equal(200);
     });
 
     it('patterns are anchored: a public pattern does not match a longer path', async () => {
-      const res = await fetch(`${gw.url}/api/core/v2/infoo`); // protected by /api/*, no token
+      const res = await fetch(`${t.gw.url}/api/core/v2/infoo`); // protected by /api/*, no token
       expect(res.status).to.equal(403);
-      const res2 = await fetch(`${gw.url}/x/api/core/v2/info`); // neither list
+      const res2 = await fetch(`${t.gw.url}/x/api/core/v2/info`); // neither list
       expect(res2.status).to.equal(403);
     });
 
@@ -116,25 +94,25 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
       [
         'alg none',
         {
-          authorization: `Bearer ${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from('{"sub":"x"}').toString('base64url')}.`,
+          authorization: `Bearer ${b64('{"alg":"none","typ":"JWT"}')}.${b64('{"sub":"x"}')}.`,
         },
         /unsupported token algorithm "none"$/,
       ],
     ];
     for (const [name, headers, reason] of badTokens) {
       it(`a protected route with ${name} -> 403`, async () => {
-        const res = await fetch(`${gw.url}/api/core/v2/tips`, { headers });
+        const res = await fetch(`${t.gw.url}/api/core/v2/tips`, { headers });
         expect(res.status).to.equal(403);
         const msg = await message(res);
         expect(msg).to.match(/^not available for public use: route \/api\/core\/v2\/tips is protected: /);
         expect(msg).to.match(reason);
-        expect(node.calls).to.have.length(0);
+        expect(t.node.calls).to.have.length(0);
       });
     }
 
     it('a protected route with a valid token (with and without exp) is served', async () => {
       for (const claims of [{ sub: 'ops' }, { sub: 'ops', exp: now() + 600 }]) {
-        const res = await fetch(`${gw.url}/api/core/v2/tips`, {
+        const res = await fetch(`${t.gw.url}/api/core/v2/tips`, {
           headers: { authorization: `Bearer ${signJwtHs256(claims, SECRET)}` },
         });
         expect(res.status).to.equal(200);
@@ -143,8 +121,8 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
     });
 
     it('an unknown path under a protected pattern: 403 without a token, 404 with one', async () => {
-      expect((await fetch(`${gw.url}/api/peers`)).status).to.equal(403);
-      const res = await fetch(`${gw.url}/api/peers`, {
+      expect((await fetch(`${t.gw.url}/api/peers`)).status).to.equal(403);
+      const res = await fetch(`${t.gw.url}/api/peers`, {
         headers: { authorization: `Bearer ${signJwtHs256({}, SECRET)}` },
       });
       expect(res.status).to.equal(404);
@@ -152,7 +130,7 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
     });
 
     it('without a configured secret every protected route is closed', async () => {
-      const closed = await startTestGateway(node, { protectedRoutes: ['/api/*'], publicRoutes: ['/health'] });
+      const closed = await startTestGateway(t.node, { protectedRoutes: ['/api/*'], publicRoutes: ['/health'] });
       try {
         const res = await fetch(`${closed.url}/api/core/v2/info`, {
           headers: { authorization: `Bearer ${signJwtHs256({}, '')}` },
@@ -165,7 +143,7 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
     });
 
     it('by default every served route is public', async () => {
-      const open = await startTestGateway(node);
+      const open = await startTestGateway(t.node);
       try {
         for (const path of ['/health', '/api/routes', '/api/core/v2/info', '/api/core/v2/tips']) {
           expect((await fetch(open.url + path)).status, path).to.equal(200);
@@ -176,7 +154,8 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
           body: '{}',
         });
         expect(post.status).to.equal(201);
-        expect((await fetch(`${open.url}/api/core/v2/peers`)).status).to.equal(403); // under the default protected /api/*
+        // under the default protected /api/*
+        expect((await fetch(`${open.url}/api/core/v2/peers`)).status).to.equal(403);
         expect((await fetch(`${open.url}/metrics`)).status).to.equal(403);
       } finally {
         await open.close();
@@ -186,7 +165,7 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
 
   describe('CORS', () => {
     it('answers a preflight with 204 and the allowed methods and headers, even for a protected route', async () => {
-      const res = await fetch(`${gw.url}/api/core/v2/tips`, {
+      const res = await fetch(`${t.gw.url}/api/core/v2/tips`, {
         method: 'OPTIONS',
         headers: {
           origin: 'https://wallet.example',
@@ -198,21 +177,21 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
       expect(res.headers.get('access-control-allow-origin')).to.equal('*');
       expect(res.headers.get('access-control-allow-methods')).to.contain('POST');
       expect(res.headers.get('access-control-allow-headers')).to.equal('content-type, authorization');
-      expect(node.calls).to.have.length(0);
+      expect(t.node.calls).to.have.length(0);
     });
 
     it('puts Allow-Origin and the exposed headers on answers and on errors', async () => {
-      const ok = await fetch(`${gw.url}/api/core/v2/info`, { headers: { origin: 'https://wallet.example' } });
+      const ok = await fetch(`${t.gw.url}/api/core/v2/info`, { headers: { origin: 'https://wallet.example' } });
       expect(ok.headers.get('access-control-allow-origin')).to.equal('*');
       expect(ok.headers.get('access-control-expose-headers')).to.contain('Location');
-      const bad = await fetch(`${gw.url}/api/core/v2/blocks/0x12`);
+      const bad = await fetch(`${t.gw.url}/api/core/v2/blocks/0x12`);
       expect(bad.status).to.equal(400);
       expect(bad.headers.get('access-control-allow-origin')).to.equal('*');
     });
 
     it('can be turned off or given an origin', async () => {
-      const off = await startTestGateway(node, { cors: false });
-      const own = await startTestGateway(node, { cors: { origin: 'https://explorer.example' } });
+      const off = await startTestGateway(t.node, { cors: false });
+      const own = await startTestGateway(t.node, { cors: { origin: 'https://explorer.example' } });
       try {
         expect((await fetch(`${off.url}/api/routes`)).headers.get('access-control-allow-origin')).to.equal(null);
         expect((await fetch(`${own.url}/api/routes`)).headers.get('access-control-allow-origin')).to.equal(
@@ -227,28 +206,28 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
 
   describe('body limit (413)', () => {
     it('rejects a body over the default 1 MiB by Content-Length, without calling the node', async () => {
-      const res = await fetch(`${gw.url}/api/core/v2/blocks`, {
+      const res = await fetch(`${t.gw.url}/api/core/v2/blocks`, {
         method: 'POST',
         headers: { 'content-type': 'application/vnd.iota.serializer-v1' },
         body: new Uint8Array(1024 * 1024 + 1),
       });
       expect(res.status).to.equal(413);
       expect(await message(res)).to.equal('invalid data provided: request body exceeds the limit of 1048576 bytes');
-      expect(node.calls).to.have.length(0);
+      expect(t.node.calls).to.have.length(0);
     });
 
     it('accepts a body of exactly the limit', async () => {
-      const res = await fetch(`${gw.url}/api/core/v2/blocks`, {
+      const res = await fetch(`${t.gw.url}/api/core/v2/blocks`, {
         method: 'POST',
         headers: { 'content-type': 'application/vnd.iota.serializer-v1' },
         body: new Uint8Array(1024 * 1024),
       });
       expect(res.status).to.equal(201);
-      expect((node.calls[0]!.request as { block: { value: Uint8Array } }).block.value.length).to.equal(1024 * 1024);
+      expect((t.node.calls[0]!.request as { block: { value: Uint8Array } }).block.value.length).to.equal(1024 * 1024);
     });
 
     it('rejects a chunked body (no Content-Length) as soon as it passes a configured limit', async () => {
-      const small = await startTestGateway(node, { bodyLimitBytes: 100 });
+      const small = await startTestGateway(t.node, { bodyLimitBytes: 100 });
       try {
         const res = await rawRequest(`${small.url}/api/core/v2/blocks`, {
           method: 'POST',
@@ -259,7 +238,7 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
         expect(JSON.parse(res.body.toString())).to.deep.equal({
           error: { code: 413, message: 'invalid data provided: request body exceeds the limit of 100 bytes' },
         });
-        expect(node.calls).to.have.length(0);
+        expect(t.node.calls).to.have.length(0);
       } finally {
         await small.close();
       }
@@ -268,12 +247,12 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
 
   describe('gzip', () => {
     it('compresses a large JSON answer when the client accepts gzip', async () => {
-      node.handlers.getIncludedBlock = () => ({
+      t.node.handlers.getIncludedBlock = () => ({
         blockId: new Uint8Array(32),
         raw: new Uint8Array(0),
         json: JSON.stringify({ payload: { data: `0x${'00'.repeat(4000)}` } }),
       });
-      const res = await rawRequest(`${gw.url}/api/core/v2/transactions/${ID32}/included-block`, {
+      const res = await rawRequest(`${t.gw.url}/api/core/v2/transactions/${ID32}/included-block`, {
         headers: { 'accept-encoding': 'br;q=1, gzip;q=0.8' },
       });
       expect(res.status).to.equal(200);
@@ -285,8 +264,8 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
     });
 
     it('fetch sees the same JSON through the compression', async () => {
-      node.handlers.getTips = () => ({ tips: Array.from({ length: 40 }, (_, i) => new Uint8Array(32).fill(i)) });
-      const res = await fetch(`${gw.url}/api/core/v2/tips`, {
+      t.node.handlers.getTips = () => ({ tips: Array.from({ length: 40 }, (_, i) => new Uint8Array(32).fill(i)) });
+      const res = await fetch(`${t.gw.url}/api/core/v2/tips`, {
         headers: { authorization: `Bearer ${signJwtHs256({}, SECRET)}`, 'accept-encoding': 'gzip' },
       });
       expect(res.headers.get('content-encoding')).to.equal('gzip');
@@ -294,22 +273,22 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
     });
 
     it('leaves small answers, clients without gzip, and binary bodies alone', async () => {
-      const small = await rawRequest(`${gw.url}/api/routes`, { headers: { 'accept-encoding': 'gzip' } });
+      const small = await rawRequest(`${t.gw.url}/api/routes`, { headers: { 'accept-encoding': 'gzip' } });
       expect(small.headers['content-encoding']).to.equal(undefined);
       expect(JSON.parse(small.body.toString())).to.deep.equal({
         routes: ['core/v2', 'core/v3', 'indexer/v1', 'faucet/v1'],
       });
-      node.handlers.getBlock = () => ({
+      t.node.handlers.getBlock = () => ({
         blockId: new Uint8Array(32),
         raw: new Uint8Array(5000),
         json: JSON.stringify({ x: 'y'.repeat(5000) }),
       });
-      const noGzip = await rawRequest(`${gw.url}/api/core/v2/blocks/${ID32}`, {
+      const noGzip = await rawRequest(`${t.gw.url}/api/core/v2/blocks/${ID32}`, {
         headers: { 'accept-encoding': 'gzip;q=0, identity' },
       });
       expect(noGzip.headers['content-encoding']).to.equal(undefined);
       expect(noGzip.body.length).to.be.above(5000);
-      const binary = await rawRequest(`${gw.url}/api/core/v2/blocks/${ID32}`, {
+      const binary = await rawRequest(`${t.gw.url}/api/core/v2/blocks/${ID32}`, {
         headers: { 'accept-encoding': 'gzip', accept: 'application/vnd.iota.serializer-v1' },
       });
       expect(binary.headers['content-encoding']).to.equal(undefined);

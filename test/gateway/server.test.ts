@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startGateway, type NodePort, type StartGatewayOptions } from '../../gateway/index.ts';
 import { describeOverTransports, startFakeNode, type FakeNode } from './harness.ts';
+import { minimalInfo } from './support.ts';
 
 describeOverTransports('startGateway', (transport) => {
   let node: FakeNode;
@@ -11,14 +12,7 @@ describeOverTransports('startGateway', (transport) => {
       : { nodeAddress: node.address, nodeTransport: transport === 'mux' ? 'mux' : 'unary' };
   before(async () => {
     node = await startFakeNode(transport);
-    node.handlers.getInfo = () => ({
-      name: 'n',
-      version: 'v',
-      status: { isHealthy: true, pruningIndex: 0, healthReasons: [] },
-      supportedProtocolVersions: [2],
-      pendingProtocolParameters: [],
-      features: [],
-    });
+    node.handlers.getInfo = minimalInfo;
   });
   after(async () => {
     await node.stop();
@@ -54,7 +48,7 @@ describeOverTransports('startGateway', (transport) => {
     }
   });
 
-  it('leaves a given port open when it closes (the caller owns it), and wants exactly one of address and node', async () => {
+  it("leaves a given port open when it closes (the caller's), and wants exactly one of address and node", async () => {
     const connection = node.connect();
     const gw = await startGateway({ node: connection.port, port: 0 });
     expect((await fetch(`http://127.0.0.1:${gw.port}/health`)).status).to.equal(200);

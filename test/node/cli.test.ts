@@ -3,10 +3,8 @@
  */
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from './support.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/ledger-node.js', import.meta.url));
 
@@ -37,17 +35,13 @@ function run(args: string[], onOutput?: (out: string, kill: (s: NodeJS.Signals) 
 
 describe('ledger-node run (process)', function () {
   this.timeout(30000);
-  let dir: string;
-  before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'ledger-node-cli-'));
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir('ledger-node-cli-', 'suite');
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`starts, logs both listeners, and exits 0 on ${signal}`, async () => {
       let sent = false;
       const r = await run(
-        ['run', '--data-dir', dir, '--grpc-port', '0', '--peer-port', '0', '--rest-port=0', '--pow-workers', '0'],
+        ['run', '--data-dir', dir.path, '--grpc-port', '0', '--peer-port', '0', '--rest-port=0', '--pow-workers', '0'],
         (out, kill) => {
           if (!sent && /REST API listening on/.test(out) && /remote PoW off/.test(out)) {
             sent = true;

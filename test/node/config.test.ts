@@ -1,7 +1,6 @@
 /** `ledger-node run` flags and config file; genesis parsing; the blocks-per-second meter. */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ConfigError,
@@ -13,13 +12,10 @@ import {
 } from '../../src/node/config.ts';
 import { devGenesis, genesisFromJson, genesisToJson } from '../../src/node/genesis/genesis.ts';
 import { RateMeter } from '../../src/node/metrics/metrics.ts';
+import { tempDir } from './support.ts';
 
 describe('node config', () => {
-  let dir: string;
-  before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'ledger-node-config-'));
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir('ledger-node-config-', 'suite');
 
   it('defaults: ./data, REST 14265, gRPC 14266, min PoW score 100, one worker per core', () => {
     const c = parseRunArgs([]);
@@ -43,7 +39,7 @@ describe('node config', () => {
   it('reads --db-engine from a flag or the config file key dbEngine, marks it explicit, and documents it', () => {
     for (const engine of ['leveldb', 'rocksdb'] as const) {
       expect(parseRunArgs(['--db-engine', engine])).to.deep.include({ dbEngine: engine, dbEngineExplicit: true });
-      const file = join(dir, `engine-${engine}.json`);
+      const file = join(dir.path, `engine-${engine}.json`);
       writeFileSync(file, JSON.stringify({ dbEngine: engine }));
       expect(parseRunArgs(['--config', file])).to.deep.include({ dbEngine: engine, dbEngineExplicit: true });
     }
@@ -82,7 +78,7 @@ describe('node config', () => {
   });
 
   it('reads a JSON config file with the camelCase names; flags win', () => {
-    const file = join(dir, 'node.json');
+    const file = join(dir.path, 'node.json');
     writeFileSync(file, JSON.stringify({ dataDir: 'from-file', grpcPort: 1, restPort: 2, powWorkers: 3 }));
     const c = parseRunArgs(['--grpc-port', '7', '--config', file]);
     expect(c).to.deep.include({ dataDir: 'from-file', grpcPort: 7, restPort: 2, powWorkers: 3 });
@@ -100,10 +96,10 @@ describe('node config', () => {
       [['--min-pow-score', '1.5'], /flag --min-pow-score: expected an integer >= 0/],
       [['--pow-queue-size', '0'], /flag --pow-queue-size: expected an integer >= 1/],
       [['--data-dir='], /flag --data-dir: expected a non-empty string/],
-      [['--config', join(dir, 'missing.json')], /Cannot read config file/],
+      [['--config', join(dir.path, 'missing.json')], /Cannot read config file/],
     ];
     for (const [args, message] of bad) expect(() => parseRunArgs(args), args.join(' ')).to.throw(ConfigError, message);
-    const file = join(dir, 'bad.json');
+    const file = join(dir.path, 'bad.json');
     writeFileSync(file, JSON.stringify({ grpcport: 1 }));
     expect(() => parseRunArgs(['--config', file])).to.throw(ConfigError, /unknown key "grpcport"/);
     writeFileSync(file, JSON.stringify({ grpcPort: 'x' }));

@@ -18,10 +18,10 @@ import type { NodeCallError } from '../../src/grpc/port.ts';
 import { NodeEventsClient } from '../../src/grpc/gen/events.ts';
 import { NodeServiceClient, type InfoResponse } from '../../src/grpc/gen/node.ts';
 import { PeerServiceClient } from '../../src/grpc/gen/peer.ts';
-import { ConfigError, defaultConfig, type NodeConfig } from '../../src/node/config.ts';
+import { ConfigError, type NodeConfig } from '../../src/node/config.ts';
 import { isLoopbackHost } from '../../src/node/doors.ts';
-import { startNode, type RunningNode } from '../../src/node/node.ts';
-import { CollectingLogger } from '../../harness/node.ts';
+import type { RunningNode, StartOptions } from '../../src/node/node.ts';
+import { startConfiguredNode, type ConfiguredNode } from '../../harness/node.ts';
 
 const SECRET = 'doors-test-secret';
 const now = (): number => Math.floor(Date.now() / 1000);
@@ -58,30 +58,18 @@ function firstBatch(client: NodeEventsClient): Promise<'batch' | ServiceError> {
 describe('node doors', function () {
   this.timeout(30_000);
   const dirs: string[] = [];
-  const nodes: RunningNode[] = [];
-  const config = (extra: Partial<NodeConfig> = {}): NodeConfig => {
-    const dir = mkdtempSync(join(tmpdir(), 'ledger-doors-'));
-    dirs.push(dir);
-    return {
-      ...defaultConfig(),
-      dataDir: dir,
-      restPort: 0,
-      grpcPort: 0,
-      powWorkers: 0,
-      minPowScore: 0,
-      milestoneInterval: 0.3,
-      ...extra,
-    };
-  };
-  const start = async (c: NodeConfig, secret?: string): Promise<RunningNode> => {
-    const n = await startNode(c, {
-      logger: new CollectingLogger(),
-      rest: false,
-      ...(secret ? { nodeJwtSecret: secret } : {}),
-    });
+  const nodes: ConfiguredNode[] = [];
+  /** A node of `config` (no PoW, a milestone every 0.3 s) with `options` (default: no REST), each in its own folder. */
+  const start = async (config: Partial<NodeConfig> = {}, options: StartOptions = {}): Promise<RunningNode> => {
+    const n = await startConfiguredNode(
+      { powWorkers: 0, minPowScore: 0, milestoneInterval: 0.3, ...config },
+      { rest: false, ...options },
+    );
     nodes.push(n);
-    return n;
+    return n.node;
   };
+  /** With the node service door guarded by `secret`. */
+  const guarded = (secret: string) => ({ nodeJwtSecret: secret });
   after(async () => {
     for (const n of nodes) await n.stop();
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -93,7 +81,7 @@ describe('node doors', function () {
     const client = (security?: NodeChannelSecurity): NodeServiceClient =>
       new NodeServiceClient(address, nodeCredentials(security), nodeClientOptions(security));
     before(async () => {
-      node = await start(config(), SECRET);
+      node = await start({}, guarded(SECRET));
       address = `127.0.0.1:${node.grpcPort}`;
     });
 
@@ -126,7 +114,7 @@ describe('node doors', function () {
       });
     }
 
-    it('serves unary calls with a good token (without scope, or scoped to node), and /info carries the identity', async () => {
+    it('serves unary calls with a good token (no scope, or scoped to node); /info carries the identity', async () => {
       for (const t of [token(), token({ scope: 'node' }), token({ scope: 'rest node', exp: now() + 600 })]) {
         const c = client({ token: t });
         const answer = await info(c);
@@ -191,10 +179,9 @@ describe('node doors', function () {
     });
   });
 
-  it("the node's own REST gateway over its guarded door (restTransport grpc or mux) presents a token of its own", async () => {
+  it("the node's own REST gateway over its guarded door (restTransport grpc or mux) has its own token", async () => {
     for (const restTransport of ['grpc', 'mux'] as const) {
-      const n = await startNode(config(), { logger: new CollectingLogger(), nodeJwtSecret: SECRET, restTransport });
-      nodes.push(n);
+      const n = await start({}, { ...guarded(SECRET), rest: true, restTransport });
       const res = await fetch(`http://127.0.0.1:${n.restPort}/api/core/v2/info`);
       expect(res.status, restTransport).to.equal(200);
       expect(((await res.json()) as { identity: { publicKey: string } }).identity.publicKey).to.equal(
@@ -214,7 +201,7 @@ describe('node doors', function () {
     it('a node service door beyond loopback without a secret refuses to start and says why', async () => {
       let error: unknown;
       try {
-        await start(config({ grpcHost: '0.0.0.0' }));
+        await start({ grpcHost: '0.0.0.0' });
       } catch (e) {
         error = e;
       }
@@ -260,8 +247,8 @@ describe('node doors', function () {
       pki = { cert, key, ca: readFileSync(cert) };
     });
 
-    it('the node service door over TLS: a client trusting the certificate and holding a token is served, plaintext is not', async () => {
-      const node = await start(config({ grpcTlsCert: pki!.cert, grpcTlsKey: pki!.key }), SECRET);
+    it('the node service door over TLS: a trusting client with a token is served, a plaintext one is not', async () => {
+      const node = await start({ grpcTlsCert: pki!.cert, grpcTlsKey: pki!.key }, guarded(SECRET));
       const address = `127.0.0.1:${node.grpcPort}`;
       const tls = new NodeServiceClient(
         address,
@@ -276,14 +263,13 @@ describe('node doors', function () {
     });
 
     it('the peer door over TLS: a node dialing with --peer-tls-ca connects and proves identities', async () => {
-      const a = await start(config({ peerTlsCert: pki!.cert, peerTlsKey: pki!.key }));
+      const a = await start({ peerTlsCert: pki!.cert, peerTlsKey: pki!.key });
       const key = `0x${Buffer.from(a.identity.publicKey).toString('hex')}`;
-      const b = await start(
-        config({ peerTlsCa: pki!.cert, peers: [`${key}@127.0.0.1:${a.peerPort}`], coordinator: false }),
-      );
+      const b = await start({ peerTlsCa: pki!.cert, peers: [`${key}@127.0.0.1:${a.peerPort}`], coordinator: false });
+      // each side counts the peer once its handshake is done there: wait for both
       const deadline = Date.now() + 10_000;
-      while (b.testing.peering.connectedPeers() === 0 && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 50));
+      const connected = (): boolean => b.testing.peering.connectedPeers() > 0 && a.testing.peering.connectedPeers() > 0;
+      while (!connected() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(b.testing.peering.connectedPeers()).to.equal(1);
       expect(a.testing.peering.connectedPeers()).to.equal(1);
     });

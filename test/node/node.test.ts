@@ -5,19 +5,23 @@
  */
 import { expect } from 'chai';
 import { credentials } from '@grpc/grpc-js';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toHex0x } from '../../src/core/bytes.ts';
 import { BlockView, NodeServiceClient } from '../../src/grpc/gen/node.ts';
-import { ConfigError, defaultConfig, type NodeConfig } from '../../src/node/config.ts';
+import { ConfigError, type NodeConfig } from '../../src/node/config.ts';
 import { devGenesis, genesisFromJson, genesisToJson } from '../../src/node/genesis/genesis.ts';
-import { packageVersion, startNode, type RunningNode } from '../../src/node/node.ts';
-import { CollectingLogger } from '../../harness/node.ts';
-import { call, failure } from './support.ts';
+import { packageVersion, type RunningNode, type StartOptions } from '../../src/node/node.ts';
+import { CollectingLogger, startConfiguredNode } from '../../harness/node.ts';
+import { call, failure, tempDir } from './support.ts';
 
-function configFor(dataDir: string, extra: Partial<NodeConfig> = {}): NodeConfig {
-  return { ...defaultConfig(), dataDir, grpcPort: 0, restPort: 0, minPowScore: 10, powWorkers: 1, ...extra };
+/** The whole node on `dataDir` (min PoW score 10, one PoW worker, then `extra`); the folder stays on stop. */
+async function startOn(
+  dataDir: string,
+  extra: Partial<NodeConfig> = {},
+  options: StartOptions = {},
+): Promise<RunningNode> {
+  return (await startConfiguredNode({ minPowScore: 10, powWorkers: 1, ...extra }, { dataDir, ...options })).node;
 }
 
 function clientOf(node: RunningNode): NodeServiceClient {
@@ -36,15 +40,11 @@ const json = (text: string) => ({
 
 describe('node composition root', function () {
   this.timeout(30000);
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'ledger-node-test-'));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir('ledger-node-test-');
 
   it('serves blocks submitted before a stop identically after a restart on the same folder', async () => {
     const logger = new CollectingLogger();
-    let node = await startNode(configFor(dir), { logger });
+    let node = await startOn(dir.path, {}, { logger });
     let client = clientOf(node);
     const ids: Uint8Array[] = [];
     const before = new Map<string, unknown>();
@@ -87,15 +87,19 @@ describe('node composition root', function () {
       await node.stop();
       await node.stop(); // twice is fine
     }
-    const genesis = genesisFromJson(JSON.parse(readFileSync(join(dir, 'genesis.json'), 'utf8')));
+    const genesis = genesisFromJson(JSON.parse(readFileSync(join(dir.path, 'genesis.json'), 'utf8')));
     expect(genesis.protocol).to.deep.equal(node.testing.protocol.current);
     expect(genesis.solidEntryPoints).to.deep.equal([new Uint8Array(32)]);
 
     const logger2 = new CollectingLogger();
-    node = await startNode(configFor(dir, { minPowScore: 99, minPowScoreExplicit: true }), {
-      logger: logger2,
-      rest: false,
-    });
+    node = await startOn(
+      dir.path,
+      { minPowScore: 99, minPowScoreExplicit: true },
+      {
+        logger: logger2,
+        rest: false,
+      },
+    );
     client = clientOf(node);
     try {
       expect(logger2.lines.some((l) => l.includes('created network'))).to.equal(false);
@@ -124,18 +128,22 @@ describe('node composition root', function () {
     }
   });
 
-  it('starts from --genesis; refuses a genesis of another network on the same folder, and a folder in use', async () => {
-    const genesisFile = join(dir, 'my-genesis.json');
+  it("starts from --genesis; refuses another network's genesis on the same folder, and a folder in use", async () => {
+    const genesisFile = join(dir.path, 'my-genesis.json');
     const g = {
       ...devGenesis({ minPowScore: 0, timestamp: 1700000000 }),
       baseToken: { name: 'Test', tickerSymbol: 'TST', unit: 'TST', decimals: 0, useMetricPrefix: false },
     };
     g.protocol = { ...g.protocol, networkName: 'my-test-net', bech32Hrp: 'tst' };
     writeFileSync(genesisFile, JSON.stringify(genesisToJson(g)));
-    const node = await startNode(configFor(dir, { genesis: genesisFile, powWorkers: 0 }), {
-      logger: new CollectingLogger(),
-      rest: false,
-    });
+    const node = await startOn(
+      dir.path,
+      { genesis: genesisFile, powWorkers: 0 },
+      {
+        logger: new CollectingLogger(),
+        rest: false,
+      },
+    );
     const client = clientOf(node);
     try {
       const info = await call(client, 'getInfo', {});
@@ -145,11 +153,11 @@ describe('node composition root', function () {
       // min PoW score 0: no PoW needed, so PoW being off does not matter
       const id = (await call(client, 'submitBlock', json('free'))).blockId;
       expect(id).to.have.length(32);
-      expect(JSON.parse(readFileSync(join(dir, 'genesis.json'), 'utf8'))).to.deep.equal(genesisToJson(g));
+      expect(JSON.parse(readFileSync(join(dir.path, 'genesis.json'), 'utf8'))).to.deep.equal(genesisToJson(g));
       // a second node on the same folder
       let locked: unknown;
       try {
-        await startNode(configFor(dir), { logger: new CollectingLogger(), rest: false });
+        await startOn(dir.path, {}, { logger: new CollectingLogger(), rest: false });
       } catch (e) {
         locked = e;
       }
@@ -158,11 +166,11 @@ describe('node composition root', function () {
       client.close();
       await node.stop();
     }
-    const other = join(dir, 'other-genesis.json');
+    const other = join(dir.path, 'other-genesis.json');
     writeFileSync(other, JSON.stringify(genesisToJson(devGenesis({ minPowScore: 0 }))));
     let mismatch: unknown;
     try {
-      await startNode(configFor(dir, { genesis: other }), { logger: new CollectingLogger(), rest: false });
+      await startOn(dir.path, { genesis: other }, { logger: new CollectingLogger(), rest: false });
     } catch (e) {
       mismatch = e;
     }
@@ -170,26 +178,30 @@ describe('node composition root', function () {
     expect((mismatch as Error).message).to.contain('belongs to network "my-test-net"');
   });
 
-  it('keeps the storage engine of its data folder: followed without --db-engine, refused when the other is named', async () => {
+  it("keeps its folder's storage engine: followed without --db-engine, refused when the other is named", async () => {
     const logger = new CollectingLogger();
-    let node = await startNode(configFor(dir, { dbEngine: 'leveldb', dbEngineExplicit: true, powWorkers: 0 }), {
-      logger,
-      rest: false,
-    });
+    let node = await startOn(
+      dir.path,
+      { dbEngine: 'leveldb', dbEngineExplicit: true, powWorkers: 0 },
+      {
+        logger,
+        rest: false,
+      },
+    );
     const client = clientOf(node);
     const info = await call(client, 'getInfo', {});
     client.close();
     await node.stop();
-    expect([existsSync(join(dir, 'db')), existsSync(join(dir, 'db-rocksdb'))]).to.deep.equal([true, false]);
+    expect([existsSync(join(dir.path, 'db')), existsSync(join(dir.path, 'db-rocksdb'))]).to.deep.equal([true, false]);
     // The default engine (not asked for) applies to new folders only: this one opens with LevelDB again.
-    node = await startNode(configFor(dir, { dbEngine: 'rocksdb', powWorkers: 0 }), { logger, rest: false });
+    node = await startOn(dir.path, { dbEngine: 'rocksdb', powWorkers: 0 }, { logger, rest: false });
     const again = clientOf(node);
     expect((await call(again, 'getInfo', {})).protocol).to.deep.equal(info.protocol);
     again.close();
     await node.stop();
     let refused: unknown;
     try {
-      await startNode(configFor(dir, { dbEngine: 'rocksdb', dbEngineExplicit: true }), { logger, rest: false });
+      await startOn(dir.path, { dbEngine: 'rocksdb', dbEngineExplicit: true }, { logger, rest: false });
     } catch (e) {
       refused = e;
     }
@@ -197,11 +209,11 @@ describe('node composition root', function () {
     expect((refused as Error).message)
       .to.contain('holds a LevelDB store')
       .and.contain('run with --db-engine leveldb');
-    expect(existsSync(join(dir, 'db-rocksdb'))).to.equal(false);
+    expect(existsSync(join(dir.path, 'db-rocksdb'))).to.equal(false);
   });
 
   it('with --pow-workers 0 and a non-zero min score, auto-fill answers UNAVAILABLE with the SDK phrase', async () => {
-    const node = await startNode(configFor(dir, { powWorkers: 0 }), { logger: new CollectingLogger(), rest: false });
+    const node = await startOn(dir.path, { powWorkers: 0 }, { logger: new CollectingLogger(), rest: false });
     const client = clientOf(node);
     try {
       const e = await failure(call(client, 'submitBlock', json('no pow')));

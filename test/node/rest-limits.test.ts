@@ -1,25 +1,16 @@
 /**
  * `ledger-node run`'s abuse limits reach its in-process REST gateway: rate limit (429) and JSON depth (400), v2 and v3.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
-import { defaultConfig, parseRunArgs, ConfigError } from '../../src/node/config.ts';
-import { startNode, type RunningNode } from '../../src/node/node.ts';
-import { CollectingLogger } from '../../harness/node.ts';
+import { parseRunArgs, ConfigError } from '../../src/node/config.ts';
+import { startConfiguredNode, type ConfiguredNode } from '../../harness/node.ts';
 
 describe('node: REST limits from the run flags', function () {
   this.timeout(30_000);
-  let dir: string;
-  let node: RunningNode | undefined;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'ledger-node-limits-'));
-  });
+  let node: ConfiguredNode | undefined;
   afterEach(async () => {
     await node?.stop();
     node = undefined;
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('parses the flags and refuses a burst without a rate', () => {
@@ -39,19 +30,14 @@ describe('node: REST limits from the run flags', function () {
   });
 
   it('answers 429 beyond the rate and 400 for JSON deeper than the limit', async () => {
-    const config = {
-      ...defaultConfig(),
-      dataDir: dir,
-      grpcPort: 0,
-      restPort: 0,
+    node = await startConfiguredNode({
       powWorkers: 0,
       rateLimit: 1,
       rateBurst: 2,
       rateLimitLoopback: true,
       maxJsonDepth: 3,
-    };
-    node = await startNode(config, { logger: new CollectingLogger() });
-    const base = `http://127.0.0.1:${node.restPort}`;
+    });
+    const base = node.rest;
     const deep = JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: '0x01', x: { y: { z: 1 } } } });
     for (const path of ['/api/core/v2/blocks', '/api/core/v3/blocks']) {
       const r = await fetch(base + path, {

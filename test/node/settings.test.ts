@@ -4,8 +4,7 @@
  * and gateway/settings/gateway.ts; the settings shared by both commands mean the same on both.
  */
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GATEWAY_USAGE, parseGatewayArgs } from '../../gateway/cli.ts';
 import { RateLimiter } from '../../gateway/rate-limit.ts';
@@ -13,6 +12,7 @@ import { GATEWAY_SETTINGS, limitOptions } from '../../gateway/settings/gateway.t
 import { flagOf, settingsOf, type Setting } from '../../gateway/settings/kit.ts';
 import { ConfigError, parseRunArgs, RUN_HELP, runSecrets } from '../../src/node/config.ts';
 import { RUN_SETTINGS, settingsReference } from '../../src/node/settings.ts';
+import { tempDir } from './support.ts';
 
 /** A valid command-line value of each type, and the value it reads as. */
 function sample(s: Setting, file: string): [string, unknown] {
@@ -46,14 +46,12 @@ const COMPANIONS: Record<string, string[]> = {
 const flagged = (list: readonly Setting[]): Setting[] => list.filter((s) => s.env === undefined);
 
 describe('settings declared once', () => {
-  let dir: string;
+  const dir = tempDir('ledger-node-settings-', 'suite');
   let file: string;
   before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'ledger-node-settings-'));
-    file = join(dir, 'ca.pem');
+    file = join(dir.path, 'ca.pem');
     writeFileSync(file, 'not checked here');
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('run takes a flag for every setting of run, and nothing else', () => {
     const declared = settingsOf('run', RUN_SETTINGS);
@@ -88,7 +86,7 @@ describe('settings declared once', () => {
     const fromGateway = parseGatewayArgs(['--node', 'h:1', '--rate-limit', '0.5']);
     expect(fromRun.rateLimit).to.deep.equal({ requestsPerSecond: 0.5 });
     expect(fromGateway.rateLimit).to.deep.equal(fromRun.rateLimit);
-    const configFile = join(dir, 'rate.json');
+    const configFile = join(dir.path, 'rate.json');
     writeFileSync(configFile, JSON.stringify({ rateLimit: 0.5 }));
     expect(parseRunArgs(['--config', configFile]).rateLimit).to.equal(0.5);
     let now = 0;
@@ -178,12 +176,12 @@ describe('settings declared once', () => {
       const config = parseRunArgs(argv) as Record<string, unknown>;
       fromFlags[s.key] = config[s.key];
       const given = flagged(RUN_SETTINGS).filter((g) => argv.includes(flagOf(g)));
-      const path = join(dir, `${s.key}.json`);
+      const path = join(dir.path, `${s.key}.json`);
       writeFileSync(path, JSON.stringify(Object.fromEntries(given.map((g) => [g.key, config[g.key]]))));
       expect(parseRunArgs(['--config', path]), s.key).to.deep.equal(config);
     }
     expect(Object.keys(fromFlags)).to.have.length(flagged(RUN_SETTINGS).length);
-    const bad = join(dir, 'bad.json');
+    const bad = join(dir.path, 'bad.json');
     writeFileSync(bad, JSON.stringify({ nodeJwtSecret: 's' }));
     // secrets: environment only
     expect(() => parseRunArgs(['--config', bad])).to.throw(ConfigError, /unknown key "nodeJwtSecret"/);

@@ -263,7 +263,7 @@ describe('node/crypto/ed25519-openssl: OpenSSL fast path, exactly ZIP-215 verdic
     });
   });
 
-  it('agrees with noble ZIP-215 on thousands of random and adversarial inputs; OpenSSL never accepts more', function () {
+  it('agrees with noble ZIP-215 on thousands of random, adversarial inputs; OpenSSL never accepts more', function () {
     this.timeout(120_000);
     const cases = generateCases();
     expect(cases.length).to.be.greaterThan(2500);
@@ -325,7 +325,7 @@ describe('node/crypto/ed25519-openssl: OpenSSL fast path, exactly ZIP-215 verdic
     expect(verifier.verify(big.subarray(7, 39), msg, big.subarray(100, 164))).to.equal(true);
   });
 
-  it('keeps at most keyCacheSize imported keys (least recently used evicted), and stays correct across evictions', () => {
+  it('keeps at most keyCacheSize imported keys (least recently used out), correct across evictions', () => {
     const verifier = createOpenSslEd25519Verifier({ keyCacheSize: 4 });
     const signers = Array.from({ length: 10 }, () => {
       const seed = rand(32);
@@ -361,7 +361,7 @@ describe('node/crypto/ed25519-openssl: OpenSSL fast path, exactly ZIP-215 verdic
       expect(ed25519Verify(pub, msg, bad)).to.equal(false);
     });
 
-    it('true short-circuits; the accelerator sees only 32-byte keys and 64-byte signatures; removal restores the exact check', () => {
+    it('true short-circuits; the accelerator sees only 32-byte keys, 64-byte signatures; removal restores it', () => {
       const seen: number[][] = [];
       setEd25519Accelerator((p, _m, s) => {
         seen.push([p.length, s.length]);

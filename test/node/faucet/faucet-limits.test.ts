@@ -4,19 +4,13 @@
  * with time (not synced, not enough funds, queue full) are UNAVAILABLE with a Retry-After hint, 503 over REST.
  */
 import { expect } from 'chai';
-import { bech32EncodeAddress } from '../../../src/core/ids/index.ts';
-import { MemoryKeyValueStore, NodeStore } from '../../../src/core/store/index.ts';
-import { composeNode, type ComposedNode } from '../../../src/node/compose.ts';
 import { NodeError } from '../../../src/node/support/errors.ts';
 import { faucetClientOf } from '../../../src/node/faucet/clients.ts';
-import { Faucet, FAUCET_BUSY_RETRY_SECONDS, type FaucetSettings } from '../../../src/node/faucet/faucet.ts';
-import { FaucetLedger } from '../../../src/node/faucet/funds.ts';
-import { coordinatorOf, devWalletOf } from '../../../src/node/genesis/genesis-ledger.ts';
+import { FAUCET_BUSY_RETRY_SECONDS, type FaucetSettings } from '../../../src/node/faucet/faucet.ts';
 import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
-import { recordGenesis } from '../../../src/node/genesis/open-network.ts';
-import { TangleReader } from '../../../src/node/tangle/reads.ts';
 import { inProcess, startFakeNode, startTestGateway } from '../../gateway/harness.ts';
 import { CollectingLogger } from '../../../harness/node.ts';
+import { faucetNode, faucetOn, freshAddress, refusal } from './support.ts';
 
 const SETTINGS: Partial<FaucetSettings> = {
   amount: 1_000_000n,
@@ -26,46 +20,12 @@ const SETTINGS: Partial<FaucetSettings> = {
 };
 const LIMITS = { perClient: 8, perLoopbackClient: 128 };
 
-let counter = 0;
-function freshAddress(): string {
-  const hash = new Uint8Array(32);
-  hash[0] = 0xfb;
-  hash[1] = ++counter >> 8;
-  hash[2] = counter & 0xff;
-  return bech32EncodeAddress('rms', { type: 0, pubKeyHash: hash });
-}
-
 const genesis = devNetworkGenesis({ minPowScore: 0, timestamp: Math.floor(Date.now() / 1000) - 10 });
-
-async function composed(settings: Partial<FaucetSettings>): Promise<ComposedNode> {
-  const store = await NodeStore.open(new MemoryKeyValueStore());
-  const network = await recordGenesis(store, genesis);
-  const parts = await composeNode({
-    store,
-    network,
-    version: 't',
-    logger: new CollectingLogger(),
-    coordinator: coordinatorOf(genesis)!,
-    faucet: { seed: devWalletOf(genesis)!.seed, settings },
-  });
-  await parts.milestones.start();
-  await parts.faucet?.start();
-  return parts;
-}
-
-async function refusal(p: Promise<unknown>): Promise<NodeError> {
-  const e: unknown = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).to.be.instanceOf(NodeError);
-  return e as NodeError;
-}
 
 describe('faucet: waiting requests per client, and refusals that pass with time', function () {
   this.timeout(30000);
 
-  it('a client is an IPv4 address (also IPv4-mapped) or an IPv6 /64; loopback has its own limit; empty is not counted', () => {
+  it('a client is an IPv4 address (also IPv4-mapped) or an IPv6 /64; loopback has its limit; empty: none', () => {
     expect(faucetClientOf('203.0.113.5', LIMITS)).to.deep.equal({ key: '203.0.113.5', limit: 8 });
     expect(faucetClientOf('::FFFF:203.0.113.5', LIMITS)).to.deep.equal({ key: '203.0.113.5', limit: 8 });
     expect(faucetClientOf('127.0.0.1', LIMITS)).to.deep.equal({ key: '127.0.0.1', limit: 128 });
@@ -85,10 +45,10 @@ describe('faucet: waiting requests per client, and refusals that pass with time'
     expect(faucetClientOf('', LIMITS)).to.equal(undefined);
   });
 
-  it('at most maxWaitingPerClient requests of one client wait; others and uncounted callers go on; a payout frees them', async () => {
-    const parts = await composed({ ...SETTINGS, maxWaitingPerClient: 2, maxWaitingPerLoopbackClient: 3 });
+  it('maxWaitingPerClient per client; others and uncounted callers go on; a payout frees them', async () => {
+    const node = await faucetNode(genesis, { ...SETTINGS, maxWaitingPerClient: 2, maxWaitingPerLoopbackClient: 3 });
     try {
-      const faucet = parts.faucet!;
+      const faucet = node.testing.faucet!;
       await faucet.enqueue(freshAddress(), '203.0.113.5');
       await faucet.enqueue(freshAddress(), '::ffff:203.0.113.5');
       const e = await refusal(faucet.enqueue(freshAddress(), '203.0.113.5'));
@@ -108,31 +68,24 @@ describe('faucet: waiting requests per client, and refusals that pass with time'
 
       // Paid and confirmed: the client's requests are done and it may ask again.
       await faucet.flush();
-      await parts.coordinator!.issue();
+      await node.testing.coordinator!.issue();
       await faucet.idle();
       expect(faucet.state).to.deep.equal({ waiting: 0, queued: 0 });
       await faucet.enqueue(freshAddress(), '203.0.113.5');
       await faucet.enqueue(freshAddress(), '203.0.113.5');
       expect((await refusal(faucet.enqueue(freshAddress(), '203.0.113.5'))).code).to.equal('TOO_MANY_REQUESTS');
     } finally {
-      await parts.stop();
+      await node.close();
     }
   });
 
   it("not synced: NODE_NOT_SYNCED (503) with a Retry-After hint, not inx-faucet's 500", async () => {
-    const parts = await composed(SETTINGS);
-    const faucet = new Faucet(
+    const node = await faucetNode(genesis, SETTINGS);
+    const faucet = faucetOn(
+      node,
+      genesis,
       {
-        seed: devWalletOf(genesis)!.seed,
-        protocol: () => parts.protocol.current,
-        tokenName: 'Shimmer',
-        ledger: new FaucetLedger(
-          parts.store,
-          (fn) => parts.attacher.exclusive(fn),
-          () => 'rms',
-        ),
         submit: () => Promise.reject(new Error('not used')),
-        metadata: (id) => new TangleReader(parts.store, parts.tips).metadata(id),
         synced: () => false,
         onConfirmed: () => {},
         logger: new CollectingLogger(),
@@ -148,13 +101,13 @@ describe('faucet: waiting requests per client, and refusals that pass with time'
       ]);
     } finally {
       await faucet.stop();
-      await parts.stop();
+      await node.close();
     }
   });
 
   it('over REST: the gateway passes the client address; too many waiting is 429 with Retry-After', async () => {
-    const parts = await composed({ ...SETTINGS, maxWaitingPerLoopbackClient: 2 });
-    const gw = await startTestGateway(inProcess(parts.service));
+    const node = await faucetNode(genesis, { ...SETTINGS, maxWaitingPerLoopbackClient: 2 });
+    const gw = await startTestGateway(inProcess(node.service));
     try {
       const post = () =>
         fetch(`${gw.url}/api/faucet/v1/enqueue`, {
@@ -172,18 +125,19 @@ describe('faucet: waiting requests per client, and refusals that pass with time'
           error: {
             code: 429,
             message:
-              'too many requests: Too many requests from your IP address are waiting (at most 2). Please try again later!',
+              'too many requests: Too many requests from your IP address are waiting (at most 2). ' +
+              'Please try again later!',
           },
         },
       ]);
     } finally {
       await gw.close();
-      await parts.stop();
+      await node.close();
     }
   });
 
   for (const transport of ['gRPC', 'in-process'] as const) {
-    it(`over REST (${transport}): the client field crosses the wire; the faucet's other refusals are 503 with Retry-After`, async () => {
+    it(`over REST (${transport}): the client field crosses the wire; other refusals: 503, Retry-After`, async () => {
       const fake = await startFakeNode(transport);
       const gw = await startTestGateway(fake);
       try {

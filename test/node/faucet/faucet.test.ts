@@ -1,34 +1,25 @@
 /**
- * The dev network's faucet on a composed node over a memory store, with the built-in coordinator issuing milestones
- * on demand: one waiting request per address, requests batched into one transaction (change back to the faucet), the
- * next transaction only after the previous one is decided, a conflicting transaction's requests paid again, the small
- * amount and the refusals of inx-faucet, the storage deposit rule of a payout plan; and the REST routes in front.
+ * The dev network's faucet on a node over a memory store (support.ts), with the built-in coordinator issuing
+ * milestones on demand: one waiting request per address, requests batched into one transaction (change back to the
+ * faucet), the next transaction only after the previous one is decided, a conflicting transaction's requests paid
+ * again, the small amount and the refusals of inx-faucet, the storage deposit rule of a payout plan; and the REST
+ * routes in front.
  */
 import { expect } from 'chai';
 import { toHex0x } from '../../../src/core/bytes.ts';
-import { decodeBlock, encodeBlock } from '../../../src/core/codec/index.ts';
-import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../../src/core/crypto/index.ts';
-import {
-  bech32EncodeAddress,
-  essenceHash,
-  inputsCommitmentOf,
-  networkIdFromName,
-} from '../../../src/core/ids/index.ts';
-import type { BasicOutput, Block, TransactionPayload } from '../../../src/core/model/index.ts';
-import { MemoryKeyValueStore, NodeStore } from '../../../src/core/store/index.ts';
-import { BlockView } from '../../../src/grpc/gen/node.ts';
-import { composeNode, type ComposedNode } from '../../../src/node/compose.ts';
-import { NodeError } from '../../../src/node/support/errors.ts';
-import { Faucet, type FaucetSettings } from '../../../src/node/faucet/faucet.ts';
-import { FaucetLedger } from '../../../src/node/faucet/funds.ts';
-import { basicOutput, FAUCET_TAG, planPayouts } from '../../../src/node/faucet/transaction.ts';
+import { encodeBlock } from '../../../src/core/codec/index.ts';
+import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed } from '../../../src/core/crypto/index.ts';
+import { bech32EncodeAddress } from '../../../src/core/ids/index.ts';
+import type { BasicOutput, Block } from '../../../src/core/model/index.ts';
+import type { FaucetSettings } from '../../../src/node/faucet/faucet.ts';
+import { FAUCET_TAG, planPayouts } from '../../../src/node/faucet/transaction.ts';
 import { ZERO_BLOCK_ID, type Genesis } from '../../../src/node/genesis/genesis.ts';
-import { coordinatorOf, devWalletOf, ledgerGenesisOf } from '../../../src/node/genesis/genesis-ledger.ts';
+import { devWalletOf, ledgerGenesisOf } from '../../../src/node/genesis/genesis-ledger.ts';
 import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
-import { recordGenesis } from '../../../src/node/genesis/open-network.ts';
-import { TangleReader } from '../../../src/node/tangle/reads.ts';
 import { inProcess, startTestGateway, type TestGateway } from '../../gateway/harness.ts';
-import { CollectingLogger } from '../../../harness/node.ts';
+import type { TestNode } from '../../../harness/node.ts';
+import { addressOf, basicOutput, spend } from '../support.ts';
+import { amountsOf, faucetNode, faucetOn, freshAddress, refusal, transactionOf } from './support.ts';
 
 const RICH_SEED = new Uint8Array(32).fill(0x42);
 const AMOUNT = 1_000_000n;
@@ -40,20 +31,8 @@ const SETTINGS: Partial<FaucetSettings> = {
   batchTimeoutMs: 60_000,
 };
 
-let counter = 0;
-/** A fresh Ed25519 address of the dev network. */
-function freshAddress(): string {
-  const hash = new Uint8Array(32);
-  hash[0] = 0xfa;
-  hash[1] = ++counter;
-  return bech32EncodeAddress('rms', { type: 0, pubKeyHash: hash });
-}
-
-interface Node {
-  genesis: Genesis;
-  parts: ComposedNode;
-  logger: CollectingLogger;
-}
+/** A node with its genesis. */
+type Node = TestNode & { genesis: Genesis };
 
 /** `faucet`: its settings, or null for a node without one. */
 async function composed(faucet: Partial<FaucetSettings> | null = SETTINGS): Promise<Node> {
@@ -62,52 +41,7 @@ async function composed(faucet: Partial<FaucetSettings> | null = SETTINGS): Prom
     timestamp: Math.floor(Date.now() / 1000) - 10,
     funds: [toHex0x(RICH_SEED)],
   });
-  const store = await NodeStore.open(new MemoryKeyValueStore());
-  const network = await recordGenesis(store, genesis);
-  const logger = new CollectingLogger();
-  const seed = devWalletOf(genesis)!.seed;
-  const parts = await composeNode({
-    store,
-    network,
-    version: 't',
-    logger,
-    coordinator: coordinatorOf(genesis)!,
-    ...(faucet ? { faucet: { seed, settings: faucet } } : {}),
-  });
-  await parts.milestones.start();
-  await parts.faucet?.start();
-  return { genesis, parts, logger };
-}
-
-/** The amounts of the basic outputs an address owns, read through the node's indexer and output RPCs. */
-async function amountsOf(parts: ComposedNode, bech32: string): Promise<bigint[]> {
-  const page = JSON.parse(
-    (await parts.service.queryOutputs({ route: 'basic', parameters: [{ name: 'address', value: bech32 }] })).json,
-  ) as { items: string[] };
-  const out: bigint[] = [];
-  for (const id of page.items) {
-    const res = await parts.service.getOutput({
-      outputId: Buffer.from(id.slice(2), 'hex'),
-      view: BlockView.BLOCK_VIEW_JSON,
-    });
-    out.push(BigInt((JSON.parse(res.json) as { output: { amount: string } }).output.amount));
-  }
-  return out;
-}
-
-async function refusal(p: Promise<unknown>): Promise<NodeError> {
-  const e: unknown = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).to.be.instanceOf(NodeError);
-  return e as NodeError;
-}
-
-async function transactionOf(parts: ComposedNode, blockId: Uint8Array): Promise<TransactionPayload> {
-  const block = decodeBlock((await parts.service.getBlock({ blockId, view: BlockView.BLOCK_VIEW_RAW })).raw);
-  expect(block.payload?.type).to.equal(6);
-  return block.payload as TransactionPayload;
+  return Object.assign(await faucetNode(genesis, faucet), { genesis });
 }
 
 describe('faucet: a composed dev-network node pays enqueued addresses from the dev wallet', function () {
@@ -115,7 +49,7 @@ describe('faucet: a composed dev-network node pays enqueued addresses from the d
   let node: Node | undefined;
 
   afterEach(async () => {
-    await node?.parts.stop();
+    await node?.close();
     node = undefined;
   });
 
@@ -123,7 +57,7 @@ describe('faucet: a composed dev-network node pays enqueued addresses from the d
     node = await composed();
     const wallet = devWalletOf(node.genesis)!;
     const funded = ledgerGenesisOf(node.genesis).unspentOutputs[0]!.output.amount;
-    const info = await node.parts.faucet!.info();
+    const info = await node.testing.faucet!.info();
     expect(info).to.deep.equal({
       isHealthy: true,
       address: wallet.address,
@@ -133,10 +67,10 @@ describe('faucet: a composed dev-network node pays enqueued addresses from the d
     });
   });
 
-  it('batches the waiting requests into one transaction, one waiting request per address, the next after confirmation', async () => {
+  it('batches waiting requests into one transaction, one per address, the next after confirmation', async () => {
     node = await composed();
-    const { parts } = node;
-    const faucet = parts.faucet!;
+    const { service, coordinator } = node.testing;
+    const faucet = node.testing.faucet!;
     const before = (await faucet.info()).balance;
     const [a, b, c, d] = [freshAddress(), freshAddress(), freshAddress(), freshAddress()];
     expect(await faucet.enqueue(a)).to.deep.equal({ address: a, waitingRequests: 1 });
@@ -149,7 +83,7 @@ describe('faucet: a composed dev-network node pays enqueued addresses from the d
     await faucet.flush();
     const first = faucet.state.pending!;
     expect(faucet.state).to.deep.include({ waiting: 3, queued: 0 });
-    const tx = await transactionOf(parts, first.blockId);
+    const tx = await transactionOf(service, first.blockId);
     const wallet = ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(devWalletOf(node.genesis)!.seed));
     const outputs = tx.essence.outputs as BasicOutput[];
     expect(outputs.map((o) => o.amount)).to.deep.equal([AMOUNT, AMOUNT, AMOUNT, before - 3n * AMOUNT]);
@@ -163,28 +97,28 @@ describe('faucet: a composed dev-network node pays enqueued addresses from the d
     expect(toHex0x(faucet.state.pending!.blockId)).to.equal(toHex0x(first.blockId));
     expect(faucet.state).to.deep.include({ waiting: 4, queued: 1 });
 
-    await parts.coordinator!.issue();
+    await coordinator!.issue();
     await faucet.idle();
     expect(faucet.state).to.deep.equal({ waiting: 1, queued: 1 });
-    for (const addr of [a, b, c]) expect(await amountsOf(parts, addr)).to.deep.equal([AMOUNT]);
-    expect(await amountsOf(parts, d)).to.deep.equal([]);
+    for (const addr of [a, b, c]) expect(await amountsOf(service, addr)).to.deep.equal([AMOUNT]);
+    expect(await amountsOf(service, d)).to.deep.equal([]);
 
     // Paid once: the address may ask again and, holding the amount already, gets the small amount.
     expect(await faucet.enqueue(a)).to.deep.equal({ address: a, waitingRequests: 2 });
     await faucet.flush();
-    const second = await transactionOf(parts, faucet.state.pending!.blockId);
+    const second = await transactionOf(service, faucet.state.pending!.blockId);
     expect(second.essence.inputs.map((i) => toHex0x(i.transactionId))).to.deep.equal([toHex0x(first.transactionId)]);
-    await parts.coordinator!.issue();
+    await coordinator!.issue();
     await faucet.idle();
-    expect(await amountsOf(parts, d)).to.deep.equal([AMOUNT]);
-    expect((await amountsOf(parts, a)).sort()).to.deep.equal([SMALL, AMOUNT].sort());
+    expect(await amountsOf(service, d)).to.deep.equal([AMOUNT]);
+    expect((await amountsOf(service, a)).sort()).to.deep.equal([SMALL, AMOUNT].sort());
     expect(faucet.state).to.deep.equal({ waiting: 0, queued: 0 });
     expect((await faucet.info()).balance).to.equal(before - 4n * AMOUNT - SMALL);
   });
 
-  it("refuses with inx-faucet's messages: bad bech32, another network, enough funds, more than the faucet holds", async () => {
+  it("refuses with inx-faucet's messages: bad bech32, other network, enough funds, more than it holds", async () => {
     node = await composed();
-    const faucet = node.parts.faucet!;
+    const faucet = node.testing.faucet!;
     for (const bad of ['', 'rms1notbech32', 'hello']) {
       const e = await refusal(faucet.enqueue(bad));
       expect([e.code, e.message]).to.deep.equal(['INVALID_REQUEST', 'Invalid bech32 address provided!']);
@@ -196,10 +130,10 @@ describe('faucet: a composed dev-network node pays enqueued addresses from the d
     const rich = bech32EncodeAddress('rms', ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(RICH_SEED)));
     expect((await refusal(faucet.enqueue(rich))).message).to.equal('You already have enough funds on your address.');
     expect(faucet.state).to.deep.equal({ waiting: 0, queued: 0 });
-    await node.parts.stop();
+    await node.close();
 
     node = await composed({ ...SETTINGS, amount: node.genesis.protocol.tokenSupply });
-    const e = await refusal(node.parts.faucet!.enqueue(freshAddress()));
+    const e = await refusal(node.testing.faucet!.enqueue(freshAddress()));
     expect([e.code, e.message, e.retryAfterSeconds]).to.deep.equal([
       'UNAVAILABLE',
       'Faucet does not have enough funds to process your request. Please try again later!',
@@ -209,53 +143,31 @@ describe('faucet: a composed dev-network node pays enqueued addresses from the d
 
   it('a transaction whose input another transaction spent first: its requests are paid by the next one', async () => {
     node = await composed(null);
-    const { parts, genesis } = node;
+    const { genesis } = node;
+    const { service, coordinator } = node.testing;
     const seed = devWalletOf(genesis)!.seed;
-    const spent = ledgerGenesisOf(genesis).unspentOutputs[0]!;
-    const wallet = ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(seed));
+    const genesisOutput = ledgerGenesisOf(genesis).unspentOutputs[0]!;
+    const spent = { outputId: genesisOutput.outputId, output: genesisOutput.output as BasicOutput };
     // The dev wallet moves its genesis output itself, confirmed before the faucet's transaction is even stored.
-    const essence = {
-      type: 1 as const,
-      networkId: networkIdFromName(genesis.protocol.networkName),
-      inputs: [{ type: 0 as const, transactionId: spent.outputId.slice(0, 32), transactionOutputIndex: 0 }],
-      inputsCommitment: inputsCommitmentOf([spent.output]),
-      outputs: [basicOutput(wallet, spent.output.amount)],
-    };
-    const signature = ed25519Sign(seed, essenceHash(essence));
     const move: Block = {
       protocolVersion: 2,
       parents: [ZERO_BLOCK_ID],
       nonce: 1n,
-      payload: {
-        type: 6,
-        essence,
-        unlocks: [{ type: 0, signature: { type: 0, publicKey: ed25519PublicKeyFromSeed(seed), signature } }],
-      },
+      payload: spend(genesis, seed, spent, [basicOutput(spent.output.amount, addressOf(seed))]),
     };
-    let beforeSubmit: (() => Promise<void>) | undefined = async () => {
-      await parts.service.submitBlock({ block: { $case: 'raw', value: encodeBlock(move) } });
-      await parts.coordinator!.issue();
-    };
-    const faucet = new Faucet(
+    let moved = false;
+    const faucet = faucetOn(
+      node,
+      genesis,
       {
-        seed,
-        protocol: () => parts.protocol.current,
-        tokenName: 'Shimmer',
-        ledger: new FaucetLedger(
-          parts.store,
-          (fn) => parts.attacher.exclusive(fn),
-          () => 'rms',
-        ),
-        submit: async (block, signal) => {
-          const hook = beforeSubmit;
-          beforeSubmit = undefined;
-          await hook?.();
-          return parts.submissions.submit({ block }, signal);
-        },
-        metadata: (id) => new TangleReader(parts.store, parts.tips).metadata(id),
         synced: () => true,
-        onConfirmed: (l) => parts.milestones.onConfirmed((e) => l(e.confirmation)),
         logger: node.logger,
+        beforeSubmit: async () => {
+          if (moved) return;
+          moved = true;
+          await service.submitBlock({ block: { $case: 'raw', value: encodeBlock(move) } });
+          await coordinator!.issue();
+        },
       },
       SETTINGS,
     );
@@ -266,9 +178,9 @@ describe('faucet: a composed dev-network node pays enqueued addresses from the d
       await faucet.enqueue(b);
       await faucet.flush();
       const conflicting = faucet.state.pending!;
-      await parts.coordinator!.issue();
+      await coordinator!.issue();
       await faucet.idle();
-      const md = await parts.service.getBlockMetadata({ blockId: conflicting.blockId });
+      const md = await service.getBlockMetadata({ blockId: conflicting.blockId });
       expect(md.conflictReason).to.be.greaterThan(0);
       expect(faucet.state).to.deep.equal({ waiting: 2, queued: 2 });
       expect(node.logger.lines.some((l) => l.includes('was not included; its 2 request(s) are queued again'))).to.equal(
@@ -276,10 +188,10 @@ describe('faucet: a composed dev-network node pays enqueued addresses from the d
       );
 
       await faucet.flush();
-      await parts.coordinator!.issue();
+      await coordinator!.issue();
       await faucet.idle();
-      expect(await amountsOf(parts, a)).to.deep.equal([AMOUNT]);
-      expect(await amountsOf(parts, b)).to.deep.equal([AMOUNT]);
+      expect(await amountsOf(service, a)).to.deep.equal([AMOUNT]);
+      expect(await amountsOf(service, b)).to.deep.equal([AMOUNT]);
       expect(faucet.state).to.deep.equal({ waiting: 0, queued: 0 });
     } finally {
       await faucet.stop();
@@ -311,7 +223,7 @@ describe('faucet over REST: /api/faucet/v1 (in-process transport)', function () 
   let off: Node;
   let gw: TestGateway;
   let offGw: TestGateway;
-  const gateway = (n: Node) => startTestGateway(inProcess(n.parts.service));
+  const gateway = (n: Node) => startTestGateway(inProcess(n.service));
 
   before(async () => {
     node = await composed();
@@ -322,8 +234,8 @@ describe('faucet over REST: /api/faucet/v1 (in-process transport)', function () 
   after(async () => {
     await gw?.close();
     await offGw?.close();
-    await node?.parts.stop();
-    await off?.parts.stop();
+    await node?.close();
+    await off?.close();
   });
 
   const post = (url: string, body: string, type = 'application/json') =>

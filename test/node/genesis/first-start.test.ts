@@ -3,44 +3,34 @@
  * interrupted (the file is there, the store has no network yet) resumes from that file, so the dev keys in the file are
  * the ones the ledger was created with.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { defaultConfig } from '../../../src/node/config.ts';
 import { genesisToJson } from '../../../src/node/genesis/genesis.ts';
 import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
-import { GENESIS_FILE, startNode } from '../../../src/node/node.ts';
-import { CollectingLogger } from '../../../harness/node.ts';
+import { GENESIS_FILE, type RunningNode } from '../../../src/node/node.ts';
+import { CollectingLogger, startConfiguredNode } from '../../../harness/node.ts';
+import { tempDir } from '../support.ts';
 
 describe('node: first start and its genesis file', function () {
   this.timeout(30_000);
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'ledger-node-first-'));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir('ledger-node-first-');
 
-  const config = () => ({
-    ...defaultConfig(),
-    dataDir: dir,
-    grpcPort: 0,
-    restPort: 0,
-    powWorkers: 0,
-    coordinator: false,
-  });
+  /** The whole node on the folder, without PoW, coordinator and REST. */
+  const start = async (logger = new CollectingLogger()): Promise<RunningNode> =>
+    (await startConfiguredNode({ powWorkers: 0, coordinator: false }, { dataDir: dir.path, logger, rest: false })).node;
 
   it('resumes an interrupted first start from the genesis file it had written', async () => {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir.path, { recursive: true });
     const written = devNetworkGenesis({ minPowScore: 7 });
-    writeFileSync(join(dir, GENESIS_FILE), JSON.stringify(genesisToJson(written), null, 2));
+    writeFileSync(join(dir.path, GENESIS_FILE), JSON.stringify(genesisToJson(written), null, 2));
     const logger = new CollectingLogger();
-    const node = await startNode(config(), { logger, rest: false });
+    const node = await start(logger);
     try {
       expect(node.testing.protocol.current.minPowScore).to.equal(7);
       expect(logger.lines.join('\n')).to.contain('dev genesis of an interrupted first start');
       // The file is kept as it was: its keys are the network's.
-      expect(JSON.parse(readFileSync(join(dir, GENESIS_FILE), 'utf8'))).to.deep.equal(
+      expect(JSON.parse(readFileSync(join(dir.path, GENESIS_FILE), 'utf8'))).to.deep.equal(
         JSON.parse(JSON.stringify(genesisToJson(written))),
       );
     } finally {
@@ -49,14 +39,14 @@ describe('node: first start and its genesis file', function () {
   });
 
   it('a fresh first start leaves a complete genesis file (with its v3 part) and no temporary file', async () => {
-    const node = await startNode(config(), { logger: new CollectingLogger(), rest: false });
+    const node = await start();
     await node.stop();
-    const file = JSON.parse(readFileSync(join(dir, GENESIS_FILE), 'utf8'));
+    const file = JSON.parse(readFileSync(join(dir.path, GENESIS_FILE), 'utf8'));
     expect(file).to.include.keys('protocol', 'coordinator', 'devWallet', 'v3');
-    expect(existsSync(join(dir, `${GENESIS_FILE}.tmp`))).to.equal(false);
+    expect(existsSync(join(dir.path, `${GENESIS_FILE}.tmp`))).to.equal(false);
     // A restart reads the network from the store and leaves the file alone.
-    const again = await startNode(config(), { logger: new CollectingLogger(), rest: false });
+    const again = await start();
     await again.stop();
-    expect(JSON.parse(readFileSync(join(dir, GENESIS_FILE), 'utf8'))).to.deep.equal(file);
+    expect(JSON.parse(readFileSync(join(dir.path, GENESIS_FILE), 'utf8'))).to.deep.equal(file);
   });
 });

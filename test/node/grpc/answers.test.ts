@@ -88,7 +88,7 @@ describe('grpc answers: IDs and block views', () => {
 });
 
 describe('grpc answers: rendered block JSON kept by block ID', () => {
-  it('renders a block once, keeps at most maxChars characters (oldest out first), never keeps a text over the bound', () => {
+  it('renders a block once, keeps at most maxChars characters (oldest out first), never a text over it', () => {
     const kept = new RenderedJson(10);
     let renders = 0;
     const render = (text: string) => () => {

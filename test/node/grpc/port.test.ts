@@ -1,8 +1,9 @@
 /**
- * The gateway's port (src/grpc/port.ts) over each way to the node: the service in this process (src/node/grpc/port.ts),
- * the port over grpc-js's unary client (portOverClient) and the NodeMux port, to the same service served over gRPC. The same stub
- * service answers all three; answers and failures must read the same (code, gRPC status, message, details), the
- * caller's signal and deadline must end the call and abort the service's work, and every call is observed.
+ * The gateway's port (src/grpc/port.ts) over each way to the node: the service in this process
+ * (src/node/grpc/port.ts), the port over grpc-js's unary client (portOverClient) and the NodeMux port, to the same
+ * service served over gRPC. The same stub service answers all three; answers and failures must read the same (code,
+ * gRPC status, message, details), the caller's signal and deadline must end the call and abort the service's work,
+ * and every call is observed.
  */
 import { expect } from 'chai';
 import { credentials, Server, ServerCredentials, type UntypedServiceImplementation } from '@grpc/grpc-js';
@@ -180,7 +181,7 @@ describe('NodePort: the service in process, over unary gRPC and over the mux', (
     }
   });
 
-  it('the deadline ends the call DEADLINE_EXCEEDED (the work aborted); a passed one before the service is asked', async () => {
+  it('the deadline ends the call DEADLINE_EXCEEDED (the work aborted); a passed one before asking', async () => {
     for (const w of all) {
       aborted.length = 0;
       const e = await failure(

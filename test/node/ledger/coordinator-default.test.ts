@@ -2,28 +2,18 @@
  * Two coordinators on one network fork it: a node that dials static peers runs the built-in coordinator only when the
  * operator asks for it explicitly; a node without peers (the dev default) runs it whenever the network has its keys.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
-import { defaultConfig, type NodeConfig } from '../../../src/node/config.ts';
-import { startNode } from '../../../src/node/node.ts';
-import { CollectingLogger } from '../../../harness/node.ts';
+import type { NodeConfig } from '../../../src/node/config.ts';
+import { CollectingLogger, startConfiguredNode } from '../../../harness/node.ts';
+import { tempDir } from '../support.ts';
 
 describe('node: the built-in coordinator by default', function () {
   this.timeout(30_000);
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'ledger-node-coo-'));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir('ledger-node-coo-');
 
   async function logOf(extra: Partial<NodeConfig>): Promise<string> {
     const logger = new CollectingLogger();
-    const node = await startNode(
-      { ...defaultConfig(), dataDir: dir, grpcPort: 0, restPort: 0, powWorkers: 0, ...extra },
-      { logger, rest: false },
-    );
+    const node = await startConfiguredNode({ powWorkers: 0, ...extra }, { dataDir: dir.path, logger, rest: false });
     await node.stop();
     return logger.lines.join('\n');
   }

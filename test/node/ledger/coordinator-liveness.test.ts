@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { ZERO_BLOCK_ID } from '../../../src/node/genesis/genesis.ts';
 import { META } from '../../../src/core/store/index.ts';
 import { merkleRoot } from '../../../src/core/ids/index.ts';
-import { harness, signedMilestone, tagged, type Harness } from './support.ts';
+import { harnessPerTest, signedMilestone, tagged } from './support.ts';
 
 /** Resolves with `p`'s outcome, or 'pending' after `ms`. */
 async function within<T>(p: Promise<T>, ms: number): Promise<T | 'pending'> {
@@ -22,13 +22,7 @@ async function within<T>(p: Promise<T>, ms: number): Promise<T | 'pending'> {
 
 describe('coordinator liveness', function () {
   this.timeout(20_000);
-  let h: Harness;
-  beforeEach(async () => {
-    h = await harness();
-  });
-  afterEach(async () => {
-    await h.close();
-  });
+  const h = harnessPerTest();
 
   it('a confirmation that lands while the ledger index is being read still ends the round', async () => {
     // The store answers the ledger index read with the value it had when asked, but only after the next milestone
@@ -37,7 +31,7 @@ describe('coordinator liveness', function () {
     const read = store.getMeta.bind(store);
     let confirmed!: () => void;
     const confirmation = new Promise<void>((resolve) => (confirmed = resolve));
-    h.parts.milestones.onConfirmed(() => confirmed());
+    h.testing.milestones.onConfirmed(() => confirmed());
     // Only the coordinator's wait is slowed (the confirmation itself reads the index too): the read made from the
     // processor's waiting method, found on the synchronous stack of the call.
     const fromTheWait = (): boolean => /\bat MilestoneProcessor\.(settled|waitFor)\b/.test(new Error().stack ?? '');
@@ -61,12 +55,10 @@ describe('coordinator liveness', function () {
     const bad = signedMilestone(h.genesis, {
       index: 1,
       timestamp: now,
-      previousMilestoneId: new Uint8Array(32),
       parents: [x],
       inclusion: wrongRoot,
-      applied: merkleRoot([]),
     });
-    const waiting = h.parts.milestones.settled(await h.submit(bad), 1);
+    const waiting = h.testing.milestones.settled(await h.submit(bad), 1);
     const outcome = await within(
       waiting.then(
         () => 'resolved',

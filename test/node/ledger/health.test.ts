@@ -31,9 +31,9 @@ describe('node health', function () {
     expect(stallWarningMs(10)).to.equal(30_000);
   });
 
-  it('a coordinator that stops issuing is unhealthy past the bound, with the reason in /info; the next milestone heals it', async () => {
+  it('a coordinator that stops issuing is unhealthy past the bound, says why in /info; the next heals it', async () => {
     await h.coordinator.issue();
-    const bound = h.parts.status.maxMilestoneAgeMs;
+    const bound = h.testing.status.maxMilestoneAgeMs;
     expect(bound).to.equal(maxMilestoneAgeMs(5)); // the dev genesis: a milestone every 5 s
     let info = await h.service.getInfo();
     expect([info.status?.isHealthy, info.status?.healthReasons]).to.deep.equal([true, []]);
@@ -56,18 +56,18 @@ describe('node health', function () {
     expect((await h.service.getInfo()).status?.isHealthy).to.equal(false);
     h.coordinator.start();
     expect((await h.service.getInfo()).status?.isHealthy).to.equal(true);
-    clock += h.parts.status.maxMilestoneAgeMs;
+    clock += h.testing.status.maxMilestoneAgeMs;
     expect((await h.service.getInfo()).status?.isHealthy).to.equal(false);
   });
 
   it('logs each change of health once, with the reasons', async () => {
     const logger = new CollectingLogger();
     await h.coordinator.issue();
-    const stop = h.parts.status.watch(logger, 20);
+    const stop = h.testing.status.watch(logger, 20);
     try {
       const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 80));
       await settle();
-      clock += h.parts.status.maxMilestoneAgeMs + 1_000;
+      clock += h.testing.status.maxMilestoneAgeMs + 1_000;
       await settle();
       await h.coordinator.issue();
       await settle();

@@ -2,9 +2,6 @@
  * Opening a node's store indexes its ledger when the TIP-26 index is missing (a store from before the indexer) or of
  * another version, once, before the node runs; a store created now has it from the genesis batch.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import {
   clearOutputIndex,
@@ -19,18 +16,15 @@ import { MemoryKeyValueStore, NodeStore, TABLES } from '../../../src/core/store/
 import { defaultConfig } from '../../../src/node/config.ts';
 import { openNetwork } from '../../../src/node/genesis/open-network.ts';
 import { CollectingLogger } from '../../../harness/node.ts';
+import { tempDir } from '../support.ts';
 
 describe('node: the output index on open', () => {
-  let dir: string;
-  before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'indexer-open-'));
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir('indexer-open-', 'suite');
 
   it('a new network is indexed by its genesis batch; a store without index is indexed once on open', async () => {
     const store = await NodeStore.open(new MemoryKeyValueStore());
     const logger = new CollectingLogger();
-    const config = { ...defaultConfig(), dataDir: dir };
+    const config = { ...defaultConfig(), dataDir: dir.path };
     const network = await openNetwork(store, config, logger);
     expect(await store.getMeta(INDEXER_META.version)).to.equal(INDEX_VERSION);
     expect(logger.lines.filter((l) => l.includes('indexer:'))).to.deep.equal([]);

@@ -1,22 +1,21 @@
 /**
- * The ledger tests' harness: a node composed over a memory store with the dev genesis' coordinator, its service and
- * its parts, and the blocks those tests submit (a tagged-data block, a milestone signed with the coordinator keys).
+ * The ledger tests' harness: a node over a memory store with the dev genesis' coordinator, its service and its test
+ * surface, and the blocks those tests submit (a tagged-data block, a milestone signed with the coordinator keys).
  */
 import { compareBytes } from '../../../src/core/bytes.ts';
 import { encodeBlock } from '../../../src/core/codec/index.ts';
 import { ed25519PublicKeyFromSeed, ed25519Sign } from '../../../src/core/crypto/index.ts';
-import { milestoneIdOf } from '../../../src/core/ids/index.ts';
+import { merkleRoot, milestoneIdOf } from '../../../src/core/ids/index.ts';
 import type { Block, MilestonePayload } from '../../../src/core/model/index.ts';
-import { MemoryKeyValueStore, NodeStore, type KeyValueStore } from '../../../src/core/store/index.ts';
-import { composeNode, type ComposedNode } from '../../../src/node/compose.ts';
+import { MemoryKeyValueStore, type KeyValueStore, type NodeStore } from '../../../src/core/store/index.ts';
+import type { TestSurface } from '../../../src/node/compose.ts';
 import { genesisFromJson, genesisToJson, type Genesis } from '../../../src/node/genesis/genesis.ts';
 import type { NodeServiceImpl } from '../../../src/node/grpc/service.ts';
 import type { Coordinator } from '../../../src/node/ledger/coordinator.ts';
 import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
 import { coordinatorOf } from '../../../src/node/genesis/genesis-ledger.ts';
-import { loadNetwork } from '../../../src/node/genesis/network.ts';
-import { recordGenesis } from '../../../src/node/genesis/open-network.ts';
-import { CollectingLogger } from '../../../harness/node.ts';
+import { URTS_DEFAULTS } from '../../../src/node/tangle/urts.ts';
+import { startTestNode, type CollectingLogger, type TestNode } from '../../../harness/node.ts';
 
 export function devGenesisJson(
   extra: Parameters<typeof devNetworkGenesis>[0] = { minPowScore: 0 },
@@ -25,51 +24,61 @@ export function devGenesisJson(
 }
 
 export interface Harness {
+  node: TestNode;
   store: NodeStore;
   kv: KeyValueStore;
   genesis: Genesis;
   service: NodeServiceImpl;
-  parts: ComposedNode;
+  testing: TestSurface;
   coordinator: Coordinator;
   logger: CollectingLogger;
   submit(block: Block): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
+/**
+ * A node (harness/node.ts `startTestNode`) on `kv` (a new memory store unless given: a node on it again is a restart)
+ * with the genesis' coordinator, which issues only when asked, and its milestone processor running.
+ */
 export async function harness(
   opts: { kv?: KeyValueStore; genesis?: Genesis; now?: () => number } = {},
 ): Promise<Harness> {
   const kv = opts.kv ?? new MemoryKeyValueStore();
-  const store = await NodeStore.open(kv);
   const genesis = opts.genesis ?? genesisFromJson(devGenesisJson());
-  const network = (await loadNetwork(store)) ?? (await recordGenesis(store, genesis));
-  const logger = new CollectingLogger();
-  const parts = await composeNode({
-    store,
-    network,
-    version: 't',
-    logger,
-    coordinator: coordinatorOf(genesis)!,
-    ...(opts.now ? { now: opts.now } : {}),
+  const node = await startTestNode({
+    kv,
+    genesis,
+    tipPools: URTS_DEFAULTS,
+    compose: { coordinator: coordinatorOf(genesis)!, ...(opts.now ? { now: opts.now } : {}) },
+    start: 'milestones',
   });
-  await parts.milestones.start();
-  const service = parts.service;
-  const coordinator = parts.coordinator!;
+  const { store, service } = node.testing;
   return {
+    node,
     store,
     kv,
     genesis,
     service,
-    parts,
-    coordinator,
-    logger,
+    testing: node.testing,
+    coordinator: node.testing.coordinator!,
+    logger: node.logger,
     async submit(block) {
       return (await service.submitBlock({ block: { $case: 'raw', value: encodeBlock(block) } })).blockId;
     },
-    async close() {
-      await parts.stop();
-    },
+    close: () => node.close(),
   };
+}
+
+/** A harness for each test of the suite: a new one before each test (the object is filled in then), closed after. */
+export function harnessPerTest(): Harness {
+  const h = {} as Harness;
+  beforeEach(async () => {
+    Object.assign(h, await harness());
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+  return h;
 }
 
 export function tagged(parents: Uint8Array[], tag: string): Block {
@@ -81,28 +90,31 @@ export function tagged(parents: Uint8Array[], tag: string): Block {
   };
 }
 
-/** A milestone signed with the genesis' coordinator keys (roots as given). */
+/**
+ * A milestone signed with the genesis' coordinator keys. By default it is issued now, follows no milestone (a zero
+ * previous ID), includes exactly its parents (the inclusion root of `parents`) and changes no ledger output.
+ */
 export function signedMilestone(
   g: Genesis,
   draft: {
     index: number;
-    timestamp: number;
-    previousMilestoneId: Uint8Array;
     parents: Uint8Array[];
-    inclusion: Uint8Array;
-    applied: Uint8Array;
+    timestamp?: number;
+    previousMilestoneId?: Uint8Array;
+    inclusion?: Uint8Array;
+    applied?: Uint8Array;
   },
 ): Block {
   const parents = [...draft.parents].sort(compareBytes);
   const unsigned: MilestonePayload = {
     type: 7,
     index: draft.index,
-    timestamp: draft.timestamp,
+    timestamp: draft.timestamp ?? Math.floor(Date.now() / 1000),
     protocolVersion: 2,
-    previousMilestoneId: draft.previousMilestoneId,
+    previousMilestoneId: draft.previousMilestoneId ?? new Uint8Array(32),
     parents,
-    inclusionMerkleRoot: draft.inclusion,
-    appliedMerkleRoot: draft.applied,
+    inclusionMerkleRoot: draft.inclusion ?? merkleRoot(draft.parents),
+    appliedMerkleRoot: draft.applied ?? merkleRoot([]),
     metadata: new Uint8Array(0),
     options: [],
     signatures: [],

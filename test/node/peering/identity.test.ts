@@ -5,18 +5,12 @@
  * their key (`0xPUBKEY@HOST:PORT`): the right key connects, another is refused with a log line naming both keys.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toHex0x } from '../../../src/core/bytes.ts';
 import { networkIdFromName } from '../../../src/core/ids/index.ts';
-import { MemoryKeyValueStore, NodeStore } from '../../../src/core/store/index.ts';
-import type { PeerMessage } from '../../../src/grpc/gen/peer.ts';
 import { toolIdentity } from '../../../src/cli/tool-identity.ts';
-import { composeNode, type ComposedNode } from '../../../src/node/compose.ts';
-import { devGenesis } from '../../../src/node/genesis/genesis.ts';
 import { IDENTITY_FILE, loadOrCreateIdentity, readIdentity } from '../../../src/node/peering/identity.ts';
-import { createNetwork } from '../../../src/node/genesis/network.ts';
 import {
   ephemeralIdentity,
   nodeIdOf,
@@ -24,92 +18,23 @@ import {
   proveIdentity,
   usableIdentityKey,
 } from '../../../src/node/peering/handshake.ts';
-import type { PeerLink } from '../../../src/node/peering/link.ts';
 import type { PeeringOptions } from '../../../src/node/peering/manager.ts';
 import { TestPeer } from '../../../harness/peer-handshake.ts';
-import { CollectingLogger } from '../../../harness/node.ts';
+import { tempDir, until } from '../support.ts';
+import { MemLink, peeringHarness, type PeeringHarness } from './support.ts';
 
 const NETWORK = 'identity-test';
-
-class MemLink implements PeerLink {
-  readonly sent: PeerMessage[] = [];
-  closed = false;
-  private readonly messageListeners: ((m: PeerMessage) => void)[] = [];
-  private readonly closeListeners: ((r: string) => void)[] = [];
-  constructor(
-    readonly address: string,
-    readonly inbound: boolean,
-  ) {}
-  send(m: PeerMessage): boolean {
-    if (this.closed) return false;
-    this.sent.push(m);
-    return true;
-  }
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    for (const l of this.closeListeners.splice(0)) l('closed');
-  }
-  onMessage(l: (m: PeerMessage) => void): void {
-    this.messageListeners.push(l);
-  }
-  onClose(l: (r: string) => void): void {
-    this.closeListeners.push(l);
-  }
-  deliver(m: PeerMessage): void {
-    for (const l of this.messageListeners) l(m);
-  }
-  first(kind: 'handshake' | 'handshakeProof'): PeerMessage {
-    const m = this.sent.find((x) => x.kind?.$case === kind);
-    if (!m) throw new Error(`the node sent no ${kind}`);
-    return m;
-  }
-}
-
-async function node(
-  options: Partial<PeeringOptions> = {},
-): Promise<{ parts: ComposedNode; logger: CollectingLogger; close(): Promise<void> }> {
-  const store = await NodeStore.open(new MemoryKeyValueStore());
-  const g = devGenesis({ minPowScore: 0, timestamp: 1700000000 });
-  g.protocol.networkName = NETWORK;
-  const network = await createNetwork(store, g);
-  const logger = new CollectingLogger();
-  const parts = await composeNode({
-    store,
-    network,
-    version: 'test',
-    logger,
-    peering: { tickMs: 10, heartbeatMs: 50, backoffBaseMs: 5000, ...options },
-  });
-  await parts.peering.start();
-  return {
-    parts,
-    logger,
-    async close() {
-      await parts.stop();
-      await store.close();
-    },
-  };
-}
-
-const until = async (what: string, probe: () => boolean, ms = 2000): Promise<void> => {
-  const end = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > end) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
+const node = (options: Partial<PeeringOptions> = {}): Promise<PeeringHarness> =>
+  peeringHarness(NETWORK, { backoffBaseMs: 5000, ...options });
 
 describe('peer identity: the key file', () => {
-  let dir: string;
-  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'ledger-identity-'))));
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir('ledger-identity-');
 
   it('is created once with mode 0600, read back the same, and printed by tool identity', () => {
-    const first = loadOrCreateIdentity(dir);
+    const first = loadOrCreateIdentity(dir.path);
     expect(first.created).to.equal(true);
-    expect(statSync(join(dir, IDENTITY_FILE)).mode & 0o777).to.equal(0o600);
-    const again = loadOrCreateIdentity(dir);
+    expect(statSync(join(dir.path, IDENTITY_FILE)).mode & 0o777).to.equal(0o600);
+    const again = loadOrCreateIdentity(dir.path);
     expect(again.created).to.equal(false);
     expect(toHex0x(again.identity.publicKey)).to.equal(toHex0x(first.identity.publicKey));
     expect(again.identity.nodeId).to.deep.equal(nodeIdOf(first.identity.publicKey));
@@ -122,7 +47,7 @@ describe('peer identity: the key file', () => {
     const log = console.log;
     console.log = (line: string) => lines.push(line);
     try {
-      expect(toolIdentity(['--data-dir', dir])).to.equal(0);
+      expect(toolIdentity(['--data-dir', dir.path])).to.equal(0);
     } finally {
       console.log = log;
     }
@@ -133,18 +58,18 @@ describe('peer identity: the key file', () => {
     const err = console.error;
     console.error = () => undefined;
     try {
-      expect(toolIdentity(['--data-dir', dir])).to.equal(1);
+      expect(toolIdentity(['--data-dir', dir.path])).to.equal(1);
       expect(toolIdentity([])).to.equal(2);
     } finally {
       console.error = err;
     }
-    writeFileSync(join(dir, IDENTITY_FILE), 'not a key');
-    expect(() => readIdentity(dir)).to.throw(/not a PEM private key/);
+    writeFileSync(join(dir.path, IDENTITY_FILE), 'not a key');
+    expect(() => readIdentity(dir.path)).to.throw(/not a PEM private key/);
   });
 });
 
 describe('peer identity: the handshake', () => {
-  let n: Awaited<ReturnType<typeof node>> | undefined;
+  let n: PeeringHarness | undefined;
   afterEach(async () => {
     await n?.close();
     n = undefined;
@@ -154,9 +79,9 @@ describe('peer identity: the handshake', () => {
     n = await node();
     const peer = new TestPeer();
     const one = new MemLink('one', true);
-    n.parts.peering.accept(one);
+    n.peering.accept(one);
     one.deliver(peer.hello(NETWORK));
-    expect(n.parts.peering.connectedPeers()).to.equal(0);
+    expect(n.peering.connectedPeers()).to.equal(0);
     // the node proved its key over our nonce
     const theirs = one.first('handshake').kind!.value as { publicKey: Uint8Array; nonce: Uint8Array };
     const proof = one.first('handshakeProof').kind!.value as { signature: Uint8Array };
@@ -172,10 +97,10 @@ describe('peer identity: the handshake', () => {
     ).to.equal(true);
     const ours = peer.proof(NETWORK, one.first('handshake'));
     one.deliver(ours);
-    expect(n.parts.peering.connectedPeers()).to.equal(1);
+    expect(n.peering.connectedPeers()).to.equal(1);
     // a second stream: the same handshake and the recorded proof (signed over the first stream's nonce)
     const two = new MemLink('two', true);
-    n.parts.peering.accept(two);
+    n.peering.accept(two);
     two.deliver(peer.hello(NETWORK));
     two.deliver(ours);
     expect(two.closed).to.equal(true);
@@ -183,11 +108,11 @@ describe('peer identity: the handshake', () => {
     // nor does anybody else's key go with a proof made by another key
     const forger = new TestPeer();
     const three = new MemLink('three', true);
-    n.parts.peering.accept(three);
+    n.peering.accept(three);
     three.deliver(forger.hello(NETWORK, { publicKey: peer.identity.publicKey, nodeId: peer.nodeId }));
     three.deliver(forger.proof(NETWORK, three.first('handshake')));
     expect(three.closed).to.equal(true);
-    expect(n.parts.peering.connectedPeers()).to.equal(1);
+    expect(n.peering.connectedPeers()).to.equal(1);
   });
 
   for (const [name, send, reason] of [
@@ -220,7 +145,7 @@ describe('peer identity: the handshake', () => {
     it(`drops a peer sending ${name}`, async () => {
       n = await node();
       const link = new MemLink('x', true);
-      n.parts.peering.accept(link);
+      n.peering.accept(link);
       send(link, new TestPeer());
       expect(link.closed).to.equal(true);
       expect(n.logger.lines.filter((l) => l.includes('dropped')).join('\n')).to.contain(reason);
@@ -233,7 +158,7 @@ describe('peer identity: the handshake', () => {
     expect(usableIdentityKey(new Uint8Array(31))).to.equal(false);
   });
 
-  it('a static peer named 0xPUBKEY@HOST:PORT: the right key connects, another is refused and logged with both keys', async () => {
+  it('a static peer 0xPUBKEY@HOST:PORT: the right key connects, another is refused and logged with both', async () => {
     const right = new TestPeer();
     const links = new Map<string, MemLink>();
     const dial = (address: string): MemLink => {
@@ -260,8 +185,8 @@ describe('peer identity: the handshake', () => {
     const any = links.get('any:3')!;
     any.deliver(impostor.hello(NETWORK));
     any.deliver(impostor.proof(NETWORK, any.first('handshake')));
-    await until('two peers', () => n!.parts.peering.connectedPeers() === 2);
-    expect(n.parts.peering.peerInfos().find((p) => p.address === 'good:1')?.id).to.equal(
+    await until('two peers', () => n!.peering.connectedPeers() === 2, 2000);
+    expect(n.peering.peerInfos().find((p) => p.address === 'good:1')?.id).to.equal(
       Buffer.from(right.nodeId).toString('hex'),
     );
   });
@@ -269,8 +194,8 @@ describe('peer identity: the handshake', () => {
   it('the node ID and /info identity derive from the identity key', async () => {
     const identity = ephemeralIdentity();
     n = await node({ identity });
-    expect(n.parts.peering.nodeId).to.deep.equal(nodeIdOf(identity.publicKey));
-    const info = await n.parts.service.getInfo();
+    expect(n.peering.nodeId).to.deep.equal(nodeIdOf(identity.publicKey));
+    const info = await n.service.getInfo();
     expect(info.identity).to.deep.equal({ publicKey: identity.publicKey, nodeId: nodeIdOf(identity.publicKey) });
   });
 });

@@ -35,7 +35,7 @@ describe('node/pow miner (worker threads)', function () {
     expect(offset < BigInt(r.hashes) + 4096n, `nonce offset ${offset} vs ${r.hashes} hashes`).to.equal(true);
   });
 
-  it('cancels: an unreachable score rejects with the abort reason soon after abort, and the workers are free again', async () => {
+  it('cancels: an unreachable score rejects with the abort reason soon after abort; the workers are free', async () => {
     const ac = new AbortController();
     const p = miner.mine(block, 3 ** 60, ac.signal);
     const t0 = performance.now();

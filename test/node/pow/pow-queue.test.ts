@@ -9,7 +9,7 @@ import { GrpcStatus } from '../../../src/grpc/status.ts';
 import type { MineResult } from '../../../src/node/pow/miner.ts';
 import { createPowQueue, type MinerLike, type PowQueue } from '../../../src/node/pow/queue.ts';
 import { startTestNode, type TestNode } from '../../../harness/node.ts';
-import { failure } from '../support.ts';
+import { failure, until } from '../support.ts';
 
 class StuckMiner implements MinerLike {
   readonly workers = 3;
@@ -24,14 +24,6 @@ class StuckMiner implements MinerLike {
   }
   async close(): Promise<void> {
     this.closed = true;
-  }
-}
-
-async function until(cond: () => boolean, what: string): Promise<void> {
-  const t0 = Date.now();
-  while (!cond()) {
-    if (Date.now() - t0 > 5000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
   }
 }
 
@@ -60,12 +52,12 @@ describe('node PoW queue', function () {
   });
   afterEach(() => node.close());
 
-  it('a full queue answers RESOURCE_EXHAUSTED with retryAfterSeconds; a cancelled call aborts its PoW job', async () => {
+  it('a full queue answers RESOURCE_EXHAUSTED with retryAfterSeconds; a cancelled call aborts its job', async () => {
     let firstError: ServiceError | null = null;
     const first = node.client.submitBlock(request('first'), (err) => {
       firstError = err;
     });
-    await until(() => miner.signals.length === 1, 'the first job');
+    await until('the first job', () => miner.signals.length === 1, 5000);
     const e = await failure(
       new Promise((resolve, reject) =>
         node.client.submitBlock(request('second'), (err, res) => (err ? reject(err) : resolve(res))),
@@ -77,13 +69,13 @@ describe('node PoW queue', function () {
     expect(miner.signals).to.have.length(1);
 
     first.cancel();
-    await until(() => miner.signals[0]!.aborted, 'the abort of the first job');
-    await until(() => pow.pending === 0, 'the queue to empty');
-    await until(() => firstError !== null, 'the cancelled call to end');
+    await until('the abort of the first job', () => miner.signals[0]!.aborted, 5000);
+    await until('the queue to empty', () => pow.pending === 0, 5000);
+    await until('the cancelled call to end', () => firstError !== null, 5000);
     expect(firstError!.code).to.equal(status.CANCELLED);
     // the slot is free again
     const third = node.client.submitBlock(request('third'), () => undefined);
-    await until(() => miner.signals.length === 2, 'the third job');
+    await until('the third job', () => miner.signals.length === 2, 5000);
     third.cancel();
   });
 
@@ -91,7 +83,8 @@ describe('node PoW queue', function () {
     const p = new Promise((resolve, reject) =>
       node.client.submitBlock(request('during shutdown'), (err, res) => (err ? reject(err) : resolve(res))),
     );
-    await until(() => miner.signals.length === 1, 'the job');
+    await until('the job', () => miner.signals.length === 1, 5000);
+    // the parts stop under the call in flight while the gRPC server still answers it, as a node's shutdown begins
     await node.parts.stop();
     const e = await failure(p);
     expect(e.grpcCode).to.equal(GrpcStatus.INTERNAL);

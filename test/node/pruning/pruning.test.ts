@@ -12,30 +12,28 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toHex } from '../../../src/core/bytes.ts';
-import { bech32EncodeAddress, transactionIdOf } from '../../../src/core/ids/index.ts';
+import { transactionIdOf } from '../../../src/core/ids/index.ts';
 import { LEDGER_META, LEDGER_TABLES } from '../../../src/core/ledger/index.ts';
 import { MemoryKeyValueStore, TABLES, type KeyValueStore } from '../../../src/core/store/index.ts';
 import { BlockView } from '../../../src/grpc/gen/node.ts';
 import { checkStore } from '../../../src/node/check/consistency.ts';
-import type { ComposedNode } from '../../../src/node/compose.ts';
 import { ConfigError, parseRunArgs } from '../../../src/node/config.ts';
 import { parseSize } from '../../../src/node/pruning/size.ts';
 import { NodeError } from '../../../src/node/support/errors.ts';
-import type { Genesis } from '../../../src/node/genesis/genesis.ts';
 import { LevelKeyValueStore } from '../../../src/storage/level.ts';
 import { RocksKeyValueStore } from '../../../src/storage/rocksdb.ts';
+import type { TestNode } from '../../../harness/node.ts';
+import { addressOf, type Coin, transfer } from '../support.ts';
 import {
-  addressOf,
   genesisCoins,
+  ledgerView,
   milestones,
   openNode,
   OTHER_SEED,
   submit,
   tagged,
   testGenesis,
-  transfer,
   walletSeed,
-  type Coin,
 } from './support.ts';
 
 async function failure(p: Promise<unknown>): Promise<NodeError> {
@@ -74,29 +72,13 @@ function diskEngine(name: 'leveldb' | 'rocksdb'): Engine {
   };
 }
 
-/**
- * Every unspent output's metadata JSON and the indexer's basic outputs of both wallets: what pruning must not change.
- */
-async function ledgerView(parts: ComposedNode, g: Genesis): Promise<string[]> {
-  const out: string[] = [];
-  for await (const id of parts.store.keys(LEDGER_TABLES.unspent))
-    out.push((await parts.service.getOutputMetadata({ outputId: id, view: BlockView.BLOCK_VIEW_UNSPECIFIED })).json);
-  for (const seed of [walletSeed(g), OTHER_SEED]) {
-    const bech32 = bech32EncodeAddress(g.protocol.bech32Hrp, addressOf(seed));
-    out.push(
-      (await parts.service.queryOutputs({ route: 'basic', parameters: [{ name: 'address', value: bech32 }] })).json,
-    );
-  }
-  return out;
-}
-
 for (const make of [memoryEngine, () => diskEngine('leveldb'), () => diskEngine('rocksdb')]) {
   const engine = make();
   describe(`pruning (${engine.name})`, function () {
     this.timeout(60000);
     const g = testGenesis();
     let kv: KeyValueStore;
-    let parts: ComposedNode;
+    let node: TestNode;
     let early: Uint8Array;
     let spentCoin: Coin;
     let includedTx: Uint8Array;
@@ -105,45 +87,45 @@ for (const make of [memoryEngine, () => diskEngine('leveldb'), () => diskEngine(
 
     before(async () => {
       kv = await engine.open();
-      ({ parts } = await openNode(kv, g));
-      early = await submit(parts, tagged('early'));
-      await parts.coordinator!.issue();
+      node = await openNode(kv, g);
+      early = await submit(node.testing, tagged('early'));
+      await node.testing.coordinator!.issue();
       const [coin] = genesisCoins(g);
       spentCoin = coin!;
       const t1 = transfer(g, walletSeed(g), coin!, addressOf(OTHER_SEED), 1_000_000n);
-      await submit(parts, t1.tx);
+      await submit(node.testing, t1.tx);
       includedTx = transactionIdOf(t1.tx);
-      await parts.coordinator!.issue();
+      await node.testing.coordinator!.issue();
       const t2 = transfer(g, walletSeed(g), t1.change, addressOf(OTHER_SEED), 500_000n);
-      await submit(parts, t2.tx);
-      await parts.coordinator!.issue();
+      await submit(node.testing, t2.tx);
+      await node.testing.coordinator!.issue();
       paid = t1.paid;
-      await milestones(parts, 30);
-      expect((await parts.status.info()).confirmedMilestone.index).to.equal(33);
-      unchanged = await ledgerView(parts, g);
+      await milestones(node.testing, 30);
+      expect((await node.testing.status.info()).confirmedMilestone.index).to.equal(33);
+      unchanged = await ledgerView(node.testing, g);
     });
     after(async () => {
-      await parts.stop();
+      await node.close();
       await engine.close(kv);
       engine.cleanup();
     });
 
-    it('prunes to an index (at most the confirmed milestone minus belowMaxDepth + 5) and reports it in /info', async () => {
-      expect(parts.pruner.maxIndex()).to.equal(33 - 20);
-      expect(await parts.pruner.prune({ index: 12 })).to.equal(12);
-      expect((await parts.status.info()).pruningIndex).to.equal(12);
-      const state = await parts.store.getMeta(LEDGER_META.pruning);
+    it('prunes to an index (at most confirmed - belowMaxDepth - 5) and reports it in /info', async () => {
+      expect(node.testing.pruner.maxIndex()).to.equal(33 - 20);
+      expect(await node.testing.pruner.prune({ index: 12 })).to.equal(12);
+      expect((await node.testing.status.info()).pruningIndex).to.equal(12);
+      const state = await node.testing.store.getMeta(LEDGER_META.pruning);
       expect(state).to.include({ index: 12, done: 12 });
-      expect(await failure(parts.pruner.prune({ index: 10 }))).to.include({ code: 'INVALID_REQUEST' });
+      expect(await failure(node.testing.pruner.prune({ index: 10 }))).to.include({ code: 'INVALID_REQUEST' });
     });
 
-    it('answers old blocks, milestones, spent outputs and included blocks with 404 naming the pruning index', async () => {
-      const block = await failure(parts.service.getBlock({ blockId: early, view: BlockView.BLOCK_VIEW_RAW }));
+    it('answers old blocks, milestones, spent outputs, included blocks 404 naming the pruning index', async () => {
+      const block = await failure(node.testing.service.getBlock({ blockId: early, view: BlockView.BLOCK_VIEW_RAW }));
       expect(block.code).to.equal('NOT_FOUND');
       expect(block.message).to.match(/pruned.*milestone 12, its pruning index/);
-      expect((await failure(parts.service.getBlockMetadata({ blockId: early }))).message).to.match(/pruned/);
+      expect((await failure(node.testing.service.getBlockMetadata({ blockId: early }))).message).to.match(/pruned/);
       const ms = await failure(
-        parts.service.getMilestone({ milestone: { $case: 'index', value: 5 }, view: BlockView.BLOCK_VIEW_JSON }),
+        node.testing.service.getMilestone({ milestone: { $case: 'index', value: 5 }, view: BlockView.BLOCK_VIEW_JSON }),
       );
       expect(ms).to.include({ code: 'PRUNED' });
       expect(ms.message).to.equal(
@@ -151,12 +133,15 @@ for (const make of [memoryEngine, () => diskEngine('leveldb'), () => diskEngine(
       );
       expect(
         await failure(
-          parts.service.getMilestone({ milestone: { $case: 'index', value: 12 }, view: BlockView.BLOCK_VIEW_JSON }),
+          node.testing.service.getMilestone({
+            milestone: { $case: 'index', value: 12 },
+            view: BlockView.BLOCK_VIEW_JSON,
+          }),
         ),
       ).to.include({ code: 'PRUNED' });
       expect(
         await failure(
-          parts.service.getMilestoneUtxoChanges({
+          node.testing.service.getMilestoneUtxoChanges({
             milestone: { $case: 'index', value: 2 },
             view: BlockView.BLOCK_VIEW_JSON,
           }),
@@ -164,7 +149,7 @@ for (const make of [memoryEngine, () => diskEngine('leveldb'), () => diskEngine(
       ).to.include({ code: 'PRUNED' });
       expect(
         (
-          await parts.service.getMilestone({
+          await node.testing.service.getMilestone({
             milestone: { $case: 'index', value: 13 },
             view: BlockView.BLOCK_VIEW_JSON,
           })
@@ -173,26 +158,29 @@ for (const make of [memoryEngine, () => diskEngine('leveldb'), () => diskEngine(
       expect(
         (
           await failure(
-            parts.service.getOutput({ outputId: spentCoin.outputId, view: BlockView.BLOCK_VIEW_UNSPECIFIED }),
+            node.testing.service.getOutput({ outputId: spentCoin.outputId, view: BlockView.BLOCK_VIEW_UNSPECIFIED }),
           )
         ).message,
       ).to.match(/output not found.*pruned/);
       expect(
-        (await failure(parts.service.getIncludedBlock({ transactionId: includedTx, view: BlockView.BLOCK_VIEW_RAW })))
-          .message,
+        (
+          await failure(
+            node.testing.service.getIncludedBlock({ transactionId: includedTx, view: BlockView.BLOCK_VIEW_RAW }),
+          )
+        ).message,
       ).to.match(/not confirmed by a milestone yet, or pruned/);
     });
 
     it('keeps every unspent output and the indexer answers, and nothing referenced at or below the index', async () => {
-      expect(await ledgerView(parts, g)).to.deep.equal(unchanged);
-      for await (const [id, md] of parts.store.entries(TABLES.blockMetadata))
+      expect(await ledgerView(node.testing, g)).to.deep.equal(unchanged);
+      for await (const [id, md] of node.testing.store.entries(TABLES.blockMetadata))
         if (md.referenced) expect(md.referenced.milestoneIndex, toHex(id)).to.be.above(12);
-      for await (const key of parts.store.keys(TABLES.unreferencedBlocks)) expect(key.index).to.be.above(12);
-      for await (const [, spent] of parts.store.entries(LEDGER_TABLES.spent))
+      for await (const key of node.testing.store.keys(TABLES.unreferencedBlocks)) expect(key.index).to.be.above(12);
+      for await (const [, spent] of node.testing.store.entries(LEDGER_TABLES.spent))
         expect(spent.milestoneIndexSpent).to.be.above(12);
-      expect(await parts.store.milestone(12)).to.equal(undefined);
-      expect((await parts.store.getMeta(LEDGER_META.solidEntryPoints))!.length).to.be.above(0);
-      const report = await checkStore(parts.store);
+      expect(await node.testing.store.milestone(12)).to.equal(undefined);
+      expect((await node.testing.store.getMeta(LEDGER_META.solidEntryPoints))!.length).to.be.above(0);
+      const report = await checkStore(node.testing.store);
       expect(report.differences).to.deep.equal([]);
       expect(report.summary).to.include({
         ledgerReplay: 'done from the pruning index',
@@ -202,35 +190,35 @@ for (const make of [memoryEngine, () => diskEngine('leveldb'), () => diskEngine(
       });
     });
 
-    it('attaches new blocks and confirms new milestones and transfers on top of the new solid entry points', async () => {
+    it('attaches new blocks, confirms milestones and transfers on top of the new solid entry points', async () => {
       const t3 = transfer(g, OTHER_SEED, paid, addressOf(walletSeed(g)), 100_000n);
-      const blockId = await submit(parts, t3.tx);
-      await milestones(parts, 3);
-      const md = await parts.service.getBlockMetadata({ blockId });
+      const blockId = await submit(node.testing, t3.tx);
+      await milestones(node.testing, 3);
+      const md = await node.testing.service.getBlockMetadata({ blockId });
       expect(md.referencedByMilestoneIndex).to.be.above(33);
       expect(
         (
-          await parts.service.getIncludedBlock({
+          await node.testing.service.getIncludedBlock({
             transactionId: transactionIdOf(t3.tx),
             view: BlockView.BLOCK_VIEW_RAW,
           })
         ).blockId,
       ).to.deep.equal(blockId);
-      expect((await checkStore(parts.store)).differences).to.deep.equal([]);
+      expect((await checkStore(node.testing.store)).differences).to.deep.equal([]);
     });
 
     it('restarts on the pruned store, then prunes automatically by milestones', async () => {
-      await parts.stop();
+      await node.close();
       await engine.close(kv);
       kv = await engine.open();
-      ({ parts } = await openNode(kv, g, { pruning: { keepMilestones: 20 } }));
-      const info = await parts.status.info();
+      node = await openNode(kv, g, { pruning: { keepMilestones: 20 } });
+      const info = await node.testing.status.info();
       expect(info).to.include({ pruningIndex: 12 });
       expect(info.confirmedMilestone.index).to.equal(36);
-      await milestones(parts, 4, 2);
-      await parts.pruner.idle();
-      expect((await parts.status.info()).pruningIndex).to.equal(40 - 20);
-      const report = await checkStore(parts.store);
+      await milestones(node.testing, 4, 2);
+      await node.testing.pruner.idle();
+      expect((await node.testing.status.info()).pruningIndex).to.equal(40 - 20);
+      const report = await checkStore(node.testing.store);
       expect(report.differences).to.deep.equal([]);
       expect(report.summary.pruningIndex).to.equal(20);
     });
@@ -248,34 +236,34 @@ for (const make of [memoryEngine, () => diskEngine('rocksdb')]) {
       let kv = await engine.open();
       let batches = 0;
       const crash = new Error('simulated crash');
-      let { parts } = await openNode(kv, g, {
+      let node = await openNode(kv, g, {
         pruning: {
           afterBatch: () => {
             if (++batches === 4) throw crash;
           },
         },
       });
-      await milestones(parts, 30, 4);
-      expect(await failure(parts.pruner.prune({ index: 9 })).catch((e: unknown) => e)).to.equal(crash);
-      const state = await parts.store.getMeta(LEDGER_META.pruning);
+      await milestones(node.testing, 30, 4);
+      expect(await failure(node.testing.pruner.prune({ index: 9 })).catch((e: unknown) => e)).to.equal(crash);
+      const state = await node.testing.store.getMeta(LEDGER_META.pruning);
       expect(state!.index).to.equal(9);
       expect(state!.done).to.be.below(9);
-      const interrupted = await checkStore(parts.store);
+      const interrupted = await checkStore(node.testing.store);
       expect(interrupted.differences).to.deep.equal([]);
       expect(interrupted.summary.pendingPruning).to.be.above(0);
-      await parts.stop();
+      await node.close();
       await engine.close(kv);
 
       kv = await engine.open();
-      ({ parts } = await openNode(kv, g));
-      await parts.pruner.idle();
-      expect(await parts.store.getMeta(LEDGER_META.pruning)).to.include({ index: 9, done: 9 });
-      const report = await checkStore(parts.store);
+      node = await openNode(kv, g);
+      await node.testing.pruner.idle();
+      expect(await node.testing.store.getMeta(LEDGER_META.pruning)).to.include({ index: 9, done: 9 });
+      const report = await checkStore(node.testing.store);
       expect(report.differences).to.deep.equal([]);
       expect(report.summary.pendingPruning).to.equal(0);
-      await milestones(parts, 1);
-      expect((await parts.status.info()).confirmedMilestone.index).to.equal(31);
-      await parts.stop();
+      await milestones(node.testing, 1);
+      expect((await node.testing.status.info()).confirmedMilestone.index).to.equal(31);
+      await node.close();
       await engine.close(kv);
     });
   });

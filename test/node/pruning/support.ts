@@ -1,40 +1,24 @@
 /**
- * A composed dev-network node over any key-value store, driven by hand (its coordinator issues a milestone when asked),
- * for the pruning and snapshot tests: tagged-data blocks and signed transfers from the dev wallet and a second wallet,
- * each submitted on tips the node selects.
+ * A dev-network node over any key-value store (harness/node.ts `startTestNode`), driven by hand (its coordinator
+ * issues a milestone when asked), for the pruning and snapshot tests: a genesis funding the dev wallet and a second
+ * wallet, tagged-data blocks and transactions each submitted on tips the node selects.
  */
 import { toHex0x } from '../../../src/core/bytes.ts';
 import { encodeBlock } from '../../../src/core/codec/index.ts';
-import { ed25519AddressFromPublicKey, ed25519PublicKeyFromSeed, ed25519Sign } from '../../../src/core/crypto/index.ts';
-import {
-  essenceHash,
-  inputsCommitmentOf,
-  networkIdFromName,
-  outputId,
-  transactionIdOf,
-} from '../../../src/core/ids/index.ts';
-import type {
-  BasicOutput,
-  Block,
-  BlockPayload,
-  Ed25519Address,
-  TransactionPayload,
-} from '../../../src/core/model/index.ts';
-import { NodeStore, WriteThroughCache, type KeyValueStore } from '../../../src/core/store/index.ts';
-import { composeNode, type ComposedNode, type ComposeOptions } from '../../../src/node/compose.ts';
+import { bech32EncodeAddress } from '../../../src/core/ids/index.ts';
+import type { BasicOutput, Block, BlockPayload } from '../../../src/core/model/index.ts';
+import { LEDGER_TABLES } from '../../../src/core/ledger/index.ts';
+import { WriteThroughCache, type KeyValueStore } from '../../../src/core/store/index.ts';
+import { BlockView } from '../../../src/grpc/gen/node.ts';
+import type { TestSurface } from '../../../src/node/compose.ts';
 import { genesisFromJson, genesisToJson, type Genesis } from '../../../src/node/genesis/genesis.ts';
 import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
 import { coordinatorOf, devWalletOf, ledgerGenesisOf } from '../../../src/node/genesis/genesis-ledger.ts';
-import { loadNetwork } from '../../../src/node/genesis/network.ts';
-import { recordGenesis } from '../../../src/node/genesis/open-network.ts';
-import { CollectingLogger } from '../../../harness/node.ts';
+import { URTS_DEFAULTS } from '../../../src/node/tangle/urts.ts';
+import { startTestNode, type TestNode, type TestNodeOptions } from '../../../harness/node.ts';
+import { addressOf, type Coin } from '../support.ts';
 
 export const OTHER_SEED = new Uint8Array(32).fill(0x42);
-
-export interface Coin {
-  outputId: Uint8Array;
-  output: BasicOutput;
-}
 
 export function testGenesis(): Genesis {
   const g = devNetworkGenesis({
@@ -43,10 +27,6 @@ export function testGenesis(): Genesis {
     funds: [toHex0x(OTHER_SEED)],
   });
   return genesisFromJson(JSON.parse(JSON.stringify(genesisToJson(g))));
-}
-
-export function addressOf(seed: Uint8Array): Ed25519Address {
-  return ed25519AddressFromPublicKey(ed25519PublicKeyFromSeed(seed));
 }
 
 /** The genesis outputs: [dev wallet's, OTHER_SEED's]. */
@@ -58,90 +38,59 @@ export function walletSeed(g: Genesis): Uint8Array {
   return devWalletOf(g)!.seed;
 }
 
-export interface TestParts {
-  parts: ComposedNode;
-  logger: CollectingLogger;
-}
-
-/** Opens (first time: records the genesis) and starts a node on `kv`; its coordinator only issues when asked. */
-export async function openNode(
+/**
+ * Starts a node on `kv` (first time: records the genesis) behind a write-through cache, as `ledger-node run` does;
+ * its coordinator only issues when asked. The node leaves `kv` open on close.
+ */
+export function openNode(
   kv: KeyValueStore,
   genesis: Genesis,
-  extra: Partial<ComposeOptions> = {},
-): Promise<TestParts> {
-  const store = await NodeStore.open(new WriteThroughCache(kv, { prefixes: [1, 2], maxBytes: 4 << 20 }));
-  const network = (await loadNetwork(store)) ?? (await recordGenesis(store, genesis));
-  const logger = new CollectingLogger();
-  const coordinator = { ...coordinatorOf(genesis)!, milestoneInterval: 3600 };
-  const parts = await composeNode({ store, network, version: 't', logger, coordinator, ...extra });
-  await parts.start();
-  return { parts, logger };
+  extra: TestNodeOptions['compose'] = {},
+): Promise<TestNode> {
+  return startTestNode({
+    kv: new WriteThroughCache(kv, { prefixes: [1, 2], maxBytes: 4 << 20 }),
+    genesis,
+    tipPools: URTS_DEFAULTS,
+    compose: { coordinator: { ...coordinatorOf(genesis)!, milestoneInterval: 3600 }, ...extra },
+    start: 'all',
+  });
 }
 
-export async function submit(parts: ComposedNode, payload?: BlockPayload): Promise<Uint8Array> {
-  const parents = await parts.tips.select(Math.random);
+/** A block on tips the node selects, with `payload`. */
+export async function submit(node: Pick<TestSurface, 'service'>, payload?: BlockPayload): Promise<Uint8Array> {
+  const { tips: parents } = await node.service.getTips({ allowSemiLazy: false });
   const block: Block = { protocolVersion: 2, parents, ...(payload ? { payload } : {}), nonce: 1n };
-  return (await parts.service.submitBlock({ block: { $case: 'raw', value: encodeBlock(block) } })).blockId;
+  return (await node.service.submitBlock({ block: { $case: 'raw', value: encodeBlock(block) } })).blockId;
 }
 
 export function tagged(text: string): BlockPayload {
   return { type: 5, tag: new TextEncoder().encode('prune-test'), data: new TextEncoder().encode(text) };
 }
 
-/** A basic output of `amount` to `address`, nothing else. */
-export const basicOutput = (amount: bigint, address: Ed25519Address): BasicOutput => ({
-  type: 3,
-  amount,
-  nativeTokens: [],
-  unlockConditions: [{ type: 0, address }],
-  features: [],
-});
-
-/** Spends `coin` (owned by `seed`) into `outputs`, signed by `seed`. */
-export function spend(g: Genesis, seed: Uint8Array, coin: Coin, outputs: BasicOutput[]): TransactionPayload {
-  const essence = {
-    type: 1 as const,
-    networkId: networkIdFromName(g.protocol.networkName),
-    inputs: [
-      {
-        type: 0 as const,
-        transactionId: coin.outputId.slice(0, 32),
-        transactionOutputIndex: new DataView(coin.outputId.buffer, coin.outputId.byteOffset + 32, 2).getUint16(0, true),
-      },
-    ],
-    inputsCommitment: inputsCommitmentOf([coin.output]),
-    outputs,
-  };
-  const signature = ed25519Sign(seed, essenceHash(essence));
-  return {
-    type: 6,
-    essence,
-    unlocks: [{ type: 0, signature: { type: 0, publicKey: ed25519PublicKeyFromSeed(seed), signature } }],
-  };
-}
-
-/** Spends `coin` (owned by `seed`): `amount` to `to`, the rest back; returns the payload and the two new coins. */
-export function transfer(
-  g: Genesis,
-  seed: Uint8Array,
-  coin: Coin,
-  to: Ed25519Address,
-  amount: bigint,
-): { tx: TransactionPayload; paid: Coin; change: Coin } {
-  const outputs = [basicOutput(amount, to), basicOutput(coin.output.amount - amount, addressOf(seed))];
-  const tx = spend(g, seed, coin, outputs);
-  const id = transactionIdOf(tx);
-  return {
-    tx,
-    paid: { outputId: outputId(id, 0), output: outputs[0]! },
-    change: { outputId: outputId(id, 1), output: outputs[1]! },
-  };
-}
-
 /** `n` milestones, each after `blocks` tagged-data blocks. */
-export async function milestones(parts: ComposedNode, n: number, blocks = 3): Promise<void> {
+export async function milestones(
+  node: Pick<TestSurface, 'service' | 'coordinator'>,
+  n: number,
+  blocks = 3,
+): Promise<void> {
   for (let i = 0; i < n; i++) {
-    for (let b = 0; b < blocks; b++) await submit(parts, tagged(`m${i} b${b}`));
-    await parts.coordinator!.issue();
+    for (let b = 0; b < blocks; b++) await submit(node, tagged(`m${i} b${b}`));
+    await node.coordinator!.issue();
   }
+}
+
+/**
+ * Every unspent output's metadata JSON and the indexer's basic outputs of both wallets: what pruning must not change.
+ */
+export async function ledgerView(node: Pick<TestSurface, 'store' | 'service'>, g: Genesis): Promise<string[]> {
+  const out: string[] = [];
+  for await (const id of node.store.keys(LEDGER_TABLES.unspent))
+    out.push((await node.service.getOutputMetadata({ outputId: id, view: BlockView.BLOCK_VIEW_UNSPECIFIED })).json);
+  for (const seed of [walletSeed(g), OTHER_SEED]) {
+    const bech32 = bech32EncodeAddress(g.protocol.bech32Hrp, addressOf(seed));
+    out.push(
+      (await node.service.queryOutputs({ route: 'basic', parameters: [{ name: 'address', value: bech32 }] })).json,
+    );
+  }
+  return out;
 }

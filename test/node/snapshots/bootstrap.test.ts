@@ -25,7 +25,8 @@ function layout(g: Genesis): string {
   delete json['outputs'];
   const text = JSON.stringify(json, null, 2);
   const lines = outputs.map((o, i) => `${i === 0 ? '' : ','}\n    ${JSON.stringify(o)}`).join('');
-  return `${text.slice(0, text.lastIndexOf('}')).trimEnd()},\n  "outputs": [${lines}${outputs.length > 0 ? '\n  ' : ''}]\n}\n`;
+  const head = text.slice(0, text.lastIndexOf('}')).trimEnd();
+  return `${head},\n  "outputs": [${lines}${outputs.length > 0 ? '\n  ' : ''}]\n}\n`;
 }
 
 describe('bootstrap from a peer: flags, snapshot layout, milestone checks', () => {
@@ -70,7 +71,7 @@ describe('bootstrap from a peer: flags, snapshot layout, milestone checks', () =
     expect(other.fileHash).to.not.deep.equal(r.fileHash);
   });
 
-  it('refuses outputs out of order or twice, stray commas, a cut file, trailing data and a missing outputs line', async () => {
+  it('refuses outputs out of order or twice, stray commas, a cut file, trailing data, no outputs line', async () => {
     const lines = good.split('\n');
     const at = lines.indexOf('  "outputs": [') + 1;
     const swapped = [...lines];

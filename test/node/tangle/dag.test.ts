@@ -33,7 +33,7 @@ async function tips(node: TestNode): Promise<string[]> {
 describe('node DAG: real blocks, solidity and tips', function () {
   this.timeout(20000);
 
-  it('accepts the cone of Shimmer milestone 17339 byte for byte; with its outside parents as solid entry points all is solid', async () => {
+  it('accepts the cone of Shimmer milestone 17339 byte for byte, solid on its outside parents as SEPs', async () => {
     const cone = shimmer.milestones[0]!.coneInWhiteFlagOrder.map((e) => ({ id: e.blockId, raw: fromHex(e.bytes) }));
     const inCone = new Set(cone.map((e) => e.id));
     const outside = new Map<string, Uint8Array>();
@@ -82,7 +82,7 @@ describe('node DAG: real blocks, solidity and tips', function () {
     }
   });
 
-  it('rejects real Shimmer blocks on the dev network only for their network ID (transactions), else stores them', async () => {
+  it('on the dev network, real Shimmer blocks fail only for their network ID (transactions), else stored', async () => {
     const node = await startTestNode({ minPowScore: 1500 });
     try {
       const cone = shimmer.milestones[0]!.coneInWhiteFlagOrder.map((e) => fromHex(e.bytes));
@@ -99,7 +99,7 @@ describe('node DAG: real blocks, solidity and tips', function () {
     }
   });
 
-  it('a block with an unknown parent is stored unsolid; when the parent arrives both are solid and the child is the tip', async () => {
+  it('a block with an unknown parent is stored unsolid; with its parent both are solid, the child a tip', async () => {
     const node = await startTestNode({ minPowScore: 0 });
     try {
       const tag = (text: string, parents: Uint8Array[]): Block => ({

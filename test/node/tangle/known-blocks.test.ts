@@ -32,7 +32,7 @@ async function deleteBlocks(store: NodeStore, blocks: Uint8Array[]): Promise<voi
 const now = <T>(fn: () => Promise<T>): Promise<T> => fn();
 
 describe('KnownBlocks: the stored-block filter after pruning', () => {
-  it('is rebuilt from the kept blocks once it holds more than twice as many entries: pruned IDs leave it, kept ones answer "maybe"', async () => {
+  it('is rebuilt from the kept blocks past twice their count: pruned IDs leave, kept ones answer "maybe"', async () => {
     const store = await NodeStore.open(new MemoryKeyValueStore());
     const known = new KnownBlocks(1000);
     const old = ids(5000, 1);
@@ -54,7 +54,7 @@ describe('KnownBlocks: the stored-block filter after pruning', () => {
     expect(await known.afterPrune(store, now)).to.equal(false);
   });
 
-  it('keeps every block stored while it rebuilds: the ones in the snapshot and the ones added after the hold', async () => {
+  it('keeps every block stored while it rebuilds: those in the snapshot and those added after the hold', async () => {
     const store = await NodeStore.open(new MemoryKeyValueStore());
     const known = new KnownBlocks(100);
     const first = ids(3000, 3);

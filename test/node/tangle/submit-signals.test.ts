@@ -27,6 +27,7 @@ describe('node: submissions and the lifetime signal', () => {
   it('leaves no listener on the lifetime signal, with and without a call signal', async () => {
     const n = await startTestNode();
     try {
+      // the client submissions' own lifetime signal, inside the part: what the test counts listeners on
       const lifetime = (n.parts.submissions as unknown as { lifetime: AbortController }).lifetime.signal;
       const before = attached(lifetime);
       for (let i = 0; i < 200; i++) {

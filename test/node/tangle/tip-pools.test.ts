@@ -14,15 +14,14 @@ import {
   type BatchOp,
   type WriteOptions,
 } from '../../../src/core/store/index.ts';
-import { composeNode, type ComposedNode } from '../../../src/node/compose.ts';
 import { ZERO_BLOCK_ID } from '../../../src/node/genesis/genesis.ts';
 import { devNetworkGenesis } from '../../../src/node/genesis/dev-genesis.ts';
 import { coordinatorOf } from '../../../src/node/genesis/genesis-ledger.ts';
-import { recordGenesis } from '../../../src/node/genesis/open-network.ts';
 import { ConeRoots } from '../../../src/node/tangle/cone-roots.ts';
 import { MAX_POOL_TIPS, TipSelector, URTS_DEFAULTS } from '../../../src/node/tangle/urts.ts';
 import type { ProtocolState } from '../../../src/node/ledger/protocol-state.ts';
-import { CollectingLogger } from '../../../harness/node.ts';
+import { startTestNode, type TestNode } from '../../../harness/node.ts';
+import { tagged } from '../ledger/support.ts';
 
 /** A memory store that counts durable writes. */
 class CountingKv extends MemoryKeyValueStore {
@@ -33,43 +32,33 @@ class CountingKv extends MemoryKeyValueStore {
   }
 }
 
-const tagged = (parents: Uint8Array[], tag: string): Block => ({
-  protocolVersion: 2,
-  parents: [...parents].sort((a, b) => (toHex(a) < toHex(b) ? -1 : 1)),
-  payload: { type: 5, tag: new TextEncoder().encode(tag), data: new Uint8Array(0) },
-  nonce: 1n,
-});
-
 describe('node: tip pools, cone root indexes, group commit', function () {
   this.timeout(30000);
-  let parts: ComposedNode;
+  /** The node; the test exercises its tip selector and intake themselves (`parts`), the rest through `testing`. */
+  let node: TestNode;
   let kv: CountingKv;
   let clock: number;
 
   beforeEach(async () => {
     kv = new CountingKv();
-    const store = await NodeStore.open(kv);
     const genesis = devNetworkGenesis({ minPowScore: 0, timestamp: Math.floor(Date.now() / 1000) - 10 });
-    const network = await recordGenesis(store, genesis);
     clock = 1_000_000;
-    parts = await composeNode({
-      store,
-      network,
-      version: 't',
-      logger: new CollectingLogger(),
-      coordinator: coordinatorOf(genesis)!,
-      now: () => clock,
+    node = await startTestNode({
+      kv,
+      genesis,
+      tipPools: URTS_DEFAULTS,
+      compose: { coordinator: coordinatorOf(genesis)!, now: () => clock },
+      start: 'milestones',
     });
-    await parts.milestones.start();
   });
   afterEach(async () => {
-    await parts.stop();
-    await parts.store.close();
+    await node.close();
+    await kv.close();
   });
 
   const submit = async (block: Block): Promise<Uint8Array> =>
-    (await parts.intake.accept({ block }, { kind: 'client' })).blockId;
-  const pool = (): string[] => parts.tips.pools().nonLazy.map(toHex0x).sort();
+    (await node.parts.intake.accept({ block }, { kind: 'client' })).blockId;
+  const pool = (): string[] => node.parts.tips.pools().nonLazy.map(toHex0x).sort();
 
   it("a parent stays a tip until its 30th child (Hornet's maxChildren), or 3 s after its first child", async () => {
     const children: Uint8Array[] = [];
@@ -87,56 +76,57 @@ describe('node: tip pools, cone root indexes, group commit', function () {
     expect(pool()).to.not.include(toHex0x(parent));
   });
 
-  it('beyond the tips limit a parent leaves at its first child; selection cost does not grow with the pool', async () => {
+  it('beyond the tips limit a parent leaves at its first child; selecting costs the same in any pool', async () => {
     const many: Uint8Array[] = [];
     for (let i = 0; i < URTS_DEFAULTS.nonLazy.tipsLimit + 5; i++)
       many.push(await submit(tagged([ZERO_BLOCK_ID], `t${i}`)));
-    expect(parts.tips.size.nonLazy).to.be.greaterThan(URTS_DEFAULTS.nonLazy.tipsLimit);
+    expect(node.parts.tips.size.nonLazy).to.be.greaterThan(URTS_DEFAULTS.nonLazy.tipsLimit);
     await submit(tagged([many[0]!], 'child of a crowded pool'));
     expect(pool()).to.not.include(toHex0x(many[0]!));
     // Selecting reads nothing from the store: the pools are in memory.
     const reads = { n: 0 };
-    const get = parts.store.get.bind(parts.store);
-    parts.store.get = ((...args: Parameters<typeof get>) => {
+    const get = node.testing.store.get.bind(node.testing.store);
+    node.testing.store.get = ((...args: Parameters<typeof get>) => {
       reads.n++;
       return get(...args);
     }) as typeof get;
-    for (let i = 0; i < 100; i++) expect(await parts.tips.select()).to.have.length(4);
-    parts.store.get = get;
+    for (let i = 0; i < 100; i++) expect(await node.parts.tips.select()).to.have.length(4);
+    node.testing.store.get = get;
     expect(reads.n).to.equal(0);
   });
 
   it('cone root indexes are stored with each solid block and brought up to date by a confirmation', async () => {
     const a = await submit(tagged([ZERO_BLOCK_ID], 'a'));
     const b = await submit(tagged([a], 'b'));
-    expect((await parts.store.getBlockMetadata(b))!.coneRoots).to.deep.equal({ ycri: 0, ocri: 0, ci: 0 });
-    await parts.coordinator!.issue(); // references a and b
+    expect((await node.testing.store.getBlockMetadata(b))!.coneRoots).to.deep.equal({ ycri: 0, ocri: 0, ci: 0 });
+    await node.testing.coordinator!.issue(); // references a and b
     const c = await submit(tagged([ZERO_BLOCK_ID], 'c, outside milestone 1'));
     const d = await submit(tagged([b, c], 'd'));
-    expect((await parts.store.getBlockMetadata(d))!.coneRoots).to.deep.equal({ ycri: 1, ocri: 0, ci: 1 });
-    await parts.coordinator!.issue(); // references c and d (and milestone 1's block)
+    expect((await node.testing.store.getBlockMetadata(d))!.coneRoots).to.deep.equal({ ycri: 1, ocri: 0, ci: 1 });
+    await node.testing.coordinator!.issue(); // references c and d (and milestone 1's block)
     const e = await submit(tagged([d], 'e'));
     const f = await submit(tagged([a, e], 'f'));
-    expect((await parts.store.getBlockMetadata(f))!.coneRoots).to.deep.equal({ ycri: 2, ocri: 1, ci: 2 });
+    expect((await node.testing.store.getBlockMetadata(f))!.coneRoots).to.deep.equal({ ycri: 2, ocri: 1, ci: 2 });
     // A block the next milestone leaves out (more childless tips than its checkpoints reach: the newest wait for the
     // next milestone): its stored values are brought up to the new confirmed index by that confirmation.
     let left: Uint8Array = ZERO_BLOCK_ID;
     for (let i = 0; i < 160; i++) left = await submit(tagged([ZERO_BLOCK_ID], `childless ${i}`));
-    await parts.coordinator!.issue();
-    const md = (await parts.store.getBlockMetadata(left))!;
+    await node.testing.coordinator!.issue();
+    const md = (await node.testing.store.getBlockMetadata(left))!;
     expect(md.referenced).to.equal(undefined);
     expect(md.coneRoots).to.deep.equal({ ycri: 0, ocri: 0, ci: 3 });
-    expect((await parts.store.getBlockMetadata(f))!.referenced?.milestoneIndex).to.equal(3); // an older childless tip
+    // an older childless tip
+    expect((await node.testing.store.getBlockMetadata(f))!.referenced?.milestoneIndex).to.equal(3);
     const g = await submit(tagged([left, f], 'g'));
-    expect((await parts.store.getBlockMetadata(g))!.coneRoots).to.deep.equal({ ycri: 3, ocri: 0, ci: 3 });
+    expect((await node.testing.store.getBlockMetadata(g))!.coneRoots).to.deep.equal({ ycri: 3, ocri: 0, ci: 3 });
     // A store without the kept values (an older layout, or a crash before they were written) gets the same by a walk.
     const bare = await NodeStore.open(new MemoryKeyValueStore());
     const copy = bare.batch();
-    for await (const [k, v] of parts.store.entries(TABLES.blocks)) copy.put(TABLES.blocks, k, v);
-    for await (const [k, v] of parts.store.entries(TABLES.blockMetadata))
+    for await (const [k, v] of node.testing.store.entries(TABLES.blocks)) copy.put(TABLES.blocks, k, v);
+    for await (const [k, v] of node.testing.store.entries(TABLES.blockMetadata))
       copy.put(TABLES.blockMetadata, k, { ...v, coneRoots: undefined });
     await copy.commit();
-    const walk = new ConeRoots(bare, parts.network, parts.protocol);
+    const walk = new ConeRoots(bare, node.testing.network, node.testing.protocol);
     expect(await walk.get(g)).to.deep.equal({ ycri: 3, ocri: 0 });
     expect(await walk.get(left)).to.deep.equal({ ycri: 0, ocri: 0 });
   });
@@ -149,22 +139,22 @@ describe('node: tip pools, cone root indexes, group commit', function () {
     expect(writes).to.be.lessThan(20);
     for (const [i, id] of ids.entries()) {
       expect(toHex(id)).to.equal(toHex(blockIdOf(encodeBlock(blocks[i]!))));
-      expect(await parts.store.hasBlock(id)).to.equal(true);
+      expect(await node.testing.store.hasBlock(id)).to.equal(true);
     }
     // Blocks of one group that depend on each other: the child arrives first, its parent later in the same group.
     const parent = tagged([ZERO_BLOCK_ID], 'late parent');
     const parentId = blockIdOf(encodeBlock(parent));
     const child = tagged([parentId], 'early child');
     const [childResult, parentResult] = await Promise.all([
-      parts.intake.accept({ block: child }, { kind: 'client' }),
-      parts.intake.accept({ block: parent }, { kind: 'client' }),
+      node.parts.intake.accept({ block: child }, { kind: 'client' }),
+      node.parts.intake.accept({ block: parent }, { kind: 'client' }),
     ]);
     expect([childResult.result.solid, parentResult.result.solid, parentResult.result.solidified]).to.deep.equal([
       false,
       true,
       1,
     ]);
-    expect((await parts.store.getBlockMetadata(childResult.blockId))!.solid).to.equal(true);
+    expect((await node.testing.store.getBlockMetadata(childResult.blockId))!.solid).to.equal(true);
   });
 });
 
@@ -188,7 +178,7 @@ describe('node: tip pools, memory bounds', () => {
     expect(tips.agingEntries).to.be.at.most(2048);
   });
 
-  it('while no milestone confirms, a pool keeps at most MAX_POOL_TIPS tips nobody approves: the first to join leave', () => {
+  it('while no milestone confirms, a pool keeps at most MAX_POOL_TIPS unapproved tips: the first in leave', () => {
     const roots = { cmi: 10 };
     const protocol = { current: { belowMaxDepth: 15 } } as unknown as ProtocolState;
     const tips = new TipSelector(undefined as never, protocol, roots as unknown as ConeRoots, () => 1_000_000);

@@ -23,6 +23,7 @@ import {
   USER,
   WALLET,
 } from '../../../harness/fixtures/v3.ts';
+import { rejection } from './support.ts';
 
 const NOW_MS = (GENESIS_TIME + 1000) * 1000;
 
@@ -31,15 +32,6 @@ async function open(g: GenesisV3, kv = new MemoryKeyValueStore()) {
   await V3Engine.create(store, g);
   const engine = (await V3Engine.open(store, { now: () => NOW_MS }))!;
   return { store, engine, kv };
-}
-
-async function rejection(p: Promise<unknown>): Promise<Error & { code?: string }> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error;
-  }
-  return expect.fail('expected a rejection');
 }
 
 describe('v3 engine', () => {
@@ -96,7 +88,7 @@ describe('v3 engine', () => {
     expect(() => genesisV3FromJson(wrongSeed)).to.throw(/not one of the account's blockIssuerKeys/);
   });
 
-  it('one seat: a transaction block is accepted by the first validation round and confirmed by the second', async () => {
+  it('one seat: a transaction block is accepted by the first validation round, confirmed by the second', async () => {
     const tx = spend(1001);
     const id = await engine.submit({ raw: block({ time: slotStartNs(params(), 1001), payload: tx }) });
     expect(await state(id)).to.equal('pending');
@@ -133,7 +125,7 @@ describe('v3 engine', () => {
     expect(toHex0x(await again.blockBytes(id))).to.equal(toHex0x(bytes));
   });
 
-  it('two attachments in different slots confirmed together: the lower slot wins, whatever the submission order', async () => {
+  it('two attachments in different slots confirmed together: the lower slot wins, in any order', async () => {
     const tx = spend(1001);
     const late = await engine.submit({ raw: block({ time: slotStartNs(params(), 1003), payload: tx }) });
     const early = await engine.submit({ raw: block({ time: slotStartNs(params(), 1002), payload: tx }) });
@@ -143,7 +135,7 @@ describe('v3 engine', () => {
     expect(toHex0x(engine.includedBlockId(txIdOf(tx)))).to.equal(toHex0x(early));
   });
 
-  it('the answer never changes: a lower-slot attachment confirmed later does not replace the included block', async () => {
+  it('the answer never changes: a lower-slot attachment confirmed later does not replace it', async () => {
     const tx = spend(1001);
     const first = await engine.submit({ raw: block({ time: slotStartNs(params(), 1005), payload: tx }) });
     await engine.issueValidationBlocks();
@@ -159,7 +151,7 @@ describe('v3 engine', () => {
     expect(toHex0x(engine.includedBlockId(txIdOf(tx)))).to.equal(toHex0x(first));
   });
 
-  it('a double spend: the later conflicting transaction fails and is never included; a third is refused at once', async () => {
+  it('a double spend: the later conflicting one fails and is never included; a third is refused at once', async () => {
     const a = spend(1001, 0, [basic(1_000_000_000n, key(71))]);
     const b = spend(1001, 0, [basic(1_000_000_000n, key(72))]);
     const idA = await engine.submit({ raw: block({ time: slotStartNs(params(), 1001), payload: a }) });
@@ -335,7 +327,7 @@ describe('v3 engine', () => {
     }
   });
 
-  it('three seats: acceptance and confirmation need more than two thirds; without seeds the node does not validate', async () => {
+  it('three seats: acceptance and confirmation need over 2/3; without seeds the node does not validate', async () => {
     const g3 = testGenesisV3({ seats: 3 });
     const n = await open(g3);
     try {

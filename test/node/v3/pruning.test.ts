@@ -1,164 +1,30 @@
 /**
- * Pruning of the v3 data by time (src/node/v3/pruning.ts, docs/decisions.md §27). The engine over a memory store:
- * confirmed blocks of the slots before the boundary go with their attachments, the records of the transactions they
- * included and the outputs those spent; newer and unconfirmed blocks, unspent outputs and Mana stay; reads of pruned
- * data answer NOT_FOUND saying so; a block naming a pruned parent is refused naming the pruning; new blocks attach and
- * confirm afterwards; a store of the older layout gets its slot index on open; a run interrupted after k batches is
- * finished by the next one. Then a composed node: a v2 prune prunes the v3 data older than the pruning index's
- * milestone, `tool check` accepts the store, and a start finishes an interrupted v3 run.
+ * Pruning of the v3 data by time (src/node/v3/pruning.ts, docs/decisions.md §27), the engine over a memory store
+ * (support.ts): confirmed blocks of the slots before the boundary go with their attachments, the records of the
+ * transactions they included and the outputs those spent; newer and unconfirmed blocks, unspent outputs and Mana stay;
+ * reads of pruned data answer NOT_FOUND saying so; a block naming a pruned parent is refused naming the pruning; new
+ * blocks attach and confirm afterwards; a store of the older layout gets its slot index on open; a run interrupted
+ * after k batches is finished by the next one. The node's part is pruning-node.test.ts.
  */
 import { expect } from 'chai';
 import { toHex0x } from '../../../src/core/bytes.ts';
 import { ProtocolError } from '../../../src/core/errors.ts';
-import { MemoryKeyValueStore, NodeStore, TABLES } from '../../../src/core/store/index.ts';
-import { idWithSlot, outputIdV3, slotFromTime, type SignedTransactionPayloadV3 } from '../../../src/core/v3/index.ts';
-import { BlockView } from '../../../src/grpc/gen/node.ts';
-import { checkStore } from '../../../src/node/check/consistency.ts';
-import type { ComposedNode } from '../../../src/node/compose.ts';
+import { TABLES } from '../../../src/core/store/index.ts';
+import { idWithSlot, outputIdV3, type SignedTransactionPayloadV3 } from '../../../src/core/v3/index.ts';
 import { NodeError } from '../../../src/node/support/errors.ts';
 import { V3Parking, type ParkingRequests } from '../../../src/node/peering/v3-parking.ts';
 import type { PeeringContext } from '../../../src/node/peering/context.ts';
 import type { Peer } from '../../../src/node/peering/peers.ts';
-import { V3Engine, type V3PruneTarget } from '../../../src/node/v3/engine.ts';
-import { devProtocolParametersV3, genesisBlockIdV3, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
 import { ensureSlotIndex, readPruningV3, V3_META_SLOT_INDEX } from '../../../src/node/v3/pruning.ts';
-import { V3_TABLES, type BlockStateRecord, type SlotBlockKey } from '../../../src/node/v3/tables.ts';
-import { milestones, openNode, testGenesis } from '../pruning/support.ts';
-import {
-  basic,
-  basicBlock,
-  genesisOutputId,
-  GENESIS_TIME,
-  inputOf,
-  key,
-  signedTx,
-  slotStartNs,
-  testGenesisV3,
-  txIdOf,
-  USER,
-  WALLET,
-} from '../../../harness/fixtures/v3.ts';
-
-/** The boundary of the engine tests: milestone 7's timestamp lies in slot 1050. */
-const S = 1050;
-const TARGET: V3PruneTarget = { milestoneIndex: 7, timestamp: GENESIS_TIME + S - 1 };
-
-async function failure(p: Promise<unknown>): Promise<Error & { code?: string }> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error & { code?: string };
-  }
-  return expect.fail('expected a rejection');
-}
-
-async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of it) out.push(x);
-  return out;
-}
-
-/** What a finished prune to `slot` must not leave behind; also the consistency of what it kept. */
-async function leftovers(store: NodeStore, slot: number, genesisBlockId: Uint8Array): Promise<string[]> {
-  const out: string[] = [];
-  const states = new Map<string, BlockStateRecord>();
-  for await (const [id, r] of store.entries(V3_TABLES.blockState)) {
-    states.set(toHex0x(id), r);
-    if (r.confirmed && r.slot < slot) out.push(`blockState: confirmed block ${toHex0x(id)} of slot ${r.slot} is kept`);
-    if (r.orphaned && r.slot < slot) out.push(`blockState: orphaned block ${toHex0x(id)} of slot ${r.slot} is kept`);
-  }
-  let indexed = 0;
-  for await (const k of store.keys(V3_TABLES.slotBlocks)) {
-    indexed++;
-    const r = states.get(toHex0x(k.blockId));
-    if (r?.slot !== k.slot)
-      out.push(`slotBlocks: ${toHex0x(k.blockId)} at slot ${k.slot}, its state ${r ? `at ${r.slot}` : 'is gone'}`);
-  }
-  if (indexed !== states.size) out.push(`slotBlocks: ${indexed} entries for ${states.size} block states`);
-  for await (const id of store.keys(TABLES.blocks))
-    if (id.length === 36 && !states.has(toHex0x(id))) out.push(`blocks: v3 block ${toHex0x(id)} without a state`);
-  for await (const id of store.keys(V3_TABLES.tips))
-    if (!states.has(toHex0x(id)) && toHex0x(id) !== toHex0x(genesisBlockId))
-      out.push(`tips: ${toHex0x(id)} without a state`);
-  for await (const [tx, b] of store.keys(TABLES.transactionBlocks))
-    if (b.length === 36 && !states.has(toHex0x(b)))
-      out.push(`transactionBlocks: ${toHex0x(tx)} -> pruned block ${toHex0x(b)}`);
-  const txs = new Set<string>();
-  for await (const [id, r] of store.entries(V3_TABLES.transactions)) {
-    txs.add(toHex0x(id));
-    if (r.includedBlockId !== undefined && !states.has(r.includedBlockId))
-      out.push(`transactions: ${toHex0x(id)} names pruned included block ${r.includedBlockId}`);
-  }
-  for await (const [id, r] of store.entries(V3_TABLES.outputs))
-    if (r.spentBy !== undefined && !txs.has(r.spentBy))
-      out.push(`outputs: ${toHex0x(id)} spent by pruned transaction ${r.spentBy} is kept`);
-  return out;
-}
-
-/** An engine over a memory store with a clock the test sets, reopened over the same store as after a restart. */
-class Harness {
-  readonly g: GenesisV3 = testGenesisV3();
-  readonly kv = new MemoryKeyValueStore();
-  store!: NodeStore;
-  engine!: V3Engine;
-  nowMs = 0;
-
-  async open(): Promise<this> {
-    if (this.engine) await this.engine.idle();
-    this.store ??= await NodeStore.open(this.kv);
-    await V3Engine.create(this.store, this.g);
-    this.engine = (await V3Engine.open(this.store, { now: () => this.nowMs }))!;
-    return this;
-  }
-
-  /** The clock in slot `slot`. */
-  at(slot: number): void {
-    this.nowMs = Number(slotStartNs(this.engine.params, slot) / 1_000_000n) + 100;
-  }
-
-  bytes(o: { slot: number; parents?: Uint8Array[]; payload?: SignedTransactionPayloadV3 }): Uint8Array {
-    const e = this.engine;
-    return basicBlock(e.params, {
-      issuer: USER,
-      parents: o.parents ?? e.selectTips(),
-      issuingTime: slotStartNs(e.params, o.slot),
-      commitmentId: e.commitmentIdForSlot(o.slot),
-      ...(o.payload ? { payload: o.payload } : {}),
-    });
-  }
-
-  /** Builds the block after the engine committed up to the clock (as a client reading the issuance route). */
-  async submit(o: { slot: number; parents?: Uint8Array[]; payload?: SignedTransactionPayloadV3 }): Promise<Uint8Array> {
-    return this.engine.submit({ raw: await this.engine.read(() => this.bytes(o)) });
-  }
-
-  /** Two validation rounds: everything submitted before is confirmed. */
-  async confirm(): Promise<Uint8Array[]> {
-    return [...(await this.engine.issueValidationBlocks()), ...(await this.engine.issueValidationBlocks())];
-  }
-
-  spend(outputId: Uint8Array, owner: ReturnType<typeof key>, slot: number, to = key(70)): SignedTransactionPayloadV3 {
-    return signedTx(
-      { creationSlot: slot, inputs: [inputOf(outputId)], outputs: [basic(1_000_000_000n, to)] },
-      owner,
-      this.engine.params,
-    );
-  }
-
-  async state(id: Uint8Array): Promise<string> {
-    return (await this.engine.blockMetadata(id)).blockState;
-  }
-
-  leftovers(slot = S): Promise<string[]> {
-    return leftovers(this.store, slot, this.engine.genesisBlockId);
-  }
-}
+import { V3_TABLES, type SlotBlockKey } from '../../../src/node/v3/tables.ts';
+import { genesisOutputId, GENESIS_TIME, key, txIdOf, WALLET } from '../../../harness/fixtures/v3.ts';
+import { collect, EngineHarness, rejection, S, TARGET } from './support.ts';
 
 describe('v3 pruning by time (engine)', function () {
   this.timeout(60_000);
 
   describe('a prune past old confirmed blocks', () => {
-    const h = new Harness();
+    const h = new EngineHarness();
     let tx1: SignedTransactionPayloadV3;
     let tx2: SignedTransactionPayloadV3;
     let old: Uint8Array[];
@@ -225,21 +91,23 @@ describe('v3 pruning by time (engine)', function () {
       expect(await store.getBlock(pending)).to.equal(undefined);
     });
 
-    it('reads of pruned data answer NOT_FOUND saying they may have been pruned; kept data answers as before', async () => {
+    it('reads of pruned data answer NOT_FOUND saying they may be pruned; kept data answers as before', async () => {
       const { engine } = h;
-      const note =
-        /\(unknown, or pruned: this node keeps no confirmed v3 block of a slot before 1050, the slot of milestone 7, its pruning index\)$/;
+      const note = new RegExp(
+        String.raw`\(unknown, or pruned: this node keeps no confirmed v3 block of a slot before 1050, ` +
+          String.raw`the slot of milestone 7, its pruning index\)$`,
+      );
       for (const read of [
         engine.blockBytes(b1),
         engine.blockMetadata(b1),
         engine.read(() => engine.includedBlockId(txIdOf(tx1))),
       ]) {
-        const e = await failure(read);
+        const e = await rejection(read);
         expect(e).to.be.instanceOf(NodeError);
         expect(e.code).to.equal('NOT_FOUND');
         expect(e.message).to.match(note);
       }
-      expect((await failure(engine.blockBytes(idWithSlot(new Uint8Array(32).fill(9), 1200)))).message).to.equal(
+      expect((await rejection(engine.blockBytes(idWithSlot(new Uint8Array(32).fill(9), 1200)))).message).to.equal(
         `block not found: ${toHex0x(idWithSlot(new Uint8Array(32).fill(9), 1200))}`,
       );
       expect(engine.transactionState(txIdOf(tx1))).to.equal(undefined);
@@ -251,26 +119,27 @@ describe('v3 pruning by time (engine)', function () {
       });
     });
 
-    it('forgets the pruned blocks in memory: never offered as parents; a block naming one is refused naming the pruning', async () => {
+    it('forgets pruned blocks in memory: never parents; a block naming one is refused naming the pruning', async () => {
       const { engine } = h;
       expect(engine.blocksInMemory).to.equal(kept.length);
       const tips = engine.selectTips().map(toHex0x);
       for (const id of [...old, pending]) expect(tips).to.not.include(toHex0x(id));
       h.at(1101);
-      const e = await failure(h.submit({ slot: 1101, parents: [b1] }));
+      const e = await rejection(h.submit({ slot: 1101, parents: [b1] }));
       expect(e).to.be.instanceOf(ProtocolError);
       expect(e.code).to.equal('INVALID_FIELD');
       expect(e.message).to.equal(
-        `Cannot accept block: parent ${toHex0x(b1)} is not kept: its slot 1001 is before slot 1050, up to which this node pruned its confirmed v3 blocks (milestone 7, its pruning index)`,
+        `Cannot accept block: parent ${toHex0x(b1)} is not kept: its slot 1001 is before slot 1050, ` +
+          'up to which this node pruned its confirmed v3 blocks (milestone 7, its pruning index)',
       );
       // a transaction spending an output pruned with its spender is refused by the ledger, not a crash
-      const again = await failure(
+      const again = await rejection(
         h.submit({ slot: 1101, payload: h.spend(genesisOutputId(h.g, 0), WALLET, 1101, key(72)) }),
       );
       expect(again.message).to.match(/is not an output of the confirmed ledger/);
     });
 
-    it('attaches and confirms new blocks afterwards, spending an output of a pruned transaction; none joins old slots', async () => {
+    it("attaches, confirms new blocks spending a pruned transaction's output; none joins old slots", async () => {
       const { engine } = h;
       h.at(1102);
       const tx3 = h.spend(x, key(70), 1102, key(71));
@@ -280,7 +149,7 @@ describe('v3 pruning by time (engine)', function () {
       expect(toHex0x(engine.includedBlockId(txIdOf(tx3)))).to.equal(toHex0x(n2));
       expect(engine.output(x)).to.deep.include({ spent: true });
       // a block of a committed slot is refused: nothing can join the slots before the boundary
-      expect((await failure(h.submit({ slot: 1040, parents: [n2] }))).message).to.match(
+      expect((await rejection(h.submit({ slot: 1040, parents: [n2] }))).message).to.match(
         /slot 1040 is already committed/,
       );
       expect(await h.leftovers()).to.deep.equal([]);
@@ -290,10 +159,10 @@ describe('v3 pruning by time (engine)', function () {
     it('a restart loads the pruned store and answers the same', async () => {
       await h.open();
       const { engine } = h;
-      expect((await failure(engine.blockMetadata(b1))).message).to.match(/or pruned: .* before 1050/);
+      expect((await rejection(engine.blockMetadata(b1))).message).to.match(/or pruned: .* before 1050/);
       expect(await h.state(n1)).to.equal('confirmed');
       expect(engine.output(x)).to.deep.include({ spent: true });
-      expect((await failure(h.submit({ slot: 1103, parents: [b1] }))).message).to.match(
+      expect((await rejection(h.submit({ slot: 1103, parents: [b1] }))).message).to.match(
         /is not kept: its slot 1001 is before slot 1050/,
       );
       h.at(1103);
@@ -302,7 +171,7 @@ describe('v3 pruning by time (engine)', function () {
       expect(await h.state(n3)).to.equal('confirmed');
     });
 
-    it("a peer's block naming a pruned parent is dropped: the parent is not requested, the sender not blamed", async () => {
+    it("a peer's block naming a pruned parent is dropped: parent not requested, sender not blamed", async () => {
       const { engine, store } = h;
       const requested: Uint8Array[] = [];
       let failed = 0;
@@ -336,7 +205,7 @@ describe('v3 pruning by time (engine)', function () {
 
   describe('a store of the older layout (no slot index)', () => {
     it('gets its slot index on open, in bounded batches, then prunes', async () => {
-      const h = await new Harness().open();
+      const h = await new EngineHarness().open();
       h.at(1010);
       let parent = h.engine.genesisBlockId;
       for (let slot = 1001; slot <= 1005; slot++) parent = await h.submit({ slot, parents: [parent] });
@@ -369,7 +238,7 @@ describe('v3 pruning by time (engine)', function () {
 
   describe('a prune interrupted after k batches', () => {
     it('leaves a consistent store, and the next run finishes it with nothing left behind', async () => {
-      const h = await new Harness().open();
+      const h = await new EngineHarness().open();
       h.at(1010); // slot 1001 not committed yet; blocks up to slot 1012 are at most 2 s ahead
       const tx1 = h.spend(genesisOutputId(h.g, 0), WALLET, 1001);
       let parent = await h.submit({ slot: 1001, parents: [h.engine.genesisBlockId], payload: tx1 });
@@ -383,7 +252,7 @@ describe('v3 pruning by time (engine)', function () {
 
       const crash = new Error('simulated crash');
       const seen: number[] = [];
-      const e = await failure(
+      const e = await rejection(
         h.engine.prune(TARGET, {
           batch: 3,
           afterBatch: (p) => {
@@ -398,7 +267,7 @@ describe('v3 pruning by time (engine)', function () {
       const left = await h.leftovers();
       expect(left).to.have.length(14 - 6);
       expect(left.every((l) => l.startsWith('blockState: confirmed block'))).to.equal(true);
-      expect((await failure(h.engine.blockBytes(first))).message).to.match(/or pruned/);
+      expect((await rejection(h.engine.blockBytes(first))).message).to.match(/or pruned/);
 
       // the next run, after a restart and asked for an earlier milestone, finishes the recorded one
       await h.open();
@@ -406,155 +275,13 @@ describe('v3 pruning by time (engine)', function () {
       expect(p).to.deep.include({ slot: S, blocks: 8 });
       expect(await h.leftovers()).to.deep.equal([]);
       expect(await readPruningV3(h.store)).to.deep.equal({ slot: S, milestoneIndex: 7 });
-      expect((await failure(h.engine.read(() => h.engine.includedBlockId(txIdOf(tx1))))).message).to.match(/or pruned/);
+      expect((await rejection(h.engine.read(() => h.engine.includedBlockId(txIdOf(tx1))))).message).to.match(
+        /or pruned/,
+      );
       h.at(1101);
       const n2 = await h.submit({ slot: 1101 });
       await h.confirm();
       expect(await h.state(n2)).to.equal('confirmed');
     });
-  });
-});
-
-describe('v3 pruning by time (node)', function () {
-  this.timeout(60_000);
-
-  it('a v2 prune prunes the v3 data older than its milestone; tool check accepts the store; a start finishes an interrupted v3 run', async () => {
-    const kv = new MemoryKeyValueStore();
-    const g = testGenesis();
-    const t0 = Math.floor(Date.now() / 1000) - 3600;
-    g.v3 = testGenesisV3({ params: devProtocolParametersV3(t0) });
-    const params = g.v3.protocolParameters;
-    // one clock for the whole node (milestone timestamps, v3 commitments), set by the test: v3 blocks can only be
-    // issued near the clock (slot commitments), so the test moves the clock instead of back-dating blocks
-    let nowMs = 0;
-    const at = (slot: number): void => {
-      nowMs = Number(slotStartNs(params, slot) / 1_000_000n) + 100;
-    };
-    at(100);
-    let { parts } = await openNode(kv, g, { validationInterval: 0, now: () => nowMs });
-    const nowNs = (): bigint => BigInt(nowMs) * 1_000_000n;
-    const submit = async (
-      p: ComposedNode,
-      o: { time?: bigint; parents?: Uint8Array[]; payload?: SignedTransactionPayloadV3 },
-    ): Promise<Uint8Array> => {
-      const time = o.time ?? nowNs();
-      const raw = await p.v3!.read(() =>
-        basicBlock(params, {
-          issuer: USER,
-          parents: o.parents ?? p.v3!.selectTips(),
-          issuingTime: time,
-          commitmentId: p.v3!.commitmentIdForSlot(slotFromTime(time, params)),
-          ...(o.payload ? { payload: o.payload } : {}),
-        }),
-      );
-      return (await p.service.submitBlockV3({ block: { $case: 'raw', value: raw } })).blockId;
-    };
-    const confirm = async (p: ComposedNode): Promise<void> => {
-      await p.v3!.issueValidationBlocks();
-      await p.v3!.issueValidationBlocks();
-    };
-    const state = async (p: ComposedNode, id: Uint8Array): Promise<string> =>
-      JSON.parse((await p.service.getBlockMetadataV3({ blockId: id, view: 0 })).json).blockState;
-    const genesisId = genesisBlockIdV3(params);
-    const crash = new Error('simulated crash');
-    const interrupted = (p: ComposedNode, m: { index: number; timestamp: number }): Promise<unknown> =>
-      failure(
-        p.v3!.prune(
-          { milestoneIndex: m.index, timestamp: m.timestamp },
-          {
-            batch: 1,
-            afterBatch: () => {
-              throw crash;
-            },
-          },
-        ),
-      );
-    try {
-      // old v3 blocks (slots 100-101), confirmed; milestones at slot 200; newer v3 blocks at slot 320, confirmed
-      const tx1 = signedTx(
-        { creationSlot: 100, inputs: [inputOf(genesisOutputId(g.v3, 0))], outputs: [basic(1_000_000_000n, key(70))] },
-        WALLET,
-        params,
-      );
-      const b1 = await submit(parts, { parents: [genesisId], payload: tx1 });
-      const b2 = await submit(parts, { time: slotStartNs(params, 101), parents: [b1] });
-      await confirm(parts);
-      at(200);
-      await milestones(parts, 25, 1);
-      const P = parts.pruner.maxIndex()!;
-      const milestoneP = (await parts.store.milestone(P))!;
-      const boundary = milestoneP.timestamp - t0 + 1; // genesis slot 0, one-second slots
-      expect(boundary).to.be.within(200, 230); // milestone timestamps: max(clock, previous + 1 s)
-      at(320);
-      const tx2 = signedTx(
-        { creationSlot: 100, inputs: [inputOf(genesisOutputId(g.v3, 1))], outputs: [basic(1_000_000_000n, key(70))] },
-        WALLET,
-        params,
-      );
-      const n1 = await submit(parts, { payload: tx2 });
-      await confirm(parts);
-      expect(await state(parts, n1)).to.equal('confirmed');
-      expect(await leftovers(parts.store, boundary, genesisId)).to.have.length.above(0);
-
-      // a v3 run interrupted after its first batch; the v2 prune after it finishes it
-      expect(await interrupted(parts, { index: P, timestamp: milestoneP.timestamp })).to.equal(crash);
-      expect(await parts.pruner.prune({ index: P })).to.equal(P);
-      expect(parts.v3!.pruned).to.deep.equal({ slot: boundary, milestoneIndex: P });
-      expect(await leftovers(parts.store, boundary, genesisId)).to.deep.equal([]);
-      expect(await parts.store.getBlock(b2)).to.equal(undefined);
-      expect(await state(parts, n1)).to.equal('confirmed');
-      const included = await failure(
-        parts.service.getIncludedBlockV3({ transactionId: txIdOf(tx1), view: BlockView.BLOCK_VIEW_RAW }),
-      );
-      expect(included).to.include({ code: 'NOT_FOUND' });
-      expect(included.message).to.match(
-        new RegExp(
-          `transaction not included: .* \\(unknown, or pruned: this node keeps no confirmed v3 block of a slot before ${boundary}, the slot of milestone ${P}, its pruning index\\)`,
-        ),
-      );
-      expect(
-        (await failure(parts.service.getBlockV3({ blockId: b1, view: BlockView.BLOCK_VIEW_RAW }))).message,
-      ).to.match(/block not found: .*or pruned/);
-      expect(
-        toHex0x(
-          (await parts.service.getIncludedBlockV3({ transactionId: txIdOf(tx2), view: BlockView.BLOCK_VIEW_RAW }))
-            .blockId,
-        ),
-      ).to.equal(toHex0x(n1));
-      const refused = await failure(submit(parts, { time: nowNs() + 1n, parents: [b2] }));
-      expect(refused).to.be.instanceOf(ProtocolError);
-      expect(refused.message).to.match(/is not kept: .*pruned its confirmed v3 blocks/);
-      const report = await checkStore(parts.store);
-      expect(report.differences).to.deep.equal([]);
-      expect(report.summary.pruningIndex).to.equal(P);
-
-      // new blocks attach and confirm, one spending an output tx1 (pruned) created
-      const tx3 = signedTx(
-        { creationSlot: 100, inputs: [inputOf(outputIdV3(txIdOf(tx1), 0))], outputs: [basic(1_000_000_000n, key(71))] },
-        key(70),
-        params,
-      );
-      const n2 = await submit(parts, { time: nowNs() + 1_000_000n, payload: tx3 }); // after the rounds
-      await confirm(parts);
-      expect(await state(parts, n2)).to.equal('confirmed');
-      // a v3 run to a later milestone (its blocks of slot 320 are older), interrupted: a start finishes it
-      at(400);
-      await milestones(parts, 5, 1);
-      const laterIndex = (await parts.store.lastMilestoneIndex())!;
-      const later = (await parts.store.milestone(laterIndex))!;
-      const boundary2 = later.timestamp - t0 + 1;
-      expect(await interrupted(parts, { index: laterIndex, timestamp: later.timestamp })).to.equal(crash);
-      expect(await leftovers(parts.store, boundary2, genesisId)).to.have.length.above(0);
-      await parts.stop();
-
-      ({ parts } = await openNode(kv, g, { validationInterval: 0, now: () => nowMs }));
-      await parts.pruner.idle();
-      expect(await leftovers(parts.store, boundary2, genesisId)).to.deep.equal([]);
-      expect((await checkStore(parts.store)).differences).to.deep.equal([]);
-      expect((await failure(state(parts, n2))).message).to.match(/block not found: .*or pruned/);
-      expect(parts.v3!.output(outputIdV3(txIdOf(tx3), 0))).to.deep.include({ spent: false });
-    } finally {
-      await parts.stop();
-    }
   });
 });

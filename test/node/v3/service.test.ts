@@ -6,8 +6,7 @@
  */
 import { expect } from 'chai';
 import { credentials } from '@grpc/grpc-js';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { blake2b256 } from '../../../src/core/crypto/blake2b.ts';
 import { ed25519PublicKeyFromSeed } from '../../../src/core/crypto/ed25519.ts';
@@ -23,11 +22,11 @@ import {
 } from '../../../src/core/v3/index.ts';
 import { BlockView, NodeServiceClient } from '../../../src/grpc/gen/node.ts';
 import { parseServiceError } from '../../../src/grpc/status.ts';
-import { defaultConfig, parseRunArgs, type NodeConfig } from '../../../src/node/config.ts';
-import { startNode, type RunningNode } from '../../../src/node/node.ts';
+import { parseRunArgs } from '../../../src/node/config.ts';
 import { genesisOutputIdsV3, genesisV3FromJson } from '../../../src/node/v3/genesis-v3.ts';
-import { CollectingLogger, startTestNode } from '../../../harness/node.ts';
+import { startConfiguredNode, startTestNode, type ConfiguredNode } from '../../../harness/node.ts';
 import { basic, basicBlock, inputOf, key, signedTx, txIdOf } from '../../../harness/fixtures/v3.ts';
+import { tempDir } from '../support.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Dynamic = any;
@@ -50,31 +49,20 @@ async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 150
 
 describe('v3 RPCs on a dev node', function () {
   this.timeout(60000);
-  let dir: string;
-  const config = (): NodeConfig => ({
-    ...defaultConfig(),
-    dataDir: dir,
-    grpcPort: 0,
-    restPort: 0,
-    powWorkers: 0,
-    minPowScore: 0,
-    validationInterval: 40,
-  });
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'ledger-node-v3-rpc-'));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir('ledger-node-v3-rpc-');
+  const start = (): Promise<ConfiguredNode> =>
+    startConfiguredNode({ powWorkers: 0, minPowScore: 0, validationInterval: 40 }, { dataDir: dir.path, rest: false });
 
   it('--validation-interval is a run flag', () => {
     expect(parseRunArgs(['--validation-interval', '25']).validationInterval).to.equal(25);
     expect(() => parseRunArgs(['--validation-interval', '-1'])).to.throw(/expected/);
   });
 
-  it('dev network: submit as JSON, confirmation by the built-in validator, included block kept across a restart', async () => {
-    let node: RunningNode | undefined = await startNode(config(), { logger: new CollectingLogger(), rest: false });
-    let client = new NodeServiceClient(`127.0.0.1:${node.grpcPort}`, credentials.createInsecure());
+  it('dev network: submit as JSON, confirmed by the built-in validator, included block kept on restart', async () => {
+    let node: ConfiguredNode | undefined = await start();
+    let client = new NodeServiceClient(`127.0.0.1:${node.node.grpcPort}`, credentials.createInsecure());
     try {
-      const file = JSON.parse(readFileSync(join(dir, 'genesis.json'), 'utf8'));
+      const file = JSON.parse(readFileSync(join(dir.path, 'genesis.json'), 'utf8'));
       const g = genesisV3FromJson(file.v3);
       expect(g.accounts).to.have.length(1);
       const seed = g.accounts[0]!.validatorSeed!;
@@ -131,8 +119,8 @@ describe('v3 RPCs on a dev node', function () {
 
       client.close();
       await node.stop();
-      node = await startNode(config(), { logger: new CollectingLogger(), rest: false });
-      client = new NodeServiceClient(`127.0.0.1:${node.grpcPort}`, credentials.createInsecure());
+      node = await start();
+      client = new NodeServiceClient(`127.0.0.1:${node.node.grpcPort}`, credentials.createInsecure());
       const again = await rpc<{ blockId: Uint8Array; raw: Uint8Array }>(client, 'getIncludedBlockV3', {
         transactionId: txIdOf(tx),
         view: BlockView.BLOCK_VIEW_RAW,
