@@ -2,10 +2,10 @@
  * Line length: no line of a hand-written TypeScript file (src, gateway, harness, test, scripts, benchmarks, bin) is
  * over 120 characters (Unicode code points), the width biome.json formats to. Biome cannot break string literals,
  * template literals or comments, so this test holds them to it. Generated code (src/grpc/gen/, *.generated.ts,
- * *.d.ts) is exempt, and for now the folders of sources.ts TEMPORARILY_EXEMPT.
+ * *.d.ts) is exempt.
  */
 import { expect } from 'chai';
-import { isTemporarilyExempt, linesOf, typescriptSources } from './sources.ts';
+import { linesOf, typescriptSources } from './sources.ts';
 
 const MAX = 120;
 
@@ -19,7 +19,7 @@ describe('line length', () => {
         folder,
       ).to.equal(true);
     const long: string[] = [];
-    for (const file of sources.filter((f) => !isTemporarilyExempt(f))) {
+    for (const file of sources) {
       linesOf(file).forEach((line, i) => {
         const length = [...line].length;
         if (length > MAX) long.push(`${file}:${i + 1}: ${length} characters`);

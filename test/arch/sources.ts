@@ -12,12 +12,6 @@ export const root = resolve(dirname(new URL(import.meta.url).pathname), '../..')
 export const SOURCE_FOLDERS = ['src', 'gateway', 'harness', 'test', 'scripts', 'benchmarks', 'bin'];
 const GENERATED = ['src/grpc/gen/'];
 
-/**
- * TEMPORARY (issue 23): folders other branches are still bringing under the house rules, exempt from these tests
- * until then. To be emptied when those branches merge; the tests then hold every file to the rules.
- */
-export const TEMPORARILY_EXEMPT = ['test/core/', 'test/grpc/', 'test/node/', 'test/gateway/'];
-
 function walk(dir: string): string[] {
   const out: string[] = [];
   let entries: string[];
@@ -39,9 +33,6 @@ function walk(dir: string): string[] {
 export function typescriptSources(): string[] {
   return SOURCE_FOLDERS.flatMap((d) => walk(d));
 }
-
-/** Whether `file` lies in a temporarily exempt folder. */
-export const isTemporarilyExempt = (file: string): boolean => TEMPORARILY_EXEMPT.some((d) => file.startsWith(d));
 
 /** A file's lines (a final newline ends the last line; it does not start another). */
 export function linesOf(file: string): string[] {
