@@ -39,4 +39,22 @@ export function addV3Routes(router: RouteGroups, options: RouteOptions): void {
     const view = BlockView.BLOCK_VIEW_UNSPECIFIED;
     sendJsonText(ctx, (await node.getBlockMetadataV3({ blockId, view }, call(ctx))).json);
   });
+
+  router.get(`${V3}/blocks/:blockId/full`, async (ctx) => {
+    const blockId = parseHexId(ctx.params.blockId!, V3_ID_BYTES, 'block ID');
+    const view = BlockView.BLOCK_VIEW_UNSPECIFIED;
+    sendJsonText(ctx, (await node.getBlockWithMetadataV3({ blockId, view }, call(ctx))).json);
+  });
+
+  router.get(`${V3}/transactions/:transactionId/metadata`, async (ctx) => {
+    const transactionId = parseHexId(ctx.params.transactionId!, V3_ID_BYTES, 'transaction ID');
+    const view = BlockView.BLOCK_VIEW_UNSPECIFIED;
+    sendJsonText(ctx, (await node.getTransactionMetadataV3({ transactionId, view }, call(ctx))).json);
+  });
+
+  router.get(`${V3}/transactions/:transactionId/included-block/metadata`, async (ctx) => {
+    const transactionId = parseHexId(ctx.params.transactionId!, V3_ID_BYTES, 'transaction ID');
+    const view = BlockView.BLOCK_VIEW_UNSPECIFIED;
+    sendJsonText(ctx, (await node.getIncludedBlockMetadataV3({ transactionId, view }, call(ctx))).json);
+  });
 }

@@ -4434,6 +4434,38 @@ export const NodeServiceService = {
     responseSerialize: (value: JsonV3Response): Buffer => Buffer.from(JsonV3Response.encode(value).finish()),
     responseDeserialize: (value: Buffer): JsonV3Response => JsonV3Response.decode(value),
   },
+  /** GET /api/core/v3/blocks/{blockId}/full: JSON {block, metadata}. */
+  getBlockWithMetadataV3: {
+    path: "/ledger.v1.NodeService/GetBlockWithMetadataV3" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetBlockV3Request): Buffer => Buffer.from(GetBlockV3Request.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetBlockV3Request => GetBlockV3Request.decode(value),
+    responseSerialize: (value: JsonV3Response): Buffer => Buffer.from(JsonV3Response.encode(value).finish()),
+    responseDeserialize: (value: Buffer): JsonV3Response => JsonV3Response.decode(value),
+  },
+  /** GET /api/core/v3/transactions/{transactionId}/metadata: JSON {transactionId, transactionState, ...}. */
+  getTransactionMetadataV3: {
+    path: "/ledger.v1.NodeService/GetTransactionMetadataV3" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetIncludedBlockV3Request): Buffer =>
+      Buffer.from(GetIncludedBlockV3Request.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetIncludedBlockV3Request => GetIncludedBlockV3Request.decode(value),
+    responseSerialize: (value: JsonV3Response): Buffer => Buffer.from(JsonV3Response.encode(value).finish()),
+    responseDeserialize: (value: Buffer): JsonV3Response => JsonV3Response.decode(value),
+  },
+  /** GET /api/core/v3/transactions/{transactionId}/included-block/metadata: the included block's metadata JSON. */
+  getIncludedBlockMetadataV3: {
+    path: "/ledger.v1.NodeService/GetIncludedBlockMetadataV3" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetIncludedBlockV3Request): Buffer =>
+      Buffer.from(GetIncludedBlockV3Request.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetIncludedBlockV3Request => GetIncludedBlockV3Request.decode(value),
+    responseSerialize: (value: JsonV3Response): Buffer => Buffer.from(JsonV3Response.encode(value).finish()),
+    responseDeserialize: (value: Buffer): JsonV3Response => JsonV3Response.decode(value),
+  },
   /** GET /api/core/v2/info. */
   getInfo: {
     path: "/ledger.v1.NodeService/GetInfo" as const,
@@ -4693,6 +4725,12 @@ export interface NodeServiceServer extends UntypedServiceImplementation {
   getInfoV3: handleUnaryCall<GetInfoRequest, JsonV3Response>;
   /** GET /api/core/v3/blocks/issuance: JSON {strongParents, latestParentBlockIssuingTime, latestFinalizedSlot, latestCommitment}. */
   getIssuanceV3: handleUnaryCall<GetInfoRequest, JsonV3Response>;
+  /** GET /api/core/v3/blocks/{blockId}/full: JSON {block, metadata}. */
+  getBlockWithMetadataV3: handleUnaryCall<GetBlockV3Request, JsonV3Response>;
+  /** GET /api/core/v3/transactions/{transactionId}/metadata: JSON {transactionId, transactionState, ...}. */
+  getTransactionMetadataV3: handleUnaryCall<GetIncludedBlockV3Request, JsonV3Response>;
+  /** GET /api/core/v3/transactions/{transactionId}/included-block/metadata: the included block's metadata JSON. */
+  getIncludedBlockMetadataV3: handleUnaryCall<GetIncludedBlockV3Request, JsonV3Response>;
   /** GET /api/core/v2/info. */
   getInfo: handleUnaryCall<GetInfoRequest, InfoResponse>;
   /** GET /api/core/v2/tips. UNAVAILABLE when not synced or no tips. */
@@ -4945,6 +4983,54 @@ export interface NodeServiceClient extends Client {
   ): ClientUnaryCall;
   getIssuanceV3(
     request: GetInfoRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  /** GET /api/core/v3/blocks/{blockId}/full: JSON {block, metadata}. */
+  getBlockWithMetadataV3(
+    request: GetBlockV3Request,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  getBlockWithMetadataV3(
+    request: GetBlockV3Request,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  getBlockWithMetadataV3(
+    request: GetBlockV3Request,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  /** GET /api/core/v3/transactions/{transactionId}/metadata: JSON {transactionId, transactionState, ...}. */
+  getTransactionMetadataV3(
+    request: GetIncludedBlockV3Request,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  getTransactionMetadataV3(
+    request: GetIncludedBlockV3Request,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  getTransactionMetadataV3(
+    request: GetIncludedBlockV3Request,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  /** GET /api/core/v3/transactions/{transactionId}/included-block/metadata: the included block's metadata JSON. */
+  getIncludedBlockMetadataV3(
+    request: GetIncludedBlockV3Request,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  getIncludedBlockMetadataV3(
+    request: GetIncludedBlockV3Request,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  getIncludedBlockMetadataV3(
+    request: GetIncludedBlockV3Request,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: JsonV3Response) => void,

@@ -1,19 +1,21 @@
 /**
  * The v3 RPCs of the NodeService over the V3Engine (service.ts delegates here): submission, blocks, block
- * metadata, info, issuance and the included-block lookup. Without a v3 part in the network every call but the
- * included-block lookup answers UNAVAILABLE.
+ * metadata, info, issuance, the included-block lookup and the reads of v3/reads.ts. Without a v3 part in the
+ * network every call but the included-block lookup answers UNAVAILABLE.
  */
 import { blockV3Response, requireId, V3_ID_LENGTH } from './answers.ts';
 import {
   BlockView,
   type BlockV3Response,
   type GetBlockV3Request,
+  type GetIncludedBlockV3Request,
   type JsonV3Response,
   type SubmitBlockResponse,
   type SubmitBlockV3Request,
 } from '../../grpc/gen/node.ts';
 import { NodeError } from '../support/errors.ts';
 import type { V3Engine } from '../v3/engine.ts';
+import { V3Reads } from '../v3/reads.ts';
 import { blockMetadataJsonV3 } from '../v3/states.ts';
 
 /** What the v3 info answer says about the node. */
@@ -24,6 +26,8 @@ export interface V3NodeIdentity {
 }
 
 export class V3Service {
+  private readonly reads: V3Reads;
+
   /**
    * `accepted`: told of every block a client submitted once the engine accepted it (the composition root gossips
    * it to the peers).
@@ -32,7 +36,9 @@ export class V3Service {
     readonly engine: V3Engine,
     private readonly identity: V3NodeIdentity,
     private readonly accepted: (blockId: Uint8Array) => void = () => undefined,
-  ) {}
+  ) {
+    this.reads = new V3Reads(engine);
+  }
 
   async submitBlock(req: SubmitBlockV3Request): Promise<SubmitBlockResponse> {
     const b = req.block;
@@ -51,6 +57,20 @@ export class V3Service {
     const id = requireId(req.blockId, V3_ID_LENGTH, 'block ID');
     const md = await this.engine.read(() => this.engine.blockMetadata(id));
     return { json: JSON.stringify(blockMetadataJsonV3(md)) };
+  }
+
+  async getBlockWithMetadata(req: GetBlockV3Request): Promise<JsonV3Response> {
+    return { json: await this.reads.blockWithMetadata(requireId(req.blockId, V3_ID_LENGTH, 'block ID')) };
+  }
+
+  async getTransactionMetadata(req: GetIncludedBlockV3Request): Promise<JsonV3Response> {
+    const txId = requireId(req.transactionId, V3_ID_LENGTH, 'transaction ID');
+    return { json: JSON.stringify(await this.reads.transactionMetadata(txId)) };
+  }
+
+  async getIncludedBlockMetadata(req: GetIncludedBlockV3Request): Promise<JsonV3Response> {
+    const txId = requireId(req.transactionId, V3_ID_LENGTH, 'transaction ID');
+    return { json: JSON.stringify(await this.reads.includedBlockMetadata(txId)) };
   }
 
   async getInfo(): Promise<JsonV3Response> {

