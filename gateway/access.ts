@@ -34,6 +34,7 @@ export const DEFAULT_PUBLIC_ROUTES: readonly string[] = [
   '/api/core/v3/transactions*',
   '/api/core/v3/info',
   '/api/core/v3/blocks*',
+  '/api/core/v3/outputs*',
   '/api/faucet/v1/*',
   '/dashboard',
   '/dashboard/*',

@@ -8,6 +8,8 @@ import { HttpProblem } from './errors.ts';
 export const V2_ID_BYTES = 32;
 /** v3 transaction IDs: 32-byte hash + 4-byte slot index. */
 export const V3_ID_BYTES = 36;
+/** v3 output IDs: v3 transaction ID + output index (u16 little-endian). */
+export const V3_OUTPUT_ID_BYTES = 38;
 /** Output IDs: transaction ID + output index (u16 little-endian). */
 export const OUTPUT_ID_BYTES = 34;
 

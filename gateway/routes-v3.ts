@@ -5,7 +5,7 @@
 import type { RouteGroups } from './route-groups.ts';
 import { BlockView, type SubmitBlockV3Request } from '../src/grpc/gen/node.ts';
 import { readSubmittedBlock, sendCreated } from './submission.ts';
-import { parseHexId, V3_ID_BYTES } from './ids.ts';
+import { parseHexId, V3_ID_BYTES, V3_OUTPUT_ID_BYTES } from './ids.ts';
 import { SERIALIZER_V2 } from './media.ts';
 import { sendJsonText, sendNegotiatedBlock } from './send.ts';
 import type { RouteOptions } from './routes.ts';
@@ -56,5 +56,22 @@ export function addV3Routes(router: RouteGroups, options: RouteOptions): void {
     const transactionId = parseHexId(ctx.params.transactionId!, V3_ID_BYTES, 'transaction ID');
     const view = BlockView.BLOCK_VIEW_UNSPECIFIED;
     sendJsonText(ctx, (await node.getIncludedBlockMetadataV3({ transactionId, view }, call(ctx))).json);
+  });
+
+  router.get(`${V3}/outputs/:outputId`, async (ctx) => {
+    const outputId = parseHexId(ctx.params.outputId!, V3_OUTPUT_ID_BYTES, 'output ID');
+    await sendNegotiatedBlock(ctx, SERIALIZER_V2, (view) => node.getOutputV3({ outputId, view }, call(ctx)), 'output');
+  });
+
+  router.get(`${V3}/outputs/:outputId/metadata`, async (ctx) => {
+    const outputId = parseHexId(ctx.params.outputId!, V3_OUTPUT_ID_BYTES, 'output ID');
+    const view = BlockView.BLOCK_VIEW_UNSPECIFIED;
+    sendJsonText(ctx, (await node.getOutputMetadataV3({ outputId, view }, call(ctx))).json);
+  });
+
+  router.get(`${V3}/outputs/:outputId/full`, async (ctx) => {
+    const outputId = parseHexId(ctx.params.outputId!, V3_OUTPUT_ID_BYTES, 'output ID');
+    const view = BlockView.BLOCK_VIEW_UNSPECIFIED;
+    sendJsonText(ctx, (await node.getOutputWithMetadataV3({ outputId, view }, call(ctx))).json);
   });
 }

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { BlockView } from '../../src/grpc/gen/node.ts';
 import { NodeError } from '../../src/node/support/errors.ts';
 import { describeOverTransports, hex, ID36 } from './harness.ts';
-import { fakeNodeGateway, type Handlers } from './support.ts';
+import { fakeNodeGateway, V2, type Handlers } from './support.ts';
 
 /** One route: its path under /api/core/v3, the RPC it calls and the request fields it must send (hex for bytes). */
 interface Case {
@@ -19,6 +19,8 @@ interface Case {
 const JSON_ANSWER = '{"answer":true}';
 const J = () => ({ json: JSON_ANSWER });
 const UNSPECIFIED = BlockView.BLOCK_VIEW_UNSPECIFIED;
+
+const OID = `${ID36}0100`;
 
 const CASES: Case[] = [
   { path: `/blocks/${ID36}/full`, method: 'getBlockWithMetadataV3', request: { blockId: ID36, view: UNSPECIFIED } },
@@ -32,6 +34,8 @@ const CASES: Case[] = [
     method: 'getIncludedBlockMetadataV3',
     request: { transactionId: ID36, view: UNSPECIFIED },
   },
+  { path: `/outputs/${OID}/metadata`, method: 'getOutputMetadataV3', request: { outputId: OID, view: UNSPECIFIED } },
+  { path: `/outputs/${OID}/full`, method: 'getOutputWithMetadataV3', request: { outputId: OID, view: UNSPECIFIED } },
 ];
 
 /** The request as the test compares it: bytes as 0x hex. */
@@ -47,7 +51,7 @@ describeOverTransports('gateway v3 read routes (against a fake NodeService)', (t
   const v3 = (path: string): string => `${t.gw.url}/api/core/v3${path}`;
 
   for (const c of CASES) {
-    it(`GET ${c.path.replace(ID36, '{id}')}: ${c.method}, the node's JSON text`, async () => {
+    it(`GET ${c.path.replace(OID, '{id}').replace(ID36, '{id}')}: ${c.method}, the node's JSON text`, async () => {
       const res = await fetch(v3(c.path));
       expect([res.status, res.headers.get('content-type'), await res.text()]).to.deep.equal([
         200,
@@ -59,9 +63,27 @@ describeOverTransports('gateway v3 read routes (against a fake NodeService)', (t
     });
   }
 
+  it('GET /outputs/{id}: JSON view by default, serializer-v2 bytes when Accept asks', async () => {
+    t.node.handlers = {
+      getOutputV3: (req: { view: BlockView }) => ({
+        raw: req.view === BlockView.BLOCK_VIEW_RAW ? Uint8Array.of(0, 1, 2) : new Uint8Array(0),
+        json: req.view === BlockView.BLOCK_VIEW_JSON ? JSON_ANSWER : '',
+      }),
+    };
+    const json = await fetch(v3(`/outputs/${OID}`));
+    expect([json.status, await json.text()]).to.deep.equal([200, JSON_ANSWER]);
+    const raw = await fetch(v3(`/outputs/${OID}`), { headers: { accept: V2 } });
+    expect([raw.status, raw.headers.get('content-type')]).to.deep.equal([200, V2]);
+    expect([...new Uint8Array(await raw.arrayBuffer())]).to.deep.equal([0, 1, 2]);
+    expect(t.node.calls.map((c) => shown(c.request))).to.deep.equal([
+      { outputId: OID, view: BlockView.BLOCK_VIEW_JSON },
+      { outputId: OID, view: BlockView.BLOCK_VIEW_RAW },
+    ]);
+  });
+
   it('a malformed ID is 400 before any call', async () => {
-    for (const c of CASES.filter((x) => x.path.includes(ID36))) {
-      const res = await fetch(v3(c.path.replace(ID36, '0x1234')));
+    for (const c of CASES) {
+      const res = await fetch(v3(c.path.replace(OID, '0x1234').replace(ID36, '0x1234')));
       expect(res.status, c.path).to.equal(400);
     }
     expect(t.node.calls).to.have.length(0);

@@ -175,6 +175,19 @@ export interface GetBlockV3Request {
   view: BlockView;
 }
 
+export interface GetOutputV3Request {
+  /** 38 bytes: transaction ID (36) + output index (u16 LE) */
+  outputId: Uint8Array;
+  /** RAW, JSON or UNSPECIFIED (both); STRUCTURED is INVALID_ARGUMENT */
+  view: BlockView;
+}
+
+/** A v3 answer offered as `application/vnd.iota.serializer-v2` bytes or TIP-48 JSON text (by the view asked for). */
+export interface RawOrJsonV3Response {
+  raw: Uint8Array;
+  json: string;
+}
+
 /** v3 answers whose JSON the node renders (same reason as block JSON: one mapping, in the core). */
 export interface JsonV3Response {
   json: string;
@@ -1347,6 +1360,140 @@ export const GetBlockV3Request: MessageFns<GetBlockV3Request> = {
     const message = createBaseGetBlockV3Request();
     message.blockId = object.blockId ?? new Uint8Array(0);
     message.view = object.view ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetOutputV3Request(): GetOutputV3Request {
+  return { outputId: new Uint8Array(0), view: 0 };
+}
+
+export const GetOutputV3Request: MessageFns<GetOutputV3Request> = {
+  encode(message: GetOutputV3Request, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.outputId.length !== 0) {
+      writer.uint32(10).bytes(message.outputId);
+    }
+    if (message.view !== 0) {
+      writer.uint32(16).int32(message.view);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetOutputV3Request {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetOutputV3Request();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.outputId = reader.bytes();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.view = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<GetOutputV3Request>, I>>(base?: I): GetOutputV3Request {
+    return GetOutputV3Request.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetOutputV3Request>, I>>(object: I): GetOutputV3Request {
+    const message = createBaseGetOutputV3Request();
+    message.outputId = object.outputId ?? new Uint8Array(0);
+    message.view = object.view ?? 0;
+    return message;
+  },
+};
+
+function createBaseRawOrJsonV3Response(): RawOrJsonV3Response {
+  return { raw: new Uint8Array(0), json: "" };
+}
+
+export const RawOrJsonV3Response: MessageFns<RawOrJsonV3Response> = {
+  encode(message: RawOrJsonV3Response, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.raw.length !== 0) {
+      writer.uint32(10).bytes(message.raw);
+    }
+    if (message.json !== "") {
+      writer.uint32(18).string(message.json);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RawOrJsonV3Response {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRawOrJsonV3Response();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.raw = reader.bytes();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.json = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<RawOrJsonV3Response>, I>>(base?: I): RawOrJsonV3Response {
+    return RawOrJsonV3Response.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RawOrJsonV3Response>, I>>(object: I): RawOrJsonV3Response {
+    const message = createBaseRawOrJsonV3Response();
+    message.raw = object.raw ?? new Uint8Array(0);
+    message.json = object.json ?? "";
     return message;
   },
 };
@@ -4466,6 +4613,36 @@ export const NodeServiceService = {
     responseSerialize: (value: JsonV3Response): Buffer => Buffer.from(JsonV3Response.encode(value).finish()),
     responseDeserialize: (value: Buffer): JsonV3Response => JsonV3Response.decode(value),
   },
+  /** GET /api/core/v3/outputs/{outputId} (38-byte ID): JSON {output, outputIdProof}, or the bytes of both (RAW view). */
+  getOutputV3: {
+    path: "/ledger.v1.NodeService/GetOutputV3" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetOutputV3Request): Buffer => Buffer.from(GetOutputV3Request.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetOutputV3Request => GetOutputV3Request.decode(value),
+    responseSerialize: (value: RawOrJsonV3Response): Buffer => Buffer.from(RawOrJsonV3Response.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RawOrJsonV3Response => RawOrJsonV3Response.decode(value),
+  },
+  /** GET /api/core/v3/outputs/{outputId}/metadata: JSON {outputId, blockId, included, spent?, latestCommitmentId}. */
+  getOutputMetadataV3: {
+    path: "/ledger.v1.NodeService/GetOutputMetadataV3" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetOutputV3Request): Buffer => Buffer.from(GetOutputV3Request.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetOutputV3Request => GetOutputV3Request.decode(value),
+    responseSerialize: (value: JsonV3Response): Buffer => Buffer.from(JsonV3Response.encode(value).finish()),
+    responseDeserialize: (value: Buffer): JsonV3Response => JsonV3Response.decode(value),
+  },
+  /** GET /api/core/v3/outputs/{outputId}/full: JSON {output, outputIdProof, metadata}. */
+  getOutputWithMetadataV3: {
+    path: "/ledger.v1.NodeService/GetOutputWithMetadataV3" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetOutputV3Request): Buffer => Buffer.from(GetOutputV3Request.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetOutputV3Request => GetOutputV3Request.decode(value),
+    responseSerialize: (value: JsonV3Response): Buffer => Buffer.from(JsonV3Response.encode(value).finish()),
+    responseDeserialize: (value: Buffer): JsonV3Response => JsonV3Response.decode(value),
+  },
   /** GET /api/core/v2/info. */
   getInfo: {
     path: "/ledger.v1.NodeService/GetInfo" as const,
@@ -4731,6 +4908,12 @@ export interface NodeServiceServer extends UntypedServiceImplementation {
   getTransactionMetadataV3: handleUnaryCall<GetIncludedBlockV3Request, JsonV3Response>;
   /** GET /api/core/v3/transactions/{transactionId}/included-block/metadata: the included block's metadata JSON. */
   getIncludedBlockMetadataV3: handleUnaryCall<GetIncludedBlockV3Request, JsonV3Response>;
+  /** GET /api/core/v3/outputs/{outputId} (38-byte ID): JSON {output, outputIdProof}, or the bytes of both (RAW view). */
+  getOutputV3: handleUnaryCall<GetOutputV3Request, RawOrJsonV3Response>;
+  /** GET /api/core/v3/outputs/{outputId}/metadata: JSON {outputId, blockId, included, spent?, latestCommitmentId}. */
+  getOutputMetadataV3: handleUnaryCall<GetOutputV3Request, JsonV3Response>;
+  /** GET /api/core/v3/outputs/{outputId}/full: JSON {output, outputIdProof, metadata}. */
+  getOutputWithMetadataV3: handleUnaryCall<GetOutputV3Request, JsonV3Response>;
   /** GET /api/core/v2/info. */
   getInfo: handleUnaryCall<GetInfoRequest, InfoResponse>;
   /** GET /api/core/v2/tips. UNAVAILABLE when not synced or no tips. */
@@ -5031,6 +5214,54 @@ export interface NodeServiceClient extends Client {
   ): ClientUnaryCall;
   getIncludedBlockMetadataV3(
     request: GetIncludedBlockV3Request,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  /** GET /api/core/v3/outputs/{outputId} (38-byte ID): JSON {output, outputIdProof}, or the bytes of both (RAW view). */
+  getOutputV3(
+    request: GetOutputV3Request,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  getOutputV3(
+    request: GetOutputV3Request,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  getOutputV3(
+    request: GetOutputV3Request,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  /** GET /api/core/v3/outputs/{outputId}/metadata: JSON {outputId, blockId, included, spent?, latestCommitmentId}. */
+  getOutputMetadataV3(
+    request: GetOutputV3Request,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  getOutputMetadataV3(
+    request: GetOutputV3Request,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  getOutputMetadataV3(
+    request: GetOutputV3Request,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  /** GET /api/core/v3/outputs/{outputId}/full: JSON {output, outputIdProof, metadata}. */
+  getOutputWithMetadataV3(
+    request: GetOutputV3Request,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  getOutputWithMetadataV3(
+    request: GetOutputV3Request,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  getOutputWithMetadataV3(
+    request: GetOutputV3Request,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: JsonV3Response) => void,

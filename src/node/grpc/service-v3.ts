@@ -3,12 +3,14 @@
  * metadata, info, issuance, the included-block lookup and the reads of v3/reads.ts. Without a v3 part in the
  * network every call but the included-block lookup answers UNAVAILABLE.
  */
-import { blockV3Response, requireId, V3_ID_LENGTH } from './answers.ts';
+import { blockV3Response, rawAndJson, requireId, V3_ID_LENGTH } from './answers.ts';
 import {
   BlockView,
   type BlockV3Response,
   type GetBlockV3Request,
   type GetIncludedBlockV3Request,
+  type GetOutputV3Request,
+  type RawOrJsonV3Response,
   type JsonV3Response,
   type SubmitBlockResponse,
   type SubmitBlockV3Request,
@@ -16,6 +18,10 @@ import {
 import { NodeError } from '../support/errors.ts';
 import type { V3Engine } from '../v3/engine.ts';
 import { V3Reads } from '../v3/reads.ts';
+import { outputWithProofBytesV3, outputWithProofJsonV3, V3OutputReads } from '../v3/reads-outputs.ts';
+
+/** v3 output IDs: transaction ID (36 bytes) + output index (u16 LE). */
+const V3_OUTPUT_ID_LENGTH = 38;
 import { blockMetadataJsonV3 } from '../v3/states.ts';
 
 /** What the v3 info answer says about the node. */
@@ -27,6 +33,7 @@ export interface V3NodeIdentity {
 
 export class V3Service {
   private readonly reads: V3Reads;
+  private readonly outputs: V3OutputReads;
 
   /**
    * `accepted`: told of every block a client submitted once the engine accepted it (the composition root gossips
@@ -38,6 +45,7 @@ export class V3Service {
     private readonly accepted: (blockId: Uint8Array) => void = () => undefined,
   ) {
     this.reads = new V3Reads(engine);
+    this.outputs = new V3OutputReads(engine);
   }
 
   async submitBlock(req: SubmitBlockV3Request): Promise<SubmitBlockResponse> {
@@ -71,6 +79,24 @@ export class V3Service {
   async getIncludedBlockMetadata(req: GetIncludedBlockV3Request): Promise<JsonV3Response> {
     const txId = requireId(req.transactionId, V3_ID_LENGTH, 'transaction ID');
     return { json: JSON.stringify(await this.reads.includedBlockMetadata(txId)) };
+  }
+
+  async getOutput(req: GetOutputV3Request): Promise<RawOrJsonV3Response> {
+    const o = await this.outputs.withProof(requireId(req.outputId, V3_OUTPUT_ID_LENGTH, 'output ID'));
+    return rawAndJson(req.view, 'v3 outputs', {
+      raw: () => outputWithProofBytesV3(o),
+      json: () => JSON.stringify(outputWithProofJsonV3(o)),
+    });
+  }
+
+  async getOutputMetadata(req: GetOutputV3Request): Promise<JsonV3Response> {
+    const id = requireId(req.outputId, V3_OUTPUT_ID_LENGTH, 'output ID');
+    return { json: JSON.stringify(await this.outputs.metadata(id)) };
+  }
+
+  async getOutputWithMetadata(req: GetOutputV3Request): Promise<JsonV3Response> {
+    const id = requireId(req.outputId, V3_OUTPUT_ID_LENGTH, 'output ID');
+    return { json: JSON.stringify(await this.outputs.full(id)) };
   }
 
   async getInfo(): Promise<JsonV3Response> {

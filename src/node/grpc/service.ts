@@ -18,6 +18,8 @@ import {
   type GetIncludedBlockRequest,
   type GetIncludedBlockV3Request,
   type GetBlockV3Request,
+  type GetOutputV3Request,
+  type RawOrJsonV3Response,
   type JsonV3Response,
   type SubmitBlockV3Request,
   type GetTipsRequest,
@@ -184,6 +186,12 @@ export class NodeServiceImpl {
     (this.deps.v3 ?? v3Unavailable()).getTransactionMetadata(req);
   getIncludedBlockMetadataV3 = (req: GetIncludedBlockV3Request): Promise<JsonV3Response> =>
     (this.deps.v3 ?? v3Unavailable()).getIncludedBlockMetadata(req);
+  getOutputV3 = (req: GetOutputV3Request): Promise<RawOrJsonV3Response> =>
+    (this.deps.v3 ?? v3Unavailable()).getOutput(req);
+  getOutputMetadataV3 = (req: GetOutputV3Request): Promise<JsonV3Response> =>
+    (this.deps.v3 ?? v3Unavailable()).getOutputMetadata(req);
+  getOutputWithMetadataV3 = (req: GetOutputV3Request): Promise<JsonV3Response> =>
+    (this.deps.v3 ?? v3Unavailable()).getOutputWithMetadata(req);
 
   // ---- ledger: service-ledger.ts
 

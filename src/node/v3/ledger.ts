@@ -306,9 +306,11 @@ export class V3Ledger {
   }
 
   /** An output of the v3 ledger (undefined when unknown). */
-  output(outputId: Uint8Array): { output: OutputV3; creationSlot: number; spent: boolean } | undefined {
+  output(
+    outputId: Uint8Array,
+  ): { output: OutputV3; creationSlot: number; spent: boolean; spentBy?: string } | undefined {
     const o = this.outputs.get(key(outputId));
-    return o && { output: o.output, creationSlot: o.creationSlot, spent: o.spentBy !== undefined };
+    return o && { output: o.output, creationSlot: o.creationSlot, spent: o.spentBy !== undefined, spentBy: o.spentBy };
   }
 
   allottedMana(accountId: Uint8Array): bigint {

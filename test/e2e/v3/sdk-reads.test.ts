@@ -21,6 +21,8 @@ const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const sdk = require('@iota/sdk-wasm-v2/node') as typeof import('@iota/sdk-wasm-v2/node');
 
+/** An SDK object as plain JSON (key order aside). */
+const plain = (o: unknown): unknown => JSON.parse(JSON.stringify(o));
 const nowNs = (): bigint => BigInt(Date.now()) * 1_000_000n;
 
 async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 15000): Promise<T> {
@@ -103,5 +105,28 @@ describe('e2e v3: the IOTA 2.0 SDK reads every route of issue 24', function () {
     expect(md.earliestAttachmentSlot).to.equal(slotOfId(fromHex0x(blockId)));
     const included = await client.getIncludedBlockMetadata(txId);
     expect(included).to.deep.include({ blockId, blockState: 'confirmed' });
+  });
+
+  it('getOutput, getOutputRaw, getOutputMetadata, getOutputWithMetadata, getOutputs: IDs as the SDK computes', async () => {
+    const { blockId, txId, payload } = sent;
+    const outputId = sdk.Utils.computeOutputId(txId, 0);
+    const o = await client.getOutput(outputId);
+    expect(plain(o.output)).to.deep.equal(plain(payload.transaction.outputs[0]));
+    expect(o.outputIdProof).to.include({ slot: payload.transaction.creationSlot, outputIndex: 0 });
+    const raw = Uint8Array.from(await client.getOutputRaw(outputId));
+    expect(raw.length).to.be.above(0);
+    const md = await client.getOutputMetadata(outputId);
+    expect(md).to.deep.include({ outputId, blockId });
+    expect(md.included).to.include({ transactionId: txId, slot: slotOfId(fromHex0x(blockId)) });
+    expect(md.spent).to.equal(undefined);
+    const full = await client.getOutputWithMetadata(outputId);
+    expect(full.metadata).to.deep.equal(md);
+    expect(plain(full.output)).to.deep.equal(plain(o.output));
+    const both = await client.getOutputs([outputId, sdk.Utils.computeOutputId(txId, 1)]);
+    expect(both.map((x) => plain(x.output))).to.deep.equal(payload.transaction.outputs.map(plain));
+    const spent = await client.getOutputMetadata(toHex0x(genesisOutputId(g, 0)));
+    expect(spent.spent).to.include({ transactionId: txId });
+    const missing = sdk.Utils.computeOutputId(txId, 5);
+    expect(await client.getOutputsIgnoreNotFound([missing, outputId])).to.have.length(1);
   });
 });
