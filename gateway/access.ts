@@ -35,6 +35,7 @@ export const DEFAULT_PUBLIC_ROUTES: readonly string[] = [
   '/api/core/v3/info',
   '/api/core/v3/blocks*',
   '/api/core/v3/outputs*',
+  '/api/core/v3/commitments*',
   '/api/faucet/v1/*',
   '/dashboard',
   '/dashboard/*',

@@ -5,7 +5,7 @@
 import type { RouteGroups } from './route-groups.ts';
 import { BlockView, type SubmitBlockV3Request } from '../src/grpc/gen/node.ts';
 import { readSubmittedBlock, sendCreated } from './submission.ts';
-import { parseHexId, V3_ID_BYTES, V3_OUTPUT_ID_BYTES } from './ids.ts';
+import { parseHexId, parseIndex, V3_ID_BYTES, V3_OUTPUT_ID_BYTES } from './ids.ts';
 import { SERIALIZER_V2 } from './media.ts';
 import { sendJsonText, sendNegotiatedBlock } from './send.ts';
 import type { RouteOptions } from './routes.ts';
@@ -73,5 +73,26 @@ export function addV3Routes(router: RouteGroups, options: RouteOptions): void {
     const outputId = parseHexId(ctx.params.outputId!, V3_OUTPUT_ID_BYTES, 'output ID');
     const view = BlockView.BLOCK_VIEW_UNSPECIFIED;
     sendJsonText(ctx, (await node.getOutputWithMetadataV3({ outputId, view }, call(ctx))).json);
+  });
+
+  router.get(`${V3}/commitments/by-slot/:slot`, async (ctx) => {
+    const key = { $case: 'slot' as const, value: parseIndex(ctx.params.slot!, 'slot') };
+    await sendNegotiatedBlock(
+      ctx,
+      SERIALIZER_V2,
+      (view) => node.getCommitmentV3({ key, view }, call(ctx)),
+      'commitment',
+    );
+  });
+
+  router.get(`${V3}/commitments/:commitmentId`, async (ctx) => {
+    const value = parseHexId(ctx.params.commitmentId!, V3_ID_BYTES, 'commitment ID');
+    const key = { $case: 'commitmentId' as const, value };
+    await sendNegotiatedBlock(
+      ctx,
+      SERIALIZER_V2,
+      (view) => node.getCommitmentV3({ key, view }, call(ctx)),
+      'commitment',
+    );
   });
 }

@@ -81,6 +81,25 @@ describeOverTransports('gateway v3 read routes (against a fake NodeService)', (t
     ]);
   });
 
+  it('GET /commitments/{id} and /commitments/by-slot/{slot}: by ID or slot, JSON or bytes', async () => {
+    t.node.handlers = {
+      getCommitmentV3: (req: { view: BlockView }) => ({
+        raw: req.view === BlockView.BLOCK_VIEW_RAW ? Uint8Array.of(9) : new Uint8Array(0),
+        json: req.view === BlockView.BLOCK_VIEW_JSON ? JSON_ANSWER : '',
+      }),
+    };
+    expect(await (await fetch(v3(`/commitments/${ID36}`))).text()).to.equal(JSON_ANSWER);
+    const raw = await fetch(v3('/commitments/by-slot/17'), { headers: { accept: V2 } });
+    expect([raw.status, [...new Uint8Array(await raw.arrayBuffer())]]).to.deep.equal([200, [9]]);
+    const keys = t.node.calls.map((c) => (c.request as { key: { $case: string; value: unknown } }).key);
+    expect(keys.map((k) => [k.$case, k.value instanceof Uint8Array ? hex(k.value) : k.value])).to.deep.equal([
+      ['commitmentId', ID36],
+      ['slot', 17],
+    ]);
+    expect((await fetch(v3('/commitments/by-slot/x'))).status).to.equal(400);
+    expect((await fetch(v3('/commitments/0x12'))).status).to.equal(400);
+  });
+
   it('a malformed ID is 400 before any call', async () => {
     for (const c of CASES) {
       const res = await fetch(v3(c.path.replace(OID, '0x1234').replace(ID36, '0x1234')));

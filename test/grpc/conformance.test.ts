@@ -86,6 +86,7 @@ function serviceOf(node: MemoryNode): NodeServiceServer {
     getOutputV3: unimplemented(),
     getOutputMetadataV3: unimplemented(),
     getOutputWithMetadataV3: unimplemented(),
+    getCommitmentV3: unimplemented(),
     getInfo: unimplemented(),
     getOutput: unimplemented(),
     getOutputMetadata: unimplemented(),

@@ -182,6 +182,17 @@ export interface GetOutputV3Request {
   view: BlockView;
 }
 
+export interface GetCommitmentV3Request {
+  key:
+    | //
+    /** 36 bytes */
+    { $case: "commitmentId"; value: Uint8Array }
+    | { $case: "slot"; value: number }
+    | undefined;
+  /** RAW, JSON or UNSPECIFIED (both); STRUCTURED is INVALID_ARGUMENT */
+  view: BlockView;
+}
+
 /** A v3 answer offered as `application/vnd.iota.serializer-v2` bytes or TIP-48 JSON text (by the view asked for). */
 export interface RawOrJsonV3Response {
   raw: Uint8Array;
@@ -1426,6 +1437,99 @@ export const GetOutputV3Request: MessageFns<GetOutputV3Request> = {
   fromPartial<I extends Exact<DeepPartial<GetOutputV3Request>, I>>(object: I): GetOutputV3Request {
     const message = createBaseGetOutputV3Request();
     message.outputId = object.outputId ?? new Uint8Array(0);
+    message.view = object.view ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetCommitmentV3Request(): GetCommitmentV3Request {
+  return { key: undefined, view: 0 };
+}
+
+export const GetCommitmentV3Request: MessageFns<GetCommitmentV3Request> = {
+  encode(message: GetCommitmentV3Request, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.key?.$case) {
+      case "commitmentId":
+        writer.uint32(10).bytes(message.key.value);
+        break;
+      case "slot":
+        writer.uint32(16).uint32(message.key.value);
+        break;
+    }
+    if (message.view !== 0) {
+      writer.uint32(24).int32(message.view);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCommitmentV3Request {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCommitmentV3Request();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = { $case: "commitmentId", value: reader.bytes() };
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.key = { $case: "slot", value: reader.uint32() };
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.view = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<GetCommitmentV3Request>, I>>(base?: I): GetCommitmentV3Request {
+    return GetCommitmentV3Request.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCommitmentV3Request>, I>>(object: I): GetCommitmentV3Request {
+    const message = createBaseGetCommitmentV3Request();
+    switch (object.key?.$case) {
+      case "commitmentId": {
+        if (object.key?.value !== undefined && object.key?.value !== null) {
+          message.key = { $case: "commitmentId", value: object.key.value };
+        }
+        break;
+      }
+      case "slot": {
+        if (object.key?.value !== undefined && object.key?.value !== null) {
+          message.key = { $case: "slot", value: object.key.value };
+        }
+        break;
+      }
+    }
     message.view = object.view ?? 0;
     return message;
   },
@@ -4643,6 +4747,17 @@ export const NodeServiceService = {
     responseSerialize: (value: JsonV3Response): Buffer => Buffer.from(JsonV3Response.encode(value).finish()),
     responseDeserialize: (value: Buffer): JsonV3Response => JsonV3Response.decode(value),
   },
+  /** GET /api/core/v3/commitments/{commitmentId} and /commitments/by-slot/{slot}: the slot commitment, JSON or bytes. */
+  getCommitmentV3: {
+    path: "/ledger.v1.NodeService/GetCommitmentV3" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetCommitmentV3Request): Buffer =>
+      Buffer.from(GetCommitmentV3Request.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetCommitmentV3Request => GetCommitmentV3Request.decode(value),
+    responseSerialize: (value: RawOrJsonV3Response): Buffer => Buffer.from(RawOrJsonV3Response.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RawOrJsonV3Response => RawOrJsonV3Response.decode(value),
+  },
   /** GET /api/core/v2/info. */
   getInfo: {
     path: "/ledger.v1.NodeService/GetInfo" as const,
@@ -4914,6 +5029,8 @@ export interface NodeServiceServer extends UntypedServiceImplementation {
   getOutputMetadataV3: handleUnaryCall<GetOutputV3Request, JsonV3Response>;
   /** GET /api/core/v3/outputs/{outputId}/full: JSON {output, outputIdProof, metadata}. */
   getOutputWithMetadataV3: handleUnaryCall<GetOutputV3Request, JsonV3Response>;
+  /** GET /api/core/v3/commitments/{commitmentId} and /commitments/by-slot/{slot}: the slot commitment, JSON or bytes. */
+  getCommitmentV3: handleUnaryCall<GetCommitmentV3Request, RawOrJsonV3Response>;
   /** GET /api/core/v2/info. */
   getInfo: handleUnaryCall<GetInfoRequest, InfoResponse>;
   /** GET /api/core/v2/tips. UNAVAILABLE when not synced or no tips. */
@@ -5265,6 +5382,22 @@ export interface NodeServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: JsonV3Response) => void,
+  ): ClientUnaryCall;
+  /** GET /api/core/v3/commitments/{commitmentId} and /commitments/by-slot/{slot}: the slot commitment, JSON or bytes. */
+  getCommitmentV3(
+    request: GetCommitmentV3Request,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  getCommitmentV3(
+    request: GetCommitmentV3Request,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  getCommitmentV3(
+    request: GetCommitmentV3Request,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
   ): ClientUnaryCall;
   /** GET /api/core/v2/info. */
   getInfo(

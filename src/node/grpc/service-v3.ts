@@ -9,6 +9,7 @@ import {
   type BlockV3Response,
   type GetBlockV3Request,
   type GetIncludedBlockV3Request,
+  type GetCommitmentV3Request,
   type GetOutputV3Request,
   type RawOrJsonV3Response,
   type JsonV3Response,
@@ -16,6 +17,8 @@ import {
   type SubmitBlockV3Request,
 } from '../../grpc/gen/node.ts';
 import { NodeError } from '../support/errors.ts';
+import { encodeSlotCommitmentV3, slotCommitmentToJsonV3 } from '../../core/v3/index.ts';
+import { toHex0x } from '../../core/bytes.ts';
 import type { V3Engine } from '../v3/engine.ts';
 import { V3Reads } from '../v3/reads.ts';
 import { outputWithProofBytesV3, outputWithProofJsonV3, V3OutputReads } from '../v3/reads-outputs.ts';
@@ -97,6 +100,22 @@ export class V3Service {
   async getOutputWithMetadata(req: GetOutputV3Request): Promise<JsonV3Response> {
     const id = requireId(req.outputId, V3_OUTPUT_ID_LENGTH, 'output ID');
     return { json: JSON.stringify(await this.outputs.full(id)) };
+  }
+
+  /** A commitment of this node by ID or slot; NOT_FOUND for one it did not make (or a slot not committed yet). */
+  async getCommitment(req: GetCommitmentV3Request): Promise<RawOrJsonV3Response> {
+    const k = req.key;
+    if (k === undefined) throw new NodeError('INVALID_REQUEST', 'a commitment ID or a slot is required');
+    const key = k.$case === 'slot' ? k.value : requireId(k.value, V3_ID_LENGTH, 'commitment ID');
+    const e = await this.engine.read(() => this.engine.commitment(key));
+    if (e === undefined) {
+      const what = typeof key === 'number' ? `of slot ${key}` : toHex0x(key);
+      throw new NodeError('NOT_FOUND', `commitment not found: ${what}`);
+    }
+    return rawAndJson(req.view, 'v3 commitments', {
+      raw: () => encodeSlotCommitmentV3(e.commitment),
+      json: () => JSON.stringify(slotCommitmentToJsonV3(e.commitment)),
+    });
   }
 
   async getInfo(): Promise<JsonV3Response> {

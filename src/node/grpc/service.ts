@@ -18,6 +18,7 @@ import {
   type GetIncludedBlockRequest,
   type GetIncludedBlockV3Request,
   type GetBlockV3Request,
+  type GetCommitmentV3Request,
   type GetOutputV3Request,
   type RawOrJsonV3Response,
   type JsonV3Response,
@@ -192,6 +193,8 @@ export class NodeServiceImpl {
     (this.deps.v3 ?? v3Unavailable()).getOutputMetadata(req);
   getOutputWithMetadataV3 = (req: GetOutputV3Request): Promise<JsonV3Response> =>
     (this.deps.v3 ?? v3Unavailable()).getOutputWithMetadata(req);
+  getCommitmentV3 = (req: GetCommitmentV3Request): Promise<RawOrJsonV3Response> =>
+    (this.deps.v3 ?? v3Unavailable()).getCommitment(req);
 
   // ---- ledger: service-ledger.ts
 

@@ -107,7 +107,7 @@ describe('e2e v3: the IOTA 2.0 SDK reads every route of issue 24', function () {
     expect(included).to.deep.include({ blockId, blockState: 'confirmed' });
   });
 
-  it('getOutput, getOutputRaw, getOutputMetadata, getOutputWithMetadata, getOutputs: IDs as the SDK computes', async () => {
+  it('getOutput, getOutputRaw, getOutputMetadata, getOutputWithMetadata, getOutputs, IDs agree', async () => {
     const { blockId, txId, payload } = sent;
     const outputId = sdk.Utils.computeOutputId(txId, 0);
     const o = await client.getOutput(outputId);
@@ -128,5 +128,19 @@ describe('e2e v3: the IOTA 2.0 SDK reads every route of issue 24', function () {
     expect(spent.spent).to.include({ transactionId: txId });
     const missing = sdk.Utils.computeOutputId(txId, 5);
     expect(await client.getOutputsIgnoreNotFound([missing, outputId])).to.have.length(1);
+  });
+
+  it('getCommitment, getCommitmentRaw, getCommitmentBySlot[Raw]: IDs as Utils.computeSlotCommitmentId', async () => {
+    const latest = (await client.getIssuance()).latestCommitment;
+    const id = sdk.Utils.computeSlotCommitmentId(latest);
+    const byId = await client.getCommitment(id);
+    expect(sdk.Utils.computeSlotCommitmentId(byId)).to.equal(id);
+    const bySlot = await client.getCommitmentBySlot(latest.slot);
+    expect(sdk.Utils.computeSlotCommitmentId(bySlot)).to.equal(id);
+    const previous = await client.getCommitment(latest.previousCommitmentId);
+    expect(sdk.Utils.computeSlotCommitmentId(previous)).to.equal(latest.previousCommitmentId);
+    const raw = Uint8Array.from(await client.getCommitmentRaw(id));
+    expect(toHex0x(Uint8Array.from(await client.getCommitmentBySlotRaw(latest.slot)))).to.equal(toHex0x(raw));
+    expect(raw.length).to.equal(89);
   });
 });

@@ -185,10 +185,8 @@ describe('e2e v3: the IOTA 2.0 SDK (@iota/sdk-wasm 2.0.0-beta.1) on a network id
       [403, 'getValidator', () => client.getValidator(account)],
       [403, 'getAccountCongestion', () => client.getAccountCongestion(account)],
       [403, 'getOutputManaRewards', () => client.getOutputManaRewards(output)],
-      [403, 'getCommitment', () => client.getCommitment(commitment)],
-      [403, 'getUtxoChanges', () => client.getUtxoChanges(commitment)],
-      [403, 'getCommitmentBySlot', () => client.getCommitmentBySlot(0)],
-      [403, 'getUtxoChangesFullBySlot', () => client.getUtxoChangesFullBySlot(0)],
+      [404, 'getUtxoChanges', () => client.getUtxoChanges(commitment)],
+      [404, 'getUtxoChangesFullBySlot', () => client.getUtxoChangesFullBySlot(0)],
       [403, 'basicOutputIds', () => client.basicOutputIds({})],
       [403, 'accountOutputId', () => client.accountOutputId(account)],
     ];
