@@ -61,7 +61,7 @@ describe('v3 reads: blocks and transactions (service over the engine)', () => {
     expect(committed.transactionState).to.equal('committed');
   });
 
-  it('outputs: output with its proof (JSON and bytes), metadata created then spent, full; genesis outputs', async () => {
+  it('outputs: with proof (JSON and bytes), metadata created then spent, full; genesis outputs', async () => {
     const g0 = genesisOutputId(h.g, 0);
     const tx = h.spend(g0, WALLET, 1001);
     const blockId = await h.submit({ slot: 1001, payload: tx });
