@@ -100,10 +100,14 @@ describe('e2e network: the peers routes (GET, POST, DELETE) between two nodes', 
 
   it("B lists A connected, with A's heartbeat and the gossip counters; A lists B as unknown", async () => {
     const listed = await waitFor(
-      'A connected with blocks gossiped',
+      'A connected with blocks gossiped and a heartbeat naming a milestone',
       async () => {
         const [p] = await peers(b);
-        return p?.connected && p.gossip?.heartbeat && p.gossip.metrics.newBlocks! > 0 ? p : undefined;
+        // A's milestone block may reach B before the heartbeat A sends after it: wait for both
+        const heartbeat = p?.gossip?.heartbeat;
+        return p?.connected && heartbeat && heartbeat.latestMilestoneIndex >= 1 && p.gossip!.metrics.newBlocks! > 0
+          ? p
+          : undefined;
       },
       ...POLL,
     );
