@@ -2,14 +2,16 @@
  * The node's slot commitments (issue 24; docs/protocol.md §V7.12, docs/decisions.md §36) and the latest finalized
  * slot.
  *
- * Committing: slot S becomes committable when the node's clock is in slot S + minCommittableAge or later (iota-core
- * waits for an ACCEPTED block that recent; this node's committee only issues while user blocks wait, so its clock
- * stands in for the accepted time). `catchUp` commits every committable slot in turn, empty slots too, each chained
- * to the one before (core/v3/commitment/build.ts): the slot's accepted blocks (tangle root; their work sets the
- * reference Mana cost), the transactions applied since that its commitment covers (ledger.ts `takeMutations`), the
- * seats' attestations, the fixed committee and parameters roots. What was not accepted in the committed slots is
- * orphaned first (dag.ts), so nothing is ever accepted into a committed slot. Up to COMMIT_BATCH slots go into one
- * atomic store batch with the orphans, the covered transaction records and the `commitments` meta record.
+ * Committing: slot S becomes committable when the node's clock is in slot S + minCommittableAge + COMMIT_LAG_SLOTS or
+ * later (iota-core waits for an ACCEPTED block that recent, and its accepted time trails real time; here the clock
+ * stands in for the accepted time, and the lag leaves a client whose clock is behind the node's room: its block's slot
+ * minus minCommittableAge must not be before the latest commitment, TIP-46). `catchUp` commits every committable slot
+ * in turn, empty slots too, each chained to the one before (core/v3/commitment/build.ts): the slot's accepted blocks
+ * (tangle root; their work sets the reference Mana cost), the transactions applied since that its commitment covers
+ * (ledger.ts `takeMutations`), the seats' attestations, the fixed committee and parameters roots. What was not accepted
+ * in the committed slots is orphaned first (dag.ts), so nothing is ever accepted into a committed slot. Up to
+ * COMMIT_BATCH slots go into one atomic store batch with the orphans, the covered transaction records and the
+ * `commitments` meta record.
  *
  * Kept: every commitment (89 bytes a slot: about 7.7 MB a day with 1-second slots, 0.8 MB with 10-second slots), as
  * iota-core keeps them in its permanent storage; the 256-byte roots go with the slot's blocks when pruning. In
@@ -45,6 +47,11 @@ import { V3_TABLES, type CommitmentsRecordV3 } from './tables.ts';
 
 /** Slots committed in one store batch. */
 export const COMMIT_BATCH = 256;
+/**
+ * Slots the commitments trail the clock by beyond minCommittableAge: a client whose clock is up to this many slots
+ * behind the node's still names a commitment old enough for its block (2 s with the dev network's 1-second slots).
+ */
+export const COMMIT_LAG_SLOTS = 2;
 export const V3_META_COMMITMENTS = 'commitments';
 
 export interface CommitmentEntryV3 {
@@ -66,7 +73,11 @@ export class V3Commitments {
   private readonly committeeRoot: Uint8Array;
   private readonly parametersRoot: Uint8Array;
 
-  constructor(network: V3Network, store: NodeStore) {
+  constructor(
+    network: V3Network,
+    store: NodeStore,
+    private readonly lagSlots: number = COMMIT_LAG_SLOTS,
+  ) {
     this.network = network;
     this.store = store;
     this.genesis = { commitment: network.genesisCommitment, id: network.genesisCommitmentId };
@@ -168,7 +179,7 @@ export class V3Commitments {
   /** The latest slot the clock makes committable. */
   committableSlot(nowNs: bigint): number {
     const { params } = this.network;
-    return Math.max(params.genesisSlot, slotFromTime(nowNs, params) - params.minCommittableAge);
+    return Math.max(params.genesisSlot, slotFromTime(nowNs, params) - params.minCommittableAge - this.lagSlots);
   }
 
   /**

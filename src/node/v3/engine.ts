@@ -35,7 +35,7 @@ import { V3Commitments, type CommitmentEntryV3 } from './commitments.ts';
 import { V3Dag, type V3DagLimits } from './dag.ts';
 import { genesisV3FromJson, genesisV3ToJson, type GenesisAccountV3, type GenesisV3 } from './genesis-v3.ts';
 import { infoJsonV3, issuanceJsonV3 } from './info.ts';
-import { checkBlockV3, readSubmissionV3 } from './intake.ts';
+import { checkBlockV3, checkNotAhead, readSubmissionV3 } from './intake.ts';
 import { V3Ledger } from './ledger.ts';
 import { key, V3Network } from './network.ts';
 import { ensureSlotIndex, prunedNoteV3, pruneByTimeV3, readPruningV3, type V3PruneProgress } from './pruning.ts';
@@ -47,6 +47,14 @@ export { MAX_STRONG_PARENTS_V3 } from './dag.ts';
 export type { BlockMetadataV3, BlockStateNameV3, TransactionStateNameV3 } from './states.ts';
 export { MAX_FUTURE_NS } from './intake.ts';
 export type { V3PruneProgress } from './pruning.ts';
+
+export interface V3EngineOptions {
+  /** The clock, ms (Date.now). */
+  now?: () => number;
+  limits?: Partial<V3DagLimits>;
+  /** Slots the commitments trail the clock by beyond minCommittableAge (commitments.ts COMMIT_LAG_SLOTS). */
+  commitLagSlots?: number;
+}
 
 /** The milestone at the v2 pruning index: v3 data older than its timestamp (Unix seconds) is pruned. */
 export interface V3PruneTarget {
@@ -73,9 +81,9 @@ export class V3Engine {
   /** Where pruning by time stands (undefined: never pruned). */
   private pruning: PruningRecordV3 | undefined;
 
-  private constructor(store: NodeStore, genesis: GenesisV3, now: () => number, limits: Partial<V3DagLimits>) {
+  private constructor(store: NodeStore, genesis: GenesisV3, options: V3EngineOptions) {
     this.store = store;
-    this.now = now;
+    this.now = options.now ?? Date.now;
     const network = new V3Network(genesis);
     this.network = network;
     this.genesis = genesis;
@@ -85,9 +93,9 @@ export class V3Engine {
     this.genesisCommitment = network.genesisCommitment;
     this.genesisCommitmentId = network.genesisCommitmentId;
     this.seats = network.seats;
-    this.dag = new V3Dag(network, limits);
+    this.dag = new V3Dag(network, options.limits ?? {});
     this.ledger = new V3Ledger(network, store);
-    this.commitments = new V3Commitments(network, store);
+    this.commitments = new V3Commitments(network, store, options.commitLagSlots);
   }
 
   /** Records a v3 genesis in a store that has none (its outputs, the genesis block as the one tip); idempotent. */
@@ -102,18 +110,10 @@ export class V3Engine {
   }
 
   /** The engine of a store with a v3 genesis, or undefined when the network has no v3 part. */
-  static async open(
-    store: NodeStore,
-    options: { now?: () => number; limits?: Partial<V3DagLimits> } = {},
-  ): Promise<V3Engine | undefined> {
+  static async open(store: NodeStore, options: V3EngineOptions = {}): Promise<V3Engine | undefined> {
     const text = await store.get(V3_TABLES.meta, 'genesis');
     if (text === undefined) return undefined;
-    const engine = new V3Engine(
-      store,
-      genesisV3FromJson(JSON.parse(text)),
-      options.now ?? Date.now,
-      options.limits ?? {},
-    );
+    const engine = new V3Engine(store, genesisV3FromJson(JSON.parse(text)), options);
     await ensureSlotIndex(store);
     engine.pruning = await readPruningV3(store);
     await engine.dag.load(store);
@@ -178,6 +178,7 @@ export class V3Engine {
   }
 
   private async attach(bytes: Uint8Array, block: BlockV3): Promise<Uint8Array> {
+    checkNotAhead(block, this.nowNs()); // before the ID: its slot comes from the issuing time
     const id = blockIdV3(bytes, this.params);
     if (this.dag.block(id) !== undefined || (await this.store.has(V3_TABLES.blockState, id))) return id;
     if (block.body.type === 0 && this.dag.full)

@@ -36,6 +36,17 @@ import type { PruningRecordV3 } from './tables.ts';
 export const MAX_FUTURE_NS = 10n * 60n * 1_000_000_000n;
 
 /** A submitted block (binary or JSON) as bytes and decoded; throws when it is empty or malformed. */
+/**
+ * Refuses a block issued more than 10 minutes after the node's clock (INVALID_FIELD, 400), before anything reads its
+ * slot: an issuing time past the last slot (e.g. 2^63 ns) has none.
+ */
+export function checkNotAhead(block: BlockV3, nowNs: bigint): void {
+  if (block.header.issuingTime > nowNs + MAX_FUTURE_NS)
+    reject('INVALID_FIELD', "Cannot accept block: issuingTime is more than 10 minutes ahead of the node's clock", {
+      field: 'header.issuingTime',
+    });
+}
+
 export function readSubmissionV3(
   block: { raw: Uint8Array } | { json: string },
   params: ProtocolParametersV3,
@@ -83,11 +94,8 @@ export function checkBlockV3(
       field: 'header.issuerId',
     });
   assertBlockSignatureV3(bytes, issuer.blockIssuerKeys);
+  checkNotAhead(block, ctx.nowNs);
   const slot = slotFromTime(h.issuingTime, params);
-  if (h.issuingTime > ctx.nowNs + MAX_FUTURE_NS)
-    reject('INVALID_FIELD', "Cannot accept block: issuingTime is more than 10 minutes ahead of the node's clock", {
-      field: 'header.issuingTime',
-    });
   const commitmentSlot = slotOfId(h.slotCommitmentId);
   if (commitmentSlot > slot)
     reject(

@@ -45,7 +45,8 @@ class Node {
     if (this.engine) await this.engine.idle();
     this.store ??= await NodeStore.open(this.kv);
     await V3Engine.create(this.store, this.g);
-    this.engine = (await V3Engine.open(this.store, { now: () => this.nowMs }))!;
+    // commitments at exactly minCommittableAge behind the clock (no lag), so the slots below read as the rules say
+    this.engine = (await V3Engine.open(this.store, { now: () => this.nowMs, commitLagSlots: 0 }))!;
     return this;
   }
 

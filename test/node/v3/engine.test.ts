@@ -30,7 +30,7 @@ const NOW_MS = (GENESIS_TIME + 1000) * 1000;
 async function open(g: GenesisV3, kv = new MemoryKeyValueStore()) {
   const store = await NodeStore.open(kv);
   await V3Engine.create(store, g);
-  const engine = (await V3Engine.open(store, { now: () => NOW_MS }))!;
+  const engine = (await V3Engine.open(store, { now: () => NOW_MS, commitLagSlots: 0 }))!;
   return { store, engine, kv };
 }
 
@@ -117,7 +117,7 @@ describe('v3 engine', () => {
     await engine.issueValidationBlocks();
     await engine.issueValidationBlocks();
     await engine.idle();
-    const again = (await V3Engine.open(store, { now: () => NOW_MS }))!;
+    const again = (await V3Engine.open(store, { now: () => NOW_MS, commitLagSlots: 0 }))!;
     expect((await again.blockMetadata(id)).blockState).to.equal('confirmed');
     expect(toHex0x(again.includedBlockId(txIdOf(tx)))).to.equal(toHex0x(id));
     expect(again.output(genesisOutputId(g, 0))?.spent).to.equal(true);
@@ -319,7 +319,7 @@ describe('v3 engine', () => {
       const e = await rejection(n.engine.submit({ raw: block({ time: slotStartNs(params(), 1002) }) }));
       expect(e.message).to.match(/stopped after a store failure: disk full/);
       // a restart serves what the store holds: nothing of the failed block
-      const again = (await V3Engine.open(n.store, { now: () => NOW_MS }))!;
+      const again = (await V3Engine.open(n.store, { now: () => NOW_MS, commitLagSlots: 0 }))!;
       expect(again.hasUnconfirmedBlocks).to.equal(false);
       expect(again.transactionState(txIdOf(tx))).to.equal(undefined);
     } finally {

@@ -90,7 +90,8 @@ export class EngineHarness {
     if (this.engine) await this.engine.idle();
     this.store ??= await NodeStore.open(this.kv);
     await V3Engine.create(this.store, this.g);
-    this.engine = (await V3Engine.open(this.store, { now: () => this.nowMs }))!;
+    // commitments at exactly minCommittableAge behind the clock (no lag: commitments.test.ts tests the lag)
+    this.engine = (await V3Engine.open(this.store, { now: () => this.nowMs, commitLagSlots: 0 }))!;
     return this;
   }
 
