@@ -48,6 +48,8 @@ export interface BlockStateV3 extends VoteBlockV3 {
   /** Slot of the block's `slotCommitmentId` (undefined in records of the older layout). */
   commitmentSlot?: number;
   orphaned?: boolean;
+  /** Weak parents (absent when none, and in records of the older layout): they leave the tips too (`attach`). */
+  weakParents?: string[];
 }
 
 function blockRecord(b: BlockStateV3): BlockStateRecord {
@@ -66,6 +68,7 @@ function blockRecord(b: BlockStateV3): BlockStateRecord {
   if (b.transactionId !== undefined) r.transactionId = b.transactionId;
   if (b.commitmentSlot !== undefined) r.commitmentSlot = b.commitmentSlot;
   if (b.orphaned) r.orphaned = true;
+  if (b.weakParents !== undefined) r.weakParents = [...b.weakParents];
   return r;
 }
 
@@ -86,6 +89,7 @@ function blockFromRecord(id: Uint8Array, r: BlockStateRecord): BlockStateV3 {
   if (r.transactionId !== undefined) b.transactionId = r.transactionId;
   if (r.commitmentSlot !== undefined) b.commitmentSlot = r.commitmentSlot;
   if (r.orphaned) b.orphaned = true;
+  if (r.weakParents !== undefined) b.weakParents = r.weakParents;
   return b;
 }
 
@@ -246,15 +250,22 @@ export class V3Dag {
     return this.blocks.get(key(id))?.issuingTime ?? this.network.genesisTimeNs;
   }
 
-  /** Up to 8 tips, the most recently issued first, sorted by ID as the codec requires. */
+  /**
+   * Up to 8 tips, the most recently issued first, sorted by ID as the codec requires. Without tips (a store whose
+   * orphans left none, see `orphan`), the latest issued block in memory that is not orphaned, then the genesis block.
+   */
   selectTips(): Uint8Array[] {
+    if (this.tips.size === 0) {
+      let latest: BlockStateV3 | undefined;
+      for (const b of this.blocks.values()) if (!b.orphaned && b.issuingTime > (latest?.issuingTime ?? -1n)) latest = b;
+      return [latest?.id.slice() ?? this.network.genesisBlockId.slice()];
+    }
     const all = [...this.tips].map((k) => this.blocks.get(k)?.id ?? fromHex0x(k));
     all.sort((a, b) => {
       const d = this.tipTime(b) - this.tipTime(a);
       return d > 0n ? 1 : d < 0n ? -1 : compareBytes(a, b);
     });
-    const chosen = all.slice(0, MAX_STRONG_PARENTS_V3);
-    return chosen.length > 0 ? chosen.sort(compareBytes) : [this.network.genesisBlockId.slice()];
+    return all.slice(0, MAX_STRONG_PARENTS_V3).sort(compareBytes);
   }
 
   /**
@@ -285,6 +296,7 @@ export class V3Dag {
       commitmentSlot: checked.commitmentSlot,
     };
     if (checked.transactionId !== undefined) state.transactionId = checked.transactionId;
+    if (body.weakParents.length > 0) state.weakParents = body.weakParents.map(key);
     this.blocks.set(k, state);
     this.unaccepted.add(k);
     if (!state.validation) this.unconfirmedUserBlocks++;
@@ -337,8 +349,11 @@ export class V3Dag {
 
   /**
    * Orphans what the commitment of the slots up to `slot` leaves out (see the file comment): the unaccepted blocks of
-   * those slots and every unaccepted block with an orphaned strong parent. Their states go into `batch`; an orphaned
-   * tip leaves the tips and its parents that are not orphaned become tips again. Returns the blocks it orphaned.
+   * those slots and every unaccepted block with an orphaned strong parent. Their states go into `batch`, with the tip
+   * changes: an orphaned tip leaves the tips, and every strong or weak parent of an orphaned block that is not orphaned
+   * and has no child left that is not orphaned becomes a tip again (as iota-core's tip manager does when blocks are
+   * removed), so the accepted blocks below an orphaned chain of any length stay referenced. Returns the blocks it
+   * orphaned.
    */
   orphan(slot: number, batch: StoreBatch): BlockStateV3[] {
     const out: BlockStateV3[] = [];
@@ -352,15 +367,24 @@ export class V3Dag {
       batch.put(V3_TABLES.blockState, b.id, blockRecord(b));
       out.push(b);
     }
+    const freed = new Set<string>();
     for (const b of out) {
-      if (!this.tips.delete(key(b.id))) continue;
-      batch.del(V3_TABLES.tips, b.id);
-      for (const p of b.parents) {
+      if (this.tips.delete(key(b.id))) batch.del(V3_TABLES.tips, b.id);
+      for (const p of [...b.parents, ...(b.weakParents ?? [])]) {
         const parent = this.blocks.get(p);
-        if (parent === undefined || parent.orphaned || this.tips.has(p)) continue;
-        this.tips.add(p);
-        batch.put(V3_TABLES.tips, parent.id, null);
+        if (parent !== undefined && !parent.orphaned && !this.tips.has(p)) freed.add(p);
       }
+    }
+    if (freed.size > 0) {
+      for (const c of this.blocks.values()) {
+        if (c.orphaned) continue;
+        for (const p of c.parents) freed.delete(p);
+        for (const p of c.weakParents ?? []) freed.delete(p);
+      }
+    }
+    for (const p of freed) {
+      this.tips.add(p);
+      batch.put(V3_TABLES.tips, this.blocks.get(p)!.id, null);
     }
     return out;
   }

@@ -52,6 +52,8 @@ export interface BlockStateRecord {
   commitmentSlot?: number;
   /** Not accepted when its slot (or a parent's) was committed: never accepted afterwards (commitments.ts). */
   orphaned?: boolean;
+  /** Weak parents (absent when none, and in records of the older layout). */
+  weakParents?: string[];
 }
 
 export interface OutputRecord {
