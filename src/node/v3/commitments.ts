@@ -9,8 +9,9 @@
  * in turn, empty slots too, each chained to the one before (core/v3/commitment/build.ts): the slot's accepted blocks
  * (tangle root; their work sets the reference Mana cost), the transactions applied since that its commitment covers
  * (ledger.ts `takeMutations`), the seats' attestations, the fixed committee and parameters roots. What was not accepted
- * in the committed slots is orphaned first (dag.ts), so nothing is ever accepted into a committed slot. Up to
- * COMMIT_BATCH slots go into one atomic store batch with the orphans, the covered transaction records and the
+ * in the committed slots is orphaned first (dag.ts), so nothing is ever accepted into a committed slot, and a pending
+ * transaction left with orphaned attachments only fails as orphaned (ledger.ts `failOrphaned`). Up to COMMIT_BATCH
+ * slots go into one atomic store batch with the orphans, the failed and the covered transaction records and the
  * `commitments` meta record.
  *
  * Kept: every commitment (89 bytes a slot: about 7.7 MB a day with 1-second slots, 0.8 MB with 10-second slots), as
@@ -204,7 +205,8 @@ export class V3Commitments {
         list.push(k.blockId);
         bySlot.set(k.slot, list);
       }
-      dag.orphan(to, batch);
+      const orphaned = dag.orphan(to, batch);
+      await ledger.failOrphaned(orphaned, (id) => dag.stored(id, this.store), batch);
       for (let slot = from; slot <= to; slot++) await this.commitSlot(slot, bySlot.get(slot) ?? [], dag, ledger, batch);
       batch.put(V3_TABLES.meta, V3_META_COMMITMENTS, JSON.stringify(this.record()));
       await batch.commit({ sync: true });

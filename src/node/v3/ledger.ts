@@ -17,6 +17,11 @@
  * Slot commitments (commitments.ts) cover the applied transactions: the commitment of slot S takes every applied
  * transaction not covered yet whose included block is in slot S or earlier (`takeMutations`), and the record notes
  * S as its `committedSlot`. A failure carries iota.go's numeric reason (api/core.go; docs/protocol.md §V7.12).
+ *
+ * Orphaned (docs/decisions.md §36): a pending transaction whose every attachment a slot commitment orphaned fails with
+ * reason 2 (`failOrphaned`, in the commitment's batch). Unlike the other failures it is not final: the transaction
+ * was never judged, so a later block may carry it again (checked against the ledger anew, pending again), as in
+ * iota-core, whose mempool evicts it. Pruning deletes its record with its last attachment (pruning.ts).
  */
 import { fromHex0x, toHex0x } from '../../core/bytes.ts';
 import type { NodeStore, StoreBatch } from '../../core/store/index.ts';
@@ -55,6 +60,7 @@ function outputRecord(o: OutputState): OutputRecord {
 /** iota.go `TransactionFailureReason` numbers (api/core.go) of the ledger's failures. */
 export const TX_FAILURE_V3 = Object.freeze({
   conflictRejected: 1,
+  orphaned: 2,
   inputCreationAfterTxCreation: 4,
   unlockSignatureInvalid: 5,
   commitmentInputReferenceInvalid: 9,
@@ -77,6 +83,11 @@ const FAILURE_CODES: Record<TransactionFailureCodeV3, number> = {
 interface LedgerFailure {
   code: number;
   message: string;
+}
+
+/** Whether a transaction record is one failed as orphaned (reason 2), which a later block may carry again. */
+export function isOrphanedV3(r: TransactionRecord | undefined): boolean {
+  return r?.state === 'failed' && r.failureCode === TX_FAILURE_V3.orphaned;
 }
 
 /** A confirmed block as the ledger sees it: which transaction it carries, where and when it arrived. */
@@ -127,11 +138,12 @@ export class V3Ledger {
   // ---------------------------------------------------------------- admission
 
   /**
-   * Checks a transaction a submitted block carries: refused when it failed before, or (when new) when it does not
-   * pass the ledger checks against the confirmed ledger. Returns whether the transaction is new.
+   * Checks a transaction a submitted block carries: refused when it failed before (but for orphaned: judged anew), or
+   * (when new) when it does not pass the ledger checks against the confirmed ledger. Returns whether it is new.
    */
   admit(payload: SignedTransactionPayloadV3, txKey: string, blockCommitmentSlot: number): boolean {
-    const known = this.transactions.get(txKey);
+    let known = this.transactions.get(txKey);
+    if (isOrphanedV3(known)) known = undefined; // attached again: judged anew
     if (known?.state === 'failed')
       throw new NodeError(
         'INVALID_REQUEST',
@@ -151,6 +163,36 @@ export class V3Ledger {
       const rec: TransactionRecord = { state: 'pending' };
       this.transactions.set(txKey, rec);
       batch.put(V3_TABLES.transactions, fromHex0x(txKey), rec);
+    }
+  }
+
+  /**
+   * Fails as orphaned (reason 2) each pending transaction carried by a block of `orphaned` (what a slot commitment just
+   * orphaned, dag.ts) whose attachments are all orphaned now; `stateOf` reads an attachment's state (memory or store).
+   */
+  async failOrphaned(
+    orphaned: readonly Pick<BlockStateV3, 'transactionId'>[],
+    stateOf: (id: Uint8Array) => Promise<Pick<BlockStateV3, 'orphaned'> | undefined>,
+    batch: StoreBatch,
+  ): Promise<void> {
+    const txKeys = new Set<string>();
+    for (const b of orphaned) if (b.transactionId !== undefined) txKeys.add(b.transactionId);
+    for (const txKey of txKeys) {
+      if (this.transactions.get(txKey)?.state !== 'pending') continue;
+      let live = false;
+      for (const id of await this.store.transactionBlocks(fromHex0x(txKey))) {
+        const state = await stateOf(id);
+        if (state !== undefined && state.orphaned !== true) live = true;
+        if (live) break;
+      }
+      if (live) continue;
+      const next: TransactionRecord = {
+        state: 'failed',
+        failureCode: TX_FAILURE_V3.orphaned,
+        failureReason: 'ORPHANED: every attachment was orphaned (not accepted when its slot was committed)',
+      };
+      this.transactions.set(txKey, next);
+      batch.put(V3_TABLES.transactions, fromHex0x(txKey), next);
     }
   }
 
@@ -279,8 +321,8 @@ export class V3Ledger {
   }
 
   /**
-   * Forgets what pruning deleted (pruning.ts): the records of transactions whose included block went, the outputs they
-   * spent.
+   * Forgets what pruning deleted (pruning.ts): the records of transactions whose included block went (or, orphaned,
+   * their last attachment), the outputs they spent.
    */
   forget(transactions: readonly string[], outputs: readonly Uint8Array[]): void {
     for (const t of transactions) {

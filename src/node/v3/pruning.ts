@@ -3,7 +3,9 @@
  * milestone P's timestamp goes: with S the slot of that timestamp (at most the slot after the latest commitment: an
  * uncommitted slot's blocks are still to be committed), every CONFIRMED or ORPHANED block of a slot before S (an
  * unconfirmed one stays; dag.ts bounds them) with its bytes, state, tip entry, slot index entry and attachment entry;
- * when it was the included block of a transaction, that transaction's record and the outputs it spent; the slots'
+ * when it was the included block of a transaction, that transaction's record and the outputs it spent; when it was
+ * the last stored attachment of a transaction never included (failed as orphaned, ledger.ts, or pending in a store
+ * written before orphans failed), that record (its attachments were all orphaned, so nothing refers to it); the slots'
  * commitment roots (the commitments themselves stay, docs/decisions.md §36). Unspent outputs and the Mana allotted to
  * accounts are always kept.
  *
@@ -15,6 +17,7 @@
 import { fromHex0x } from '../../core/bytes.ts';
 import { TABLES, type NodeStore, type StoreBatch } from '../../core/store/index.ts';
 import { decodeBlockV3, outputIdV3, slotOfId, type ProtocolParametersV3 } from '../../core/v3/index.ts';
+import { isOrphanedV3 } from './ledger.ts';
 import { key } from './network.ts';
 import { V3_TABLES, type PruningRecordV3, type SlotBlockKey } from './tables.ts';
 
@@ -98,8 +101,8 @@ export async function slotEntriesBefore(
 }
 
 /**
- * Into `batch`: the confirmed blocks among `entries` and what goes with them (see the file comment); unconfirmed
- * ones are left as they are. Reads the store only, so a batch whose commit fails changes nothing.
+ * Into `batch`: the confirmed and orphaned blocks among `entries` and what goes with them (see the file comment);
+ * the others are left as they are. Reads the store only, so a batch whose commit fails changes nothing.
  */
 export async function pruneSlotEntries(
   store: NodeStore,
@@ -108,6 +111,8 @@ export async function pruneSlotEntries(
   params: ProtocolParametersV3,
 ): Promise<PrunedV3> {
   const out: PrunedV3 = { blocks: [], transactions: [], outputs: [] };
+  /** Never-included transactions (pending, or failed as orphaned) -> their attachments this batch deletes. */
+  const detached = new Map<string, Set<string>>();
   const states = await store.getMany(
     V3_TABLES.blockState,
     entries.map((e) => e.blockId),
@@ -130,12 +135,21 @@ export async function pruneSlotEntries(
           batch.del(V3_TABLES.outputs, o);
           out.outputs.push(o);
         }
+      } else if (tx !== undefined && (tx.state === 'pending' || isOrphanedV3(tx))) {
+        const gone = detached.get(state.transactionId) ?? new Set<string>();
+        detached.set(state.transactionId, gone.add(key(id)));
       }
     }
     batch.del(TABLES.blocks, id);
     batch.del(V3_TABLES.blockState, id);
     batch.del(V3_TABLES.tips, id);
     out.blocks.push(id);
+  }
+  for (const [txKey, gone] of detached) {
+    const txId = fromHex0x(txKey);
+    if (!(await store.transactionBlocks(txId)).every((b) => gone.has(key(b)))) continue;
+    batch.del(V3_TABLES.transactions, txId);
+    out.transactions.push(txKey);
   }
   return out;
 }

@@ -212,8 +212,13 @@ describe('v3 slot commitments (engine)', function () {
     expect(e.hasUnconfirmedBlocks).to.equal(false);
     expect(e.selectTips().map(toHex0x)).to.deep.equal([toHex0x(e.genesisBlockId)]);
     expect((await rejection(n.submit({ slot: 1012, parents: [lost] }))).message).to.match(/is orphaned/);
-    expect((await n.metadata(lost)).transaction).to.deep.include({ state: 'pending', earliestAttachmentSlot: 1001 });
-    // validation rounds do not reach them; the transaction can be attached again
+    // its one attachment orphaned: the transaction fails as orphaned (iota.go reason 2)
+    expect((await n.metadata(lost)).transaction).to.deep.include({
+      state: 'failed',
+      failureReason: 2,
+      earliestAttachmentSlot: 1001,
+    });
+    // validation rounds do not reach them; the transaction can be attached again (judged anew)
     await n.confirm();
     expect((await n.metadata(lost)).blockState).to.equal('orphaned');
     const again = await n.submit({ slot: 1013, payload: tx }); // after the rounds' blocks
