@@ -2,17 +2,20 @@
  * The node's slot commitments (issue 24; docs/protocol.md §V7.12, docs/decisions.md §36) and the latest finalized
  * slot.
  *
- * Committing: slot S becomes committable when the node's clock is in slot S + minCommittableAge + COMMIT_LAG_SLOTS or
- * later (iota-core waits for an ACCEPTED block that recent, and its accepted time trails real time; here the clock
- * stands in for the accepted time, and the lag leaves a client whose clock is behind the node's room: its block's slot
- * minus minCommittableAge must not be before the latest commitment, TIP-46). `catchUp` commits every committable slot
- * in turn, empty slots too, each chained to the one before (core/v3/commitment/build.ts): the slot's accepted blocks
- * (tangle root; their work sets the reference Mana cost), the transactions applied since that its commitment covers
- * (ledger.ts `takeMutations`), the seats' attestations, the fixed committee and parameters roots. What was not accepted
- * in the committed slots is orphaned first (dag.ts), so nothing is ever accepted into a committed slot, and a pending
- * transaction left with orphaned attachments only fails as orphaned (ledger.ts `failOrphaned`). Up to COMMIT_BATCH
- * slots go into one atomic store batch with the orphans, the failed and the covered transaction records and the
- * `commitments` meta record.
+ * Committing: slot S becomes committable once a block of slot S + minCommittableAge or later is ACCEPTED, as in
+ * iota-core's notarization (the built-in validator issues a round every interval, so accepted blocks keep coming on an
+ * idle network), capped by the clock: never beyond the clock's slot minus minCommittableAge minus COMMIT_LAG_SLOTS. A
+ * clock step or a stop commits nothing without accepted blocks, as long as the latest commitment stays young enough
+ * for a block of the clock's slot (TIP-46: at most maxCommittableAge older); past that, no block could be issued or
+ * accepted again, so the node commits up to the clock's cap, as iota-core's validator forces (`ForceCommitUntil`).
+ * The lag leaves a client whose clock is behind the node's room on that path. `catchUp` commits every committable
+ * slot in turn, empty slots too, each chained to the one before (core/v3/commitment/build.ts): the slot's accepted
+ * blocks (tangle root; their work sets the reference Mana cost), the transactions applied since that its commitment
+ * covers (ledger.ts `takeMutations`), the seats' attestations, the fixed committee and parameters roots. What was not
+ * accepted in the committed slots is orphaned first (dag.ts), so nothing is ever accepted into a committed slot, and a
+ * pending transaction left with orphaned attachments only fails as orphaned (ledger.ts `failOrphaned`). Up to
+ * COMMIT_BATCH slots go into one atomic store batch with the orphans, the failed and the covered transaction records
+ * and the `commitments` meta record.
  *
  * Kept: every commitment (89 bytes a slot: about 7.7 MB a day with 1-second slots, 0.8 MB with 10-second slots), as
  * iota-core keeps them in its permanent storage; the 256-byte roots go with the slot's blocks when pruning. In
@@ -49,8 +52,10 @@ import { V3_TABLES, type CommitmentsRecordV3 } from './tables.ts';
 /** Slots committed in one store batch. */
 export const COMMIT_BATCH = 256;
 /**
- * Slots the commitments trail the clock by beyond minCommittableAge: a client whose clock is up to this many slots
- * behind the node's still names a commitment old enough for its block (2 s with the dev network's 1-second slots).
+ * Slots the commitments trail the clock by at least, beyond minCommittableAge: a client whose clock is up to this many
+ * slots behind the node's still names a commitment old enough for its block (2 s with the dev network's 1-second
+ * slots) when the node commits up to the clock (a latest commitment too old); on accepted blocks a client building on
+ * the tips issues after the accepted block anyway (test/node/v3/commitment-lag.test.ts).
  */
 export const COMMIT_LAG_SLOTS = 2;
 export const V3_META_COMMITMENTS = 'commitments';
@@ -177,18 +182,28 @@ export class V3Commitments {
     return e !== undefined && equalBytes(e.id, id) ? e : undefined;
   }
 
-  /** The latest slot the clock makes committable. */
-  committableSlot(nowNs: bigint): number {
+  /**
+   * The latest committable slot: the slot of the latest accepted block minus minCommittableAge (iota-core's
+   * notarization commits on accepted blocks), never beyond the clock's slot minus minCommittableAge minus the lag, and
+   * never before the latest commitment.
+   */
+  committableSlot(nowNs: bigint, latestAcceptedBlockSlot: number): number {
     const { params } = this.network;
-    return Math.max(params.genesisSlot, slotFromTime(nowNs, params) - params.minCommittableAge - this.lagSlots);
+    const clockSlot = slotFromTime(nowNs, params);
+    const byClock = clockSlot - params.minCommittableAge - this.lagSlots;
+    // A latest commitment too old for a block of the clock's slot is followed by committing up to the clock, as
+    // iota-core's validator does (`ForceCommitUntil`): otherwise no block could be issued, accepted nor commit again.
+    const stale = clockSlot - params.maxCommittableAge > this.latestSlot;
+    const byAccepted = stale ? byClock : latestAcceptedBlockSlot - params.minCommittableAge;
+    return Math.max(params.genesisSlot, this.latestSlot, Math.min(byClock, byAccepted));
   }
 
   /**
-   * Commits every slot the clock made committable (see the file comment). Memory changes with each batch, so a
-   * failing commit must stop the engine (the engine's caller does). Returns the number of slots committed.
+   * Commits every committable slot (see the file comment). Memory changes with each batch, so a failing commit must
+   * stop the engine (the engine's caller does). Returns the number of slots committed.
    */
   async catchUp(nowNs: bigint, dag: V3Dag, ledger: V3Ledger): Promise<number> {
-    const target = this.committableSlot(nowNs);
+    const target = this.committableSlot(nowNs, dag.status.latestAcceptedBlockSlot);
     let committed = 0;
     while (this.latestSlot < target) {
       const from = this.latestSlot + 1;

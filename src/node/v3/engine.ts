@@ -150,7 +150,7 @@ export class V3Engine {
     });
   }
 
-  /** Commits the slots the clock made committable (commitments.ts); in the queue. A failure stops the engine. */
+  /** Commits the committable slots (commitments.ts); in the queue. A failure stops the engine. */
   private async commitSlots(): Promise<void> {
     try {
       await this.commitments.catchUp(this.nowNs(), this.dag, this.ledger);

@@ -44,6 +44,26 @@ describe('v3 commitments trail the clock by a lag', () => {
     await engine.idle();
   });
 
+  it('on accepted blocks a client on the tips is served without the lag: its block is after the accepted one', async () => {
+    for (const lag of [COMMIT_LAG_SLOTS, 0]) {
+      const engine = await engineAt(200, lag);
+      await engine.issueValidationBlocks(); // at 200.1 s
+      await engine.issueValidationBlocks(); // 1 ns later: the first round's block, of slot 200, is accepted
+      await engine.read(() => undefined);
+      expect(engine.commitments.latestSlot).to.equal(200 - engine.params.minCommittableAge - lag);
+      // the client 150 ms behind issues at max(its clock, latest parent + 1 ns), as the SDK does: slot 200 too
+      const raw = basicBlock(engine.params, {
+        issuer: USER,
+        parents: engine.selectTips(),
+        issuingTime: slotStartNs(engine.params, 200) + 100_000_002n,
+        commitmentId: engine.latestCommitmentId,
+      });
+      const id = await engine.submit({ raw });
+      expect((await engine.blockMetadata(id)).blockState).to.equal('pending');
+      await engine.idle();
+    }
+  });
+
   it('without the lag the same block names a commitment too recent for its slot', async () => {
     const engine = await engineAt(200, 0);
     expect(engine.commitments.latestSlot).to.equal(200 - engine.params.minCommittableAge);

@@ -124,8 +124,12 @@ describe('v3 slot commitments (engine)', function () {
     expect(info.status.latestCommitmentId).to.equal(toHex0x(e.latestCommitmentId));
     const issuance = (await e.read(() => e.issuance())) as Json;
     expect(issuance.latestCommitment).to.deep.include({ slot: 991, protocolVersion: 3, referenceManaCost: '1' });
-    // a second later one more slot is committed, on the next read
+    // a second later nothing more without accepted blocks; once a block of slot 1002 is accepted, slot 992 is
     n.at(1002);
+    await e.read(() => undefined);
+    expect(e.latestCommitment.commitment.slot).to.equal(991);
+    await e.issueValidationBlocks(); // a block of slot 1002
+    await e.issueValidationBlocks(); // accepts it
     await e.read(() => undefined);
     expect(e.latestCommitment.commitment.slot).to.equal(992);
     expect(toHex0x(e.latestCommitment.commitment.previousCommitmentId)).to.equal(toHex0x(previous));
@@ -141,6 +145,9 @@ describe('v3 slot commitments (engine)', function () {
     const votes = e.selectTips(); // the second round's validation block (slot 1001 too)
     expect((await n.metadata(b)).transaction).to.deep.include({ state: 'accepted', earliestAttachmentSlot: 1001 });
     n.at(1011);
+    await e.read(() => undefined);
+    expect(e.latestCommitment.commitment.slot).to.equal(991); // the latest accepted block is of slot 1001
+    await n.confirm(); // a block of slot 1011 accepted
     await e.read(() => undefined);
     expect(e.latestCommitment.commitment.slot).to.equal(1001);
     const roots = (await n.roots(1001))!;
@@ -284,17 +291,22 @@ describe('v3 slot commitments (engine)', function () {
     const tx = n.spend(0, 1001);
     const b = await n.submit({ slot: 1001, parents: [e.genesisBlockId], payload: tx });
     await e.issueValidationBlocks(); // accepted, not confirmed
-    n.at(1011);
+    // no seat votes for 21 slots: the latest commitment (991) is too old for a block of slot 1022, so the node
+    // commits up to the clock (1012) without accepted blocks, and slot 1001 with `b` accepted, not confirmed
+    n.at(1022);
     await e.read(() => undefined);
+    expect(e.latestCommitment.commitment.slot).to.equal(1012);
     expect(toHex0x((await n.roots(1001))!.stateMutationRoot)).to.equal(toHex0x(new Uint8Array(32)));
     expect((await n.metadata(b)).blockState).to.equal('accepted');
     await e.issueValidationBlocks(); // confirmed now: applied
     expect((await n.metadata(b)).transaction?.state).to.equal('accepted');
-    n.at(1012);
+    n.at(1023);
+    await n.confirm(); // a block of slot 1023 accepted
     await e.read(() => undefined);
-    expect(toHex0x((await n.roots(1002))!.stateMutationRoot)).to.equal(toHex0x(idSetRootV3([txIdOf(tx)])));
+    expect(e.latestCommitment.commitment.slot).to.equal(1013);
+    expect(toHex0x((await n.roots(1013))!.stateMutationRoot)).to.equal(toHex0x(idSetRootV3([txIdOf(tx)])));
     expect((await n.metadata(b)).transaction).to.deep.include({ state: 'committed', earliestAttachmentSlot: 1001 });
-    expect(e.transactionState(txIdOf(tx))?.committedSlot).to.equal(1002);
+    expect(e.transactionState(txIdOf(tx))?.committedSlot).to.equal(1013);
     await n.store.close();
   });
 

@@ -40,8 +40,12 @@ describe('v3 transactions whose every attachment is orphaned', function () {
   after(() => h.store.close());
 
   it('fail with reason 2 (orphaned) once their last attachment is orphaned', async () => {
-    h.at(1012); // slots up to 1002 committed: every attachment but `late` is orphaned
+    h.at(1012);
     await h.engine.read(() => undefined);
+    expect(h.engine.commitments.latestSlot).to.equal(1000); // the clock alone commits nothing more
+    await h.acceptBeside(); // a block of slot 1012 accepted: slots up to 1002 committed
+    await h.engine.read(() => undefined);
+    expect(h.engine.commitments.latestSlot).to.equal(1002); // every attachment but `late` is orphaned
     for (const b of blocks) expect(await h.state(b)).to.equal('orphaned');
     expect((await txMetadata(blocks[0]!)).state).to.equal('pending'); // `late` is not orphaned yet
     for (const [i, b] of blocks.entries()) {
@@ -51,8 +55,10 @@ describe('v3 transactions whose every attachment is orphaned', function () {
       expect(md.earliestAttachmentSlot).to.equal(1001 + (i % 2));
       expect(md.failureDetails).to.match(/orphaned/);
     }
-    h.at(1015); // slot 1005 committed
+    h.at(1015);
+    await h.acceptBeside(); // a block of slot 1015 accepted: slot 1005 committed
     await h.engine.read(() => undefined);
+    expect(h.engine.commitments.latestSlot).to.equal(1005);
     expect(await h.state(late)).to.equal('orphaned');
     expect(await txMetadata(late)).to.deep.include({ state: 'failed', failureReason: 2 });
     const stored = await h.store.get(V3_TABLES.transactions, txIdOf(txs[0]!));

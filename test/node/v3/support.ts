@@ -5,10 +5,12 @@
 import { expect } from 'chai';
 import { toHex0x } from '../../../src/core/bytes.ts';
 import { MemoryKeyValueStore, NodeStore, TABLES } from '../../../src/core/store/index.ts';
-import type { SignedTransactionPayloadV3 } from '../../../src/core/v3/index.ts';
+import { encodeBlockV3, type SignedTransactionPayloadV3 } from '../../../src/core/v3/index.ts';
 import { V3Engine, type V3PruneTarget } from '../../../src/node/v3/engine.ts';
 import type { GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
+import { V3Network } from '../../../src/node/v3/network.ts';
 import { V3_TABLES, type BlockStateRecord } from '../../../src/node/v3/tables.ts';
+import { validationBlockV3 } from '../../../src/node/v3/validation-block.ts';
 import {
   basic,
   basicBlock,
@@ -114,6 +116,27 @@ export class EngineHarness {
   /** Builds the block after the engine committed up to the clock (as a client reading the issuance route). */
   async submit(o: { slot: number; parents?: Uint8Array[]; payload?: SignedTransactionPayloadV3 }): Promise<Uint8Array> {
     return this.engine.submit({ raw: await this.engine.read(() => this.bytes(o)) });
+  }
+
+  /** The latest block `acceptBeside` issued and its issuing time. */
+  private beside?: { id: Uint8Array; time: bigint };
+
+  /**
+   * Two validation blocks of the first seat, the first over the latest one of the previous call (or the genesis
+   * block), the second over the first: a block of the clock's slot is accepted while the other tips stay unaccepted
+   * (as when the committee never saw them).
+   */
+  async acceptBeside(): Promise<void> {
+    const e = this.engine;
+    const network = new V3Network(this.g);
+    const seat = network.validatorSeats[0]!;
+    for (let i = 0; i < 2; i++) {
+      const parents = [this.beside?.id ?? e.genesisBlockId];
+      const times = { nowNs: BigInt(this.nowMs) * 1_000_000n, latestParentTime: this.beside?.time ?? 0n };
+      const block = validationBlockV3(network, seat, parents, times, e.commitments);
+      this.beside = { id: await e.submit({ raw: encodeBlockV3(block) }), time: block.header.issuingTime };
+    }
+    await e.idle();
   }
 
   /** Two validation rounds: everything submitted before is confirmed. */
