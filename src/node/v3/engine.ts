@@ -12,8 +12,8 @@
  *
  * Every change (a submitted block or a validation block) runs alone (one queue) and is written in ONE store batch:
  * the block, its state, the tips, the states the committee vote changed, the ledger effects of what became
- * confirmed, the finalized slot and the status. Before every change and read the queue first commits the slots the
- * clock made committable (commitments.ts, its own batches), so blocks meet the commitments of now. The states votes
+ * confirmed, the finalized slot and the status. Before every change and read the queue first commits the committable
+ * slots (commitments.ts, its own batches), so blocks meet the commitments of now. The states votes
  * still work on are kept in memory (dag.ts: the unconfirmed blocks, the tips and the latest confirmed ones, within
  * V3DagLimits); older ones are read from the store.
  */
@@ -52,7 +52,7 @@ export interface V3EngineOptions {
   /** The clock, ms (Date.now). */
   now?: () => number;
   limits?: Partial<V3DagLimits>;
-  /** Slots the commitments trail the clock by beyond minCommittableAge (commitments.ts COMMIT_LAG_SLOTS). */
+  /** Slots the commitments trail the clock by at least, beyond minCommittableAge (commitments.ts COMMIT_LAG_SLOTS). */
   commitLagSlots?: number;
 }
 

@@ -160,7 +160,7 @@ export interface V3PruneHost {
   params: ProtocolParametersV3;
   /** Runs `fn` alone in the engine's change queue. */
   inQueue<T>(fn: () => Promise<T>): Promise<T>;
-  /** Commits the slots the clock made committable (in the queue). */
+  /** Commits the committable slots (in the queue). */
   commitSlots(): Promise<void>;
   latestCommittedSlot(): number;
   record(): PruningRecordV3 | undefined;

@@ -1,7 +1,7 @@
 /**
  * The v3 reads of TIP-48 beyond a block and its metadata (issue 24), answered from the engine's own data: a block
  * with its metadata, a transaction's metadata, the included block's metadata. Every read runs in the engine's queue
- * (`engine.read`), so it sees whole changes and the slots the clock made committable.
+ * (`engine.read`), so it sees whole changes and the committable slots.
  */
 import { toHex0x } from '../../core/bytes.ts';
 import type { V3Engine } from './engine.ts';
