@@ -41,7 +41,7 @@ describe('v3 commitments follow the accepted blocks', function () {
     await h.store.close();
   });
 
-  it('a stop and a start commit only up to the accepted blocks while the latest commitment is young enough', async () => {
+  it('a stop then a start commit only up to the accepted blocks while the latest commitment is young', async () => {
     const h = await new EngineHarness().open();
     h.at(1001);
     await h.confirm();

@@ -44,7 +44,7 @@ describe('v3 commitments trail the clock by a lag', () => {
     await engine.idle();
   });
 
-  it('on accepted blocks a client on the tips is served without the lag: its block is after the accepted one', async () => {
+  it('on accepted blocks a client on the tips needs no lag: its block comes after the accepted one', async () => {
     for (const lag of [COMMIT_LAG_SLOTS, 0]) {
       const engine = await engineAt(200, lag);
       await engine.issueValidationBlocks(); // at 200.1 s
