@@ -6,34 +6,19 @@
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client, ProtocolParameters, SignedTransactionPayload } from '@iota/sdk-wasm-v2/node';
 import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
-import { slotFromTime, slotOfId, type ProtocolParametersV3 } from '../../../src/core/v3/index.ts';
+import { slotOfId, type ProtocolParametersV3 } from '../../../src/core/v3/index.ts';
 import { devProtocolParametersV3, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
-import { genesisOutputId, key, testGenesisV3, USER, WALLET, type Key } from '../../../harness/fixtures/v3.ts';
+import { genesisOutputId, key, testGenesisV3, type Key } from '../../../harness/fixtures/v3.ts';
 import { spawnNode, type SpawnedNode } from '../../../harness/process.ts';
+import { sdk, sendBySdk, waitFor } from './sdk-support.ts';
 import { genesisWithV3 } from './support.ts';
-
-const require = createRequire(import.meta.url);
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const sdk = require('@iota/sdk-wasm-v2/node') as typeof import('@iota/sdk-wasm-v2/node');
 
 /** An SDK object as plain JSON (key order aside). */
 const plain = (o: unknown): unknown => JSON.parse(JSON.stringify(o));
-const nowNs = (): bigint => BigInt(Date.now()) * 1_000_000n;
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 15000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('e2e v3: the IOTA 2.0 SDK reads every route of issue 24', function () {
   this.timeout(40000);
@@ -70,29 +55,7 @@ describe('e2e v3: the IOTA 2.0 SDK reads every route of issue 24', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Spends genesis output `input` (WALLET's) to `to` and WALLET, in a block of USER built and signed by the SDK. */
-  async function send(input: number, to: Key) {
-    const owner = (k: Key) => [new sdk.AddressUnlockCondition(new sdk.Ed25519Address(toHex0x(k.hash)))];
-    const tx = new sdk.Transaction(
-      await client.getNetworkId(),
-      slotFromTime(nowNs(), params),
-      [],
-      [sdk.UTXOInput.fromOutputId(toHex0x(genesisOutputId(g, input)))],
-      [],
-      [
-        await client.buildBasicOutput({ amount: '700000000', unlockConditions: owner(to) }),
-        await client.buildBasicOutput({ amount: '300000000', unlockConditions: owner(WALLET) }),
-      ],
-    );
-    const wallet = sdk.SecretManager.create({ privateKey: toHex0x(WALLET.seed) });
-    const payload = new sdk.SignedTransactionPayload(tx, [
-      await wallet.signatureUnlock(sdk.Utils.transactionSigningHash(tx), {}),
-    ]);
-    const unsigned = await client.buildBasicBlock(toHex0x(USER.accountId), payload);
-    const issuer = sdk.SecretManager.create({ privateKey: toHex0x(USER.seed) });
-    const blockId = await client.postBlock(await issuer.signBlock(unsigned, {}));
-    return { blockId, txId: sdk.Utils.transactionId(payload), payload };
-  }
+  const send = (input: number, to: Key) => sendBySdk(client, params, g, input, to);
 
   it('getBlockWithMetadata, getTransactionMetadata, getIncludedBlockMetadata', async () => {
     const { blockId, txId } = sent;

@@ -18,50 +18,28 @@
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Block, Client, ProtocolParameters, SignedTransactionPayload } from '@iota/sdk-wasm-v2/node';
+import type { Client, ProtocolParameters, SignedTransactionPayload } from '@iota/sdk-wasm-v2/node';
 import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
 import {
   blockIdV3,
   decodeBlockV3,
   outputIdV3,
-  slotFromTime,
   slotOfId,
   transactionIdV3,
   type ProtocolParametersV3,
 } from '../../../src/core/v3/index.ts';
-import { devGenesis, genesisToJson } from '../../../src/node/genesis/genesis.ts';
-import {
-  devProtocolParametersV3,
-  genesisBlockIdV3,
-  genesisV3ToJson,
-  type GenesisV3,
-} from '../../../src/node/v3/genesis-v3.ts';
-import { genesisOutputId, key, testGenesisV3, USER, WALLET, type Key } from '../../../harness/fixtures/v3.ts';
+import { devProtocolParametersV3, genesisBlockIdV3, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
+import { key, testGenesisV3, USER, type Key } from '../../../harness/fixtures/v3.ts';
 import { spawnNode, type SpawnedNode } from '../../../harness/process.ts';
-
-// The package's node target is CommonJS with its wasm next to it; load it as such.
-const require = createRequire(import.meta.url);
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const sdk = require('@iota/sdk-wasm-v2/node') as typeof import('@iota/sdk-wasm-v2/node');
+import { nowNs, sdk, sendBySdk, waitFor } from './sdk-support.ts';
+import { genesisWithV3 } from './support.ts';
 
 const INTERVAL_MS = 200;
 /** How long before the start the genesis block, the network's last block, was issued. */
 const IDLE_S = 660;
 const FIVE_MINUTES_MS = 300_000;
-const nowNs = (): bigint => BigInt(Date.now()) * 1_000_000n;
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 15000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('e2e v3: the IOTA 2.0 SDK (@iota/sdk-wasm 2.0.0-beta.1) on a network idle for 11 minutes', function () {
   this.timeout(60000);
@@ -74,8 +52,6 @@ describe('e2e v3: the IOTA 2.0 SDK (@iota/sdk-wasm 2.0.0-beta.1) on a network id
   let g: GenesisV3;
   /** The first SDK transaction's block and transaction IDs. */
   let sent: { blockId: string; txId: string };
-  const issuer = sdk.SecretManager.create({ privateKey: toHex0x(USER.seed) });
-  const wallet = sdk.SecretManager.create({ privateKey: toHex0x(WALLET.seed) });
   const flags = (interval: number) => [
     ...['--genesis', file, '--coordinator', 'false', '--pow-workers', '0'],
     ...['--validation-interval', String(interval)],
@@ -86,7 +62,7 @@ describe('e2e v3: the IOTA 2.0 SDK (@iota/sdk-wasm 2.0.0-beta.1) on a network id
     params = devProtocolParametersV3(Math.floor(Date.now() / 1000) - IDLE_S);
     g = testGenesisV3({ params, funded: 2 });
     file = join(dir, 'genesis.input.json');
-    writeFileSync(file, JSON.stringify({ ...genesisToJson(devGenesis({ minPowScore: 0 })), v3: genesisV3ToJson(g) }));
+    writeFileSync(file, JSON.stringify(genesisWithV3(g)));
     node = await spawnNode(join(dir, 'a'), flags(INTERVAL_MS));
     client = await sdk.Client.create({ nodes: [node.rest] });
     pp = await client.getProtocolParameters();
@@ -97,30 +73,7 @@ describe('e2e v3: the IOTA 2.0 SDK (@iota/sdk-wasm 2.0.0-beta.1) on a network id
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /**
-   * Spends genesis output `input` (owned by WALLET) to `to`: the transaction from the SDK's types, signed by WALLET's
-   * secret manager; the block from `buildBasicBlock`, signed by the issuer's; posted as JSON.
-   */
-  async function send(input: number, to: Key): Promise<{ block: Block; blockId: string; txId: string }> {
-    const owner = (k: Key) => [new sdk.AddressUnlockCondition(new sdk.Ed25519Address(toHex0x(k.hash)))];
-    const tx = new sdk.Transaction(
-      await client.getNetworkId(),
-      slotFromTime(nowNs(), params),
-      [],
-      [sdk.UTXOInput.fromOutputId(toHex0x(genesisOutputId(g, input)))],
-      [],
-      [
-        await client.buildBasicOutput({ amount: '700000000', unlockConditions: owner(to) }),
-        await client.buildBasicOutput({ amount: '300000000', unlockConditions: owner(WALLET) }),
-      ],
-    );
-    const unlock = await wallet.signatureUnlock(sdk.Utils.transactionSigningHash(tx), {});
-    const payload = new sdk.SignedTransactionPayload(tx, [unlock]);
-    const unsigned = await client.buildBasicBlock(toHex0x(USER.accountId), payload);
-    const block = await issuer.signBlock(unsigned, {});
-    const blockId = await client.postBlock(block);
-    return { block, blockId, txId: sdk.Utils.transactionId(payload) };
-  }
+  const send = (input: number, to: Key) => sendBySdk(client, params, g, input, to);
 
   const confirmed = (blockId: string) =>
     waitFor(`${blockId} confirmed`, async () =>

@@ -26,6 +26,7 @@ import { parseRunArgs } from '../../../src/node/config.ts';
 import { genesisOutputIdsV3, genesisV3FromJson } from '../../../src/node/v3/genesis-v3.ts';
 import { startConfiguredNode, startTestNode, type ConfiguredNode } from '../../../harness/node.ts';
 import { basic, basicBlock, inputOf, key, signedTx, txIdOf } from '../../../harness/fixtures/v3.ts';
+import { waitFor } from '../../../harness/wait.ts';
 import { tempDir } from '../support.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -35,16 +36,6 @@ function rpc<T>(client: NodeServiceClient, method: string, req: object): Promise
   return new Promise((resolve, reject) =>
     (client as Dynamic)[method](req, (e: Error | null, r: T) => (e ? reject(e) : resolve(r))),
   );
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 15000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('v3 RPCs on a dev node', function () {
@@ -99,11 +90,14 @@ describe('v3 RPCs on a dev node', function () {
       const { blockId } = await rpc<{ blockId: Uint8Array }>(client, 'submitBlockV3', {
         block: { $case: 'json', value: json },
       });
-      await until('confirmation', async () =>
-        JSON.parse((await rpc<{ json: string }>(client, 'getBlockMetadataV3', { blockId, view: 0 })).json)
-          .blockState === 'confirmed'
-          ? true
-          : undefined,
+      await waitFor(
+        'confirmation',
+        async () =>
+          JSON.parse((await rpc<{ json: string }>(client, 'getBlockMetadataV3', { blockId, view: 0 })).json)
+            .blockState === 'confirmed'
+            ? true
+            : undefined,
+        15000,
       );
       const inc = await rpc<{ blockId: Uint8Array; raw: Uint8Array; json: string }>(client, 'getIncludedBlockV3', {
         transactionId: txIdOf(tx),
