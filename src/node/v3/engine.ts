@@ -193,7 +193,6 @@ export class V3Engine {
       dag: this.dag,
       ledger: this.ledger,
       commitments: this.commitments,
-      nowNs: this.nowNs(),
       pruned: this.pruning,
     });
     const tx = checked.transaction;

@@ -72,7 +72,10 @@ export interface CheckedBlockV3 {
   transaction?: { txKey: string; isNew: boolean };
 }
 
-/** The node-level checks of a block that is not attached yet; throws (ProtocolError or NodeError) when it fails one. */
+/**
+ * The node-level checks of a block that is not attached yet; throws (ProtocolError or NodeError) when it fails one.
+ * The caller has refused a block issued too far ahead first (checkNotAhead: the block's ID needs its slot).
+ */
 export function checkBlockV3(
   bytes: Uint8Array,
   block: BlockV3,
@@ -81,7 +84,6 @@ export function checkBlockV3(
     dag: V3Dag;
     ledger: V3Ledger;
     commitments: V3Commitments;
-    nowNs: bigint;
     pruned?: PruningRecordV3 | undefined;
   },
 ): CheckedBlockV3 {
@@ -94,7 +96,6 @@ export function checkBlockV3(
       field: 'header.issuerId',
     });
   assertBlockSignatureV3(bytes, issuer.blockIssuerKeys);
-  checkNotAhead(block, ctx.nowNs);
   const slot = slotFromTime(h.issuingTime, params);
   const commitmentSlot = slotOfId(h.slotCommitmentId);
   if (commitmentSlot > slot)
