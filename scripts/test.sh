@@ -56,6 +56,11 @@ else
   echo "no Chromium: the dashboard browser test will be skipped (with CI=true it fails)"
 fi
 
+# 5b. nftables for the fault tests (partitions and loss between loopback addresses, harness/nft.ts), installed when
+#     missing. Without it those tests skip with the reason; with CI=true they fail instead.
+stage "nftables for the fault tests"
+bash scripts/ensure-nft.sh || echo "no nft: the fault tests will be skipped (with CI=true they fail)"
+
 # 6. Tests.
 status=0
 log=$(mktemp)
