@@ -61,6 +61,11 @@ fi
 stage "nftables for the fault tests"
 bash scripts/ensure-nft.sh || echo "no nft: the fault tests will be skipped (with CI=true they fail)"
 
+# 5c. Debian's Prometheus (server and promtool) for the tests of the shipped alert rules (ops/prometheus/), installed
+#     when missing. Without it those tests skip with the reason; with CI=true they fail instead.
+stage "Prometheus for the alert-rule tests"
+bash scripts/ensure-prometheus.sh || echo "no Prometheus: the alert-rule tests will be skipped (with CI=true they fail)"
+
 # 6. Tests.
 status=0
 log=$(mktemp)

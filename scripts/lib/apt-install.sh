@@ -1,4 +1,5 @@
-# Sourced by the scripts that make a Debian package available (ensure-chromium.sh, ensure-jemalloc.sh, ensure-nft.sh).
+# Sourced by the scripts that make a Debian package available (ensure-chromium.sh, ensure-jemalloc.sh, ensure-nft.sh,
+# ensure-prometheus.sh).
 # apt_install NAME PACKAGE: installs PACKAGE with `apt-get install -y --no-install-recommends` when this is a Debian-like
 # system (apt-get on PATH) and the script runs as root (CI does, with no standard input); the package lists are
 # refreshed once when the first attempt fails. Returns 1, with the reason on standard error prefixed by NAME, when it

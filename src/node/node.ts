@@ -10,6 +10,7 @@ import { openDataDirStore } from '../storage/open.ts';
 import { allocatorInUse, allocatorNote } from './support/allocator.ts';
 import { importSnapshot, prepareBootstrap, type BootstrapOptions } from './snapshots/open-from-peer.ts';
 import { pruningOptionsOf, snapshotOptionsOf } from './pruning/options.ts';
+import { parseSize } from './pruning/size.ts';
 import { composeNode, testSurfaceOf, type ComposedNode, type TestSurface } from './compose.ts';
 import type { NodeConfig } from './config.ts';
 import { installOpenSslEd25519 } from './crypto/ed25519-openssl.ts';
@@ -141,7 +142,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
           `"${network.networkName}" has minPowScore ${minPowScore}`,
       );
     }
-    if (!options.kv) metrics.observeDataDir(config.dataDir);
+    if (!options.kv) metrics.observeDataDir(config.dataDir, config.pruneSize ? parseSize(config.pruneSize) : undefined);
     const secret = options.nodeJwtSecret;
     const grpc = await startGrpcDoors(parts, config, {
       logger,

@@ -22,7 +22,7 @@ import {
   type MilestoneRates,
   type PowOutcome,
 } from './metrics.ts';
-import { registerDatabaseSize, registerScrapeGauges, type ScrapeSources } from './scrape.ts';
+import { registerDataDirGauges, registerScrapeGauges, type ScrapeSources } from './scrape.ts';
 
 export type { ScrapeSources } from './scrape.ts';
 
@@ -161,9 +161,9 @@ export class NodeMetrics implements MetricsPort {
     });
   }
 
-  /** Adds `ledger_database_size_bytes` for the data folder `dir`. */
-  observeDataDir(dir: string): void {
-    registerDatabaseSize(this.registry, dir);
+  /** Adds the size of the data folder `dir`, the free disk and the pruning target (scrape.ts). */
+  observeDataDir(dir: string, pruneTargetBytes?: number): void {
+    registerDataDirGauges(this.registry, dir, pruneTargetBytes);
   }
 
   /** Adds the default process metrics (CPU, memory, event loop lag, GC, handles); done when /metrics is served. */

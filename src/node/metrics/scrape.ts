@@ -2,7 +2,7 @@
  * The gauges (and the peer traffic counters the peer layer keeps itself) read from the node's parts at each scrape:
  * milestones, sync, tips, peers and their messages, the PoW queue, event subscribers and the size of the data folder.
  */
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, stat, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Counter, Gauge, type Registry } from 'prom-client';
 
@@ -161,17 +161,57 @@ export function registerScrapeGauges(registry: Registry, s: ScrapeSources, own: 
   );
 }
 
-/** `ledger_database_size_bytes`: the data folder on disk, measured at most every SIZE_CACHE_MS. */
-export function registerDatabaseSize(registry: Registry, dir: string): void {
-  let cached: { at: number; bytes: number } | undefined;
+/**
+ * The data folder's figures, measured at most every SIZE_CACHE_MS: `ledger_database_size_bytes` (its files),
+ * `ledger_disk_free_bytes` and `ledger_disk_size_bytes` (the file system it is on, as `df` reports: the bytes an
+ * unprivileged writer may still use, and the whole), and `ledger_pruning_target_bytes` (--prune-size, 0 when unset):
+ * what the alert rules of ops/prometheus/ watch to warn before the disk fills up.
+ */
+export function registerDataDirGauges(registry: Registry, dir: string, pruneTargetBytes: number | undefined): void {
+  let cached: { at: number; bytes: number; free: number; size: number } | undefined;
+  const read = async () => {
+    if (!cached || Date.now() - cached.at > SIZE_CACHE_MS) {
+      const fs = await statfs(dir).catch(() => undefined);
+      cached = {
+        at: Date.now(),
+        bytes: await folderBytes(dir).catch(() => 0),
+        free: fs ? fs.bavail * fs.bsize : 0,
+        size: fs ? fs.blocks * fs.bsize : 0,
+      };
+    }
+    return cached;
+  };
+  const registers = [registry];
   new Gauge({
     name: 'ledger_database_size_bytes',
     help: 'Bytes on disk of the data folder (the store and genesis.json)',
-    registers: [registry],
+    registers,
     async collect() {
-      if (!cached || Date.now() - cached.at > SIZE_CACHE_MS)
-        cached = { at: Date.now(), bytes: await folderBytes(dir).catch(() => 0) };
-      this.set(cached.bytes);
+      this.set((await read()).bytes);
+    },
+  });
+  new Gauge({
+    name: 'ledger_disk_free_bytes',
+    help: 'Bytes still free for the node on the file system of the data folder (0: unknown)',
+    registers,
+    async collect() {
+      this.set((await read()).free);
+    },
+  });
+  new Gauge({
+    name: 'ledger_disk_size_bytes',
+    help: 'Bytes of the file system of the data folder (0: unknown)',
+    registers,
+    async collect() {
+      this.set((await read()).size);
+    },
+  });
+  new Gauge({
+    name: 'ledger_pruning_target_bytes',
+    help: 'The store size pruning keeps the data folder under (--prune-size; 0: no size target)',
+    registers,
+    collect() {
+      this.set(pruneTargetBytes ?? 0);
     },
   });
 }

@@ -64,6 +64,11 @@ describe('e2e metrics: /metrics of ledger-node run and of a standalone gateway, 
     expect(s.types.get('process_cpu_seconds_total')).to.equal('COUNTER'); // the default process metrics
     expect(s.value('nodejs_eventloop_lag_seconds')).to.be.a('number');
     expect(s.value('ledger_database_size_bytes')).to.be.greaterThan(0);
+    // the data folder's file system, as statfs tells it; no --prune-size: no target
+    const free = s.value('ledger_disk_free_bytes')!;
+    expect(free).to.be.greaterThan(0);
+    expect(s.value('ledger_disk_size_bytes')).to.be.greaterThan(free);
+    expect(s.value('ledger_pruning_target_bytes')).to.equal(0);
     expect(s.value('ledger_pow_workers')).to.equal(1);
   });
 
