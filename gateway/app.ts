@@ -24,6 +24,8 @@ export interface GatewayOptions extends AccessOptions {
    * otherwise.
    */
   node: NodePort;
+  /** Whether the event API is mounted beside the routes (startGateway: server.ts): `/api/routes` lists it. */
+  eventApi?: boolean;
   /** Largest accepted request body; 1 MiB by default. Larger: 413. */
   bodyLimitBytes?: number;
   /** CORS: on (`*`) by default; `false` turns it off. */
@@ -104,6 +106,7 @@ export function createGateway(options: GatewayOptions): Koa {
     timeoutMs,
     submitTimeoutMs: options.submitTimeoutMs ?? DEFAULT_SUBMIT_TIMEOUT_MS,
     ...(options.maxJsonDepth !== undefined ? { maxJsonDepth: options.maxJsonDepth } : {}),
+    ...(options.eventApi ? { eventApi: true } : {}),
   });
   app.use(routes.middleware());
   return app;

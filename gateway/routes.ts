@@ -31,9 +31,11 @@ export interface RouteOptions {
   submitTimeoutMs: number;
   /** Deepest accepted JSON nesting of a submitted block (json-guard.ts); 64 by default. */
   maxJsonDepth?: number;
+  /** Whether this gateway serves the event API (`/api/mqtt/v1`): `/api/routes` then lists `mqtt/v1`, as Hornet does. */
+  eventApi?: boolean;
 }
 
-/** The route groups `/api/routes` lists. */
+/** The route groups `/api/routes` lists (and `mqtt/v1` with the event API). */
 export const ROUTE_GROUPS = ['core/v2', 'core/v3', 'indexer/v1', 'faucet/v1'] as const;
 
 const V2 = '/api/core/v2';
@@ -57,7 +59,7 @@ export function createRoutes(options: RouteOptions): RouteGroups {
   });
 
   router.get('/api/routes', (ctx) => {
-    ctx.body = { routes: [...ROUTE_GROUPS] };
+    ctx.body = { routes: options.eventApi ? [...ROUTE_GROUPS, 'mqtt/v1'] : [...ROUTE_GROUPS] };
   });
 
   router.get(`${V2}/info`, async (ctx) => {

@@ -83,7 +83,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
   const node = given ?? connection!.port;
   const closeClient = (): void => connection?.close();
   // The HTTP layer's own refusals (parse errors, CONNECT, no Host) answer the JSON error body too (http-refusals.ts).
-  const server = createHttpServer(createGateway({ ...rest, node }).callback(), CORS_METHODS);
+  // the event API is mounted when it can follow the node's events (mqtt/index.ts startEventApi)
+  const servesEvents = mqtt !== false && (nodeEvents !== undefined || nodeAddress !== undefined);
+  const server = createHttpServer(createGateway({ ...rest, node, eventApi: servesEvents }).callback(), CORS_METHODS);
   let events: EventApi | undefined;
   let metricsServer: { port: number; close(): Promise<void> } | undefined;
   try {

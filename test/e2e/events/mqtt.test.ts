@@ -45,6 +45,13 @@ describe('e2e events: TIP-28 MQTT over WebSocket', function () {
 
   const index = (r: Received): number => json(r).index as number;
 
+  it('/api/routes lists mqtt/v1 on `run` and on a standalone gateway, as Hornet does', async () => {
+    for (const base of [node.rest, `http://127.0.0.1:${gateway.port}`]) {
+      const body = (await (await fetch(`${base}/api/routes`)).json()) as { routes: string[] };
+      expect(body.routes).to.deep.equal(['core/v2', 'core/v3', 'indexer/v1', 'faucet/v1', 'mqtt/v1']);
+    }
+  });
+
   it('milestone-info/latest and /confirmed: the current milestone on subscribe, then every milestone', async () => {
     const s = await connect();
     expect(await s.subscribe(['milestone-info/latest', 'milestone-info/confirmed', 'milestones'])).to.deep.equal([
