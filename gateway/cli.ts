@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { startGateway, type StartGatewayOptions } from './server.ts';
-import { checkShared, GATEWAY_SETTINGS, limitOptions, type GatewayValues } from './settings/gateway.ts';
+import { accessOptions, checkShared, GATEWAY_SETTINGS, limitOptions, type GatewayValues } from './settings/gateway.ts';
 import { defaultsOf, helpText, parseCommandLine, readEnvironment, type Dialect } from './settings/kit.ts';
 
 /** `ledger-node gateway --help`, from the declaration of its settings (settings/gateway.ts). */
@@ -42,7 +42,7 @@ export function parseGatewayArgs(args: string[], env: Record<string, string | un
   if (v.metricsHost !== undefined) options.metricsHost = v.metricsHost;
   if (v.host !== undefined) options.host = v.host;
   if (v.bodyLimit !== undefined) options.bodyLimitBytes = v.bodyLimit;
-  Object.assign(options, limitOptions(v));
+  Object.assign(options, limitOptions(v), accessOptions(v));
   if (v.jwtSecret) options.jwtSecret = v.jwtSecret;
   let tlsCa: Buffer | undefined;
   if (v.nodeTlsCa !== undefined) {

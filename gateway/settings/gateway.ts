@@ -15,6 +15,7 @@ import {
   file,
   host,
   int,
+  listOf,
   oneOf,
   port,
   positive,
@@ -123,6 +124,51 @@ export const LIMIT_SETTINGS = [
   }),
 ] as const;
 
+/** A route pattern of the access lists (access.ts): an absolute path, `*` for any run of characters. */
+const routePatternType: ValueType<string> = {
+  name: 'route pattern',
+  arg: 'PATTERN',
+  expected: 'a path starting with / (with * as a wildcard), like /api/indexer/v1/*',
+  parse: (raw) => (typeof raw === 'string' && /^\/[\x21-\x7e]*$/.test(raw) ? raw : undefined),
+};
+
+/**
+ * Who may call which route (access.ts), as Hornet's `restAPI.publicRoutes` / `protectedRoutes`: each list, when given,
+ * replaces its default (DEFAULT_PUBLIC_ROUTES, DEFAULT_PROTECTED_ROUTES); public wins where both match; a path in
+ * neither stays 403.
+ */
+export const ACCESS_SETTINGS = [
+  setting({
+    key: 'publicRoutes',
+    flag: 'public-route',
+    type: listOf(routePatternType),
+    defaultText: 'every route the gateway serves (docs/api.md)',
+    description:
+      'a route served to everyone; repeatable, the list replaces the default ' +
+      '(a list in the config file; e.g. leave out /api/indexer/v1/* to make the indexer private)',
+    commands: BOTH,
+  }),
+  setting({
+    key: 'protectedRoutes',
+    flag: 'protected-route',
+    type: listOf(routePatternType),
+    defaultText: '/api/*',
+    description:
+      'a route served with a valid JWT (--jwt-secret) when not public; repeatable, the list replaces the default',
+    commands: BOTH,
+  }),
+] as const;
+
+export type AccessValues = ValuesOf<typeof ACCESS_SETTINGS>;
+
+/** The gateway's access options the access settings ask for (nothing for those not given), on both commands. */
+export function accessOptions(v: AccessValues): { publicRoutes?: string[]; protectedRoutes?: string[] } {
+  return {
+    ...(v.publicRoutes !== undefined ? { publicRoutes: v.publicRoutes } : {}),
+    ...(v.protectedRoutes !== undefined ? { protectedRoutes: v.protectedRoutes } : {}),
+  };
+}
+
 export const METRICS_SETTINGS = [
   setting({
     key: 'metricsPort',
@@ -199,6 +245,7 @@ export const GATEWAY_SETTINGS = [
     commands: GATEWAY,
   }),
   ...LIMIT_SETTINGS,
+  ...ACCESS_SETTINGS,
   ...METRICS_SETTINGS,
   JWT_SECRET,
   setting({

@@ -7,7 +7,7 @@
 import { startGateway, type NodeChannelSecurity, type NodeTransport } from '../../gateway/index.ts';
 import type { EventsPort, NodePort } from '../grpc/port.ts';
 import type { Registry } from 'prom-client';
-import { limitOptions, type LimitValues } from '../../gateway/settings/gateway.ts';
+import { accessOptions, limitOptions, type AccessValues, type LimitValues } from '../../gateway/settings/gateway.ts';
 import type { Logger } from './logger.ts';
 
 /** The gateway's HTTP server, whose own refusals answer the REST error body; the node's /metrics listener uses it. */
@@ -15,6 +15,7 @@ export { createHttpServer, serveMetrics } from '../../gateway/index.ts';
 /** The REST gateway's settings and the kit they are declared with, for the node's declaration (settings.ts). */
 export * from '../../gateway/settings/kit.ts';
 export {
+  ACCESS_SETTINGS,
   checkShared,
   GATEWAY_SETTINGS,
   JWT_SECRET,
@@ -29,8 +30,11 @@ export interface RestHandle {
   close(): Promise<void>;
 }
 
-/** The abuse limits of the REST gateway among the node's configuration (`--rate-limit`, `--mqtt-*`, ...). */
-export type RestLimits = LimitValues;
+/**
+ * The abuse limits and route lists of the REST gateway among the node's configuration (`--rate-limit`, `--mqtt-*`,
+ * `--public-route`, ...).
+ */
+export type RestLimits = LimitValues & AccessValues;
 
 /**
  * How the gateway reaches the node: its ports (the service and the event bus in this process, grpc/port.ts and
@@ -64,6 +68,7 @@ export async function startRest(options: {
           ...(options.node.security ? { nodeSecurity: options.node.security } : {}),
         }),
     ...limitOptions(l),
+    ...accessOptions(l),
     host: options.host,
     port: options.port,
     ...(options.metrics ? { metrics: options.metrics } : {}),

@@ -12,6 +12,7 @@ import { DB_ENGINES, type DbEngine } from '../storage/engine.ts';
 import { FAUCET_DEFAULTS } from './faucet/faucet.ts';
 import { parseSize } from './pruning/size.ts';
 import {
+  ACCESS_SETTINGS,
   file,
   GATEWAY_SETTINGS,
   host,
@@ -298,7 +299,14 @@ export const NODE_SETTINGS = [
 ] as const;
 
 /** Every setting of `ledger-node run`: the node's, then the REST gateway's it shares with `ledger-node gateway`. */
-export const RUN_SETTINGS = [...NODE_SETTINGS, REST_PORT, ...LIMIT_SETTINGS, ...METRICS_SETTINGS, JWT_SECRET] as const;
+export const RUN_SETTINGS = [
+  ...NODE_SETTINGS,
+  REST_PORT,
+  ...LIMIT_SETTINGS,
+  ...ACCESS_SETTINGS,
+  ...METRICS_SETTINGS,
+  JWT_SECRET,
+] as const;
 
 /** The values `ledger-node run` reads: its flags, config-file keys and environment. */
 export type RunValues = ValuesOf<typeof RUN_SETTINGS>;
