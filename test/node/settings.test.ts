@@ -25,6 +25,7 @@ function sample(s: Setting, file: string): [string, unknown] {
     host: ['0.0.0.0', '0.0.0.0'],
     size: ['30GB', '30GB'],
     'list of peer': ['127.0.0.1:1', ['127.0.0.1:1']],
+    'list of route pattern': ['/api/*', ['/api/*']],
     'host:port': ['h:1', 'h:1'],
     enum: [s.type.arg.split('|')[0]!, s.type.arg.split('|')[0]],
   };
