@@ -109,7 +109,7 @@ describe('v3 network metrics and the answers as bytes', () => {
     const ids: Uint8Array[] = [];
     ids.push(await h.submit({ slot: 1001 }), await h.submit({ slot: 1001, parents: [h.engine.genesisBlockId] }));
     ids.push(...(await h.confirm()), ...(await h.engine.issueValidationBlocks()));
-    // a round with nothing new to approve may issue a block the seat issued before: attached once
+    // a block the engine holds already is answered with its ID (two rounds at one clock may build one twice): once
     const attached = [...new Map(ids.map((id) => [toHex0x(id), id])).values()];
     const states = await h.engine.read(() => Promise.all(attached.map((id) => h.state(id))));
     const confirmed = states.filter((s) => s === 'confirmed').length;
