@@ -22,6 +22,7 @@ import { toHex0x } from '../../core/bytes.ts';
 import type { V3Engine } from '../v3/engine.ts';
 import { V3Reads } from '../v3/reads.ts';
 import { outputWithProofBytesV3, outputWithProofJsonV3, V3OutputReads } from '../v3/reads-outputs.ts';
+import { V3NetworkService } from './service-v3-network.ts';
 
 /** v3 output IDs: transaction ID (36 bytes) + output index (u16 LE). */
 const V3_OUTPUT_ID_LENGTH = 38;
@@ -37,6 +38,8 @@ export interface V3NodeIdentity {
 export class V3Service {
   private readonly reads: V3Reads;
   private readonly outputs: V3OutputReads;
+  /** The network and account reads (committee, validators, congestion, rewards, metrics). */
+  readonly network: V3NetworkService;
 
   /**
    * `accepted`: told of every block a client submitted once the engine accepted it (the composition root gossips
@@ -49,6 +52,7 @@ export class V3Service {
   ) {
     this.reads = new V3Reads(engine);
     this.outputs = new V3OutputReads(engine);
+    this.network = new V3NetworkService(engine);
   }
 
   async submitBlock(req: SubmitBlockV3Request): Promise<SubmitBlockResponse> {

@@ -78,6 +78,8 @@ export class V3Commitments {
   private finality: SlotFinalityV3;
   private readonly committeeRoot: Uint8Array;
   private readonly parametersRoot: Uint8Array;
+  /** Told after `catchUp` committed slots (reads-network.ts measures the network metrics then). */
+  private readonly listeners = new Set<(latestSlot: number) => void>();
 
   constructor(
     network: V3Network,
@@ -228,7 +230,19 @@ export class V3Commitments {
       this.genesisStored = true;
       committed += to - from + 1;
     }
+    if (committed > 0) for (const fn of this.listeners) fn(this.latestSlot);
     return committed;
+  }
+
+  /** Calls `fn` with the latest slot whenever `catchUp` committed slots; returns the function that stops it. */
+  onCommitted(fn: (latestSlot: number) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** A seat's latest attestation: its best accepted validation block in a committed slot (undefined: none yet). */
+  attestation(seat: number): Readonly<AttestationV3> | undefined {
+    return this.attestations.get(seat);
   }
 
   private async commitSlot(
