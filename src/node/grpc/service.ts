@@ -19,6 +19,7 @@ import {
   type GetIncludedBlockV3Request,
   type GetBlockV3Request,
   type GetCommitmentV3Request,
+  type GetUtxoChangesV3Request,
   type GetOutputV3Request,
   type RawOrJsonV3Response,
   type JsonV3Response,
@@ -195,6 +196,8 @@ export class NodeServiceImpl {
     (this.deps.v3 ?? v3Unavailable()).getOutputWithMetadata(req);
   getCommitmentV3 = (req: GetCommitmentV3Request): Promise<RawOrJsonV3Response> =>
     (this.deps.v3 ?? v3Unavailable()).getCommitment(req);
+  getUtxoChangesV3 = (req: GetUtxoChangesV3Request): Promise<RawOrJsonV3Response> =>
+    (this.deps.v3 ?? v3Unavailable()).getUtxoChanges(req);
 
   // ---- ledger: service-ledger.ts
 
