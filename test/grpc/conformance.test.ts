@@ -93,6 +93,7 @@ function serviceOf(node: MemoryNode): NodeServiceServer {
     getOutputMetadataV3: unimplemented(),
     getOutputWithMetadataV3: unimplemented(),
     getCommitmentV3: unimplemented(),
+    getUtxoChangesV3: unimplemented(),
     getInfo: unimplemented(),
     getOutput: unimplemented(),
     getOutputMetadata: unimplemented(),

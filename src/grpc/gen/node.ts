@@ -193,6 +193,19 @@ export interface GetCommitmentV3Request {
   view: BlockView;
 }
 
+export interface GetUtxoChangesV3Request {
+  key:
+    | //
+    /** 36 bytes; all zero: the latest commitment */
+    { $case: "commitmentId"; value: Uint8Array }
+    | { $case: "slot"; value: number }
+    | undefined;
+  /** with each output (iota.go UTXOChangesFullResponse), else the output IDs (UTXOChangesResponse) */
+  full: boolean;
+  /** RAW, JSON or UNSPECIFIED (both); STRUCTURED is INVALID_ARGUMENT */
+  view: BlockView;
+}
+
 /** A v3 answer offered as `application/vnd.iota.serializer-v2` bytes or TIP-48 JSON text (by the view asked for). */
 export interface RawOrJsonV3Response {
   raw: Uint8Array;
@@ -1575,6 +1588,111 @@ export const GetCommitmentV3Request: MessageFns<GetCommitmentV3Request> = {
         break;
       }
     }
+    message.view = object.view ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetUtxoChangesV3Request(): GetUtxoChangesV3Request {
+  return { key: undefined, full: false, view: 0 };
+}
+
+export const GetUtxoChangesV3Request: MessageFns<GetUtxoChangesV3Request> = {
+  encode(message: GetUtxoChangesV3Request, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.key?.$case) {
+      case "commitmentId":
+        writer.uint32(10).bytes(message.key.value);
+        break;
+      case "slot":
+        writer.uint32(16).uint32(message.key.value);
+        break;
+    }
+    if (message.full !== false) {
+      writer.uint32(24).bool(message.full);
+    }
+    if (message.view !== 0) {
+      writer.uint32(32).int32(message.view);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetUtxoChangesV3Request {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetUtxoChangesV3Request();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = { $case: "commitmentId", value: reader.bytes() };
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.key = { $case: "slot", value: reader.uint32() };
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.full = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.view = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<GetUtxoChangesV3Request>, I>>(base?: I): GetUtxoChangesV3Request {
+    return GetUtxoChangesV3Request.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetUtxoChangesV3Request>, I>>(object: I): GetUtxoChangesV3Request {
+    const message = createBaseGetUtxoChangesV3Request();
+    switch (object.key?.$case) {
+      case "commitmentId": {
+        if (object.key?.value !== undefined && object.key?.value !== null) {
+          message.key = { $case: "commitmentId", value: object.key.value };
+        }
+        break;
+      }
+      case "slot": {
+        if (object.key?.value !== undefined && object.key?.value !== null) {
+          message.key = { $case: "slot", value: object.key.value };
+        }
+        break;
+      }
+    }
+    message.full = object.full ?? false;
     message.view = object.view ?? 0;
     return message;
   },
@@ -5330,6 +5448,20 @@ export const NodeServiceService = {
     responseSerialize: (value: RawOrJsonV3Response): Buffer => Buffer.from(RawOrJsonV3Response.encode(value).finish()),
     responseDeserialize: (value: Buffer): RawOrJsonV3Response => RawOrJsonV3Response.decode(value),
   },
+  /**
+   * GET /api/core/v3/commitments/{commitmentId}/utxo-changes[/full], .../by-slot/{slot}/utxo-changes[/full]: the
+   * outputs the slot's covered transactions created and consumed (IDs, or `full` with the outputs), JSON or bytes.
+   */
+  getUtxoChangesV3: {
+    path: "/ledger.v1.NodeService/GetUtxoChangesV3" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetUtxoChangesV3Request): Buffer =>
+      Buffer.from(GetUtxoChangesV3Request.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetUtxoChangesV3Request => GetUtxoChangesV3Request.decode(value),
+    responseSerialize: (value: RawOrJsonV3Response): Buffer => Buffer.from(RawOrJsonV3Response.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RawOrJsonV3Response => RawOrJsonV3Response.decode(value),
+  },
   /** GET /api/core/v2/info. */
   getInfo: {
     path: "/ledger.v1.NodeService/GetInfo" as const,
@@ -5634,6 +5766,11 @@ export interface NodeServiceServer extends UntypedServiceImplementation {
   getOutputWithMetadataV3: handleUnaryCall<GetOutputV3Request, JsonV3Response>;
   /** GET /api/core/v3/commitments/{commitmentId} and /commitments/by-slot/{slot}: the slot commitment, JSON or bytes. */
   getCommitmentV3: handleUnaryCall<GetCommitmentV3Request, RawOrJsonV3Response>;
+  /**
+   * GET /api/core/v3/commitments/{commitmentId}/utxo-changes[/full], .../by-slot/{slot}/utxo-changes[/full]: the
+   * outputs the slot's covered transactions created and consumed (IDs, or `full` with the outputs), JSON or bytes.
+   */
+  getUtxoChangesV3: handleUnaryCall<GetUtxoChangesV3Request, RawOrJsonV3Response>;
   /** GET /api/core/v2/info. */
   getInfo: handleUnaryCall<GetInfoRequest, InfoResponse>;
   /** GET /api/core/v2/tips. UNAVAILABLE when not synced or no tips. */
@@ -6113,6 +6250,25 @@ export interface NodeServiceClient extends Client {
   ): ClientUnaryCall;
   getCommitmentV3(
     request: GetCommitmentV3Request,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  /**
+   * GET /api/core/v3/commitments/{commitmentId}/utxo-changes[/full], .../by-slot/{slot}/utxo-changes[/full]: the
+   * outputs the slot's covered transactions created and consumed (IDs, or `full` with the outputs), JSON or bytes.
+   */
+  getUtxoChangesV3(
+    request: GetUtxoChangesV3Request,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  getUtxoChangesV3(
+    request: GetUtxoChangesV3Request,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  getUtxoChangesV3(
+    request: GetUtxoChangesV3Request,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,

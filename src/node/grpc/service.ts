@@ -25,6 +25,7 @@ import {
   type GetAccountCongestionV3Request,
   type GetOutputManaRewardsV3Request,
   type GetNetworkMetricsV3Request,
+  type GetUtxoChangesV3Request,
   type GetOutputV3Request,
   type RawOrJsonV3Response,
   type JsonV3Response,
@@ -201,6 +202,8 @@ export class NodeServiceImpl {
     (this.deps.v3 ?? v3Unavailable()).getOutputWithMetadata(req);
   getCommitmentV3 = (req: GetCommitmentV3Request): Promise<RawOrJsonV3Response> =>
     (this.deps.v3 ?? v3Unavailable()).getCommitment(req);
+  getUtxoChangesV3 = (req: GetUtxoChangesV3Request): Promise<RawOrJsonV3Response> =>
+    (this.deps.v3 ?? v3Unavailable()).getUtxoChanges(req);
 
   // ---- v3 network and account reads: service-v3-network.ts
 
