@@ -24,6 +24,7 @@ import { bearerGuard, deadlineCap, TokenCheck } from './grpc/guards.ts';
 import type { CallObserver } from './grpc/handlers.ts';
 import { bindServer, startGrpcServer, type ExtraService, type GrpcServerHandle } from './grpc/server.ts';
 import type { Logger } from './logger.ts';
+import { sourceAddressOf } from './peering/dial-from.ts';
 import { dialPeer, MAX_PEER_MESSAGE, type PeerLink } from './peering/link.ts';
 
 /** The longest unary call the node service door serves (the REST gateway's submit timeout: PoW may take that long). */
@@ -100,12 +101,16 @@ export function doorCredentials(
 }
 
 /**
- * How this node dials peers: over TLS checked against `--peer-tls-ca` (the peer layer's `dial`), else plaintext (none).
+ * How this node dials peers: over TLS checked against `--peer-tls-ca`, else plaintext; from the peer door's address
+ * unless it is a wildcard or a host name (peering/dial-from.ts). No `dial` when neither applies (the default dial).
  */
 export function peerDialer(config: NodeConfig): { dial?: (address: string) => PeerLink } {
-  if (config.peerTlsCa === undefined) return {};
-  const tls: ChannelCredentials = credentials.createSsl(pem(config.peerTlsCa, '--peer-tls-ca'));
-  return { dial: (address) => dialPeer(address, tls) };
+  const tls =
+    config.peerTlsCa === undefined ? undefined : credentials.createSsl(pem(config.peerTlsCa, '--peer-tls-ca'));
+  const from = sourceAddressOf(config.peerHost);
+  if (tls === undefined && from === undefined) return {};
+  const channel: ChannelCredentials = tls ?? credentials.createInsecure();
+  return { dial: (address) => dialPeer(address, channel, from) };
 }
 
 /** A bound door (node/grpc/server.ts bindServer). */

@@ -132,7 +132,9 @@ export const NODE_SETTINGS = [
     key: 'peerHost',
     type: host,
     default: '127.0.0.1',
-    description: 'address of the peer door (the PeerService only)',
+    description:
+      'address of the peer door (the PeerService only); peers are dialed from it too, unless it is 0.0.0.0, :: ' +
+      'or a host name',
     commands: RUN,
   }),
   setting({
