@@ -46,16 +46,18 @@ export const NODE_DOOR_OPTIONS: ChannelOptions = {
 };
 
 /**
- * The peer door's: 64 KiB messages (a block is at most 32 KiB), 4 streams per connection (a peer needs one), keepalive
- * every 30 s. Per peer, the peer layer bounds the message rate, the handshake time and inbound streams in all
- * (peering/context.ts).
+ * The peer door's: 64 KiB messages (a block is at most 32 KiB), 4 streams per connection (a peer needs one),
+ * keepalive as on the dialing side (peering/link.ts DIAL_OPTIONS): a PING 10 s after the last one was answered, the
+ * connection dropped when one goes unanswered for 5 s, so the connection under a dead link is gone within 15 s. The
+ * link itself is closed earlier, when the peer layer hears nothing for its link timeout (peering/liveness.ts). Per
+ * peer, the peer layer bounds the message rate, the handshake time and inbound streams in all (peering/context.ts).
  */
 export const PEER_DOOR_OPTIONS: ChannelOptions = {
   'grpc.max_receive_message_length': MAX_PEER_MESSAGE,
   'grpc.max_send_message_length': MAX_PEER_MESSAGE,
   'grpc.max_concurrent_streams': 4,
-  'grpc.keepalive_time_ms': 30_000,
-  'grpc.keepalive_timeout_ms': 10_000,
+  'grpc.keepalive_time_ms': 10_000,
+  'grpc.keepalive_timeout_ms': 5_000,
   'grpc.enable_channelz': 0,
 };
 

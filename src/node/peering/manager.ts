@@ -4,6 +4,7 @@
  * gossips new blocks:
  *
  *   PeerSet     peers.ts        streams, static peers and redials, handshake, drops and bans
+ *   LinkWatch   liveness.ts     links silent for `linkTimeoutMs` closed, on either side
  *   SyncStatus  status.ts       milestone indexes (ours and the peers' heartbeats), "synced", heartbeats
  *   Requests    requests.ts     block and milestone requests (outstanding, retried), answers to the peers' requests
  *   Sync        sync.ts         the tick loop: solidification of unsolid cones, milestone sync
@@ -34,6 +35,7 @@ import { settingsOf, type PeeringContext, type PeeringOptions, type PeeringStats
 import { emptyTraffic, type Traffic } from './gossip-metrics.ts';
 import { ephemeralIdentity, nodeIdOf, type PeerIdentity } from './handshake.ts';
 import { SeenSet } from './limits.ts';
+import { LinkWatch } from './liveness.ts';
 import { snapshotRefusal } from './snapshot-server.ts';
 import { dialPeer, type PeerLink } from './link.ts';
 import { PeerSet, type Peer, type PeerInfo } from './peers.ts';
@@ -59,6 +61,7 @@ export class PeerManager {
   private readonly ctx: PeeringContext;
   private readonly seen: SeenSet;
   private readonly peers: PeerSet;
+  private readonly watch: LinkWatch;
   private readonly status: SyncStatus;
   private readonly requests: Requests;
   private readonly parking: V3Parking;
@@ -87,6 +90,7 @@ export class PeerManager {
       message: (peer, m) => this.receive(peer, m),
       connected: (peer) => this.status.greet(peer),
     });
+    this.watch = new LinkWatch(this.ctx, this.peers);
     this.status = new SyncStatus(this.ctx, this.peers, () => port.status(), options.sync);
     this.requests = new Requests(this.ctx, port, this.peers, this.seen, (index) => this.sync.pendingMilestone(index));
     this.parking = new V3Parking(
@@ -111,10 +115,12 @@ export class PeerManager {
     this.peers.connectStatics();
     this.sync.start();
     this.status.startHeartbeats();
+    this.watch.start();
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    this.watch.stop();
     this.sync.stop();
     this.status.stop();
     this.peers.closeAll();

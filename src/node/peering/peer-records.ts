@@ -23,6 +23,8 @@ export interface Peer {
   /** Milestone requests sent to this peer and not answered (reset by any milestone it delivers). */
   unanswered: number;
   closed: boolean;
+  /** When the last message (of any kind) came from the peer on this stream, or the stream opened (liveness.ts). */
+  lastHeard: number;
   /** What Hornet's peers routes answer as `gossip.metrics` (gossip-metrics.ts). */
   metrics: GossipCounters;
 }

@@ -198,10 +198,12 @@ export class PeerSet {
       bucket: new TokenBucket(messageRate, messageBurst, this.ctx.now),
       unanswered: 0,
       closed: false,
+      lastHeard: this.ctx.now(),
       metrics,
     };
     this.peers.set(peer.key, peer);
     link.onMessage((m) => {
+      peer.lastHeard = this.ctx.now();
       countReceived(m, metrics, this.ctx.traffic);
       this.events.message(peer, m);
     });
