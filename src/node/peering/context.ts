@@ -20,6 +20,9 @@ export interface PeeringOptions {
    * dialed and on the side that accepted alike (liveness.ts); at least twice `heartbeatMs`.
    */
   linkTimeoutMs?: number;
+  /** After a link to a peer comes back: the blocks offered to it at most, and their bytes at most (offers.ts). */
+  offerMaxBlocks?: number;
+  offerMaxBytes?: number;
   /** Solidification / sync loop period. */
   tickMs?: number;
   requestTimeoutMs?: number;
@@ -62,6 +65,8 @@ export type PeeringSettings = Required<Omit<PeeringOptions, 'identity' | 'peers'
 const PEERING_DEFAULTS: Readonly<PeeringSettings> = Object.freeze({
   heartbeatMs: 1000,
   linkTimeoutMs: 3000,
+  offerMaxBlocks: 1000,
+  offerMaxBytes: 4 * 1024 * 1024,
   tickMs: 100,
   requestTimeoutMs: 1500,
   backoffBaseMs: 250,
@@ -98,6 +103,8 @@ export interface PeeringStats {
   gossiped: number;
   requested: number;
   dropped: number;
+  /** Blocks offered to peers whose link came back (offers.ts). */
+  offered: number;
 }
 
 export interface PeeringContext {

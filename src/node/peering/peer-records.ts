@@ -68,6 +68,8 @@ export interface PeerEvents {
   message(peer: Peer, m: PeerMessage): void;
   /** A peer completed its handshake. */
   connected(peer: Peer): void;
+  /** The stream of a peer that had completed its handshake closed (it is no longer in the set). */
+  disconnected(peer: Peer): void;
 }
 
 /** A peer as the peers routes show it: `p` its open stream, if any. */

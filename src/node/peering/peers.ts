@@ -211,10 +211,13 @@ export class PeerSet {
       peer.closed = true;
       if (peer.handshakeTimer) clearTimeout(peer.handshakeTimer);
       this.peers.delete(peer.key);
-      if (peer.nodeId) this.ctx.log.info(`peer ${link.address} disconnected: ${reason}`);
       if (s && s.peer === peer) {
         s.peer = undefined;
         this.scheduleRedial(s);
+      }
+      if (peer.nodeId) {
+        this.ctx.log.info(`peer ${link.address} disconnected: ${reason}`);
+        this.events.disconnected(peer);
       }
     });
     peer.handshakeTimer = setTimeout(() => {

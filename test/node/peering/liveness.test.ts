@@ -61,7 +61,7 @@ describe('peering: dead links are closed on both sides', function () {
       settings: settingsOf({ peers: [], logger: new CollectingLogger(), heartbeatMs: 100, linkTimeoutMs: 1000 }),
       log: new CollectingLogger(),
       now: () => now,
-      stats: { received: 0, duplicates: 0, gossiped: 0, requested: 0, dropped: 0 },
+      stats: { received: 0, duplicates: 0, gossiped: 0, requested: 0, dropped: 0, offered: 0 },
       traffic: undefined as never,
       running: () => true,
     };
