@@ -3,8 +3,8 @@
  * with nftables (harness/nft.ts): A (coordinator, a milestone every second) on 127.0.25.2, B on 127.0.25.3 dialing A,
  * C on 127.0.25.4 dialing A and B. Addresses of this suite's own, so that the rules of another fault test running at
  * the same time on the machine (nftables is machine-wide) never cut these nodes. REST and the node service door stay
- * on 127.0.0.1 (never cut). Every peer link setting keeps its default. Helpers read the peers route (which needs the JWT secret the nodes get) and time how long
- * until a link is seen gone or back.
+ * on 127.0.0.1 (never cut). Every peer link setting keeps its default. Helpers read the peers route (which needs the
+ * JWT secret the nodes get) and time how long until a link is seen gone or back.
  */
 import { join } from 'node:path';
 import { signJwtHs256 } from '../../../gateway/index.ts';
