@@ -1,6 +1,7 @@
 /**
  * The IOTA 2.0 (v3) REST routes (`/api/core/v3/...`) as thin adapters over the node's v3 RPCs: parse path and
- * headers, make one gRPC call, answer the node's JSON text or bytes. (The v3 included-block route is in routes.ts.)
+ * headers, make one gRPC call, answer the node's JSON text or bytes. (The v3 included-block route is in routes.ts, the
+ * UTXO changes routes in routes-v3-utxo.ts.)
  */
 import type { RouteGroups } from './route-groups.ts';
 import { BlockView, type SubmitBlockV3Request } from '../src/grpc/gen/node.ts';
@@ -9,6 +10,7 @@ import { parseHexId, parseIndex, V3_ID_BYTES, V3_OUTPUT_ID_BYTES } from './ids.t
 import { SERIALIZER_V2 } from './media.ts';
 import { sendJsonText, sendNegotiatedBlock } from './send.ts';
 import type { RouteOptions } from './routes.ts';
+import { addV3UtxoRoutes } from './routes-v3-utxo.ts';
 
 const V3 = '/api/core/v3';
 
@@ -95,4 +97,6 @@ export function addV3Routes(router: RouteGroups, options: RouteOptions): void {
       'commitment',
     );
   });
+
+  addV3UtxoRoutes(router, options);
 }

@@ -16,6 +16,7 @@ import { addIndexerRoutes } from './routes-indexer.ts';
 import { addPeersRoutes } from './routes-peers.ts';
 import { addLedgerRoutes } from './routes-ledger.ts';
 import { addV3Routes } from './routes-v3.ts';
+import { addV3NetworkRoutes } from './routes-v3-network.ts';
 import { sendNegotiatedBlock } from './send.ts';
 import { readSubmittedBlock, sendCreated } from './submission.ts';
 import { RouteGroups } from './route-groups.ts';
@@ -107,6 +108,7 @@ export function createRoutes(options: RouteOptions): RouteGroups {
   addLedgerRoutes(router, options);
   addIndexerRoutes(router, options);
   addV3Routes(router, options);
+  addV3NetworkRoutes(router, options);
   addFaucetRoutes(router, options);
   addControlRoutes(router, options);
   addPeersRoutes(router, options);

@@ -24,6 +24,7 @@ import { bearerGuard, deadlineCap, TokenCheck } from './grpc/guards.ts';
 import type { CallObserver } from './grpc/handlers.ts';
 import { bindServer, startGrpcServer, type ExtraService, type GrpcServerHandle } from './grpc/server.ts';
 import type { Logger } from './logger.ts';
+import { sourceAddressOf } from './peering/dial-from.ts';
 import { dialPeer, MAX_PEER_MESSAGE, type PeerLink } from './peering/link.ts';
 
 /** The longest unary call the node service door serves (the REST gateway's submit timeout: PoW may take that long). */
@@ -45,16 +46,18 @@ export const NODE_DOOR_OPTIONS: ChannelOptions = {
 };
 
 /**
- * The peer door's: 64 KiB messages (a block is at most 32 KiB), 4 streams per connection (a peer needs one), keepalive
- * every 30 s. Per peer, the peer layer bounds the message rate, the handshake time and inbound streams in all
- * (peering/context.ts).
+ * The peer door's: 64 KiB messages (a block is at most 32 KiB), 4 streams per connection (a peer needs one),
+ * keepalive as on the dialing side (peering/link.ts DIAL_OPTIONS): a PING 10 s after the last one was answered, the
+ * connection dropped when one goes unanswered for 5 s, so the connection under a dead link is gone within 15 s. The
+ * link itself is closed earlier, when the peer layer hears nothing for its link timeout (peering/liveness.ts). Per
+ * peer, the peer layer bounds the message rate, the handshake time and inbound streams in all (peering/context.ts).
  */
 export const PEER_DOOR_OPTIONS: ChannelOptions = {
   'grpc.max_receive_message_length': MAX_PEER_MESSAGE,
   'grpc.max_send_message_length': MAX_PEER_MESSAGE,
   'grpc.max_concurrent_streams': 4,
-  'grpc.keepalive_time_ms': 30_000,
-  'grpc.keepalive_timeout_ms': 10_000,
+  'grpc.keepalive_time_ms': 10_000,
+  'grpc.keepalive_timeout_ms': 5_000,
   'grpc.enable_channelz': 0,
 };
 
@@ -100,12 +103,16 @@ export function doorCredentials(
 }
 
 /**
- * How this node dials peers: over TLS checked against `--peer-tls-ca` (the peer layer's `dial`), else plaintext (none).
+ * How this node dials peers: over TLS checked against `--peer-tls-ca`, else plaintext; from the peer door's address
+ * unless it is a wildcard or a host name (peering/dial-from.ts). No `dial` when neither applies (the default dial).
  */
 export function peerDialer(config: NodeConfig): { dial?: (address: string) => PeerLink } {
-  if (config.peerTlsCa === undefined) return {};
-  const tls: ChannelCredentials = credentials.createSsl(pem(config.peerTlsCa, '--peer-tls-ca'));
-  return { dial: (address) => dialPeer(address, tls) };
+  const tls =
+    config.peerTlsCa === undefined ? undefined : credentials.createSsl(pem(config.peerTlsCa, '--peer-tls-ca'));
+  const from = sourceAddressOf(config.peerHost);
+  if (tls === undefined && from === undefined) return {};
+  const channel: ChannelCredentials = tls ?? credentials.createInsecure();
+  return { dial: (address) => dialPeer(address, channel, from) };
 }
 
 /** A bound door (node/grpc/server.ts bindServer). */

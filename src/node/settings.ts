@@ -47,6 +47,11 @@ export const DEFAULT_GRPC_PORT = 14266;
 export const DEFAULT_PEER_PORT = 15600;
 export const DEFAULT_POW_QUEUE_SIZE = 16;
 /**
+ * Milliseconds without any message from a peer before its link is closed (peering/liveness.ts): three of the 1 s
+ * heartbeats missed, so a dead link is seen within 3.3 s on both sides (docs/decisions.md §40).
+ */
+export const DEFAULT_PEER_LINK_TIMEOUT_MS = 3000;
+/**
  * The built-in v3 validator's cadence: iota-core's validator default (`committeeBroadcastInterval`, 2 s). A round runs
  * every interval whatever the load, so a user block is confirmed within two intervals and an idle network stores one
  * validation block per seat per interval (docs/architecture.md, IOTA 2.0).
@@ -133,7 +138,9 @@ export const NODE_SETTINGS = [
     key: 'peerHost',
     type: host,
     default: '127.0.0.1',
-    description: 'address of the peer door (the PeerService only)',
+    description:
+      'address of the peer door (the PeerService only); peers are dialed from it too, unless it is 0.0.0.0, :: ' +
+      'or a host name',
     commands: RUN,
   }),
   setting({
@@ -165,6 +172,15 @@ export const NODE_SETTINGS = [
     key: 'peerTlsKey',
     type: file,
     description: 'TLS key of the peer door (PEM; with --peer-tls-cert)',
+    commands: RUN,
+  }),
+  setting({
+    key: 'peerLinkTimeout',
+    type: int('MS 2000..600000', 2000, 600_000, 'milliseconds 2000..600000', 'MS'),
+    default: DEFAULT_PEER_LINK_TIMEOUT_MS,
+    description:
+      'close a peer link, on either side, when nothing (not even a heartbeat, sent every second) came from the peer ' +
+      'for this long; a static peer is then redialed',
     commands: RUN,
   }),
   setting({

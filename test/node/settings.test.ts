@@ -27,6 +27,7 @@ function sample(s: Setting, file: string): [string, unknown] {
     'list of peer': ['127.0.0.1:1', ['127.0.0.1:1']],
     'list of route pattern': ['/api/*', ['/api/*']],
     'host:port': ['h:1', 'h:1'],
+    'MS 2000..600000': ['2500', 2500],
     enum: [s.type.arg.split('|')[0]!, s.type.arg.split('|')[0]],
   };
   return byType[s.type.name] ?? ['7', 7];

@@ -193,6 +193,19 @@ export interface GetCommitmentV3Request {
   view: BlockView;
 }
 
+export interface GetUtxoChangesV3Request {
+  key:
+    | //
+    /** 36 bytes; all zero: the latest commitment */
+    { $case: "commitmentId"; value: Uint8Array }
+    | { $case: "slot"; value: number }
+    | undefined;
+  /** with each output (iota.go UTXOChangesFullResponse), else the output IDs (UTXOChangesResponse) */
+  full: boolean;
+  /** RAW, JSON or UNSPECIFIED (both); STRUCTURED is INVALID_ARGUMENT */
+  view: BlockView;
+}
+
 /** A v3 answer offered as `application/vnd.iota.serializer-v2` bytes or TIP-48 JSON text (by the view asked for). */
 export interface RawOrJsonV3Response {
   raw: Uint8Array;
@@ -472,6 +485,51 @@ export interface CreateSnapshotRequest {
 export interface CreateSnapshotResponse {
   index: number;
   filePath: string;
+}
+
+export interface GetCommitteeV3Request {
+  /** absent: the current epoch */
+  epoch?:
+    | number
+    | undefined;
+  /** RAW, JSON or UNSPECIFIED (both); STRUCTURED is INVALID_ARGUMENT */
+  view: BlockView;
+}
+
+export interface GetValidatorsV3Request {
+  /** 0: the maximum (100) */
+  pageSize: number;
+  /** "<epoch>,<index>" as a previous answer's cursor; empty: the first page */
+  cursor: string;
+  view: BlockView;
+}
+
+export interface GetValidatorV3Request {
+  /** an account address of this network */
+  bech32Address: string;
+  view: BlockView;
+}
+
+export interface GetAccountCongestionV3Request {
+  /** an account address of this network */
+  bech32Address: string;
+  /** 0: not given */
+  workScore: number;
+  /** 36 bytes, or empty: the latest commitment */
+  commitmentId: Uint8Array;
+  view: BlockView;
+}
+
+export interface GetOutputManaRewardsV3Request {
+  /** 38 bytes */
+  outputId: Uint8Array;
+  /** absent: the latest committed slot */
+  slot?: number | undefined;
+  view: BlockView;
+}
+
+export interface GetNetworkMetricsV3Request {
+  view: BlockView;
 }
 
 function createBaseGetBlockRequest(): GetBlockRequest {
@@ -1530,6 +1588,111 @@ export const GetCommitmentV3Request: MessageFns<GetCommitmentV3Request> = {
         break;
       }
     }
+    message.view = object.view ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetUtxoChangesV3Request(): GetUtxoChangesV3Request {
+  return { key: undefined, full: false, view: 0 };
+}
+
+export const GetUtxoChangesV3Request: MessageFns<GetUtxoChangesV3Request> = {
+  encode(message: GetUtxoChangesV3Request, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.key?.$case) {
+      case "commitmentId":
+        writer.uint32(10).bytes(message.key.value);
+        break;
+      case "slot":
+        writer.uint32(16).uint32(message.key.value);
+        break;
+    }
+    if (message.full !== false) {
+      writer.uint32(24).bool(message.full);
+    }
+    if (message.view !== 0) {
+      writer.uint32(32).int32(message.view);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetUtxoChangesV3Request {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetUtxoChangesV3Request();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = { $case: "commitmentId", value: reader.bytes() };
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.key = { $case: "slot", value: reader.uint32() };
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.full = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.view = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<GetUtxoChangesV3Request>, I>>(base?: I): GetUtxoChangesV3Request {
+    return GetUtxoChangesV3Request.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetUtxoChangesV3Request>, I>>(object: I): GetUtxoChangesV3Request {
+    const message = createBaseGetUtxoChangesV3Request();
+    switch (object.key?.$case) {
+      case "commitmentId": {
+        if (object.key?.value !== undefined && object.key?.value !== null) {
+          message.key = { $case: "commitmentId", value: object.key.value };
+        }
+        break;
+      }
+      case "slot": {
+        if (object.key?.value !== undefined && object.key?.value !== null) {
+          message.key = { $case: "slot", value: object.key.value };
+        }
+        break;
+      }
+    }
+    message.full = object.full ?? false;
     message.view = object.view ?? 0;
     return message;
   },
@@ -4569,6 +4732,448 @@ export const CreateSnapshotResponse: MessageFns<CreateSnapshotResponse> = {
   },
 };
 
+function createBaseGetCommitteeV3Request(): GetCommitteeV3Request {
+  return { epoch: undefined, view: 0 };
+}
+
+export const GetCommitteeV3Request: MessageFns<GetCommitteeV3Request> = {
+  encode(message: GetCommitteeV3Request, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.epoch !== undefined) {
+      writer.uint32(8).uint32(message.epoch);
+    }
+    if (message.view !== 0) {
+      writer.uint32(16).int32(message.view);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCommitteeV3Request {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCommitteeV3Request();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.epoch = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.view = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<GetCommitteeV3Request>, I>>(base?: I): GetCommitteeV3Request {
+    return GetCommitteeV3Request.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCommitteeV3Request>, I>>(object: I): GetCommitteeV3Request {
+    const message = createBaseGetCommitteeV3Request();
+    message.epoch = object.epoch ?? undefined;
+    message.view = object.view ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetValidatorsV3Request(): GetValidatorsV3Request {
+  return { pageSize: 0, cursor: "", view: 0 };
+}
+
+export const GetValidatorsV3Request: MessageFns<GetValidatorsV3Request> = {
+  encode(message: GetValidatorsV3Request, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pageSize !== 0) {
+      writer.uint32(8).uint32(message.pageSize);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(18).string(message.cursor);
+    }
+    if (message.view !== 0) {
+      writer.uint32(24).int32(message.view);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetValidatorsV3Request {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetValidatorsV3Request();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.pageSize = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.view = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<GetValidatorsV3Request>, I>>(base?: I): GetValidatorsV3Request {
+    return GetValidatorsV3Request.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetValidatorsV3Request>, I>>(object: I): GetValidatorsV3Request {
+    const message = createBaseGetValidatorsV3Request();
+    message.pageSize = object.pageSize ?? 0;
+    message.cursor = object.cursor ?? "";
+    message.view = object.view ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetValidatorV3Request(): GetValidatorV3Request {
+  return { bech32Address: "", view: 0 };
+}
+
+export const GetValidatorV3Request: MessageFns<GetValidatorV3Request> = {
+  encode(message: GetValidatorV3Request, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.bech32Address !== "") {
+      writer.uint32(10).string(message.bech32Address);
+    }
+    if (message.view !== 0) {
+      writer.uint32(16).int32(message.view);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetValidatorV3Request {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetValidatorV3Request();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.bech32Address = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.view = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<GetValidatorV3Request>, I>>(base?: I): GetValidatorV3Request {
+    return GetValidatorV3Request.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetValidatorV3Request>, I>>(object: I): GetValidatorV3Request {
+    const message = createBaseGetValidatorV3Request();
+    message.bech32Address = object.bech32Address ?? "";
+    message.view = object.view ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetAccountCongestionV3Request(): GetAccountCongestionV3Request {
+  return { bech32Address: "", workScore: 0, commitmentId: new Uint8Array(0), view: 0 };
+}
+
+export const GetAccountCongestionV3Request: MessageFns<GetAccountCongestionV3Request> = {
+  encode(message: GetAccountCongestionV3Request, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.bech32Address !== "") {
+      writer.uint32(10).string(message.bech32Address);
+    }
+    if (message.workScore !== 0) {
+      writer.uint32(16).uint32(message.workScore);
+    }
+    if (message.commitmentId.length !== 0) {
+      writer.uint32(26).bytes(message.commitmentId);
+    }
+    if (message.view !== 0) {
+      writer.uint32(32).int32(message.view);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAccountCongestionV3Request {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAccountCongestionV3Request();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.bech32Address = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.workScore = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.commitmentId = reader.bytes();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.view = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<GetAccountCongestionV3Request>, I>>(base?: I): GetAccountCongestionV3Request {
+    return GetAccountCongestionV3Request.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAccountCongestionV3Request>, I>>(
+    object: I,
+  ): GetAccountCongestionV3Request {
+    const message = createBaseGetAccountCongestionV3Request();
+    message.bech32Address = object.bech32Address ?? "";
+    message.workScore = object.workScore ?? 0;
+    message.commitmentId = object.commitmentId ?? new Uint8Array(0);
+    message.view = object.view ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetOutputManaRewardsV3Request(): GetOutputManaRewardsV3Request {
+  return { outputId: new Uint8Array(0), slot: undefined, view: 0 };
+}
+
+export const GetOutputManaRewardsV3Request: MessageFns<GetOutputManaRewardsV3Request> = {
+  encode(message: GetOutputManaRewardsV3Request, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.outputId.length !== 0) {
+      writer.uint32(10).bytes(message.outputId);
+    }
+    if (message.slot !== undefined) {
+      writer.uint32(16).uint32(message.slot);
+    }
+    if (message.view !== 0) {
+      writer.uint32(24).int32(message.view);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetOutputManaRewardsV3Request {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetOutputManaRewardsV3Request();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.outputId = reader.bytes();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.slot = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.view = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<GetOutputManaRewardsV3Request>, I>>(base?: I): GetOutputManaRewardsV3Request {
+    return GetOutputManaRewardsV3Request.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetOutputManaRewardsV3Request>, I>>(
+    object: I,
+  ): GetOutputManaRewardsV3Request {
+    const message = createBaseGetOutputManaRewardsV3Request();
+    message.outputId = object.outputId ?? new Uint8Array(0);
+    message.slot = object.slot ?? undefined;
+    message.view = object.view ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetNetworkMetricsV3Request(): GetNetworkMetricsV3Request {
+  return { view: 0 };
+}
+
+export const GetNetworkMetricsV3Request: MessageFns<GetNetworkMetricsV3Request> = {
+  encode(message: GetNetworkMetricsV3Request, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.view !== 0) {
+      writer.uint32(8).int32(message.view);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetNetworkMetricsV3Request {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetNetworkMetricsV3Request();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.view = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<GetNetworkMetricsV3Request>, I>>(base?: I): GetNetworkMetricsV3Request {
+    return GetNetworkMetricsV3Request.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetNetworkMetricsV3Request>, I>>(object: I): GetNetworkMetricsV3Request {
+    const message = createBaseGetNetworkMetricsV3Request();
+    message.view = object.view ?? 0;
+    return message;
+  },
+};
+
 export type NodeServiceService = typeof NodeServiceService;
 export const NodeServiceService = {
   /** GET /api/core/v2/blocks/{blockId}. NOT_FOUND when unknown (code "PRUNED" when below the pruning index). */
@@ -4685,6 +5290,91 @@ export const NodeServiceService = {
     responseSerialize: (value: JsonV3Response): Buffer => Buffer.from(JsonV3Response.encode(value).finish()),
     responseDeserialize: (value: Buffer): JsonV3Response => JsonV3Response.decode(value),
   },
+  /**
+   * The network and account reads of TIP-48 (src/node/v3/reads-network.ts). Each answers TIP-48 JSON or, for the RAW
+   * view, iota.go's serix bytes of the same answer (`application/vnd.iota.serializer-v2`).
+   * GET /api/core/v3/committee?epoch=: JSON {committee, totalStake, totalValidatorStake, epoch}. INVALID_ARGUMENT for
+   * an epoch after the current one.
+   */
+  getCommitteeV3: {
+    path: "/ledger.v1.NodeService/GetCommitteeV3" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetCommitteeV3Request): Buffer =>
+      Buffer.from(GetCommitteeV3Request.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetCommitteeV3Request => GetCommitteeV3Request.decode(value),
+    responseSerialize: (value: RawOrJsonV3Response): Buffer => Buffer.from(RawOrJsonV3Response.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RawOrJsonV3Response => RawOrJsonV3Response.decode(value),
+  },
+  /**
+   * GET /api/core/v3/validators?pageSize=&cursor=: JSON {validators, pageSize, cursor?}. INVALID_ARGUMENT for a page
+   * size over the maximum, a malformed cursor, or one past the list or of an epoch after the current one.
+   */
+  getValidatorsV3: {
+    path: "/ledger.v1.NodeService/GetValidatorsV3" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetValidatorsV3Request): Buffer =>
+      Buffer.from(GetValidatorsV3Request.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetValidatorsV3Request => GetValidatorsV3Request.decode(value),
+    responseSerialize: (value: RawOrJsonV3Response): Buffer => Buffer.from(RawOrJsonV3Response.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RawOrJsonV3Response => RawOrJsonV3Response.decode(value),
+  },
+  /**
+   * GET /api/core/v3/validators/{bech32Address}: JSON {address, stakingEndEpoch, poolStake, ...}. INVALID_ARGUMENT
+   * for a malformed bech32, one of another network or not an account address; NOT_FOUND for an unknown account.
+   */
+  getValidatorV3: {
+    path: "/ledger.v1.NodeService/GetValidatorV3" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetValidatorV3Request): Buffer =>
+      Buffer.from(GetValidatorV3Request.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetValidatorV3Request => GetValidatorV3Request.decode(value),
+    responseSerialize: (value: RawOrJsonV3Response): Buffer => Buffer.from(RawOrJsonV3Response.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RawOrJsonV3Response => RawOrJsonV3Response.decode(value),
+  },
+  /**
+   * GET /api/core/v3/accounts/{bech32Address}/congestion?workScore=&commitmentId=: JSON {slot, ready,
+   * referenceManaCost, blockIssuanceCredits}. Errors as GetValidatorV3; NOT_FOUND for a commitment this node did not
+   * make.
+   */
+  getAccountCongestionV3: {
+    path: "/ledger.v1.NodeService/GetAccountCongestionV3" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetAccountCongestionV3Request): Buffer =>
+      Buffer.from(GetAccountCongestionV3Request.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetAccountCongestionV3Request => GetAccountCongestionV3Request.decode(value),
+    responseSerialize: (value: RawOrJsonV3Response): Buffer => Buffer.from(RawOrJsonV3Response.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RawOrJsonV3Response => RawOrJsonV3Response.decode(value),
+  },
+  /**
+   * GET /api/core/v3/rewards/{outputId}?slot=: JSON {startEpoch, endEpoch, rewards, latestCommittedEpochPoolRewards}.
+   * NOT_FOUND for an output the ledger does not hold; INVALID_ARGUMENT for one that is neither an account with a
+   * staking feature nor a delegation output.
+   */
+  getOutputManaRewardsV3: {
+    path: "/ledger.v1.NodeService/GetOutputManaRewardsV3" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetOutputManaRewardsV3Request): Buffer =>
+      Buffer.from(GetOutputManaRewardsV3Request.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetOutputManaRewardsV3Request => GetOutputManaRewardsV3Request.decode(value),
+    responseSerialize: (value: RawOrJsonV3Response): Buffer => Buffer.from(RawOrJsonV3Response.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RawOrJsonV3Response => RawOrJsonV3Response.decode(value),
+  },
+  /** GET /api/core/v3/network/metrics: JSON {blocksPerSecond, confirmedBlocksPerSecond, confirmationRate}. */
+  getNetworkMetricsV3: {
+    path: "/ledger.v1.NodeService/GetNetworkMetricsV3" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetNetworkMetricsV3Request): Buffer =>
+      Buffer.from(GetNetworkMetricsV3Request.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetNetworkMetricsV3Request => GetNetworkMetricsV3Request.decode(value),
+    responseSerialize: (value: RawOrJsonV3Response): Buffer => Buffer.from(RawOrJsonV3Response.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RawOrJsonV3Response => RawOrJsonV3Response.decode(value),
+  },
   /** GET /api/core/v3/blocks/{blockId}/full: JSON {block, metadata}. */
   getBlockWithMetadataV3: {
     path: "/ledger.v1.NodeService/GetBlockWithMetadataV3" as const,
@@ -4755,6 +5445,20 @@ export const NodeServiceService = {
     requestSerialize: (value: GetCommitmentV3Request): Buffer =>
       Buffer.from(GetCommitmentV3Request.encode(value).finish()),
     requestDeserialize: (value: Buffer): GetCommitmentV3Request => GetCommitmentV3Request.decode(value),
+    responseSerialize: (value: RawOrJsonV3Response): Buffer => Buffer.from(RawOrJsonV3Response.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RawOrJsonV3Response => RawOrJsonV3Response.decode(value),
+  },
+  /**
+   * GET /api/core/v3/commitments/{commitmentId}/utxo-changes[/full], .../by-slot/{slot}/utxo-changes[/full]: the
+   * outputs the slot's covered transactions created and consumed (IDs, or `full` with the outputs), JSON or bytes.
+   */
+  getUtxoChangesV3: {
+    path: "/ledger.v1.NodeService/GetUtxoChangesV3" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetUtxoChangesV3Request): Buffer =>
+      Buffer.from(GetUtxoChangesV3Request.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetUtxoChangesV3Request => GetUtxoChangesV3Request.decode(value),
     responseSerialize: (value: RawOrJsonV3Response): Buffer => Buffer.from(RawOrJsonV3Response.encode(value).finish()),
     responseDeserialize: (value: Buffer): RawOrJsonV3Response => RawOrJsonV3Response.decode(value),
   },
@@ -5017,6 +5721,37 @@ export interface NodeServiceServer extends UntypedServiceImplementation {
   getInfoV3: handleUnaryCall<GetInfoRequest, JsonV3Response>;
   /** GET /api/core/v3/blocks/issuance: JSON {strongParents, latestParentBlockIssuingTime, latestFinalizedSlot, latestCommitment}. */
   getIssuanceV3: handleUnaryCall<GetInfoRequest, JsonV3Response>;
+  /**
+   * The network and account reads of TIP-48 (src/node/v3/reads-network.ts). Each answers TIP-48 JSON or, for the RAW
+   * view, iota.go's serix bytes of the same answer (`application/vnd.iota.serializer-v2`).
+   * GET /api/core/v3/committee?epoch=: JSON {committee, totalStake, totalValidatorStake, epoch}. INVALID_ARGUMENT for
+   * an epoch after the current one.
+   */
+  getCommitteeV3: handleUnaryCall<GetCommitteeV3Request, RawOrJsonV3Response>;
+  /**
+   * GET /api/core/v3/validators?pageSize=&cursor=: JSON {validators, pageSize, cursor?}. INVALID_ARGUMENT for a page
+   * size over the maximum, a malformed cursor, or one past the list or of an epoch after the current one.
+   */
+  getValidatorsV3: handleUnaryCall<GetValidatorsV3Request, RawOrJsonV3Response>;
+  /**
+   * GET /api/core/v3/validators/{bech32Address}: JSON {address, stakingEndEpoch, poolStake, ...}. INVALID_ARGUMENT
+   * for a malformed bech32, one of another network or not an account address; NOT_FOUND for an unknown account.
+   */
+  getValidatorV3: handleUnaryCall<GetValidatorV3Request, RawOrJsonV3Response>;
+  /**
+   * GET /api/core/v3/accounts/{bech32Address}/congestion?workScore=&commitmentId=: JSON {slot, ready,
+   * referenceManaCost, blockIssuanceCredits}. Errors as GetValidatorV3; NOT_FOUND for a commitment this node did not
+   * make.
+   */
+  getAccountCongestionV3: handleUnaryCall<GetAccountCongestionV3Request, RawOrJsonV3Response>;
+  /**
+   * GET /api/core/v3/rewards/{outputId}?slot=: JSON {startEpoch, endEpoch, rewards, latestCommittedEpochPoolRewards}.
+   * NOT_FOUND for an output the ledger does not hold; INVALID_ARGUMENT for one that is neither an account with a
+   * staking feature nor a delegation output.
+   */
+  getOutputManaRewardsV3: handleUnaryCall<GetOutputManaRewardsV3Request, RawOrJsonV3Response>;
+  /** GET /api/core/v3/network/metrics: JSON {blocksPerSecond, confirmedBlocksPerSecond, confirmationRate}. */
+  getNetworkMetricsV3: handleUnaryCall<GetNetworkMetricsV3Request, RawOrJsonV3Response>;
   /** GET /api/core/v3/blocks/{blockId}/full: JSON {block, metadata}. */
   getBlockWithMetadataV3: handleUnaryCall<GetBlockV3Request, JsonV3Response>;
   /** GET /api/core/v3/transactions/{transactionId}/metadata: JSON {transactionId, transactionState, ...}. */
@@ -5031,6 +5766,11 @@ export interface NodeServiceServer extends UntypedServiceImplementation {
   getOutputWithMetadataV3: handleUnaryCall<GetOutputV3Request, JsonV3Response>;
   /** GET /api/core/v3/commitments/{commitmentId} and /commitments/by-slot/{slot}: the slot commitment, JSON or bytes. */
   getCommitmentV3: handleUnaryCall<GetCommitmentV3Request, RawOrJsonV3Response>;
+  /**
+   * GET /api/core/v3/commitments/{commitmentId}/utxo-changes[/full], .../by-slot/{slot}/utxo-changes[/full]: the
+   * outputs the slot's covered transactions created and consumed (IDs, or `full` with the outputs), JSON or bytes.
+   */
+  getUtxoChangesV3: handleUnaryCall<GetUtxoChangesV3Request, RawOrJsonV3Response>;
   /** GET /api/core/v2/info. */
   getInfo: handleUnaryCall<GetInfoRequest, InfoResponse>;
   /** GET /api/core/v2/tips. UNAVAILABLE when not synced or no tips. */
@@ -5287,6 +6027,121 @@ export interface NodeServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: JsonV3Response) => void,
   ): ClientUnaryCall;
+  /**
+   * The network and account reads of TIP-48 (src/node/v3/reads-network.ts). Each answers TIP-48 JSON or, for the RAW
+   * view, iota.go's serix bytes of the same answer (`application/vnd.iota.serializer-v2`).
+   * GET /api/core/v3/committee?epoch=: JSON {committee, totalStake, totalValidatorStake, epoch}. INVALID_ARGUMENT for
+   * an epoch after the current one.
+   */
+  getCommitteeV3(
+    request: GetCommitteeV3Request,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  getCommitteeV3(
+    request: GetCommitteeV3Request,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  getCommitteeV3(
+    request: GetCommitteeV3Request,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  /**
+   * GET /api/core/v3/validators?pageSize=&cursor=: JSON {validators, pageSize, cursor?}. INVALID_ARGUMENT for a page
+   * size over the maximum, a malformed cursor, or one past the list or of an epoch after the current one.
+   */
+  getValidatorsV3(
+    request: GetValidatorsV3Request,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  getValidatorsV3(
+    request: GetValidatorsV3Request,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  getValidatorsV3(
+    request: GetValidatorsV3Request,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  /**
+   * GET /api/core/v3/validators/{bech32Address}: JSON {address, stakingEndEpoch, poolStake, ...}. INVALID_ARGUMENT
+   * for a malformed bech32, one of another network or not an account address; NOT_FOUND for an unknown account.
+   */
+  getValidatorV3(
+    request: GetValidatorV3Request,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  getValidatorV3(
+    request: GetValidatorV3Request,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  getValidatorV3(
+    request: GetValidatorV3Request,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  /**
+   * GET /api/core/v3/accounts/{bech32Address}/congestion?workScore=&commitmentId=: JSON {slot, ready,
+   * referenceManaCost, blockIssuanceCredits}. Errors as GetValidatorV3; NOT_FOUND for a commitment this node did not
+   * make.
+   */
+  getAccountCongestionV3(
+    request: GetAccountCongestionV3Request,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  getAccountCongestionV3(
+    request: GetAccountCongestionV3Request,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  getAccountCongestionV3(
+    request: GetAccountCongestionV3Request,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  /**
+   * GET /api/core/v3/rewards/{outputId}?slot=: JSON {startEpoch, endEpoch, rewards, latestCommittedEpochPoolRewards}.
+   * NOT_FOUND for an output the ledger does not hold; INVALID_ARGUMENT for one that is neither an account with a
+   * staking feature nor a delegation output.
+   */
+  getOutputManaRewardsV3(
+    request: GetOutputManaRewardsV3Request,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  getOutputManaRewardsV3(
+    request: GetOutputManaRewardsV3Request,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  getOutputManaRewardsV3(
+    request: GetOutputManaRewardsV3Request,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  /** GET /api/core/v3/network/metrics: JSON {blocksPerSecond, confirmedBlocksPerSecond, confirmationRate}. */
+  getNetworkMetricsV3(
+    request: GetNetworkMetricsV3Request,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  getNetworkMetricsV3(
+    request: GetNetworkMetricsV3Request,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  getNetworkMetricsV3(
+    request: GetNetworkMetricsV3Request,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
   /** GET /api/core/v3/blocks/{blockId}/full: JSON {block, metadata}. */
   getBlockWithMetadataV3(
     request: GetBlockV3Request,
@@ -5395,6 +6250,25 @@ export interface NodeServiceClient extends Client {
   ): ClientUnaryCall;
   getCommitmentV3(
     request: GetCommitmentV3Request,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  /**
+   * GET /api/core/v3/commitments/{commitmentId}/utxo-changes[/full], .../by-slot/{slot}/utxo-changes[/full]: the
+   * outputs the slot's covered transactions created and consumed (IDs, or `full` with the outputs), JSON or bytes.
+   */
+  getUtxoChangesV3(
+    request: GetUtxoChangesV3Request,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  getUtxoChangesV3(
+    request: GetUtxoChangesV3Request,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,
+  ): ClientUnaryCall;
+  getUtxoChangesV3(
+    request: GetUtxoChangesV3Request,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RawOrJsonV3Response) => void,

@@ -1,15 +1,16 @@
 /**
  * The v3 RPCs of the NodeService over the V3Engine (service.ts delegates here): submission, blocks, block
- * metadata, info, issuance, the included-block lookup and the reads of v3/reads.ts. Without a v3 part in the
- * network every call but the included-block lookup answers UNAVAILABLE.
+ * metadata, info, issuance, the included-block lookup and the reads of v3/reads.ts, reads-outputs.ts and
+ * reads-utxo.ts. Without a v3 part in the network every call but the included-block lookup answers UNAVAILABLE.
  */
-import { blockV3Response, rawAndJson, requireId, V3_ID_LENGTH } from './answers.ts';
+import { blockV3Response, rawAndJson, requireId, requireRawOrJsonView, V3_ID_LENGTH } from './answers.ts';
 import {
   BlockView,
   type BlockV3Response,
   type GetBlockV3Request,
   type GetIncludedBlockV3Request,
   type GetCommitmentV3Request,
+  type GetUtxoChangesV3Request,
   type GetOutputV3Request,
   type RawOrJsonV3Response,
   type JsonV3Response,
@@ -22,6 +23,8 @@ import { toHex0x } from '../../core/bytes.ts';
 import type { V3Engine } from '../v3/engine.ts';
 import { V3Reads } from '../v3/reads.ts';
 import { outputWithProofBytesV3, outputWithProofJsonV3, V3OutputReads } from '../v3/reads-outputs.ts';
+import { V3NetworkService } from './service-v3-network.ts';
+import { utxoChangesBytesV3, utxoChangesJsonV3, V3UtxoReads } from '../v3/reads-utxo.ts';
 
 /** v3 output IDs: transaction ID (36 bytes) + output index (u16 LE). */
 const V3_OUTPUT_ID_LENGTH = 38;
@@ -37,6 +40,9 @@ export interface V3NodeIdentity {
 export class V3Service {
   private readonly reads: V3Reads;
   private readonly outputs: V3OutputReads;
+  /** The network and account reads (committee, validators, congestion, rewards, metrics). */
+  readonly network: V3NetworkService;
+  private readonly utxo: V3UtxoReads;
 
   /**
    * `accepted`: told of every block a client submitted once the engine accepted it (the composition root gossips
@@ -49,6 +55,8 @@ export class V3Service {
   ) {
     this.reads = new V3Reads(engine);
     this.outputs = new V3OutputReads(engine);
+    this.network = new V3NetworkService(engine);
+    this.utxo = new V3UtxoReads(engine);
   }
 
   async submitBlock(req: SubmitBlockV3Request): Promise<SubmitBlockResponse> {
@@ -102,12 +110,17 @@ export class V3Service {
     return { json: JSON.stringify(await this.outputs.full(id)) };
   }
 
-  /** A commitment of this node by ID or slot; NOT_FOUND for one it did not make (or a slot not committed yet). */
+  /**
+   * A commitment of this node by ID or slot (the all-zero ID: the latest); NOT_FOUND for one it did not make (or a slot
+   * not committed yet).
+   */
   async getCommitment(req: GetCommitmentV3Request): Promise<RawOrJsonV3Response> {
     const k = req.key;
     if (k === undefined) throw new NodeError('INVALID_REQUEST', 'a commitment ID or a slot is required');
     const key = k.$case === 'slot' ? k.value : requireId(k.value, V3_ID_LENGTH, 'commitment ID');
-    const e = await this.engine.read(() => this.engine.commitment(key));
+    // iota-core: the empty (all-zero) commitment ID names the latest commitment
+    const latest = typeof key !== 'number' && key.every((b) => b === 0);
+    const e = await this.engine.read(() => (latest ? this.engine.latestCommitment : this.engine.commitment(key)));
     if (e === undefined) {
       const what = typeof key === 'number' ? `of slot ${key}` : toHex0x(key);
       throw new NodeError('NOT_FOUND', `commitment not found: ${what}`);
@@ -115,6 +128,18 @@ export class V3Service {
     return rawAndJson(req.view, 'v3 commitments', {
       raw: () => encodeSlotCommitmentV3(e.commitment),
       json: () => JSON.stringify(slotCommitmentToJsonV3(e.commitment)),
+    });
+  }
+
+  /** The UTXO changes of a commitment (by ID or slot; v3/reads-utxo.ts), output IDs or `full`, JSON or bytes. */
+  async getUtxoChanges(req: GetUtxoChangesV3Request): Promise<RawOrJsonV3Response> {
+    const k = req.key;
+    if (k === undefined) throw new NodeError('INVALID_REQUEST', 'a commitment ID or a slot is required');
+    requireRawOrJsonView(req.view, 'v3 UTXO changes');
+    const c = await this.utxo.changes(k.$case === 'slot' ? k.value : requireId(k.value, V3_ID_LENGTH, 'commitment ID'));
+    return rawAndJson(req.view, 'v3 UTXO changes', {
+      raw: () => utxoChangesBytesV3(c, req.full),
+      json: () => JSON.stringify(utxoChangesJsonV3(c, req.full)),
     });
   }
 

@@ -19,6 +19,13 @@ import {
   type GetIncludedBlockV3Request,
   type GetBlockV3Request,
   type GetCommitmentV3Request,
+  type GetCommitteeV3Request,
+  type GetValidatorsV3Request,
+  type GetValidatorV3Request,
+  type GetAccountCongestionV3Request,
+  type GetOutputManaRewardsV3Request,
+  type GetNetworkMetricsV3Request,
+  type GetUtxoChangesV3Request,
   type GetOutputV3Request,
   type RawOrJsonV3Response,
   type JsonV3Response,
@@ -195,6 +202,23 @@ export class NodeServiceImpl {
     (this.deps.v3 ?? v3Unavailable()).getOutputWithMetadata(req);
   getCommitmentV3 = (req: GetCommitmentV3Request): Promise<RawOrJsonV3Response> =>
     (this.deps.v3 ?? v3Unavailable()).getCommitment(req);
+  getUtxoChangesV3 = (req: GetUtxoChangesV3Request): Promise<RawOrJsonV3Response> =>
+    (this.deps.v3 ?? v3Unavailable()).getUtxoChanges(req);
+
+  // ---- v3 network and account reads: service-v3-network.ts
+
+  getCommitteeV3 = (req: GetCommitteeV3Request): Promise<RawOrJsonV3Response> =>
+    (this.deps.v3 ?? v3Unavailable()).network.getCommittee(req);
+  getValidatorsV3 = (req: GetValidatorsV3Request): Promise<RawOrJsonV3Response> =>
+    (this.deps.v3 ?? v3Unavailable()).network.getValidators(req);
+  getValidatorV3 = (req: GetValidatorV3Request): Promise<RawOrJsonV3Response> =>
+    (this.deps.v3 ?? v3Unavailable()).network.getValidator(req);
+  getAccountCongestionV3 = (req: GetAccountCongestionV3Request): Promise<RawOrJsonV3Response> =>
+    (this.deps.v3 ?? v3Unavailable()).network.getAccountCongestion(req);
+  getOutputManaRewardsV3 = (req: GetOutputManaRewardsV3Request): Promise<RawOrJsonV3Response> =>
+    (this.deps.v3 ?? v3Unavailable()).network.getOutputManaRewards(req);
+  getNetworkMetricsV3 = (req: GetNetworkMetricsV3Request): Promise<RawOrJsonV3Response> =>
+    (this.deps.v3 ?? v3Unavailable()).network.getNetworkMetrics(req);
 
   // ---- ledger: service-ledger.ts
 

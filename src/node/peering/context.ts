@@ -15,6 +15,14 @@ export interface PeeringOptions {
   /** The node's identity key (identity.ts); a fresh one for the process by default. The node ID derives from it. */
   identity?: PeerIdentity;
   heartbeatMs?: number;
+  /**
+   * A link on which nothing (no heartbeat, no message) came from the peer for this long is closed, on the side that
+   * dialed and on the side that accepted alike (liveness.ts); at least twice `heartbeatMs`.
+   */
+  linkTimeoutMs?: number;
+  /** After a link to a peer comes back: the blocks offered to it at most, and their bytes at most (offers.ts). */
+  offerMaxBlocks?: number;
+  offerMaxBytes?: number;
   /** Solidification / sync loop period. */
   tickMs?: number;
   requestTimeoutMs?: number;
@@ -56,6 +64,9 @@ export type PeeringSettings = Required<Omit<PeeringOptions, 'identity' | 'peers'
 /** The default of each numeric option. */
 const PEERING_DEFAULTS: Readonly<PeeringSettings> = Object.freeze({
   heartbeatMs: 1000,
+  linkTimeoutMs: 3000,
+  offerMaxBlocks: 1000,
+  offerMaxBytes: 4 * 1024 * 1024,
   tickMs: 100,
   requestTimeoutMs: 1500,
   backoffBaseMs: 250,
@@ -76,9 +87,13 @@ const PEERING_DEFAULTS: Readonly<PeeringSettings> = Object.freeze({
   rootTtlMs: 60_000,
 });
 
+/** The options with their defaults; an Error when the link timeout would close links between two heartbeats. */
 export function settingsOf(options: PeeringOptions): PeeringSettings {
   const settings = { ...PEERING_DEFAULTS };
   for (const key of Object.keys(settings) as (keyof PeeringSettings)[]) settings[key] = options[key] ?? settings[key];
+  const { linkTimeoutMs, heartbeatMs } = settings;
+  if (!(linkTimeoutMs >= 2 * heartbeatMs))
+    throw new Error(`peering: a link timeout of ${linkTimeoutMs} ms is under twice the heartbeat (${heartbeatMs} ms)`);
   return settings;
 }
 
@@ -88,6 +103,8 @@ export interface PeeringStats {
   gossiped: number;
   requested: number;
   dropped: number;
+  /** Blocks offered to peers whose link came back (offers.ts). */
+  offered: number;
 }
 
 export interface PeeringContext {

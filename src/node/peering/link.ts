@@ -6,6 +6,7 @@
 import { credentials, type ChannelCredentials, type ClientDuplexStream, type ServerDuplexStream } from '@grpc/grpc-js';
 import { PeerServiceClient, type PeerMessage } from '../../grpc/gen/peer.ts';
 import { constants as http2 } from 'node:http2';
+import { boundTarget } from './dial-from.ts';
 
 const { NGHTTP2_CANCEL } = http2;
 
@@ -132,15 +133,29 @@ function closeLater(call: ServerDuplexStream<PeerMessage, PeerMessage>): void {
   timer.unref();
 }
 
-/** Dials `address` ("host:port", a peer door) and opens the peer stream; plaintext unless `channel` says TLS. */
-export function dialPeer(address: string, channel: ChannelCredentials = credentials.createInsecure()): PeerLink {
-  const client = new PeerServiceClient(address, channel, {
-    'grpc.max_receive_message_length': MAX_PEER_MESSAGE,
-    'grpc.max_send_message_length': MAX_PEER_MESSAGE,
-    'grpc.keepalive_time_ms': 10_000,
-    'grpc.keepalive_timeout_ms': 5_000,
-    'grpc.initial_reconnect_backoff_ms': 100,
-  });
+/**
+ * The dialing side's channel options: 64 KiB messages, keepalive (HTTP/2 PING) 10 s after the last activity and 5 s
+ * for its answer (the peer door does not police pings), quick first reconnects.
+ */
+export const DIAL_OPTIONS = {
+  'grpc.max_receive_message_length': MAX_PEER_MESSAGE,
+  'grpc.max_send_message_length': MAX_PEER_MESSAGE,
+  'grpc.keepalive_time_ms': 10_000,
+  'grpc.keepalive_timeout_ms': 5_000,
+  'grpc.initial_reconnect_backoff_ms': 100,
+} as const;
+
+/**
+ * Dials `address` ("host:port", a peer door) and opens the peer stream; plaintext unless `channel` says TLS; from the
+ * source address `from` when given (dial-from.ts).
+ */
+export function dialPeer(
+  address: string,
+  channel: ChannelCredentials = credentials.createInsecure(),
+  from?: string,
+): PeerLink {
+  const bound = from === undefined ? undefined : boundTarget(address, from);
+  const client = new PeerServiceClient(bound?.target ?? address, channel, { ...DIAL_OPTIONS, ...bound?.options });
   const stream = client.connect();
   return new StreamLink(address, false, stream, () => client.close());
 }

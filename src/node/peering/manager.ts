@@ -4,6 +4,8 @@
  * gossips new blocks:
  *
  *   PeerSet     peers.ts        streams, static peers and redials, handshake, drops and bans
+ *   LinkWatch   liveness.ts     links silent for `linkTimeoutMs` closed, on either side
+ *   Offers      offers.ts       blocks a peer may have missed while its link was down, offered when it is back
  *   SyncStatus  status.ts       milestone indexes (ours and the peers' heartbeats), "synced", heartbeats
  *   Requests    requests.ts     block and milestone requests (outstanding, retried), answers to the peers' requests
  *   Sync        sync.ts         the tick loop: solidification of unsolid cones, milestone sync
@@ -34,6 +36,8 @@ import { settingsOf, type PeeringContext, type PeeringOptions, type PeeringStats
 import { emptyTraffic, type Traffic } from './gossip-metrics.ts';
 import { ephemeralIdentity, nodeIdOf, type PeerIdentity } from './handshake.ts';
 import { SeenSet } from './limits.ts';
+import { LinkWatch } from './liveness.ts';
+import { Offers } from './offers.ts';
 import { snapshotRefusal } from './snapshot-server.ts';
 import { dialPeer, type PeerLink } from './link.ts';
 import { PeerSet, type Peer, type PeerInfo } from './peers.ts';
@@ -53,12 +57,14 @@ export class PeerManager {
   /** The node's identity key, and the node ID derived from it (handshake.ts). */
   readonly identity: PeerIdentity;
   readonly nodeId: Uint8Array;
-  readonly stats: PeeringStats = { received: 0, duplicates: 0, gossiped: 0, requested: 0, dropped: 0 };
+  readonly stats: PeeringStats = { received: 0, duplicates: 0, gossiped: 0, requested: 0, dropped: 0, offered: 0 };
   /** Messages sent and received by kind, every peer together. */
   readonly traffic: Traffic = emptyTraffic();
   private readonly ctx: PeeringContext;
   private readonly seen: SeenSet;
   private readonly peers: PeerSet;
+  private readonly watch: LinkWatch;
+  private readonly offers: Offers;
   private readonly status: SyncStatus;
   private readonly requests: Requests;
   private readonly parking: V3Parking;
@@ -85,8 +91,14 @@ export class PeerManager {
     this.seen = new SeenSet(settings.seenCapacity);
     this.peers = new PeerSet(this.ctx, this.identity, port.network, options.dial ?? dialPeer, options.peers, {
       message: (peer, m) => this.receive(peer, m),
-      connected: (peer) => this.status.greet(peer),
+      connected: (peer) => {
+        this.status.greet(peer);
+        this.offers.connected(peer);
+      },
+      disconnected: (peer) => this.offers.disconnected(peer),
     });
+    this.watch = new LinkWatch(this.ctx, this.peers);
+    this.offers = new Offers(this.ctx, port, this.peers);
     this.status = new SyncStatus(this.ctx, this.peers, () => port.status(), options.sync);
     this.requests = new Requests(this.ctx, port, this.peers, this.seen, (index) => this.sync.pendingMilestone(index));
     this.parking = new V3Parking(
@@ -111,10 +123,12 @@ export class PeerManager {
     this.peers.connectStatics();
     this.sync.start();
     this.status.startHeartbeats();
+    this.watch.start();
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    this.watch.stop();
     this.sync.stop();
     this.status.stop();
     this.peers.closeAll();
@@ -296,6 +310,7 @@ export class PeerManager {
           .catch((e: unknown) => this.ctx.log.warn(`peering: cannot request missing parents: ${(e as Error).message}`));
     }
     if (from?.requested) return;
+    this.offers.noteGossiped(id, from === undefined ? undefined : this.peers.get(from.from)?.nodeId);
     this.gossip(BlockVersion.BLOCK_VERSION_V2, from?.from, () => this.port.store.getBlock(id));
   }
 

@@ -23,6 +23,8 @@ export interface Peer {
   /** Milestone requests sent to this peer and not answered (reset by any milestone it delivers). */
   unanswered: number;
   closed: boolean;
+  /** When the last message (of any kind) came from the peer on this stream, or the stream opened (liveness.ts). */
+  lastHeard: number;
   /** What Hornet's peers routes answer as `gossip.metrics` (gossip-metrics.ts). */
   metrics: GossipCounters;
 }
@@ -66,6 +68,8 @@ export interface PeerEvents {
   message(peer: Peer, m: PeerMessage): void;
   /** A peer completed its handshake. */
   connected(peer: Peer): void;
+  /** The stream of a peer that had completed its handshake closed (it is no longer in the set). */
+  disconnected(peer: Peer): void;
 }
 
 /** A peer as the peers routes show it: `p` its open stream, if any. */

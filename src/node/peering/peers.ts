@@ -198,10 +198,12 @@ export class PeerSet {
       bucket: new TokenBucket(messageRate, messageBurst, this.ctx.now),
       unanswered: 0,
       closed: false,
+      lastHeard: this.ctx.now(),
       metrics,
     };
     this.peers.set(peer.key, peer);
     link.onMessage((m) => {
+      peer.lastHeard = this.ctx.now();
       countReceived(m, metrics, this.ctx.traffic);
       this.events.message(peer, m);
     });
@@ -209,10 +211,13 @@ export class PeerSet {
       peer.closed = true;
       if (peer.handshakeTimer) clearTimeout(peer.handshakeTimer);
       this.peers.delete(peer.key);
-      if (peer.nodeId) this.ctx.log.info(`peer ${link.address} disconnected: ${reason}`);
       if (s && s.peer === peer) {
         s.peer = undefined;
         this.scheduleRedial(s);
+      }
+      if (peer.nodeId) {
+        this.ctx.log.info(`peer ${link.address} disconnected: ${reason}`);
+        this.events.disconnected(peer);
       }
     });
     peer.handshakeTimer = setTimeout(() => {

@@ -11,15 +11,17 @@
  * The lag leaves a client whose clock is behind the node's room on that path. `catchUp` commits every committable
  * slot in turn, empty slots too, each chained to the one before (core/v3/commitment/build.ts): the slot's accepted
  * blocks (tangle root; their work sets the reference Mana cost), the transactions applied since that its commitment
- * covers (ledger.ts `takeMutations`), the seats' attestations, the fixed committee and parameters roots. What was not
- * accepted in the committed slots is orphaned first (dag.ts), so nothing is ever accepted into a committed slot, and a
- * pending transaction left with orphaned attachments only fails as orphaned (ledger.ts `failOrphaned`). Up to
- * COMMIT_BATCH slots go into one atomic store batch with the orphans, the failed and the covered transaction records
- * and the `commitments` meta record.
+ * covers (ledger.ts `takeMutations`; the outputs they created and consumed are the slot's UTXO changes,
+ * utxo-changes.ts), the seats' attestations, the fixed committee and parameters roots. What was not accepted in the
+ * committed slots is orphaned first (dag.ts), so nothing is ever accepted into a committed slot, and a pending
+ * transaction left with orphaned attachments only fails as orphaned (ledger.ts `failOrphaned`). Up to COMMIT_BATCH
+ * slots go into one atomic store batch with the orphans, the failed and the covered transaction records, the slots'
+ * UTXO changes and the `commitments` meta record.
  *
  * Kept: every commitment (89 bytes a slot: about 7.7 MB a day with 1-second slots, 0.8 MB with 10-second slots), as
- * iota-core keeps them in its permanent storage; the 256-byte roots go with the slot's blocks when pruning. In
- * memory: the latest maxCommittableAge + 1 commitments (every commitment a new block may name) and the genesis one.
+ * iota-core keeps them in its permanent storage; the 256-byte roots and the UTXO changes go with the slot's blocks
+ * when pruning. In memory: the latest maxCommittableAge + 1 commitments (every commitment a new block may name) and
+ * the genesis one.
  *
  * Finality (core/v3/consensus/finality.ts): confirmed blocks of seats vote for the commitment slot they name.
  */
@@ -48,6 +50,7 @@ import type { BlockStateV3, V3Dag } from './dag.ts';
 import type { V3Ledger } from './ledger.ts';
 import type { V3Network } from './network.ts';
 import { V3_TABLES, type CommitmentsRecordV3 } from './tables.ts';
+import { utxoChangesV3 } from './utxo-changes.ts';
 
 /** Slots committed in one store batch. */
 export const COMMIT_BATCH = 256;
@@ -78,6 +81,8 @@ export class V3Commitments {
   private finality: SlotFinalityV3;
   private readonly committeeRoot: Uint8Array;
   private readonly parametersRoot: Uint8Array;
+  /** Told after `catchUp` committed slots (reads-network.ts measures the network metrics then). */
+  private readonly listeners = new Set<(latestSlot: number) => void>();
 
   constructor(
     network: V3Network,
@@ -228,7 +233,19 @@ export class V3Commitments {
       this.genesisStored = true;
       committed += to - from + 1;
     }
+    if (committed > 0) for (const fn of this.listeners) fn(this.latestSlot);
     return committed;
+  }
+
+  /** Calls `fn` with the latest slot whenever `catchUp` committed slots; returns the function that stops it. */
+  onCommitted(fn: (latestSlot: number) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** A seat's latest attestation: its best accepted validation block in a committed slot (undefined: none yet). */
+  attestation(seat: number): Readonly<AttestationV3> | undefined {
+    return this.attestations.get(seat);
   }
 
   private async commitSlot(
@@ -251,18 +268,20 @@ export class V3Commitments {
       slotWork += workScore(block, params.workScoreParameters);
       if (block.body.type === 1 && state.seat >= 0) this.attest(state, block.header, blockHashesV3(raw).bodyHash);
     }
+    const mutations = ledger.takeMutations(slot, batch);
     const built = buildSlotCommitmentV3({
       params,
       previous: this.latestEntry.commitment,
       acceptedBlockIds: accepted,
       slotWork,
-      mutations: ledger.takeMutations(slot, batch),
+      mutations,
       attestations: attestationsForSlotV3(this.attestations.values(), slot, params),
       committeeRoot: this.committeeRoot,
       protocolParametersHash: this.parametersRoot,
     });
     batch.put(V3_TABLES.commitments, slot, encodeSlotCommitmentV3(built.commitment));
     batch.put(V3_TABLES.roots, slot, encodeSlotRootsV3(built.roots));
+    batch.put(V3_TABLES.utxoChanges, slot, await utxoChangesV3(mutations, ledger, this.store, params));
     this.remember({ commitment: built.commitment, id: built.commitmentId });
   }
 

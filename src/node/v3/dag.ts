@@ -106,6 +106,8 @@ export class V3Dag {
   /** Blocks neither accepted nor orphaned (all in memory), in arrival order: what a slot commitment may orphan. */
   private readonly unaccepted = new Set<string>();
   private nextSeq = 0;
+  /** Blocks attached and confirmed since the engine opened (the network metrics measure them, network-metrics.ts). */
+  readonly counts = { attached: 0, confirmed: 0 };
 
   constructor(network: V3Network, limits: Partial<V3DagLimits> = {}) {
     this.network = network;
@@ -298,6 +300,7 @@ export class V3Dag {
     if (checked.transactionId !== undefined) state.transactionId = checked.transactionId;
     if (body.weakParents.length > 0) state.weakParents = body.weakParents.map(key);
     this.blocks.set(k, state);
+    this.counts.attached++;
     this.unaccepted.add(k);
     if (!state.validation) this.unconfirmedUserBlocks++;
     batch.put(TABLES.blocks, id, bytes);
@@ -332,6 +335,7 @@ export class V3Dag {
   confirm(confirmed: readonly string[]): BlockStateV3[] {
     return confirmed.map((k) => {
       const b = this.blocks.get(k)!;
+      this.counts.confirmed++;
       this.confirmedInMemory.push(k);
       if (b.slot > this.statusRecord.latestConfirmedBlockSlot) this.statusRecord.latestConfirmedBlockSlot = b.slot;
       if (b.issuingTime > BigInt(this.statusRecord.confirmedTangleTime))

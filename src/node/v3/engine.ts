@@ -72,8 +72,8 @@ export class V3Engine {
   readonly genesisCommitmentId: Uint8Array;
   readonly seats: GenesisAccountV3[];
   readonly store: NodeStore;
-  private readonly now: () => number;
-  private readonly dag: V3Dag;
+  readonly now: () => number;
+  readonly dag: V3Dag;
   readonly ledger: V3Ledger;
   readonly commitments: V3Commitments;
   private queue: Promise<unknown> = Promise.resolve();

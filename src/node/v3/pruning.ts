@@ -5,9 +5,9 @@
  * unconfirmed one stays; dag.ts bounds them) with its bytes, state, tip entry, slot index entry and attachment entry;
  * when it was the included block of a transaction, that transaction's record and the outputs it spent; when it was
  * the last stored attachment of a transaction never included (failed as orphaned, ledger.ts, or pending in a store
- * written before orphans failed), that record (its attachments were all orphaned, so nothing refers to it); the slots'
- * commitment roots (the commitments themselves stay, docs/decisions.md §36). Unspent outputs and the Mana allotted to
- * accounts are always kept.
+ * written before orphans failed), that record (its attachments were all orphaned, so nothing refers to it); the
+ * slots' commitment roots and UTXO changes (the commitments themselves stay, docs/decisions.md §36, §39). Unspent
+ * outputs and the Mana allotted to accounts are always kept.
  *
  * The blocks are found through the slot index (`v3SlotBlocks`: slot ‖ block ID, written with every attach); a store
  * of the older layout builds it once on open. A run records its boundary first (v3Meta `pruning`), then deletes in
@@ -15,7 +15,7 @@
  * interrupted between batches is finished by the next one (on the node's next start, or its next prune).
  */
 import { fromHex0x } from '../../core/bytes.ts';
-import { TABLES, type NodeStore, type StoreBatch } from '../../core/store/index.ts';
+import { TABLES, type NodeStore, type StoreBatch, type Table } from '../../core/store/index.ts';
 import { decodeBlockV3, outputIdV3, slotOfId, type ProtocolParametersV3 } from '../../core/v3/index.ts';
 import { isOrphanedV3 } from './ledger.ts';
 import { key } from './network.ts';
@@ -172,7 +172,8 @@ export interface V3PruneHost {
 /**
  * A pruning run to `target` (a run to a higher slot recorded before, and interrupted, is finished instead). The
  * boundary is recorded first; then bounded batches, each alone in the change queue (no attach or read sees half a
- * batch), `afterBatch` after each (throwing there ends the run; the next one finishes it); then the roots.
+ * batch), `afterBatch` after each (throwing there ends the run; the next one finishes it); then the roots and the UTXO
+ * changes.
  */
 export async function pruneByTimeV3(
   host: V3PruneHost,
@@ -214,14 +215,23 @@ export async function pruneByTimeV3(
     await options.afterBatch?.(progress);
     if (scanned < size) break;
   }
-  while ((await host.inQueue(() => pruneRootsBefore(store, bound(), size))) === size);
+  for (const table of [V3_TABLES.roots, V3_TABLES.utxoChanges])
+    while ((await host.inQueue(() => pruneSlotRecordsBefore(store, table, bound(), size))) === size);
   return progress;
 }
 
-/** Deletes up to `limit` commitment roots of the slots before `slot` (one batch); returns how many. */
-export async function pruneRootsBefore(store: NodeStore, slot: number, limit: number): Promise<number> {
+/**
+ * Deletes up to `limit` records of `table` (the commitment roots, the UTXO changes) of the slots before `slot` (one
+ * batch); returns how many.
+ */
+export async function pruneSlotRecordsBefore(
+  store: NodeStore,
+  table: Table<number, unknown>,
+  slot: number,
+  limit: number,
+): Promise<number> {
   const batch = store.batch();
-  for await (const s of store.keys(V3_TABLES.roots, { lt: slot, limit })) batch.del(V3_TABLES.roots, s);
+  for await (const s of store.keys(table, { lt: slot, limit })) batch.del(table, s);
   const n = batch.length;
   if (n > 0) await batch.commit({ sync: false });
   return n;

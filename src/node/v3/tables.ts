@@ -21,6 +21,11 @@
  * |      |                   |                             | §V7.4); every slot from the genesis slot, kept        |
  * | 0x28 | v3Roots           | slot (u32 BE)               | the slot's roots, 256 bytes (§V7.12); pruned with     |
  * |      |                   |                             | the slot's blocks                                     |
+ * | 0x29 | v3UtxoChanges     | slot (u32 BE)               | UtxoChangesRecord: the outputs the transactions the   |
+ * |      |                   |                             | slot's commitment covers created and consumed, with   |
+ * |      |                   |                             | their bytes (empty value: none); written with the     |
+ * |      |                   |                             | commitment, pruned with the slot's blocks             |
+ * |      |                   |                             | (utxo-changes.ts)                                     |
  *
  * v3Meta also holds `commitments` (CommitmentsRecordV3: the latest finalized slot and the seats' attestations).
  */
@@ -108,6 +113,24 @@ export interface SlotBlockKey {
 /** slot (u32 BE, so a range is "the slots before S") ‖ the block ID (the rest of the key). */
 const slotBlockKeyCodec: Codec<SlotBlockKey> = u32BlockKeyCodec('slot');
 
+/**
+ * The UTXO changes of a committed slot (utxo-changes.ts): every output the transactions its commitment covers created,
+ * and every output they consumed, each as [output ID, output bytes] in 0x hex, sorted by output ID. An output created
+ * and consumed by transactions of the same slot is in both lists, as in iota-core.
+ */
+export interface UtxoChangesRecord {
+  created: [string, string][];
+  consumed: [string, string][];
+}
+
+/** JSON text; a slot without changes (most slots) as an empty value. */
+const utxoChangesCodec: Codec<UtxoChangesRecord> = {
+  encode: (v) =>
+    v.created.length === 0 && v.consumed.length === 0 ? new Uint8Array(0) : utf8Codec.encode(JSON.stringify(v)),
+  decode: (b, subject) =>
+    b.length === 0 ? { created: [], consumed: [] } : (JSON.parse(utf8Codec.decode(b, subject)) as UtxoChangesRecord),
+};
+
 export interface StatusRecord {
   latestAcceptedBlockSlot: number;
   latestConfirmedBlockSlot: number;
@@ -133,6 +156,7 @@ export const V3_PREFIX = Object.freeze({
   slotBlocks: 0x20,
   commitments: 0x27,
   roots: 0x28,
+  utxoChanges: 0x29,
 } as const);
 
 export const V3_TABLES = Object.freeze({
@@ -145,4 +169,5 @@ export const V3_TABLES = Object.freeze({
   slotBlocks: defineTable('v3SlotBlocks', V3_PREFIX.slotBlocks, slotBlockKeyCodec, emptyCodec),
   commitments: defineTable('v3Commitments', V3_PREFIX.commitments, u32KeyCodec, bytesCodec),
   roots: defineTable('v3Roots', V3_PREFIX.roots, u32KeyCodec, bytesCodec),
+  utxoChanges: defineTable('v3UtxoChanges', V3_PREFIX.utxoChanges, u32KeyCodec, utxoChangesCodec),
 });

@@ -103,8 +103,8 @@ export interface PeeringHarness {
   logger: CollectingLogger;
   /** The network's solid entry point. */
   sep: Uint8Array;
-  /** An inbound peer of the network that has shaken hands and sent a heartbeat (milestone 0). */
-  connect(): Promise<MemLink>;
+  /** An inbound peer of the network (`peer`, a new one by default) that has shaken hands and sent a heartbeat. */
+  connect(peer?: TestPeer): Promise<MemLink>;
   close(): Promise<void>;
 }
 
@@ -133,10 +133,9 @@ export async function peeringHarness(
     store,
     logger: node.logger,
     sep: protocol.solidEntryPoints[0]!,
-    async connect() {
+    async connect(peer = new TestPeer()) {
       const link = new MemLink(`mem-${Math.random()}`, true);
       peering.accept(link);
-      const peer = new TestPeer();
       link.deliver(peer.hello(network));
       link.deliver(peer.proof(network, link.first('handshake')));
       link.deliver(heartbeat());

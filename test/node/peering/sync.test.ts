@@ -31,7 +31,7 @@ describe('peering: sync state', function () {
       settings: settingsOf({ peers: [], logger: new CollectingLogger() }),
       log: new CollectingLogger(),
       now: () => 0,
-      stats: { received: 0, duplicates: 0, gossiped: 0, requested: 0, dropped: 0 },
+      stats: { received: 0, duplicates: 0, gossiped: 0, requested: 0, dropped: 0, offered: 0 },
       traffic: undefined as never,
       running: () => false,
     };

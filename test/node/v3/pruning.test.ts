@@ -264,7 +264,8 @@ describe('v3 pruning by time (engine)', function () {
       expect(e).to.equal(crash);
       expect(seen).to.deep.equal([3, 6]);
       expect(await readPruningV3(h.store)).to.deep.equal({ slot: S, milestoneIndex: 7 });
-      const left = await h.leftovers();
+      // the slots' UTXO changes go after the blocks, by the run's last step
+      const left = (await h.leftovers()).filter((l) => !l.startsWith('utxoChanges:'));
       expect(left).to.have.length(14 - 6);
       expect(left.every((l) => l.startsWith('blockState: confirmed block'))).to.equal(true);
       expect((await rejection(h.engine.blockBytes(first))).message).to.match(/or pruned/);

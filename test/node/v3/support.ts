@@ -77,6 +77,8 @@ export async function leftovers(store: NodeStore, slot: number, genesisBlockId: 
   for await (const [id, r] of store.entries(V3_TABLES.outputs))
     if (r.spentBy !== undefined && !txs.has(r.spentBy))
       out.push(`outputs: ${toHex0x(id)} spent by pruned transaction ${r.spentBy} is kept`);
+  for await (const s of store.keys(V3_TABLES.utxoChanges, { lt: slot }))
+    out.push(`utxoChanges: the UTXO changes of slot ${s} are kept`);
   return out;
 }
 

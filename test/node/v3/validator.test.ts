@@ -131,8 +131,8 @@ describe('v3 built-in validator: a steady cadence, also on an idle network', fun
       await n.pass(200);
       const perRound = ((await n.bytes()) - before) / 200;
       expect(await n.blocks()).to.equal(210 * 3);
-      // the figures in docs/architecture.md: about 615 bytes a block (259 of them the block itself) and about 385 a
-      // slot for its commitment and roots; a 2 s round spans two 1-second slots
+      // the figures in docs/architecture.md: about 615 bytes a block (259 of them the block itself) and about 390 a
+      // slot for its commitment, roots and empty UTXO changes; a 2 s round spans two 1-second slots
       expect(perRound).to.be.within(3 * 580 + 2 * 360, 3 * 650 + 2 * 410);
       // the latest 50 confirmed, the 2 rounds not confirmed yet and the tips
       expect(n.engine.blocksInMemory).to.be.at.most(50 + 2 * 3 + 3);
