@@ -16,6 +16,7 @@ import type { NodeConfig } from './config.ts';
 import { installOpenSslEd25519 } from './crypto/ed25519-openssl.ts';
 import { checkDoorPolicy, peerDialer, startGrpcDoors } from './doors.ts';
 import { loadOrCreateIdentity, type NodeIdentity } from './peering/identity.ts';
+import { PeeringFile } from './peering/peering-file.ts';
 import { servicePort } from './grpc/port.ts';
 import { localEventsPort } from './grpc/events-port.ts';
 import { consoleLogger, type Logger } from './logger.ts';
@@ -133,6 +134,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
         linkTimeoutMs: config.peerLinkTimeout,
         ...options.peering,
         peers: config.peers ?? [],
+        ...(options.kv ? {} : { peeringFile: PeeringFile.open(config.dataDir) }),
         identity,
       },
       ...(coordinator ? { coordinator } : {}),

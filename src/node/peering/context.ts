@@ -6,11 +6,14 @@ import type { Logger } from '../logger.ts';
 import type { Traffic } from './gossip-metrics.ts';
 import type { PeerIdentity } from './handshake.ts';
 import type { PeerLink } from './link.ts';
+import type { PeeringFile } from './peering-file.ts';
 import type { SyncState } from './sync-state.ts';
 
 export interface PeeringOptions {
   /** Static peers, "host:port", or "0xPUBKEY@host:port" to accept only the peer of that identity key. */
   peers: readonly string[];
+  /** The peers added at run time, kept across restarts (peering-file.ts); dialed beside `peers`. */
+  peeringFile?: PeeringFile;
   logger: Logger;
   /** The node's identity key (identity.ts); a fresh one for the process by default. The node ID derives from it. */
   identity?: PeerIdentity;
@@ -59,7 +62,9 @@ export interface PeeringOptions {
 }
 
 /** The numeric options, every one set. */
-export type PeeringSettings = Required<Omit<PeeringOptions, 'identity' | 'peers' | 'logger' | 'dial' | 'now' | 'sync'>>;
+export type PeeringSettings = Required<
+  Omit<PeeringOptions, 'identity' | 'peers' | 'peeringFile' | 'logger' | 'dial' | 'now' | 'sync'>
+>;
 
 /** The default of each numeric option. */
 const PEERING_DEFAULTS: Readonly<PeeringSettings> = Object.freeze({

@@ -23,7 +23,7 @@
  * solidity, tips, milestone processing). A seen-set of block IDs drops duplicates before any decoding. New blocks
  * are gossiped to every other peer; blocks we requested (solidification, sync) are not re-gossiped.
  */
-import { toHex } from '../../core/bytes.ts';
+import { fromHex0x, toHex, toHex0x } from '../../core/bytes.ts';
 import { ProtocolError } from '../../core/errors.ts';
 import { blockId as blockIdOfBytes } from '../../core/ids/index.ts';
 import { LIMITS, PAYLOAD_MILESTONE, type Block } from '../../core/model/index.ts';
@@ -41,6 +41,7 @@ import { Offers } from './offers.ts';
 import { snapshotRefusal } from './snapshot-server.ts';
 import { dialPeer, type PeerLink } from './link.ts';
 import { PeerSet, type Peer, type PeerInfo } from './peers.ts';
+import type { PeeringFile } from './peering-file.ts';
 import type { PeeringPort } from './port.ts';
 import { Requests } from './requests.ts';
 import { SyncStatus } from './status.ts';
@@ -72,6 +73,8 @@ export class PeerManager {
   /** Blocks just received from a peer: hex ID -> (sender, requested), read by the stored listener. */
   private readonly arriving = new Map<string, { from: number; requested: boolean }>();
   private running = false;
+  /** The peers added at run time, kept across restarts (peering-file.ts); none for a node without a data folder. */
+  private readonly file: PeeringFile | undefined;
 
   constructor(
     private readonly port: PeeringPort,
@@ -94,9 +97,14 @@ export class PeerManager {
       connected: (peer) => {
         this.status.greet(peer);
         this.offers.connected(peer);
+        const saved = this.peers.staticAddressOf(peer);
+        if (saved !== undefined && peer.hello) this.file?.learned(saved, toHex0x(peer.hello.publicKey));
       },
       disconnected: (peer) => this.offers.disconnected(peer),
     });
+    this.file = options.peeringFile;
+    for (const p of this.file?.peers() ?? [])
+      this.peers.addStatic(p.address, p.alias, p.identity === undefined ? undefined : fromHex0x(p.identity));
     this.watch = new LinkWatch(this.ctx, this.peers);
     this.offers = new Offers(this.ctx, port, this.peers);
     this.status = new SyncStatus(this.ctx, this.peers, () => port.status(), options.sync);
@@ -180,20 +188,30 @@ export class PeerManager {
 
   /**
    * Adds a static peer at run time (`host:port`, or a multiaddress /ip4|ip6|dns/HOST/tcp/PORT, either optionally
-   * preceded by `0xPUBKEY@`): dialed at once and redialed with backoff like a `--peer`, until removed; not kept across
-   * restarts. Returns it as listed.
+   * preceded by `0xPUBKEY@`): dialed at once and redialed with backoff like a `--peer`, until removed; written to the
+   * peering file, so dialed again after a restart. Returns it as listed.
    */
   addPeer(address: string, alias?: string): PeerInfo {
     const { address: dial, publicKey } = peerTarget(address);
     this.peers.addStatic(dial, alias, publicKey);
     const info = this.peers.infos().find((p) => p.address === dial);
     if (!info) throw new NodeError('INVALID_REQUEST', `peer ${dial} is this node itself`);
+    this.file?.save({
+      address: dial,
+      ...(alias !== undefined ? { alias } : {}),
+      ...(publicKey ? { identity: toHex0x(publicKey) } : {}),
+    });
     return info;
   }
 
-  /** Disconnects a peer and forgets it as a static peer; NOT_FOUND when unknown. */
+  /**
+   * Disconnects a peer and forgets it as a static peer, also in the peering file (a `--peer` comes back at the next
+   * start: the configuration names it); NOT_FOUND when unknown.
+   */
   removePeer(id: string): void {
+    const info = this.peers.infos().find((p) => p.id === id.toLowerCase() || p.id === id || p.address === id);
     if (!this.peers.remove(id)) throw new NodeError('NOT_FOUND', `peer not found: ${id}`);
+    this.file?.remove({ address: info?.address ?? id });
     this.status.recompute();
   }
 

@@ -337,6 +337,11 @@ export class PeerSet {
     peer.link.close();
   }
 
+  /** The address of the static peer this node dialed for `peer` (undefined for a stream the peer opened). */
+  staticAddressOf(peer: Peer): string | undefined {
+    return this.staticOf(peer)?.address;
+  }
+
   private staticOf(peer: Peer): StaticPeer | undefined {
     return this.statics.find((x) => x.peer === peer);
   }

@@ -2,10 +2,11 @@
  * Issue 16, the peers routes of TIP-25 between two `ledger-node run` processes (the JWT secret in the environment, as
  * an operator sets it): B starts without peers, adds A at run time with POST /peers (a multiaddress), lists it with its
  * connection state, heartbeat and gossip counters as Hornet answers them, while A lists B as an unknown (inbound)
- * peer; DELETE disconnects A for good. Every peers route needs the token.
+ * peer; B restarted dials A again (DATA_DIR/peering.json keeps it with its alias and the identity A proved); DELETE
+ * disconnects A for good, also across a restart. Every peers route needs the token.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signJwtHs256 } from '../../../gateway/index.ts';
@@ -55,10 +56,15 @@ describe('e2e network: the peers routes (GET, POST, DELETE) between two nodes', 
     return (await res.json()) as PeerJson[];
   };
 
+  const startB = async (): Promise<SpawnedNode> =>
+    start(join(dir, 'b'), ['--genesis', join(dir, 'a', 'genesis.json'), '--coordinator', 'false']);
+  const savedPeers = (): unknown =>
+    (JSON.parse(readFileSync(join(dir, 'b', 'peering.json'), 'utf8')) as { peers: unknown[] }).peers;
+
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ledger-e2e-peers-'));
     a = await start(join(dir, 'a'), ['--milestone-interval', '1']);
-    b = await start(join(dir, 'b'), ['--genesis', join(dir, 'a', 'genesis.json'), '--coordinator', 'false']);
+    b = await startB();
   });
   after(async () => {
     await b?.proc.stop();
@@ -154,6 +160,19 @@ describe('e2e network: the peers routes (GET, POST, DELETE) between two nodes', 
     expect((await fetch(`${b.rest}/peers/${'00'.repeat(16)}`, { headers: AUTH })).status).to.equal(404);
   });
 
+  it('a peer added at run time is dialed again after a restart, with its alias and identity', async () => {
+    await b.proc.stop();
+    const address = `127.0.0.1:${a.peerPort}`;
+    expect(savedPeers()).to.deep.equal([{ address, alias: 'node A', identity: a.identity }]);
+    b = await startB();
+    const again = await waitFor(
+      'B to dial A again after its restart',
+      async () => (await peers(b)).find((p) => p.connected),
+      ...POLL,
+    );
+    expect(again).to.include({ id: aId, alias: 'node A', relation: 'known' });
+  });
+
   it('DELETE /peers/{peerId} disconnects A and stops dialing it; a second DELETE is 404', async () => {
     const res = await fetch(`${b.rest}/peers/${aId}`, { method: 'DELETE', headers: AUTH });
     expect(res.status).to.equal(204);
@@ -163,5 +182,14 @@ describe('e2e network: the peers routes (GET, POST, DELETE) between two nodes', 
     await new Promise((r) => setTimeout(r, 1000)); // longer than the redial backoff
     expect(await peers(b)).to.deep.equal([]);
     expect((await fetch(`${b.rest}/peers/${aId}`, { method: 'DELETE', headers: AUTH })).status).to.equal(404);
+  });
+
+  it('a deleted peer is not dialed after a restart', async () => {
+    expect(savedPeers()).to.deep.equal([]);
+    await b.proc.stop();
+    b = await startB();
+    await new Promise((r) => setTimeout(r, 1500)); // longer than a dial and a handshake on loopback
+    expect(await peers(b)).to.deep.equal([]);
+    expect(await peers(a)).to.deep.equal([]);
   });
 });
