@@ -154,16 +154,16 @@ export class Faucet {
   async enqueue(bech32: string, client = ''): Promise<FaucetEnqueued> {
     const address = this.parse(bech32);
     const key = bech32EncodeAddress(this.deps.protocol().bech32Hrp, address);
-    if (!this.deps.synced())
-      throw refused(
-        'Faucet node is not synchronized/healthy. Please try again later!',
-        FAUCET_BUSY_RETRY_SECONDS,
-        'NODE_NOT_SYNCED',
-      );
     const cutOff = await this.deps.refusal?.();
     if (cutOff)
       throw refused(
         `Faucet node is not synchronized/healthy. Please try again later! (${cutOff.message})`,
+        FAUCET_BUSY_RETRY_SECONDS,
+        'NODE_NOT_SYNCED',
+      );
+    if (!this.deps.synced())
+      throw refused(
+        'Faucet node is not synchronized/healthy. Please try again later!',
         FAUCET_BUSY_RETRY_SECONDS,
         'NODE_NOT_SYNCED',
       );
