@@ -141,7 +141,7 @@ describe('e2e network: a node cut off by a partition refuses submissions and say
     expect(Math.max(...detected)).to.be.below(HEALTH_DEFAULTS.peerSilenceSeconds * 1000 + SLACK_MS);
   });
 
-  it('A cut off from B and C: both are cut off once the milestone is stale, A stays healthy, both come back', async () => {
+  it('A cut off from B and C: both cut off once the milestone is stale, A healthy, both back', async () => {
     for (const n of [b, c]) await waitFor(`${n.name} in service`, () => inService(n), 30_000, 100);
     await faults!.partition([[A_ADDR], [B_ADDR, C_ADDR]]);
     const cutAt = Date.now();

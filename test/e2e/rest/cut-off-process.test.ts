@@ -53,7 +53,7 @@ describe('e2e: a cut-off node (process) and a standalone gateway refuse submissi
     else expect(body.error.message).to.match(message);
   }
 
-  it('POST /blocks (JSON and raw) and the faucet: 503, Retry-After and the reason, at the node and the gateway', async () => {
+  it('POST /blocks (JSON and raw) and the faucet: 503, Retry-After, the reason, at node and gateway', async () => {
     const info = (await (await fetch(`${node!.rest}/api/core/v2/info`)).json()) as { protocol: { version: number } };
     expect(info.protocol.version).to.equal(2);
     const tips = (await (await fetch(`${node!.rest}/api/core/v2/tips`)).json()) as { tips: string[] };
