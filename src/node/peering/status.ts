@@ -42,15 +42,15 @@ export class SyncStatus {
     state.observePeers(() => this.liveness());
   }
 
-  /** Static peers configured, handshaken peers, and when the last heartbeat of one of them arrived. */
+  /** Static peers configured, handshaken peers, and how long ago the last heartbeat of one of them arrived. */
   liveness(): PeerLiveness {
-    const open = this.peers.handshaken();
-    let lastHeardMs: number | undefined;
-    for (const p of open) {
+    let last: number | undefined;
+    for (const p of this.peers.handshaken()) {
       const at = this.heardAt.get(p);
-      if (at !== undefined && (lastHeardMs === undefined || at > lastHeardMs)) lastHeardMs = at;
+      if (at !== undefined && (last === undefined || at > last)) last = at;
     }
-    return { configured: this.peers.hasStaticPeers(), connected: this.peers.connectedPeers(), lastHeardMs };
+    const silentMs = last === undefined ? undefined : Math.max(0, this.ctx.now() - last);
+    return { configured: this.peers.hasStaticPeers(), connected: this.peers.connectedPeers(), silentMs };
   }
 
   private setLag(lag: number): void {

@@ -68,14 +68,17 @@ export interface PeerLiveness {
   configured: boolean;
   /** Handshaken peers with an open stream (distinct node IDs). */
   connected: number;
-  /** When (ms, the node's clock) the last heartbeat of a handshaken peer whose stream is open arrived. */
-  lastHeardMs: number | undefined;
+  /**
+   * Milliseconds since the last heartbeat of a handshaken peer whose stream is open arrived (undefined: none heard),
+   * on the peer layer's clock when read.
+   */
+  silentMs: number | undefined;
 }
 
 export const NO_PEERS: Readonly<PeerLiveness> = Object.freeze({
   configured: false,
   connected: 0,
-  lastHeardMs: undefined,
+  silentMs: undefined,
 });
 
 /** What the rule looks at. */
@@ -137,21 +140,20 @@ export function assessHealth(f: HealthFacts, settings: HealthSettings = HEALTH_D
     );
   }
   const expectsPeers = f.peers.configured && !f.runsCoordinator;
-  const dead = expectsPeers ? deadPeers(f.peers, f.nowMs, settings.peerSilenceSeconds) : undefined;
+  const dead = expectsPeers ? deadPeers(f.peers, settings.peerSilenceSeconds) : undefined;
   if (dead !== undefined) say('no_live_peer', dead);
   const cutOff = expectsPeers && (dead !== undefined || codes.includes('milestone_stale'));
   return { healthy: codes.length === 0, reasons, codes, latestMilestoneAgeSeconds: ageSeconds, cutOff };
 }
 
 /** Why no peer is live (undefined: one is). */
-function deadPeers(p: PeerLiveness, nowMs: number, silenceSeconds: number): string | undefined {
+function deadPeers(p: PeerLiveness, silenceSeconds: number): string | undefined {
   if (p.connected === 0) return 'no live peer: none of its configured peers is connected';
-  if (p.lastHeardMs === undefined)
+  if (p.silentMs === undefined)
     return `no live peer: none of its ${p.connected} connected peer(s) has sent a heartbeat yet`;
-  const silentMs = nowMs - p.lastHeardMs;
-  if (silentMs <= silenceSeconds * 1000) return undefined;
+  if (p.silentMs <= silenceSeconds * 1000) return undefined;
   return (
-    `no live peer: no heartbeat from its ${p.connected} connected peer(s) for ${Math.floor(silentMs / 1000)} s ` +
+    `no live peer: no heartbeat from its ${p.connected} connected peer(s) for ${Math.floor(p.silentMs / 1000)} s ` +
     `(at most ${silenceSeconds} s)`
   );
 }

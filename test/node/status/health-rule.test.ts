@@ -27,7 +27,7 @@ function facts(over: Partial<HealthFacts> = {}): HealthFacts {
     latest: { index: 7, timestamp: NOW_S - 2 },
     runsCoordinator: false,
     intervalSeconds: 1,
-    peers: { configured: true, connected: 2, lastHeardMs: NOW - 1000 },
+    peers: { configured: true, connected: 2, silentMs: 1000 },
     ...over,
   };
 }
@@ -53,7 +53,7 @@ describe('health rule (status/health.ts)', () => {
   });
 
   it('no peer connected: unhealthy and cut off, saying so', () => {
-    const h = assessHealth(facts({ peers: { configured: true, connected: 0, lastHeardMs: undefined } }));
+    const h = assessHealth(facts({ peers: { configured: true, connected: 0, silentMs: undefined } }));
     expect([h.healthy, h.codes, h.cutOff]).to.deep.equal([false, ['no_live_peer'], true]);
     expect(h.reasons).to.deep.equal(['no live peer: none of its configured peers is connected']);
     expect(cutOffMessage(h)).to.equal(
@@ -62,14 +62,14 @@ describe('health rule (status/health.ts)', () => {
   });
 
   it('peers connected but silent past the bound: no live peer; a heartbeat within it is enough', () => {
-    const silent = (ms: number) => facts({ peers: { configured: true, connected: 2, lastHeardMs: NOW - ms } });
+    const silent = (ms: number) => facts({ peers: { configured: true, connected: 2, silentMs: ms } });
     expect(assessHealth(silent(5_000)).healthy).to.equal(true);
     const h = assessHealth(silent(6_500));
     expect([h.codes, h.cutOff]).to.deep.equal([['no_live_peer'], true]);
     expect(h.reasons[0]).to.equal('no live peer: no heartbeat from its 2 connected peer(s) for 6 s (at most 5 s)');
     const quiet = healthSettingsOf({ peerSilenceSeconds: 10 });
     expect(assessHealth(silent(6_500), quiet).healthy).to.equal(true);
-    const never = assessHealth(facts({ peers: { configured: true, connected: 1, lastHeardMs: undefined } }));
+    const never = assessHealth(facts({ peers: { configured: true, connected: 1, silentMs: undefined } }));
     expect(never.reasons[0]).to.equal('no live peer: none of its 1 connected peer(s) has sent a heartbeat yet');
   });
 
@@ -100,7 +100,7 @@ describe('health rule (status/health.ts)', () => {
     const h = assessHealth(
       facts({
         latest: { index: 7, timestamp: NOW_S - 100 },
-        peers: { configured: true, connected: 0, lastHeardMs: 0 },
+        peers: { configured: true, connected: 0, silentMs: undefined },
       }),
     );
     expect(h.codes).to.deep.equal(['milestone_stale', 'no_live_peer']);
@@ -108,7 +108,7 @@ describe('health rule (status/health.ts)', () => {
   });
 
   it('the coordinator is never cut off and needs no peer; its start counts as a milestone', () => {
-    const alone = { configured: true, connected: 0, lastHeardMs: undefined };
+    const alone = { configured: true, connected: 0, silentMs: undefined };
     const h = assessHealth(facts({ runsCoordinator: true, peers: alone }));
     expect([h.healthy, h.cutOff]).to.deep.equal([true, false]);
     const stale = facts({ runsCoordinator: true, peers: alone, latest: { index: 7, timestamp: NOW_S - 600 } });
@@ -122,7 +122,7 @@ describe('health rule (status/health.ts)', () => {
     expect(assessHealth(facts({ peers: NO_PEERS })).healthy).to.equal(true);
     const h = assessHealth(facts({ peers: NO_PEERS, latest: { index: 7, timestamp: NOW_S - 600 } }));
     expect([h.healthy, h.codes, h.cutOff]).to.deep.equal([false, ['milestone_stale'], false]);
-    const inbound = { configured: false, connected: 3, lastHeardMs: NOW - 60_000 };
+    const inbound = { configured: false, connected: 3, silentMs: 60_000 };
     expect(assessHealth(facts({ peers: inbound })).healthy).to.equal(true);
   });
 
