@@ -174,10 +174,12 @@ export class NodeStatus {
   /**
    * Checks the health every `everyMs` and logs each change once (unhealthy with the reasons, other reasons, healthy
    * again; whether submissions are refused), until the returned function is called. A reason whose figures change
-   * (a milestone's age) is not a change.
+   * (a milestone's age) is not a change, and a state is logged once two checks in a row found it: the moment between
+   * a milestone's arrival and its confirmation is not a change either.
    */
   watch(logger: Logger, everyMs: number): () => void {
     let last: string | undefined;
+    let seen: string | undefined;
     let wasCutOff = false;
     let running = false;
     const check = async (): Promise<void> => {
@@ -186,7 +188,9 @@ export class NodeStatus {
       try {
         const h = await this.health();
         const state = `${h.codes.join(',')}${h.cutOff ? '+cut-off' : ''}`;
-        if (state !== last) {
+        const confirmed = state === seen;
+        seen = state;
+        if (confirmed && state !== last) {
           if (h.healthy) {
             if (last !== undefined) logger.info(`node healthy again${wasCutOff ? '; submissions accepted again' : ''}`);
           } else {

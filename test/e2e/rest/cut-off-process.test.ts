@@ -15,6 +15,7 @@ import { SingleNodeClient } from '@iota/iota.js';
 import { encodeBlock } from '../../../src/core/codec/index.ts';
 import { fromHex0x } from '../../../src/core/bytes.ts';
 import { spawnGateway, spawnNode, type Spawned, type SpawnedNode } from '../../../harness/process.ts';
+import { waitFor } from '../../../harness/wait.ts';
 
 const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -121,11 +122,14 @@ describe('e2e: a cut-off node (process) and a standalone gateway refuse submissi
         await client.destroy();
       }
     }
-    // once per change: while starting (catching up too, its start grace), then without a peer alone
-    const said = node!.proc
-      .output()
-      .split('\n')
-      .filter((l) => l.includes('node unhealthy'));
+    // once per change (a state found by two checks a second apart): while starting (catching up too, its start
+    // grace), then without a peer alone
+    const unhealthy = (): string[] =>
+      node!.proc
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('node unhealthy'));
+    const said = await waitFor('the log line', async () => (unhealthy().length > 0 ? unhealthy() : undefined), 10_000);
     expect(said.length).to.be.within(1, 2);
     for (const line of said) expect(line).to.contain(`${REASON}; submissions refused until it is back in sync`);
   });
