@@ -10,8 +10,8 @@
  * attacher's exclusive slot, which milestone confirmation, the coordinator, pruning, snapshots and the faucet take.
  *
  *   SyncState ── Tangle (ProtocolState, Attacher, TipSelector, RecentBlocks; WriteLock)
- *     ── Ledger (MilestoneProcessor) ── Intake, ClientSubmissions ── Coordinator ── V3Engine
- *     ── NodeStatus ── metric hooks ── EventBus ── Pruner ── Snapshots, SnapshotServer
+ *     ── Ledger (MilestoneProcessor) ── Intake ── Coordinator ── V3Engine
+ *     ── NodeStatus ── ClientSubmissions ── metric hooks ── EventBus ── Pruner ── Snapshots, SnapshotServer
  *     ── PeerManager (updates SyncState) ── metric gauges ── Faucet
  *     ── NodeServiceImpl (gRPC adapter: ledger, faucet, control, peers and dashboard, v3), NodeEvents
  */
@@ -27,7 +27,7 @@ import {
 import { identityOf, wirePeering, wireStatus } from './compose/peering.ts';
 import { wirePruning, wireSnapshots, type PruningSection, type SnapshotSection } from './compose/pruning.ts';
 import { wireEventsService, wireService } from './compose/service.ts';
-import { wireCoordinator, wireIntake, wireLedger, wireTangle } from './compose/tangle.ts';
+import { wireCoordinator, wireIntake, wireLedger, wireSubmissions, wireTangle } from './compose/tangle.ts';
 import type { EventBus } from './events/bus.ts';
 import type { Faucet } from './faucet/faucet.ts';
 import type { ExtraService } from './grpc/server.ts';
@@ -43,6 +43,7 @@ import { SyncState } from './peering/sync-state.ts';
 import type { PowQueue } from './pow/queue.ts';
 import { NodeMetrics } from './metrics/node-metrics.ts';
 import type { Pruner } from './pruning/pruner.ts';
+import type { HealthSettings } from './status/health.ts';
 import type { NodeStatus } from './status/status.ts';
 import type { Attacher } from './tangle/attach.ts';
 import type { Intake } from './tangle/intake.ts';
@@ -53,7 +54,7 @@ import { V3Engine } from './v3/engine.ts';
 import type { ValidatorHandle } from './v3/validator.ts';
 
 /** How often the node checks its health to log a change (status.ts `watch`). */
-const HEALTH_CHECK_MS = 5_000;
+const HEALTH_CHECK_MS = 1_000;
 
 export interface ComposeOptions {
   store: NodeStore;
@@ -82,6 +83,8 @@ export interface ComposeOptions {
   pruning?: PruningSection;
   /** Where snapshots on demand go, and the genesis whose dev entries they carry (absent: no snapshots on demand). */
   snapshots?: SnapshotSection;
+  /** The thresholds of the health rule, which also says when the node is cut off (status/health.ts). */
+  health?: Partial<HealthSettings>;
 }
 
 export interface ComposedNode {
@@ -179,12 +182,8 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
   const tangle = await wireTangle(store, network, { tipPools: options.tipPools }, now);
   const ledger = await wireLedger(store, tangle, logger);
   const metrics = options.metrics ?? new NodeMetrics({ now });
-  const intake = wireIntake({ network, tangle, ledger, metrics, sync, pow }, random);
-  const coordinator = wireCoordinator(
-    { store, tangle, ledger, intake: intake.intake, pow, now },
-    options.coordinator,
-    logger,
-  );
+  const early = wireIntake({ network, tangle, ledger, metrics, pow }, random);
+  const coordinator = wireCoordinator({ store, tangle, ledger, intake: early, pow, now }, options.coordinator, logger);
   const v3 = await V3Engine.open(store, { now });
   const identity = identityOf(options.peering);
   const status = wireStatus({
@@ -198,8 +197,10 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
     coordinator: { settings: options.coordinator, running: coordinator },
     sync,
     metrics,
+    health: options.health,
     now,
   });
+  const intake = { intake: early, submissions: wireSubmissions(early, sync, status) };
   wireMetricHooks(metrics, tangle, ledger);
   const events = wireEvents(store, tangle, ledger, logger);
   const pruner = wirePruning({ store, tangle, ledger, v3, sync, now }, options.pruning, logger);
@@ -210,7 +211,7 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
     logger,
   );
   wireMetricGauges(metrics, { status, peering, sync, tangle, events, pow });
-  const faucet = wireFaucet({ store, network, tangle, ledger, intake, sync }, options.faucet, logger);
+  const faucet = wireFaucet({ store, network, tangle, ledger, intake, sync, status }, options.faucet, logger);
   const service = wireService({
     store,
     network,

@@ -140,6 +140,11 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       ...(coordinator ? { coordinator } : {}),
       ...(devWallet ? { faucet: { seed: devWallet.seed, settings: faucetSettingsOf(config) } } : {}),
       ...(config.validationInterval !== undefined ? { validationInterval: config.validationInterval } : {}),
+      health: {
+        milestoneIntervals: config.healthMilestoneIntervals,
+        minMilestoneAgeSeconds: config.healthMinMilestoneAge,
+        peerSilenceSeconds: config.healthPeerSilence,
+      },
       pruning: pruningOptionsOf(config, kv),
       snapshots: snapshotOptionsOf(config, network, logger),
     });

@@ -11,6 +11,7 @@ import { availableParallelism } from 'node:os';
 import { DB_ENGINES, type DbEngine } from '../storage/engine.ts';
 import { FAUCET_DEFAULTS } from './faucet/faucet.ts';
 import { parseSize } from './pruning/size.ts';
+import { HEALTH_DEFAULTS } from './status/health.ts';
 import {
   ACCESS_SETTINGS,
   file,
@@ -257,6 +258,31 @@ export const NODE_SETTINGS = [
     description:
       "a static peer's peer door, dialed and redialed with backoff; with 0xPUBKEY only " +
       'the node proving that identity key is accepted; repeatable (a list in the config file)',
+    commands: RUN,
+  }),
+  setting({
+    key: 'healthMilestoneIntervals',
+    type: positive,
+    default: HEALTH_DEFAULTS.milestoneIntervals,
+    description:
+      'milestone intervals without a new milestone after which the node is unhealthy, and one that dials peers (not ' +
+      'the coordinator) is cut off and refuses submissions; between --health-min-milestone-age and 5 minutes',
+    commands: RUN,
+  }),
+  setting({
+    key: 'healthMinMilestoneAge',
+    type: seconds,
+    default: HEALTH_DEFAULTS.minMilestoneAgeSeconds,
+    description: 'seconds a milestone stays recent at least, whatever the interval (timestamps are whole seconds)',
+    commands: RUN,
+  }),
+  setting({
+    key: 'healthPeerSilence',
+    type: seconds,
+    default: HEALTH_DEFAULTS.peerSilenceSeconds,
+    description:
+      'seconds without a heartbeat of any peer after which a node that dials peers (not the coordinator) has no ' +
+      'live peer: unhealthy, cut off, submissions refused',
     commands: RUN,
   }),
   setting({

@@ -20,7 +20,8 @@ export const protobufFileName = "errors.proto";
  * library's "rich error" support decodes it; its `details` hold one `ErrorInfo` packed as
  * `type.googleapis.com/ledger.v1.ErrorInfo`. The gRPC status code selects the HTTP status of the REST gateway:
  *   INVALID_ARGUMENT -> 400   NOT_FOUND -> 404   PERMISSION_DENIED / UNAUTHENTICATED -> 403
- *   UNAVAILABLE -> 503        RESOURCE_EXHAUSTED -> 503 with Retry-After (proof-of-work queue full)
+ *   UNAVAILABLE -> 503 (with Retry-After when retry_after_seconds is set: not synced, cut off from the network)
+ *   RESOURCE_EXHAUSTED -> 503 with Retry-After (proof-of-work queue full)
  *   INTERNAL and anything else -> 500
  */
 

@@ -234,7 +234,11 @@ export interface NodeStatus {
   latestMilestone: MilestoneInfo | undefined;
   confirmedMilestone: MilestoneInfo | undefined;
   pruningIndex: number;
-  /** Why the node is not healthy, one sentence each (empty when healthy): src/node/health.ts. */
+  /**
+   * Why the node is not healthy, one sentence each (empty when healthy): src/node/status/health.ts. A node cut off
+   * from its network (no live peer, or no recent milestone) says so here, and SubmitBlock answers UNAVAILABLE with
+   * ErrorInfo code NODE_NOT_SYNCED, the reason and retry_after_seconds.
+   */
   healthReasons: string[];
 }
 

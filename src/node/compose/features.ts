@@ -103,11 +103,12 @@ export function wireFaucet(
     ledger: LedgerParts;
     intake: IntakeParts;
     sync: SyncState;
+    status: Pick<NodeStatus, 'refusal'>;
   },
   settings: FaucetSection | undefined,
   logger: Logger,
 ): Faucet | undefined {
-  const { store, network, tangle, ledger, intake, sync } = deps;
+  const { store, network, tangle, ledger, intake, sync, status } = deps;
   const { protocol } = tangle;
   if (!settings || !protocol.hasLedger) return undefined;
   return new Faucet(
@@ -119,6 +120,7 @@ export function wireFaucet(
       submit: (block, signal) => intake.submissions.submit({ block }, signal),
       metadata: (id) => new TangleReader(store, tangle.tips).metadata(id),
       synced: () => sync.almostSynced,
+      refusal: () => status.refusal(),
       onConfirmed: (l) => ledger.milestones.onConfirmed((e) => l(e.confirmation)),
       logger,
     },

@@ -16,6 +16,7 @@ import { PeerManager, type PeeringOptions } from '../peering/manager.ts';
 import { downloadSnapshotHandler, type SnapshotServer } from '../peering/snapshot-server.ts';
 import type { SyncState } from '../peering/sync-state.ts';
 import type { NodeMetrics } from '../metrics/node-metrics.ts';
+import type { HealthSettings } from '../status/health.ts';
 import { NodeStatus } from '../status/status.ts';
 import type { V3Engine } from '../v3/engine.ts';
 import type { IntakeParts, LedgerParts, TangleParts } from './tangle.ts';
@@ -25,7 +26,7 @@ export function identityOf(settings: Partial<PeeringOptions> | undefined): PeerI
   return settings?.identity ?? ephemeralIdentity();
 }
 
-/** GET /info and health: milestones, sync, the coordinator, the PoW and the rates. */
+/** GET /info and health: milestones, sync and the peers' liveness, the coordinator, the PoW and the rates. */
 export function wireStatus(deps: {
   store: NodeStore;
   network: NetworkState;
@@ -37,6 +38,7 @@ export function wireStatus(deps: {
   coordinator: { settings: CoordinatorSettings | undefined; running: Coordinator | undefined };
   sync: SyncState;
   metrics: NodeMetrics;
+  health: Partial<HealthSettings> | undefined;
   now: () => number;
 }): NodeStatus {
   const { identity, coordinator, sync, metrics } = deps;
@@ -49,8 +51,11 @@ export function wireStatus(deps: {
     version: deps.version,
     powEnabled: deps.powEnabled,
     ...(coordinator.settings ? { milestoneIntervalSeconds: coordinator.settings.milestoneInterval } : {}),
+    runsCoordinator: coordinator.settings !== undefined,
     coordinatorSince: () => coordinator.running?.startedAt,
     synced: () => sync.almostSynced,
+    peers: () => sync.peers(),
+    ...(deps.health ? { health: deps.health } : {}),
     rates: () => metrics.rates,
     now: deps.now,
   });

@@ -13,6 +13,7 @@ import type { NetworkState } from '../genesis/network.ts';
 import type { SyncState } from '../peering/sync-state.ts';
 import type { PowQueue } from '../pow/queue.ts';
 import type { NodeMetrics } from '../metrics/node-metrics.ts';
+import type { NodeStatus } from '../status/status.ts';
 import { Attacher } from '../tangle/attach.ts';
 import { ConeRoots } from '../tangle/cone-roots.ts';
 import { Intake } from '../tangle/intake.ts';
@@ -88,19 +89,33 @@ export interface IntakeParts {
   readonly submissions: ClientSubmissions;
 }
 
-/** Every block's way in (intake.ts), and the clients' submissions, refused while the node is not synced. */
+/**
+ * The clients' submissions over the intake: refused while the node is cut off from its network (the status' refusal,
+ * status/health.ts) or not synced.
+ */
+export function wireSubmissions(
+  intake: Intake,
+  sync: SyncState,
+  status: Pick<NodeStatus, 'refusal'>,
+): ClientSubmissions {
+  return new ClientSubmissions(intake, {
+    synced: () => sync.almostSynced,
+    refusal: () => status.refusal(),
+  });
+}
+
+/** Every block's way in (intake.ts); the clients' submissions come later (wireSubmissions), over the node's status. */
 export function wireIntake(
   deps: {
     network: NetworkState;
     tangle: TangleParts;
     ledger: LedgerParts;
     metrics: NodeMetrics;
-    sync: SyncState;
     pow: PowQueue | undefined;
   },
   random: () => number,
-): IntakeParts {
-  const { network, tangle, ledger, metrics, sync, pow } = deps;
+): Intake {
+  const { network, tangle, ledger, metrics, pow } = deps;
   const intake = new Intake({
     network,
     protocol: tangle.protocol,
@@ -110,7 +125,7 @@ export function wireIntake(
     milestoneKeys: () => ledger.ledger.milestoneKeys(),
     observe: (origin, outcome) => metrics.blockReceived(origin, outcome),
   });
-  return { intake, submissions: new ClientSubmissions(intake, () => sync.almostSynced) };
+  return intake;
 }
 
 /** The built-in coordinator of dev networks (undefined without its settings). */

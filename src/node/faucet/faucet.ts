@@ -7,8 +7,8 @@
  *     `maxAddressBalance` or more is refused; a request the faucet's balance cannot pay is refused. The answers and
  *     their messages are inx-faucet's. Not inx-faucet's: at most `maxWaitingPerClient` requests of one client (IP
  *     address, clients.ts) wait at once (TOO_MANY_REQUESTS, the gateway's 429), and the refusals that pass with time
- *     (not synced, not enough funds, queue full) are UNAVAILABLE with a Retry-After hint (503) where inx-faucet
- *     answers 500 (docs/decisions.md §26).
+ *     (not synced or cut off from the network, not enough funds, queue full) are UNAVAILABLE with a Retry-After
+ *     hint (503) where inx-faucet answers 500 (docs/decisions.md §26).
  *   * Rounds: `batchTimeoutMs` after a request arrives (at once when a full transaction waits), one transaction pays
  *     the queued requests in order (at most 127 outputs and the change back to the faucet's address; every spendable
  *     output of the faucet, up to 128, is an input). The node's intake fills parents and does the proof of work.
@@ -139,7 +139,7 @@ export class Faucet {
     await this.start();
     const hrp = this.deps.protocol().bech32Hrp;
     return {
-      isHealthy: this.deps.synced(),
+      isHealthy: this.deps.synced() && (await this.deps.refusal?.()) === undefined,
       address: this.address,
       balance: this.balance,
       tokenName: this.deps.tokenName,
@@ -154,6 +154,13 @@ export class Faucet {
   async enqueue(bech32: string, client = ''): Promise<FaucetEnqueued> {
     const address = this.parse(bech32);
     const key = bech32EncodeAddress(this.deps.protocol().bech32Hrp, address);
+    const cutOff = await this.deps.refusal?.();
+    if (cutOff)
+      throw refused(
+        `Faucet node is not synchronized/healthy. Please try again later! (${cutOff.message})`,
+        FAUCET_BUSY_RETRY_SECONDS,
+        'NODE_NOT_SYNCED',
+      );
     if (!this.deps.synced())
       throw refused(
         'Faucet node is not synchronized/healthy. Please try again later!',

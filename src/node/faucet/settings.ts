@@ -76,6 +76,8 @@ export interface FaucetDeps {
   metadata: (blockId: Uint8Array) => Promise<BlockMetadataView>;
   /** Whether the node is synced (inx-faucet's node health). */
   synced: () => boolean;
+  /** The error while the node is cut off from its network (status.ts `refusal`): requests are refused then. */
+  refusal?: () => Promise<Error | undefined>;
   onConfirmed: (listener: (changes: ConfirmedLedgerChanges) => void) => void;
   logger: Logger;
 }

@@ -5,12 +5,21 @@
 import { readdir, stat, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Counter, Gauge, type Registry } from 'prom-client';
+import { HEALTH_REASON_CODES } from '../status/health.ts';
 
 /** What the node's parts tell at a scrape (the composition root builds it). */
 export interface ScrapeSources {
   milestones(): Promise<{ latest: number; confirmed: number; pruning: number }>;
-  /** Whether the node is healthy (GET /info's isHealthy) and the age of its latest milestone. */
-  health(): Promise<{ healthy: boolean; latestMilestoneAgeSeconds: number | undefined }>;
+  /**
+   * Whether the node is healthy (GET /info's isHealthy), why not (status/health.ts codes), whether it is cut off
+   * (submissions refused) and the age of its latest milestone.
+   */
+  health(): Promise<{
+    healthy: boolean;
+    codes: readonly string[];
+    cutOff: boolean;
+    latestMilestoneAgeSeconds: number | undefined;
+  }>;
   /** The highest milestone index this node or a connected peer knows. */
   latestKnown(): number;
   synced(): boolean;
@@ -29,6 +38,9 @@ export interface OwnFigures {
   unsolidTracked(): number;
   pow(): { hashRate: number };
 }
+
+/** The gauges of one scrape read the health once: a reading is reused for this long. */
+const HEALTH_READING_MS = 250;
 
 /** The data folder is measured at most this often (a walk over the engine's files). */
 const SIZE_CACHE_MS = 10_000;
@@ -50,6 +62,12 @@ export async function folderBytes(dir: string): Promise<number> {
 
 export function registerScrapeGauges(registry: Registry, s: ScrapeSources, own: OwnFigures): void {
   const registers = [registry];
+  let reading: { at: number; health: ReturnType<ScrapeSources['health']> } | undefined;
+  const health = (): ReturnType<ScrapeSources['health']> => {
+    const now = Date.now();
+    if (reading === undefined || now - reading.at > HEALTH_READING_MS) reading = { at: now, health: s.health() };
+    return reading.health;
+  };
   const gauge = (name: string, help: string, read: () => number | Promise<number>): void => {
     new Gauge({
       name,
@@ -83,12 +101,27 @@ export function registerScrapeGauges(registry: Registry, s: ScrapeSources, own: 
   gauge(
     'ledger_healthy',
     "1 while the node is healthy (GET /info's isHealthy; the reasons when not are in /info and the log)",
-    async () => ((await s.health()).healthy ? 1 : 0),
+    async () => ((await health()).healthy ? 1 : 0),
+  );
+  new Gauge({
+    name: 'ledger_health_reason',
+    help: 'Why the node is not healthy: 1 while this reason holds (the sentences are in /info and the log)',
+    labelNames: ['reason'],
+    registers,
+    async collect() {
+      const h = await health();
+      for (const reason of HEALTH_REASON_CODES) this.set({ reason }, h.codes.includes(reason) ? 1 : 0);
+    },
+  });
+  gauge(
+    'ledger_cut_off',
+    '1 while the node is cut off from its network (no live peer or a stale milestone): it refuses submissions',
+    async () => ((await health()).cutOff ? 1 : 0),
   );
   gauge(
     'ledger_milestone_age_seconds',
     'Seconds since the timestamp of the latest milestone (-1: none known)',
-    async () => (await s.health()).latestMilestoneAgeSeconds ?? -1,
+    async () => (await health()).latestMilestoneAgeSeconds ?? -1,
   );
   gauge('ledger_synced', '1 while the node is at most 2 milestones behind (it takes submissions), else 0', () =>
     s.synced() ? 1 : 0,

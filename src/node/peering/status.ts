@@ -5,8 +5,11 @@
  * heartbeat arrived or the start grace period passed; "almost synced" (at most `syncTolerance` = 2 milestones
  * behind, as Hornet) is what SubmitBlock and the health flag require. A node without any peer (none configured,
  * none connected) counts as synced: it has no one to catch up from, and its health is the ledger's own rule.
+ * The peers' liveness (whether static peers are configured, the handshaken peers, when one last sent a heartbeat) goes
+ * to the sync state too, for the health rule (status/health.ts: a node that dials peers needs a live one).
  */
 import type { Heartbeat, PeerMessage } from '../../grpc/gen/peer.ts';
+import type { PeerLiveness } from '../status/health.ts';
 import type { MilestoneStatus } from '../status/status.ts';
 import type { PeeringContext } from './context.ts';
 import type { Peer, PeerSet } from './peers.ts';
@@ -18,6 +21,8 @@ export class SyncStatus {
   private last: MilestoneStatus = { latest: 0, confirmed: 0, pruning: 0 };
   private started = 0;
   private heardHeartbeat = false;
+  /** When each peer's last heartbeat arrived (ctx.now). */
+  private readonly heardAt = new WeakMap<Peer, number>();
   private heartbeatTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
@@ -34,6 +39,18 @@ export class SyncStatus {
     // A node without static peers has no one to catch up from: synced from the start. One with static peers is not
     // before it heard from them (start() and the heartbeats refine this).
     this.setLag(peers.hasStaticPeers() ? Infinity : 0);
+    state.observePeers(() => this.liveness());
+  }
+
+  /** Static peers configured, handshaken peers, and how long ago the last heartbeat of one of them arrived. */
+  liveness(): PeerLiveness {
+    let last: number | undefined;
+    for (const p of this.peers.handshaken()) {
+      const at = this.heardAt.get(p);
+      if (at !== undefined && (last === undefined || at > last)) last = at;
+    }
+    const silentMs = last === undefined ? undefined : Math.max(0, this.ctx.now() - last);
+    return { configured: this.peers.hasStaticPeers(), connected: this.peers.connectedPeers(), silentMs };
   }
 
   private setLag(lag: number): void {
@@ -78,6 +95,7 @@ export class SyncStatus {
   /** A peer's heartbeat arrived. */
   heard(peer: Peer, heartbeat: Heartbeat): void {
     peer.heartbeat = heartbeat;
+    this.heardAt.set(peer, this.ctx.now());
     this.heardHeartbeat = true;
     this.recompute();
   }

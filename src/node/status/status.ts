@@ -4,10 +4,11 @@
  * confirmed milestone, Hornet's confirmed-milestone metric, from the node's metrics: metrics.ts,
  * prometheus/node-metrics.ts).
  *
- * Health (Hornet's rule, with the age bound derived from the milestone interval where the node knows it): synced
- * (confirmed = latest, not catching up with peers) and the latest milestone recent. A coordinator is held to the
- * same rule (a coordinator that stopped issuing is not healthy): its own start counts as recent, so it has one
- * bound's time to issue its first milestone. `watch` logs every change of health with the reasons.
+ * Health is the rule of health.ts over what this node knows now: sync, the ledger and latest milestone, the network's
+ * milestone interval (its own coordinator's; else learned from the timestamps of the last confirmed milestones), and
+ * its peers' liveness (the peer layer's, through the sync state). The same rule says when a node is cut off from its
+ * network: `refusal` turns that into the error client submissions and the faucet answer. `watch` logs every change
+ * of health once, with the reasons.
  */
 import type { ProtocolParametersChange } from '../../core/ledger/index.ts';
 import type { ProtocolParameters } from '../../core/model/index.ts';
@@ -18,35 +19,26 @@ import type { ProtocolState } from '../ledger/protocol-state.ts';
 import type { Logger } from '../logger.ts';
 import type { MilestoneRates } from '../metrics/metrics.ts';
 import type { NetworkState } from '../genesis/network.ts';
+import { NodeError } from '../support/errors.ts';
+import {
+  assessHealth,
+  CUT_OFF_RETRY_SECONDS,
+  cutOffMessage,
+  healthSettingsOf,
+  maxMilestoneAgeMs,
+  NO_PEERS,
+  type Health,
+  type HealthSettings,
+  type PeerLiveness,
+} from './health.ts';
+
+export { MAX_MILESTONE_AGE_MS, maxMilestoneAgeMs, type Health } from './health.ts';
 
 export const NODE_NAME = 'ledger-node';
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly number[] = [2];
 
-/** Hornet's bound: a node whose latest milestone is older than this is not healthy. */
-export const MAX_MILESTONE_AGE_MS = 5 * 60 * 1000;
-/** With a known milestone interval: this many intervals, and at least `MIN_MILESTONE_AGE_MS`. */
-export const MILESTONE_AGE_INTERVALS = 10;
-export const MIN_MILESTONE_AGE_MS = 30_000;
-
-/**
- * How old the latest milestone may be while the node is healthy: ten intervals (at least 30 s, at most Hornet's
- * 5 minutes) when the node knows the network's milestone interval, else Hornet's 5 minutes.
- */
-export function maxMilestoneAgeMs(intervalSeconds: number | undefined): number {
-  if (intervalSeconds === undefined || !(intervalSeconds > 0)) return MAX_MILESTONE_AGE_MS;
-  return Math.min(
-    MAX_MILESTONE_AGE_MS,
-    Math.max(MIN_MILESTONE_AGE_MS, MILESTONE_AGE_INTERVALS * intervalSeconds * 1000),
-  );
-}
-
-/** Whether the node is healthy, why not (one sentence each), and the age of its latest milestone. */
-export interface Health {
-  healthy: boolean;
-  reasons: string[];
-  /** Seconds since the latest milestone (undefined: none with a timestamp is known). */
-  latestMilestoneAgeSeconds: number | undefined;
-}
+/** Milestones over which a node without its own coordinator measures the network's interval. */
+export const INTERVAL_SAMPLE = 10;
 
 export interface MilestoneRef {
   index: number;
@@ -88,12 +80,18 @@ export interface NodeStatusDeps {
   milestones: MilestoneProcessor;
   version: string;
   powEnabled: boolean;
-  /** Seconds between milestones, where this node knows it (its coordinator's setting); else Hornet's bound applies. */
+  /** Seconds between milestones of this node's own coordinator; without it the interval is learned (health.ts). */
   milestoneIntervalSeconds?: number;
+  /** This node runs the coordinator: it is never cut off and needs no live peer (health.ts). */
+  runsCoordinator?: boolean;
   /** When this node's coordinator started (ms), while it runs: a recent start counts as a recent milestone. */
   coordinatorSince: () => number | undefined;
   /** False while the node catches up with its peers. */
   synced: () => boolean;
+  /** The peers' liveness, as the peer layer reports it (none configured when absent). */
+  peers?: () => PeerLiveness;
+  /** The thresholds of the health rule (health.ts HEALTH_DEFAULTS where not given). */
+  health?: Partial<HealthSettings>;
   /** The rates of the last confirmed milestone (zero when absent). */
   rates?: () => MilestoneRates;
   now?: () => number;
@@ -103,9 +101,13 @@ export interface NodeStatusDeps {
 
 export class NodeStatus {
   private readonly now: () => number;
+  readonly settings: HealthSettings;
+  /** The interval learned at a ledger index (recomputed when the ledger moves on). */
+  private learned: { confirmed: number; seconds: number | undefined } | undefined;
 
   constructor(private readonly deps: NodeStatusDeps) {
     this.now = deps.now ?? Date.now;
+    this.settings = healthSettingsOf(deps.health);
   }
 
   async milestoneStatus(): Promise<MilestoneStatus> {
@@ -127,7 +129,7 @@ export class NodeStatus {
     const milestones = await this.milestoneStatus();
     const { confirmed, pruning } = milestones;
     const latestMilestone = await this.latestRef(milestones);
-    const health = this.assess(milestones, latestMilestone);
+    const health = await this.assess(milestones, latestMilestone);
     return {
       name: NODE_NAME,
       version: this.deps.version,
@@ -152,29 +154,51 @@ export class NodeStatus {
     return this.assess(milestones, await this.latestRef(milestones));
   }
 
-  /** The age bound of the latest milestone this node applies (maxMilestoneAgeMs). */
+  /**
+   * The refusal of a client submission while the node is cut off from its network (health.ts): NODE_NOT_SYNCED
+   * (UNAVAILABLE, 503) with the reasons and a Retry-After hint; undefined while it is not. A node that is never cut off
+   * (the coordinator, no static peers) answers at once without reading the store.
+   */
+  async refusal(): Promise<NodeError | undefined> {
+    if (this.deps.runsCoordinator || !this.peers().configured) return undefined;
+    const h = await this.health();
+    if (!h.cutOff) return undefined;
+    return new NodeError('NODE_NOT_SYNCED', cutOffMessage(h), { retryAfterSeconds: CUT_OFF_RETRY_SECONDS });
+  }
+
+  /** The age bound of the latest milestone with its own coordinator's interval (health.ts maxMilestoneAgeMs). */
   get maxMilestoneAgeMs(): number {
-    return maxMilestoneAgeMs(this.deps.milestoneIntervalSeconds);
+    return maxMilestoneAgeMs(this.deps.milestoneIntervalSeconds, this.settings);
   }
 
   /**
-   * Checks the health every `everyMs` and logs each change (unhealthy with the reasons, healthy again) until the
-   * returned function is called.
+   * Checks the health every `everyMs` and logs each change once (unhealthy with the reasons, other reasons, healthy
+   * again; whether submissions are refused), until the returned function is called. A reason whose figures change
+   * (a milestone's age) is not a change, and a state is logged once two checks in a row found it: the moment between
+   * a milestone's arrival and its confirmation is not a change either.
    */
   watch(logger: Logger, everyMs: number): () => void {
     let last: string | undefined;
+    let seen: string | undefined;
+    let wasCutOff = false;
     let running = false;
     const check = async (): Promise<void> => {
       if (running) return;
       running = true;
       try {
         const h = await this.health();
-        const said = h.healthy ? '' : h.reasons.join('; ');
-        if (said !== last) {
+        const state = `${h.codes.join(',')}${h.cutOff ? '+cut-off' : ''}`;
+        const confirmed = state === seen;
+        seen = state;
+        if (confirmed && state !== last) {
           if (h.healthy) {
-            if (last !== undefined) logger.info('node healthy again');
-          } else logger.warn(`node unhealthy: ${said}`);
-          last = said;
+            if (last !== undefined) logger.info(`node healthy again${wasCutOff ? '; submissions accepted again' : ''}`);
+          } else {
+            const refused = h.cutOff ? '; submissions refused until it is back in sync' : '';
+            logger.warn(`node unhealthy: ${h.reasons.join('; ')}${refused}`);
+          }
+          last = state;
+          wasCutOff = h.cutOff;
         }
       } catch (e) {
         logger.warn(`health check failed: ${(e as Error).message}`);
@@ -188,6 +212,10 @@ export class NodeStatus {
     return () => clearInterval(timer);
   }
 
+  private peers(): PeerLiveness {
+    return this.deps.peers?.() ?? NO_PEERS;
+  }
+
   private async latestRef(m: MilestoneStatus): Promise<MilestoneRef> {
     const seen = this.deps.milestones.latest();
     return seen !== undefined && seen.index === m.latest && m.latest > m.confirmed
@@ -195,29 +223,43 @@ export class NodeStatus {
       : this.milestoneRef(m.latest);
   }
 
-  private assess(m: MilestoneStatus, latest: MilestoneRef): Health {
-    const reasons: string[] = [];
-    if (!this.deps.synced()) reasons.push('catching up with its peers');
-    if (m.confirmed < m.latest)
-      reasons.push(`the ledger is at milestone ${m.confirmed}, the latest known is ${m.latest}`);
+  private async assess(m: MilestoneStatus, latest: MilestoneRef): Promise<Health> {
     const g = this.deps.network.genesisMilestone;
-    const stamp = latest.timestamp ?? (latest.index === g.index ? g.timestamp : undefined);
-    const ageSeconds = stamp === undefined ? undefined : Math.max(0, Math.floor(this.now() / 1000) - stamp);
-    // A coordinator that started recently has had no time to issue yet: its start counts as the last milestone.
-    const since = this.deps.coordinatorSince();
-    const freshFor = Math.min(
-      ageSeconds ?? Infinity,
-      since === undefined ? Infinity : Math.max(0, (this.now() - since) / 1000),
+    const timestamp = latest.timestamp ?? (latest.index === g.index ? g.timestamp : undefined);
+    return assessHealth(
+      {
+        nowMs: this.now(),
+        synced: this.deps.synced(),
+        confirmed: m.confirmed,
+        latest: { index: latest.index, timestamp },
+        runsCoordinator: this.deps.runsCoordinator === true,
+        coordinatorSinceMs: this.deps.coordinatorSince(),
+        intervalSeconds: await this.intervalSeconds(m),
+        peers: this.peers(),
+      },
+      this.settings,
     );
-    const bound = this.maxMilestoneAgeMs / 1000;
-    if (freshFor >= bound) {
-      reasons.push(
-        ageSeconds === undefined
-          ? `no milestone with a timestamp is known (milestone ${latest.index})`
-          : `the latest milestone (${latest.index}) is ${ageSeconds} s old, more than the ${bound} s allowed`,
-      );
+  }
+
+  /**
+   * Seconds between the network's milestones: this node's coordinator's setting, else the mean gap between the
+   * timestamps of the last `INTERVAL_SAMPLE` confirmed milestones held (at least 2 gaps; a gap under a second, as
+   * timestamps are whole seconds, counts as one second over the sample); undefined while unknown.
+   */
+  private async intervalSeconds(m: MilestoneStatus): Promise<number | undefined> {
+    if (this.deps.milestoneIntervalSeconds !== undefined) return this.deps.milestoneIntervalSeconds;
+    if (this.learned?.confirmed === m.confirmed) return this.learned.seconds;
+    const g = this.deps.network.genesisMilestone.index;
+    const lowest = Math.max(g, this.deps.protocol.pruningIndex === undefined ? g : this.deps.protocol.pruningIndex + 1);
+    const from = Math.max(lowest, m.confirmed - INTERVAL_SAMPLE);
+    let seconds: number | undefined;
+    if (m.confirmed - from >= 2) {
+      const [a, b] = await Promise.all([this.milestoneRef(from), this.milestoneRef(m.confirmed)]);
+      if (a.timestamp !== undefined && b.timestamp !== undefined)
+        seconds = Math.max(1, b.timestamp - a.timestamp) / (m.confirmed - from);
     }
-    return { healthy: reasons.length === 0, reasons, latestMilestoneAgeSeconds: ageSeconds };
+    this.learned = { confirmed: m.confirmed, seconds };
+    return seconds;
   }
 
   private async milestoneRef(index: number): Promise<MilestoneRef> {

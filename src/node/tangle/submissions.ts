@@ -1,11 +1,23 @@
 /**
- * Blocks that clients submit (REST / gRPC SubmitBlock): refused while the node catches up with its peers, then the
- * one intake with the client's rules. Each submission listens to the client's cancellation and to the node's
- * lifetime (shutdown aborts the PoW of every submission in flight).
+ * Blocks that clients submit (REST / gRPC SubmitBlock): refused while the node is cut off from its network (no live
+ * peer, or no recent milestone: status/health.ts) or catches up with its peers, both NODE_NOT_SYNCED (503) with a
+ * Retry-After hint, then the one intake with the client's rules. Each submission listens to the client's
+ * cancellation and to the node's lifetime (shutdown aborts the PoW of every submission in flight).
  */
 import { setMaxListeners } from 'node:events';
 import { NodeError } from '../support/errors.ts';
 import type { Intake, IncomingBlock } from './intake.ts';
+
+/** Seconds a submission refused while the node catches up is told to wait (Retry-After): a milestone or two. */
+export const CATCHING_UP_RETRY_SECONDS = 5;
+
+/** When the node takes client submissions. */
+export interface SubmissionGate {
+  /** Almost synced (peering/sync-state.ts). */
+  synced: () => boolean;
+  /** The error to refuse with while the node is cut off from its network (status.ts `refusal`); undefined: none. */
+  refusal?: () => Promise<NodeError | undefined>;
+}
 
 export class ClientSubmissions {
   /** Aborted at shutdown. Every submission in flight listens to it (and stops listening when it ends), so the number
@@ -18,12 +30,17 @@ export class ClientSubmissions {
 
   constructor(
     private readonly intake: Intake,
-    private readonly synced: () => boolean,
+    private readonly gate: SubmissionGate,
   ) {}
 
   /** Resolves to the block ID once the block is durably stored. `signal`: the call's cancellation (client gone). */
   async submit(incoming: IncomingBlock, signal?: AbortSignal): Promise<Uint8Array> {
-    if (!this.synced()) throw new NodeError('NODE_NOT_SYNCED', 'node is not synced: it is catching up with its peers');
+    const refused = await this.gate.refusal?.();
+    if (refused) throw refused;
+    if (!this.gate.synced())
+      throw new NodeError('NODE_NOT_SYNCED', 'node is not synced: it is catching up with its peers', {
+        retryAfterSeconds: CATCHING_UP_RETRY_SECONDS,
+      });
     // One controller per call, listening to both signals and letting go of the node-lifetime signal when the call
     // ends. (AbortSignal.any would do, but on Node 20 every combined signal stays registered on the long-lived
     // lifetime signal for good: about 0.8 KB per submission, found by the soak; nodejs/node#55351.)

@@ -11,6 +11,7 @@ import { LEDGER_TABLES } from '../../../src/core/ledger/index.ts';
 import { META } from '../../../src/core/store/index.ts';
 import type { NodeConfig } from '../../../src/node/config.ts';
 import type { RunningNode } from '../../../src/node/node.ts';
+import type { PeeringOptions } from '../../../src/node/peering/manager.ts';
 import { startConfiguredNode } from '../../../harness/node.ts';
 import { QuietLogger } from '../ledger/support.ts';
 
@@ -60,8 +61,9 @@ export class NetNode {
     return `0x${Buffer.from(this.running.identity.publicKey).toString('hex')}@${this.peerAddress}`;
   }
 
-  async start(peers: string[] = []): Promise<void> {
-    const options = { dataDir: this.dataDir, logger: this.logger, peering: FAST_PEERING };
+  /** Starts the node dialing `peers`; `peering` adds to (or overrides) FAST_PEERING, e.g. a dial function. */
+  async start(peers: string[] = [], peering: Partial<PeeringOptions> = {}): Promise<void> {
+    const options = { dataDir: this.dataDir, logger: this.logger, peering: { ...FAST_PEERING, ...peering } };
     this.node = (await startConfiguredNode({ powWorkers: 1, ...this.config, peers }, options)).node;
   }
 

@@ -105,6 +105,39 @@ describe('faucet: waiting requests per client, and refusals that pass with time'
     }
   });
 
+  it('cut off from its network: NODE_NOT_SYNCED with the reason and a Retry-After hint; info unhealthy', async () => {
+    const node = await faucetNode(genesis, SETTINGS);
+    let cutOff: Error | undefined = new Error('node is not synced: it is cut off from its network (no live peer)');
+    const faucet = faucetOn(
+      node,
+      genesis,
+      {
+        submit: () => Promise.reject(new Error('not used')),
+        synced: () => true,
+        refusal: async () => cutOff,
+        onConfirmed: () => {},
+        logger: new CollectingLogger(),
+      },
+      SETTINGS,
+    );
+    try {
+      const e = await refusal(faucet.enqueue(freshAddress(), '203.0.113.9'));
+      expect([e.code, e.message, e.retryAfterSeconds]).to.deep.equal([
+        'NODE_NOT_SYNCED',
+        'Faucet node is not synchronized/healthy. Please try again later! ' +
+          '(node is not synced: it is cut off from its network (no live peer))',
+        FAUCET_BUSY_RETRY_SECONDS,
+      ]);
+      expect((await faucet.info()).isHealthy).to.equal(false);
+      cutOff = undefined;
+      expect((await faucet.info()).isHealthy).to.equal(true);
+      expect((await faucet.enqueue(freshAddress(), '203.0.113.9')).waitingRequests).to.equal(1);
+    } finally {
+      await faucet.stop();
+      await node.close();
+    }
+  });
+
   it('over REST: the gateway passes the client address; too many waiting is 429 with Retry-After', async () => {
     const node = await faucetNode(genesis, { ...SETTINGS, maxWaitingPerLoopbackClient: 2 });
     const gw = await startTestGateway(inProcess(node.service));

@@ -46,7 +46,9 @@ export async function faucetNode(genesis: Genesis, settings: Partial<FaucetSetti
 }
 
 /** The hooks of a faucet built by hand: its own view of sync and its log, and what it does around a submission. */
-export interface FaucetHooks extends Pick<FaucetDeps, 'synced' | 'logger'>, Partial<Pick<FaucetDeps, 'onConfirmed'>> {
+export interface FaucetHooks
+  extends Pick<FaucetDeps, 'synced' | 'logger'>,
+    Partial<Pick<FaucetDeps, 'onConfirmed' | 'refusal'>> {
   /** Instead of the node's client submissions. */
   submit?: FaucetDeps['submit'];
   /** Runs before each block is submitted through the node's client submissions. */

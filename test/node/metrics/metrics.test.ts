@@ -83,7 +83,12 @@ describe('node metrics', () => {
     const m = new NodeMetrics({ now: () => now });
     m.observe({
       milestones: async () => ({ latest: 7, confirmed: 6, pruning: 0 }),
-      health: async () => ({ healthy: false, latestMilestoneAgeSeconds: 42 }),
+      health: async () => ({
+        healthy: false,
+        codes: ['milestone_stale', 'no_live_peer'],
+        cutOff: true,
+        latestMilestoneAgeSeconds: 42,
+      }),
       latestKnown: () => 9,
       synced: () => false,
       tips: () => ({ nonLazy: 4, semiLazy: 1 }),
@@ -140,6 +145,11 @@ describe('node metrics', () => {
     expect(value(f, 'ledger_milestone_confirmed_index')).to.equal(6);
     expect(value(f, 'ledger_healthy')).to.equal(0);
     expect(value(f, 'ledger_milestone_age_seconds')).to.equal(42);
+    expect(value(f, 'ledger_health_reason', { reason: 'no_live_peer' })).to.equal(1);
+    expect(value(f, 'ledger_health_reason', { reason: 'milestone_stale' })).to.equal(1);
+    expect(value(f, 'ledger_health_reason', { reason: 'not_synced' })).to.equal(0);
+    expect(value(f, 'ledger_health_reason', { reason: 'ledger_behind' })).to.equal(0);
+    expect(value(f, 'ledger_cut_off')).to.equal(1);
     expect(value(f, 'ledger_sync_lag_milestones')).to.equal(3);
     expect(value(f, 'ledger_synced')).to.equal(0);
     expect(value(f, 'ledger_tips', { pool: 'non_lazy' })).to.equal(4);
