@@ -8,6 +8,7 @@ import {
   LedgerInclusionState,
   type BlockMetadata,
   type InfoResponse,
+  type StorageStatus,
   type MilestoneInfo,
   type SubmitBlockResponse,
   type TipsResponse,
@@ -113,7 +114,21 @@ export function infoToJson(info: InfoResponse): Json {
           },
         }
       : {}),
+    // Beyond Hornet's /info (docs/decisions.md §43): what runs out first; sizes as decimal strings (u64).
+    ...(info.storage ? { storage: storageToJson(info.storage) } : {}),
   };
+}
+
+function storageToJson(s: StorageStatus): Json {
+  const out: Json = {
+    databaseSizeBytes: s.databaseSizeBytes.toString(),
+    diskFreeBytes: s.diskFreeBytes.toString(),
+    diskSizeBytes: s.diskSizeBytes.toString(),
+  };
+  put(out, 'growthBytesPerHour', s.growthBytesPerHour?.toString());
+  put(out, 'secondsUntilFull', s.secondsUntilFull === undefined ? undefined : Number(s.secondsUntilFull));
+  put(out, 'pruningIndexTimestamp', s.pruningIndexTimestamp);
+  return out;
 }
 
 /** GET tips. */

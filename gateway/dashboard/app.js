@@ -45,6 +45,42 @@
     return typeof n === 'number' ? n.toFixed(digits) : '–';
   }
 
+  // bytes as B, kB, MB, GB, TB (decimal, as `df -H`); the node sends u64 sizes as decimal strings
+  function size(value) {
+    var n = Number(value);
+    if (!isFinite(n)) return '–';
+    var units = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'];
+    var i = 0;
+    while (Math.abs(n) >= 1000 && i < units.length - 1) { n /= 1000; i++; }
+    return (i === 0 ? String(n) : n.toFixed(1)) + ' ' + units[i];
+  }
+
+  function duration(seconds) {
+    if (seconds < 3600) return Math.max(1, Math.round(seconds / 60)) + ' min';
+    if (seconds < 2 * 86400) return Math.round(seconds / 3600) + ' h';
+    return Math.round(seconds / 86400) + ' days';
+  }
+
+  // What runs out first: the store, the free disk, the time left at the store's growth, the pruning index's date.
+  function renderStorage(info) {
+    var st = info.storage;
+    $('storage').hidden = !st;
+    if (!st) return;
+    var status = info.status || {};
+    text('store-size', size(st.databaseSizeBytes));
+    text('disk-free', size(st.diskFreeBytes) + ' free of ' + size(st.diskSizeBytes));
+    var left = 'growth: measuring (10 min)';
+    if (st.secondsUntilFull !== undefined) {
+      left = 'disk full in ' + duration(st.secondsUntilFull) + ' at ' + size(st.growthBytesPerHour) + '/h';
+    } else if (st.growthBytesPerHour !== undefined) {
+      left = 'the store does not grow';
+    }
+    text('disk-left', left);
+    var when = st.pruningIndexTimestamp ? new Date(st.pruningIndexTimestamp * 1000).toLocaleString() : 'unknown';
+    text('pruning', 'pruning index ' + status.pruningIndex + ', milestone of ' + when);
+    $('pruning').dataset.timestamp = String(st.pruningIndexTimestamp || 0);
+  }
+
   function badge(id, label, state) {
     var el = $(id);
     el.textContent = label;
@@ -68,6 +104,7 @@
     text('bps', fixed(m.blocksPerSecond, 1));
     text('rbps', fixed(m.referencedBlocksPerSecond, 1));
     text('rate', fixed(m.referencedRate, 1));
+    renderStorage(info);
   }
 
   function cell(row, value, className) {

@@ -44,6 +44,7 @@ import type { PowQueue } from './pow/queue.ts';
 import { NodeMetrics } from './metrics/node-metrics.ts';
 import type { Pruner } from './pruning/pruner.ts';
 import type { HealthSettings } from './status/health.ts';
+import type { StorageWatch } from './status/storage.ts';
 import type { NodeStatus } from './status/status.ts';
 import type { Attacher } from './tangle/attach.ts';
 import type { Intake } from './tangle/intake.ts';
@@ -85,6 +86,8 @@ export interface ComposeOptions {
   snapshots?: SnapshotSection;
   /** The thresholds of the health rule, which also says when the node is cut off (status/health.ts). */
   health?: Partial<HealthSettings>;
+  /** The data folder's size and free disk, for /info and the dashboard (status/storage.ts; absent: in memory). */
+  storage?: StorageWatch;
 }
 
 export interface ComposedNode {
@@ -198,6 +201,7 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
     sync,
     metrics,
     health: options.health,
+    storage: options.storage,
     now,
   });
   const intake = { intake: early, submissions: wireSubmissions(early, sync, status) };

@@ -17,6 +17,7 @@ import { installOpenSslEd25519 } from './crypto/ed25519-openssl.ts';
 import { checkDoorPolicy, peerDialer, startGrpcDoors } from './doors.ts';
 import { loadOrCreateIdentity, type NodeIdentity } from './peering/identity.ts';
 import { PeeringFile } from './peering/peering-file.ts';
+import { StorageWatch } from './status/storage.ts';
 import { servicePort } from './grpc/port.ts';
 import { localEventsPort } from './grpc/events-port.ts';
 import { consoleLogger, type Logger } from './logger.ts';
@@ -122,6 +123,8 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     }
     const coordinator = coordinatorSettings(config, network, logger);
     const devWallet = devWalletFor(config, network, logger);
+    // the data folder's size and free disk (/info, the dashboard, the metrics); none for a store given in memory
+    const storage = options.kv ? undefined : new StorageWatch(config.dataDir);
     const parts = await composeNode({
       store,
       network,
@@ -147,6 +150,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       },
       pruning: pruningOptionsOf(config, kv),
       snapshots: snapshotOptionsOf(config, network, logger),
+      ...(storage ? { storage } : {}),
     });
     const minPowScore = parts.protocol.current.minPowScore;
     if (config.minPowScoreExplicit && config.minPowScore !== minPowScore) {
@@ -155,7 +159,11 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
           `"${network.networkName}" has minPowScore ${minPowScore}`,
       );
     }
-    if (!options.kv) metrics.observeDataDir(config.dataDir, config.pruneSize ? parseSize(config.pruneSize) : undefined);
+    if (storage) {
+      metrics.observeDataDir(() => storage.measure(), config.pruneSize ? parseSize(config.pruneSize) : undefined);
+      storage.start();
+      cleanups.push(async () => storage.stop());
+    }
     const secret = options.nodeJwtSecret;
     const grpc = await startGrpcDoors(parts, config, {
       logger,

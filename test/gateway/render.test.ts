@@ -87,6 +87,13 @@ describe('grpc rest-json: TIP-25 bodies from gRPC messages', () => {
       metrics: { blocksPerSecond: 1.5, referencedBlocksPerSecond: 1.25, referencedRate: 83.3 },
       features: ['pow'],
       identity: { publicKey: fx.bytesOf(32, 7), nodeId: fx.bytesOf(16, 8) },
+      storage: {
+        databaseSizeBytes: 12_345_678n,
+        diskFreeBytes: fx.U64_MAX,
+        diskSizeBytes: fx.U64_MAX,
+        growthBytesPerHour: -5n,
+        pruningIndexTimestamp: 1_699_999_000,
+      },
     });
     expect(infoToJson(info)).to.deep.equal({
       name: 'ledger-node',
@@ -119,6 +126,14 @@ describe('grpc rest-json: TIP-25 bodies from gRPC messages', () => {
       metrics: { blocksPerSecond: 1.5, referencedBlocksPerSecond: 1.25, referencedRate: 83.3 },
       features: ['pow'],
       identity: { publicKey: hex0x(fx.bytesOf(32, 7)), nodeId: Buffer.from(fx.bytesOf(16, 8)).toString('hex') },
+      // u64 sizes as decimal strings; a shrinking store has a negative growth and no time left
+      storage: {
+        databaseSizeBytes: '12345678',
+        diskFreeBytes: '18446744073709551615',
+        diskSizeBytes: '18446744073709551615',
+        growthBytesPerHour: '-5',
+        pruningIndexTimestamp: 1_699_999_000,
+      },
     });
   });
 

@@ -274,7 +274,31 @@ export interface InfoResponse {
   /** e.g. "pow" when remote proof of work is on */
   features: string[];
   /** the node's peer identity (absent from nodes without one) */
-  identity: NodeIdentity | undefined;
+  identity:
+    | NodeIdentity
+    | undefined;
+  /** what runs out first (absent for a store in memory) */
+  storage: StorageStatus | undefined;
+}
+
+/** The data folder and its disk, and how long the disk lasts at the store's growth (src/node/status/storage.ts). */
+export interface StorageStatus {
+  /** the data folder's files */
+  databaseSizeBytes: bigint;
+  /** free for the node on its file system (0: unknown) */
+  diskFreeBytes: bigint;
+  /** that file system's size (0: unknown) */
+  diskSizeBytes: bigint;
+  /** the store's growth over the last hours (absent: not measured long enough) */
+  growthBytesPerHour?:
+    | bigint
+    | undefined;
+  /** the free space over that growth (absent: the store does not grow) */
+  secondsUntilFull?:
+    | bigint
+    | undefined;
+  /** Unix seconds of the milestone at the pruning index (hornet#523) */
+  pruningIndexTimestamp?: number | undefined;
 }
 
 /** The node's Ed25519 identity key (its data folder's identity.key) and the node ID derived from it. */
@@ -2265,6 +2289,7 @@ function createBaseInfoResponse(): InfoResponse {
     metrics: undefined,
     features: [],
     identity: undefined,
+    storage: undefined,
   };
 }
 
@@ -2303,6 +2328,9 @@ export const InfoResponse: MessageFns<InfoResponse> = {
     }
     if (message.identity !== undefined) {
       NodeIdentity.encode(message.identity, writer.uint32(82).fork()).join();
+    }
+    if (message.storage !== undefined) {
+      StorageStatus.encode(message.storage, writer.uint32(90).fork()).join();
     }
     return writer;
   },
@@ -2410,6 +2438,14 @@ export const InfoResponse: MessageFns<InfoResponse> = {
             message.identity = NodeIdentity.decode(reader, reader.uint32());
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.storage = StorageStatus.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2448,6 +2484,156 @@ export const InfoResponse: MessageFns<InfoResponse> = {
     message.identity = (object.identity !== undefined && object.identity !== null)
       ? NodeIdentity.fromPartial(object.identity)
       : undefined;
+    message.storage = (object.storage !== undefined && object.storage !== null)
+      ? StorageStatus.fromPartial(object.storage)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseStorageStatus(): StorageStatus {
+  return {
+    databaseSizeBytes: 0n,
+    diskFreeBytes: 0n,
+    diskSizeBytes: 0n,
+    growthBytesPerHour: undefined,
+    secondsUntilFull: undefined,
+    pruningIndexTimestamp: undefined,
+  };
+}
+
+export const StorageStatus: MessageFns<StorageStatus> = {
+  encode(message: StorageStatus, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.databaseSizeBytes !== 0n) {
+      if (BigInt.asUintN(64, message.databaseSizeBytes) !== message.databaseSizeBytes) {
+        throw new globalThis.Error("value provided for field message.databaseSizeBytes of type uint64 too large");
+      }
+      writer.uint32(8).uint64(message.databaseSizeBytes);
+    }
+    if (message.diskFreeBytes !== 0n) {
+      if (BigInt.asUintN(64, message.diskFreeBytes) !== message.diskFreeBytes) {
+        throw new globalThis.Error("value provided for field message.diskFreeBytes of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.diskFreeBytes);
+    }
+    if (message.diskSizeBytes !== 0n) {
+      if (BigInt.asUintN(64, message.diskSizeBytes) !== message.diskSizeBytes) {
+        throw new globalThis.Error("value provided for field message.diskSizeBytes of type uint64 too large");
+      }
+      writer.uint32(24).uint64(message.diskSizeBytes);
+    }
+    if (message.growthBytesPerHour !== undefined) {
+      if (BigInt.asIntN(64, message.growthBytesPerHour) !== message.growthBytesPerHour) {
+        throw new globalThis.Error("value provided for field message.growthBytesPerHour of type int64 too large");
+      }
+      writer.uint32(32).int64(message.growthBytesPerHour);
+    }
+    if (message.secondsUntilFull !== undefined) {
+      if (BigInt.asUintN(64, message.secondsUntilFull) !== message.secondsUntilFull) {
+        throw new globalThis.Error("value provided for field message.secondsUntilFull of type uint64 too large");
+      }
+      writer.uint32(40).uint64(message.secondsUntilFull);
+    }
+    if (message.pruningIndexTimestamp !== undefined) {
+      writer.uint32(48).uint32(message.pruningIndexTimestamp);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StorageStatus {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStorageStatus();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.databaseSizeBytes = reader.uint64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.diskFreeBytes = reader.uint64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.diskSizeBytes = reader.uint64() as bigint;
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.growthBytesPerHour = reader.int64() as bigint;
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.secondsUntilFull = reader.uint64() as bigint;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.pruningIndexTimestamp = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<StorageStatus>, I>>(base?: I): StorageStatus {
+    return StorageStatus.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StorageStatus>, I>>(object: I): StorageStatus {
+    const message = createBaseStorageStatus();
+    message.databaseSizeBytes = (object.databaseSizeBytes !== undefined && object.databaseSizeBytes !== null)
+      ? BigInt(object.databaseSizeBytes)
+      : 0n;
+    message.diskFreeBytes = (object.diskFreeBytes !== undefined && object.diskFreeBytes !== null)
+      ? BigInt(object.diskFreeBytes)
+      : 0n;
+    message.diskSizeBytes = (object.diskSizeBytes !== undefined && object.diskSizeBytes !== null)
+      ? BigInt(object.diskSizeBytes)
+      : 0n;
+    message.growthBytesPerHour = (object.growthBytesPerHour !== undefined && object.growthBytesPerHour !== null)
+      ? BigInt(object.growthBytesPerHour)
+      : undefined;
+    message.secondsUntilFull = (object.secondsUntilFull !== undefined && object.secondsUntilFull !== null)
+      ? BigInt(object.secondsUntilFull)
+      : undefined;
+    message.pruningIndexTimestamp = object.pruningIndexTimestamp ?? undefined;
     return message;
   },
 };

@@ -17,6 +17,7 @@ import { downloadSnapshotHandler, type SnapshotServer } from '../peering/snapsho
 import type { SyncState } from '../peering/sync-state.ts';
 import type { NodeMetrics } from '../metrics/node-metrics.ts';
 import type { HealthSettings } from '../status/health.ts';
+import type { StorageWatch } from '../status/storage.ts';
 import { NodeStatus } from '../status/status.ts';
 import type { V3Engine } from '../v3/engine.ts';
 import type { IntakeParts, LedgerParts, TangleParts } from './tangle.ts';
@@ -39,6 +40,7 @@ export function wireStatus(deps: {
   sync: SyncState;
   metrics: NodeMetrics;
   health: Partial<HealthSettings> | undefined;
+  storage: StorageWatch | undefined;
   now: () => number;
 }): NodeStatus {
   const { identity, coordinator, sync, metrics } = deps;
@@ -57,6 +59,7 @@ export function wireStatus(deps: {
     peers: () => sync.peers(),
     ...(deps.health ? { health: deps.health } : {}),
     rates: () => metrics.rates,
+    ...(deps.storage ? { storage: deps.storage } : {}),
     now: deps.now,
   });
 }

@@ -37,6 +37,7 @@ import {
   type FaucetEnqueueRequest,
   type FaucetEnqueueResponse,
   type FaucetInfoResponse,
+  type StorageStatus,
   type AddPeerRequest,
   type DashboardResponse,
   type GetPeerRequest,
@@ -56,7 +57,7 @@ import {
 } from '../../grpc/gen/node.ts';
 import { blockFromProto, protocolParametersToProto, protocolParamsOptionToProto } from '../../grpc/mapping.ts';
 import { NodeError } from '../support/errors.ts';
-import type { MilestoneRef, NodeStatus } from '../status/status.ts';
+import type { MilestoneRef, NodeInfo, NodeStatus } from '../status/status.ts';
 import type { IncomingBlock } from '../tangle/intake.ts';
 import type { BlockMetadataView, TangleReader } from '../tangle/reads.ts';
 import type { ClientSubmissions } from '../tangle/submissions.ts';
@@ -296,6 +297,7 @@ export class NodeServiceImpl {
       metrics: info.metrics,
       features: info.features,
       identity: info.identity,
+      storage: info.storage && storageStatus(info.storage),
     };
   }
 
@@ -364,4 +366,16 @@ export function metadataMessage(view: BlockMetadataView): BlockMetadata {
     out.shouldReattach = flags?.shouldReattach ?? false;
   }
   return out;
+}
+
+/** /info's `storage` (status/storage.ts) as the proto's StorageStatus. */
+function storageStatus(s: NonNullable<NodeInfo['storage']>): StorageStatus {
+  return {
+    databaseSizeBytes: BigInt(s.databaseBytes),
+    diskFreeBytes: BigInt(s.diskFreeBytes),
+    diskSizeBytes: BigInt(s.diskSizeBytes),
+    ...(s.growthBytesPerHour !== undefined ? { growthBytesPerHour: BigInt(s.growthBytesPerHour) } : {}),
+    ...(s.secondsUntilFull !== undefined ? { secondsUntilFull: BigInt(s.secondsUntilFull) } : {}),
+    ...(s.pruningIndexTimestamp !== undefined ? { pruningIndexTimestamp: s.pruningIndexTimestamp } : {}),
+  };
 }

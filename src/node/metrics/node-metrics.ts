@@ -22,6 +22,7 @@ import {
   type MilestoneRates,
   type PowOutcome,
 } from './metrics.ts';
+import type { DiskFigures } from '../status/storage.ts';
 import { registerDataDirGauges, registerScrapeGauges, type ScrapeSources } from './scrape.ts';
 
 export type { ScrapeSources } from './scrape.ts';
@@ -162,8 +163,8 @@ export class NodeMetrics implements MetricsPort {
   }
 
   /** Adds the size of the data folder `dir`, the free disk and the pruning target (scrape.ts). */
-  observeDataDir(dir: string, pruneTargetBytes?: number): void {
-    registerDataDirGauges(this.registry, dir, pruneTargetBytes);
+  observeDataDir(measure: () => Promise<DiskFigures>, pruneTargetBytes?: number): void {
+    registerDataDirGauges(this.registry, measure, pruneTargetBytes);
   }
 
   /** Adds the default process metrics (CPU, memory, event loop lag, GC, handles); done when /metrics is served. */

@@ -2,9 +2,8 @@
  * The gauges (and the peer traffic counters the peer layer keeps itself) read from the node's parts at each scrape:
  * milestones, sync, tips, peers and their messages, the PoW queue, event subscribers and the size of the data folder.
  */
-import { readdir, stat, statfs } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Counter, Gauge, type Registry } from 'prom-client';
+import type { DiskFigures } from '../status/storage.ts';
 import { HEALTH_REASON_CODES } from '../status/health.ts';
 
 /** What the node's parts tell at a scrape (the composition root builds it). */
@@ -41,24 +40,6 @@ export interface OwnFigures {
 
 /** The gauges of one scrape read the health once: a reading is reused for this long. */
 const HEALTH_READING_MS = 250;
-
-/** The data folder is measured at most this often (a walk over the engine's files). */
-const SIZE_CACHE_MS = 10_000;
-
-/** Bytes of the regular files below `dir`. */
-export async function folderBytes(dir: string): Promise<number> {
-  let total = 0;
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    try {
-      if (e.isDirectory()) total += await folderBytes(p);
-      else if (e.isFile()) total += (await stat(p)).size;
-    } catch {
-      // a file the engine removed meanwhile (compaction)
-    }
-  }
-  return total;
-}
 
 export function registerScrapeGauges(registry: Registry, s: ScrapeSources, own: OwnFigures): void {
   const registers = [registry];
@@ -195,56 +176,42 @@ export function registerScrapeGauges(registry: Registry, s: ScrapeSources, own: 
 }
 
 /**
- * The data folder's figures, measured at most every SIZE_CACHE_MS: `ledger_database_size_bytes` (its files),
- * `ledger_disk_free_bytes` and `ledger_disk_size_bytes` (the file system it is on, as `df` reports: the bytes an
- * unprivileged writer may still use, and the whole), and `ledger_pruning_target_bytes` (--prune-size, 0 when unset):
- * what the alert rules of ops/prometheus/ watch to warn before the disk fills up.
+ * The data folder's figures, measured by the storage watch (status/storage.ts, at most every 10 s):
+ * `ledger_database_size_bytes` (its files), `ledger_disk_free_bytes` and `ledger_disk_size_bytes` (the file system it
+ * is on, as `df` reports: the bytes an unprivileged writer may still use, and the whole), and
+ * `ledger_pruning_target_bytes` (--prune-size, 0 when unset): what the alert rules of ops/prometheus/ watch to warn
+ * before the disk fills up.
  */
-export function registerDataDirGauges(registry: Registry, dir: string, pruneTargetBytes: number | undefined): void {
-  let cached: { at: number; bytes: number; free: number; size: number } | undefined;
-  const read = async () => {
-    if (!cached || Date.now() - cached.at > SIZE_CACHE_MS) {
-      const fs = await statfs(dir).catch(() => undefined);
-      cached = {
-        at: Date.now(),
-        bytes: await folderBytes(dir).catch(() => 0),
-        free: fs ? fs.bavail * fs.bsize : 0,
-        size: fs ? fs.blocks * fs.bsize : 0,
-      };
-    }
-    return cached;
-  };
+export function registerDataDirGauges(
+  registry: Registry,
+  measure: () => Promise<DiskFigures>,
+  pruneTargetBytes: number | undefined,
+): void {
   const registers = [registry];
-  new Gauge({
-    name: 'ledger_database_size_bytes',
-    help: 'Bytes on disk of the data folder (the store and genesis.json)',
-    registers,
-    async collect() {
-      this.set((await read()).bytes);
-    },
-  });
-  new Gauge({
-    name: 'ledger_disk_free_bytes',
-    help: 'Bytes still free for the node on the file system of the data folder (0: unknown)',
-    registers,
-    async collect() {
-      this.set((await read()).free);
-    },
-  });
-  new Gauge({
-    name: 'ledger_disk_size_bytes',
-    help: 'Bytes of the file system of the data folder (0: unknown)',
-    registers,
-    async collect() {
-      this.set((await read()).size);
-    },
-  });
-  new Gauge({
-    name: 'ledger_pruning_target_bytes',
-    help: 'The store size pruning keeps the data folder under (--prune-size; 0: no size target)',
-    registers,
-    collect() {
-      this.set(pruneTargetBytes ?? 0);
-    },
-  });
+  const gauge = (name: string, help: string, read: (f: DiskFigures) => number): void => {
+    new Gauge({
+      name,
+      help,
+      registers,
+      async collect() {
+        this.set(read(await measure()));
+      },
+    });
+  };
+  gauge(
+    'ledger_database_size_bytes',
+    'Bytes on disk of the data folder (the store and genesis.json)',
+    (f) => f.databaseBytes,
+  );
+  gauge(
+    'ledger_disk_free_bytes',
+    'Bytes still free for the node on the file system of the data folder (0: unknown)',
+    (f) => f.diskFreeBytes,
+  );
+  gauge('ledger_disk_size_bytes', 'Bytes of the file system of the data folder (0: unknown)', (f) => f.diskSizeBytes);
+  gauge(
+    'ledger_pruning_target_bytes',
+    'The store size pruning keeps the data folder under (--prune-size; 0: no size target)',
+    () => pruneTargetBytes ?? 0,
+  );
 }

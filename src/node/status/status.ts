@@ -12,6 +12,7 @@
  */
 import type { ProtocolParametersChange } from '../../core/ledger/index.ts';
 import type { ProtocolParameters } from '../../core/model/index.ts';
+import { LEDGER_META } from '../../core/ledger/index.ts';
 import { META, type NodeStore } from '../../core/store/index.ts';
 import type { BaseTokenInfo } from '../genesis/genesis.ts';
 import type { MilestoneProcessor } from '../ledger/milestones.ts';
@@ -31,6 +32,7 @@ import {
   type HealthSettings,
   type PeerLiveness,
 } from './health.ts';
+import type { StorageFigures, StorageWatch } from './storage.ts';
 
 export { MAX_MILESTONE_AGE_MS, maxMilestoneAgeMs, type Health } from './health.ts';
 
@@ -71,6 +73,8 @@ export interface NodeInfo {
   features: string[];
   /** The node's peer identity: its Ed25519 public key and the node ID derived from it. */
   identity?: { publicKey: Uint8Array; nodeId: Uint8Array };
+  /** What runs out first: the data folder and its disk (storage.ts), and the pruning index's milestone timestamp. */
+  storage?: StorageFigures & { pruningIndexTimestamp?: number };
 }
 
 export interface NodeStatusDeps {
@@ -97,6 +101,8 @@ export interface NodeStatusDeps {
   now?: () => number;
   /** The node's peer identity (/info shows it). */
   identity?: { publicKey: Uint8Array; nodeId: Uint8Array };
+  /** The data folder's figures (/info's `storage`; absent for a store in memory). */
+  storage?: StorageWatch;
 }
 
 export class NodeStatus {
@@ -145,7 +151,21 @@ export class NodeStatus {
       metrics: this.deps.rates?.() ?? { blocksPerSecond: 0, referencedBlocksPerSecond: 0, referencedRate: 0 },
       features: this.deps.powEnabled ? ['pow'] : [],
       ...(this.deps.identity ? { identity: { ...this.deps.identity } } : {}),
+      ...(this.deps.storage ? { storage: await this.storageFigures(pruning) } : {}),
     };
+  }
+
+  /** The storage watch's figures and the timestamp of the milestone at the pruning index (hornet#523). */
+  private async storageFigures(pruning: number): Promise<NonNullable<NodeInfo['storage']>> {
+    const figures = await this.deps.storage!.figures();
+    // a pruned milestone's record is gone: the pruning state keeps its timestamp; before any pruning, the index is
+    // the genesis (or snapshot) milestone's
+    const state = await this.deps.store.getMeta(LEDGER_META.pruning);
+    const timestamp =
+      state !== undefined && state.index === pruning
+        ? state.milestone.timestamp
+        : (await this.milestoneRef(pruning)).timestamp;
+    return { ...figures, ...(timestamp !== undefined ? { pruningIndexTimestamp: timestamp } : {}) };
   }
 
   /** The node's health now (see the file comment). */

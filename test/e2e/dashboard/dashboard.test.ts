@@ -124,6 +124,18 @@ describe('e2e dashboard: /dashboard in headless Chromium', function () {
     expect(shown).to.be.within(before, after);
     expect(await textOf('#health')).to.equal('healthy');
     expect(await textOf('#sync')).to.equal('synced');
+    // what runs out first (issue 27): the store, the free disk, the pruning index with its milestone's date
+    expect(await textOf('#store-size')).to.match(/^\d+(\.\d)? (B|kB|MB|GB) store$|^\d+(\.\d)? (B|kB|MB|GB)$/);
+    expect(await textOf('#disk-free')).to.match(/^\d+(\.\d)? (kB|MB|GB|TB) free of \d+(\.\d)? (MB|GB|TB|PB)$/);
+    expect(await textOf('#disk-left')).to.equal('growth: measuring (10 min)');
+    const info = (await (await fetch(`${node!.rest}/api/core/v2/info`)).json()) as {
+      status: { pruningIndex: number };
+      storage: { pruningIndexTimestamp: number };
+    };
+    expect(await textOf('#pruning')).to.match(new RegExp(`^pruning index ${info.status.pruningIndex}, milestone of `));
+    expect(Number(await page.evaluate(`document.querySelector('#pruning').dataset.timestamp`))).to.equal(
+      info.storage.pruningIndexTimestamp,
+    );
     expect(problems).to.deep.equal([]);
   });
 

@@ -1,11 +1,11 @@
 /**
  * Pruning end to end: `ledger-node run --min-pow-score 0 --milestone-interval 1 --prune-milestones 20` (RocksDB) under
  * a write load of tagged-data blocks over REST. The pruning index follows the confirmed milestone at a distance of
- * 20-21 and `/info` reports it; a block of an early milestone answers 404 "pruned" naming it; the node is SIGKILLed
- * under load (it prunes after every milestone; a kill inside a run is finished on the next start, which the unit tests
- * of test/node/pruning/pruning.test.ts force) and restarted: pruning goes on and nothing acknowledged above the
- * pruning index is lost (every such block reads back with the bytes sent); after a clean stop `tool check` passes on
- * the pruned store. (The figures of a long run are benchmarks/pruning/run.ts's, in the README.)
+ * 20-21 and `/info` reports it with its milestone's date; a block of an early milestone answers 404 "pruned" naming
+ * it; the node is SIGKILLed under load (it prunes after every milestone; a kill inside a run is finished on the next
+ * start, which the unit tests of test/node/pruning/pruning.test.ts force) and restarted: pruning goes on and nothing
+ * acknowledged above the pruning index is lost (every such block reads back with the bytes sent); after a clean stop
+ * `tool check` passes on the pruned store. (The figures of a long run are benchmarks/pruning/run.ts's, in the README.)
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -91,6 +91,14 @@ describe('e2e: pruning under load, SIGKILL, tool check', function () {
       await until('three pruning runs', 90000, async () => (await status(target)).pruning >= 8);
       const s = await status(target);
       expect(s.confirmed - s.pruning).to.be.within(20, 23);
+      // /info's storage: the pruned milestone's date (its record is gone: the pruning state keeps it), about 20
+      // milestones of 1 s ago, and the data folder's size and free disk
+      const storage = ((await request(target, '/api/core/v2/info')).body as { storage: Record<string, unknown> })
+        .storage;
+      const age = Date.now() / 1000 - (storage.pruningIndexTimestamp as number);
+      expect(age).to.be.within(15, 60);
+      expect(Number(storage.databaseSizeBytes)).to.be.above(0);
+      expect(Number(storage.diskFreeBytes)).to.be.above(0);
       const r = await request(target, `/api/core/v2/blocks/${early[0]!.blockId}`);
       expect(r.status).to.equal(404);
       expect((r.body as { error: { message: string } }).error.message).to.match(
