@@ -105,7 +105,7 @@ describe('e2e v3: the IOTA 2.0 SDK reads every route of issue 24', function () {
     expect(await client.getOutputsIgnoreNotFound([missing, outputId])).to.have.length(1);
   });
 
-  it("getOutputRaw: iota.go's OutputResponse, the output then its ID proof, as iota-core's serializer reads it", async () => {
+  it("getOutputRaw: iota.go's OutputResponse, output then proof, as iota-core's serializer writes it", async () => {
     const { txId } = sent;
     for (const index of [0, 1]) {
       const outputId = sdk.Utils.computeOutputId(txId, index);

@@ -13,10 +13,10 @@
  * is accepted (a round in that slot, accepted by the next: minCommittableAge slots + 2 intervals after posting) and
  * the clock is in slot S + minCommittableAge + COMMIT_LAG_SLOTS (src/node/v3/commitments.ts), whichever comes later.
  * The next round names that commitment and is confirmed two rounds later, which finalizes S: finalized within that
- * commit time + 3 intervals, plus slack for a busy machine. INTERVAL_MS is one slot, half the node's default (iota-core's
- * `committeeBroadcastInterval`, 2 s), so confirmation takes two seconds at most and finality follows the clock; and a
- * transaction stays pending for at least one interval after it is attached, so the first poll reads `pending` even
- * when the machine is slow to answer.
+ * commit time + 3 intervals, plus slack for a busy machine. INTERVAL_MS is one slot, half the node's default
+ * (iota-core's `committeeBroadcastInterval`, 2 s), so confirmation takes two seconds at most and finality follows the
+ * clock; and a transaction stays pending for at least one interval after it is attached, so the first poll reads
+ * `pending` even when the machine is slow to answer.
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -23,7 +23,7 @@ describe('v3 double spends: the loser fails as in iota-core', function () {
   /** Spends genesis output `i` (WALLET's) to key(`to`), created in `slot`. */
   const spend = (i: number, to: number, slot: number, owner = WALLET) =>
     h.spend(genesisOutputId(h.g, i), owner, slot, key(to));
-  /** Posts `payload` in a block on the issuance's tips, issued now or just after its latest parent (as the SDK does). */
+  /** Posts `payload` in a block on the issuance's tips, issued now or after its latest parent (as the SDK does). */
   const post = async (payload: SignedTransactionPayloadV3): Promise<Uint8Array> => {
     const e = h.engine;
     const raw = await e.read(() => {
