@@ -206,7 +206,7 @@ export class V3Engine {
         { seat: checked.seat, slot: checked.slot, commitmentSlot: checked.commitmentSlot, transactionId: tx?.txKey },
         batch,
       );
-      if (tx !== undefined) this.ledger.addAttachment(tx.txKey, id, tx.isNew, batch);
+      if (tx !== undefined) this.ledger.addAttachment(tx.txKey, id, tx.admitted, batch);
       const outcome = this.dag.vote(state);
       if (outcome.confirmed.length > 0) {
         const confirmed = this.dag.confirm(outcome.confirmed);

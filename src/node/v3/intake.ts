@@ -1,7 +1,8 @@
 /**
  * Intake of a v3 block: reading a submission (binary or JSON) and the node-level checks a block must pass before it
  * is attached (known issuer and its signature, issuing time, slot commitment, the body's rules for validation and
- * basic blocks, known parents issued earlier, and the ledger checks of a transaction it carries). A refused block
+ * basic blocks, known parents issued earlier, and the ledger checks of a transaction it carries: a double spend's
+ * loser is attached with its transaction failed, as iota-core books it, ledger.ts `admit`). A refused block
  * changes nothing. A parent the node does not hold in a slot it pruned is refused with a message naming the pruning.
  *
  * Slot commitments (commitments.ts; docs/protocol.md §V7.12): the block's slot must not be committed yet; its
@@ -28,6 +29,7 @@ import {
 import { NodeError } from '../support/errors.ts';
 import type { V3Commitments } from './commitments.ts';
 import type { V3Dag } from './dag.ts';
+import type { LedgerFailure } from './failures.ts';
 import type { V3Ledger } from './ledger.ts';
 import { key, type V3Network } from './network.ts';
 import type { PruningRecordV3 } from './tables.ts';
@@ -68,8 +70,11 @@ export interface CheckedBlockV3 {
   seat: number;
   /** The slot of the commitment the block names. */
   commitmentSlot: number;
-  /** The transaction the block carries (map key), and whether the node sees it for the first time. */
-  transaction?: { txKey: string; isNew: boolean };
+  /**
+   * The transaction the block carries (map key), whether the node sees it for the first time and, for a double
+   * spend's loser, its failure (ledger.ts `admit`).
+   */
+  transaction?: { txKey: string; admitted: { isNew: boolean; failed?: LedgerFailure } };
 }
 
 /**
@@ -180,7 +185,7 @@ export function checkBlockV3(
         { field: 'body.payload.transaction.creationSlot' },
       );
     const txKey = key(transactionIdV3(tx));
-    checked.transaction = { txKey, isNew: ledger.admit(payload, txKey, commitmentSlot) };
+    checked.transaction = { txKey, admitted: ledger.admit(payload, txKey, commitmentSlot) };
   }
   return checked;
 }

@@ -2,7 +2,9 @@
  * The v3 ledger of the node (core/v3/ledger does the semantic checks): the outputs, the transactions with their
  * state and included block, and the Mana allotted to accounts. A transaction is admitted when a block first carries
  * it (checked against the confirmed ledger) and applied when the committee confirms an attachment of it. Kept in
- * memory (loaded at start); changes go into the caller's store batch.
+ * memory (loaded at start); changes go into the caller's store batch. A new transaction that passes every check but
+ * spends an output an applied transaction spent (a double spend's loser) is admitted as failed, 1 or 3 (failures.ts),
+ * as iota-core books it and fails it; any other fault refuses the block.
  *
  * Included block (docs/decisions.md §16: the earliest CONFIRMED attachment, lowest slot, first confirmed in a slot):
  * a transaction is applied when its first attachment is confirmed. All attachments confirmed by that same vote are
@@ -34,13 +36,17 @@ import {
   type OutputV3,
   type SignedTransactionPayloadV3,
 } from '../../core/v3/index.ts';
-import {
-  transactionFailureV3,
-  type ResolvedInputV3,
-  type TransactionFailureCodeV3,
-} from '../../core/v3/ledger/semantic.ts';
+import { transactionFailureV3, type ResolvedInputV3 } from '../../core/v3/ledger/semantic.ts';
 import { NodeError } from '../support/errors.ts';
 import type { BlockStateV3 } from './dag.ts';
+import {
+  conflictFailureV3,
+  isOrphanedV3,
+  ledgerFailureV3,
+  TX_FAILURE_V3,
+  type FailureMomentV3,
+  type LedgerFailure,
+} from './failures.ts';
 import { genesisOutputIdsV3, type GenesisV3 } from './genesis-v3.ts';
 import { key, type V3Network } from './network.ts';
 import { V3_TABLES, type OutputRecord, type TransactionRecord } from './tables.ts';
@@ -51,43 +57,12 @@ interface OutputState {
   spentBy?: string;
 }
 
+export { isOrphanedV3, TX_FAILURE_V3 } from './failures.ts';
+
 function outputRecord(o: OutputState): OutputRecord {
   const r: OutputRecord = { output: toHex0x(encodeOutputV3(o.output)), creationSlot: o.creationSlot };
   if (o.spentBy !== undefined) r.spentBy = o.spentBy;
   return r;
-}
-
-/** iota.go `TransactionFailureReason` numbers (api/core.go) of the ledger's failures. */
-export const TX_FAILURE_V3 = Object.freeze({
-  conflictRejected: 1,
-  orphaned: 2,
-  inputCreationAfterTxCreation: 4,
-  unlockSignatureInvalid: 5,
-  commitmentInputReferenceInvalid: 9,
-  inputOutputBaseTokenMismatch: 14,
-  inputOutputManaMismatch: 16,
-  semanticValidationFailed: 255,
-} as const);
-
-const FAILURE_CODES: Record<TransactionFailureCodeV3, number> = {
-  UNSUPPORTED: TX_FAILURE_V3.semanticValidationFailed,
-  COMMITMENT_INPUT: TX_FAILURE_V3.commitmentInputReferenceInvalid,
-  INPUT_CREATION_SLOT: TX_FAILURE_V3.inputCreationAfterTxCreation,
-  UNLOCK_INVALID: TX_FAILURE_V3.unlockSignatureInvalid,
-  BASE_TOKEN_MISMATCH: TX_FAILURE_V3.inputOutputBaseTokenMismatch,
-  MANA_INSUFFICIENT: TX_FAILURE_V3.inputOutputManaMismatch,
-  UNKNOWN_ACCOUNT: TX_FAILURE_V3.semanticValidationFailed,
-};
-
-/** Why a transaction cannot be applied: iota.go's reason number and the node's message. */
-interface LedgerFailure {
-  code: number;
-  message: string;
-}
-
-/** Whether a transaction record is one failed as orphaned (reason 2), which a later block may carry again. */
-export function isOrphanedV3(r: TransactionRecord | undefined): boolean {
-  return r?.state === 'failed' && r.failureCode === TX_FAILURE_V3.orphaned;
 }
 
 /** A confirmed block as the ledger sees it: which transaction it carries, where and when it arrived. */
@@ -139,9 +114,15 @@ export class V3Ledger {
 
   /**
    * Checks a transaction a submitted block carries: refused when it failed before (but for orphaned: judged anew), or
-   * (when new) when it does not pass the ledger checks against the confirmed ledger. Returns whether it is new.
+   * (when new) when it does not pass the ledger checks against the confirmed ledger. A new transaction whose only fault
+   * is an input an applied transaction spent is admitted as failed, as iota-core books the loser of a double spend
+   * (see the file comment). Returns whether it is new, and that failure.
    */
-  admit(payload: SignedTransactionPayloadV3, txKey: string, blockCommitmentSlot: number): boolean {
+  admit(
+    payload: SignedTransactionPayloadV3,
+    txKey: string,
+    blockCommitmentSlot: number,
+  ): { isNew: boolean; failed?: LedgerFailure } {
     let known = this.transactions.get(txKey);
     if (isOrphanedV3(known)) known = undefined; // attached again: judged anew
     if (known?.state === 'failed')
@@ -149,18 +130,26 @@ export class V3Ledger {
         'INVALID_REQUEST',
         `invalid transaction ${txKey}: it failed before: ${known.failureReason ?? ''}`,
       );
-    if (known !== undefined) return false;
-    const failure = this.failure(payload, txKey, blockCommitmentSlot);
-    if (failure !== undefined)
+    if (known !== undefined) return { isNew: false };
+    const failure = this.failure(payload, txKey, blockCommitmentSlot, 'intake');
+    if (failure !== undefined && !failure.conflict)
       throw new NodeError('INVALID_REQUEST', `invalid transaction ${txKey}: ${failure.message}`);
-    return true;
+    return failure === undefined ? { isNew: true } : { isNew: true, failed: failure };
   }
 
-  /** Records an attachment of an admitted transaction (a new one as pending). */
-  addAttachment(txKey: string, blockId: Uint8Array, isNew: boolean, batch: StoreBatch): void {
+  /** Records an attachment of an admitted transaction (a new one as pending, or as failed when `admit` said so). */
+  addAttachment(
+    txKey: string,
+    blockId: Uint8Array,
+    admitted: { isNew: boolean; failed?: LedgerFailure },
+    batch: StoreBatch,
+  ): void {
     batch.addTransactionBlock(fromHex0x(txKey), blockId);
-    if (isNew) {
-      const rec: TransactionRecord = { state: 'pending' };
+    if (admitted.isNew) {
+      const f = admitted.failed;
+      const rec: TransactionRecord = f
+        ? { state: 'failed', failureCode: f.code, failureReason: f.message }
+        : { state: 'pending' };
       this.transactions.set(txKey, rec);
       batch.put(V3_TABLES.transactions, fromHex0x(txKey), rec);
     }
@@ -196,13 +185,17 @@ export class V3Ledger {
     }
   }
 
-  /** Why the transaction cannot be applied to the ledger as it is, or undefined when it can. */
+  /**
+   * Why the transaction cannot be applied to the ledger as it is, or undefined when it can. The ledger checks run on
+   * the inputs even when one is spent, so a spent input is the answer only when nothing else fails (`conflict`).
+   */
   private failure(
     payload: SignedTransactionPayloadV3,
     txKey: string,
     blockCommitmentSlot: number,
+    when: FailureMomentV3,
   ): LedgerFailure | undefined {
-    const inputs = this.resolveInputs(payload, txKey);
+    const inputs = this.resolveInputs(payload);
     if (!Array.isArray(inputs)) return inputs;
     const ctx = {
       params: this.network.params,
@@ -210,15 +203,21 @@ export class V3Ledger {
       isKnownAccount: (id: Uint8Array) => this.network.account(id) !== undefined,
     };
     const failure = transactionFailureV3(payload, inputs, ctx);
-    return failure && { code: FAILURE_CODES[failure.code], message: `${failure.code}: ${failure.reason}` };
+    if (failure) return ledgerFailureV3(failure);
+    const i = inputs.findIndex((o) => o.spentBy !== undefined && o.spentBy !== txKey);
+    if (i < 0) return undefined;
+    const spender = inputs[i]!.spentBy!;
+    const r = this.transactions.get(spender);
+    // a spender without a record went with pruning, which only prunes committed slots
+    const committed = r === undefined || r.committedSlot !== undefined;
+    return conflictFailureV3(payload, i, { txKey: spender, committed, slot: r?.committedSlot }, when);
   }
 
-  /**
-   * The consumed outputs, or why they cannot be consumed: unknown (reason 255), or spent by another transaction (the
-   * loser of a double spend: 1, conflict rejected).
-   */
-  private resolveInputs(payload: SignedTransactionPayloadV3, txKey: string): ResolvedInputV3[] | LedgerFailure {
-    const out: ResolvedInputV3[] = [];
+  /** The consumed outputs with their spender, or why they cannot be consumed: unknown (reason 255). */
+  private resolveInputs(
+    payload: SignedTransactionPayloadV3,
+  ): (ResolvedInputV3 & { spentBy?: string })[] | LedgerFailure {
+    const out: (ResolvedInputV3 & { spentBy?: string })[] = [];
     for (const [i, input] of payload.transaction.inputs.entries()) {
       const oid = key(outputIdV3(input.transactionId, input.transactionOutputIndex));
       const o = this.outputs.get(oid);
@@ -227,12 +226,7 @@ export class V3Ledger {
           code: TX_FAILURE_V3.semanticValidationFailed,
           message: `input ${i} (${oid}) is not an output of the confirmed ledger`,
         };
-      if (o.spentBy !== undefined && o.spentBy !== txKey)
-        return {
-          code: TX_FAILURE_V3.conflictRejected,
-          message: `input ${i} (${oid}) is already spent by transaction ${o.spentBy} (double spend)`,
-        };
-      out.push({ output: o.output, creationSlot: o.creationSlot });
+      out.push({ output: o.output, creationSlot: o.creationSlot, ...(o.spentBy ? { spentBy: o.spentBy } : {}) });
     }
     return out;
   }
@@ -256,7 +250,7 @@ export class V3Ledger {
       if (raw === undefined) throw new NodeError('INTERNAL', `v3 block ${key(block.id)} is not stored`);
       const decoded = decodeBlockV3(raw, this.network.params);
       const payload = (decoded.body as { payload: SignedTransactionPayloadV3 }).payload;
-      const failure = this.failure(payload, txKey, slotOfId(decoded.header.slotCommitmentId));
+      const failure = this.failure(payload, txKey, slotOfId(decoded.header.slotCommitmentId), 'confirmation');
       let next: TransactionRecord;
       if (failure !== undefined) {
         next = { state: 'failed', failureCode: failure.code, failureReason: failure.message };

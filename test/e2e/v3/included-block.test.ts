@@ -2,7 +2,7 @@
  * End to end over REST on a node started from a genesis file with a v3 section, with its built-in validator
  * (one seat, fast rounds): a signed v3 transaction posted in two blocks of different slots is confirmed, and
  * `/api/core/v3/transactions/{id}/included-block` answers the earlier one in the v3 JSON shape and in binary; an
- * invalid signature is refused with 400 and a double spend never becomes included.
+ * invalid signature is refused with 400 and a double spend's loser is attached but fails and never becomes included.
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -190,29 +190,30 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
     const ra = await post(userBlock(params, iss, t, a), V2);
     expect(ra.status).to.equal(201);
     const idA = (await ra.json().then(asJson)).blockId as string;
-    // the conflicting one either fails at confirmation (posted while A is pending) or is refused (A already confirmed)
+    // the conflicting one fails at confirmation (posted while A is pending) or at once (A already applied)
     const rb = await post(userBlock(params, iss, t + 1n, b), V2);
-    expect([201, 400]).to.include(rb.status);
+    expect(rb.status).to.equal(201);
     await confirmed(idA);
-    if (rb.status === 201) {
-      const idB = (await rb.json().then(asJson)).blockId as string;
-      await confirmed(idB);
-      expect((await blockState(idB)).transactionMetadata.transactionState).to.equal('failed');
-    } else {
-      expect((await rb.json().then(asJson)).error.message).to.match(/double spend/);
-    }
+    const idB = (await rb.json().then(asJson)).blockId as string;
+    await confirmed(idB);
+    const lostMd = (await blockState(idB)).transactionMetadata;
+    expect(lostMd).to.include({ transactionState: 'failed', transactionFailureReason: 1 });
+    expect(lostMd.transactionFailureDetails).to.match(/double spend/);
     expect((await get(`/api/core/v3/transactions/${toHex0x(txIdOf(a))}/included-block`)).status).to.equal(200);
     const lost = await get(`/api/core/v3/transactions/${toHex0x(txIdOf(b))}/included-block`);
     expect(lost.status).to.equal(404);
     expect((await lost.json().then(asJson)).error.message).to.match(/^could not find data: transaction not included/);
-    // and after confirmation a third spend is refused at once
+    // and after confirmation a third spend is attached with its transaction failed at once (A is not committed: 1)
     const c = signedTx(
       { creationSlot: slot, inputs: [inputOf(genesisOutputId(g, 2))], outputs: [basic(1_000_000_000n, key(73))] },
       WALLET,
       params,
     );
     const rc = await post(userBlock(params, iss, t + 2n, c), V2);
-    expect(rc.status).to.equal(400);
+    expect(rc.status).to.equal(201);
+    const failed = await get(`/api/core/v3/transactions/${toHex0x(txIdOf(c))}/metadata`);
+    expect(await failed.json().then(asJson)).to.include({ transactionState: 'failed', transactionFailureReason: 1 });
+    expect((await get(`/api/core/v3/transactions/${toHex0x(txIdOf(c))}/included-block`)).status).to.equal(404);
   });
 
   it('bad requests: 36-byte IDs only, malformed or invalid blocks 400, unknown 404, other types 415', async () => {

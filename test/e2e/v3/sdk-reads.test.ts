@@ -2,7 +2,9 @@
  * End to end with the IOTA 2.0 SDK (`@iota/sdk-wasm` 2.0.0-beta.1, as test/e2e/v3/sdk.test.ts loads it) against
  * `ledger-node run` as a process: every SDK read method of issue 24 the node serves parses the node's answer, and
  * every ID in it equals the SDK's own computation (`Utils.blockId`, `Utils.transactionId`, `Utils.computeOutputId`,
- * `Utils.computeSlotCommitmentId`). One SDK transaction is sent and confirmed first; the reads follow.
+ * `Utils.computeSlotCommitmentId`). One SDK transaction is sent and confirmed first; the reads follow. The SDK hands
+ * `getOutputRaw`'s bytes back undecoded, so the test decodes them as iota-core's serializer (serix) lays out iota.go's
+ * `OutputResponse` and checks the proof as iota.go's node client does.
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +12,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client, ProtocolParameters, SignedTransactionPayload } from '@iota/sdk-wasm-v2/node';
 import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
-import { slotOfId, type ProtocolParametersV3 } from '../../../src/core/v3/index.ts';
+import { ByteReader } from '../../../src/core/codec/reader.ts';
+import { readKind } from '../../../src/core/v3/codec/binary.ts';
+import { kinds } from '../../../src/core/v3/codec/layouts.ts';
+import {
+  outputIdFromProofV3,
+  outputIdProofToJsonV3,
+  outputToJsonV3,
+  slotOfId,
+  verifyOutputIdProofV3,
+  type OutputIdProofV3,
+  type OutputV3,
+  type ProtocolParametersV3,
+} from '../../../src/core/v3/index.ts';
 import { devProtocolParametersV3, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
 import { genesisOutputId, key, testGenesisV3, type Key } from '../../../harness/fixtures/v3.ts';
 import { spawnNode, type SpawnedNode } from '../../../harness/process.ts';
@@ -70,14 +84,12 @@ describe('e2e v3: the IOTA 2.0 SDK reads every route of issue 24', function () {
     expect(included).to.deep.include({ blockId, blockState: 'confirmed' });
   });
 
-  it('getOutput, getOutputRaw, getOutputMetadata, getOutputWithMetadata, getOutputs, IDs agree', async () => {
+  it('getOutput, getOutputMetadata, getOutputWithMetadata, getOutputs, IDs agree', async () => {
     const { blockId, txId, payload } = sent;
     const outputId = sdk.Utils.computeOutputId(txId, 0);
     const o = await client.getOutput(outputId);
     expect(plain(o.output)).to.deep.equal(plain(payload.transaction.outputs[0]));
     expect(o.outputIdProof).to.include({ slot: payload.transaction.creationSlot, outputIndex: 0 });
-    const raw = Uint8Array.from(await client.getOutputRaw(outputId));
-    expect(raw.length).to.be.above(0);
     const md = await client.getOutputMetadata(outputId);
     expect(md).to.deep.include({ outputId, blockId });
     expect(md.included).to.include({ transactionId: txId, slot: slotOfId(fromHex0x(blockId)) });
@@ -91,6 +103,29 @@ describe('e2e v3: the IOTA 2.0 SDK reads every route of issue 24', function () {
     expect(spent.spent).to.include({ transactionId: txId });
     const missing = sdk.Utils.computeOutputId(txId, 5);
     expect(await client.getOutputsIgnoreNotFound([missing, outputId])).to.have.length(1);
+  });
+
+  it("getOutputRaw: iota.go's OutputResponse, output then proof, as iota-core's serializer writes it", async () => {
+    const { txId } = sent;
+    for (const index of [0, 1]) {
+      const outputId = sdk.Utils.computeOutputId(txId, index);
+      const raw = Uint8Array.from(await client.getOutputRaw(outputId));
+      // serix over OutputResponse{Output TxEssenceOutput; OutputIDProof *OutputIDProof}: no length prefixes; the
+      // output's type byte picks its layout, which ends where the proof starts; nothing may follow the proof
+      const r = new ByteReader(raw, 'OutputResponse');
+      const output = readKind(r, kinds.output, 'output') as OutputV3;
+      const outputEnd = r.offset;
+      const proof = readKind(r, kinds.outputIdProof, 'outputIdProof') as OutputIdProofV3;
+      r.end();
+      // the JSON answer says the same, and the output's bytes are the SDK's own serialization of it
+      const json = await client.getOutput(outputId);
+      expect(toHex0x(raw.subarray(0, outputEnd))).to.equal(sdk.Utils.outputHexBytes(json.output));
+      expect(outputToJsonV3(output)).to.deep.equal(plain(json.output));
+      expect(outputIdProofToJsonV3(proof)).to.deep.equal(plain(json.outputIdProof));
+      // as iota.go's nodeclient OutputByID: the proof must derive the requested output ID from this output
+      expect(verifyOutputIdProofV3(proof, fromHex0x(outputId), output)).to.equal(true);
+      expect(toHex0x(outputIdFromProofV3(proof))).to.equal(outputId);
+    }
   });
 
   it('getCommitment, getCommitmentRaw, getCommitmentBySlot[Raw]: IDs as Utils.computeSlotCommitmentId', async () => {

@@ -30,10 +30,10 @@ export interface SentBySdk {
 
 /**
  * Spends genesis output `input` of `g` (owned by WALLET) to `to` (700 000 000) and WALLET (the rest): the transaction
- * from the SDK's types, signed by WALLET's secret manager; the block from `buildBasicBlock`, signed by USER's;
- * posted as JSON.
+ * from the SDK's types, signed by WALLET's secret manager; the block from `buildBasicBlock`, signed by USER's; not
+ * posted (`blockId` is the SDK's `Utils.blockId`).
  */
-export async function sendBySdk(
+export async function buildBySdk(
   client: Client,
   params: ProtocolParametersV3,
   g: GenesisV3,
@@ -58,6 +58,18 @@ export async function sendBySdk(
   const unsigned = await client.buildBasicBlock(toHex0x(USER.accountId), payload);
   const issuer = sdk.SecretManager.create({ privateKey: toHex0x(USER.seed) });
   const block = await issuer.signBlock(unsigned, {});
-  const blockId = await client.postBlock(block);
+  const blockId = sdk.Utils.blockId(block, await client.getProtocolParameters());
   return { block, blockId, txId: sdk.Utils.transactionId(payload), payload };
+}
+
+/** `buildBySdk`, then posted as JSON (`postBlock`; its answer is the block ID). */
+export async function sendBySdk(
+  client: Client,
+  params: ProtocolParametersV3,
+  g: GenesisV3,
+  input: number,
+  to: Key,
+): Promise<SentBySdk> {
+  const built = await buildBySdk(client, params, g, input, to);
+  return { ...built, blockId: await client.postBlock(built.block) };
 }

@@ -84,7 +84,7 @@ export async function leftovers(store: NodeStore, slot: number, genesisBlockId: 
 
 /** An engine over a memory store with a clock the test sets, reopened over the same store as after a restart. */
 export class EngineHarness {
-  readonly g: GenesisV3 = testGenesisV3();
+  constructor(readonly g: GenesisV3 = testGenesisV3()) {}
   readonly kv = new MemoryKeyValueStore();
   store!: NodeStore;
   engine!: V3Engine;
