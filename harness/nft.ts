@@ -123,6 +123,13 @@ export class NftFaults {
     await this.exec(['flush chain inet', this.table, 'post']);
   }
 
+  /** Packets the rules in place dropped so far (each rule counts; heal() resets them with the rules). */
+  async dropped(): Promise<number> {
+    let n = 0;
+    for (const m of (await this.list()).matchAll(/counter packets (\d+) bytes \d+ drop/g)) n += Number(m[1]);
+    return n;
+  }
+
   /** The rules in place, as `nft` lists them (for a test's log). */
   async list(): Promise<string> {
     return (await run(this.nft, ['list', 'table', 'inet', this.table])).stdout;
@@ -146,6 +153,14 @@ export class NftFaults {
     }
   }
 
+  /** The fault tables of other live processes (their rules may cut the same addresses). */
+  async othersLive(): Promise<string[]> {
+    const { stdout } = await run(this.nft, ['list', 'tables']);
+    return [...stdout.matchAll(new RegExp(`table inet (${PREFIX}(\\d+))`, 'g'))]
+      .filter((m) => m[1] !== this.table && alive(Number(m[2])))
+      .map((m) => m[1]!);
+  }
+
   private async removeStale(): Promise<void> {
     const { stdout } = await run(this.nft, ['list', 'tables']);
     for (const m of stdout.matchAll(new RegExp(`table inet (${PREFIX}(\\d+))`, 'g'))) {
@@ -153,9 +168,11 @@ export class NftFaults {
     }
   }
 
+  /** Adds a rule ending in `drop` to both filter chains, counting what it drops. */
   private async rule(text: string): Promise<void> {
-    await this.exec(['add rule inet', this.table, 'out', text]);
-    await this.exec(['add rule inet', this.table, 'post', `ct status snat ct direction original ${text}`]);
+    const counted = text.replace(/ drop$/, ' counter drop');
+    await this.exec(['add rule inet', this.table, 'out', counted]);
+    await this.exec(['add rule inet', this.table, 'post', `ct status snat ct direction original ${counted}`]);
   }
 
   private async exec(args: string[]): Promise<void> {

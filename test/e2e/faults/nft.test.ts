@@ -75,11 +75,13 @@ describe('harness/nft: partitions between loopback addresses', function () {
     expect(await echoes(open, 'before\n', 2000)).to.equal(true);
 
     await faults.partition([[A], [B]]);
-    expect(await faults.list()).to.contain(`ip saddr ${A} ip daddr ${B} drop`);
+    expect(await faults.list()).to.contain(`ip saddr ${A} ip daddr ${B} counter packets`);
     expect(await reaches(port, 1000)).to.equal(false);
     expect(await echoes(open, 'during\n', 1000)).to.equal(false);
+    expect(await faults.dropped()).to.be.above(0);
 
     await faults.heal();
+    expect(await faults.dropped()).to.equal(0);
     expect(await reaches(port, 2000)).to.equal(true);
     // TCP retransmits what the cut dropped: the line sent during the cut arrives, then a new one
     expect(await echoes(open, 'after\n', 5000)).to.equal(true);
