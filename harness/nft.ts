@@ -153,12 +153,19 @@ export class NftFaults {
     }
   }
 
-  /** The fault tables of other live processes (their rules may cut the same addresses). */
-  async othersLive(): Promise<string[]> {
+  /** The fault tables of other live processes whose rules name one of `addresses` (they may cut them too). */
+  async othersTouching(addresses: readonly string[]): Promise<string[]> {
     const { stdout } = await run(this.nft, ['list', 'tables']);
-    return [...stdout.matchAll(new RegExp(`table inet (${PREFIX}(\\d+))`, 'g'))]
-      .filter((m) => m[1] !== this.table && alive(Number(m[2])))
-      .map((m) => m[1]!);
+    const out: string[] = [];
+    for (const m of stdout.matchAll(new RegExp(`table inet (${PREFIX}(\\d+))`, 'g'))) {
+      if (m[1] === this.table || !alive(Number(m[2]))) continue;
+      const rules = await run(this.nft, ['list', 'table', 'inet', m[1]!]).then(
+        (r) => r.stdout,
+        () => '', // gone meanwhile
+      );
+      if (addresses.some((a) => new RegExp(`\\b${a.replace(/\./g, '\\.')}(?![\\d.])`).test(rules))) out.push(m[1]!);
+    }
+    return out;
   }
 
   private async removeStale(): Promise<void> {
