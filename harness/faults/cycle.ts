@@ -35,7 +35,7 @@ export interface CycleRecord {
   healedAt: number;
   /** Packets the fault's nft rules dropped (0 for the faults without rules). */
   dropped: number;
-  /** Other processes' fault tables seen during the cycle (their rules may have cut these nodes too). */
+  /** Other processes' fault tables naming these nodes' addresses during the cycle (they may have cut them too). */
   foreign: string[];
   catchUp: CatchUp;
   crashed: string[];
@@ -62,17 +62,21 @@ export async function runCycle(ctx: CycleContext, cycle: number, kind: FaultKind
   const fault = planFault(kind, cluster, ctx.nft, ctx.random, ctx.timing);
   const applied = Date.now();
   await fault.apply();
-  const foreign = new Set(await ctx.nft.othersLive());
+  const addresses = cluster.nodes.map((n) => n.address);
+  const foreign = new Set(await ctx.nft.othersTouching(addresses));
   const probe = kind === 'gateway-node-kill' ? new GatewayProbe(cluster.gateway!.base) : undefined;
   const double = fault.spenders ? ctx.workload.doubleSpend(kind, ...fault.spenders) : Promise.resolve(undefined);
   await pause(Math.max(0, applied + fault.holdMs - Date.now()));
   const answers = await probe?.stop();
   const dropped = await ctx.nft.dropped();
-  for (const t of await ctx.nft.othersLive()) foreign.add(t);
+  for (const t of await ctx.nft.othersTouching(addresses)) foreign.add(t);
   const healedAt = Date.now();
-  await fault.heal();
-  const recoveryMs = await probe?.recovery(healedAt, ctx.catchUpTimeoutMs);
-  const up = await catchUp(cluster, healedAt, ctx.catchUpTimeoutMs);
+  // measured while the heal runs: a node the heal does not wait for (a restart does) counts from the same moment
+  const [, up, recoveryMs] = await Promise.all([
+    fault.heal(),
+    catchUp(cluster, healedAt, ctx.catchUpTimeoutMs),
+    probe?.recovery(healedAt, ctx.catchUpTimeoutMs),
+  ]);
   const d = await double;
   const crashed = cluster.crashed();
   const views = await Promise.all(cluster.nodes.map((n) => milestones(n.base)));

@@ -50,7 +50,7 @@ export class Wallet {
     };
   }
 
-  /** Spends `coin` into one output per entry (amount to the address of its seed); what is left goes back to the coin's seed. */
+  /** Spends `coin` into one output per entry (its amount to its seed's address), the rest back to the coin's seed. */
   transfer(coin: Coin, to: { seed: Ed25519Seed; amount: bigint }[]): Transfer {
     const total = BigInt(coin.output.amount);
     const sent = to.reduce((s, t) => s + t.amount, 0n);
