@@ -70,13 +70,21 @@ function kindsDropped(r: FaultSuiteResult): string {
 export function reportLines(r: FaultSuiteResult, f: Figures = figures(r)): string[] {
   const j = r.journal;
   const kindOf = new Map(r.cycles.map((c) => [c.cycle, c.kind]));
-  const orphans = new Map<string, number>();
+  // orphans by the fault under way when they were acknowledged, and by cycle within it
+  const orphans = new Map<string, Map<number, number>>();
   for (const a of [...r.acks.orphanedEverywhere, ...r.acks.orphanedLocal]) {
     const k = kindOf.get(a.cycle) ?? 'before the faults';
-    orphans.set(k, (orphans.get(k) ?? 0) + 1);
+    const cycles = orphans.get(k) ?? new Map<number, number>();
+    orphans.set(k, cycles.set(a.cycle, (cycles.get(a.cycle) ?? 0) + 1));
   }
   const kinds = (xs: readonly string[]): string => [...new Set(xs)].join(', ');
-  const byFault = [...orphans].map(([k, n]) => `${k} ${n}`).join(', ') || '-';
+  const byFault =
+    [...orphans]
+      .map(([k, cs]) => {
+        const total = [...cs.values()].reduce((x, y) => x + y, 0);
+        return `${k} ${total} (${[...cs].map(([c, n]) => `cycle ${c}: ${n}`).join(', ')})`;
+      })
+      .join(', ') || '-';
   const d = r.doubles;
   const lines = [
     `seed ${r.seed}, ${f.cycles} cycles, ${(r.durationMs / 1000).toFixed(1)} s, final milestone ${r.finalIndex}`,
