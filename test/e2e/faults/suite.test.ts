@@ -22,10 +22,10 @@ const MAX_CATCH_UP_MS = 10000;
  * it and keeps acknowledging; when its blocks reach the coordinator more than 8 milestones after their youngest cone
  * root (a 3 s cut at 0.5 s milestones plus TCP's retransmission delay after the heal is just that), they are lazy and
  * never selected. A peer link dropped in a fault (a gRPC keepalive ping, every 10 s, unanswered for 5 s) or a killed
- * peer is redialed without offering what the peer missed. Seen on this tree: 0 in 4 of 5 bounded runs, 30 of 766
- * (3.9%) in one; 91 of 5598 (1.6%) in 50 cycles, 87 of them from two coordinator isolations (a whole cut-off side's
- * blocks, about 6% of one bounded run). Once nodes refuse submissions while cut off (503) and peer links offer what a
- * peer missed after a heal, this should be 0.
+ * peer is redialed without offering what the peer missed. Seen on this tree: 0 in 5 of 7 bounded runs, 1 and 30 of
+ * 766 (3.9%) in the others; in 50 cycles 91 of 5598 (87 while the coordinator was isolated) and 48 of 5729 (at most
+ * 17 in one cycle); a whole cut-off side's blocks are about 6% of one bounded run. Once nodes refuse submissions
+ * while cut off (503) and peer links offer what a peer missed after a heal, this should be 0.
  */
 const MAX_ORPHANED_SHARE = 0.1;
 
