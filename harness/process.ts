@@ -31,6 +31,8 @@ export interface SpawnOptions {
   timeoutMs?: number;
   /** What the errors call the process (default: the command line). */
   name?: string;
+  /** The group the process runs as (needs root; harness/nft.ts `bindSource` tells processes apart by it). */
+  gid?: number;
 }
 
 /**
@@ -42,10 +44,11 @@ export async function spawnReady(
   patterns: RegExp[],
   options: SpawnOptions = {},
 ): Promise<{ proc: Spawned; captures: string[] }> {
-  const { env, timeoutMs = 30000, name = command.join(' ') } = options;
+  const { env, timeoutMs = 30000, name = command.join(' '), gid } = options;
   const child = spawn(command[0]!, command.slice(1), {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
+    ...(gid === undefined ? {} : { gid }),
   });
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -1,9 +1,10 @@
 /**
  * harness/nft.ts against the kernel: a partition cuts TCP between two loopback addresses (also a connection opened
- * before the cut) and heal() mends it; close() leaves no table behind. Skipped without nft (fails with CI=true).
+ * before the cut) and heal() mends it; a process of a bound group dials from its address, and a partition cuts its
+ * connection both ways; close() leaves no table behind. Skipped without nft (fails with CI=true).
  */
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { findNft, NftFaults } from '../../../harness/nft.ts';
 
@@ -74,11 +75,13 @@ describe('harness/nft: partitions between loopback addresses', function () {
     expect(await echoes(open, 'before\n', 2000)).to.equal(true);
 
     await faults.partition([[A], [B]]);
-    expect(await faults.list()).to.contain(`ip saddr ${A} ip daddr ${B} drop`);
+    expect(await faults.list()).to.contain(`ip saddr ${A} ip daddr ${B} counter packets`);
     expect(await reaches(port, 1000)).to.equal(false);
     expect(await echoes(open, 'during\n', 1000)).to.equal(false);
+    expect(await faults.dropped()).to.be.above(0);
 
     await faults.heal();
+    expect(await faults.dropped()).to.equal(0);
     expect(await reaches(port, 2000)).to.equal(true);
     // TCP retransmits what the cut dropped: the line sent during the cut arrives, then a new one
     expect(await echoes(open, 'after\n', 5000)).to.equal(true);
@@ -90,6 +93,55 @@ describe('harness/nft: partitions between loopback addresses', function () {
     await faults.close();
     await faults.close();
     expect(execFileSync(nft!, ['list', 'tables']).toString()).not.to.contain(table);
+  });
+
+  it('a process of a bound group dials from its address; a partition cuts that connection both ways', async () => {
+    const GID = 70402;
+    faults = await NftFaults.open(nft);
+    await faults.bindSource(GID, A);
+    const other = createServer();
+    await new Promise<void>((r) => other.listen(0, B, r));
+    const accepted = new Promise<Socket>((r) => other.once('connection', r));
+    const otherPort = (other.address() as { port: number }).port;
+    // the child prints what it receives and sends a tick every 50 ms: each direction is seen apart
+    const script =
+      `const c = require('node:net').connect(${otherPort}, '${B}'); c.on('error', () => {});` +
+      `c.on('data', (d) => process.stdout.write(d)); setInterval(() => c.write('tick'), 50);`;
+    const child = spawn(process.execPath, ['-e', script], { gid: GID, stdio: ['ignore', 'pipe', 'ignore'] });
+    let printed = '';
+    child.stdout.on('data', (d: Buffer) => {
+      printed += d.toString();
+    });
+    let ticks = 0;
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    /** [ticks the server received, whether `line` reached the child] over `ms` after writing it. */
+    const exchange = async (socket: Socket, line: string, ms: number): Promise<[number, boolean]> => {
+      const before = ticks;
+      socket.write(line);
+      await pause(ms);
+      return [ticks - before, printed.includes(line)];
+    };
+    try {
+      const socket = await accepted;
+      socket.on('data', (d: Buffer) => {
+        ticks += d.toString().split('tick').length - 1;
+      });
+      expect(socket.remoteAddress).to.equal(A);
+      const [t1, r1] = await exchange(socket, 'before', 500);
+      expect([t1 > 0, r1]).to.deep.equal([true, true]);
+      await faults.partition([[A], [B]]);
+      await pause(200); // what was already on its way
+      const [t2, r2] = await exchange(socket, 'during', 1000);
+      expect([t2, r2]).to.deep.equal([0, false]);
+      await faults.heal();
+      const [t3, r3] = await exchange(socket, 'after', 5000);
+      expect([t3 > 0, r3, printed.includes('during')]).to.deep.equal([true, true, true]);
+      socket.destroy();
+    } finally {
+      child.kill('SIGKILL');
+      other.close();
+      await faults.close();
+    }
   });
 
   it('refuses addresses outside loopback', async () => {
