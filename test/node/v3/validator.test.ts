@@ -5,11 +5,13 @@
  *   iota-sdk 2.0's block builder (it refuses tips issued 5 minutes or more from its clock: `timeNotSynced`) keeps
  *   working. Without rounds (what the validator did before on an idle network) the one tip is the genesis block.
  * - Bounded cost: one block per seat per round, about 615 bytes each in the store; memory stays within the
- *   engine's limits, and v3 pruning removes the idle rounds' blocks like any confirmed block.
+ *   engine's limits, and v3 pruning removes the idle rounds' blocks like any confirmed block. Its blocks' signatures
+ *   are sound though the intake does not check them again.
  * - User blocks: still confirmed by two rounds; rounds never pile up; stop() ends them.
  */
 import { expect } from 'chai';
 import { MemoryKeyValueStore, NodeStore } from '../../../src/core/store/index.ts';
+import { decodeBlockV3, encodeBlockV3, verifyBlockSignatureV3 } from '../../../src/core/v3/index.ts';
 import { DEFAULT_VALIDATION_INTERVAL_MS } from '../../../src/node/settings.ts';
 import { V3Engine } from '../../../src/node/v3/engine.ts';
 import { V3_TABLES } from '../../../src/node/v3/tables.ts';
@@ -183,6 +185,28 @@ describe('v3 built-in validator: a steady cadence, also on an idle network', fun
       await n.pass(1);
       expect(await state()).to.equal('confirmed');
       expect(n.engine.hasUnconfirmedBlocks).to.equal(false);
+    } finally {
+      await n.close();
+    }
+  });
+
+  it("its blocks' signatures are sound though not checked again at intake; a forged one is refused", async () => {
+    const n = await new Idle().open(2, 1000);
+    try {
+      await n.pass(3);
+      const seats = n.engine.seats.map((s) => s.blockIssuerKeys[0]!);
+      let raw: Uint8Array | undefined;
+      for await (const [id] of n.store.entries(V3_TABLES.blockState)) {
+        raw = (await n.store.getBlock(id))!;
+        expect(verifyBlockSignatureV3(raw, seats)).to.equal(true);
+      }
+      // a validation block whose signature is not its seat's is refused (only the blocks built here skip the check)
+      const forged = decodeBlockV3(raw!, n.engine.params);
+      forged.header.issuingTime = BigInt(n.nowMs) * MS + 1n;
+      forged.body = { ...forged.body, strongParents: n.engine.selectTips() } as typeof forged.body;
+      const refused = await n.engine.submit({ raw: encodeBlockV3(forged) }).catch((e: Error) => e);
+      expect(refused).to.be.instanceOf(Error);
+      expect((refused as Error).message).to.match(/signature/);
     } finally {
       await n.close();
     }
