@@ -214,8 +214,8 @@ export class V3Engine {
         this.commitments.confirmed(confirmed, batch);
       }
       this.dag.persist(outcome.changed, batch);
-      // confirmations (and the ledger changes they carry) are synced to disk; other attaches are not waited for
-      await batch.commit({ sync: outcome.confirmed.length > 0 });
+      // confirmations of user blocks (and their ledger changes) are synced; the rest goes with the next synced batch
+      await batch.commit({ sync: this.dag.anyUserBlock(outcome.confirmed) });
       this.dag.trim();
     } catch (e) {
       this.broken = e as Error;
