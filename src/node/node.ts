@@ -131,6 +131,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       ...(coordinator ? { coordinator } : {}),
       ...(devWallet ? { faucet: { seed: devWallet.seed, settings: faucetSettingsOf(config) } } : {}),
       ...(config.validationInterval !== undefined ? { validationInterval: config.validationInterval } : {}),
+      ...(config.pruneV3Epochs !== undefined ? { pruneV3Epochs: config.pruneV3Epochs } : {}),
       pruning: pruningOptionsOf(config, kv),
       snapshots: snapshotOptionsOf(config, network, logger),
     });

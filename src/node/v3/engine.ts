@@ -8,7 +8,7 @@
  *   ledger.ts            the v3 ledger (core/v3/ledger): outputs, transactions, Mana, the included-block rule
  *   validation-block.ts  the validation blocks of the built-in validator
  *   info.ts              the info and issuance JSON
- *   pruning.ts           pruning by time: the confirmed blocks older than the v2 pruning index's milestone
+ *   pruning.ts           pruning: blocks older than the v2 pruning index's milestone or retention.ts's epochs
  *
  * Every change (a submitted block or a validation block) runs alone (one queue) and is written in ONE store batch:
  * the block, its state, the tips, the states the committee vote changed, the ledger effects of what became
@@ -24,7 +24,6 @@ import {
   blockToJsonV3,
   decodeBlockV3,
   encodeBlockV3,
-  slotFromTime,
   type BlockV3,
   type OutputV3,
   type ProtocolParametersV3,
@@ -226,12 +225,11 @@ export class V3Engine {
 
   // ---------------------------------------------------------------- pruning by time (pruning.ts)
 
-  /** Prunes the final blocks of the slots before the slot of `target`'s timestamp (pruning.ts `pruneByTimeV3`). */
+  /** Prunes the final blocks of the slots before `target`'s (its timestamp's, retention.ts's; `pruneByTimeV3`). */
   async prune(
-    target: V3PruneTarget,
+    target: V3PruneTarget | PruningRecordV3,
     options: { batch?: number; afterBatch?: (p: Readonly<V3PruneProgress>) => void | Promise<void> } = {},
   ): Promise<V3PruneProgress> {
-    const slot = slotFromTime(BigInt(target.timestamp) * 1_000_000_000n, this.params);
     return pruneByTimeV3(
       {
         store: this.store,
@@ -248,7 +246,7 @@ export class V3Engine {
           this.ledger.forget(gone.transactions, gone.outputs);
         },
       },
-      { slot, milestoneIndex: target.milestoneIndex },
+      target,
       options,
     );
   }

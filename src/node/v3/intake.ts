@@ -30,6 +30,7 @@ import type { V3Commitments } from './commitments.ts';
 import type { V3Dag } from './dag.ts';
 import type { V3Ledger } from './ledger.ts';
 import { key, type V3Network } from './network.ts';
+import { whyPrunedV3 } from './pruning.ts';
 import { signedHere } from './validation-block.ts';
 import type { PruningRecordV3 } from './tables.ts';
 
@@ -151,7 +152,7 @@ export function checkBlockV3(
         const pruned = ctx.pruned !== undefined && slotOfId(p) < ctx.pruned.slot;
         const why = pruned
           ? `is not kept: its slot ${slotOfId(p)} is before slot ${ctx.pruned!.slot}, up to which this ` +
-            `node pruned its confirmed v3 blocks (milestone ${ctx.pruned!.milestoneIndex}, its pruning index)`
+            `node pruned its confirmed v3 blocks (${whyPrunedV3(ctx.pruned!)})`
           : 'is unknown';
         reject('INVALID_FIELD', `Cannot accept block: parent ${toHex0x(p)} ${why}`, { field: `body.${name}` });
       }
