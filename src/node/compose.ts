@@ -303,6 +303,7 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
         await peering.stop();
         await validator?.stop();
         await retention?.stop();
+        v3?.catchUp.stop();
         await v3?.idle();
         await coordinator?.stop();
         await faucet?.stop();

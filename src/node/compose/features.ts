@@ -127,13 +127,23 @@ export function wireFaucet(
   );
 }
 
-/** Starts the v3 validator (its interval: `validationInterval`, 0 = off) and logs the network's committee. */
+/**
+ * Starts the v3 validator (its interval: `validationInterval`, 0 = off) and logs the network's committee, and a long
+ * stop's slots still to commit (v3/catch-up.ts).
+ */
 export function startV3Validator(
   v3: V3Engine,
   validationInterval: number | undefined,
   logger: Logger,
 ): ValidatorHandle {
   const intervalMs = validationInterval ?? DEFAULT_VALIDATION_INTERVAL_MS;
+  const behind = v3.catchUp.behind;
+  if (behind > 0)
+    logger.warn(
+      `v3: the latest slot commitment is ${behind} slots ` +
+        `(${((behind * v3.params.slotDurationInSeconds) / 3600).toFixed(1)} h) behind the clock: committing them in ` +
+        'the background (about 360 bytes written and 90 kept on disk a slot); blocks are refused with 503 until then',
+    );
   const validator = startValidator(v3, { intervalMs, logger });
   const seats = v3.validatorSeats.length;
   logger.info(

@@ -3,7 +3,7 @@
  *   network.ts           the fixed facts of the network (from its genesis section)
  *   intake.ts            reading a submission and the node-level checks of a block
  *   dag.ts               the DAG: block states, tips, acceptance / confirmation by the votes, orphans
- *   commitments.ts       slot commitments (made as the clock makes slots committable) and the finalized slot
+ *   commitments.ts       slot commitments and the finalized slot (catch-up.ts: a long stop's, in chunks)
  *   states.ts            block and transaction states as iota-core serves them
  *   ledger.ts            the v3 ledger (core/v3/ledger): outputs, transactions, Mana, the included-block rule
  *   validation-block.ts  the validation blocks of the built-in validator
@@ -30,6 +30,7 @@ import {
   type SlotCommitmentV3,
 } from '../../core/v3/index.ts';
 import { NodeError } from '../support/errors.ts';
+import { V3CatchUp } from './catch-up.ts';
 import { V3Commitments, type CommitmentEntryV3 } from './commitments.ts';
 import { V3Dag, type V3DagLimits } from './dag.ts';
 import { genesisV3FromJson, genesisV3ToJson, type GenesisAccountV3, type GenesisV3 } from './genesis-v3.ts';
@@ -76,6 +77,7 @@ export class V3Engine {
   readonly ledger: V3Ledger;
   readonly commitments: V3Commitments;
   private queue: Promise<unknown> = Promise.resolve();
+  readonly catchUp = new V3CatchUp({ inQueue: (fn) => this.read(fn), commit: () => this.commitSlots() });
   private broken: Error | undefined;
   /** Where pruning by time stands (undefined: never pruned). */
   private pruning: PruningRecordV3 | undefined;
@@ -152,7 +154,7 @@ export class V3Engine {
   /** Commits the committable slots (commitments.ts); in the queue. A failure stops the engine. */
   private async commitSlots(): Promise<void> {
     try {
-      await this.commitments.catchUp(this.nowNs(), this.dag, this.ledger);
+      await this.catchUp.step(this.commitments, this.nowNs(), this.dag, this.ledger);
       this.dag.trim();
     } catch (e) {
       this.broken = e as Error;
@@ -172,6 +174,7 @@ export class V3Engine {
     const { bytes, block: decoded } = readSubmissionV3(block, this.params);
     return this.exclusive(async () => {
       await this.commitSlots();
+      this.catchUp.assertCaughtUp();
       return this.attach(bytes, decoded);
     });
   }
@@ -283,6 +286,7 @@ export class V3Engine {
     return this.exclusive(async () => {
       await this.commitSlots();
       const ids: Uint8Array[] = [];
+      if (this.catchUp.behind > 0) return ids; // no commitment is young enough for a block yet
       for (const seat of this.validatorSeats) {
         const parents = this.selectTips();
         const times = { nowNs: this.nowNs(), latestParentTime: this.dag.latestParentTime(parents) };
