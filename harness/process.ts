@@ -116,6 +116,8 @@ export interface NodeSpawnOptions extends LedgerNodeOptions {
   host?: string;
   /** `--peer-host` (the node's default: 127.0.0.1). */
   peerHost?: string;
+  /** bin/ledger-node.js of another checkout (benchmarks comparing two commits side by side; default: this one's). */
+  bin?: string;
 }
 
 export interface SpawnedNode {
@@ -150,6 +152,7 @@ export async function spawnNode(
     peerHost = '127.0.0.1',
     nodeFlags = [],
     ready = [],
+    bin = BIN,
     ...spawnOptions
   } = options;
   if (startScript && nodeFlags.length > 0) throw new Error('spawnNode: nodeFlags do not go through scripts/start.sh');
@@ -159,7 +162,7 @@ export async function spawnNode(
   ];
   const flags = ['--data-dir', dataDir, '--rest-port', '0', '--grpc-port', '0', '--peer-port', '0', ...hosts, ...extra];
   const { proc, captures } = await spawnReady(
-    startScript ? [...START_SCRIPT, ...flags] : [process.execPath, ...nodeFlags, BIN, 'run', ...flags],
+    startScript ? [...START_SCRIPT, ...flags] : [process.execPath, ...nodeFlags, bin, 'run', ...flags],
     [
       new RegExp(`gRPC NodeService listening on ${hostPattern(host)}:(\\d+)`),
       new RegExp(`REST API listening on http://${hostPattern(host)}:(\\d+)/`),

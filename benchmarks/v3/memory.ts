@@ -34,6 +34,7 @@ const engine = (await V3Engine.open(store, {
   now: () => nowMs,
   limits: { maxConfirmed: maxConfirmed === 0 ? Number.MAX_SAFE_INTEGER : maxConfirmed },
 }))!;
+await engine.catchUp.done(); // the 5,000 slots since the genesis, committed in chunks (catch-up.ts)
 const mb = (n: number): string => (n / 1024 / 1024).toFixed(1);
 console.log(
   `v3 memory: ${blocks} basic blocks in rounds of 20, each confirmed by the validator; ` +

@@ -17,6 +17,7 @@
  */
 import type { NodeStore } from '../core/store/index.ts';
 import {
+  startV3RetentionOf,
   startV3Validator,
   wireEvents,
   wireFaucet,
@@ -52,6 +53,7 @@ import type { ClientSubmissions } from './tangle/submissions.ts';
 import type { PoolRules, TipSelector } from './tangle/urts.ts';
 import type { WriteLock } from './tangle/write-lock.ts';
 import { V3Engine } from './v3/engine.ts';
+import type { RetentionHandle } from './v3/retention.ts';
 import type { ValidatorHandle } from './v3/validator.ts';
 
 /** How often the node checks its health to log a change (status.ts `watch`). */
@@ -74,6 +76,8 @@ export interface ComposeOptions {
   coordinator?: CoordinatorSettings;
   /** Milliseconds between the v3 validator's rounds (0 = off). */
   validationInterval?: number;
+  /** The v3 retention: epochs kept before the latest commitment's (v3/retention.ts; 0 = off; default 30). */
+  pruneV3Epochs?: number;
   /** Tip pool retention rules (default: Hornet's, urts.ts URTS_DEFAULTS). */
   tipPools?: { nonLazy: PoolRules; semiLazy: PoolRules };
   /** The node's metrics (one is made when absent): the PoW queue and the gRPC server report to it too. */
@@ -238,6 +242,7 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
   const { attacher, protocol, tips, writeLock } = tangle;
   const { milestones } = ledger;
   let validator: ValidatorHandle | undefined;
+  let retention: RetentionHandle | undefined;
   let stopHealthWatch: (() => void) | undefined;
   let stopping: Promise<void> | undefined;
   return {
@@ -285,6 +290,7 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
         );
       }
       if (v3) validator = startV3Validator(v3, options.validationInterval, logger);
+      if (v3) retention = startV3RetentionOf(v3, options.pruneV3Epochs, logger);
       await peering.start();
       stopHealthWatch = status.watch(logger, HEALTH_CHECK_MS);
       const peers = options.peering?.peers ?? [];
@@ -301,6 +307,8 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
         intake.submissions.shutdown();
         await peering.stop();
         await validator?.stop();
+        await retention?.stop();
+        v3?.catchUp.stop();
         await v3?.idle();
         await coordinator?.stop();
         await faucet?.stop();

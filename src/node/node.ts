@@ -148,6 +148,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
         minMilestoneAgeSeconds: config.healthMinMilestoneAge,
         peerSilenceSeconds: config.healthPeerSilence,
       },
+      ...(config.pruneV3Epochs !== undefined ? { pruneV3Epochs: config.pruneV3Epochs } : {}),
       pruning: pruningOptionsOf(config, kv),
       snapshots: snapshotOptionsOf(config, network, logger),
       ...(storage ? { storage } : {}),

@@ -12,6 +12,7 @@ import { DB_ENGINES, type DbEngine } from '../storage/engine.ts';
 import { FAUCET_DEFAULTS } from './faucet/faucet.ts';
 import { parseSize } from './pruning/size.ts';
 import { HEALTH_DEFAULTS } from './status/health.ts';
+import { DEFAULT_V3_RETENTION_EPOCHS } from './v3/retention.ts';
 import {
   ACCESS_SETTINGS,
   file,
@@ -326,6 +327,16 @@ export const NODE_SETTINGS = [
     type: size,
     defaultText: 'off',
     description: 'prune automatically when the store is larger than SIZE, down to 90% of it, at most every 5 minutes',
+    commands: RUN,
+  }),
+  setting({
+    key: 'pruneV3Epochs',
+    type: uint,
+    defaultText: String(DEFAULT_V3_RETENTION_EPOCHS),
+    description:
+      'keep the confirmed IOTA 2.0 blocks of the epoch of the latest slot commitment and of the N epochs before it, ' +
+      'pruning older ones in the background (an epoch is 8,192 slots: 2 h 16 min on the dev network; 0 = off: v3 ' +
+      'blocks then go only with the v2 pruning); slot commitments are kept',
     commands: RUN,
   }),
   setting({

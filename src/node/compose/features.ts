@@ -1,6 +1,6 @@
 /**
  * The features around the tangle: the event bus (TIP-28), the metrics' hooks, the faucet of dev networks and the v3
- * engine with its validator.
+ * engine with its validator and its retention.
  */
 import type { NodeStore } from '../../core/store/index.ts';
 import { EventBus } from '../events/bus.ts';
@@ -17,6 +17,7 @@ import { DEFAULT_VALIDATION_INTERVAL_MS } from '../settings.ts';
 import type { NodeStatus } from '../status/status.ts';
 import { TangleReader } from '../tangle/reads.ts';
 import type { V3Engine } from '../v3/engine.ts';
+import { DEFAULT_V3_RETENTION_EPOCHS, startV3Retention, type RetentionHandle } from '../v3/retention.ts';
 import { startValidator, type ValidatorHandle } from '../v3/validator.ts';
 import type { IntakeParts, LedgerParts, TangleParts } from './tangle.ts';
 
@@ -128,13 +129,23 @@ export function wireFaucet(
   );
 }
 
-/** Starts the v3 validator (its interval: `validationInterval`, 0 = off) and logs the network's committee. */
+/**
+ * Starts the v3 validator (its interval: `validationInterval`, 0 = off) and logs the network's committee, and a long
+ * stop's slots still to commit (v3/catch-up.ts).
+ */
 export function startV3Validator(
   v3: V3Engine,
   validationInterval: number | undefined,
   logger: Logger,
 ): ValidatorHandle {
   const intervalMs = validationInterval ?? DEFAULT_VALIDATION_INTERVAL_MS;
+  const behind = v3.catchUp.behind;
+  if (behind > 0)
+    logger.warn(
+      `v3: the latest slot commitment is ${behind} slots ` +
+        `(${((behind * v3.params.slotDurationInSeconds) / 3600).toFixed(1)} h) behind the clock: committing them in ` +
+        'the background (about 360 bytes written and 90 kept on disk a slot); blocks are refused with 503 until then',
+    );
   const validator = startValidator(v3, { intervalMs, logger });
   const seats = v3.validatorSeats.length;
   logger.info(
@@ -142,4 +153,19 @@ export function startV3Validator(
       `validator ${seats > 0 && intervalMs > 0 ? `every ${intervalMs} ms for ${seats} seat(s)` : 'off'}`,
   );
   return validator;
+}
+
+/** Starts the v3 retention (`pruneV3Epochs`: epochs kept, 0 = off; v3/retention.ts) and logs what it keeps. */
+export function startV3RetentionOf(v3: V3Engine, pruneV3Epochs: number | undefined, logger: Logger): RetentionHandle {
+  const epochs = pruneV3Epochs ?? DEFAULT_V3_RETENTION_EPOCHS;
+  const slots = epochs * 2 ** v3.params.slotsPerEpochExponent;
+  const minutes = (slots * v3.params.slotDurationInSeconds) / 60;
+  const span = minutes < 120 ? `${Math.round(minutes)} min` : `${(minutes / 60).toFixed(1)} h`;
+  logger.info(
+    epochs > 0
+      ? `v3 retention: the confirmed blocks of the latest commitment's epoch and the ${epochs} before it ` +
+          `(${slots} slots, ${span}) are kept, older ones pruned (--prune-v3-epochs)`
+      : 'v3 retention off (--prune-v3-epochs 0): v3 blocks go only with the v2 pruning',
+  );
+  return startV3Retention(v3, { epochs, logger });
 }

@@ -83,6 +83,8 @@ export class V3Commitments {
   private readonly parametersRoot: Uint8Array;
   /** Told after `catchUp` committed slots (reads-network.ts measures the network metrics then). */
   private readonly listeners = new Set<(latestSlot: number) => void>();
+  /** Committable slots the last `catchUp` left for later (its `maxSlots`). */
+  behind = 0;
 
   constructor(
     network: V3Network,
@@ -204,15 +206,17 @@ export class V3Commitments {
   }
 
   /**
-   * Commits every committable slot (see the file comment). Memory changes with each batch, so a failing commit must
-   * stop the engine (the engine's caller does). Returns the number of slots committed.
+   * Commits the committable slots (see the file comment), at most `maxSlots` of them (catch-up.ts: a long stop's in
+   * chunks); `behind` tells how many are left. Memory changes with each batch, so a failing commit must stop the engine
+   * (the engine's caller does). Returns the number of slots committed.
    */
-  async catchUp(nowNs: bigint, dag: V3Dag, ledger: V3Ledger): Promise<number> {
+  async catchUp(nowNs: bigint, dag: V3Dag, ledger: V3Ledger, maxSlots = Number.POSITIVE_INFINITY): Promise<number> {
     const target = this.committableSlot(nowNs, dag.status.latestAcceptedBlockSlot);
+    const last = Math.min(target, this.latestSlot + maxSlots);
     let committed = 0;
-    while (this.latestSlot < target) {
+    while (this.latestSlot < last) {
       const from = this.latestSlot + 1;
-      const to = Math.min(target, from + COMMIT_BATCH - 1);
+      const to = Math.min(last, from + COMMIT_BATCH - 1);
       const batch = this.store.batch();
       if (!this.genesisStored) V3Commitments.recordGenesis(this.network, batch);
       const bySlot = new Map<number, Uint8Array[]>();
@@ -233,6 +237,7 @@ export class V3Commitments {
       this.genesisStored = true;
       committed += to - from + 1;
     }
+    this.behind = target - this.latestSlot;
     if (committed > 0) for (const fn of this.listeners) fn(this.latestSlot);
     return committed;
   }

@@ -225,6 +225,11 @@ export class V3Dag {
     return this.blocks.get(key(id));
   }
 
+  /** Whether any of the blocks in memory `keys` names is a user block (not a validation block). */
+  anyUserBlock(keys: readonly string[]): boolean {
+    return keys.some((k) => this.blocks.get(k)?.validation === false);
+  }
+
   /** Whether a block in memory is orphaned (a new block must not name it as a parent). */
   isOrphaned(id: Uint8Array): boolean {
     return this.blocks.get(key(id))?.orphaned === true;

@@ -3,12 +3,12 @@
  *   network.ts           the fixed facts of the network (from its genesis section)
  *   intake.ts            reading a submission and the node-level checks of a block
  *   dag.ts               the DAG: block states, tips, acceptance / confirmation by the votes, orphans
- *   commitments.ts       slot commitments (made as the clock makes slots committable) and the finalized slot
+ *   commitments.ts       slot commitments and the finalized slot (catch-up.ts: a long stop's, in chunks)
  *   states.ts            block and transaction states as iota-core serves them
  *   ledger.ts            the v3 ledger (core/v3/ledger): outputs, transactions, Mana, the included-block rule
  *   validation-block.ts  the validation blocks of the built-in validator
  *   info.ts              the info and issuance JSON
- *   pruning.ts           pruning by time: the confirmed blocks older than the v2 pruning index's milestone
+ *   pruning.ts           pruning: blocks older than the v2 pruning index's milestone or retention.ts's epochs
  *
  * Every change (a submitted block or a validation block) runs alone (one queue) and is written in ONE store batch:
  * the block, its state, the tips, the states the committee vote changed, the ledger effects of what became
@@ -24,13 +24,13 @@ import {
   blockToJsonV3,
   decodeBlockV3,
   encodeBlockV3,
-  slotFromTime,
   type BlockV3,
   type OutputV3,
   type ProtocolParametersV3,
   type SlotCommitmentV3,
 } from '../../core/v3/index.ts';
 import { NodeError } from '../support/errors.ts';
+import { V3CatchUp } from './catch-up.ts';
 import { V3Commitments, type CommitmentEntryV3 } from './commitments.ts';
 import { V3Dag, type V3DagLimits } from './dag.ts';
 import { genesisV3FromJson, genesisV3ToJson, type GenesisAccountV3, type GenesisV3 } from './genesis-v3.ts';
@@ -77,6 +77,7 @@ export class V3Engine {
   readonly ledger: V3Ledger;
   readonly commitments: V3Commitments;
   private queue: Promise<unknown> = Promise.resolve();
+  readonly catchUp = new V3CatchUp({ inQueue: (fn) => this.read(fn), commit: () => this.commitSlots() });
   private broken: Error | undefined;
   /** Where pruning by time stands (undefined: never pruned). */
   private pruning: PruningRecordV3 | undefined;
@@ -153,7 +154,7 @@ export class V3Engine {
   /** Commits the committable slots (commitments.ts); in the queue. A failure stops the engine. */
   private async commitSlots(): Promise<void> {
     try {
-      await this.commitments.catchUp(this.nowNs(), this.dag, this.ledger);
+      await this.catchUp.step(this.commitments, this.nowNs(), this.dag, this.ledger);
       this.dag.trim();
     } catch (e) {
       this.broken = e as Error;
@@ -173,6 +174,7 @@ export class V3Engine {
     const { bytes, block: decoded } = readSubmissionV3(block, this.params);
     return this.exclusive(async () => {
       await this.commitSlots();
+      this.catchUp.assertCaughtUp();
       return this.attach(bytes, decoded);
     });
   }
@@ -214,8 +216,8 @@ export class V3Engine {
         this.commitments.confirmed(confirmed, batch);
       }
       this.dag.persist(outcome.changed, batch);
-      // confirmations (and the ledger changes they carry) are synced to disk; other attaches are not waited for
-      await batch.commit({ sync: outcome.confirmed.length > 0 });
+      // confirmations of user blocks (and their ledger changes) are synced; the rest goes with the next synced batch
+      await batch.commit({ sync: this.dag.anyUserBlock(outcome.confirmed) });
       this.dag.trim();
     } catch (e) {
       this.broken = e as Error;
@@ -226,12 +228,11 @@ export class V3Engine {
 
   // ---------------------------------------------------------------- pruning by time (pruning.ts)
 
-  /** Prunes the final blocks of the slots before the slot of `target`'s timestamp (pruning.ts `pruneByTimeV3`). */
+  /** Prunes the final blocks of the slots before `target`'s (its timestamp's, retention.ts's; `pruneByTimeV3`). */
   async prune(
-    target: V3PruneTarget,
+    target: V3PruneTarget | PruningRecordV3,
     options: { batch?: number; afterBatch?: (p: Readonly<V3PruneProgress>) => void | Promise<void> } = {},
   ): Promise<V3PruneProgress> {
-    const slot = slotFromTime(BigInt(target.timestamp) * 1_000_000_000n, this.params);
     return pruneByTimeV3(
       {
         store: this.store,
@@ -248,7 +249,7 @@ export class V3Engine {
           this.ledger.forget(gone.transactions, gone.outputs);
         },
       },
-      { slot, milestoneIndex: target.milestoneIndex },
+      target,
       options,
     );
   }
@@ -285,6 +286,7 @@ export class V3Engine {
     return this.exclusive(async () => {
       await this.commitSlots();
       const ids: Uint8Array[] = [];
+      if (this.catchUp.behind > 0) return ids; // no commitment is young enough for a block yet
       for (const seat of this.validatorSeats) {
         const parents = this.selectTips();
         const times = { nowNs: this.nowNs(), latestParentTime: this.dag.latestParentTime(parents) };

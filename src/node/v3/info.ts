@@ -9,10 +9,11 @@ import { protocolParametersToJsonV3, slotCommitmentToJsonV3, type SlotCommitment
 import type { V3Network } from './network.ts';
 import type { StatusRecord } from './tables.ts';
 
-/** The node's latest commitment and finalized slot. */
+/** The node's latest commitment and finalized slot, and the committable slots it has yet to commit (catch-up.ts). */
 export interface CommitmentStatusV3 {
   latest: { commitment: SlotCommitmentV3; id: Uint8Array };
   latestFinalizedSlot: number;
+  behind?: number;
 }
 
 /** `/api/core/v3/info` (name, version and base token come from the service). */
@@ -28,7 +29,8 @@ export function infoJsonV3(
     name: node.name,
     version: node.version,
     status: {
-      isHealthy: true,
+      // not while committing the slots of a long stop (catch-up.ts): blocks are refused meanwhile
+      isHealthy: (commitments.behind ?? 0) === 0,
       isNetworkHealthy: true,
       acceptedTangleTime: status.acceptedTangleTime,
       relativeAcceptedTangleTime: rel(status.acceptedTangleTime),

@@ -32,6 +32,8 @@ import type { V3Dag } from './dag.ts';
 import type { LedgerFailure } from './failures.ts';
 import type { V3Ledger } from './ledger.ts';
 import { key, type V3Network } from './network.ts';
+import { whyPrunedV3 } from './pruning.ts';
+import { signedHere } from './validation-block.ts';
 import type { PruningRecordV3 } from './tables.ts';
 
 /** Blocks may be issued at most this far ahead of the node's clock. */
@@ -100,7 +102,8 @@ export function checkBlockV3(
     reject('INVALID_FIELD', `Cannot accept block: issuer ${toHex0x(h.issuerId)} is not a known account`, {
       field: 'header.issuerId',
     });
-  assertBlockSignatureV3(bytes, issuer.blockIssuerKeys);
+  // the node's own validation blocks were signed by it just now (validation-block.ts); every other block is checked
+  if (!signedHere(block)) assertBlockSignatureV3(bytes, issuer.blockIssuerKeys);
   const slot = slotFromTime(h.issuingTime, params);
   const commitmentSlot = slotOfId(h.slotCommitmentId);
   if (commitmentSlot > slot)
@@ -154,7 +157,7 @@ export function checkBlockV3(
         const pruned = ctx.pruned !== undefined && slotOfId(p) < ctx.pruned.slot;
         const why = pruned
           ? `is not kept: its slot ${slotOfId(p)} is before slot ${ctx.pruned!.slot}, up to which this ` +
-            `node pruned its confirmed v3 blocks (milestone ${ctx.pruned!.milestoneIndex}, its pruning index)`
+            `node pruned its confirmed v3 blocks (${whyPrunedV3(ctx.pruned!)})`
           : 'is unknown';
         reject('INVALID_FIELD', `Cannot accept block: parent ${toHex0x(p)} ${why}`, { field: `body.${name}` });
       }

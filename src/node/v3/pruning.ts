@@ -1,7 +1,8 @@
 /**
- * Pruning of the v3 data by time (docs/decisions.md §27). When the v2 pruning index moves to P, the v3 data older than
- * milestone P's timestamp goes: with S the slot of that timestamp (at most the slot after the latest commitment: an
- * uncommitted slot's blocks are still to be committed), every CONFIRMED or ORPHANED block of a slot before S (an
+ * Pruning of the v3 data by time (docs/decisions.md §27, §46). When the v2 pruning index moves to P, the v3 data older
+ * than milestone P's timestamp goes; the v3 retention (retention.ts) moves the boundary on its own, to the start of an
+ * epoch, whether the v2 pruning runs or not. With S the boundary's slot (at most the slot after the latest commitment:
+ * an uncommitted slot's blocks are still to be committed), every CONFIRMED or ORPHANED block of a slot before S (an
  * unconfirmed one stays; dag.ts bounds them) with its bytes, state, tip entry, slot index entry and attachment entry;
  * when it was the included block of a transaction, that transaction's record and the outputs it spent; when it was
  * the last stored attachment of a transaction never included (failed as orphaned, ledger.ts, or pending in a store
@@ -12,11 +13,12 @@
  * The blocks are found through the slot index (`v3SlotBlocks`: slot ‖ block ID, written with every attach); a store
  * of the older layout builds it once on open. A run records its boundary first (v3Meta `pruning`), then deletes in
  * bounded batches; every delete is idempotent and the index entry goes in the same batch as its block, so a run
- * interrupted between batches is finished by the next one (on the node's next start, or its next prune).
+ * interrupted between batches is finished by the next one (on the node's next start, or its next prune). Runs on one
+ * store go one after the other (the v2 pruning's and the retention's), each to the highest boundary recorded.
  */
 import { fromHex0x } from '../../core/bytes.ts';
 import { TABLES, type NodeStore, type StoreBatch, type Table } from '../../core/store/index.ts';
-import { decodeBlockV3, outputIdV3, slotOfId, type ProtocolParametersV3 } from '../../core/v3/index.ts';
+import { decodeBlockV3, outputIdV3, slotFromTime, slotOfId, type ProtocolParametersV3 } from '../../core/v3/index.ts';
 import { isOrphanedV3 } from './ledger.ts';
 import { key } from './network.ts';
 import { V3_TABLES, type PruningRecordV3, type SlotBlockKey } from './tables.ts';
@@ -169,16 +171,44 @@ export interface V3PruneHost {
   forget(gone: PrunedV3): void;
 }
 
+/** The record of a prune to the timestamp (Unix seconds) of milestone `milestoneIndex`: its slot. */
+function byMilestoneV3(
+  target: { milestoneIndex: number; timestamp: number },
+  params: ProtocolParametersV3,
+): PruningRecordV3 {
+  return {
+    slot: slotFromTime(BigInt(target.timestamp) * 1_000_000_000n, params),
+    milestoneIndex: target.milestoneIndex,
+  };
+}
+
+/** The runs under way per store (the v2 pruning's and the retention's go one after the other). */
+const runs = new WeakMap<NodeStore, Promise<unknown>>();
+
 /**
- * A pruning run to `target` (a run to a higher slot recorded before, and interrupted, is finished instead). The
- * boundary is recorded first; then bounded batches, each alone in the change queue (no attach or read sees half a
- * batch), `afterBatch` after each (throwing there ends the run; the next one finishes it); then the roots and the UTXO
- * changes.
+ * A pruning run to `target` (a record, or a milestone: the slot of its timestamp; a run to a higher slot recorded
+ * before, and interrupted, is finished instead), after the runs on the same store under way. The boundary is recorded
+ * first; then bounded batches, each alone in the change queue (no attach or read sees half a batch), `afterBatch`
+ * after each (throwing there ends the run; the next one finishes it); then the roots and the UTXO changes.
  */
-export async function pruneByTimeV3(
+export function pruneByTimeV3(
+  host: V3PruneHost,
+  target: PruningRecordV3 | { milestoneIndex: number; timestamp: number },
+  options: { batch?: number; afterBatch?: (p: Readonly<V3PruneProgress>) => void | Promise<void> } = {},
+): Promise<V3PruneProgress> {
+  const record = 'timestamp' in target ? byMilestoneV3(target, host.params) : target;
+  const run = (runs.get(host.store) ?? Promise.resolve()).then(() => pruneRun(host, record, options));
+  runs.set(
+    host.store,
+    run.catch(() => undefined),
+  );
+  return run;
+}
+
+async function pruneRun(
   host: V3PruneHost,
   target: PruningRecordV3,
-  options: { batch?: number; afterBatch?: (p: Readonly<V3PruneProgress>) => void | Promise<void> } = {},
+  options: { batch?: number; afterBatch?: (p: Readonly<V3PruneProgress>) => void | Promise<void> },
 ): Promise<V3PruneProgress> {
   const { store, params } = host;
   const size = options.batch ?? V3_PRUNE_BATCH;
@@ -265,8 +295,16 @@ export function prunedNoteV3(
   what = 'unknown',
 ): string | undefined {
   if (record === undefined || slotOfId(id) >= record.slot) return undefined;
+  const start = record.milestoneIndex !== undefined ? 'the slot of' : 'the start of';
   return (
     `${what}, or pruned: this node keeps no confirmed v3 block of a slot before ` +
-    `${record.slot}, the slot of milestone ${record.milestoneIndex}, its pruning index`
+    `${record.slot}, ${start} ${whyPrunedV3(record)}`
   );
+}
+
+/** What set the pruning boundary: the v2 pruning index's milestone, or the v3 retention (`--prune-v3-epochs`). */
+export function whyPrunedV3(record: PruningRecordV3): string {
+  return record.milestoneIndex !== undefined
+    ? `milestone ${record.milestoneIndex}, its pruning index`
+    : `its v3 retention: the ${record.keptEpochs} epochs before the latest commitment's, --prune-v3-epochs`;
 }

@@ -96,12 +96,15 @@ export interface CommitmentsRecordV3 {
 }
 
 /**
- * v3 pruning by time (pruning.ts): the confirmed blocks of the slots before `slot` are deleted, or being deleted by a
- * run the next one finishes; `slot` is the slot of the timestamp of milestone `milestoneIndex`, the v2 pruning index.
+ * v3 pruning (pruning.ts): the confirmed blocks of the slots before `slot` are deleted, or being deleted by a run the
+ * next one finishes. Set by the v2 pruning (`slot` is the slot of the timestamp of milestone `milestoneIndex`, the v2
+ * pruning index) or by the v3 retention (retention.ts: `slot` starts the `keptEpochs`-th epoch before the epoch of
+ * the latest commitment); the record names one of the two.
  */
 export interface PruningRecordV3 {
   slot: number;
-  milestoneIndex: number;
+  milestoneIndex?: number;
+  keptEpochs?: number;
 }
 
 /** A key of the slot index (an empty block ID only as a range bound). */

@@ -5,11 +5,13 @@
  *   iota-sdk 2.0's block builder (it refuses tips issued 5 minutes or more from its clock: `timeNotSynced`) keeps
  *   working. Without rounds (what the validator did before on an idle network) the one tip is the genesis block.
  * - Bounded cost: one block per seat per round, about 615 bytes each in the store; memory stays within the
- *   engine's limits, and v3 pruning removes the idle rounds' blocks like any confirmed block.
+ *   engine's limits, and v3 pruning removes the idle rounds' blocks like any confirmed block. An idle round waits for
+ *   one disk sync (its commitment), not two; its blocks' signatures are sound though not checked again at intake.
  * - User blocks: still confirmed by two rounds; rounds never pile up; stop() ends them.
  */
 import { expect } from 'chai';
-import { MemoryKeyValueStore, NodeStore } from '../../../src/core/store/index.ts';
+import { MemoryKeyValueStore, NodeStore, type BatchOp, type WriteOptions } from '../../../src/core/store/index.ts';
+import { decodeBlockV3, encodeBlockV3, verifyBlockSignatureV3 } from '../../../src/core/v3/index.ts';
 import { DEFAULT_VALIDATION_INTERVAL_MS } from '../../../src/node/settings.ts';
 import { V3Engine } from '../../../src/node/v3/engine.ts';
 import { V3_TABLES } from '../../../src/node/v3/tables.ts';
@@ -21,9 +23,18 @@ import { basicBlock, GENESIS_TIME, testGenesisV3, USER } from '../../../harness/
 const SDK_TOLERANCE_MS = 300_000;
 const MS = 1_000_000n;
 
+/** A memory store counting the batches written with `sync` (acknowledged once on disk). */
+class SyncCounting extends MemoryKeyValueStore {
+  synced = 0;
+  override write(ops: readonly BatchOp[], options?: WriteOptions): Promise<void> {
+    if (options?.sync !== false) this.synced++;
+    return super.write(ops, options);
+  }
+}
+
 /** A V3Engine over a memory store whose clock only moves when the test moves it, and a validator on a test timer. */
 class Idle {
-  readonly kv = new MemoryKeyValueStore();
+  readonly kv = new SyncCounting();
   store!: NodeStore;
   engine!: V3Engine;
   nowMs = (GENESIS_TIME + 10) * 1000;
@@ -163,6 +174,32 @@ describe('v3 built-in validator: a steady cadence, also on an idle network', fun
     }
   });
 
+  it('an idle round waits for one disk sync, its commitment; a round confirming a user block for two', async () => {
+    const n = await new Idle().open(1, DEFAULT_VALIDATION_INTERVAL_MS);
+    try {
+      await n.pass(20);
+      let synced = n.kv.synced;
+      await n.pass(100);
+      // each round commits its two slots (one synced batch); its block confirms the round before's, not synced
+      expect(n.kv.synced - synced).to.equal(100);
+      n.nowMs += 10;
+      const raw = basicBlock(n.engine.params, {
+        issuer: USER,
+        parents: n.engine.selectTips(),
+        issuingTime: BigInt(n.nowMs) * MS,
+        commitmentId: n.engine.latestCommitmentId,
+      });
+      const id = await n.engine.submit({ raw });
+      synced = n.kv.synced;
+      await n.pass(2);
+      expect((await n.engine.blockMetadata(id)).blockState).to.equal('confirmed');
+      // the user block's confirmation is synced too
+      expect(n.kv.synced - synced).to.equal(3);
+    } finally {
+      await n.close();
+    }
+  });
+
   it('a user block is accepted by the next round and confirmed by the one after', async () => {
     const n = await new Idle().open(3, 500);
     try {
@@ -183,6 +220,28 @@ describe('v3 built-in validator: a steady cadence, also on an idle network', fun
       await n.pass(1);
       expect(await state()).to.equal('confirmed');
       expect(n.engine.hasUnconfirmedBlocks).to.equal(false);
+    } finally {
+      await n.close();
+    }
+  });
+
+  it("its blocks' signatures are sound though not checked again at intake; a forged one is refused", async () => {
+    const n = await new Idle().open(2, 1000);
+    try {
+      await n.pass(3);
+      const seats = n.engine.seats.map((s) => s.blockIssuerKeys[0]!);
+      let raw: Uint8Array | undefined;
+      for await (const [id] of n.store.entries(V3_TABLES.blockState)) {
+        raw = (await n.store.getBlock(id))!;
+        expect(verifyBlockSignatureV3(raw, seats)).to.equal(true);
+      }
+      // a validation block whose signature is not its seat's is refused (only the blocks built here skip the check)
+      const forged = decodeBlockV3(raw!, n.engine.params);
+      forged.header.issuingTime = BigInt(n.nowMs) * MS + 1n;
+      forged.body = { ...forged.body, strongParents: n.engine.selectTips() } as typeof forged.body;
+      const refused = await n.engine.submit({ raw: encodeBlockV3(forged) }).catch((e: Error) => e);
+      expect(refused).to.be.instanceOf(Error);
+      expect((refused as Error).message).to.match(/signature/);
     } finally {
       await n.close();
     }
