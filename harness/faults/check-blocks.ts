@@ -44,12 +44,12 @@ async function metaOf(base: string, id: string): Promise<Meta | undefined> {
 
 /** Reads the metadata of `ids` on every node, `parallel` blocks at a time. */
 export async function readMetadata(cluster: Cluster, ids: Iterable<string>, parallel = 8): Promise<Metadata> {
-  const todo = [...new Set(ids)];
+  const unique = [...new Set(ids)];
   const out: Metadata = new Map();
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < todo.length) {
-      const id = todo[next++]!;
+    while (next < unique.length) {
+      const id = unique[next++]!;
       out.set(id, await Promise.all(cluster.nodes.map((n) => metaOf(n.base, id))));
     }
   };
