@@ -1,0 +1,270 @@
+/**
+ * The pages of the explorer routes over the history tables (tables.ts), in inx-chronicle 1.0's orders and cursors:
+ *   - ledger updates by address: (milestone index, output ID, spent) ascending (`oldest`) or descending (`newest`);
+ *   - ledger updates by milestone: (output ID, spent) ascending;
+ *   - milestones: by index, within a range of timestamps (found by binary search: timestamps strictly increase);
+ *   - blocks of a milestone: by white-flag index;
+ *   - children of a block: the most recently referenced first, by page number.
+ * A page reads `pageSize + 1` entries at most: the extra one is the next page's first item, and its cursor. A read of
+ * what the history no longer keeps (retention, prune.ts) or never had throws HistoryMissing: PRUNED or NOT_FOUND,
+ * with a message that says which milestones are kept.
+ */
+import { toHex0x } from '../../bytes.ts';
+import { META } from '../../store/meta.ts';
+import type { NodeStore } from '../../store/node-store.ts';
+import { prefixUpperBound } from '../../store/range.ts';
+import type { RangeOptions } from '../../store/kv.ts';
+import { decodeTableKey } from '../../store/table.ts';
+import { storeKey, tableEntries, u32BE } from './keys.ts';
+import type {
+  AddressUpdatesQuery,
+  ChildrenQuery,
+  MilestoneBlocksQuery,
+  MilestonesQuery,
+  MilestoneUpdatesQuery,
+} from './params.ts';
+import { AGGREGATE_TABLES, HISTORY_META, HISTORY_TABLES, type HistoryMilestone } from './tables.ts';
+
+/** A read outside the history kept: NOT_FOUND (unknown, not confirmed yet) or PRUNED (no longer kept). */
+export class HistoryMissing extends Error {
+  constructor(
+    readonly reason: 'NOT_FOUND' | 'PRUNED',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HistoryMissing';
+  }
+}
+
+/** What the history holds: milestones `start`..`ledgerIndex` whole; nothing at or below `prunedTo`. */
+export interface HistoryRange {
+  start: number;
+  ledgerIndex: number;
+  prunedTo?: number;
+}
+
+/** The range of the history, or undefined without a ledger or before the history is built. */
+export async function historyRange(store: NodeStore): Promise<HistoryRange | undefined> {
+  const [ledgerIndex, start, prunedTo] = [
+    await store.getMeta(META.ledgerIndex),
+    await store.getMeta(HISTORY_META.start),
+    await store.getMeta(HISTORY_META.prunedTo),
+  ];
+  if (ledgerIndex === undefined || start === undefined) return undefined;
+  return prunedTo === undefined ? { start, ledgerIndex } : { start, ledgerIndex, prunedTo };
+}
+
+const kept = (r: HistoryRange): string => `this node keeps the history of milestones ${r.start} to ${r.ledgerIndex}`;
+
+/** A milestone's history is whole: else PRUNED (below the start) or NOT_FOUND (not confirmed yet). */
+export function requireKeptMilestone(r: HistoryRange, index: number): void {
+  if (index < r.start) throw new HistoryMissing('PRUNED', `milestone ${index} is not in the history: ${kept(r)}`);
+  if (index > r.ledgerIndex)
+    throw new HistoryMissing('NOT_FOUND', `milestone ${index} is not confirmed yet: ${kept(r)}`);
+}
+
+export interface Page<T> {
+  items: T[];
+  /** The next page's cursor, when there is one. */
+  cursor?: string;
+}
+
+/** From `lo` to every key starting with `hiPrefix` (raw store keys, both inclusive), in `sort` order. */
+function between(lo: Uint8Array, hiPrefix: Uint8Array, newest: boolean, limit: number): RangeOptions {
+  const lt = prefixUpperBound(hiPrefix);
+  return { gte: lo, ...(lt ? { lt } : {}), reverse: newest, limit };
+}
+
+export interface AddressUpdate {
+  milestoneIndex: number;
+  milestoneTimestamp: number;
+  outputId: Uint8Array;
+  spent: boolean;
+}
+
+/** A page of an address's ledger updates. The cursor is a position (inclusive), so pages never overlap or skip. */
+export async function addressUpdates(
+  store: NodeStore,
+  r: HistoryRange,
+  address: Uint8Array,
+  q: AddressUpdatesQuery,
+): Promise<Page<AddressUpdate>> {
+  const P = HISTORY_TABLES.byAddress.prefix;
+  const floor = r.prunedTo === undefined ? 0 : r.prunedTo + 1;
+  const newest = q.sort === 'newest';
+  const from = q.cursor?.milestoneIndex ?? q.start;
+  const gone = `ledger updates at or below milestone ${r.prunedTo} are no longer kept (${kept(r)})`;
+  if (from !== undefined && from < floor) throw new HistoryMissing('PRUNED', gone);
+  if (!newest && q.end !== undefined && q.end < floor) throw new HistoryMissing('PRUNED', gone);
+  const c = q.cursor;
+  const at = c && storeKey(P, address, u32BE(c.milestoneIndex), c.outputId, Uint8Array.of(c.spent ? 1 : 0));
+  const low = Math.max(floor, newest ? (q.end ?? 0) : (q.start ?? 0));
+  let lo = storeKey(P, address, u32BE(low));
+  let hi = storeKey(P, address, ...(!newest && q.end !== undefined ? [u32BE(q.end)] : []));
+  if (newest && from !== undefined) hi = storeKey(P, address, u32BE(from));
+  if (!newest && at !== undefined) lo = at;
+  let range = between(lo, hi, newest, q.pageSize + 1);
+  if (newest && at !== undefined) range = { gte: lo, lte: at, reverse: true, limit: q.pageSize + 1 };
+  const entries = await tableEntries(store, HISTORY_TABLES.byAddress, range);
+  const items = entries.slice(0, q.pageSize).map(([k, timestamp]) => ({
+    milestoneIndex: k.milestoneIndex,
+    milestoneTimestamp: timestamp,
+    outputId: k.outputId,
+    spent: k.spent,
+  }));
+  const next = entries[q.pageSize]?.[0];
+  if (next === undefined) return { items };
+  return { items, cursor: `${next.milestoneIndex}.${toHex0x(next.outputId)}.${next.spent}.${q.pageSize}` };
+}
+
+export interface MilestoneUpdate {
+  address: Uint8Array;
+  outputId: Uint8Array;
+  spent: boolean;
+}
+
+/** A page of a milestone's ledger updates, by output ID (a booked update before the spent one of the same output). */
+export async function milestoneUpdates(
+  store: NodeStore,
+  r: HistoryRange,
+  index: number,
+  q: MilestoneUpdatesQuery,
+): Promise<Page<MilestoneUpdate>> {
+  requireKeptMilestone(r, index);
+  const P = HISTORY_TABLES.byMilestone.prefix;
+  const c = q.cursor;
+  const lo = c ? storeKey(P, u32BE(index), c.outputId, Uint8Array.of(c.spent ? 1 : 0)) : storeKey(P, u32BE(index));
+  const entries = await tableEntries(
+    store,
+    HISTORY_TABLES.byMilestone,
+    between(lo, storeKey(P, u32BE(index)), false, q.pageSize + 1),
+  );
+  const items = entries.slice(0, q.pageSize).map(([k, address]) => ({ address, outputId: k.outputId, spent: k.spent }));
+  const next = entries[q.pageSize]?.[0];
+  if (next === undefined) return { items };
+  return { items, cursor: `${toHex0x(next.outputId)}.${next.spent}.${q.pageSize}` };
+}
+
+/** The index of a milestone of the history by its ID; NOT_FOUND when the history does not hold it. */
+export async function historyMilestoneIndex(store: NodeStore, r: HistoryRange, milestoneId: Uint8Array) {
+  const index = await store.get(HISTORY_TABLES.milestoneIds, milestoneId);
+  if (index === undefined || index < r.start)
+    throw new HistoryMissing('NOT_FOUND', `milestone ${toHex0x(milestoneId)} is unknown or not kept: ${kept(r)}`);
+  return index;
+}
+
+async function milestoneAt(store: NodeStore, index: number): Promise<HistoryMilestone> {
+  const m = await store.get(HISTORY_TABLES.milestones, index);
+  if (m === undefined) throw new Error(`the history has no record of milestone ${index} (inside its range)`);
+  return m;
+}
+
+/** The first index in [lo, hi] whose timestamp passes `ok` (monotone: false then true), or hi + 1. */
+async function search(store: NodeStore, lo: number, hi: number, ok: (t: number) => boolean): Promise<number> {
+  let [a, b] = [lo, hi + 1];
+  while (a < b) {
+    const mid = a + Math.floor((b - a) / 2);
+    if (ok((await milestoneAt(store, mid)).timestamp)) b = mid;
+    else a = mid + 1;
+  }
+  return a;
+}
+
+export interface MilestoneItem {
+  index: number;
+  milestoneId: Uint8Array;
+}
+
+/** A page of the milestones kept, between the timestamps (inclusive) when given. */
+export async function milestonesPage(
+  store: NodeStore,
+  r: HistoryRange,
+  q: MilestonesQuery,
+): Promise<Page<MilestoneItem>> {
+  if (q.cursor !== undefined && q.cursor < r.start)
+    throw new HistoryMissing('PRUNED', `milestone ${q.cursor} (the cursor) is not in the history: ${kept(r)}`);
+  let [lo, hi] = [r.start, r.ledgerIndex];
+  if (q.startTimestamp !== undefined) lo = await search(store, lo, hi, (t) => t >= q.startTimestamp!);
+  if (q.endTimestamp !== undefined) hi = (await search(store, lo, hi, (t) => t > q.endTimestamp!)) - 1;
+  const newest = q.sort === 'newest';
+  if (q.cursor !== undefined) {
+    if (newest) hi = Math.min(hi, q.cursor);
+    else lo = Math.max(lo, q.cursor);
+  }
+  if (lo > hi) return { items: [] };
+  const P = HISTORY_TABLES.milestones.prefix;
+  const range = between(storeKey(P, u32BE(lo)), storeKey(P, u32BE(hi)), newest, q.pageSize + 1);
+  const entries = await tableEntries(store, HISTORY_TABLES.milestones, range);
+  const items = entries.slice(0, q.pageSize).map(([index, m]) => ({ index, milestoneId: m.milestoneId }));
+  const next = entries[q.pageSize]?.[0];
+  return next === undefined ? { items } : { items, cursor: `${next}.${q.pageSize}` };
+}
+
+export interface BlockItem {
+  blockId: Uint8Array;
+  payloadType: number | undefined;
+}
+
+/** A page of the blocks a milestone referenced, by white-flag index. */
+export async function milestoneBlocks(
+  store: NodeStore,
+  r: HistoryRange,
+  index: number,
+  q: MilestoneBlocksQuery,
+): Promise<Page<BlockItem>> {
+  requireKeptMilestone(r, index);
+  const P = HISTORY_TABLES.milestoneBlocks.prefix;
+  const newest = q.sort === 'newest';
+  const all = storeKey(P, u32BE(index));
+  const at = q.cursor === undefined ? undefined : storeKey(P, u32BE(index), u32BE(q.cursor));
+  const range = between(!newest && at ? at : all, newest && at ? at : all, newest, q.pageSize + 1);
+  const entries = await tableEntries(store, HISTORY_TABLES.milestoneBlocks, range);
+  const items = entries.slice(0, q.pageSize).map(([, e]) => e);
+  const next = entries[q.pageSize]?.[0];
+  return next === undefined ? { items } : { items, cursor: `${next.whiteFlagIndex}.${q.pageSize}` };
+}
+
+/** The children of a block the history holds, the most recently referenced first; page `page` of `pageSize`. */
+export async function blockChildren(
+  store: NodeStore,
+  r: HistoryRange,
+  blockId: Uint8Array,
+  q: ChildrenQuery,
+): Promise<Uint8Array[]> {
+  if ((await store.get(HISTORY_TABLES.blocks, blockId)) === undefined)
+    throw new HistoryMissing(
+      'NOT_FOUND',
+      `block ${toHex0x(blockId)} is not in the history: unknown, not referenced by a milestone yet, or referenced ` +
+        `before the history kept (${kept(r)})`,
+    );
+  const skip = q.page * q.pageSize;
+  const out: Uint8Array[] = [];
+  let seen = 0;
+  const P = HISTORY_TABLES.children.prefix;
+  const limit = skip + q.pageSize <= Number.MAX_SAFE_INTEGER ? skip + q.pageSize : -1;
+  for await (const key of store.kv.keys(between(storeKey(P, blockId), storeKey(P, blockId), true, limit))) {
+    if (seen++ < skip) continue;
+    out.push(decodeTableKey(HISTORY_TABLES.children, key).childId);
+    if (out.length >= q.pageSize) break;
+  }
+  return out;
+}
+
+/** The `top` addresses with the highest balances (ties: the higher serialized address first). */
+export async function richestAddresses(
+  store: NodeStore,
+  top: number,
+): Promise<{ address: Uint8Array; amount: bigint }[]> {
+  const out: { address: Uint8Array; amount: bigint }[] = [];
+  for await (const k of store.keys(AGGREGATE_TABLES.richest, { reverse: true, limit: top })) out.push(k);
+  return out;
+}
+
+/** The distribution buckets holding addresses, by magnitude. */
+export async function tokenDistribution(
+  store: NodeStore,
+): Promise<{ magnitude: number; addresses: bigint; total: bigint }[]> {
+  const out: { magnitude: number; addresses: bigint; total: bigint }[] = [];
+  for await (const [magnitude, b] of store.entries(AGGREGATE_TABLES.distribution)) out.push({ magnitude, ...b });
+  return out;
+}
