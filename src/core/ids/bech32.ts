@@ -7,6 +7,7 @@
  */
 import { bech32 } from '@scure/base';
 import { reject } from '../errors.ts';
+import { clip } from '../bytes.ts';
 
 const MAX_LENGTH = 90;
 
@@ -57,6 +58,10 @@ export function bech32Decode(text: string): Bech32Decoded {
     const { prefix, bytes } = bech32.decodeToBytes(text, MAX_LENGTH);
     return { hrp: prefix, data: bytes };
   } catch (err) {
-    return reject('INVALID_BECH32', `Cannot decode bech32: ${reasonOf(err)} in "${text}"`, { value: text });
+    // Clipped: the text may be anything a client sent, of any length (an error travels in a gRPC trailer).
+    const shown = clip(text, 100);
+    return reject('INVALID_BECH32', `Cannot decode bech32: ${clip(reasonOf(err), 200)} in "${shown}"`, {
+      value: shown,
+    });
   }
 }
