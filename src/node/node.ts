@@ -149,6 +149,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
         peerSilenceSeconds: config.healthPeerSilence,
       },
       pruning: pruningOptionsOf(config, kv),
+      ...(config.historyMilestones !== undefined ? { historyMilestones: config.historyMilestones } : {}),
       snapshots: snapshotOptionsOf(config, network, logger),
       ...(storage ? { storage } : {}),
     });

@@ -329,6 +329,14 @@ export const NODE_SETTINGS = [
     commands: RUN,
   }),
   setting({
+    key: 'historyMilestones',
+    type: positive,
+    defaultText: 'all',
+    description:
+      'keep the explorer history (/api/explorer/v2) of the last N confirmed milestones; block pruning leaves it alone',
+    commands: RUN,
+  }),
+  setting({
     key: 'nodeJwtSecret',
     type: text,
     env: 'LEDGER_NODE_JWT_SECRET',
