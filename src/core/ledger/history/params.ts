@@ -77,7 +77,8 @@ export interface AggregateQuery {
 }
 
 function bad(code: ErrorCode, param: string, message: string, value: string): never {
-  return reject(code, `Invalid query parameter ${param}: ${message}`, { field: param, value: clip(value) });
+  const name = clip(param, 60); // a name is whatever the client sent
+  return reject(code, `Invalid query parameter ${name}: ${message}`, { field: name, value: clip(value) });
 }
 
 /** A base-10 u32 (at most `max`). */
