@@ -20,6 +20,7 @@ import {
   milestonesPage,
   milestoneUpdates,
   pruneHistory,
+  resumeHistoryPruning,
   richestAddresses,
   tokenDistribution,
   verifyHistory,
@@ -225,6 +226,25 @@ describe('history: written with the ledger', () => {
     expect(diffs.some((d) => d.startsWith(`addressBalances: ${toHex0x(bobKey)} holds amount 1`))).to.equal(true);
     expect(diffs.some((d) => d.startsWith('richestAddresses:'))).to.equal(true);
     expect(diffs.some((d) => d.startsWith('historyMilestoneBlocks: block'))).to.equal(true);
+  });
+
+  it('a retention run stopped after a batch leaves pending entries that resumeHistoryPruning finishes', async () => {
+    const { net } = await scenario();
+    const before = await historyDump(net);
+    let batches = 0;
+    const stop = async (): Promise<void> => {
+      if (++batches === 2) throw new Error('stopped');
+    };
+    const err = await pruneHistory(net.store, 12, { chunk: 1, afterBatch: stop }).catch((e: Error) => e);
+    expect((err as Error).message).to.equal('stopped');
+    expect(await rangeOf(net.store)).to.deep.equal({ start: 13, ledgerIndex: 13, prunedTo: 12 });
+    const pending = await verifyHistory(net.store);
+    expect([pending.differences, pending.pending > 0]).to.deep.equal([[], true]);
+    expect(await resumeHistoryPruning(net.store)).to.not.equal(undefined);
+    const done = await verifyHistory(net.store);
+    expect([done.differences, done.pending]).to.deep.equal([[], 0]);
+    expect((await historyDump(net)).length).to.be.below(before.length);
+    expect(await resumeHistoryPruning(net.store)).to.equal(undefined);
   });
 
   it('its retention drops old milestones (reads answer PRUNED) and keeps the blocks and the aggregates', async () => {
