@@ -216,7 +216,7 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
   wireMetricHooks(metrics, tangle, ledger);
   const events = wireEvents(store, tangle, ledger, logger);
   const pruner = wirePruning({ store, tangle, ledger, v3, sync, now }, options.pruning, logger);
-  const history = wireHistoryRetention(store, ledger, options.historyMilestones, logger);
+  const history = wireHistoryRetention({ store, ledger, pruner }, options.historyMilestones, logger);
   const snapshots = wireSnapshots({ store, network, tangle, pruner, now }, options.snapshots, logger);
   const { peering, peerService } = wirePeering(
     { store, network, tangle, ledger, intake, status, metrics, v3, snapshotServer: snapshots.server, sync, identity },
@@ -315,8 +315,10 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
         await coordinator?.stop();
         await faucet?.stop();
         snapshots.server?.stop();
+        // Both told first: a history run may wait in the pruner's queue.
+        const historyStopped = history.stop();
         await pruner.stop();
-        await history.stop();
+        await historyStopped;
         milestones.stop();
         await attacher.idle();
         events.close();

@@ -130,9 +130,8 @@ export async function confirmMilestone(input: ConfirmMilestoneInput): Promise<Mi
   const created = receipt === undefined ? wf.created : [...wf.created, ...receipt.outputs];
   writeOutputs(batch, created, wf.consumed);
   if (input.history !== false) {
-    const { verdicts, consumed } = wf;
     const at = { index: ms.index, milestoneId, timestamp: ms.timestamp };
-    await writeMilestoneHistory(store, batch, { ...at, cone, verdicts, created, consumed });
+    await writeMilestoneHistory(store, batch, { ...at, cone, created, consumed: wf.consumed });
   }
   const diff: MilestoneDiff = { created: created.map((o) => o.outputId), consumed: wf.consumed.map((o) => o.outputId) };
   if (receipt !== undefined && receiptOption !== undefined) {

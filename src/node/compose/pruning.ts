@@ -90,14 +90,14 @@ export function wirePruning(
   return pruner;
 }
 
-/** The explorer history's retention (`--history-milestones`), told of each confirmation. */
+/** The history's retention (`--history-milestones`), told of each confirmation; it takes turns with pruning. */
 export function wireHistoryRetention(
-  store: NodeStore,
-  ledger: LedgerParts,
+  deps: { store: NodeStore; ledger: LedgerParts; pruner: Pruner },
   keepMilestones: number | undefined,
   logger: Logger,
 ): HistoryRetention {
-  const retention = new HistoryRetention(store, logger, keepMilestones);
+  const { store, ledger, pruner } = deps;
+  const retention = new HistoryRetention(store, logger, keepMilestones, (fn) => pruner.exclusive(fn));
   ledger.milestones.onConfirmed(() => retention.confirmed());
   return retention;
 }

@@ -2,9 +2,11 @@
  * The explorer history's own retention while the node runs (core ledger/history/prune.ts, docs/explorer.md):
  * `--history-milestones N` keeps the history of the last N confirmed milestones. After each confirmation the history
  * below `ledger index - N + 1` is dropped in the background, one run at a time (a confirmation during a run is looked
- * at again when it ends); a run interrupted by a stop or a crash is finished on the next start. It is independent of
- * block pruning (pruning/pruner.ts) and needs no lock: it deletes only entries of milestones at or below its target,
- * which no confirmation writes, and leaves the aggregates alone.
+ * at again when it ends); a run interrupted by a stop or a crash is finished on the next start. Its setting is
+ * independent of block pruning's (pruning/pruner.ts), but its runs take turns with block pruning's (`exclusive`, the
+ * pruner's): block pruning writes history entries for the blocks it deletes while the history covers their
+ * milestone, and must not do so while a run drops that milestone. Confirmations need no lock: a run deletes only
+ * entries of milestones at or below its target, which no confirmation writes, and leaves the aggregates alone.
  */
 import { historyRange, pruneHistory, resumeHistoryPruning } from '../../core/ledger/index.ts';
 import type { NodeStore } from '../../core/store/index.ts';
@@ -23,12 +25,14 @@ export class HistoryRetention {
     private readonly logger: Logger,
     /** Milestones of history kept (undefined: all). */
     readonly keepMilestones: number | undefined,
+    /** Runs `fn` with no block pruning under way (the pruner's `exclusive`). */
+    private readonly exclusive: <T>(fn: () => Promise<T>) => Promise<T> = (fn) => fn(),
   ) {}
 
   /** Finishes an interrupted run, then bounds the history to the setting (in the background). */
   start(): void {
     this.schedule(async () => {
-      const resumed = await resumeHistoryPruning(this.store);
+      const resumed = await this.exclusive(() => resumeHistoryPruning(this.store));
       if (resumed)
         this.logger.info(
           `history: finished an interrupted retention run (${resumed.milestones} milestones, ` +
@@ -85,13 +89,15 @@ export class HistoryRetention {
     const target = range.ledgerIndex - keep;
     if (target < range.start) return;
     const started = Date.now();
-    const done = await pruneHistory(this.store, target, {
-      afterBatch: async () => {
-        if (this.stopped) throw new RetentionStopped('stopped');
-        // Let the node's other work in between batches.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      },
-    });
+    const done = await this.exclusive(() =>
+      pruneHistory(this.store, target, {
+        afterBatch: async () => {
+          if (this.stopped) throw new RetentionStopped('stopped');
+          // Let the node's other work in between batches.
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        },
+      }),
+    );
     const what = `${done.milestones} milestones, ${done.blocks} blocks, ${done.updates} ledger updates`;
     if (done.milestones > 1 || Date.now() - started > 1000)
       this.logger.info(`history: kept from milestone ${target + 1} on (${what} dropped in ${Date.now() - started} ms)`);

@@ -34,7 +34,7 @@ describe('node: the explorer history on open', () => {
     expect(await store.get(AGGREGATE_TABLES.balances, rich[0]!.address)).to.equal(undefined);
     await openNetwork(store, config, logger);
     const lines = logger.lines.filter((l) => l.includes('history:'));
-    expect(lines[0]).to.match(/^INFO history: \d+ milestones from 0 to 0$/);
+    expect(lines[0]).to.match(/^INFO history: milestones and their blocks up to 0 of 0$/);
     expect(lines.at(-1)).to.match(
       /^INFO history: built for explorers: 1 milestones, 0 blocks, \d+ ledger updates, \d+ unspent/,
     );

@@ -10,7 +10,8 @@ import { toHex } from '../../bytes.ts';
 import type { CommonOutput } from '../../model/output.ts';
 import type { NodeStore } from '../../store/node-store.ts';
 import type { StoreBatch } from '../../store/store-batch.ts';
-import { holdingOf, isSpecial } from './owner.ts';
+import { byteKey } from './keys.ts';
+import { holdingOf, isSpecial, type Holding } from './owner.ts';
 import { AGGREGATE_TABLES, type AddressBalance, type DistributionBucket } from './tables.ts';
 
 const ZERO: AddressBalance = Object.freeze({ amount: 0n, outputs: 0, special: 0, returns: 0 });
@@ -38,7 +39,7 @@ export class BalanceDeltas {
   }
 
   private of(address: Uint8Array): Delta {
-    const key = toHex(address);
+    const key = byteKey(address);
     let d = this.byAddress.get(key);
     if (d === undefined) {
       d = { address, amount: 0n, outputs: 0, special: 0, returns: 0 };
@@ -49,13 +50,17 @@ export class BalanceDeltas {
 
   /** An output booked (`sign` 1) or spent (-1). */
   add(output: CommonOutput, sign: 1 | -1): void {
-    const h = holdingOf(output);
+    this.addHolding(holdingOf(output), sign);
+  }
+
+  /** The same, for an output whose holding the caller has already read. */
+  addHolding(h: Holding, sign: 1 | -1): void {
     const d = this.of(h.owner);
-    d.amount += BigInt(sign) * h.amount;
+    d.amount += sign === 1 ? h.amount : -h.amount;
     d.outputs += sign;
     if (isSpecial(h)) d.special += sign;
     const r = h.expiration?.returnAddress;
-    if (r !== undefined && toHex(r) !== toHex(h.owner)) this.of(r).returns += sign;
+    if (r !== undefined && byteKey(r) !== byteKey(h.owner)) this.of(r).returns += sign;
   }
 
   entries(): Delta[] {

@@ -3,7 +3,8 @@
  * existed) or one of another layout (HISTORY_META.version). The node runs it on open, before it confirms anything
  * (node/genesis/open-network.ts), from what the store holds:
  *   - the milestones from the first one kept (the pruning index + 1, else the ledger's first) to the ledger index;
- *   - their blocks, from the stored block metadata (milestone, white-flag index) and the blocks (parents, payload);
+ *   - their blocks, each milestone's cone walked over the stored block metadata (milestone, white-flag index) and
+ *     blocks (parents, payload); what block pruning deleted before the history existed is not known;
  *   - their ledger updates, from the milestone diffs and the output and spent records; an output booked by a
  *     milestone without a diff (the genesis or snapshot, a pruned milestone) gets its "booked" update at its booking
  *     milestone when the store still holds it (unspent, or spent by a milestone with a diff);
@@ -11,7 +12,7 @@
  * The version is written last, after every entry: a build cut short by a crash leaves no version and starts over
  * (clearing what it wrote) on the next open.
  */
-import { toHex0x } from '../../bytes.ts';
+import { toHex, toHex0x } from '../../bytes.ts';
 import { decodeBlock } from '../../codec/block.ts';
 import { META } from '../../store/meta.ts';
 import type { NodeStore } from '../../store/node-store.ts';
@@ -20,8 +21,8 @@ import { TABLES } from '../../store/tables.ts';
 import { LEDGER_META } from '../ledger-meta.ts';
 import { LEDGER_TABLES } from '../tables.ts';
 import { applyBalanceDeltas, BalanceDeltas } from './balances.ts';
-import { AGGREGATE_TABLES, HISTORY_META, HISTORY_TABLES, HISTORY_VERSION } from './tables.ts';
-import { putBookedUpdate, putHistoryBlock, putHistoryMilestone, putSpentUpdate } from './writes.ts';
+import { AGGREGATE_TABLES, HISTORY_META, HISTORY_TABLES, HISTORY_VERSION, type MilestoneBlock } from './tables.ts';
+import { bookedUpdate, putHistoryMilestone, putLedgerUpdates, spentUpdate, type LedgerUpdate } from './writes.ts';
 
 export interface HistoryBuild {
   /** Whether the history was (re)built now. */
@@ -87,23 +88,22 @@ export async function rebuildHistory(
   for await (const index of store.keys(LEDGER_TABLES.milestoneDiffs, { gte: start, limit: 1 })) firstDiff = index;
   const bookedByDiff = (index: number): boolean => index >= firstDiff;
 
-  // the milestones
-  let batch = store.batch();
-  const flush = async (force = false): Promise<void> => {
-    if (batch.length === 0 || (!force && batch.length < chunk * 4)) return;
-    await batch.commit({ sync: false });
-    batch = store.batch();
-  };
+  // the milestones, and the blocks each referenced (its cone: the stored blocks whose metadata names it)
   for await (const [index, record] of store.entries(TABLES.milestones, { gte: start })) {
+    const batch = store.batch();
     putHistoryMilestone(batch, index, record.milestoneId, record.timestamp);
     result.milestones++;
-    await flush();
+    const blocks = await coneOf(store, record.blockId, index);
+    if (blocks.length > 0) batch.put(HISTORY_TABLES.milestoneBlocks, index, blocks);
+    result.blocks += blocks.length;
+    await batch.commit({ sync: false });
+    if (index % 1000 === 0) progress(`history: milestones and their blocks up to ${index} of ${ledgerIndex}`);
   }
-  await flush(true);
-  progress(`history: ${result.milestones} milestones from ${start} to ${ledgerIndex}`);
+  progress(`history: ${result.milestones} milestones from ${start} to ${ledgerIndex}, ${result.blocks} blocks`);
 
-  // the ledger updates of the milestones with a diff
+  // the ledger updates of the milestones with a diff (an output booked before them: its booked update too)
   for await (const [index, diff] of store.entries(LEDGER_TABLES.milestoneDiffs, { gte: start })) {
+    const updates: LedgerUpdate[] = [];
     for (let i = 0; i < diff.created.length; i += chunk) {
       const ids = diff.created.slice(i, i + chunk);
       const records = await store.getMany(LEDGER_TABLES.outputs, ids);
@@ -111,10 +111,8 @@ export async function rebuildHistory(
         const r = records[j];
         if (r === undefined)
           throw new Error(`history build: output ${toHex0x(outputId)} of milestone ${index} is gone`);
-        putBookedUpdate(batch, { outputId, ...r });
-        result.updates++;
+        updates.push(bookedUpdate({ outputId, ...r }));
       });
-      await flush();
     }
     for (let i = 0; i < diff.consumed.length; i += chunk) {
       const ids = diff.consumed.slice(i, i + chunk);
@@ -123,40 +121,37 @@ export async function rebuildHistory(
         await store.getMany(LEDGER_TABLES.spent, ids),
       ];
       ids.forEach((outputId, j) => {
-        const r = records[j];
-        const s = spent[j];
+        const [r, s] = [records[j], spent[j]];
         if (r === undefined || s === undefined)
           throw new Error(`history build: spent output ${toHex0x(outputId)} of milestone ${index} is gone`);
-        putSpentUpdate(batch, { outputId, output: r.output, spent: s });
-        result.updates++;
-        if (!bookedByDiff(r.milestoneIndexBooked)) {
-          putBookedUpdate(batch, { outputId, ...r });
-          result.updates++;
-        }
+        updates.push(spentUpdate({ outputId, output: r.output, spent: s }));
+        if (!bookedByDiff(r.milestoneIndexBooked)) updates.push(bookedUpdate({ outputId, ...r }));
       });
-      await flush();
     }
+    const batch = store.batch();
+    await putLedgerUpdates(store, batch, updates, false);
+    await batch.commit({ sync: false });
+    result.updates += updates.length;
     if (index % 1000 === 0) progress(`history: ledger updates up to milestone ${index} of ${ledgerIndex}`);
   }
-  await flush(true);
 
   // the aggregates (and the "booked" updates of unspent outputs no diff names)
   let ids: Uint8Array[] = [];
   const aggregate = async (): Promise<void> => {
     const records = await store.getMany(LEDGER_TABLES.outputs, ids);
     const deltas = new BalanceDeltas();
-    const b = store.batch();
+    const updates: LedgerUpdate[] = [];
     ids.forEach((outputId, j) => {
       const r = records[j];
       if (r === undefined) throw new Error(`history build: unspent output ${toHex0x(outputId)} has no record`);
       deltas.add(r.output, 1);
-      if (!bookedByDiff(r.milestoneIndexBooked)) {
-        putBookedUpdate(b, { outputId, ...r });
-        result.updates++;
-      }
+      if (!bookedByDiff(r.milestoneIndexBooked)) updates.push(bookedUpdate({ outputId, ...r }));
     });
-    await applyBalanceDeltas(store, b, deltas);
-    await b.commit({ sync: false });
+    const batch = store.batch();
+    await putLedgerUpdates(store, batch, updates, false);
+    await applyBalanceDeltas(store, batch, deltas);
+    await batch.commit({ sync: false });
+    result.updates += updates.length;
     result.outputs += ids.length;
     ids = [];
     if (result.outputs % (chunk * 50) === 0) progress(`history: ${result.outputs} unspent outputs in the aggregates`);
@@ -166,40 +161,37 @@ export async function rebuildHistory(
     if (ids.length >= chunk) await aggregate();
   }
   if (ids.length > 0) await aggregate();
-
-  // the referenced blocks
-  let referenced: [Uint8Array, number, number][] = [];
-  const blocks = async (): Promise<void> => {
-    const raws = await store.getMany(
-      TABLES.blocks,
-      referenced.map(([id]) => id),
-    );
-    referenced.forEach(([blockId, milestoneIndex, whiteFlagIndex], j) => {
-      const raw = raws[j];
-      if (raw === undefined) return;
-      const block = decodeBlock(raw);
-      putHistoryBlock(batch, blockId, {
-        milestoneIndex,
-        whiteFlagIndex,
-        payloadType: block.payload?.type,
-        parents: block.parents,
-      });
-      result.blocks++;
-    });
-    referenced = [];
-    await flush();
-  };
-  for await (const [blockId, md] of store.entries(TABLES.blockMetadata)) {
-    const r = md.referenced;
-    if (r === undefined || r.milestoneIndex < start || r.milestoneIndex > ledgerIndex || blockId.length !== 32)
-      continue;
-    referenced.push([blockId, r.milestoneIndex, r.whiteFlagIndex]);
-    if (referenced.length >= chunk) await blocks();
-  }
-  if (referenced.length > 0) await blocks();
-  await flush(true);
-  progress(`history: ${result.blocks} referenced blocks, ${result.updates} ledger updates`);
+  progress(`history: ${result.updates} ledger updates, ${result.outputs} unspent outputs`);
 
   await store.batch().putMeta(HISTORY_META.start, start).putMeta(HISTORY_META.version, HISTORY_VERSION).commit();
   return result;
+}
+
+/**
+ * The blocks milestone `index` referenced, in White-Flag order: from its block's parents, the stored blocks whose
+ * metadata names the milestone (a block named by another milestone, or not stored, ends the walk). None when the
+ * milestone's block is not stored (the genesis or snapshot milestone).
+ */
+export async function coneOf(store: NodeStore, milestoneBlockId: Uint8Array, index: number): Promise<MilestoneBlock[]> {
+  const raw = await store.getBlock(milestoneBlockId);
+  if (raw === undefined) return [];
+  const found: [number, MilestoneBlock][] = [];
+  const seen = new Set<string>();
+  let frontier = decodeBlock(raw).parents;
+  while (frontier.length > 0) {
+    const ids = frontier.filter((id) => !seen.has(toHex(id)) && seen.add(toHex(id)));
+    const metadata = await store.getMany(TABLES.blockMetadata, ids);
+    const inCone = ids.filter((_, i) => metadata[i]?.referenced?.milestoneIndex === index);
+    const raws = await store.getMany(TABLES.blocks, inCone);
+    frontier = [];
+    inCone.forEach((blockId, i) => {
+      const bytes = raws[i];
+      if (bytes === undefined) return;
+      const block = decodeBlock(bytes);
+      const whiteFlagIndex = metadata[ids.indexOf(blockId)]!.referenced!.whiteFlagIndex;
+      found.push([whiteFlagIndex, { blockId, payloadType: block.payload?.type, parents: block.parents }]);
+      frontier.push(...block.parents);
+    });
+  }
+  return found.sort((a, b) => a[0] - b[0]).map(([, b]) => b);
 }

@@ -132,3 +132,11 @@ export async function tableEntries<K, V>(store: NodeStore, table: Table<K, V>, r
     out.push([decodeTableKey(table, key), table.value.decode(value, `${table.name} value`)]);
   return out;
 }
+
+/**
+ * A short-lived Map key for bytes (one char per byte, a flat string): the writes of one confirmation group thousands
+ * of addresses and outputs, and hex text costs several times as much to make.
+ */
+export function byteKey(bytes: Uint8Array): string {
+  return String.fromCharCode.apply(null, bytes as unknown as number[]);
+}

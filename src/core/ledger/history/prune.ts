@@ -5,12 +5,15 @@
  * or bound the history and keep every block. The aggregates are the ledger's now and are never pruned.
  *
  * Crash-safe by its order of writes: one batch first moves `history.prunedTo` to the target and `history.start` above
- * it, so reads refuse the range at once (PRUNED); then range deletes in bounded batches, each of which removes an
- * entry together with its mirror (a ledger update by milestone with the one by address, a block with its child edges
- * and its place in its milestone). Every delete is idempotent, so `resumeHistoryPruning` (on start) finishes a run.
+ * it, so reads refuse the range at once (PRUNED); then one batch per milestone entry, oldest first, removes it with
+ * what hangs on it (the ledger updates of a milestone with the address groups it names, its blocks with the records
+ * and child edges block pruning kept of them). Every delete is idempotent, so `resumeHistoryPruning` (on start)
+ * finishes a run.
  */
+import { toHex } from '../../bytes.ts';
 import type { RangeOptions } from '../../store/kv.ts';
 import type { NodeStore } from '../../store/node-store.ts';
+import type { StoreBatch } from '../../store/store-batch.ts';
 import { storeKey, tableEntries, u32BE } from './keys.ts';
 import { HISTORY_META, HISTORY_TABLES } from './tables.ts';
 
@@ -57,69 +60,60 @@ async function deleteThrough(
 ): Promise<HistoryPruneResult> {
   const chunk = options.chunk ?? CHUNK;
   const result: HistoryPruneResult = { milestones: 0, blocks: 0, updates: 0 };
-  // Keys of these tables start with the milestone index: every key below index target + 1.
-  const upTo = (prefix: number): RangeOptions => ({
+  // Keys of these tables start with the milestone index: every key below index target + 1, `limit` of them.
+  const upTo = (prefix: number, limit: number): RangeOptions => ({
     gte: Uint8Array.of(prefix),
     ...(target >= 0xffffffff ? {} : { lt: storeKey(prefix, u32BE(target + 1)) }),
-    limit: chunk,
+    limit,
   });
-  const commit = async (fill: (batch: ReturnType<NodeStore['batch']>) => Promise<number>): Promise<boolean> => {
-    const batch = store.batch();
-    const n = await fill(batch);
-    if (batch.length > 0) {
-      await batch.commit({ sync: false });
-      await options.afterBatch?.();
+  /** Runs `fill` in batches until it deletes nothing more. */
+  const repeat = async (fill: (batch: StoreBatch) => Promise<boolean>): Promise<void> => {
+    for (;;) {
+      const batch = store.batch();
+      const more = await fill(batch);
+      if (batch.length > 0) {
+        await batch.commit({ sync: false });
+        await options.afterBatch?.();
+      }
+      if (!more) return;
     }
-    return n >= chunk;
   };
-  // ledger updates, with their mirror by address
-  while (
-    await commit(async (batch) => {
-      let n = 0;
-      const range = upTo(HISTORY_TABLES.byMilestone.prefix);
-      for (const [k, address] of await tableEntries(store, HISTORY_TABLES.byMilestone, range)) {
-        batch.del(HISTORY_TABLES.byMilestone, k);
-        batch.del(HISTORY_TABLES.byAddress, { address, ...k });
-        n++;
-      }
-      result.updates += n;
-      return n;
-    })
-  );
-  // blocks, with their record and the child edges their parents have to them
-  while (
-    await commit(async (batch) => {
-      const entries: [{ milestoneIndex: number; whiteFlagIndex: number }, Uint8Array][] = [];
-      const range = upTo(HISTORY_TABLES.milestoneBlocks.prefix);
-      for (const [k, e] of await tableEntries(store, HISTORY_TABLES.milestoneBlocks, range))
-        entries.push([k, e.blockId]);
-      const records = await store.getMany(
-        HISTORY_TABLES.blocks,
-        entries.map(([, id]) => id),
-      );
-      entries.forEach(([k, blockId], i) => {
-        batch.del(HISTORY_TABLES.milestoneBlocks, k);
-        batch.del(HISTORY_TABLES.blocks, blockId);
-        for (const parentId of records[i]?.parents ?? [])
-          batch.del(HISTORY_TABLES.children, { parentId, milestoneIndex: k.milestoneIndex, childId: blockId });
-      });
-      result.blocks += entries.length;
-      return entries.length;
-    })
-  );
+  // ledger updates: a milestone's entry, with the groups of the addresses it names
+  await repeat(async (batch) => {
+    const range = upTo(HISTORY_TABLES.byMilestone.prefix, 1);
+    const [entry] = await tableEntries(store, HISTORY_TABLES.byMilestone, range);
+    if (entry === undefined) return false;
+    const [milestoneIndex, updates] = entry;
+    batch.del(HISTORY_TABLES.byMilestone, milestoneIndex);
+    const addresses = new Map(updates.map((u) => [toHex(u.address), u.address]));
+    for (const address of addresses.values()) batch.del(HISTORY_TABLES.byAddress, { address, milestoneIndex });
+    result.updates += updates.length;
+    return true;
+  });
+  // blocks: a milestone's entry, with what block pruning kept of its blocks (their milestone, their child edges)
+  await repeat(async (batch) => {
+    const range = upTo(HISTORY_TABLES.milestoneBlocks.prefix, 1);
+    const [entry] = await tableEntries(store, HISTORY_TABLES.milestoneBlocks, range);
+    if (entry === undefined) return false;
+    const [milestoneIndex, blocks] = entry;
+    batch.del(HISTORY_TABLES.milestoneBlocks, milestoneIndex);
+    for (const b of blocks) {
+      batch.del(HISTORY_TABLES.blocks, b.blockId);
+      for (const parentId of b.parents)
+        batch.del(HISTORY_TABLES.children, { parentId, milestoneIndex, childId: b.blockId });
+    }
+    result.blocks += blocks.length;
+    return true;
+  });
   // milestones, with their ID
-  while (
-    await commit(async (batch) => {
-      let n = 0;
-      const range = upTo(HISTORY_TABLES.milestones.prefix);
-      for (const [index, m] of await tableEntries(store, HISTORY_TABLES.milestones, range)) {
-        batch.del(HISTORY_TABLES.milestones, index);
-        batch.del(HISTORY_TABLES.milestoneIds, m.milestoneId);
-        n++;
-      }
-      result.milestones += n;
-      return n;
-    })
-  );
+  await repeat(async (batch) => {
+    const entries = await tableEntries(store, HISTORY_TABLES.milestones, upTo(HISTORY_TABLES.milestones.prefix, chunk));
+    for (const [index, m] of entries) {
+      batch.del(HISTORY_TABLES.milestones, index);
+      batch.del(HISTORY_TABLES.milestoneIds, m.milestoneId);
+    }
+    result.milestones += entries.length;
+    return entries.length >= chunk;
+  });
   return result;
 }

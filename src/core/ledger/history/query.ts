@@ -5,17 +5,19 @@
  *   - milestones: by index, within a range of timestamps (found by binary search: timestamps strictly increase);
  *   - blocks of a milestone: by white-flag index;
  *   - children of a block: the most recently referenced first, by page number.
- * A page reads `pageSize + 1` entries at most: the extra one is the next page's first item, and its cursor. A read of
+ * A page takes `pageSize + 1` items at most: the extra one is the next page's first item, and its cursor. A read of
  * what the history no longer keeps (retention, prune.ts) or never had throws HistoryMissing: PRUNED or NOT_FOUND,
  * with a message that says which milestones are kept.
  */
-import { toHex0x } from '../../bytes.ts';
+import { compareBytes, toHex, toHex0x } from '../../bytes.ts';
 import { META } from '../../store/meta.ts';
 import type { NodeStore } from '../../store/node-store.ts';
 import { prefixUpperBound } from '../../store/range.ts';
 import type { RangeOptions } from '../../store/kv.ts';
 import { decodeTableKey } from '../../store/table.ts';
 import { storeKey, tableEntries, u32BE } from './keys.ts';
+import { TABLES } from '../../store/tables.ts';
+import { compareEntries } from './writes.ts';
 import type {
   AddressUpdatesQuery,
   ChildrenQuery,
@@ -82,7 +84,11 @@ export interface AddressUpdate {
   spent: boolean;
 }
 
-/** A page of an address's ledger updates. The cursor is a position (inclusive), so pages never overlap or skip. */
+/**
+ * A page of an address's ledger updates, by (milestone index, output ID, spent) ascending (`oldest`) or descending.
+ * The cursor is a position (inclusive), so pages never overlap or skip. Reads the address's groups (one per milestone)
+ * from the start of the page until it has `pageSize + 1` updates.
+ */
 export async function addressUpdates(
   store: NodeStore,
   r: HistoryRange,
@@ -92,32 +98,39 @@ export async function addressUpdates(
   const P = HISTORY_TABLES.byAddress.prefix;
   const floor = r.prunedTo === undefined ? 0 : r.prunedTo + 1;
   const newest = q.sort === 'newest';
-  const from = q.cursor?.milestoneIndex ?? q.start;
+  const c = q.cursor;
+  const from = c?.milestoneIndex ?? q.start;
   const gone = `ledger updates at or below milestone ${r.prunedTo} are no longer kept (${kept(r)})`;
   if (from !== undefined && from < floor) throw new HistoryMissing('PRUNED', gone);
   if (!newest && q.end !== undefined && q.end < floor) throw new HistoryMissing('PRUNED', gone);
-  const c = q.cursor;
-  const at = c && storeKey(P, address, u32BE(c.milestoneIndex), c.outputId, Uint8Array.of(c.spent ? 1 : 0));
-  const low = Math.max(floor, newest ? (q.end ?? 0) : (q.start ?? 0));
-  let lo = storeKey(P, address, u32BE(low));
-  let hi = storeKey(P, address, ...(!newest && q.end !== undefined ? [u32BE(q.end)] : []));
-  if (newest && from !== undefined) hi = storeKey(P, address, u32BE(from));
-  if (!newest && at !== undefined) lo = at;
-  let range = between(lo, hi, newest, q.pageSize + 1);
-  if (newest && at !== undefined) range = { gte: lo, lte: at, reverse: true, limit: q.pageSize + 1 };
-  const entries = await tableEntries(store, HISTORY_TABLES.byAddress, range);
-  const items = entries.slice(0, q.pageSize).map(([k, timestamp]) => ({
-    milestoneIndex: k.milestoneIndex,
-    milestoneTimestamp: timestamp,
-    outputId: k.outputId,
-    spent: k.spent,
-  }));
-  const next = entries[q.pageSize]?.[0];
-  if (next === undefined) return { items };
-  return { items, cursor: `${next.milestoneIndex}.${toHex0x(next.outputId)}.${next.spent}.${q.pageSize}` };
+  const low = Math.max(floor, newest ? (q.end ?? 0) : (from ?? 0));
+  const high = newest ? from : q.end;
+  const range = between(
+    storeKey(P, address, u32BE(low)),
+    storeKey(P, address, ...(high === undefined ? [] : [u32BE(high)])),
+    newest,
+    -1,
+  );
+  const items: AddressUpdate[] = [];
+  for await (const [key, value] of store.kv.entries(range)) {
+    const { milestoneIndex } = decodeTableKey(HISTORY_TABLES.byAddress, key);
+    const group = HISTORY_TABLES.byAddress.value.decode(value, 'historyByAddress value');
+    const entries = newest ? group.entries.reverse() : group.entries;
+    for (const e of entries) {
+      // inside the cursor's milestone, from the cursor's position on
+      if (c !== undefined && milestoneIndex === c.milestoneIndex && compareEntries(e, c) * (newest ? -1 : 1) < 0)
+        continue;
+      items.push({ milestoneIndex, milestoneTimestamp: group.timestamp, outputId: e.outputId, spent: e.spent });
+    }
+    if (items.length > q.pageSize) break;
+  }
+  const next = items[q.pageSize];
+  const page = items.slice(0, q.pageSize);
+  if (next === undefined) return { items: page };
+  return { items: page, cursor: `${next.milestoneIndex}.${toHex0x(next.outputId)}.${next.spent}.${q.pageSize}` };
 }
 
-export interface MilestoneUpdate {
+export interface MilestoneUpdateItem {
   address: Uint8Array;
   outputId: Uint8Array;
   spent: boolean;
@@ -129,20 +142,26 @@ export async function milestoneUpdates(
   r: HistoryRange,
   index: number,
   q: MilestoneUpdatesQuery,
-): Promise<Page<MilestoneUpdate>> {
+): Promise<Page<MilestoneUpdateItem>> {
   requireKeptMilestone(r, index);
-  const P = HISTORY_TABLES.byMilestone.prefix;
+  const all = (await store.get(HISTORY_TABLES.byMilestone, index)) ?? [];
   const c = q.cursor;
-  const lo = c ? storeKey(P, u32BE(index), c.outputId, Uint8Array.of(c.spent ? 1 : 0)) : storeKey(P, u32BE(index));
-  const entries = await tableEntries(
-    store,
-    HISTORY_TABLES.byMilestone,
-    between(lo, storeKey(P, u32BE(index)), false, q.pageSize + 1),
-  );
-  const items = entries.slice(0, q.pageSize).map(([k, address]) => ({ address, outputId: k.outputId, spent: k.spent }));
-  const next = entries[q.pageSize]?.[0];
+  const from = c === undefined ? 0 : firstAtOrAfter(all, (u) => compareEntries(u, c) >= 0);
+  const items = all.slice(from, from + q.pageSize);
+  const next = all[from + q.pageSize];
   if (next === undefined) return { items };
   return { items, cursor: `${toHex0x(next.outputId)}.${next.spent}.${q.pageSize}` };
+}
+
+/** The first index of sorted `xs` at which `ok` holds (it holds from there on), or `xs.length`. */
+function firstAtOrAfter<T>(xs: readonly T[], ok: (x: T) => boolean): number {
+  let [a, b] = [0, xs.length];
+  while (a < b) {
+    const mid = (a + b) >> 1;
+    if (ok(xs[mid]!)) b = mid;
+    else a = mid + 1;
+  }
+  return a;
 }
 
 /** The index of a milestone of the history by its ID; NOT_FOUND when the history does not hold it. */
@@ -205,7 +224,7 @@ export interface BlockItem {
   payloadType: number | undefined;
 }
 
-/** A page of the blocks a milestone referenced, by white-flag index. */
+/** A page of the blocks a milestone referenced, by white-flag index (the cursor is one). */
 export async function milestoneBlocks(
   store: NodeStore,
   r: HistoryRange,
@@ -213,41 +232,54 @@ export async function milestoneBlocks(
   q: MilestoneBlocksQuery,
 ): Promise<Page<BlockItem>> {
   requireKeptMilestone(r, index);
-  const P = HISTORY_TABLES.milestoneBlocks.prefix;
+  const all = (await store.get(HISTORY_TABLES.milestoneBlocks, index)) ?? [];
   const newest = q.sort === 'newest';
-  const all = storeKey(P, u32BE(index));
-  const at = q.cursor === undefined ? undefined : storeKey(P, u32BE(index), u32BE(q.cursor));
-  const range = between(!newest && at ? at : all, newest && at ? at : all, newest, q.pageSize + 1);
-  const entries = await tableEntries(store, HISTORY_TABLES.milestoneBlocks, range);
-  const items = entries.slice(0, q.pageSize).map(([, e]) => e);
-  const next = entries[q.pageSize]?.[0];
+  const ordered = all.map((b, whiteFlagIndex) => ({ whiteFlagIndex, blockId: b.blockId, payloadType: b.payloadType }));
+  if (newest) ordered.reverse();
+  const from =
+    q.cursor === undefined
+      ? 0
+      : firstAtOrAfter(ordered, (b) => (newest ? b.whiteFlagIndex <= q.cursor! : b.whiteFlagIndex >= q.cursor!));
+  const items = ordered.slice(from, from + q.pageSize).map(({ blockId, payloadType }) => ({ blockId, payloadType }));
+  const next = ordered[from + q.pageSize];
   return next === undefined ? { items } : { items, cursor: `${next.whiteFlagIndex}.${q.pageSize}` };
 }
 
-/** The children of a block the history holds, the most recently referenced first; page `page` of `pageSize`. */
+/**
+ * The children of a block the history holds, the most recently referenced first (then by block ID, descending), page
+ * `page` of `pageSize`: the referenced children the store's `children` table holds, and those block pruning deleted
+ * (historyChildren). A block is in the history when its milestone (its metadata's, or historyBlocks' once pruned) is.
+ */
 export async function blockChildren(
   store: NodeStore,
   r: HistoryRange,
   blockId: Uint8Array,
   q: ChildrenQuery,
 ): Promise<Uint8Array[]> {
-  if ((await store.get(HISTORY_TABLES.blocks, blockId)) === undefined)
+  const m =
+    (await store.getBlockMetadata(blockId))?.referenced?.milestoneIndex ??
+    (await store.get(HISTORY_TABLES.blocks, blockId));
+  if (m === undefined || m < r.start || m > r.ledgerIndex)
     throw new HistoryMissing(
       'NOT_FOUND',
       `block ${toHex0x(blockId)} is not in the history: unknown, not referenced by a milestone yet, or referenced ` +
-        `before the history kept (${kept(r)})`,
+        `outside the history kept (${kept(r)})`,
     );
+  const inRange = (i: number | undefined): i is number => i !== undefined && i >= r.start && i <= r.ledgerIndex;
+  const found = new Map<string, { milestoneIndex: number; childId: Uint8Array }>();
+  const stored = await store.children(blockId);
+  const metadata = await store.getMany(TABLES.blockMetadata, stored);
+  stored.forEach((childId, i) => {
+    const at = metadata[i]?.referenced?.milestoneIndex;
+    if (inRange(at)) found.set(toHex(childId), { milestoneIndex: at, childId });
+  });
+  for await (const k of store.keys(HISTORY_TABLES.children, { prefix: blockId }))
+    if (inRange(k.milestoneIndex)) found.set(toHex(k.childId), k);
+  const all = [...found.values()].sort(
+    (a, b) => b.milestoneIndex - a.milestoneIndex || compareBytes(b.childId, a.childId),
+  );
   const skip = q.page * q.pageSize;
-  const out: Uint8Array[] = [];
-  let seen = 0;
-  const P = HISTORY_TABLES.children.prefix;
-  const limit = skip + q.pageSize <= Number.MAX_SAFE_INTEGER ? skip + q.pageSize : -1;
-  for await (const key of store.kv.keys(between(storeKey(P, blockId), storeKey(P, blockId), true, limit))) {
-    if (seen++ < skip) continue;
-    out.push(decodeTableKey(HISTORY_TABLES.children, key).childId);
-    if (out.length >= q.pageSize) break;
-  }
-  return out;
+  return all.slice(skip, skip + q.pageSize).map((c) => c.childId);
 }
 
 /** The `top` addresses with the highest balances (ties: the higher serialized address first). */

@@ -1,20 +1,23 @@
 /**
  * The history for explorers (docs/explorer.md): tables at the prefixes store/prefixes.ts reserves for them
- * (0x40-0x4f), written in the batch that confirms a milestone (writes.ts), so they commit atomically with the ledger.
- * Addresses are serialized (type ‖ 32-byte ID, 33 bytes); numbers in keys are big-endian.
+ * (0x40-0x4f). A confirmation writes few, large entries (writes.ts): per milestone one record of its blocks and one of
+ * its ledger updates, per address touched one group of its updates in that milestone; so its batch grows by about one
+ * entry per address, not per output or block. Block pruning adds, for each referenced block it deletes, the block's
+ * milestone and its child edges (the store's own `children` table loses them then). Addresses are serialized (type ‖
+ * 32-byte ID, 33 bytes); numbers in keys are big-endian.
  *
- * | byte | table                  | key                                                | value                      |
- * |------|------------------------|----------------------------------------------------|----------------------------|
- * | 0x40 | historyMilestones      | milestone index                                    | HistoryMilestone           |
- * | 0x41 | historyMilestoneIds    | milestone ID (32)                                  | milestone index (u32 LE)   |
- * | 0x42 | historyBlocks          | block ID (32)                                      | HistoryBlock               |
- * | 0x43 | historyMilestoneBlocks | milestone index ‖ white-flag index                 | block ID ‖ payload type u8 |
- * | 0x44 | historyChildren        | parent ID ‖ the child's milestone index ‖ child ID | empty                      |
- * | 0x45 | historyByAddress       | address ‖ milestone index ‖ output ID ‖ spent u8   | milestone timestamp u32 LE |
- * | 0x46 | historyByMilestone     | milestone index ‖ output ID (34) ‖ spent u8 (0/1)  | address                    |
- * | 0x47 | addressBalances        | address                                            | AddressBalance             |
- * | 0x48 | richestAddresses       | balance (u64) ‖ address                            | empty                      |
- * | 0x49 | tokenDistribution      | magnitude u8 (digits of the balance - 1)           | DistributionBucket         |
+ * | byte | table                  | key                                            | value                            |
+ * |------|------------------------|------------------------------------------------|----------------------------------|
+ * | 0x40 | historyMilestones      | milestone index                                | milestone ID ‖ timestamp         |
+ * | 0x41 | historyMilestoneIds    | milestone ID (32)                              | milestone index (u32 LE)         |
+ * | 0x42 | historyBlocks          | block ID (32) of a pruned block                | its milestone index (u32 LE)     |
+ * | 0x43 | historyMilestoneBlocks | milestone index                                | its blocks in White-Flag order   |
+ * | 0x44 | historyChildren        | parent ID ‖ child's milestone index ‖ child ID | empty (the child was pruned)     |
+ * | 0x45 | historyByAddress       | address ‖ milestone index                      | timestamp, (output ID, spent)s   |
+ * | 0x46 | historyByMilestone     | milestone index                                | (output ID, spent, address)s     |
+ * | 0x47 | addressBalances        | address                                        | AddressBalance                   |
+ * | 0x48 | richestAddresses       | balance (u64) ‖ address                        | empty                            |
+ * | 0x49 | tokenDistribution      | magnitude u8 (digits of the balance - 1)       | DistributionBucket               |
  *
  * 0x40-0x46 are history (bounded by its own retention, prune.ts); 0x47-0x49 are aggregates of the ledger now
  * (balances.ts), never pruned. Meta fields: `history.version` (the layout; written last by a build, build.ts),
@@ -41,22 +44,12 @@ export interface HistoryMilestone {
   timestamp: number;
 }
 
-export interface HistoryBlock {
-  milestoneIndex: number;
-  whiteFlagIndex: number;
+/** A block a milestone referenced; its white-flag index is its place in the milestone's list. */
+export interface MilestoneBlock {
+  blockId: Uint8Array;
   /** Undefined: the block has no payload. */
   payloadType: number | undefined;
   parents: Uint8Array[];
-}
-
-export interface MilestoneBlockKey {
-  milestoneIndex: number;
-  whiteFlagIndex: number;
-}
-
-export interface MilestoneBlockEntry {
-  blockId: Uint8Array;
-  payloadType: number | undefined;
 }
 
 export interface ChildKey {
@@ -65,17 +58,26 @@ export interface ChildKey {
   childId: Uint8Array;
 }
 
-export interface AddressUpdateKey {
+export interface AddressGroupKey {
   address: Uint8Array;
   milestoneIndex: number;
+}
+
+/** An output booked (`spent` false) or spent. */
+export interface UpdateEntry {
   outputId: Uint8Array;
   spent: boolean;
 }
 
-export interface MilestoneUpdateKey {
-  milestoneIndex: number;
-  outputId: Uint8Array;
-  spent: boolean;
+/** An address's ledger updates in one milestone, sorted by (output ID, spent). */
+export interface AddressGroup {
+  timestamp: number;
+  entries: UpdateEntry[];
+}
+
+/** A milestone's ledger update, with the address it went to. */
+export interface MilestoneUpdate extends UpdateEntry {
+  address: Uint8Array;
 }
 
 /**
@@ -139,20 +141,74 @@ const milestoneCodec = versioned<HistoryMilestone>(
   (r) => ({ milestoneId: r.fixed(ID_LENGTH, 'milestoneId'), timestamp: r.u32('timestamp') }),
 );
 
-const blockCodec = versioned<HistoryBlock>(
-  'history block',
-  (w, v) => {
-    w.u32(v.milestoneIndex).u32(v.whiteFlagIndex).u8(payloadByte(v.payloadType)).u8(v.parents.length);
-    for (const p of v.parents) w.bytes(checkLength(p, ID_LENGTH, 'parent'));
+/** Reads a u32 count of items, each at least `min` bytes, refusing a count the bytes left cannot hold. */
+function readCount(r: ByteReader, field: string, min: number): number {
+  const at = r.offset;
+  const n = r.u32(`${field} count`);
+  if (n * min > r.remaining)
+    r.fail('TRUNCATED', `${field} count ${n} exceeds the ${r.remaining} bytes left`, field, at, String(n));
+  return n;
+}
+
+function readSpent(r: ByteReader): boolean {
+  const at = r.offset;
+  const b = r.u8('spent');
+  if (b > 1) r.fail('VALUE_OUT_OF_RANGE', `spent flag ${b} is neither 0 nor 1`, 'spent', at, String(b));
+  return b === 1;
+}
+
+const milestoneBlocksCodec = versioned<MilestoneBlock[]>(
+  'milestone blocks',
+  (w, blocks) => {
+    w.u32(blocks.length);
+    for (const b of blocks) {
+      w.bytes(checkLength(b.blockId, ID_LENGTH, 'block ID'))
+        .u8(payloadByte(b.payloadType))
+        .u8(b.parents.length);
+      for (const p of b.parents) w.bytes(checkLength(p, ID_LENGTH, 'parent'));
+    }
+  },
+  (r) =>
+    Array.from({ length: readCount(r, 'blocks', ID_LENGTH + 2) }, (_, i) => {
+      const blockId = r.fixed(ID_LENGTH, `blocks[${i}].blockId`);
+      const payloadType = payloadOf(r.u8('payloadType'));
+      const n = r.u8('parents count');
+      return { blockId, payloadType, parents: Array.from({ length: n }, () => r.fixed(ID_LENGTH, 'parent')) };
+    }),
+);
+
+const addressGroupCodec = versioned<AddressGroup>(
+  'address group',
+  (w, g) => {
+    w.u32(g.timestamp).u32(g.entries.length);
+    for (const e of g.entries) w.bytes(checkLength(e.outputId, OUTPUT_ID_LENGTH, 'output ID')).u8(e.spent ? 1 : 0);
   },
   (r) => {
-    const milestoneIndex = r.u32('milestoneIndex');
-    const whiteFlagIndex = r.u32('whiteFlagIndex');
-    const payloadType = payloadOf(r.u8('payloadType'));
-    const n = r.u8('parents count');
-    const parents = Array.from({ length: n }, (_, i) => r.fixed(ID_LENGTH, `parents[${i}]`));
-    return { milestoneIndex, whiteFlagIndex, payloadType, parents };
+    const timestamp = r.u32('timestamp');
+    const n = readCount(r, 'entries', OUTPUT_ID_LENGTH + 1);
+    const entries = Array.from({ length: n }, (_, i) => ({
+      outputId: r.fixed(OUTPUT_ID_LENGTH, `entries[${i}].outputId`),
+      spent: readSpent(r),
+    }));
+    return { timestamp, entries };
   },
+);
+
+const milestoneUpdatesCodec = versioned<MilestoneUpdate[]>(
+  'milestone updates',
+  (w, updates) => {
+    w.u32(updates.length);
+    for (const u of updates)
+      w.bytes(checkLength(u.outputId, OUTPUT_ID_LENGTH, 'output ID'))
+        .u8(u.spent ? 1 : 0)
+        .bytes(checkLength(u.address, ADDRESS_BYTES, 'address'));
+  },
+  (r) =>
+    Array.from({ length: readCount(r, 'updates', OUTPUT_ID_LENGTH + 1 + ADDRESS_BYTES) }, (_, i) => ({
+      outputId: r.fixed(OUTPUT_ID_LENGTH, `updates[${i}].outputId`),
+      spent: readSpent(r),
+      address: r.fixed(ADDRESS_BYTES, `updates[${i}].address`),
+    })),
 );
 
 const balanceCodec = versioned<AddressBalance>(
@@ -174,20 +230,6 @@ const u32Key = fixedKeyCodec<number>(
   (r) => readU32BE(r, 'index'),
 );
 
-const milestoneBlockKey = fixedKeyCodec<MilestoneBlockKey>(
-  'milestone block key',
-  8,
-  (w, k) => w.u32(k.milestoneIndex, 'milestoneIndex').u32(k.whiteFlagIndex, 'whiteFlagIndex'),
-  (r) => ({ milestoneIndex: readU32BE(r, 'milestoneIndex'), whiteFlagIndex: readU32BE(r, 'whiteFlagIndex') }),
-);
-
-const milestoneBlockValue = fixedKeyCodec<MilestoneBlockEntry>(
-  'milestone block entry',
-  ID_LENGTH + 1,
-  (w, v) => w.fixed(v.blockId, ID_LENGTH, 'blockId').u8(payloadByte(v.payloadType), 'payloadType'),
-  (r) => ({ blockId: r.fixed(ID_LENGTH, 'blockId'), payloadType: payloadOf(r.u8('payloadType')) }),
-);
-
 const childKey = fixedKeyCodec<ChildKey>(
   'child key',
   2 * ID_LENGTH + 4,
@@ -203,43 +245,11 @@ const childKey = fixedKeyCodec<ChildKey>(
   }),
 );
 
-function readSpent(r: ByteReader): boolean {
-  const at = r.offset;
-  const b = r.u8('spent');
-  if (b > 1) r.fail('VALUE_OUT_OF_RANGE', `spent flag ${b} is neither 0 nor 1`, 'spent', at, String(b));
-  return b === 1;
-}
-
-const addressUpdateKey = fixedKeyCodec<AddressUpdateKey>(
-  'ledger update key',
-  ADDRESS_BYTES + 4 + OUTPUT_ID_LENGTH + 1,
-  (w, k) =>
-    w
-      .fixed(k.address, ADDRESS_BYTES, 'address')
-      .u32(k.milestoneIndex, 'milestoneIndex')
-      .fixed(k.outputId, OUTPUT_ID_LENGTH, 'outputId')
-      .u8(k.spent ? 1 : 0, 'spent'),
-  (r) => ({
-    address: r.fixed(ADDRESS_BYTES, 'address'),
-    milestoneIndex: readU32BE(r, 'milestoneIndex'),
-    outputId: r.fixed(OUTPUT_ID_LENGTH, 'outputId'),
-    spent: readSpent(r),
-  }),
-);
-
-const milestoneUpdateKey = fixedKeyCodec<MilestoneUpdateKey>(
-  'milestone update key',
-  4 + OUTPUT_ID_LENGTH + 1,
-  (w, k) =>
-    w
-      .u32(k.milestoneIndex, 'milestoneIndex')
-      .fixed(k.outputId, OUTPUT_ID_LENGTH, 'outputId')
-      .u8(k.spent ? 1 : 0, 'spent'),
-  (r) => ({
-    milestoneIndex: readU32BE(r, 'milestoneIndex'),
-    outputId: r.fixed(OUTPUT_ID_LENGTH, 'outputId'),
-    spent: readSpent(r),
-  }),
+const addressGroupKey = fixedKeyCodec<AddressGroupKey>(
+  'address group key',
+  ADDRESS_BYTES + 4,
+  (w, k) => w.fixed(k.address, ADDRESS_BYTES, 'address').u32(k.milestoneIndex, 'milestoneIndex'),
+  (r) => ({ address: r.fixed(ADDRESS_BYTES, 'address'), milestoneIndex: readU32BE(r, 'milestoneIndex') }),
 );
 
 const richKey = fixedKeyCodec<RichKey>(
@@ -257,20 +267,18 @@ const magnitudeKey = fixedKeyCodec<number>(
 );
 
 const addressCodec = fixedBytesCodec('address', ADDRESS_BYTES);
+const idCodec = (what: string): Codec<Uint8Array> => fixedBytesCodec(what, ID_LENGTH);
 
 export const HISTORY_TABLES = Object.freeze({
   milestones: defineTable('historyMilestones', PREFIX.historyMilestones, u32Key, milestoneCodec),
-  milestoneIds: defineTable('historyMilestoneIds', PREFIX.historyMilestoneIds, fixedBytesCodec('ID', 32), u32Codec),
-  blocks: defineTable('historyBlocks', PREFIX.historyBlocks, fixedBytesCodec('block ID', ID_LENGTH), blockCodec),
-  milestoneBlocks: defineTable(
-    'historyMilestoneBlocks',
-    PREFIX.historyMilestoneBlocks,
-    milestoneBlockKey,
-    milestoneBlockValue,
-  ),
+  milestoneIds: defineTable('historyMilestoneIds', PREFIX.historyMilestoneIds, idCodec('milestone ID'), u32Codec),
+  /** Referenced blocks block pruning deleted (the store's metadata says the milestone of the others). */
+  blocks: defineTable('historyBlocks', PREFIX.historyBlocks, idCodec('block ID'), u32Codec),
+  milestoneBlocks: defineTable('historyMilestoneBlocks', PREFIX.historyMilestoneBlocks, u32Key, milestoneBlocksCodec),
+  /** Child edges of referenced blocks block pruning deleted (the store's `children` table holds the others). */
   children: defineTable('historyChildren', PREFIX.historyChildren, childKey, emptyCodec),
-  byAddress: defineTable('historyByAddress', PREFIX.historyByAddress, addressUpdateKey, u32Codec),
-  byMilestone: defineTable('historyByMilestone', PREFIX.historyByMilestone, milestoneUpdateKey, addressCodec),
+  byAddress: defineTable('historyByAddress', PREFIX.historyByAddress, addressGroupKey, addressGroupCodec),
+  byMilestone: defineTable('historyByMilestone', PREFIX.historyByMilestone, u32Key, milestoneUpdatesCodec),
 });
 
 export const AGGREGATE_TABLES = Object.freeze({

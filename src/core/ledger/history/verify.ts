@@ -5,7 +5,7 @@
  *      the distribution buckets;
  *   2. every unspent output has its "booked" ledger update (unless the history no longer keeps its milestone), and
  *      the ledger updates of each milestone with a diff are exactly the diff's outputs under their owners;
- *   3. each ledger update by milestone has its mirror by address (same timestamp as the milestone) and back;
+ *   3. each update of a milestone is in its address's group (with the milestone's timestamp), and back;
  *   4. milestones and blocks (verify-blocks.ts).
  * Entries left at or below `history.prunedTo` by a retention run a stop interrupted are counted as pending (the node
  * deletes them on its next start), not as differences.
@@ -13,12 +13,9 @@
 import { equalBytes, toHex, toHex0x } from '../../bytes.ts';
 import { META } from '../../store/meta.ts';
 import type { NodeStore } from '../../store/node-store.ts';
-import { tableKey } from '../../store/table.ts';
 import { LEDGER_TABLES } from '../tables.ts';
 import { BalanceDeltas, magnitudeOf } from './balances.ts';
-import { storeKey, tableEntries, u32BE } from './keys.ts';
 import { ownerOf } from './owner.ts';
-import { prefixRange } from '../../store/range.ts';
 import { AGGREGATE_TABLES, HISTORY_META, HISTORY_TABLES, HISTORY_VERSION, type AddressBalance } from './tables.ts';
 import { verifyHistoryBlocks, type Differences } from './verify-blocks.ts';
 
@@ -81,8 +78,7 @@ async function verifyAggregates(store: NodeStore, floor: number, d: Differences,
   let ids: Uint8Array[] = [];
   const chunk = async (): Promise<void> => {
     const records = await store.getMany(LEDGER_TABLES.outputs, ids);
-    const keys: Uint8Array[] = [];
-    const named: string[] = [];
+    const wanted: { address: Uint8Array; milestoneIndex: number; outputId: Uint8Array }[] = [];
     ids.forEach((outputId, i) => {
       const r = records[i];
       if (r === undefined) {
@@ -90,15 +86,13 @@ async function verifyAggregates(store: NodeStore, floor: number, d: Differences,
         return;
       }
       deltas.add(r.output, 1);
-      if (r.milestoneIndexBooked < floor) return;
-      keys.push(
-        tableKey(HISTORY_TABLES.byMilestone, { milestoneIndex: r.milestoneIndexBooked, outputId, spent: false }),
-      );
-      named.push(`${toHex0x(outputId)} (booked at ${r.milestoneIndexBooked})`);
+      if (r.milestoneIndexBooked >= floor)
+        wanted.push({ address: ownerOf(r.output), milestoneIndex: r.milestoneIndexBooked, outputId });
     });
-    const found = await store.kv.getMany(keys);
-    found.forEach((v, i) => {
-      if (v === undefined) d.add(`historyByMilestone: unspent output ${named[i]} has no ledger update`);
+    const groups = await store.getMany(HISTORY_TABLES.byAddress, wanted);
+    wanted.forEach((w, i) => {
+      if (!groups[i]?.entries.some((e) => !e.spent && equalBytes(e.outputId, w.outputId)))
+        d.add(`historyByAddress: unspent output ${toHex0x(w.outputId)} has no update at ${w.milestoneIndex}`);
     });
     ids = [];
   };
@@ -182,50 +176,53 @@ async function verifyUpdates(
       const s = spentRecords[i];
       if (r !== undefined && s !== undefined) add(id, true, ownerOf(r.output, s.milestoneTimestampSpent));
     });
-    const P = HISTORY_TABLES.byMilestone.prefix;
-    for (const [k, address] of await tableEntries(
-      store,
-      HISTORY_TABLES.byMilestone,
-      prefixRange(storeKey(P, u32BE(index))),
-    )) {
-      const key = `${toHex(k.outputId)}.${k.spent}`;
+    for (const u of (await store.get(HISTORY_TABLES.byMilestone, index)) ?? []) {
+      const key = `${toHex(u.outputId)}.${u.spent}`;
       const expected = want.get(key);
       want.delete(key);
-      const kind = k.spent ? 'spent' : 'booked';
-      const what = `historyByMilestone: milestone ${index} output ${toHex0x(k.outputId)} (${kind})`;
+      const kind = u.spent ? 'spent' : 'booked';
+      const what = `historyByMilestone: milestone ${index} output ${toHex0x(u.outputId)} (${kind})`;
       if (expected === undefined) d.add(`${what} is not in the milestone's diff`);
-      else if (!equalBytes(expected, address))
-        d.add(`${what} names ${toHex0x(address)}, expected ${toHex0x(expected)}`);
+      else if (!equalBytes(expected, u.address))
+        d.add(`${what} names ${toHex0x(u.address)}, expected ${toHex0x(expected)}`);
     }
     for (const key of want.keys()) d.add(`historyByMilestone: milestone ${index} misses the update of ${key}`);
   }
-  // mirrors, both ways
-  const timestamps = new Map<number, number | undefined>();
-  const timestampOf = async (index: number): Promise<number | undefined> => {
-    if (!timestamps.has(index)) timestamps.set(index, (await store.get(HISTORY_TABLES.milestones, index))?.timestamp);
-    return timestamps.get(index);
-  };
-  for await (const [k, address] of store.entries(HISTORY_TABLES.byMilestone)) {
-    if (k.milestoneIndex < floor) {
+  // mirrors, both ways: each update of a milestone is in its address's group (with the milestone's timestamp) ...
+  for await (const [index, updates] of store.entries(HISTORY_TABLES.byMilestone)) {
+    if (index < floor) {
       result.pending++;
       continue;
     }
-    result.updates++;
-    const ts = await store.get(HISTORY_TABLES.byAddress, { address, ...k });
-    const what = `historyByAddress: update of ${toHex0x(k.outputId)} at milestone ${k.milestoneIndex}`;
-    if (ts === undefined) d.add(`${what} is missing`);
-    else {
-      const want = await timestampOf(k.milestoneIndex);
-      if (want !== undefined && want !== ts) d.add(`${what} has timestamp ${ts}, the milestone's is ${want}`);
-    }
+    result.updates += updates.length;
+    const timestamp = (await store.get(HISTORY_TABLES.milestones, index))?.timestamp;
+    const addresses = [...new Map(updates.map((u) => [toHex(u.address), u.address])).values()];
+    const groups = await store.getMany(
+      HISTORY_TABLES.byAddress,
+      addresses.map((address) => ({ address, milestoneIndex: index })),
+    );
+    const members = new Set<string>();
+    addresses.forEach((address, i) => {
+      const g = groups[i];
+      const what = `historyByAddress: the updates of ${toHex0x(address)} at milestone ${index}`;
+      if (g === undefined) {
+        d.add(`${what} are missing`);
+        return;
+      }
+      if (timestamp !== undefined && g.timestamp !== timestamp)
+        d.add(`${what} have timestamp ${g.timestamp}, the milestone's is ${timestamp}`);
+      for (const e of g.entries) members.add(`${toHex(address)}.${toHex(e.outputId)}.${e.spent}`);
+      if (g.entries.length !== updates.filter((u) => equalBytes(u.address, address)).length)
+        d.add(`${what} are not those of the milestone`);
+    });
+    for (const u of updates)
+      if (!members.has(`${toHex(u.address)}.${toHex(u.outputId)}.${u.spent}`))
+        d.add(`historyByAddress: milestone ${index}'s update of ${toHex0x(u.outputId)} is not in its address's group`);
   }
-  for await (const [k] of store.entries(HISTORY_TABLES.byAddress)) {
-    if (k.milestoneIndex < floor) {
-      result.pending++;
-      continue;
-    }
-    const address = await store.get(HISTORY_TABLES.byMilestone, k);
-    if (address === undefined || !equalBytes(address, k.address))
-      d.add(`historyByAddress: ${toHex0x(k.address)}'s update of ${toHex0x(k.outputId)} has no mirror by milestone`);
+  // ... and each group of an address is of a milestone that has updates
+  for await (const k of store.keys(HISTORY_TABLES.byAddress)) {
+    if (k.milestoneIndex < floor) result.pending++;
+    else if (!(await store.has(HISTORY_TABLES.byMilestone, k.milestoneIndex)))
+      d.add(`historyByAddress: ${toHex0x(k.address)} has updates at milestone ${k.milestoneIndex}, which has none`);
   }
 }

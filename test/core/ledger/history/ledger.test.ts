@@ -27,6 +27,7 @@ import {
 } from '../../../../src/core/ledger/index.ts';
 import type { BasicOutput } from '../../../../src/core/model/index.ts';
 import { MemoryKeyValueStore, prefixRange, TABLES } from '../../../../src/core/store/index.ts';
+import { pruneTo } from '../../../../src/core/pruning/index.ts';
 import {
   basicOutput,
   GENESIS_INDEX,
@@ -220,12 +221,12 @@ describe('history: written with the ledger', () => {
     await net.store
       .batch()
       .put(AGGREGATE_TABLES.balances, bobKey, { amount: 1n, outputs: 1, special: 0, returns: 0 })
-      .del(HISTORY_TABLES.milestoneBlocks, { milestoneIndex: 12, whiteFlagIndex: 0 })
+      .del(HISTORY_TABLES.milestoneBlocks, 12)
       .commit();
     const diffs = (await verifyHistory(net.store)).differences;
     expect(diffs.some((d) => d.startsWith(`addressBalances: ${toHex0x(bobKey)} holds amount 1`))).to.equal(true);
     expect(diffs.some((d) => d.startsWith('richestAddresses:'))).to.equal(true);
-    expect(diffs.some((d) => d.startsWith('historyMilestoneBlocks: block'))).to.equal(true);
+    expect(diffs.some((d) => d.startsWith('historyMilestoneBlocks: milestone 12 lists 0 blocks'))).to.equal(true);
   });
 
   it('a retention run stopped after a batch leaves pending entries that resumeHistoryPruning finishes', async () => {
@@ -245,6 +246,34 @@ describe('history: written with the ledger', () => {
     expect([done.differences, done.pending]).to.deep.equal([[], 0]);
     expect((await historyDump(net)).length).to.be.below(before.length);
     expect(await resumeHistoryPruning(net.store)).to.equal(undefined);
+  });
+
+  it('block pruning leaves the history whole: children of pruned blocks, their milestone, to retention', async () => {
+    const s = await scenario();
+    const { net } = s;
+    const r0 = await rangeOf(net.store);
+    const children = async (id: Uint8Array): Promise<string[]> =>
+      (await blockChildren(net.store, await rangeOf(net.store), id, { pageSize: 10, page: 0 })).map(toHex);
+    const before = [await children(s.b1.id), await children(s.empty.id), await children(s.m11.ms.id)];
+    const blocks = await milestoneBlocks(net.store, r0, 12, { pageSize: 10, sort: 'oldest' });
+    await pruneTo(net.store, 12, { exclusive: (fn) => fn() });
+    expect(await net.store.hasBlock(s.b1.id)).to.equal(false);
+    expect(await net.store.hasBlock(s.b2.id)).to.equal(false);
+    expect([await children(s.b1.id), await children(s.empty.id), await children(s.m11.ms.id)]).to.deep.equal(before);
+    expect(await milestoneBlocks(net.store, r0, 12, { pageSize: 10, sort: 'oldest' })).to.deep.equal(blocks);
+    expect(await net.store.get(HISTORY_TABLES.blocks, s.b2.id)).to.equal(12);
+    expect((await verifyHistory(net.store)).differences).to.deep.equal([]);
+    // its own retention then drops what block pruning kept
+    await pruneHistory(net.store, 12);
+    expect(await net.store.get(HISTORY_TABLES.blocks, s.b2.id)).to.equal(undefined);
+    const gone = await blockChildren(net.store, await rangeOf(net.store), s.b2.id, { pageSize: 10, page: 0 }).catch(
+      (e: unknown) => e,
+    );
+    expect((gone as HistoryMissing).reason).to.equal('NOT_FOUND');
+    let edges = 0;
+    for await (const _ of net.store.keys(HISTORY_TABLES.children)) edges++;
+    expect(edges).to.equal(0);
+    expect((await verifyHistory(net.store)).differences).to.deep.equal([]);
   });
 
   it('its retention drops old milestones (reads answer PRUNED) and keeps the blocks and the aggregates', async () => {
@@ -274,11 +303,9 @@ describe('history: written with the ledger', () => {
     expect((await verifyHistory(net.store)).differences).to.deep.equal([]);
     // nothing of 10 and 11 is left in the history tables
     const indexes: number[] = [];
-    for await (const k of net.store.keys(HISTORY_TABLES.byMilestone)) indexes.push(k.milestoneIndex);
+    for await (const k of net.store.keys(HISTORY_TABLES.byMilestone)) indexes.push(k);
     for await (const k of net.store.keys(HISTORY_TABLES.byAddress)) indexes.push(k.milestoneIndex);
-    for await (const k of net.store.keys(HISTORY_TABLES.milestoneBlocks)) indexes.push(k.milestoneIndex);
-    for await (const k of net.store.keys(HISTORY_TABLES.children)) indexes.push(k.milestoneIndex);
-    for await (const [, b] of net.store.entries(HISTORY_TABLES.blocks)) indexes.push(b.milestoneIndex);
+    for await (const k of net.store.keys(HISTORY_TABLES.milestoneBlocks)) indexes.push(k);
     for await (const k of net.store.keys(HISTORY_TABLES.milestones)) indexes.push(k);
     expect(Math.min(...indexes)).to.equal(12);
     expect(await net.store.get(TABLES.milestones, 11)).to.not.equal(undefined);
