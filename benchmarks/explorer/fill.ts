@@ -2,13 +2,23 @@
  * A store at scale for the explorer benchmark (run.ts): the ledger of benchmarks/ledger's cone scenario (50 wallets,
  * their genesis outputs, the cone's blocks not yet confirmed), then `outputs` unspent basic outputs booked as the
  * ledger books them, with everything a confirmation writes for them: output record, unspent entry, TIP-26 index
- * entries, their ledger update and the aggregates (putUnspentHistory, the same code as a snapshot import), in batches
- * of 10,000. They are booked at milestones 0-9, before the scenario's genesis milestone (10), as a snapshot's outputs
- * are, so the ledger stays one the scenario's milestone confirms on. Owners: 10 outputs
- * per address over `outputs / 10` filler addresses, and three addresses owning 10, 100 and 1,000 outputs spread over
- * the whole store; amounts vary so the addresses fall into several magnitudes.
+ * entries and the aggregates in batches of 10,000, and at the end of each booking milestone its ledger updates in one
+ * write, as its confirmation writes them (one group per address, written once). They are booked at milestones 0-9
+ * (a tenth of the outputs each), before the scenario's genesis milestone (10), as a snapshot's outputs are, so the
+ * ledger stays one the scenario's milestone confirms on. Owners: 10 outputs per address over `outputs / 10` filler
+ * addresses, and three addresses owning 10, 100 and 1,000 outputs spread over the whole store; amounts vary so the
+ * addresses fall into several magnitudes.
  */
-import { LEDGER_TABLES, putOutputIndex, putUnspentHistory, type BookedOutput } from '../../src/core/ledger/index.ts';
+import {
+  applyBalanceDeltas,
+  BalanceDeltas,
+  bookedUpdate,
+  LEDGER_TABLES,
+  putLedgerUpdates,
+  putOutputIndex,
+  type BookedOutput,
+  type LedgerUpdate,
+} from '../../src/core/ledger/index.ts';
 import type { BasicOutput, Ed25519Address } from '../../src/core/model/index.ts';
 import type { KeyValueStore, NodeStore } from '../../src/core/store/index.ts';
 import { freshLedgerStore, type ConeScenario } from '../ledger/cone.ts';
@@ -53,18 +63,25 @@ export async function fillStore(
     for (let t = 0; t < TARGETS.length; t++) if (i % every[t]! === t) return targetAddress(t);
     return addressOf(Math.floor(i / PER_FILLER));
   };
+  // Ledger records, TIP-26 entries and aggregates in chunks; the ledger updates of each booking milestone at its end,
+  // in one write as its confirmation would make them (one group per address, written once).
   let chunk: BookedOutput[] = [];
+  let updates: LedgerUpdate[] = [];
   const flush = async (): Promise<void> => {
     const batch = store.batch();
+    const deltas = new BalanceDeltas();
     for (const o of chunk) {
       batch.put(LEDGER_TABLES.outputs, o.outputId, { blockId: new Uint8Array(32), ...o });
       batch.put(LEDGER_TABLES.unspent, o.outputId, null);
       putOutputIndex(batch, o);
+      deltas.add(o.output, 1);
+      updates.push(bookedUpdate(o));
     }
-    await putUnspentHistory(store, batch, chunk);
+    await applyBalanceDeltas(store, batch, deltas);
     await batch.commit({ sync: false });
     chunk = [];
   };
+  const perMilestone = Math.ceil(outputs / BOOKED_AT);
   for (let i = 0; i < outputs; i++) {
     const output: BasicOutput = {
       type: 3,
@@ -73,13 +90,19 @@ export async function fillStore(
       unlockConditions: [{ type: 0, address: ownerOf(i) }],
       features: [],
     };
-    const index = i % BOOKED_AT;
+    const index = Math.floor(i / perMilestone);
     chunk.push({ outputId: outputIdOf(i), milestoneIndexBooked: index, milestoneTimestampBooked: T0 + index, output });
     if (chunk.length >= BATCH) await flush();
+    if ((i + 1) % perMilestone === 0 || i === outputs - 1) {
+      if (chunk.length > 0) await flush();
+      const batch = store.batch();
+      putLedgerUpdates(batch, updates, 'whole');
+      await batch.commit({ sync: false });
+      updates = [];
+    }
     if ((i + 1) % 200_000 === 0)
       log(`  ${(i + 1).toLocaleString('en-US')} outputs (${(Date.now() - started) / 1000} s)`);
   }
-  if (chunk.length > 0) await flush();
   await store.batch().commit({ sync: true });
   return { store, seconds: (Date.now() - started) / 1000 };
 }

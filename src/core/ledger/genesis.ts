@@ -98,7 +98,7 @@ export async function initLedger(store: NodeStore, genesis: LedgerGenesis): Prom
   });
   putUnspentOutputs(batch, genesis.unspentOutputs);
   batch.putMeta(INDEXER_META.version, INDEX_VERSION);
-  await putUnspentHistory(store, batch, genesis.unspentOutputs);
+  await putUnspentHistory(store, batch, genesis.unspentOutputs, 'whole');
   putHistoryMilestone(batch, milestone.index, milestone.milestoneId, milestone.timestamp);
   batch.putMeta(HISTORY_META.start, milestone.index).putMeta(HISTORY_META.version, HISTORY_VERSION);
   if (genesis.treasury !== undefined)

@@ -279,7 +279,7 @@ export async function importSnapshot(
       onOutputs: async (outputs) => {
         const batch = store.batch();
         putUnspentOutputs(batch, outputs);
-        await putUnspentHistory(store, batch, outputs);
+        await putUnspentHistory(store, batch, outputs, 'one each');
         await batch.commit({ sync: false });
         written += outputs.length;
         progress.update(`bootstrap: ${written} outputs written to the store`);

@@ -22,7 +22,14 @@ import { LEDGER_META } from '../ledger-meta.ts';
 import { LEDGER_TABLES } from '../tables.ts';
 import { applyBalanceDeltas, BalanceDeltas } from './balances.ts';
 import { AGGREGATE_TABLES, HISTORY_META, HISTORY_TABLES, HISTORY_VERSION, type MilestoneBlock } from './tables.ts';
-import { bookedUpdate, putHistoryMilestone, putLedgerUpdates, spentUpdate, type LedgerUpdate } from './writes.ts';
+import {
+  bookedUpdate,
+  putHistoryMilestone,
+  putLedgerUpdates,
+  putMilestoneBlocks,
+  spentUpdate,
+  type LedgerUpdate,
+} from './writes.ts';
 
 export interface HistoryBuild {
   /** Whether the history was (re)built now. */
@@ -94,7 +101,7 @@ export async function rebuildHistory(
     putHistoryMilestone(batch, index, record.milestoneId, record.timestamp);
     result.milestones++;
     const blocks = await coneOf(store, record.blockId, index);
-    if (blocks.length > 0) batch.put(HISTORY_TABLES.milestoneBlocks, index, blocks);
+    putMilestoneBlocks(batch, index, blocks);
     result.blocks += blocks.length;
     await batch.commit({ sync: false });
     if (index % 1000 === 0) progress(`history: milestones and their blocks up to ${index} of ${ledgerIndex}`);
@@ -128,8 +135,15 @@ export async function rebuildHistory(
         if (!bookedByDiff(r.milestoneIndexBooked)) updates.push(bookedUpdate({ outputId, ...r }));
       });
     }
+    // the milestone's own updates are all known now; those of outputs booked before the diffs may come again later
     const batch = store.batch();
-    await putLedgerUpdates(store, batch, updates, false);
+    const own = updates.filter((u) => u.milestoneIndex === index);
+    putLedgerUpdates(batch, own, 'whole');
+    putLedgerUpdates(
+      batch,
+      updates.filter((u) => u.milestoneIndex !== index),
+      'one each',
+    );
     await batch.commit({ sync: false });
     result.updates += updates.length;
     if (index % 1000 === 0) progress(`history: ledger updates up to milestone ${index} of ${ledgerIndex}`);
@@ -148,7 +162,7 @@ export async function rebuildHistory(
       if (!bookedByDiff(r.milestoneIndexBooked)) updates.push(bookedUpdate({ outputId, ...r }));
     });
     const batch = store.batch();
-    await putLedgerUpdates(store, batch, updates, false);
+    putLedgerUpdates(batch, updates, 'one each');
     await applyBalanceDeltas(store, batch, deltas);
     await batch.commit({ sync: false });
     result.updates += updates.length;

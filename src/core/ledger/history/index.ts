@@ -9,6 +9,7 @@ export * from './balances.ts';
 export * from './writes.ts';
 export * from './params.ts';
 export * from './query.ts';
+export * from './pages.ts';
 export * from './balance.ts';
 export * from './build.ts';
 export * from './prune.ts';

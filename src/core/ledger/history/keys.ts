@@ -140,3 +140,13 @@ export async function tableEntries<K, V>(store: NodeStore, table: Table<K, V>, r
 export function byteKey(bytes: Uint8Array): string {
   return String.fromCharCode.apply(null, bytes as unknown as number[]);
 }
+
+/** The decoded entries of `table` within a range of raw store keys, one at a time (a reader may stop early). */
+export async function* tableRange<K, V>(
+  store: NodeStore,
+  table: Table<K, V>,
+  range: RangeOptions,
+): AsyncIterableIterator<[K, V]> {
+  for await (const [key, value] of store.kv.entries(range))
+    yield [decodeTableKey(table, key), table.value.decode(value, `${table.name} value`)];
+}

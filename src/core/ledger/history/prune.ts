@@ -5,16 +5,17 @@
  * or bound the history and keep every block. The aggregates are the ledger's now and are never pruned.
  *
  * Crash-safe by its order of writes: one batch first moves `history.prunedTo` to the target and `history.start` above
- * it, so reads refuse the range at once (PRUNED); then one batch per milestone entry, oldest first, removes it with
- * what hangs on it (the ledger updates of a milestone with the address groups it names, its blocks with the records
- * and child edges block pruning kept of them). Every delete is idempotent, so `resumeHistoryPruning` (on start)
- * finishes a run.
+ * it, so reads refuse the range at once (PRUNED); then one batch per part, oldest first, removes it with what hangs
+ * on it (a part of a milestone's ledger updates with the address parts of that milestone it names, a part of its
+ * blocks with the records and child edges block pruning kept of them). Every delete is idempotent, so
+ * `resumeHistoryPruning` (on start) finishes a run.
  */
 import { toHex } from '../../bytes.ts';
 import type { RangeOptions } from '../../store/kv.ts';
 import type { NodeStore } from '../../store/node-store.ts';
 import type { StoreBatch } from '../../store/store-batch.ts';
 import { storeKey, tableEntries, u32BE } from './keys.ts';
+import { addressParts } from './pages.ts';
 import { HISTORY_META, HISTORY_TABLES } from './tables.ts';
 
 export interface HistoryPruneResult {
@@ -78,29 +79,29 @@ async function deleteThrough(
       if (!more) return;
     }
   };
-  // ledger updates: a milestone's entry, with the groups of the addresses it names
+  // ledger updates: a part of a milestone's, with the parts of the addresses it names in that milestone
   await repeat(async (batch) => {
-    const range = upTo(HISTORY_TABLES.byMilestone.prefix, 1);
-    const [entry] = await tableEntries(store, HISTORY_TABLES.byMilestone, range);
+    const [entry] = await tableEntries(store, HISTORY_TABLES.byMilestone, upTo(HISTORY_TABLES.byMilestone.prefix, 1));
     if (entry === undefined) return false;
-    const [milestoneIndex, updates] = entry;
-    batch.del(HISTORY_TABLES.byMilestone, milestoneIndex);
+    const [key, updates] = entry;
+    batch.del(HISTORY_TABLES.byMilestone, key);
     const addresses = new Map(updates.map((u) => [toHex(u.address), u.address]));
-    for (const address of addresses.values()) batch.del(HISTORY_TABLES.byAddress, { address, milestoneIndex });
+    for (const address of addresses.values())
+      for (const [k] of await addressParts(store, address, key.milestoneIndex)) batch.del(HISTORY_TABLES.byAddress, k);
     result.updates += updates.length;
     return true;
   });
-  // blocks: a milestone's entry, with what block pruning kept of its blocks (their milestone, their child edges)
+  // blocks: a part of a milestone's, with what block pruning kept of them (their milestone, their child edges)
   await repeat(async (batch) => {
     const range = upTo(HISTORY_TABLES.milestoneBlocks.prefix, 1);
     const [entry] = await tableEntries(store, HISTORY_TABLES.milestoneBlocks, range);
     if (entry === undefined) return false;
-    const [milestoneIndex, blocks] = entry;
-    batch.del(HISTORY_TABLES.milestoneBlocks, milestoneIndex);
+    const [key, blocks] = entry;
+    batch.del(HISTORY_TABLES.milestoneBlocks, key);
     for (const b of blocks) {
       batch.del(HISTORY_TABLES.blocks, b.blockId);
       for (const parentId of b.parents)
-        batch.del(HISTORY_TABLES.children, { parentId, milestoneIndex, childId: b.blockId });
+        batch.del(HISTORY_TABLES.children, { parentId, milestoneIndex: key.milestoneIndex, childId: b.blockId });
     }
     result.blocks += blocks.length;
     return true;

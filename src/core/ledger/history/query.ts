@@ -1,10 +1,9 @@
 /**
- * The pages of the explorer routes over the history tables (tables.ts), in inx-chronicle 1.0's orders and cursors:
- *   - ledger updates by address: (milestone index, output ID, spent) ascending (`oldest`) or descending (`newest`);
- *   - ledger updates by milestone: (output ID, spent) ascending;
+ * The reads of the explorer routes over the history tables (tables.ts), in inx-chronicle 1.0's orders and cursors
+ * (the ledger updates and blocks, kept in parts, in pages.ts):
  *   - milestones: by index, within a range of timestamps (found by binary search: timestamps strictly increase);
- *   - blocks of a milestone: by white-flag index;
- *   - children of a block: the most recently referenced first, by page number.
+ *   - children of a block: the most recently referenced first, by page number;
+ *   - the richest addresses and the token distribution, from the aggregates.
  * A page takes `pageSize + 1` items at most: the extra one is the next page's first item, and its cursor. A read of
  * what the history no longer keeps (retention, prune.ts) or never had throws HistoryMissing: PRUNED or NOT_FOUND,
  * with a message that says which milestones are kept.
@@ -14,17 +13,9 @@ import { META } from '../../store/meta.ts';
 import type { NodeStore } from '../../store/node-store.ts';
 import { prefixUpperBound } from '../../store/range.ts';
 import type { RangeOptions } from '../../store/kv.ts';
-import { decodeTableKey } from '../../store/table.ts';
 import { storeKey, tableEntries, u32BE } from './keys.ts';
 import { TABLES } from '../../store/tables.ts';
-import { compareEntries } from './writes.ts';
-import type {
-  AddressUpdatesQuery,
-  ChildrenQuery,
-  MilestoneBlocksQuery,
-  MilestonesQuery,
-  MilestoneUpdatesQuery,
-} from './params.ts';
+import type { ChildrenQuery, MilestonesQuery } from './params.ts';
 import { AGGREGATE_TABLES, HISTORY_META, HISTORY_TABLES, type HistoryMilestone } from './tables.ts';
 
 /** A read outside the history kept: NOT_FOUND (unknown, not confirmed yet) or PRUNED (no longer kept). */
@@ -56,7 +47,8 @@ export async function historyRange(store: NodeStore): Promise<HistoryRange | und
   return prunedTo === undefined ? { start, ledgerIndex } : { start, ledgerIndex, prunedTo };
 }
 
-const kept = (r: HistoryRange): string => `this node keeps the history of milestones ${r.start} to ${r.ledgerIndex}`;
+export const kept = (r: HistoryRange): string =>
+  `this node keeps the history of milestones ${r.start} to ${r.ledgerIndex}`;
 
 /** A milestone's history is whole: else PRUNED (below the start) or NOT_FOUND (not confirmed yet). */
 export function requireKeptMilestone(r: HistoryRange, index: number): void {
@@ -72,96 +64,9 @@ export interface Page<T> {
 }
 
 /** From `lo` to every key starting with `hiPrefix` (raw store keys, both inclusive), in `sort` order. */
-function between(lo: Uint8Array, hiPrefix: Uint8Array, newest: boolean, limit: number): RangeOptions {
+export function between(lo: Uint8Array, hiPrefix: Uint8Array, newest: boolean, limit: number): RangeOptions {
   const lt = prefixUpperBound(hiPrefix);
   return { gte: lo, ...(lt ? { lt } : {}), reverse: newest, limit };
-}
-
-export interface AddressUpdate {
-  milestoneIndex: number;
-  milestoneTimestamp: number;
-  outputId: Uint8Array;
-  spent: boolean;
-}
-
-/**
- * A page of an address's ledger updates, by (milestone index, output ID, spent) ascending (`oldest`) or descending.
- * The cursor is a position (inclusive), so pages never overlap or skip. Reads the address's groups (one per milestone)
- * from the start of the page until it has `pageSize + 1` updates.
- */
-export async function addressUpdates(
-  store: NodeStore,
-  r: HistoryRange,
-  address: Uint8Array,
-  q: AddressUpdatesQuery,
-): Promise<Page<AddressUpdate>> {
-  const P = HISTORY_TABLES.byAddress.prefix;
-  const floor = r.prunedTo === undefined ? 0 : r.prunedTo + 1;
-  const newest = q.sort === 'newest';
-  const c = q.cursor;
-  const from = c?.milestoneIndex ?? q.start;
-  const gone = `ledger updates at or below milestone ${r.prunedTo} are no longer kept (${kept(r)})`;
-  if (from !== undefined && from < floor) throw new HistoryMissing('PRUNED', gone);
-  if (!newest && q.end !== undefined && q.end < floor) throw new HistoryMissing('PRUNED', gone);
-  const low = Math.max(floor, newest ? (q.end ?? 0) : (from ?? 0));
-  const high = newest ? from : q.end;
-  const range = between(
-    storeKey(P, address, u32BE(low)),
-    storeKey(P, address, ...(high === undefined ? [] : [u32BE(high)])),
-    newest,
-    -1,
-  );
-  const items: AddressUpdate[] = [];
-  for await (const [key, value] of store.kv.entries(range)) {
-    const { milestoneIndex } = decodeTableKey(HISTORY_TABLES.byAddress, key);
-    const group = HISTORY_TABLES.byAddress.value.decode(value, 'historyByAddress value');
-    const entries = newest ? group.entries.reverse() : group.entries;
-    for (const e of entries) {
-      // inside the cursor's milestone, from the cursor's position on
-      if (c !== undefined && milestoneIndex === c.milestoneIndex && compareEntries(e, c) * (newest ? -1 : 1) < 0)
-        continue;
-      items.push({ milestoneIndex, milestoneTimestamp: group.timestamp, outputId: e.outputId, spent: e.spent });
-    }
-    if (items.length > q.pageSize) break;
-  }
-  const next = items[q.pageSize];
-  const page = items.slice(0, q.pageSize);
-  if (next === undefined) return { items: page };
-  return { items: page, cursor: `${next.milestoneIndex}.${toHex0x(next.outputId)}.${next.spent}.${q.pageSize}` };
-}
-
-export interface MilestoneUpdateItem {
-  address: Uint8Array;
-  outputId: Uint8Array;
-  spent: boolean;
-}
-
-/** A page of a milestone's ledger updates, by output ID (a booked update before the spent one of the same output). */
-export async function milestoneUpdates(
-  store: NodeStore,
-  r: HistoryRange,
-  index: number,
-  q: MilestoneUpdatesQuery,
-): Promise<Page<MilestoneUpdateItem>> {
-  requireKeptMilestone(r, index);
-  const all = (await store.get(HISTORY_TABLES.byMilestone, index)) ?? [];
-  const c = q.cursor;
-  const from = c === undefined ? 0 : firstAtOrAfter(all, (u) => compareEntries(u, c) >= 0);
-  const items = all.slice(from, from + q.pageSize);
-  const next = all[from + q.pageSize];
-  if (next === undefined) return { items };
-  return { items, cursor: `${toHex0x(next.outputId)}.${next.spent}.${q.pageSize}` };
-}
-
-/** The first index of sorted `xs` at which `ok` holds (it holds from there on), or `xs.length`. */
-function firstAtOrAfter<T>(xs: readonly T[], ok: (x: T) => boolean): number {
-  let [a, b] = [0, xs.length];
-  while (a < b) {
-    const mid = (a + b) >> 1;
-    if (ok(xs[mid]!)) b = mid;
-    else a = mid + 1;
-  }
-  return a;
 }
 
 /** The index of a milestone of the history by its ID; NOT_FOUND when the history does not hold it. */
@@ -217,32 +122,6 @@ export async function milestonesPage(
   const items = entries.slice(0, q.pageSize).map(([index, m]) => ({ index, milestoneId: m.milestoneId }));
   const next = entries[q.pageSize]?.[0];
   return next === undefined ? { items } : { items, cursor: `${next}.${q.pageSize}` };
-}
-
-export interface BlockItem {
-  blockId: Uint8Array;
-  payloadType: number | undefined;
-}
-
-/** A page of the blocks a milestone referenced, by white-flag index (the cursor is one). */
-export async function milestoneBlocks(
-  store: NodeStore,
-  r: HistoryRange,
-  index: number,
-  q: MilestoneBlocksQuery,
-): Promise<Page<BlockItem>> {
-  requireKeptMilestone(r, index);
-  const all = (await store.get(HISTORY_TABLES.milestoneBlocks, index)) ?? [];
-  const newest = q.sort === 'newest';
-  const ordered = all.map((b, whiteFlagIndex) => ({ whiteFlagIndex, blockId: b.blockId, payloadType: b.payloadType }));
-  if (newest) ordered.reverse();
-  const from =
-    q.cursor === undefined
-      ? 0
-      : firstAtOrAfter(ordered, (b) => (newest ? b.whiteFlagIndex <= q.cursor! : b.whiteFlagIndex >= q.cursor!));
-  const items = ordered.slice(from, from + q.pageSize).map(({ blockId, payloadType }) => ({ blockId, payloadType }));
-  const next = ordered[from + q.pageSize];
-  return next === undefined ? { items } : { items, cursor: `${next.whiteFlagIndex}.${q.pageSize}` };
 }
 
 /**

@@ -1,20 +1,23 @@
 /**
  * The history for explorers (docs/explorer.md): tables at the prefixes store/prefixes.ts reserves for them
- * (0x40-0x4f). A confirmation writes few, large entries (writes.ts): per milestone one record of its blocks and one of
- * its ledger updates, per address touched one group of its updates in that milestone; so its batch grows by about one
- * entry per address, not per output or block. Block pruning adds, for each referenced block it deletes, the block's
- * milestone and its child edges (the store's own `children` table loses them then). Addresses are serialized (type ‖
- * 32-byte ID, 33 bytes); numbers in keys are big-endian.
+ * (0x40-0x4f). A confirmation writes few entries of bounded size (writes.ts): its blocks, its ledger updates and each
+ * touched address's updates in it, each as *parts* of at most PART_SIZE items keyed by their first item, so its batch
+ * grows by about one entry per address, not per output or block, and no value grows with the milestone (a range read
+ * that ends next to a huge value reads it whole). The outputs a snapshot or a build adds in chunks get one part each.
+ * The parts of one milestone (of one address) never overlap, so read in key order they are its items in order.
+ * Block pruning adds, for each referenced block it deletes, the block's milestone and its child edges (the store's own
+ * `children` table loses them then). Addresses are serialized (type ‖ 32-byte ID, 33 bytes); numbers in keys are
+ * big-endian; an update's position is output ID (34) ‖ spent (u8 0/1).
  *
  * | byte | table                  | key                                            | value                            |
  * |------|------------------------|------------------------------------------------|----------------------------------|
  * | 0x40 | historyMilestones      | milestone index                                | milestone ID ‖ timestamp         |
  * | 0x41 | historyMilestoneIds    | milestone ID (32)                              | milestone index (u32 LE)         |
  * | 0x42 | historyBlocks          | block ID (32) of a pruned block                | its milestone index (u32 LE)     |
- * | 0x43 | historyMilestoneBlocks | milestone index                                | its blocks in White-Flag order   |
+ * | 0x43 | historyMilestoneBlocks | milestone index ‖ first white-flag index       | blocks, White-Flag order         |
  * | 0x44 | historyChildren        | parent ID ‖ child's milestone index ‖ child ID | empty (the child was pruned)     |
- * | 0x45 | historyByAddress       | address ‖ milestone index                      | timestamp, (output ID, spent)s   |
- * | 0x46 | historyByMilestone     | milestone index                                | (output ID, spent, address)s     |
+ * | 0x45 | historyByAddress       | address ‖ milestone index ‖ first position     | timestamp, positions             |
+ * | 0x46 | historyByMilestone     | milestone index ‖ first position               | (position, address)s             |
  * | 0x47 | addressBalances        | address                                        | AddressBalance                   |
  * | 0x48 | richestAddresses       | balance (u64) ‖ address                        | empty                            |
  * | 0x49 | tokenDistribution      | magnitude u8 (digits of the balance - 1)       | DistributionBucket               |
@@ -32,10 +35,12 @@ import type { MetaField } from '../../store/meta.ts';
 import { PREFIX } from '../../store/prefixes.ts';
 import { endRecord, readVersion } from '../../store/record.ts';
 import { defineTable } from '../../store/table.ts';
-import { fixedBytesCodec, fixedKeyCodec, readU32BE, readU64BE } from './keys.ts';
+import { fixedBytesCodec, fixedKeyCodec, readU32BE, readU64BE, type KeyWriter } from './keys.ts';
 
 /** A serialized address: type ‖ 32 bytes. */
 export const ADDRESS_BYTES = 1 + ID_LENGTH;
+/** Items of one part at most: 256 updates are 9-17 KB, 256 blocks 10-75 KB. */
+export const PART_SIZE = 256;
 /** The payload type byte of a block without payload. */
 export const NO_PAYLOAD = 0xff;
 
@@ -58,9 +63,21 @@ export interface ChildKey {
   childId: Uint8Array;
 }
 
-export interface AddressGroupKey {
-  address: Uint8Array;
+/** A part of a milestone's ledger updates: keyed by its first update's position. */
+export interface UpdatesPartKey {
   milestoneIndex: number;
+  first: UpdateEntry;
+}
+
+/** A part of an address's ledger updates in one milestone. */
+export interface AddressPartKey extends UpdatesPartKey {
+  address: Uint8Array;
+}
+
+/** A part of a milestone's blocks: keyed by its first block's white-flag index. */
+export interface BlocksPartKey {
+  milestoneIndex: number;
+  firstWhiteFlagIndex: number;
 }
 
 /** An output booked (`spent` false) or spent. */
@@ -69,7 +86,7 @@ export interface UpdateEntry {
   spent: boolean;
 }
 
-/** An address's ledger updates in one milestone, sorted by (output ID, spent). */
+/** (A part of) an address's ledger updates in one milestone, sorted by (output ID, spent). */
 export interface AddressGroup {
   timestamp: number;
   entries: UpdateEntry[];
@@ -245,11 +262,40 @@ const childKey = fixedKeyCodec<ChildKey>(
   }),
 );
 
-const addressGroupKey = fixedKeyCodec<AddressGroupKey>(
-  'address group key',
-  ADDRESS_BYTES + 4,
-  (w, k) => w.fixed(k.address, ADDRESS_BYTES, 'address').u32(k.milestoneIndex, 'milestoneIndex'),
-  (r) => ({ address: r.fixed(ADDRESS_BYTES, 'address'), milestoneIndex: readU32BE(r, 'milestoneIndex') }),
+const POSITION = OUTPUT_ID_LENGTH + 1;
+
+function writePosition(w: KeyWriter, e: UpdateEntry): KeyWriter {
+  return w.fixed(e.outputId, OUTPUT_ID_LENGTH, 'outputId').u8(e.spent ? 1 : 0, 'spent');
+}
+
+function readPosition(r: ByteReader): UpdateEntry {
+  return { outputId: r.fixed(OUTPUT_ID_LENGTH, 'outputId'), spent: readSpent(r) };
+}
+
+const updatesPartKey = fixedKeyCodec<UpdatesPartKey>(
+  'milestone updates key',
+  4 + POSITION,
+  (w, k) => writePosition(w.u32(k.milestoneIndex, 'milestoneIndex'), k.first),
+  (r) => ({ milestoneIndex: readU32BE(r, 'milestoneIndex'), first: readPosition(r) }),
+);
+
+const addressPartKey = fixedKeyCodec<AddressPartKey>(
+  'address updates key',
+  ADDRESS_BYTES + 4 + POSITION,
+  (w, k) =>
+    writePosition(w.fixed(k.address, ADDRESS_BYTES, 'address').u32(k.milestoneIndex, 'milestoneIndex'), k.first),
+  (r) => ({
+    address: r.fixed(ADDRESS_BYTES, 'address'),
+    milestoneIndex: readU32BE(r, 'milestoneIndex'),
+    first: readPosition(r),
+  }),
+);
+
+const blocksPartKey = fixedKeyCodec<BlocksPartKey>(
+  'milestone blocks key',
+  8,
+  (w, k) => w.u32(k.milestoneIndex, 'milestoneIndex').u32(k.firstWhiteFlagIndex, 'firstWhiteFlagIndex'),
+  (r) => ({ milestoneIndex: readU32BE(r, 'milestoneIndex'), firstWhiteFlagIndex: readU32BE(r, 'firstWhiteFlagIndex') }),
 );
 
 const richKey = fixedKeyCodec<RichKey>(
@@ -274,11 +320,16 @@ export const HISTORY_TABLES = Object.freeze({
   milestoneIds: defineTable('historyMilestoneIds', PREFIX.historyMilestoneIds, idCodec('milestone ID'), u32Codec),
   /** Referenced blocks block pruning deleted (the store's metadata says the milestone of the others). */
   blocks: defineTable('historyBlocks', PREFIX.historyBlocks, idCodec('block ID'), u32Codec),
-  milestoneBlocks: defineTable('historyMilestoneBlocks', PREFIX.historyMilestoneBlocks, u32Key, milestoneBlocksCodec),
+  milestoneBlocks: defineTable(
+    'historyMilestoneBlocks',
+    PREFIX.historyMilestoneBlocks,
+    blocksPartKey,
+    milestoneBlocksCodec,
+  ),
   /** Child edges of referenced blocks block pruning deleted (the store's `children` table holds the others). */
   children: defineTable('historyChildren', PREFIX.historyChildren, childKey, emptyCodec),
-  byAddress: defineTable('historyByAddress', PREFIX.historyByAddress, addressGroupKey, addressGroupCodec),
-  byMilestone: defineTable('historyByMilestone', PREFIX.historyByMilestone, u32Key, milestoneUpdatesCodec),
+  byAddress: defineTable('historyByAddress', PREFIX.historyByAddress, addressPartKey, addressGroupCodec),
+  byMilestone: defineTable('historyByMilestone', PREFIX.historyByMilestone, updatesPartKey, milestoneUpdatesCodec),
 });
 
 export const AGGREGATE_TABLES = Object.freeze({

@@ -10,6 +10,7 @@ import type { NodeStore } from '../../store/node-store.ts';
 import { TABLES } from '../../store/tables.ts';
 import { LEDGER_META } from '../ledger-meta.ts';
 import { coneOf } from './build.ts';
+import { allMilestoneBlocks } from './pages.ts';
 import { HISTORY_TABLES, type MilestoneBlock } from './tables.ts';
 
 export interface Differences {
@@ -35,7 +36,7 @@ export async function verifyHistoryBlocks(
       d.add(`historyMilestoneIds: ${toHex0x(record.milestoneId)} does not name milestone ${index}`);
     if (index <= pruningIndex) continue;
     const want = await coneOf(store, record.blockId, index);
-    const stored = (await store.get(HISTORY_TABLES.milestoneBlocks, index)) ?? [];
+    const stored = await allMilestoneBlocks(store, index);
     if (!equalBytes(encode(stored), encode(want)))
       d.add(
         `historyMilestoneBlocks: milestone ${index} lists ${stored.length} blocks, its cone in the store ` +
@@ -51,15 +52,21 @@ export async function verifyHistoryBlocks(
     if ((await store.get(HISTORY_TABLES.milestoneIds, h.milestoneId)) !== index)
       d.add(`historyMilestoneIds: the ID of history milestone ${index} does not name it`);
   }
-  for await (const [index, blocks] of store.entries(HISTORY_TABLES.milestoneBlocks)) {
+  for await (const [key, blocks] of store.entries(HISTORY_TABLES.milestoneBlocks)) {
+    const index = key.milestoneIndex;
     if (index < floor) {
       out.pending++;
       continue;
     }
     out.blocks += blocks.length;
-    if (!(await store.has(HISTORY_TABLES.milestones, index)))
-      d.add(`historyMilestoneBlocks: milestone ${index} has blocks but no record`);
-    blocksOf.set(index, new Map(blocks.map((b) => [toHex(b.blockId), b])));
+    let known = blocksOf.get(index);
+    if (known === undefined) {
+      known = new Map();
+      blocksOf.set(index, known);
+      if (!(await store.has(HISTORY_TABLES.milestones, index)))
+        d.add(`historyMilestoneBlocks: milestone ${index} has blocks but no record`);
+    }
+    for (const b of blocks) known.set(toHex(b.blockId), b);
   }
   // what block pruning kept
   for await (const [blockId, index] of store.entries(HISTORY_TABLES.blocks)) {

@@ -5,7 +5,7 @@
  *      the distribution buckets;
  *   2. every unspent output has its "booked" ledger update (unless the history no longer keeps its milestone), and
  *      the ledger updates of each milestone with a diff are exactly the diff's outputs under their owners;
- *   3. each update of a milestone is in its address's group (with the milestone's timestamp), and back;
+ *   3. each update of a milestone is in its address's parts (with the milestone's timestamp), and back;
  *   4. milestones and blocks (verify-blocks.ts).
  * Entries left at or below `history.prunedTo` by a retention run a stop interrupted are counted as pending (the node
  * deletes them on its next start), not as differences.
@@ -16,7 +16,15 @@ import type { NodeStore } from '../../store/node-store.ts';
 import { LEDGER_TABLES } from '../tables.ts';
 import { BalanceDeltas, magnitudeOf } from './balances.ts';
 import { ownerOf } from './owner.ts';
-import { AGGREGATE_TABLES, HISTORY_META, HISTORY_TABLES, HISTORY_VERSION, type AddressBalance } from './tables.ts';
+import { addressPartHolding, addressParts, allMilestoneUpdates } from './pages.ts';
+import {
+  AGGREGATE_TABLES,
+  HISTORY_META,
+  HISTORY_TABLES,
+  HISTORY_VERSION,
+  type AddressBalance,
+  type MilestoneUpdate,
+} from './tables.ts';
 import { verifyHistoryBlocks, type Differences } from './verify-blocks.ts';
 
 export interface HistoryVerification {
@@ -89,9 +97,11 @@ async function verifyAggregates(store: NodeStore, floor: number, d: Differences,
       if (r.milestoneIndexBooked >= floor)
         wanted.push({ address: ownerOf(r.output), milestoneIndex: r.milestoneIndexBooked, outputId });
     });
-    const groups = await store.getMany(HISTORY_TABLES.byAddress, wanted);
+    const found = await Promise.all(
+      wanted.map((w) => addressPartHolding(store, w.address, w.milestoneIndex, { outputId: w.outputId, spent: false })),
+    );
     wanted.forEach((w, i) => {
-      if (!groups[i]?.entries.some((e) => !e.spent && equalBytes(e.outputId, w.outputId)))
+      if (found[i] === undefined)
         d.add(`historyByAddress: unspent output ${toHex0x(w.outputId)} has no update at ${w.milestoneIndex}`);
     });
     ids = [];
@@ -176,7 +186,7 @@ async function verifyUpdates(
       const s = spentRecords[i];
       if (r !== undefined && s !== undefined) add(id, true, ownerOf(r.output, s.milestoneTimestampSpent));
     });
-    for (const u of (await store.get(HISTORY_TABLES.byMilestone, index)) ?? []) {
+    for (const u of await allMilestoneUpdates(store, index)) {
       const key = `${toHex(u.outputId)}.${u.spent}`;
       const expected = want.get(key);
       want.delete(key);
@@ -188,41 +198,46 @@ async function verifyUpdates(
     }
     for (const key of want.keys()) d.add(`historyByMilestone: milestone ${index} misses the update of ${key}`);
   }
-  // mirrors, both ways: each update of a milestone is in its address's group (with the milestone's timestamp) ...
-  for await (const [index, updates] of store.entries(HISTORY_TABLES.byMilestone)) {
-    if (index < floor) {
+  // mirrors, both ways: each update of a milestone is in its address's parts (with the milestone's timestamp) ...
+  const milestones = new Set<number>();
+  let index = -1;
+  let updates: MilestoneUpdate[] = [];
+  const check = async (): Promise<void> => {
+    if (updates.length === 0) return;
+    milestones.add(index);
+    result.updates += updates.length;
+    const timestamp = (await store.get(HISTORY_TABLES.milestones, index))?.timestamp;
+    const byAddress = new Map<string, { address: Uint8Array; want: Set<string> }>();
+    for (const u of updates) {
+      const key = toHex(u.address);
+      const a = byAddress.get(key) ?? { address: u.address, want: new Set<string>() };
+      byAddress.set(key, a);
+      a.want.add(`${toHex(u.outputId)}.${u.spent}`);
+    }
+    for (const { address, want } of byAddress.values()) {
+      const parts = await addressParts(store, address, index);
+      const what = `historyByAddress: the updates of ${toHex0x(address)} at milestone ${index}`;
+      const got = parts.flatMap(([, g]) => g.entries.map((e) => `${toHex(e.outputId)}.${e.spent}`));
+      if (got.length !== want.size || got.some((e) => !want.has(e))) d.add(`${what} are not those of the milestone`);
+      if (timestamp !== undefined && parts.some(([, g]) => g.timestamp !== timestamp))
+        d.add(`${what} do not have the milestone's timestamp ${timestamp}`);
+    }
+    updates = [];
+  };
+  for await (const [key, part] of store.entries(HISTORY_TABLES.byMilestone)) {
+    if (key.milestoneIndex < floor) {
       result.pending++;
       continue;
     }
-    result.updates += updates.length;
-    const timestamp = (await store.get(HISTORY_TABLES.milestones, index))?.timestamp;
-    const addresses = [...new Map(updates.map((u) => [toHex(u.address), u.address])).values()];
-    const groups = await store.getMany(
-      HISTORY_TABLES.byAddress,
-      addresses.map((address) => ({ address, milestoneIndex: index })),
-    );
-    const members = new Set<string>();
-    addresses.forEach((address, i) => {
-      const g = groups[i];
-      const what = `historyByAddress: the updates of ${toHex0x(address)} at milestone ${index}`;
-      if (g === undefined) {
-        d.add(`${what} are missing`);
-        return;
-      }
-      if (timestamp !== undefined && g.timestamp !== timestamp)
-        d.add(`${what} have timestamp ${g.timestamp}, the milestone's is ${timestamp}`);
-      for (const e of g.entries) members.add(`${toHex(address)}.${toHex(e.outputId)}.${e.spent}`);
-      if (g.entries.length !== updates.filter((u) => equalBytes(u.address, address)).length)
-        d.add(`${what} are not those of the milestone`);
-    });
-    for (const u of updates)
-      if (!members.has(`${toHex(u.address)}.${toHex(u.outputId)}.${u.spent}`))
-        d.add(`historyByAddress: milestone ${index}'s update of ${toHex0x(u.outputId)} is not in its address's group`);
+    if (key.milestoneIndex !== index) await check();
+    index = key.milestoneIndex;
+    updates.push(...part);
   }
-  // ... and each group of an address is of a milestone that has updates
+  await check();
+  // ... and each part of an address is of a milestone that has updates
   for await (const k of store.keys(HISTORY_TABLES.byAddress)) {
     if (k.milestoneIndex < floor) result.pending++;
-    else if (!(await store.has(HISTORY_TABLES.byMilestone, k.milestoneIndex)))
+    else if (!milestones.has(k.milestoneIndex))
       d.add(`historyByAddress: ${toHex0x(k.address)} has updates at milestone ${k.milestoneIndex}, which has none`);
   }
 }

@@ -2,10 +2,10 @@
  * The history writes of one ledger change, added to the caller's StoreBatch so they commit with the ledger
  * (confirm.ts for a milestone, genesis.ts and the snapshot import for the outputs a ledger starts with):
  *   - the milestone (index -> ID, timestamp; ID -> index);
- *   - its blocks in White-Flag order, each with its payload type and parents, as one entry;
+ *   - its blocks in White-Flag order, each with its payload type and parents, in parts (tables.ts);
  *   - a ledger update per output booked (`spent` false, at the booking milestone) and per output spent (`spent` true,
  *     at the spending milestone), under the owning address (owner.ts), as inx-chronicle's `stardust_ledger_updates`
- *     (an output booked and spent by one milestone has both): one entry for the milestone, one per address;
+ *     (an output booked and spent by one milestone has both): in parts for the milestone and for each address;
  *   - the aggregates (balances.ts).
  * Block pruning adds what the store's tables no longer say of a referenced block it deletes (`keepPrunedBlock`).
  */
@@ -17,7 +17,14 @@ import type { ConeBlock } from '../cone.ts';
 import { applyBalanceDeltas, BalanceDeltas } from './balances.ts';
 import { byteKey } from './keys.ts';
 import { holdingOf, type Holding } from './owner.ts';
-import { HISTORY_TABLES, type AddressGroup, type MilestoneUpdate, type UpdateEntry } from './tables.ts';
+import {
+  HISTORY_TABLES,
+  PART_SIZE,
+  type AddressGroup,
+  type MilestoneBlock,
+  type MilestoneUpdate,
+  type UpdateEntry,
+} from './tables.ts';
 
 /** An output with its booking: what a "booked" ledger update and the aggregates need. */
 export interface BookedOutput {
@@ -78,27 +85,23 @@ export function compareEntries(a: UpdateEntry, b: UpdateEntry): number {
   return compareBytes(a.outputId, b.outputId) || Number(a.spent) - Number(b.spent);
 }
 
-const entryKey = (e: UpdateEntry): string => `${byteKey(e.outputId)}${e.spent ? 1 : 0}`;
-
-/** `stored` and `added`, sorted, an entry given again counted once (nothing stored: `added` sorted in place). */
-function merged<T extends UpdateEntry>(stored: readonly T[], added: T[]): T[] {
-  if (stored.length === 0) return added.sort(compareEntries);
-  const all = new Map<string, T>();
-  for (const e of [...stored, ...added]) all.set(entryKey(e), e);
-  return [...all.values()].sort(compareEntries);
+/** `items` (sorted) in parts of at most PART_SIZE, each with the index of its first item. */
+function parts<T>(items: readonly T[]): [first: number, part: T[]][] {
+  const out: [number, T[]][] = [];
+  for (let i = 0; i < items.length; i += PART_SIZE) out.push([i, items.slice(i, i + PART_SIZE)]);
+  return out;
 }
 
 /**
- * Adds `updates` to the milestones' and addresses' entries. `fresh`: every update is of a milestone no entry exists
- * for yet (a confirmation), so nothing is read; otherwise the stored entries are read and merged (a genesis, a
- * snapshot's chunks, a build), and an update given again replaces its copy.
+ * How updates are written. `whole`: they are every update of their milestones (a confirmation, a genesis, a build's
+ * milestone with a diff): sorted and cut into parts of PART_SIZE. `one each`: more may come later for the same
+ * milestones (a snapshot's chunks, a build's outputs booked before its diffs): each update is a part of its own, so
+ * parts never overlap whatever order the chunks come in. A milestone gets its updates one way only.
  */
-export async function putLedgerUpdates(
-  store: NodeStore,
-  batch: StoreBatch,
-  updates: readonly LedgerUpdate[],
-  fresh: boolean,
-): Promise<void> {
+export type UpdatesWrite = 'whole' | 'one each';
+
+/** Adds `updates` to the milestones' and addresses' parts (nothing is read). */
+export function putLedgerUpdates(batch: StoreBatch, updates: readonly LedgerUpdate[], write: UpdatesWrite): void {
   const byMilestone = new Map<number, MilestoneUpdate[]>();
   const byAddress = new Map<string, { address: Uint8Array; milestoneIndex: number; group: AddressGroup }>();
   for (const u of updates) {
@@ -113,28 +116,33 @@ export async function putLedgerUpdates(
     }
     g.group.entries.push({ outputId: u.outputId, spent: u.spent });
   }
-  const milestones = [...byMilestone.keys()];
-  const groups = [...byAddress.values()];
-  const storedUpdates = fresh ? [] : await store.getMany(HISTORY_TABLES.byMilestone, milestones);
-  const storedGroups = fresh ? [] : await store.getMany(HISTORY_TABLES.byAddress, groups);
-  milestones.forEach((m, i) => {
-    batch.put(HISTORY_TABLES.byMilestone, m, merged(storedUpdates[i] ?? [], byMilestone.get(m)!));
-  });
-  groups.forEach(({ address, milestoneIndex, group }, i) => {
-    const entries = merged(storedGroups[i]?.entries ?? [], group.entries);
-    batch.put(HISTORY_TABLES.byAddress, { address, milestoneIndex }, { timestamp: group.timestamp, entries });
-  });
+  const cut = <T extends UpdateEntry>(items: T[]): T[][] =>
+    write === 'whole' ? parts(items.sort(compareEntries)).map(([, p]) => p) : items.map((i) => [i]);
+  for (const [milestoneIndex, list] of byMilestone)
+    for (const part of cut(list)) batch.put(HISTORY_TABLES.byMilestone, { milestoneIndex, first: part[0]! }, part);
+  for (const { address, milestoneIndex, group } of byAddress.values())
+    for (const entries of cut(group.entries))
+      batch.put(
+        HISTORY_TABLES.byAddress,
+        { address, milestoneIndex, first: entries[0]! },
+        { timestamp: group.timestamp, entries },
+      );
+}
+
+/** A milestone's blocks in White-Flag order, in parts. */
+export function putMilestoneBlocks(batch: StoreBatch, milestoneIndex: number, blocks: readonly MilestoneBlock[]): void {
+  for (const [firstWhiteFlagIndex, part] of parts(blocks))
+    batch.put(HISTORY_TABLES.milestoneBlocks, { milestoneIndex, firstWhiteFlagIndex }, part);
 }
 
 /** Every history write of a confirmed milestone, and its aggregate writes (which read the records they change). */
 export async function writeMilestoneHistory(store: NodeStore, batch: StoreBatch, m: MilestoneHistory): Promise<void> {
   putHistoryMilestone(batch, m.index, m.milestoneId, m.timestamp);
-  if (m.cone.length > 0)
-    batch.put(
-      HISTORY_TABLES.milestoneBlocks,
-      m.index,
-      m.cone.map(({ blockId, block }) => ({ blockId, payloadType: block.payload?.type, parents: block.parents })),
-    );
+  putMilestoneBlocks(
+    batch,
+    m.index,
+    m.cone.map(({ blockId, block }) => ({ blockId, payloadType: block.payload?.type, parents: block.parents })),
+  );
   const deltas = new BalanceDeltas();
   const updates: LedgerUpdate[] = [];
   for (const o of m.created) {
@@ -147,26 +155,27 @@ export async function writeMilestoneHistory(store: NodeStore, batch: StoreBatch,
     updates.push(spentUpdate(o, h));
     deltas.addHolding(h, -1);
   }
-  await putLedgerUpdates(store, batch, updates, true);
+  putLedgerUpdates(batch, updates, 'whole');
   await applyBalanceDeltas(store, batch, deltas);
 }
 
 /**
- * The history of outputs a ledger starts with (a genesis, a snapshot's chunk): their "booked" updates and their
- * aggregates. Chunks must be committed one after the other: each reads the entries the one before wrote.
+ * The history of outputs a ledger starts with: their "booked" updates and their aggregates; `whole` when they are all
+ * of it (a genesis), `one each` for a snapshot's chunks. Chunks must be committed one after the other: each reads the
+ * aggregate records the one before wrote.
  */
 export async function putUnspentHistory(
   store: NodeStore,
   batch: StoreBatch,
   outputs: readonly BookedOutput[],
+  write: UpdatesWrite,
 ): Promise<void> {
   const deltas = new BalanceDeltas();
   for (const o of outputs) deltas.add(o.output, 1);
-  await putLedgerUpdates(
-    store,
+  putLedgerUpdates(
     batch,
     outputs.map((o) => bookedUpdate(o)),
-    false,
+    write,
   );
   await applyBalanceDeltas(store, batch, deltas);
 }

@@ -81,6 +81,6 @@ export async function bookStraight(
     batch.put(LEDGER_TABLES.unspent, o.outputId, null);
   }
   indexLedgerChanges(batch, booked, []);
-  await putUnspentHistory(store, batch, booked);
+  await putUnspentHistory(store, batch, booked, 'one each');
   await batch.commit();
 }
