@@ -4,7 +4,7 @@
  * (node/genesis/open-network.ts), from what the store holds:
  *   - the milestones from the first one kept (the pruning index + 1, else the ledger's first) to the ledger index;
  *   - their blocks, each milestone's cone walked over the stored block metadata (milestone, white-flag index) and
- *     blocks (parents, payload); what block pruning deleted before the history existed is not known;
+ *     blocks (payload types); what block pruning deleted before the history existed is not known;
  *   - their ledger updates, from the milestone diffs and the output and spent records; an output booked by a
  *     milestone without a diff (the genesis or snapshot, a pruned milestone) gets its "booked" update at its booking
  *     milestone when the store still holds it (unspent, or spent by a milestone with a diff);
@@ -203,7 +203,7 @@ export async function coneOf(store: NodeStore, milestoneBlockId: Uint8Array, ind
       if (bytes === undefined) return;
       const block = decodeBlock(bytes);
       const whiteFlagIndex = metadata[ids.indexOf(blockId)]!.referenced!.whiteFlagIndex;
-      found.push([whiteFlagIndex, { blockId, payloadType: block.payload?.type, parents: block.parents }]);
+      found.push([whiteFlagIndex, { blockId, payloadType: block.payload?.type }]);
       frontier.push(...block.parents);
     });
   }

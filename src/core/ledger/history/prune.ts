@@ -91,18 +91,22 @@ async function deleteThrough(
     result.updates += updates.length;
     return true;
   });
-  // blocks: a part of a milestone's, with what block pruning kept of them (their milestone, their child edges)
+  // blocks: a part of a milestone's, with what block pruning kept of them (their record, their child edges)
   await repeat(async (batch) => {
     const range = upTo(HISTORY_TABLES.milestoneBlocks.prefix, 1);
     const [entry] = await tableEntries(store, HISTORY_TABLES.milestoneBlocks, range);
     if (entry === undefined) return false;
     const [key, blocks] = entry;
     batch.del(HISTORY_TABLES.milestoneBlocks, key);
-    for (const b of blocks) {
+    const pruned = await store.getMany(
+      HISTORY_TABLES.blocks,
+      blocks.map((b) => b.blockId),
+    );
+    blocks.forEach((b, i) => {
       batch.del(HISTORY_TABLES.blocks, b.blockId);
-      for (const parentId of b.parents)
+      for (const parentId of pruned[i]?.parents ?? [])
         batch.del(HISTORY_TABLES.children, { parentId, milestoneIndex: key.milestoneIndex, childId: b.blockId });
-    }
+    });
     result.blocks += blocks.length;
     return true;
   });

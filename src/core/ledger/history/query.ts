@@ -137,7 +137,7 @@ export async function blockChildren(
 ): Promise<Uint8Array[]> {
   const m =
     (await store.getBlockMetadata(blockId))?.referenced?.milestoneIndex ??
-    (await store.get(HISTORY_TABLES.blocks, blockId));
+    (await store.get(HISTORY_TABLES.blocks, blockId))?.milestoneIndex;
   if (m === undefined || m < r.start || m > r.ledgerIndex)
     throw new HistoryMissing(
       'NOT_FOUND',

@@ -13,11 +13,11 @@
  * |------|------------------------|------------------------------------------------|----------------------------------|
  * | 0x40 | historyMilestones      | milestone index                                | milestone ID ‖ timestamp         |
  * | 0x41 | historyMilestoneIds    | milestone ID (32)                              | milestone index (u32 LE)         |
- * | 0x42 | historyBlocks          | block ID (32) of a pruned block                | its milestone index (u32 LE)     |
- * | 0x43 | historyMilestoneBlocks | milestone index ‖ first white-flag index       | blocks, White-Flag order         |
+ * | 0x42 | historyBlocks          | block ID (32) of a pruned block                | its milestone index and parents  |
+ * | 0x43 | historyMilestoneBlocks | milestone index ‖ first white-flag index       | (block ID, payload type)s        |
  * | 0x44 | historyChildren        | parent ID ‖ child's milestone index ‖ child ID | empty (the child was pruned)     |
  * | 0x45 | historyByAddress       | address ‖ milestone index ‖ first position     | timestamp, positions             |
- * | 0x46 | historyByMilestone     | milestone index ‖ first position               | (position, address)s             |
+ * | 0x46 | historyByMilestone     | milestone index ‖ first position               | addresses, (position, address)s  |
  * | 0x47 | addressBalances        | address                                        | AddressBalance                   |
  * | 0x48 | richestAddresses       | balance (u64) ‖ address                        | empty                            |
  * | 0x49 | tokenDistribution      | magnitude u8 (digits of the balance - 1)       | DistributionBucket               |
@@ -54,6 +54,11 @@ export interface MilestoneBlock {
   blockId: Uint8Array;
   /** Undefined: the block has no payload. */
   payloadType: number | undefined;
+}
+
+/** What the history keeps of a referenced block block pruning deleted: its milestone and its parents. */
+export interface PrunedBlock {
+  milestoneIndex: number;
   parents: Uint8Array[];
 }
 
@@ -178,20 +183,26 @@ const milestoneBlocksCodec = versioned<MilestoneBlock[]>(
   'milestone blocks',
   (w, blocks) => {
     w.u32(blocks.length);
-    for (const b of blocks) {
-      w.bytes(checkLength(b.blockId, ID_LENGTH, 'block ID'))
-        .u8(payloadByte(b.payloadType))
-        .u8(b.parents.length);
-      for (const p of b.parents) w.bytes(checkLength(p, ID_LENGTH, 'parent'));
-    }
+    for (const b of blocks) w.bytes(checkLength(b.blockId, ID_LENGTH, 'block ID')).u8(payloadByte(b.payloadType));
   },
   (r) =>
-    Array.from({ length: readCount(r, 'blocks', ID_LENGTH + 2) }, (_, i) => {
-      const blockId = r.fixed(ID_LENGTH, `blocks[${i}].blockId`);
-      const payloadType = payloadOf(r.u8('payloadType'));
-      const n = r.u8('parents count');
-      return { blockId, payloadType, parents: Array.from({ length: n }, () => r.fixed(ID_LENGTH, 'parent')) };
-    }),
+    Array.from({ length: readCount(r, 'blocks', ID_LENGTH + 1) }, (_, i) => ({
+      blockId: r.fixed(ID_LENGTH, `blocks[${i}].blockId`),
+      payloadType: payloadOf(r.u8('payloadType')),
+    })),
+);
+
+const prunedBlockCodec = versioned<PrunedBlock>(
+  'pruned block',
+  (w, b) => {
+    w.u32(b.milestoneIndex).u8(b.parents.length);
+    for (const p of b.parents) w.bytes(checkLength(p, ID_LENGTH, 'parent'));
+  },
+  (r) => {
+    const milestoneIndex = r.u32('milestoneIndex');
+    const n = r.u8('parents count');
+    return { milestoneIndex, parents: Array.from({ length: n }, (_, i) => r.fixed(ID_LENGTH, `parents[${i}]`)) };
+  },
 );
 
 const addressGroupCodec = versioned<AddressGroup>(
@@ -211,21 +222,48 @@ const addressGroupCodec = versioned<AddressGroup>(
   },
 );
 
+/** A part's updates with its distinct addresses listed once: u16 count ‖ addresses ‖ u32 count ‖ updates. */
 const milestoneUpdatesCodec = versioned<MilestoneUpdate[]>(
   'milestone updates',
   (w, updates) => {
+    const index = new Map<string, number>();
+    const addresses: Uint8Array[] = [];
+    const refs = updates.map((u) => {
+      const key = String.fromCharCode.apply(null, checkLength(u.address, ADDRESS_BYTES, 'address') as never);
+      let i = index.get(key);
+      if (i === undefined) {
+        i = addresses.push(u.address) - 1;
+        index.set(key, i);
+      }
+      return i;
+    });
+    if (addresses.length > 0xffff) throw new RangeError(`a part names ${addresses.length} addresses, at most 65535`);
+    w.u16(addresses.length);
+    for (const a of addresses) w.bytes(a);
     w.u32(updates.length);
-    for (const u of updates)
+    updates.forEach((u, i) => {
       w.bytes(checkLength(u.outputId, OUTPUT_ID_LENGTH, 'output ID'))
         .u8(u.spent ? 1 : 0)
-        .bytes(checkLength(u.address, ADDRESS_BYTES, 'address'));
+        .u16(refs[i]!);
+    });
   },
-  (r) =>
-    Array.from({ length: readCount(r, 'updates', OUTPUT_ID_LENGTH + 1 + ADDRESS_BYTES) }, (_, i) => ({
-      outputId: r.fixed(OUTPUT_ID_LENGTH, `updates[${i}].outputId`),
-      spent: readSpent(r),
-      address: r.fixed(ADDRESS_BYTES, `updates[${i}].address`),
-    })),
+  (r) => {
+    const at = r.offset;
+    const n = r.u16('addresses count');
+    if (n * ADDRESS_BYTES > r.remaining)
+      r.fail('TRUNCATED', `addresses count ${n} exceeds the ${r.remaining} bytes left`, 'addresses', at, String(n));
+    const addresses = Array.from({ length: n }, (_, i) => r.fixed(ADDRESS_BYTES, `addresses[${i}]`));
+    return Array.from({ length: readCount(r, 'updates', OUTPUT_ID_LENGTH + 3) }, (_, i) => {
+      const outputId = r.fixed(OUTPUT_ID_LENGTH, `updates[${i}].outputId`);
+      const spent = readSpent(r);
+      const refAt = r.offset;
+      const ref = r.u16('address');
+      const address = addresses[ref];
+      if (address === undefined)
+        return r.fail('VALUE_OUT_OF_RANGE', `address ${ref} of ${n} listed`, 'address', refAt, String(ref));
+      return { outputId, spent, address };
+    });
+  },
 );
 
 const balanceCodec = versioned<AddressBalance>(
@@ -319,7 +357,7 @@ export const HISTORY_TABLES = Object.freeze({
   milestones: defineTable('historyMilestones', PREFIX.historyMilestones, u32Key, milestoneCodec),
   milestoneIds: defineTable('historyMilestoneIds', PREFIX.historyMilestoneIds, idCodec('milestone ID'), u32Codec),
   /** Referenced blocks block pruning deleted (the store's metadata says the milestone of the others). */
-  blocks: defineTable('historyBlocks', PREFIX.historyBlocks, idCodec('block ID'), u32Codec),
+  blocks: defineTable('historyBlocks', PREFIX.historyBlocks, idCodec('block ID'), prunedBlockCodec),
   milestoneBlocks: defineTable(
     'historyMilestoneBlocks',
     PREFIX.historyMilestoneBlocks,

@@ -1,9 +1,9 @@
 /**
  * The milestones and blocks of the history against the store (verify.ts step 4): each stored milestone record of the
  * range has its history record and ID; each milestone whose blocks the store still holds (above its pruning index)
- * has exactly its cone as its blocks, in White-Flag order with payload types and parents (build.ts `coneOf`, from the
- * stored metadata). Then what block pruning kept: each pruned block's milestone lists it, and each of its child edges
- * names a parent it has there.
+ * has exactly its cone as its blocks, in White-Flag order with payload types (build.ts `coneOf`, from the stored
+ * metadata). Then what block pruning kept: each pruned block's milestone lists it, and each child edge names a parent
+ * its pruned child has.
  */
 import { equalBytes, toHex, toHex0x } from '../../bytes.ts';
 import type { NodeStore } from '../../store/node-store.ts';
@@ -40,7 +40,7 @@ export async function verifyHistoryBlocks(
     if (!equalBytes(encode(stored), encode(want)))
       d.add(
         `historyMilestoneBlocks: milestone ${index} lists ${stored.length} blocks, its cone in the store ` +
-          `${want.length} (or their order, payloads or parents differ)`,
+          `${want.length} (or their order or payloads differ)`,
       );
   }
   const blocksOf = new Map<number, Map<string, MilestoneBlock>>();
@@ -69,19 +69,18 @@ export async function verifyHistoryBlocks(
     for (const b of blocks) known.set(toHex(b.blockId), b);
   }
   // what block pruning kept
-  for await (const [blockId, index] of store.entries(HISTORY_TABLES.blocks)) {
-    if (index < floor) out.pending++;
-    else if (!blocksOf.get(index)?.has(toHex(blockId)))
-      d.add(`historyBlocks: pruned block ${toHex0x(blockId)} is not among the blocks of milestone ${index}`);
+  for await (const [blockId, b] of store.entries(HISTORY_TABLES.blocks)) {
+    if (b.milestoneIndex < floor) out.pending++;
+    else if (!blocksOf.get(b.milestoneIndex)?.has(toHex(blockId)))
+      d.add(`historyBlocks: pruned block ${toHex0x(blockId)} is not among the blocks of milestone ${b.milestoneIndex}`);
   }
   for await (const k of store.keys(HISTORY_TABLES.children)) {
     if (k.milestoneIndex < floor) {
       out.pending++;
       continue;
     }
-    const b = blocksOf.get(k.milestoneIndex)?.get(toHex(k.childId));
     const pruned = await store.get(HISTORY_TABLES.blocks, k.childId);
-    if (b === undefined || pruned !== k.milestoneIndex || !b.parents.some((p) => equalBytes(p, k.parentId)))
+    if (pruned?.milestoneIndex !== k.milestoneIndex || !pruned.parents.some((p) => equalBytes(p, k.parentId)))
       d.add(
         `historyChildren: ${toHex0x(k.childId)} is not a pruned child of ${toHex0x(k.parentId)} at ${k.milestoneIndex}`,
       );

@@ -2,7 +2,7 @@
  * The history writes of one ledger change, added to the caller's StoreBatch so they commit with the ledger
  * (confirm.ts for a milestone, genesis.ts and the snapshot import for the outputs a ledger starts with):
  *   - the milestone (index -> ID, timestamp; ID -> index);
- *   - its blocks in White-Flag order, each with its payload type and parents, in parts (tables.ts);
+ *   - its blocks in White-Flag order, each with its payload type, in parts (tables.ts);
  *   - a ledger update per output booked (`spent` false, at the booking milestone) and per output spent (`spent` true,
  *     at the spending milestone), under the owning address (owner.ts), as inx-chronicle's `stardust_ledger_updates`
  *     (an output booked and spent by one milestone has both): in parts for the milestone and for each address;
@@ -141,7 +141,7 @@ export async function writeMilestoneHistory(store: NodeStore, batch: StoreBatch,
   putMilestoneBlocks(
     batch,
     m.index,
-    m.cone.map(({ blockId, block }) => ({ blockId, payloadType: block.payload?.type, parents: block.parents })),
+    m.cone.map(({ blockId, block }) => ({ blockId, payloadType: block.payload?.type })),
   );
   const deltas = new BalanceDeltas();
   const updates: LedgerUpdate[] = [];
@@ -182,7 +182,8 @@ export async function putUnspentHistory(
 
 /**
  * What the history keeps of a referenced block that block pruning deletes, when its milestone is in the history
- * (at or above `start`): its milestone, and its edge from each parent (the store's `children` table loses them).
+ * (at or above `start`): its milestone and parents, and its edge from each parent (the store's `children` table loses
+ * them).
  */
 export function keepPrunedBlock(
   batch: StoreBatch,
@@ -191,7 +192,7 @@ export function keepPrunedBlock(
 ): void {
   const m = b.referencedAt;
   if (m === undefined || start === undefined || m < start || b.blockId.length !== 32) return;
-  batch.put(HISTORY_TABLES.blocks, b.blockId, m);
+  batch.put(HISTORY_TABLES.blocks, b.blockId, { milestoneIndex: m, parents: [...b.parents] });
   for (const parentId of b.parents)
     batch.put(HISTORY_TABLES.children, { parentId, milestoneIndex: m, childId: b.blockId }, null);
 }

@@ -284,7 +284,10 @@ describe('history: written with the ledger', () => {
     expect(await net.store.hasBlock(s.b2.id)).to.equal(false);
     expect([await children(s.b1.id), await children(s.empty.id), await children(s.m11.ms.id)]).to.deep.equal(before);
     expect(await milestoneBlocks(net.store, r0, 12, { pageSize: 10, sort: 'oldest' })).to.deep.equal(blocks);
-    expect(await net.store.get(HISTORY_TABLES.blocks, s.b2.id)).to.equal(12);
+    expect(await net.store.get(HISTORY_TABLES.blocks, s.b2.id)).to.deep.equal({
+      milestoneIndex: 12,
+      parents: s.b2.block.parents,
+    });
     expect((await verifyHistory(net.store)).differences).to.deep.equal([]);
     // its own retention then drops what block pruning kept
     await pruneHistory(net.store, 12);
