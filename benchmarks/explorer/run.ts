@@ -111,10 +111,11 @@ async function confirmation(dir: string, base: string, s: ConeScenario): Promise
     console.log(`  round ${r + 1}: with ${ms(withHistory.at(-1)!)} ms, without ${ms(without.at(-1)!)} ms`);
   }
   const [w, wo] = [median(withHistory), median(without)];
+  const paired = median(withHistory.map((x, i) => x - without[i]!));
   console.log(
     `  1,000-transfer cone on the filled store, confirmation with its commit: with the history ${ms(w)} ms, ` +
       `without ${ms(wo)} ms (medians of ${RUNS}) -> the history adds ${ms(w - wo)} ms, ` +
-      `${((100 * (w - wo)) / wo).toFixed(1)}%`,
+      `${((100 * (w - wo)) / wo).toFixed(1)}%; median of the rounds' differences ${ms(paired)} ms`,
   );
   const share = await historyShare(base, join(dir, 'copy-share'), s);
   const percent = ((100 * (share.compute + share.commit)) / wo).toFixed(1);
