@@ -31,6 +31,7 @@ export const DEFAULT_PUBLIC_ROUTES: readonly string[] = [
   '/api/core/v2/receipts*',
   '/api/core/v2/treasury',
   '/api/indexer/v1/*',
+  '/api/explorer/v2/*',
   '/api/core/v3/transactions*',
   '/api/core/v3/info',
   '/api/core/v3/blocks*',

@@ -32,7 +32,7 @@ const CHAINS: readonly (readonly [param: string, kind: IndexedChain, length: num
 ];
 
 /** The query string's parameters in order; a parameter given twice is refused (which one would count?). */
-function parametersOf(ctx: Context): QueryParameter[] {
+export function parametersOf(ctx: Context): QueryParameter[] {
   const out: QueryParameter[] = [];
   for (const [name, value] of Object.entries(ctx.query)) {
     if (Array.isArray(value))

@@ -13,6 +13,7 @@ import { addFaucetRoutes } from './routes-faucet.ts';
 import { addControlRoutes } from './routes-control.ts';
 import { addDashboardRoutes } from './dashboard.ts';
 import { addIndexerRoutes } from './routes-indexer.ts';
+import { addExplorerRoutes } from './routes-explorer.ts';
 import { addPeersRoutes } from './routes-peers.ts';
 import { addLedgerRoutes } from './routes-ledger.ts';
 import { addV3Routes } from './routes-v3.ts';
@@ -37,7 +38,7 @@ export interface RouteOptions {
 }
 
 /** The route groups `/api/routes` lists (and `mqtt/v1` with the event API). */
-export const ROUTE_GROUPS = ['core/v2', 'core/v3', 'indexer/v1', 'faucet/v1'] as const;
+export const ROUTE_GROUPS = ['core/v2', 'core/v3', 'indexer/v1', 'explorer/v2', 'faucet/v1'] as const;
 
 const V2 = '/api/core/v2';
 const V3 = '/api/core/v3';
@@ -107,6 +108,7 @@ export function createRoutes(options: RouteOptions): RouteGroups {
 
   addLedgerRoutes(router, options);
   addIndexerRoutes(router, options);
+  addExplorerRoutes(router, options);
   addV3Routes(router, options);
   addV3NetworkRoutes(router, options);
   addFaucetRoutes(router, options);

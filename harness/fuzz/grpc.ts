@@ -171,6 +171,24 @@ const SEEDS: Seeds = {
     { kind: 1 + rng.int(2), id: k.blockId },
     { kind: 3, id: Buffer.concat([k.outputId, new Uint8Array(4)]) },
   ],
+  getExplorerBalance: (k) => [{ subject: { $case: 'address', value: k.faucetAddress }, parameters: [] }],
+  getLedgerUpdatesByAddress: (k) => [
+    {
+      subject: { $case: 'address', value: k.faucetAddress },
+      parameters: [
+        { name: 'pageSize', value: '2' },
+        { name: 'sort', value: 'oldest' },
+        { name: 'cursor', value: `${k.milestoneIndex}.0x${Buffer.from(k.outputId).toString('hex')}.false.2` },
+      ],
+    },
+  ],
+  getLedgerUpdatesByMilestone: (k) => [
+    { subject: { $case: 'milestoneId', value: k.milestoneId }, parameters: [{ name: 'pageSize', value: '5' }] },
+  ],
+  getMilestoneBlocks: (k) => [
+    { subject: { $case: 'milestoneIndex', value: k.milestoneIndex }, parameters: [{ name: 'cursor', value: '0.5' }] },
+  ],
+  getBlockChildren: (k) => [{ subject: { $case: 'blockId', value: k.blockId }, parameters: [] }],
   faucetEnqueue: (k) => [{ address: k.faucetAddress, client: '127.0.0.1' }],
   getPeer: (k) => [{ peerId: k.nodeId }, { peerId: '127.0.0.1:1' }],
   addPeer: () => [{ address: '127.0.0.1:1', alias: 'fuzz' }, { address: '/ip4/127.0.0.1/tcp/1' }],

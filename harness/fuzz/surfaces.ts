@@ -62,6 +62,12 @@ const READS = [
   '/api/indexer/v1/outputs/alias/:id',
   '/api/indexer/v1/outputs/nft/:id',
   '/api/indexer/v1/outputs/foundry/:id',
+  '/api/explorer/v2/balance/:id',
+  '/api/explorer/v2/blocks/:id/children',
+  '/api/explorer/v2/milestones/:id/blocks',
+  '/api/explorer/v2/milestones/by-index/:id/blocks',
+  '/api/explorer/v2/ledger/updates/by-address/:id',
+  '/api/explorer/v2/ledger/updates/by-milestone/:id',
   '/dashboard/:id',
 ];
 const INDEXER = [
@@ -70,6 +76,9 @@ const INDEXER = [
   '/api/indexer/v1/outputs/alias',
   '/api/indexer/v1/outputs/nft',
   '/api/indexer/v1/outputs/foundry',
+  '/api/explorer/v2/milestones',
+  '/api/explorer/v2/ledger/richest-addresses',
+  '/api/explorer/v2/ledger/token-distribution',
 ];
 const INDEXER_PARAMS = [
   'address',
@@ -91,6 +100,14 @@ const INDEXER_PARAMS = [
   'stateController',
   'governor',
   'aliasAddress',
+  'sort',
+  'startMilestoneIndex',
+  'endMilestoneIndex',
+  'startTimestamp',
+  'endTimestamp',
+  'top',
+  'ledgerIndex',
+  'page',
   'junk',
 ];
 const PROTECTED = [

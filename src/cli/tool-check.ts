@@ -1,9 +1,10 @@
 /**
  * `ledger-node tool check --data-dir DIR [--genesis FILE] [--json]`: checks a STOPPED node's store against a fresh
  * recomputation (src/node/check): blocks, children, tips, solidity, a White-Flag replay of every confirmed
- * milestone from the genesis ledger (on a pruned store: from the ledger at its pruning index), and the TIP-26 output
- * index against the unspent outputs. Exit 0 and a summary when everything agrees; exit 1 with every difference;
- * exit 2 on bad arguments or a store that cannot be opened. Progress on standard error when it is a terminal.
+ * milestone from the genesis ledger (on a pruned store: from the ledger at its pruning index), the TIP-26 output
+ * index against the unspent outputs, and the explorer history and its aggregates. Exit 0 and a summary when
+ * everything agrees; exit 1 with every difference; exit 2 on bad arguments or a store that cannot be opened.
+ * Progress on standard error when it is a terminal.
  */
 import { CheckSetupError, checkDataDir } from '../node/check/data-dir.ts';
 import { terminalProgress } from './progress.ts';
@@ -48,7 +49,8 @@ export async function toolCheck(argv: readonly string[]): Promise<number> {
     `${s.v3Blocks} v3 blocks not checked, ${s.childEdges} child edges, ` +
     `${s.tips} tips (${s.tipUndetermined} undetermined), ledger at ${s.ledgerIndex ?? '-'}${pruned}: ` +
     `${s.milestonesReplayed} milestones replayed (${s.ledgerReplay}), ${s.unspentOutputs} unspent outputs, ` +
-    `${s.indexEntries} index entries; ${s.ms} ms`;
+    `${s.indexEntries} index entries, history of ${s.historyUpdates} ledger updates and ${s.historyBlocks} blocks` +
+    `${s.historyPending > 0 ? ` (${s.historyPending} entries left to prune)` : ''}; ${s.ms} ms`;
   if (report.ok) {
     console.log(`check passed: ${line}`);
     return 0;

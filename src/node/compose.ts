@@ -26,7 +26,13 @@ import {
   type FaucetSection,
 } from './compose/features.ts';
 import { identityOf, wirePeering, wireStatus } from './compose/peering.ts';
-import { wirePruning, wireSnapshots, type PruningSection, type SnapshotSection } from './compose/pruning.ts';
+import {
+  wireHistoryRetention,
+  wirePruning,
+  wireSnapshots,
+  type PruningSection,
+  type SnapshotSection,
+} from './compose/pruning.ts';
 import { wireEventsService, wireService } from './compose/service.ts';
 import { wireCoordinator, wireIntake, wireLedger, wireSubmissions, wireTangle } from './compose/tangle.ts';
 import type { EventBus } from './events/bus.ts';
@@ -86,6 +92,8 @@ export interface ComposeOptions {
   faucet?: FaucetSection;
   /** Automatic pruning (pruning/pruner.ts; absent: only on demand) and the store's size on disk. */
   pruning?: PruningSection;
+  /** Milestones of explorer history kept (`--history-milestones`; absent: all). */
+  historyMilestones?: number;
   /** Where snapshots on demand go, and the genesis whose dev entries they carry (absent: no snapshots on demand). */
   snapshots?: SnapshotSection;
   /** The thresholds of the health rule, which also says when the node is cut off (status/health.ts). */
@@ -212,6 +220,7 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
   wireMetricHooks(metrics, tangle, ledger);
   const events = wireEvents(store, tangle, ledger, logger);
   const pruner = wirePruning({ store, tangle, ledger, v3, sync, now }, options.pruning, logger);
+  const history = wireHistoryRetention({ store, ledger, pruner }, options.historyMilestones, logger);
   const snapshots = wireSnapshots({ store, network, tangle, pruner, now }, options.snapshots, logger);
   const { peering, peerService } = wirePeering(
     { store, network, tangle, ledger, intake, status, metrics, v3, snapshotServer: snapshots.server, sync, identity },
@@ -272,6 +281,7 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
     async start() {
       await milestones.start();
       pruner.start();
+      history.start();
       const ledgerIndex = await ledger.ledger.ledgerIndex();
       if (ledgerIndex === undefined)
         logger.info('no ledger (the genesis has no milestone keys): blocks are stored, milestones are not confirmed');
@@ -313,7 +323,10 @@ export async function composeNode(options: ComposeOptions): Promise<ComposedNode
         await coordinator?.stop();
         await faucet?.stop();
         snapshots.server?.stop();
+        // Both told first: a history run may wait in the pruner's queue.
+        const historyStopped = history.stop();
         await pruner.stop();
+        await historyStopped;
         milestones.stop();
         await attacher.idle();
         events.close();

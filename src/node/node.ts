@@ -150,6 +150,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       },
       ...(config.pruneV3Epochs !== undefined ? { pruneV3Epochs: config.pruneV3Epochs } : {}),
       pruning: pruningOptionsOf(config, kv),
+      ...(config.historyMilestones !== undefined ? { historyMilestones: config.historyMilestones } : {}),
       snapshots: snapshotOptionsOf(config, network, logger),
       ...(storage ? { storage } : {}),
     });

@@ -10,9 +10,8 @@
 import { availableParallelism } from 'node:os';
 import { DB_ENGINES, type DbEngine } from '../storage/engine.ts';
 import { FAUCET_DEFAULTS } from './faucet/faucet.ts';
-import { parseSize } from './pruning/size.ts';
+import { RETENTION_SETTINGS } from './pruning/settings.ts';
 import { HEALTH_DEFAULTS } from './status/health.ts';
-import { DEFAULT_V3_RETENTION_EPOCHS } from './v3/retention.ts';
 import {
   ACCESS_SETTINGS,
   file,
@@ -80,16 +79,6 @@ const peerAddress: ValueType<string> = {
         : null;
     return m && Number(m[2]) >= 1 && Number(m[2]) <= 65535 ? (raw as string) : undefined;
   },
-};
-
-/**
- * A size as Hornet's configuration reads it (pruning/size.ts): `30GB`, `500MiB`, a bare number of bytes; kept as text.
- */
-const size: ValueType<string> = {
-  name: 'size',
-  arg: 'SIZE',
-  expected: 'a size like 30GB (KB, MB, GB, TB; KiB, MiB, GiB, TiB)',
-  parse: (raw) => (typeof raw === 'string' && parseSize(raw) !== undefined ? raw : undefined),
 };
 
 const amount = int('uint >= 1', 1, Number.MAX_SAFE_INTEGER, 'an integer >= 1');
@@ -314,31 +303,7 @@ export const NODE_SETTINGS = [
     description: 'the balance from which the faucet refuses an address',
     commands: RUN,
   }),
-  setting({
-    key: 'pruneMilestones',
-    type: positive,
-    defaultText: 'off',
-    description:
-      'prune automatically, keeping the last N confirmed milestones (at least belowMaxDepth + 5 are always kept)',
-    commands: RUN,
-  }),
-  setting({
-    key: 'pruneSize',
-    type: size,
-    defaultText: 'off',
-    description: 'prune automatically when the store is larger than SIZE, down to 90% of it, at most every 5 minutes',
-    commands: RUN,
-  }),
-  setting({
-    key: 'pruneV3Epochs',
-    type: uint,
-    defaultText: String(DEFAULT_V3_RETENTION_EPOCHS),
-    description:
-      'keep the confirmed IOTA 2.0 blocks of the epoch of the latest slot commitment and of the N epochs before it, ' +
-      'pruning older ones in the background (an epoch is 8,192 slots: 2 h 16 min on the dev network; 0 = off: v3 ' +
-      'blocks then go only with the v2 pruning); slot commitments are kept',
-    commands: RUN,
-  }),
+  ...RETENTION_SETTINGS,
   setting({
     key: 'nodeJwtSecret',
     type: text,

@@ -262,7 +262,9 @@ describeOverTransports('gateway routes (against a fake NodeService)', (transport
   it('GET /api/routes lists the route groups without calling the node', async () => {
     const res = await fetch(`${t.gw.url}/api/routes`);
     expect(res.status).to.equal(200);
-    expect(await res.json()).to.deep.equal({ routes: ['core/v2', 'core/v3', 'indexer/v1', 'faucet/v1'] });
+    expect(await res.json()).to.deep.equal({
+      routes: ['core/v2', 'core/v3', 'indexer/v1', 'explorer/v2', 'faucet/v1'],
+    });
     expect(t.node.calls).to.have.length(0);
   });
 });

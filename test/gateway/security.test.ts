@@ -276,7 +276,7 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
       const small = await rawRequest(`${t.gw.url}/api/routes`, { headers: { 'accept-encoding': 'gzip' } });
       expect(small.headers['content-encoding']).to.equal(undefined);
       expect(JSON.parse(small.body.toString())).to.deep.equal({
-        routes: ['core/v2', 'core/v3', 'indexer/v1', 'faucet/v1'],
+        routes: ['core/v2', 'core/v3', 'indexer/v1', 'explorer/v2', 'faucet/v1'],
       });
       t.node.handlers.getBlock = () => ({
         blockId: new Uint8Array(32),

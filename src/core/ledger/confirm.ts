@@ -1,10 +1,11 @@
 /**
  * Confirming a milestone (TIP-29, docs/protocol.md §17): check the milestone against the ledger, walk its cone in
  * White-Flag order, apply the transactions, compare both Merkle roots, apply the receipt, record protocol parameter
- * changes, and put every resulting write (the TIP-26 index's too, indexer/writes.ts) into ONE StoreBatch. Nothing is
- * written here: the caller commits the returned batch (atomic). A milestone that fails any check (including
- * disagreeing Merkle roots) throws a ProtocolError and yields no batch. The result is computed against the ledger as
- * read now: callers run confirmations one at a time and commit each batch before computing the next.
+ * changes, and put every resulting write (the TIP-26 index's and the explorer history's too: indexer/writes.ts,
+ * history/writes.ts) into ONE StoreBatch. Nothing is written here: the caller commits the returned batch (atomic). A
+ * milestone that fails any check (including disagreeing Merkle roots) throws a ProtocolError and yields no batch. The
+ * result is computed against the ledger as read now: callers run confirmations one at a time and commit each batch
+ * before computing the next.
  */
 import { toHex } from '../bytes.ts';
 import { reject } from '../errors.ts';
@@ -24,6 +25,7 @@ import type { MilestoneDiff } from './milestone-diff.ts';
 import { checkMerkleRoots, checkMilestoneSuccession, milestonePayloadOf } from './milestone-checks.ts';
 import { applyReceipt, type ReceiptEffects } from './receipt.ts';
 import { indexLedgerChanges } from './indexer/writes.ts';
+import { writeMilestoneHistory } from './history/writes.ts';
 import { validateTransactionSemantics } from './semantic.ts';
 import { LEDGER_TABLES } from './tables.ts';
 import {
@@ -44,6 +46,11 @@ export interface ConfirmMilestoneInput {
   keys?: MilestoneKeyConfig;
   /** Semantic validation of a transaction after input resolution; default: validateTransactionSemantics. */
   validate?: SemanticValidator;
+  /**
+   * `false` leaves the explorer history and its aggregates out (benchmarks/explorer measures what they cost; a store
+   * confirmed without them no longer matches its history). Default: written.
+   */
+  history?: boolean;
 }
 
 export interface MilestoneConfirmation {
@@ -122,6 +129,10 @@ export async function confirmMilestone(input: ConfirmMilestoneInput): Promise<Mi
       batch.setIncludedBlock(v.transactionId, v.blockId);
   const created = receipt === undefined ? wf.created : [...wf.created, ...receipt.outputs];
   writeOutputs(batch, created, wf.consumed);
+  if (input.history !== false) {
+    const at = { index: ms.index, milestoneId, timestamp: ms.timestamp };
+    await writeMilestoneHistory(store, batch, { ...at, cone, created, consumed: wf.consumed });
+  }
   const diff: MilestoneDiff = { created: created.map((o) => o.outputId), consumed: wf.consumed.map((o) => o.outputId) };
   if (receipt !== undefined && receiptOption !== undefined) {
     diff.treasury = receipt.treasury;

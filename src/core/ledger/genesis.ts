@@ -1,6 +1,7 @@
 /**
  * The state a ledger starts from (a snapshot, parsed elsewhere into this structure) and `initLedger`, which writes it
- * into an empty ledger in one batch, with the TIP-26 index of its unspent outputs (indexer/).
+ * into an empty ledger in one batch, with the TIP-26 index of its unspent outputs (indexer/) and the start of the
+ * explorer history (history/: the milestone, the outputs' ledger updates, the aggregates).
  */
 import { toHex0x } from '../bytes.ts';
 import { reject } from '../errors.ts';
@@ -14,6 +15,8 @@ import type { NodeStore } from '../store/node-store.ts';
 import type { StoreBatch } from '../store/store-batch.ts';
 import { INDEX_VERSION, INDEXER_META } from './indexer/tables.ts';
 import { indexLedgerChanges } from './indexer/writes.ts';
+import { HISTORY_META, HISTORY_VERSION } from './history/tables.ts';
+import { putHistoryMilestone, putUnspentHistory } from './history/writes.ts';
 import type { ReceiptMilestoneOption } from '../model/payload.ts';
 import { LEDGER_META, type ProtocolParametersChange } from './ledger-meta.ts';
 import { LEDGER_TABLES } from './tables.ts';
@@ -64,7 +67,10 @@ export function putUnspentOutputs(batch: StoreBatch, outputs: readonly GenesisOu
   indexLedgerChanges(batch, outputs, []);
 }
 
-/** Writes `genesis` into a store that holds no ledger yet (DUPLICATE otherwise); commits one batch. */
+/**
+ * Writes `genesis` into a store that holds no ledger yet (DUPLICATE otherwise); commits one batch. Outputs a snapshot
+ * import wrote before (putUnspentOutputs and putUnspentHistory per chunk) stay: their history is complete then.
+ */
 export async function initLedger(store: NodeStore, genesis: LedgerGenesis): Promise<void> {
   const existing = await store.getMeta(META.ledgerIndex);
   if (existing !== undefined)
@@ -92,6 +98,9 @@ export async function initLedger(store: NodeStore, genesis: LedgerGenesis): Prom
   });
   putUnspentOutputs(batch, genesis.unspentOutputs);
   batch.putMeta(INDEXER_META.version, INDEX_VERSION);
+  await putUnspentHistory(store, batch, genesis.unspentOutputs, 'whole');
+  putHistoryMilestone(batch, milestone.index, milestone.milestoneId, milestone.timestamp);
+  batch.putMeta(HISTORY_META.start, milestone.index).putMeta(HISTORY_META.version, HISTORY_VERSION);
   if (genesis.treasury !== undefined)
     batch.put(LEDGER_TABLES.treasury, genesis.treasury.milestoneId, { amount: genesis.treasury.amount, spent: false });
   batch.putMilestone(milestone.index, {

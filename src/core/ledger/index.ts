@@ -24,3 +24,4 @@ export * from './receipt.ts';
 export * from './confirm.ts';
 export * from './dry-run.ts';
 export * from './indexer/index.ts';
+export * from './history/index.ts';

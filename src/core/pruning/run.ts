@@ -6,8 +6,9 @@
  *   2. ONE batch records them with the new pruning state {index: T, done: last} (and drops the old entry points from
  *      the tips table): from here on the node treats them as its entry points;
  *   3. each milestone m from the oldest on, in bounded batches: the blocks stored at or below m that no milestone
- *      referenced, the blocks of m's cone (post-order, blocks.ts), the outputs m consumed; the last batch of m deletes
- *      its diff and record and sets `done = m`.
+ *      referenced, the blocks of m's cone (post-order, blocks.ts; the explorer history keeps their milestone and child
+ *      edges while it covers m), the outputs m consumed; the last batch of m deletes its diff and record and sets
+ *      `done = m`.
  *
  * Every delete is idempotent and every walk finds what is left, so a run interrupted anywhere is finished by
  * `resumePruning` (the node calls it on start) without recomputing the entry points. A run moves the index by at most
@@ -16,6 +17,8 @@
  */
 import { compareBytes, toHex } from '../bytes.ts';
 import { reject } from '../errors.ts';
+import { HISTORY_META } from '../ledger/history/tables.ts';
+import { keepPrunedBlock } from '../ledger/history/writes.ts';
 import { LEDGER_META, type PruningState } from '../ledger/ledger-meta.ts';
 import { META } from '../store/meta.ts';
 import type { NodeStore } from '../store/node-store.ts';
@@ -193,7 +196,12 @@ async function pruneMilestone(
   for (let i = 0; i < cone.length; i += PRUNE_BATCH.blocks) {
     const chunk = cone.slice(i, i + PRUNE_BATCH.blocks);
     await commit(async (batch) => {
-      for (const b of chunk) deleteBlock(batch, b);
+      // The explorer history keeps what it needs of a referenced block it still covers (docs/explorer.md).
+      const historyStart = await store.getMeta(HISTORY_META.start);
+      for (const b of chunk) {
+        keepPrunedBlock(batch, b, historyStart);
+        deleteBlock(batch, b);
+      }
       progress.blocks += chunk.length;
       return chunk.length;
     });

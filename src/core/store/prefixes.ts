@@ -26,6 +26,9 @@
  * | 0x31 | (reserved) indexByAddress     — indexer: address ‖ output type ‖ createdAt ‖ output ID -> roles      |
  * | 0x32 | (reserved) indexByChainId     — indexer: output type ‖ alias/NFT/foundry ID -> output ID             |
  * |      | 0x33-0x3f stay reserved for the indexer (ledger/indexer/tables.ts, docs/indexer.md)                  |
+ * | 0x40 | historyMilestones .. 0x46 historyByMilestone — the explorer history (ledger/history/tables.ts)        |
+ * | 0x47 | addressBalances, 0x48 richestAddresses, 0x49 tokenDistribution — its aggregates (same file)          |
+ * |      | 0x4a-0x4f stay reserved for the history (docs/explorer.md)                                            |
  * | 0xff | (reserved) tests and tools; never used by the node                                                  |
  */
 export const PREFIX = Object.freeze({
@@ -49,6 +52,16 @@ export const PREFIX = Object.freeze({
   indexByType: 0x30,
   indexByAddress: 0x31,
   indexByChainId: 0x32,
+  historyMilestones: 0x40,
+  historyMilestoneIds: 0x41,
+  historyBlocks: 0x42,
+  historyMilestoneBlocks: 0x43,
+  historyChildren: 0x44,
+  historyByAddress: 0x45,
+  historyByMilestone: 0x46,
+  addressBalances: 0x47,
+  richestAddresses: 0x48,
+  tokenDistribution: 0x49,
   scratch: 0xff,
 } as const);
 

@@ -383,6 +383,27 @@ export interface GetChainOutputRequest {
   id: Uint8Array;
 }
 
+export interface ExplorerRequest {
+  /**
+   * What the route's path names: an address (balance, updates by address), a milestone (updates by milestone, blocks
+   * of a milestone), a block (children); nothing for the other routes.
+   */
+  subject:
+    | //
+    /** bech32 */
+    { $case: "address"; value: string }
+    | //
+    /** 32 bytes */
+    { $case: "milestoneId"; value: Uint8Array }
+    | { $case: "milestoneIndex"; value: number }
+    | //
+    /** 32 bytes */
+    { $case: "blockId"; value: Uint8Array }
+    | undefined;
+  /** in the order of the URL; a name given twice is INVALID_ARGUMENT */
+  parameters: QueryParameter[];
+}
+
 export interface FaucetInfoRequest {
 }
 
@@ -3499,6 +3520,133 @@ export const GetChainOutputRequest: MessageFns<GetChainOutputRequest> = {
   },
 };
 
+function createBaseExplorerRequest(): ExplorerRequest {
+  return { subject: undefined, parameters: [] };
+}
+
+export const ExplorerRequest: MessageFns<ExplorerRequest> = {
+  encode(message: ExplorerRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.subject?.$case) {
+      case "address":
+        writer.uint32(10).string(message.subject.value);
+        break;
+      case "milestoneId":
+        writer.uint32(18).bytes(message.subject.value);
+        break;
+      case "milestoneIndex":
+        writer.uint32(24).uint32(message.subject.value);
+        break;
+      case "blockId":
+        writer.uint32(34).bytes(message.subject.value);
+        break;
+    }
+    for (const v of message.parameters) {
+      QueryParameter.encode(v!, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExplorerRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExplorerRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subject = { $case: "address", value: reader.string() };
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subject = { $case: "milestoneId", value: reader.bytes() };
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.subject = { $case: "milestoneIndex", value: reader.uint32() };
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.subject = { $case: "blockId", value: reader.bytes() };
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.parameters.push(QueryParameter.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create<I extends Exact<DeepPartial<ExplorerRequest>, I>>(base?: I): ExplorerRequest {
+    return ExplorerRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExplorerRequest>, I>>(object: I): ExplorerRequest {
+    const message = createBaseExplorerRequest();
+    switch (object.subject?.$case) {
+      case "address": {
+        if (object.subject?.value !== undefined && object.subject?.value !== null) {
+          message.subject = { $case: "address", value: object.subject.value };
+        }
+        break;
+      }
+      case "milestoneId": {
+        if (object.subject?.value !== undefined && object.subject?.value !== null) {
+          message.subject = { $case: "milestoneId", value: object.subject.value };
+        }
+        break;
+      }
+      case "milestoneIndex": {
+        if (object.subject?.value !== undefined && object.subject?.value !== null) {
+          message.subject = { $case: "milestoneIndex", value: object.subject.value };
+        }
+        break;
+      }
+      case "blockId": {
+        if (object.subject?.value !== undefined && object.subject?.value !== null) {
+          message.subject = { $case: "blockId", value: object.subject.value };
+        }
+        break;
+      }
+    }
+    message.parameters = object.parameters?.map((e) => QueryParameter.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 function createBaseFaucetInfoRequest(): FaucetInfoRequest {
   return {};
 }
@@ -5774,6 +5922,104 @@ export const NodeServiceService = {
     responseDeserialize: (value: Buffer): LedgerJsonResponse => LedgerJsonResponse.decode(value),
   },
   /**
+   * The explorer API (inx-chronicle 1.0's /api/explorer/v2, docs/explorer.md), from the node's history: each answers
+   * the route's JSON text. The query parameters travel as the client gave them (the node checks them:
+   * INVALID_ARGUMENT naming the parameter); an address is bech32 of the network. NOT_FOUND for what the history never
+   * held or does not hold yet, with the range it keeps; for what its retention dropped too (domain code PRUNED).
+   * GET /api/explorer/v2/balance/{address}: {totalBalance, availableBalance, ledgerIndex}.
+   */
+  getExplorerBalance: {
+    path: "/ledger.v1.NodeService/GetExplorerBalance" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExplorerRequest): Buffer => Buffer.from(ExplorerRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExplorerRequest => ExplorerRequest.decode(value),
+    responseSerialize: (value: LedgerJsonResponse): Buffer => Buffer.from(LedgerJsonResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LedgerJsonResponse => LedgerJsonResponse.decode(value),
+  },
+  /**
+   * GET /api/explorer/v2/ledger/updates/by-address/{address}: {address, items: [{outputId, isSpent, milestoneIndex,
+   * milestoneTimestamp}], cursor}.
+   */
+  getLedgerUpdatesByAddress: {
+    path: "/ledger.v1.NodeService/GetLedgerUpdatesByAddress" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExplorerRequest): Buffer => Buffer.from(ExplorerRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExplorerRequest => ExplorerRequest.decode(value),
+    responseSerialize: (value: LedgerJsonResponse): Buffer => Buffer.from(LedgerJsonResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LedgerJsonResponse => LedgerJsonResponse.decode(value),
+  },
+  /**
+   * GET /api/explorer/v2/ledger/updates/by-milestone/{milestoneId}: {milestoneIndex, items: [{address, outputId,
+   * isSpent}], cursor}.
+   */
+  getLedgerUpdatesByMilestone: {
+    path: "/ledger.v1.NodeService/GetLedgerUpdatesByMilestone" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExplorerRequest): Buffer => Buffer.from(ExplorerRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExplorerRequest => ExplorerRequest.decode(value),
+    responseSerialize: (value: LedgerJsonResponse): Buffer => Buffer.from(LedgerJsonResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LedgerJsonResponse => LedgerJsonResponse.decode(value),
+  },
+  /** GET /api/explorer/v2/milestones: {items: [{milestoneId, index}], cursor}. */
+  getExplorerMilestones: {
+    path: "/ledger.v1.NodeService/GetExplorerMilestones" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExplorerRequest): Buffer => Buffer.from(ExplorerRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExplorerRequest => ExplorerRequest.decode(value),
+    responseSerialize: (value: LedgerJsonResponse): Buffer => Buffer.from(LedgerJsonResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LedgerJsonResponse => LedgerJsonResponse.decode(value),
+  },
+  /**
+   * GET /api/explorer/v2/milestones/{milestoneId}/blocks and /milestones/by-index/{index}/blocks: {blocks: [{blockId,
+   * payloadType}], cursor}.
+   */
+  getMilestoneBlocks: {
+    path: "/ledger.v1.NodeService/GetMilestoneBlocks" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExplorerRequest): Buffer => Buffer.from(ExplorerRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExplorerRequest => ExplorerRequest.decode(value),
+    responseSerialize: (value: LedgerJsonResponse): Buffer => Buffer.from(LedgerJsonResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LedgerJsonResponse => LedgerJsonResponse.decode(value),
+  },
+  /** GET /api/explorer/v2/blocks/{blockId}/children: {blockId, maxResults, count, children}. */
+  getBlockChildren: {
+    path: "/ledger.v1.NodeService/GetBlockChildren" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExplorerRequest): Buffer => Buffer.from(ExplorerRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExplorerRequest => ExplorerRequest.decode(value),
+    responseSerialize: (value: LedgerJsonResponse): Buffer => Buffer.from(LedgerJsonResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LedgerJsonResponse => LedgerJsonResponse.decode(value),
+  },
+  /** GET /api/explorer/v2/ledger/richest-addresses: {top: [{address, balance}], ledgerIndex}. */
+  getRichestAddresses: {
+    path: "/ledger.v1.NodeService/GetRichestAddresses" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExplorerRequest): Buffer => Buffer.from(ExplorerRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExplorerRequest => ExplorerRequest.decode(value),
+    responseSerialize: (value: LedgerJsonResponse): Buffer => Buffer.from(LedgerJsonResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LedgerJsonResponse => LedgerJsonResponse.decode(value),
+  },
+  /**
+   * GET /api/explorer/v2/ledger/token-distribution: {distribution: [{range: {start, end}, addressCount,
+   * totalBalance}], ledgerIndex}.
+   */
+  getTokenDistribution: {
+    path: "/ledger.v1.NodeService/GetTokenDistribution" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExplorerRequest): Buffer => Buffer.from(ExplorerRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExplorerRequest => ExplorerRequest.decode(value),
+    responseSerialize: (value: LedgerJsonResponse): Buffer => Buffer.from(LedgerJsonResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LedgerJsonResponse => LedgerJsonResponse.decode(value),
+  },
+  /**
    * GET /api/faucet/v1/info: the dev network's faucet (inx-faucet's GET /api/info). UNAVAILABLE when the node has
    * no faucet (no dev wallet in the network's genesis).
    */
@@ -6001,6 +6247,40 @@ export interface NodeServiceServer extends UntypedServiceImplementation {
    * {ledgerIndex, pageSize: 0, items: [the unspent output of that chain]}; NOT_FOUND when it has none.
    */
   getChainOutput: handleUnaryCall<GetChainOutputRequest, LedgerJsonResponse>;
+  /**
+   * The explorer API (inx-chronicle 1.0's /api/explorer/v2, docs/explorer.md), from the node's history: each answers
+   * the route's JSON text. The query parameters travel as the client gave them (the node checks them:
+   * INVALID_ARGUMENT naming the parameter); an address is bech32 of the network. NOT_FOUND for what the history never
+   * held or does not hold yet, with the range it keeps; for what its retention dropped too (domain code PRUNED).
+   * GET /api/explorer/v2/balance/{address}: {totalBalance, availableBalance, ledgerIndex}.
+   */
+  getExplorerBalance: handleUnaryCall<ExplorerRequest, LedgerJsonResponse>;
+  /**
+   * GET /api/explorer/v2/ledger/updates/by-address/{address}: {address, items: [{outputId, isSpent, milestoneIndex,
+   * milestoneTimestamp}], cursor}.
+   */
+  getLedgerUpdatesByAddress: handleUnaryCall<ExplorerRequest, LedgerJsonResponse>;
+  /**
+   * GET /api/explorer/v2/ledger/updates/by-milestone/{milestoneId}: {milestoneIndex, items: [{address, outputId,
+   * isSpent}], cursor}.
+   */
+  getLedgerUpdatesByMilestone: handleUnaryCall<ExplorerRequest, LedgerJsonResponse>;
+  /** GET /api/explorer/v2/milestones: {items: [{milestoneId, index}], cursor}. */
+  getExplorerMilestones: handleUnaryCall<ExplorerRequest, LedgerJsonResponse>;
+  /**
+   * GET /api/explorer/v2/milestones/{milestoneId}/blocks and /milestones/by-index/{index}/blocks: {blocks: [{blockId,
+   * payloadType}], cursor}.
+   */
+  getMilestoneBlocks: handleUnaryCall<ExplorerRequest, LedgerJsonResponse>;
+  /** GET /api/explorer/v2/blocks/{blockId}/children: {blockId, maxResults, count, children}. */
+  getBlockChildren: handleUnaryCall<ExplorerRequest, LedgerJsonResponse>;
+  /** GET /api/explorer/v2/ledger/richest-addresses: {top: [{address, balance}], ledgerIndex}. */
+  getRichestAddresses: handleUnaryCall<ExplorerRequest, LedgerJsonResponse>;
+  /**
+   * GET /api/explorer/v2/ledger/token-distribution: {distribution: [{range: {start, end}, addressCount,
+   * totalBalance}], ledgerIndex}.
+   */
+  getTokenDistribution: handleUnaryCall<ExplorerRequest, LedgerJsonResponse>;
   /**
    * GET /api/faucet/v1/info: the dev network's faucet (inx-faucet's GET /api/info). UNAVAILABLE when the node has
    * no faucet (no dev wallet in the network's genesis).
@@ -6639,6 +6919,152 @@ export interface NodeServiceClient extends Client {
   ): ClientUnaryCall;
   getChainOutput(
     request: GetChainOutputRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The explorer API (inx-chronicle 1.0's /api/explorer/v2, docs/explorer.md), from the node's history: each answers
+   * the route's JSON text. The query parameters travel as the client gave them (the node checks them:
+   * INVALID_ARGUMENT naming the parameter); an address is bech32 of the network. NOT_FOUND for what the history never
+   * held or does not hold yet, with the range it keeps; for what its retention dropped too (domain code PRUNED).
+   * GET /api/explorer/v2/balance/{address}: {totalBalance, availableBalance, ledgerIndex}.
+   */
+  getExplorerBalance(
+    request: ExplorerRequest,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getExplorerBalance(
+    request: ExplorerRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getExplorerBalance(
+    request: ExplorerRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * GET /api/explorer/v2/ledger/updates/by-address/{address}: {address, items: [{outputId, isSpent, milestoneIndex,
+   * milestoneTimestamp}], cursor}.
+   */
+  getLedgerUpdatesByAddress(
+    request: ExplorerRequest,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getLedgerUpdatesByAddress(
+    request: ExplorerRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getLedgerUpdatesByAddress(
+    request: ExplorerRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * GET /api/explorer/v2/ledger/updates/by-milestone/{milestoneId}: {milestoneIndex, items: [{address, outputId,
+   * isSpent}], cursor}.
+   */
+  getLedgerUpdatesByMilestone(
+    request: ExplorerRequest,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getLedgerUpdatesByMilestone(
+    request: ExplorerRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getLedgerUpdatesByMilestone(
+    request: ExplorerRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  /** GET /api/explorer/v2/milestones: {items: [{milestoneId, index}], cursor}. */
+  getExplorerMilestones(
+    request: ExplorerRequest,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getExplorerMilestones(
+    request: ExplorerRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getExplorerMilestones(
+    request: ExplorerRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * GET /api/explorer/v2/milestones/{milestoneId}/blocks and /milestones/by-index/{index}/blocks: {blocks: [{blockId,
+   * payloadType}], cursor}.
+   */
+  getMilestoneBlocks(
+    request: ExplorerRequest,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getMilestoneBlocks(
+    request: ExplorerRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getMilestoneBlocks(
+    request: ExplorerRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  /** GET /api/explorer/v2/blocks/{blockId}/children: {blockId, maxResults, count, children}. */
+  getBlockChildren(
+    request: ExplorerRequest,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getBlockChildren(
+    request: ExplorerRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getBlockChildren(
+    request: ExplorerRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  /** GET /api/explorer/v2/ledger/richest-addresses: {top: [{address, balance}], ledgerIndex}. */
+  getRichestAddresses(
+    request: ExplorerRequest,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getRichestAddresses(
+    request: ExplorerRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getRichestAddresses(
+    request: ExplorerRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * GET /api/explorer/v2/ledger/token-distribution: {distribution: [{range: {start, end}, addressCount,
+   * totalBalance}], ledgerIndex}.
+   */
+  getTokenDistribution(
+    request: ExplorerRequest,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getTokenDistribution(
+    request: ExplorerRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  getTokenDistribution(
+    request: ExplorerRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,

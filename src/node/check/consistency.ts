@@ -21,6 +21,9 @@
  *      confirmed milestone indexes. The replay writes the TIP-26 index too, so its tables are compared the same way.
  *   6. the index (core ledger/indexer/verify.ts), without a genesis too: every unspent output has exactly the index
  *      entries its output gives, and every index entry names an unspent output it belongs to.
+ *   7. the explorer history and its aggregates (core ledger/history/verify.ts, docs/explorer.md), without a genesis
+ *      too: the aggregates against the unspent outputs, the ledger updates against the milestone diffs, the history's
+ *      milestones and blocks against the stored ones, and its tables against each other.
  *
  * A pruned store (core pruning/, docs/decisions.md §27) is replayed from the ledger at its pruning index P, rebuilt
  * from the store (replay.ts), without a genesis too. A kept block referenced above P must name only stored blocks or
@@ -31,7 +34,7 @@ import { toHex, toHex0x } from '../../core/bytes.ts';
 import { decodeBlock } from '../../core/codec/index.ts';
 import { blake2b256 } from '../../core/crypto/index.ts';
 import { transactionIdOf } from '../../core/ids/index.ts';
-import { LEDGER_META, verifyOutputIndex, type LedgerGenesis } from '../../core/ledger/index.ts';
+import { LEDGER_META, verifyHistory, verifyOutputIndex, type LedgerGenesis } from '../../core/ledger/index.ts';
 import { PAYLOAD_TRANSACTION } from '../../core/model/index.ts';
 import { META, type NodeStore, TABLES } from '../../core/store/index.ts';
 import { baseAtPruningIndex, replayLedger, type BlockInfo } from './replay.ts';
@@ -60,6 +63,12 @@ export interface CheckSummary {
   unspentOutputs: number;
   /** Entries of the TIP-26 index tables. */
   indexEntries: number;
+  /** The explorer history: ledger updates and referenced blocks kept, addresses with a balance record. */
+  historyUpdates: number;
+  historyBlocks: number;
+  historyAddresses: number;
+  /** History entries an interrupted retention run has still to delete (the node finishes it on its next start). */
+  historyPending: number;
   ledgerReplay: 'done' | 'done from the pruning index' | 'skipped: no genesis' | 'skipped: no ledger';
   /** The store's pruning index (undefined: never pruned). */
   pruningIndex?: number;
@@ -95,6 +104,10 @@ export async function checkStore(store: NodeStore, options: CheckOptions = {}): 
     ledgerIndex: await store.getMeta(META.ledgerIndex),
     unspentOutputs: 0,
     indexEntries: 0,
+    historyUpdates: 0,
+    historyBlocks: 0,
+    historyAddresses: 0,
+    historyPending: 0,
     ledgerReplay: 'done',
     pendingPruning: 0,
     prunedParents: 0,
@@ -278,6 +291,14 @@ export async function checkStore(store: NodeStore, options: CheckOptions = {}): 
   summary.unspentOutputs = index.unspentOutputs;
   summary.indexEntries = index.entries;
   diffs.push(...index.differences);
+  options.progress?.('check: the explorer history');
+  // 7. the history and its aggregates
+  const history = await verifyHistory(store);
+  summary.historyUpdates = history.updates;
+  summary.historyBlocks = history.blocks;
+  summary.historyAddresses = history.addresses;
+  summary.historyPending = history.pending;
+  diffs.push(...history.differences);
 
   summary.ms = Date.now() - started;
   return { ok: diffs.length === 0, summary, differences: diffs };

@@ -1,9 +1,11 @@
 /**
- * Pruning (automatic after confirmations and on demand) and snapshots (on demand, and for bootstrapping peers).
+ * Pruning (automatic after confirmations and on demand), the explorer history's retention, and snapshots (on demand,
+ * and for bootstrapping peers).
  */
 import { join } from 'node:path';
 import type { NodeStore } from '../../core/store/index.ts';
 import type { Genesis } from '../genesis/genesis.ts';
+import { HistoryRetention } from '../history/retention.ts';
 import { childLogger, type Logger } from '../logger.ts';
 import type { NetworkState } from '../genesis/network.ts';
 import { SnapshotServer } from '../peering/snapshot-server.ts';
@@ -86,6 +88,18 @@ export function wirePruning(
   );
   ledger.milestones.onConfirmed(() => pruner.confirmed());
   return pruner;
+}
+
+/** The history's retention (`--history-milestones`), told of each confirmation; it takes turns with pruning. */
+export function wireHistoryRetention(
+  deps: { store: NodeStore; ledger: LedgerParts; pruner: Pruner },
+  keepMilestones: number | undefined,
+  logger: Logger,
+): HistoryRetention {
+  const { store, ledger, pruner } = deps;
+  const retention = new HistoryRetention(store, logger, keepMilestones, (fn) => pruner.exclusive(fn));
+  ledger.milestones.onConfirmed(() => retention.confirmed());
+  return retention;
 }
 
 export interface SnapshotSection {

@@ -1,6 +1,6 @@
 /**
- * The node service's gRPC adapter (grpc/service.ts) over the parts: tangle and ledger reads, submissions, status,
- * faucet, control (pruning, snapshots), peers and the dashboard, v3; and the NodeEvents service.
+ * The node service's gRPC adapter (grpc/service.ts) over the parts: tangle, ledger and explorer reads, submissions,
+ * status, faucet, control (pruning, snapshots), peers and the dashboard, v3; and the NodeEvents service.
  */
 import type { NodeStore } from '../../core/store/index.ts';
 import { dashboardData } from '../metrics/dashboard.ts';
@@ -12,9 +12,11 @@ import { NodeServiceImpl } from '../grpc/service.ts';
 import { ControlService } from '../grpc/service-control.ts';
 import { FaucetService } from '../grpc/service-faucet.ts';
 import { LedgerService } from '../grpc/service-ledger.ts';
+import { ExplorerService } from '../grpc/service-explorer.ts';
 import { PeersService } from '../grpc/service-peers.ts';
 import { V3Service } from '../grpc/service-v3.ts';
 import { IndexerReader } from '../ledger/indexer-reads.ts';
+import { ExplorerReader } from '../ledger/explorer-reads.ts';
 import { LedgerReader } from '../ledger/reads.ts';
 import type { Logger } from '../logger.ts';
 import type { NetworkState } from '../genesis/network.ts';
@@ -61,6 +63,7 @@ export function wireService(deps: {
     status: deps.status,
     tips,
     ledger: new LedgerService(new LedgerReader(store), new IndexerReader(store, () => protocol.current.bech32Hrp)),
+    explorer: new ExplorerService(new ExplorerReader(store, () => protocol.current.bech32Hrp)),
     random: deps.random,
     faucet: new FaucetService(deps.faucet),
     control: new ControlService(deps.pruner, deps.snapshots),

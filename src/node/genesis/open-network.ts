@@ -5,11 +5,12 @@
  * what the network is. Later starts read the network from the store; a `--genesis` of another network is refused.
  * The built-in coordinator's keys come from the genesis given with `--genesis`, else from `<data-dir>/genesis.json`
  * when it is the same network. A store whose ledger has no TIP-26 index yet (or one of another layout) gets it built
- * from the unspent outputs before the node starts (core ledger/indexer/build.ts).
+ * from the unspent outputs before the node starts (core ledger/indexer/build.ts), and the same for the explorer
+ * history and its aggregates (core ledger/history/build.ts, docs/explorer.md).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureOutputIndex, initLedger } from '../../core/ledger/index.ts';
+import { ensureHistory, ensureOutputIndex, initLedger } from '../../core/ledger/index.ts';
 import { META, type NodeStore } from '../../core/store/index.ts';
 import { ConfigError, type NodeConfig } from '../config.ts';
 import { writeFileDurably } from '../support/durable-file.ts';
@@ -55,7 +56,8 @@ export async function recordGenesis(store: NodeStore, genesis: Genesis): Promise
 }
 
 /**
- * Loads the store's network, or creates it from the genesis on a first start; then makes sure the ledger is indexed.
+ * Loads the store's network, or creates it from the genesis on a first start; then makes sure the ledger is indexed
+ * and has its history (a build logs its progress at most every 10 s).
  */
 export async function openNetwork(store: NodeStore, config: NodeConfig, logger: Logger): Promise<NetworkState> {
   const network = await loadOrCreateNetwork(store, config, logger);
@@ -63,6 +65,18 @@ export async function openNetwork(store: NodeStore, config: NodeConfig, logger: 
   const build = await ensureOutputIndex(store);
   if (build.built)
     logger.info(`indexer: built the output index of ${build.outputs} unspent outputs in ${Date.now() - started} ms`);
+  const historyStarted = Date.now();
+  let logged = 0;
+  const history = await ensureHistory(store, (text) => {
+    if (Date.now() - logged < 10_000) return;
+    logged = Date.now();
+    logger.info(text);
+  });
+  if (history.built)
+    logger.info(
+      `history: built for explorers: ${history.milestones} milestones, ${history.blocks} blocks, ` +
+        `${history.updates} ledger updates, ${history.outputs} unspent outputs in ${Date.now() - historyStarted} ms`,
+    );
   return network;
 }
 

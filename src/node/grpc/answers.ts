@@ -5,7 +5,8 @@
 import { ID_LENGTH, type Block } from '../../core/model/index.ts';
 import { BLOCK_ID_LENGTH as BLOCK_ID_LENGTH_V3 } from '../../core/v3/model/codes.ts';
 import { quoteBytes } from '../../core/text.ts';
-import { BlockView, type BlockResponse, type BlockV3Response } from '../../grpc/gen/node.ts';
+import { BlockView, type BlockResponse, type BlockV3Response, type StorageStatus } from '../../grpc/gen/node.ts';
+import type { NodeInfo } from '../status/status.ts';
 import { blockToProto } from '../../grpc/mapping.ts';
 import { NodeError } from '../support/errors.ts';
 
@@ -129,3 +130,15 @@ export class RenderedJson {
 
 /** 8 M characters: tens of thousands of typical blocks. */
 export const DEFAULT_RENDERED_JSON_CHARS = 8 * 1024 * 1024;
+
+/** /info's `storage` (status/storage.ts) as the proto's StorageStatus. */
+export function storageStatus(s: NonNullable<NodeInfo['storage']>): StorageStatus {
+  return {
+    databaseSizeBytes: BigInt(s.databaseBytes),
+    diskFreeBytes: BigInt(s.diskFreeBytes),
+    diskSizeBytes: BigInt(s.diskSizeBytes),
+    ...(s.growthBytesPerHour !== undefined ? { growthBytesPerHour: BigInt(s.growthBytesPerHour) } : {}),
+    ...(s.secondsUntilFull !== undefined ? { secondsUntilFull: BigInt(s.secondsUntilFull) } : {}),
+    ...(s.pruningIndexTimestamp !== undefined ? { pruningIndexTimestamp: s.pruningIndexTimestamp } : {}),
+  };
+}

@@ -37,7 +37,6 @@ import {
   type FaucetEnqueueRequest,
   type FaucetEnqueueResponse,
   type FaucetInfoResponse,
-  type StorageStatus,
   type AddPeerRequest,
   type DashboardResponse,
   type GetPeerRequest,
@@ -57,13 +56,22 @@ import {
 } from '../../grpc/gen/node.ts';
 import { blockFromProto, protocolParametersToProto, protocolParamsOptionToProto } from '../../grpc/mapping.ts';
 import { NodeError } from '../support/errors.ts';
-import type { MilestoneRef, NodeInfo, NodeStatus } from '../status/status.ts';
+import type { MilestoneRef, NodeStatus } from '../status/status.ts';
 import type { IncomingBlock } from '../tangle/intake.ts';
 import type { BlockMetadataView, TangleReader } from '../tangle/reads.ts';
 import type { ClientSubmissions } from '../tangle/submissions.ts';
 import type { TipSelector } from '../tangle/urts.ts';
-import { blockResponse, RenderedJson, requireId, V2_ID_LENGTH, V3_ID_LENGTH, type BlockSources } from './answers.ts';
+import {
+  blockResponse,
+  RenderedJson,
+  requireId,
+  storageStatus,
+  V2_ID_LENGTH,
+  V3_ID_LENGTH,
+  type BlockSources,
+} from './answers.ts';
 import type { LedgerService } from './service-ledger.ts';
+import type { ExplorerService } from './service-explorer.ts';
 import { v3Unavailable, type V3Service } from './service-v3.ts';
 import { FaucetService } from './service-faucet.ts';
 import type { PeersService } from './service-peers.ts';
@@ -82,6 +90,8 @@ export interface NodeServiceDeps {
   tips: TipSelector;
   /** The ledger reads (outputs, milestones, receipts, treasury). */
   ledger: LedgerService;
+  /** The explorer API's reads (the history; absent: UNAVAILABLE). */
+  explorer?: ExplorerService;
   /** Tip selection randomness (tests may fix it). */
   random?: () => number;
   /** The v3 RPCs, when the network has a v3 part. */
@@ -93,6 +103,8 @@ export interface NodeServiceDeps {
   /** Pruning and snapshots on demand (service-control.ts). */
   control?: ControlService;
 }
+
+type Explorer = ExplorerService['balance'];
 
 const STATE: Record<string, LedgerInclusionState> = {
   noTransaction: LedgerInclusionState.LEDGER_INCLUSION_STATE_NO_TRANSACTION,
@@ -235,6 +247,17 @@ export class NodeServiceImpl {
     this.deps.ledger.queryOutputs(req, signal);
   getChainOutput = (req: GetChainOutputRequest): Promise<LedgerJsonResponse> => this.deps.ledger.getChainOutput(req);
 
+  // ---- explorer (inx-chronicle's /api/explorer/v2): service-explorer.ts
+
+  getExplorerBalance: Explorer = (req) => this.explorerService().balance(req);
+  getLedgerUpdatesByAddress: Explorer = (req) => this.explorerService().updatesByAddress(req);
+  getLedgerUpdatesByMilestone: Explorer = (req) => this.explorerService().updatesByMilestone(req);
+  getExplorerMilestones: Explorer = (req) => this.explorerService().milestones(req);
+  getMilestoneBlocks: Explorer = (req) => this.explorerService().milestoneBlocks(req);
+  getBlockChildren: Explorer = (req) => this.explorerService().children(req);
+  getRichestAddresses: Explorer = (req) => this.explorerService().richest(req);
+  getTokenDistribution: Explorer = (req) => this.explorerService().distribution(req);
+
   // ---- faucet: service-faucet.ts
 
   faucetInfo = (): Promise<FaucetInfoResponse> => (this.deps.faucet ?? new FaucetService(undefined)).info();
@@ -255,6 +278,11 @@ export class NodeServiceImpl {
     this.controlService().pruneDatabase(req);
   createSnapshot = (req: CreateSnapshotRequest): Promise<CreateSnapshotResponse> =>
     this.controlService().createSnapshot(req);
+
+  private explorerService(): ExplorerService {
+    if (!this.deps.explorer) throw new NodeError('UNAVAILABLE', 'this node serves no explorer API');
+    return this.deps.explorer;
+  }
 
   private controlService(): ControlService {
     if (!this.deps.control) throw new NodeError('UNAVAILABLE', 'this node offers no pruning or snapshots');
@@ -366,16 +394,4 @@ export function metadataMessage(view: BlockMetadataView): BlockMetadata {
     out.shouldReattach = flags?.shouldReattach ?? false;
   }
   return out;
-}
-
-/** /info's `storage` (status/storage.ts) as the proto's StorageStatus. */
-function storageStatus(s: NonNullable<NodeInfo['storage']>): StorageStatus {
-  return {
-    databaseSizeBytes: BigInt(s.databaseBytes),
-    diskFreeBytes: BigInt(s.diskFreeBytes),
-    diskSizeBytes: BigInt(s.diskSizeBytes),
-    ...(s.growthBytesPerHour !== undefined ? { growthBytesPerHour: BigInt(s.growthBytesPerHour) } : {}),
-    ...(s.secondsUntilFull !== undefined ? { secondsUntilFull: BigInt(s.secondsUntilFull) } : {}),
-    ...(s.pruningIndexTimestamp !== undefined ? { pruningIndexTimestamp: s.pruningIndexTimestamp } : {}),
-  };
 }

@@ -17,7 +17,7 @@ import { credentials, type ChannelCredentials } from '@grpc/grpc-js';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toHex, toHex0x } from '../../core/bytes.ts';
-import { putUnspentOutputs } from '../../core/ledger/index.ts';
+import { putUnspentHistory, putUnspentOutputs } from '../../core/ledger/index.ts';
 import { networkIdFromName } from '../../core/ids/index.ts';
 import type { NodeStore } from '../../core/store/index.ts';
 import { DB_ENGINES } from '../../storage/engine.ts';
@@ -258,11 +258,12 @@ async function crossCheck(from: string, index: number, ledgerHash: Uint8Array, a
 
 /**
  * Turns a verified snapshot into the node's store with bounded memory: the unspent outputs go in batches (output
- * records, the unspent set, their TIP-26 index entries) as the file is read once more, then `recordGenesis` writes the
- * head as `run --genesis SNAPSHOT` would (ledger meta, the milestone, solid entry points, the network record last),
- * with the IOTA 2.0 part of the network's genesis file, whose state a snapshot does not carry (docs/decisions.md §27).
- * Then the marker goes, and the network's genesis file becomes `<data-dir>/genesis.json`. A crash before the marker
- * is gone leaves verified.json behind, and the next start imports again on a fresh store.
+ * records, the unspent set, their TIP-26 index entries, their explorer history and aggregates) as the file is read once
+ * more, then `recordGenesis` writes the head as `run --genesis SNAPSHOT` would (ledger meta, the milestone, solid entry
+ * points, the network record last), with the IOTA 2.0 part of the network's genesis file, whose state a snapshot does
+ * not carry (docs/decisions.md §27). Then the marker goes, and the network's genesis file becomes
+ * `<data-dir>/genesis.json`. A crash before the marker is gone leaves verified.json behind, and the next start imports
+ * again on a fresh store.
  */
 export async function importSnapshot(
   store: NodeStore,
@@ -278,6 +279,7 @@ export async function importSnapshot(
       onOutputs: async (outputs) => {
         const batch = store.batch();
         putUnspentOutputs(batch, outputs);
+        await putUnspentHistory(store, batch, outputs, 'one each');
         await batch.commit({ sync: false });
         written += outputs.length;
         progress.update(`bootstrap: ${written} outputs written to the store`);

@@ -48,7 +48,7 @@ describe('e2e events: TIP-28 MQTT over WebSocket', function () {
   it('/api/routes lists mqtt/v1 on `run` and on a standalone gateway, as Hornet does', async () => {
     for (const base of [node.rest, `http://127.0.0.1:${gateway.port}`]) {
       const body = (await (await fetch(`${base}/api/routes`)).json()) as { routes: string[] };
-      expect(body.routes).to.deep.equal(['core/v2', 'core/v3', 'indexer/v1', 'faucet/v1', 'mqtt/v1']);
+      expect(body.routes).to.deep.equal(['core/v2', 'core/v3', 'indexer/v1', 'explorer/v2', 'faucet/v1', 'mqtt/v1']);
     }
   });
 

@@ -129,7 +129,12 @@ describe("e2e network: a new node bootstraps from a peer's snapshot", function (
         expect((await getJson(`${rest(b)}/api/core/v2/outputs/${id}`)).body).to.deep.equal(
           (await getJson(`${rest(a.running)}/api/core/v2/outputs/${id}`)).body,
         );
+      // the explorer's balance: the snapshot's outputs came with their aggregates
+      const balance = (n: RunningNode) => getJson(`${rest(n)}/api/explorer/v2/balance/${address}`);
+      expect((await balance(b)).body).to.deep.equal((await balance(a.running)).body);
     }
+    const richest = (n: RunningNode) => getJson(`${rest(n)}/api/explorer/v2/ledger/richest-addresses`);
+    expect((await richest(b)).body).to.deep.equal((await richest(a.running)).body);
     expect(existsSync(join(dir, 'bootstrap'))).to.equal(false);
     expect(readFileSync(join(dir, 'genesis.json'), 'utf8')).to.equal(readFileSync(file, 'utf8'));
   });

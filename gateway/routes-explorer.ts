@@ -1,0 +1,55 @@
+/**
+ * The explorer routes (`/api/explorer/v2`, inx-chronicle 1.0's, docs/explorer.md) as thin adapters: IDs and indexes in
+ * the path are checked here like every other path ID (400 before any call), the address and the query parameters go
+ * to the node as the client wrote them (it knows the network's prefix and checks them: 400 naming the parameter), and
+ * the answer is the node's JSON text.
+ */
+import type { Context } from 'koa';
+import type { ExplorerRequest, LedgerJsonResponse } from '../src/grpc/gen/node.ts';
+import type { CallOptions } from '../src/grpc/port.ts';
+import { parseHexId, parseIndex, V2_ID_BYTES } from './ids.ts';
+import type { RouteGroups } from './route-groups.ts';
+import { parametersOf } from './routes-indexer.ts';
+import type { RouteOptions } from './routes.ts';
+import { sendJsonText } from './send.ts';
+
+const EXPLORER = '/api/explorer/v2';
+
+type Subject = ExplorerRequest['subject'];
+type Call = (request: ExplorerRequest, options: CallOptions) => Promise<LedgerJsonResponse>;
+
+const address = (ctx: Context): Subject => ({ $case: 'address', value: ctx.params['address']! });
+const milestoneId = (ctx: Context): Subject => ({
+  $case: 'milestoneId',
+  value: parseHexId(ctx.params['milestoneId']!, V2_ID_BYTES, 'milestone ID'),
+});
+const milestoneIndex = (ctx: Context): Subject => ({
+  $case: 'milestoneIndex',
+  value: parseIndex(ctx.params['milestoneIndex']!, 'milestone index'),
+});
+const blockId = (ctx: Context): Subject => ({
+  $case: 'blockId',
+  value: parseHexId(ctx.params['blockId']!, V2_ID_BYTES, 'block ID'),
+});
+const nothing = (): Subject => undefined;
+
+export function addExplorerRoutes(router: RouteGroups, options: RouteOptions): void {
+  const { node, call } = options;
+  const routes: [path: string, subject: (ctx: Context) => Subject, rpc: Call][] = [
+    ['/balance/:address', address, node.getExplorerBalance],
+    ['/blocks/:blockId/children', blockId, node.getBlockChildren],
+    ['/milestones', nothing, node.getExplorerMilestones],
+    ['/milestones/by-index/:milestoneIndex/blocks', milestoneIndex, node.getMilestoneBlocks],
+    ['/milestones/:milestoneId/blocks', milestoneId, node.getMilestoneBlocks],
+    ['/ledger/richest-addresses', nothing, node.getRichestAddresses],
+    ['/ledger/token-distribution', nothing, node.getTokenDistribution],
+    ['/ledger/updates/by-address/:address', address, node.getLedgerUpdatesByAddress],
+    ['/ledger/updates/by-milestone/:milestoneId', milestoneId, node.getLedgerUpdatesByMilestone],
+  ];
+  for (const [path, subject, rpc] of routes) {
+    router.get(`${EXPLORER}${path}`, async (ctx) => {
+      const request: ExplorerRequest = { subject: subject(ctx), parameters: parametersOf(ctx) };
+      sendJsonText(ctx, (await rpc.call(node, request, call(ctx))).json);
+    });
+  }
+}
