@@ -10,7 +10,7 @@
 import { availableParallelism } from 'node:os';
 import { DB_ENGINES, type DbEngine } from '../storage/engine.ts';
 import { FAUCET_DEFAULTS } from './faucet/faucet.ts';
-import { RETENTION_SETTINGS } from './pruning/settings.ts';
+import { RETENTION_SETTINGS } from './settings-retention.ts';
 import { HEALTH_DEFAULTS } from './status/health.ts';
 import {
   ACCESS_SETTINGS,

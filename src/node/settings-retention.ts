@@ -3,9 +3,9 @@
  * block pruning by milestones or by size (docs/decisions.md §27), the IOTA 2.0 part's retention (§46) and the explorer
  * history's (§47).
  */
-import { setting, positive, uint, type ValueType } from '../rest.ts';
-import { DEFAULT_V3_RETENTION_EPOCHS } from '../v3/retention.ts';
-import { parseSize } from './size.ts';
+import { setting, positive, uint, type ValueType } from './rest.ts';
+import { DEFAULT_V3_RETENTION_EPOCHS } from './v3/retention.ts';
+import { parseSize } from './pruning/size.ts';
 
 /**
  * A size as Hornet's configuration reads it (pruning/size.ts): `30GB`, `500MiB`, a bare number of bytes; kept as text.
