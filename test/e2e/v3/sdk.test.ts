@@ -17,9 +17,6 @@
  *   refuses to build.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Client, ProtocolParameters, SignedTransactionPayload } from '@iota/sdk-wasm-v2/node';
 import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
 import {
@@ -30,11 +27,10 @@ import {
   transactionIdV3,
   type ProtocolParametersV3,
 } from '../../../src/core/v3/index.ts';
-import { devProtocolParametersV3, genesisBlockIdV3, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
-import { key, testGenesisV3, USER, type Key } from '../../../harness/fixtures/v3.ts';
-import { spawnNode, type SpawnedNode } from '../../../harness/process.ts';
+import { genesisBlockIdV3, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
+import { key, USER, type Key } from '../../../harness/fixtures/v3.ts';
 import { nowNs, sdk, sendBySdk, waitFor } from './sdk-support.ts';
-import { genesisWithV3 } from './support.ts';
+import { startV3Node, type V3SdkNode } from './support.ts';
 
 const INTERVAL_MS = 200;
 /** How long before the start the genesis block, the network's last block, was issued. */
@@ -43,35 +39,26 @@ const FIVE_MINUTES_MS = 300_000;
 
 describe('e2e v3: the IOTA 2.0 SDK (@iota/sdk-wasm 2.0.0-beta.1) on a network idle for 11 minutes', function () {
   this.timeout(60000);
-  let dir: string;
-  let file: string;
-  let node: SpawnedNode;
+  let node: V3SdkNode;
   let client: Client;
   let pp: ProtocolParameters;
   let params: ProtocolParametersV3;
   let g: GenesisV3;
   /** The first SDK transaction's block and transaction IDs. */
   let sent: { blockId: string; txId: string };
-  const flags = (interval: number) => [
-    ...['--genesis', file, '--coordinator', 'false', '--pow-workers', '0'],
-    ...['--validation-interval', String(interval)],
-  ];
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ledger-node-v3-sdk-'));
-    params = devProtocolParametersV3(Math.floor(Date.now() / 1000) - IDLE_S);
-    g = testGenesisV3({ params, funded: 2 });
-    file = join(dir, 'genesis.input.json');
-    writeFileSync(file, JSON.stringify(genesisWithV3(g)));
-    node = await spawnNode(join(dir, 'a'), flags(INTERVAL_MS));
-    client = await sdk.Client.create({ nodes: [node.rest] });
+    node = await startV3Node({
+      name: 'sdk',
+      genesisAgeS: IDLE_S,
+      funded: 2,
+      validationIntervalMs: INTERVAL_MS,
+      sdk: true,
+    });
+    ({ client, params, genesis: g } = node);
     pp = await client.getProtocolParameters();
   });
-  after(async () => {
-    await client?.destroy();
-    await node?.proc.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => node?.stop());
 
   const send = (input: number, to: Key) => sendBySdk(client, params, g, input, to);
 
@@ -88,11 +75,7 @@ describe('e2e v3: the IOTA 2.0 SDK (@iota/sdk-wasm 2.0.0-beta.1) on a network id
     expect(p).to.include({ version: 3, networkName: 'ledger-dev', bech32Hrp: 'rms', slotDurationInSeconds: 1 });
     expect(String(p.genesisUnixTimestamp)).to.equal(String(params.genesisUnixTimestamp));
     // the node answers before its first round: wait for it, then the newest tip is at most about one interval old
-    const genesisNs = BigInt(params.genesisUnixTimestamp) * 1_000_000_000n;
-    const iss = await waitFor('a validation round', async () => {
-      const i = await client.getIssuance();
-      return BigInt(i.latestParentBlockIssuingTime) > genesisNs ? i : undefined;
-    });
+    const iss = await node.firstRound();
     expect(iss.strongParents).to.have.length.within(1, 8);
     expect(iss.strongParents).not.to.include(toHex0x(genesisBlockIdV3(params)));
     const ageMs = Number(nowNs() - BigInt(iss.latestParentBlockIssuingTime)) / 1e6;
@@ -170,8 +153,8 @@ describe('e2e v3: the IOTA 2.0 SDK (@iota/sdk-wasm 2.0.0-beta.1) on a network id
   });
 
   it('control: the same network without validator rounds, the SDK refuses to build (timeNotSynced)', async () => {
-    const quiet = await spawnNode(join(dir, 'b'), flags(0));
-    const other = await sdk.Client.create({ nodes: [quiet.rest] });
+    const quiet = await startV3Node({ name: 'sdk-quiet', genesis: g, validationIntervalMs: 0, sdk: true });
+    const other = quiet.client;
     try {
       const iss = await other.getIssuance();
       expect(iss.strongParents).to.deep.equal([toHex0x(genesisBlockIdV3(params))]);
@@ -184,8 +167,7 @@ describe('e2e v3: the IOTA 2.0 SDK (@iota/sdk-wasm 2.0.0-beta.1) on a network id
       expect(e.name).to.equal('timeNotSynced');
       expect(e.message).to.match(/doesn't match the tangle time/);
     } finally {
-      await other.destroy();
-      await quiet.proc.stop();
+      await quiet.stop();
     }
   });
 });
