@@ -10,15 +10,11 @@
  * - a third posted once the winner is committed: 201, failed with 3 (input already spent) from the first read.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Client } from '@iota/sdk-wasm-v2/node';
 import { toHex0x } from '../../../src/core/bytes.ts';
 import type { ProtocolParametersV3 } from '../../../src/core/v3/index.ts';
-import { devProtocolParametersV3, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
-import { genesisOutputId, key, testGenesisV3 } from '../../../harness/fixtures/v3.ts';
-import { spawnNode, type SpawnedNode } from '../../../harness/process.ts';
+import type { GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
+import { genesisOutputId, key } from '../../../harness/fixtures/v3.ts';
 import { buildBySdk, sdk, waitFor, type SentBySdk } from './sdk-support.ts';
 import {
   BLOCK_ORDER,
@@ -29,7 +25,7 @@ import {
   watchStates,
   type StatePoll,
 } from './state-watch.ts';
-import { genesisWithV3 } from './support.ts';
+import { startV3Node, type V3SdkNode } from './support.ts';
 
 const INTERVAL_MS = 1000;
 /** How long a winner may take to be finalized after posting (sdk-states.test.ts derives it: 18 s). */
@@ -37,28 +33,17 @@ const FINALIZED_MS = 25_000;
 
 describe('e2e v3: SDK double spends, one winner, the loser failed with the reason iota-core gives', function () {
   this.timeout(120_000);
-  let dir: string;
-  let node: SpawnedNode;
+  let node: V3SdkNode;
   let client: Client;
   let params: ProtocolParametersV3;
   let g: GenesisV3;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ledger-node-v3-sdk-double-spend-'));
-    params = devProtocolParametersV3(Math.floor(Date.now() / 1000) - 60);
-    g = testGenesisV3({ params, funded: 2 });
-    const file = join(dir, 'genesis.input.json');
-    writeFileSync(file, JSON.stringify(genesisWithV3(g)));
-    const flags = ['--genesis', file, '--coordinator', 'false', '--pow-workers', '0'];
-    node = await spawnNode(join(dir, 'a'), [...flags, '--validation-interval', String(INTERVAL_MS)]);
-    client = await sdk.Client.create({ nodes: [node.rest] });
+    node = await startV3Node({ name: 'sdk-double-spend', funded: 2, validationIntervalMs: INTERVAL_MS, sdk: true });
+    ({ client, params, genesis: g } = node);
     await nextRound();
   });
-  after(async () => {
-    await client?.destroy();
-    await node?.proc.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => node?.stop());
 
   /** Resolves just after a validation round: the issuance's parents changed. */
   async function nextRound(): Promise<void> {

@@ -7,26 +7,21 @@
  * `Utils.protocolParametersHash`). Then the REST answers of bad requests: 400 or 404 JSON errors, never 500.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AccountAddress, Client, ProtocolParameters } from '@iota/sdk-wasm-v2/node';
 import { toHex0x } from '../../../src/core/bytes.ts';
 import { bech32Encode } from '../../../src/core/ids/bech32.ts';
 import { accountAddressToBech32V3 } from '../../../src/core/v3/ids/account-address.ts';
-import { devProtocolParametersV3, genesisTransactionIdV3, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
+import { genesisTransactionIdV3, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
 import { genesisOutputId, key, USER, WALLET } from '../../../harness/fixtures/v3.ts';
-import { STAKE, stakedGenesisV3 } from '../../../harness/fixtures/v3-stake.ts';
-import { spawnNode, type SpawnedNode } from '../../../harness/process.ts';
+import { STAKE } from '../../../harness/fixtures/v3-stake.ts';
 import { sdk, waitFor } from './sdk-support.ts';
-import { genesisWithV3 } from './support.ts';
+import { startV3Node, type V3SdkNode } from './support.ts';
 
 const SEATS = [key(1), key(2), key(3)];
 
 describe('e2e v3: the IOTA 2.0 SDK reads the network and account routes', function () {
   this.timeout(60000);
-  let dir: string;
-  let node: SpawnedNode;
+  let node: V3SdkNode;
   let client: Client;
   let pp: ProtocolParameters;
   let g: GenesisV3;
@@ -39,13 +34,8 @@ describe('e2e v3: the IOTA 2.0 SDK reads the network and account routes', functi
   const sdkAccountId = (address: string): string => (sdk.Utils.parseBech32Address(address) as AccountAddress).accountId;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ledger-node-v3-sdk-network-'));
-    g = stakedGenesisV3({ params: devProtocolParametersV3(Math.floor(Date.now() / 1000) - 60) });
-    const file = join(dir, 'genesis.input.json');
-    writeFileSync(file, JSON.stringify(genesisWithV3(g)));
-    const flags = ['--genesis', file, '--coordinator', 'false', '--pow-workers', '0', '--validation-interval', '200'];
-    node = await spawnNode(join(dir, 'a'), flags);
-    client = await sdk.Client.create({ nodes: [node.rest] });
+    node = await startV3Node({ name: 'sdk-network', staked: true, validationIntervalMs: 200, sdk: true });
+    ({ client, genesis: g } = node);
     pp = await client.getProtocolParameters();
     hrp = await client.getBech32Hrp();
     // every seat's validation blocks in a commitment, and the rounds measured between two commitments
@@ -55,11 +45,7 @@ describe('e2e v3: the IOTA 2.0 SDK reads the network and account routes', functi
       return v.validators.every((x) => x.active) && Number(m.blocksPerSecond) > 0 ? true : undefined;
     });
   });
-  after(async () => {
-    await client?.destroy();
-    await node?.proc.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => node?.stop());
 
   it('getCommittee: the seats, the staking one first, addresses as the SDK writes the account IDs', async () => {
     const c = await client.getCommittee();

@@ -7,9 +7,6 @@
  * `OutputResponse` and checks the proof as iota.go's node client does.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Client, ProtocolParameters, SignedTransactionPayload } from '@iota/sdk-wasm-v2/node';
 import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
 import { ByteReader } from '../../../src/core/codec/reader.ts';
@@ -25,19 +22,17 @@ import {
   type OutputV3,
   type ProtocolParametersV3,
 } from '../../../src/core/v3/index.ts';
-import { devProtocolParametersV3, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
-import { genesisOutputId, key, testGenesisV3, type Key } from '../../../harness/fixtures/v3.ts';
-import { spawnNode, type SpawnedNode } from '../../../harness/process.ts';
+import type { GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
+import { genesisOutputId, key, type Key } from '../../../harness/fixtures/v3.ts';
 import { sdk, sendBySdk, waitFor } from './sdk-support.ts';
-import { genesisWithV3 } from './support.ts';
+import { startV3Node, type V3SdkNode } from './support.ts';
 
 /** An SDK object as plain JSON (key order aside). */
 const plain = (o: unknown): unknown => JSON.parse(JSON.stringify(o));
 
 describe('e2e v3: the IOTA 2.0 SDK reads every route of issue 24', function () {
   this.timeout(40000);
-  let dir: string;
-  let node: SpawnedNode;
+  let node: V3SdkNode;
   let client: Client;
   let pp: ProtocolParameters;
   let params: ProtocolParametersV3;
@@ -45,29 +40,16 @@ describe('e2e v3: the IOTA 2.0 SDK reads every route of issue 24', function () {
   let sent: { blockId: string; txId: string; payload: SignedTransactionPayload };
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ledger-node-v3-sdk-reads-'));
-    params = devProtocolParametersV3(Math.floor(Date.now() / 1000) - 60);
-    g = testGenesisV3({ params, funded: 2 });
-    const file = join(dir, 'genesis.input.json');
-    writeFileSync(file, JSON.stringify(genesisWithV3(g)));
-    const flags = ['--genesis', file, '--coordinator', 'false', '--pow-workers', '0', '--validation-interval', '200'];
-    node = await spawnNode(join(dir, 'a'), flags);
-    client = await sdk.Client.create({ nodes: [node.rest] });
+    node = await startV3Node({ name: 'sdk-reads', funded: 2, validationIntervalMs: 200, sdk: true });
+    ({ client, params, genesis: g } = node);
     pp = await client.getProtocolParameters();
-    await waitFor('a validation round', async () => {
-      const i = await client.getIssuance();
-      return BigInt(i.latestParentBlockIssuingTime) > BigInt(params.genesisUnixTimestamp) * 1_000_000_000n || undefined;
-    });
+    await node.firstRound();
     sent = await send(0, key(70));
     await waitFor('confirmation', async () =>
       (await client.getBlockMetadata(sent.blockId)).blockState === 'confirmed' ? true : undefined,
     );
   });
-  after(async () => {
-    await client?.destroy();
-    await node?.proc.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => node?.stop());
 
   const send = (input: number, to: Key) => sendBySdk(client, params, g, input, to);
 

@@ -19,18 +19,14 @@
  * `pending` even when the machine is slow to answer.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Client } from '@iota/sdk-wasm-v2/node';
 import type { ProtocolParametersV3 } from '../../../src/core/v3/index.ts';
 import { COMMIT_LAG_SLOTS } from '../../../src/node/v3/commitments.ts';
-import { devProtocolParametersV3, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
-import { key, testGenesisV3 } from '../../../harness/fixtures/v3.ts';
-import { spawnNode, type SpawnedNode } from '../../../harness/process.ts';
-import { buildBySdk, sdk, waitFor } from './sdk-support.ts';
+import type { GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
+import { key } from '../../../harness/fixtures/v3.ts';
+import { buildBySdk, sdk } from './sdk-support.ts';
 import { BLOCK_ORDER, expectInOrder, transitions, TX_ORDER, watchStates } from './state-watch.ts';
-import { genesisWithV3 } from './support.ts';
+import { startV3Node, type V3SdkNode } from './support.ts';
 
 const INTERVAL_MS = 1000;
 /** A busy 2-core machine: late rounds, slow polls. */
@@ -38,8 +34,7 @@ const SLACK_MS = 3000;
 
 describe('e2e v3: an SDK transfer goes pending -> accepted -> committed -> finalized, in time', function () {
   this.timeout(90000);
-  let dir: string;
-  let node: SpawnedNode;
+  let node: V3SdkNode;
   let client: Client;
   let params: ProtocolParametersV3;
   let g: GenesisV3;
@@ -47,14 +42,8 @@ describe('e2e v3: an SDK transfer goes pending -> accepted -> committed -> final
   let boundMs: number;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ledger-node-v3-sdk-states-'));
-    params = devProtocolParametersV3(Math.floor(Date.now() / 1000) - 60);
-    g = testGenesisV3({ params, funded: 1 });
-    const file = join(dir, 'genesis.input.json');
-    writeFileSync(file, JSON.stringify(genesisWithV3(g)));
-    const flags = ['--genesis', file, '--coordinator', 'false', '--pow-workers', '0'];
-    node = await spawnNode(join(dir, 'a'), [...flags, '--validation-interval', String(INTERVAL_MS)]);
-    client = await sdk.Client.create({ nodes: [node.rest] });
+    node = await startV3Node({ name: 'sdk-states', funded: 1, validationIntervalMs: INTERVAL_MS, sdk: true });
+    ({ client, params, genesis: g } = node);
     const p = await client.getProtocolParameters();
     const slotMs = p.slotDurationInSeconds * 1000;
     const committedMs = Math.max(
@@ -62,16 +51,9 @@ describe('e2e v3: an SDK transfer goes pending -> accepted -> committed -> final
       p.minCommittableAge * slotMs + 2 * INTERVAL_MS,
     );
     boundMs = committedMs + 3 * INTERVAL_MS + SLACK_MS;
-    await waitFor('a validation round', async () => {
-      const i = await client.getIssuance();
-      return BigInt(i.latestParentBlockIssuingTime) > BigInt(params.genesisUnixTimestamp) * 1_000_000_000n || undefined;
-    });
+    await node.firstRound();
   });
-  after(async () => {
-    await client?.destroy();
-    await node?.proc.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => node?.stop());
 
   it('states in order, earliestAttachmentSlot the block slot, included block from acceptance on', async () => {
     const sent = await buildBySdk(client, params, g, 0, key(70));

@@ -7,17 +7,13 @@
  * commitment read by slot. Bad input is answered 400 or 404.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Client } from '@iota/sdk-wasm-v2/node';
 import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
 import { outputToJsonV3, slotOfId, type ProtocolParametersV3 } from '../../../src/core/v3/index.ts';
-import { devProtocolParametersV3, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
-import { genesisOutputId, key, testGenesisV3 } from '../../../harness/fixtures/v3.ts';
-import { spawnNode, type SpawnedNode } from '../../../harness/process.ts';
+import type { GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
+import { genesisOutputId, key } from '../../../harness/fixtures/v3.ts';
 import { sdk, sendBySdk, waitFor, type SentBySdk } from './sdk-support.ts';
-import { genesisWithV3 } from './support.ts';
+import { startV3Node, type V3SdkNode } from './support.ts';
 
 /** An SDK object as plain JSON (key order aside). */
 const plain = (o: unknown): unknown => JSON.parse(JSON.stringify(o));
@@ -33,8 +29,7 @@ async function failure(call: Promise<unknown>): Promise<string> {
 
 describe('e2e v3: the IOTA 2.0 SDK reads the UTXO changes of a slot commitment', function () {
   this.timeout(40000);
-  let dir: string;
-  let node: SpawnedNode;
+  let node: V3SdkNode;
   let client: Client;
   let params: ProtocolParametersV3;
   let g: GenesisV3;
@@ -44,18 +39,9 @@ describe('e2e v3: the IOTA 2.0 SDK reads the UTXO changes of a slot commitment',
   let commitmentId: string;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ledger-node-v3-sdk-utxo-'));
-    params = devProtocolParametersV3(Math.floor(Date.now() / 1000) - 60);
-    g = testGenesisV3({ params, funded: 2 });
-    const file = join(dir, 'genesis.input.json');
-    writeFileSync(file, JSON.stringify(genesisWithV3(g)));
-    const flags = ['--genesis', file, '--coordinator', 'false', '--pow-workers', '0', '--validation-interval', '200'];
-    node = await spawnNode(join(dir, 'a'), flags);
-    client = await sdk.Client.create({ nodes: [node.rest] });
-    await waitFor('a validation round', async () => {
-      const i = await client.getIssuance();
-      return BigInt(i.latestParentBlockIssuingTime) > BigInt(params.genesisUnixTimestamp) * 1_000_000_000n || undefined;
-    });
+    node = await startV3Node({ name: 'sdk-utxo', funded: 2, validationIntervalMs: 200, sdk: true });
+    ({ client, params, genesis: g } = node);
+    await node.firstRound();
     sent = await sendBySdk(client, params, g, 0, key(70));
     // committed: the output's metadata names the commitment that covers its transaction
     commitmentId = await waitFor('a commitment covering the transaction', async () => {
@@ -64,11 +50,7 @@ describe('e2e v3: the IOTA 2.0 SDK reads the UTXO changes of a slot commitment',
     });
     slot = slotOfId(fromHex0x(commitmentId));
   });
-  after(async () => {
-    await client?.destroy();
-    await node?.proc.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => node?.stop());
 
   it('getUtxoChangesBySlot, getUtxoChanges: the outputs created, the input consumed, the commitment ID', async () => {
     const { txId, payload } = sent;
