@@ -5,9 +5,6 @@
  * invalid signature is refused with 400 and a double spend's loser is attached but fails and never becomes included.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fromHex0x, toHex0x } from '../../../src/core/bytes.ts';
 import {
   blockFromJsonV3,
@@ -18,10 +15,9 @@ import {
   encodeBlockV3,
   type ProtocolParametersV3,
 } from '../../../src/core/v3/index.ts';
-import { devProtocolParametersV3, type GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
-import { startConfiguredNode, type ConfiguredNode } from '../../../harness/node.ts';
+import type { GenesisV3 } from '../../../src/node/v3/genesis-v3.ts';
 import { waitFor } from '../../../harness/wait.ts';
-import { genesisWithV3, issuance as issuanceOf, issuingTime, userBlock, type Issuance } from './support.ts';
+import { issuance as issuanceOf, issuingTime, startV3Node, userBlock, type Issuance, type V3Node } from './support.ts';
 import {
   basic,
   basicBlock,
@@ -31,7 +27,6 @@ import {
   NS,
   signedTx,
   slotStartNs,
-  testGenesisV3,
   txIdOf,
   USER,
   WALLET,
@@ -44,8 +39,7 @@ const asJson = (v: unknown): Json => v;
 
 describe('e2e v3: submission, committee confirmation and included-block over REST', function () {
   this.timeout(60000);
-  let dir: string;
-  let node: ConfiguredNode;
+  let node: V3Node;
   let base: string;
   let g: GenesisV3;
   let params: ProtocolParametersV3;
@@ -68,19 +62,16 @@ describe('e2e v3: submission, committee confirmation and included-block over RES
     );
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ledger-node-v3-'));
-    params = devProtocolParametersV3(Math.floor(Date.now() / 1000) - 100);
-    g = testGenesisV3({ params, funded: 3 });
-    const file = join(dir, 'genesis.input.json');
-    writeFileSync(file, JSON.stringify(genesisWithV3(g)));
-    const config = { powWorkers: 0, genesis: file, coordinator: false, validationInterval: 40 };
-    node = await startConfiguredNode(config, { dataDir: dir, store: 'memory' });
-    base = node.rest;
+    node = await startV3Node({
+      name: 'included',
+      genesisAgeS: 100,
+      funded: 3,
+      validationIntervalMs: 40,
+      inProcess: true,
+    });
+    ({ rest: base, params, genesis: g } = node);
   });
-  after(async () => {
-    await node?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => node?.stop());
 
   const issuance = (): Promise<Issuance> => issuanceOf(`${base}/api/core/v3`);
 
