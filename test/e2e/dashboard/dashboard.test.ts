@@ -9,24 +9,13 @@
  * LEDGER_DASHBOARD_SCREENSHOT (the README's docs/dashboard.png is made so).
  */
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { spawnNode, type SpawnedNode } from '../../../harness/process.ts';
 import { taggedData } from '../rest/support.ts';
-
-const ENSURE = fileURLToPath(new URL('../../../scripts/ensure-chromium.sh', import.meta.url));
-
-/** The Chromium to drive, or why there is none. */
-function findChromium(): { path: string } | { reason: string } {
-  const r = spawnSync('bash', [ENSURE], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 });
-  const path = r.stdout?.trim().split('\n').pop();
-  if (r.status === 0 && path) return { path };
-  return { reason: (r.stderr || r.error?.message || `exit ${r.status}`).trim().split('\n').pop()! };
-}
+import { chromiumOrSkip, launchChromium, watchProblems } from './browser.ts';
 
 interface Info {
   status: { confirmedMilestone: { index: number } };
@@ -38,7 +27,7 @@ describe('e2e dashboard: /dashboard in headless Chromium', function () {
   let node: SpawnedNode | undefined;
   let browser: Browser | undefined;
   let page: Page;
-  const problems: string[] = [];
+  let problems: string[] = [];
 
   const confirmedOfInfo = async (): Promise<number> =>
     ((await (await fetch(`${node!.rest}/api/core/v2/info`)).json()) as Info).status.confirmedMilestone.index;
@@ -61,16 +50,7 @@ describe('e2e dashboard: /dashboard in headless Chromium', function () {
 
   before(async function () {
     this.timeout(660_000); // installing Chromium may take minutes
-    const found = findChromium();
-    if ('reason' in found) {
-      if (process.env.CI === 'true')
-        throw new Error(`the dashboard browser test needs Chromium on CI: ${found.reason}`);
-      console.log(
-        `      skipped: no Chromium for the dashboard browser test (${found.reason}); ` +
-          `run bash scripts/ensure-chromium.sh as root`,
-      );
-      this.skip();
-    }
+    const chromium = chromiumOrSkip(this, 'dashboard browser test');
     dir = mkdtempSync(join(tmpdir(), 'ledger-e2e-dashboard-'));
     node = await spawnNode(dir, [
       '--milestone-interval',
@@ -82,28 +62,10 @@ describe('e2e dashboard: /dashboard in headless Chromium', function () {
       '--peer-port',
       '0',
     ]);
-    browser = await puppeteer.launch({
-      executablePath: (found as { path: string }).path,
-      headless: true,
-      // root in CI containers: no sandbox; no GPU; /dev/shm may be small
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--no-first-run',
-        '--no-default-browser-check',
-      ],
-    });
+    browser = await launchChromium(chromium);
     page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 1000 });
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warn') problems.push(`console ${m.type()}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${(e as Error).message}`));
-    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
-    page.on('response', (r) => {
-      if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
-    });
+    problems = watchProblems(page);
   });
   after(async () => {
     await browser?.close();
