@@ -2,7 +2,8 @@
  * Issue 16, the dashboard in a real browser: headless Chromium (Debian's `chromium` package, installed by
  * scripts/ensure-chromium.sh when missing) driven by puppeteer-core opens `/dashboard` of a spawned `ledger-node run`
  * (a milestone every second). The page loads with no console error or failed request, shows the confirmed milestone
- * of GET /info, its chart advances as milestones arrive, and its milestone rows link to the milestone blocks.
+ * of GET /info, its chart advances as milestones arrive, and its milestone rows link to the explorer's milestone
+ * pages (explorer.test.ts tests the explorer).
  *
  * Without a browser (no root, no apt-get, no Debian registry) the test is skipped with the reason; on CI (CI=true) a
  * missing browser fails it. The screenshot goes to the test's temporary folder, or to the file named by
@@ -130,20 +131,24 @@ describe('e2e dashboard: /dashboard in headless Chromium', function () {
     expect(problems).to.deep.equal([]);
   });
 
-  it('lists the last milestones with their cones, each linking to its block', async () => {
+  it("lists the last milestones with their cones, each linking to the explorer's milestone page", async () => {
     const rows = JSON.parse(
       (await page.evaluate(`JSON.stringify([...document.querySelectorAll('#milestones tbody tr')].map((tr) => ({
         href: tr.querySelector('a')?.getAttribute('href') ?? '',
         cells: [...tr.querySelectorAll('td')].map((td) => td.textContent) })))`)) as string,
     ) as { href: string; cells: string[] }[];
     expect(rows.length).to.be.at.least(2);
-    expect(rows[0]!.href).to.match(/^\/api\/core\/v2\/blocks\/0x[0-9a-f]{64}$/);
+    for (const row of rows) expect(row.href).to.equal(`/dashboard/explorer#/milestone/${row.cells[0]}`);
     expect(Number(rows[0]!.cells[0])).to.be.greaterThan(Number(rows[1]!.cells[0])); // newest first
     expect(rows[0]!.cells[5]).to.match(/^\d+ ms$/);
-    const block = (await (await fetch(`${node!.rest}${rows[0]!.href}`)).json()) as {
-      payload: { type: number; index: number };
+    const ms = (await (await fetch(`${node!.rest}/api/core/v2/milestones/by-index/${rows[0]!.cells[0]}`)).json()) as {
+      type: number;
+      index: number;
     };
-    expect(block.payload).to.include({ type: 7, index: Number(rows[0]!.cells[0]) });
+    expect(ms).to.include({ type: 7, index: Number(rows[0]!.cells[0]) });
+    expect(await page.evaluate(`document.querySelector('#explorer-link').getAttribute('href')`)).to.equal(
+      '/dashboard/explorer',
+    );
     expect(Number(await textOf('#tips-nonlazy'))).to.be.at.least(1);
     expect(await textOf('#pow-state')).to.equal('on, 1 worker');
   });
