@@ -149,7 +149,9 @@ describe('explorer search: what a text names', () => {
   it('what the node does not hold is NOT_FOUND, naming it', async () => {
     expect(await failure(`0x${'ab'.repeat(32)}`)).to.deep.equal({
       code: 'NOT_FOUND',
-      message: `nothing known by 0x${'ab'.repeat(32)}: no block, transaction or milestone (unknown, or not seen by this node yet)`,
+      message:
+        `nothing known by 0x${'ab'.repeat(32)}: no block, transaction or milestone ` +
+        '(unknown, or not seen by this node yet)',
     });
     expect(await failure(`0x${'ab'.repeat(32)}0100`)).to.deep.include({ code: 'NOT_FOUND' });
     expect(await failure('14')).to.deep.equal({
