@@ -2,7 +2,8 @@
  * The explorer routes (`/api/explorer/v2`, inx-chronicle 1.0's, docs/explorer.md) as thin adapters: IDs and indexes in
  * the path are checked here like every other path ID (400 before any call), the address and the query parameters go
  * to the node as the client wrote them (it knows the network's prefix and checks them: 400 naming the parameter), and
- * the answer is the node's JSON text.
+ * the answer is the node's JSON text. `/search/{text}` is this node's (the dashboard explorer's search box): the text
+ * goes to the node as written, which says what it names.
  */
 import type { Context } from 'koa';
 import type { ExplorerRequest, LedgerJsonResponse } from '../src/grpc/gen/node.ts';
@@ -31,6 +32,7 @@ const blockId = (ctx: Context): Subject => ({
   $case: 'blockId',
   value: parseHexId(ctx.params['blockId']!, V2_ID_BYTES, 'block ID'),
 });
+const text = (ctx: Context): Subject => ({ $case: 'text', value: ctx.params['text']! });
 const nothing = (): Subject => undefined;
 
 export function addExplorerRoutes(router: RouteGroups, options: RouteOptions): void {
@@ -45,6 +47,7 @@ export function addExplorerRoutes(router: RouteGroups, options: RouteOptions): v
     ['/ledger/token-distribution', nothing, node.getTokenDistribution],
     ['/ledger/updates/by-address/:address', address, node.getLedgerUpdatesByAddress],
     ['/ledger/updates/by-milestone/:milestoneId', milestoneId, node.getLedgerUpdatesByMilestone],
+    ['/search/:text', text, node.explorerSearch],
   ];
   for (const [path, subject, rpc] of routes) {
     router.get(`${EXPLORER}${path}`, async (ctx) => {

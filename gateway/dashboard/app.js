@@ -121,7 +121,7 @@
     list.forEach(function (m) {
       var row = document.createElement('tr');
       var link = document.createElement('a');
-      if (/^0x[0-9a-f]{64}$/.test(m.blockId)) link.href = '/api/core/v2/blocks/' + m.blockId;
+      if (Number.isInteger(m.index)) link.href = '/dashboard/explorer#/milestone/' + m.index;
       link.textContent = String(m.index);
       link.title = 'milestone ' + m.milestoneId + ', block ' + m.blockId;
       cell(row, link);

@@ -116,6 +116,7 @@ export function blockCorpus(): BlockCorpus {
 
 type Seeds = { [M in NodeServiceMethod]?: (k: Known, rng: Rng, c: BlockCorpus) => Partial<RequestOf<M>>[] };
 
+const hex0x = (id: Uint8Array): string => `0x${Buffer.from(id).toString('hex')}`;
 /** A v3 ID of the same hash: 32 bytes ‖ slot index 0. */
 const v3Id = (id: Uint8Array): Uint8Array => Buffer.concat([id, new Uint8Array(4)]);
 const ROUTES = ['outputs', 'basic', 'alias', 'foundry', 'nft'];
@@ -189,6 +190,10 @@ const SEEDS: Seeds = {
     { subject: { $case: 'milestoneIndex', value: k.milestoneIndex }, parameters: [{ name: 'cursor', value: '0.5' }] },
   ],
   getBlockChildren: (k) => [{ subject: { $case: 'blockId', value: k.blockId }, parameters: [] }],
+  explorerSearch: (k) =>
+    [String(k.milestoneIndex), hex0x(k.blockId), hex0x(k.transactionId), hex0x(k.outputId), k.faucetAddress].map(
+      (value) => ({ subject: { $case: 'text' as const, value }, parameters: [] }),
+    ),
   faucetEnqueue: (k) => [{ address: k.faucetAddress, client: '127.0.0.1' }],
   getPeer: (k) => [{ peerId: k.nodeId }, { peerId: '127.0.0.1:1' }],
   addPeer: () => [{ address: '127.0.0.1:1', alias: 'fuzz' }, { address: '/ip4/127.0.0.1/tcp/1' }],

@@ -68,6 +68,7 @@ const READS = [
   '/api/explorer/v2/milestones/by-index/:id/blocks',
   '/api/explorer/v2/ledger/updates/by-address/:id',
   '/api/explorer/v2/ledger/updates/by-milestone/:id',
+  '/api/explorer/v2/search/:id',
   '/dashboard/:id',
 ];
 const INDEXER = [

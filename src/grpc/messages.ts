@@ -115,6 +115,7 @@ export const MESSAGES: {
   getBlockChildren: { request: ExplorerRequest, response: LedgerJsonResponse },
   getRichestAddresses: { request: ExplorerRequest, response: LedgerJsonResponse },
   getTokenDistribution: { request: ExplorerRequest, response: LedgerJsonResponse },
+  explorerSearch: { request: ExplorerRequest, response: LedgerJsonResponse },
   faucetInfo: { request: FaucetInfoRequest, response: FaucetInfoResponse },
   faucetEnqueue: { request: FaucetEnqueueRequest, response: FaucetEnqueueResponse },
   getPeers: { request: GetPeersRequest, response: PeersResponse },

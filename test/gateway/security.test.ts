@@ -145,7 +145,17 @@ describeOverTransports('gateway access, CORS, body limit, gzip', (transport) => 
     it('by default every served route is public', async () => {
       const open = await startTestGateway(t.node);
       try {
-        for (const path of ['/health', '/api/routes', '/api/core/v2/info', '/api/core/v2/tips']) {
+        t.node.handlers.explorerSearch = () => ({ json: '{"kind":"milestone"}' });
+        // the explorer page reads public routes only, its search too
+        for (const path of [
+          '/health',
+          '/api/routes',
+          '/api/core/v2/info',
+          '/api/core/v2/tips',
+          '/api/explorer/v2/search/1',
+          '/dashboard/explorer',
+          '/dashboard/explorer.js',
+        ]) {
           expect((await fetch(open.url + path)).status, path).to.equal(200);
         }
         const post = await fetch(`${open.url}/api/core/v2/blocks`, {

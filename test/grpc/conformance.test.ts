@@ -118,6 +118,7 @@ function serviceOf(node: MemoryNode): NodeServiceServer {
     getBlockChildren: unimplemented(),
     getRichestAddresses: unimplemented(),
     getTokenDistribution: unimplemented(),
+    explorerSearch: unimplemented(),
     faucetInfo: unimplemented(),
     faucetEnqueue: unimplemented(),
     getPeers: unimplemented(),

@@ -386,7 +386,7 @@ export interface GetChainOutputRequest {
 export interface ExplorerRequest {
   /**
    * What the route's path names: an address (balance, updates by address), a milestone (updates by milestone, blocks
-   * of a milestone), a block (children); nothing for the other routes.
+   * of a milestone), a block (children), a text (search); nothing for the other routes.
    */
   subject:
     | //
@@ -399,6 +399,9 @@ export interface ExplorerRequest {
     | //
     /** 32 bytes */
     { $case: "blockId"; value: Uint8Array }
+    | //
+    /** the search's text as the client wrote it (ExplorerSearch only) */
+    { $case: "text"; value: string }
     | undefined;
   /** in the order of the URL; a name given twice is INVALID_ARGUMENT */
   parameters: QueryParameter[];
@@ -3539,6 +3542,9 @@ export const ExplorerRequest: MessageFns<ExplorerRequest> = {
       case "blockId":
         writer.uint32(34).bytes(message.subject.value);
         break;
+      case "text":
+        writer.uint32(50).string(message.subject.value);
+        break;
     }
     for (const v of message.parameters) {
       QueryParameter.encode(v!, writer.uint32(42).fork()).join();
@@ -3591,6 +3597,14 @@ export const ExplorerRequest: MessageFns<ExplorerRequest> = {
             message.subject = { $case: "blockId", value: reader.bytes() };
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.subject = { $case: "text", value: reader.string() };
+            continue;
+          }
           case 5: {
             if (tag !== 42) {
               break;
@@ -3638,6 +3652,12 @@ export const ExplorerRequest: MessageFns<ExplorerRequest> = {
       case "blockId": {
         if (object.subject?.value !== undefined && object.subject?.value !== null) {
           message.subject = { $case: "blockId", value: object.subject.value };
+        }
+        break;
+      }
+      case "text": {
+        if (object.subject?.value !== undefined && object.subject?.value !== null) {
+          message.subject = { $case: "text", value: object.subject.value };
         }
         break;
       }
@@ -6020,6 +6040,23 @@ export const NodeServiceService = {
     responseDeserialize: (value: Buffer): LedgerJsonResponse => LedgerJsonResponse.decode(value),
   },
   /**
+   * GET /api/explorer/v2/search/{text}: what the text names (the dashboard explorer's search box, docs/explorer.md):
+   * {kind: "block" | "transaction" | "milestone" | "output" | "address", id, ...}. The subject is `text`: a decimal
+   * milestone index, a 0x-hex block, transaction or milestone ID (32 bytes) or output ID (34 bytes), or a bech32
+   * address of the network. INVALID_ARGUMENT for text that is none of these (or an address of another network);
+   * NOT_FOUND for an ID or index the node does not hold, saying when it may have been pruned (domain code PRUNED for
+   * a milestone at or below the pruning index).
+   */
+  explorerSearch: {
+    path: "/ledger.v1.NodeService/ExplorerSearch" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExplorerRequest): Buffer => Buffer.from(ExplorerRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExplorerRequest => ExplorerRequest.decode(value),
+    responseSerialize: (value: LedgerJsonResponse): Buffer => Buffer.from(LedgerJsonResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LedgerJsonResponse => LedgerJsonResponse.decode(value),
+  },
+  /**
    * GET /api/faucet/v1/info: the dev network's faucet (inx-faucet's GET /api/info). UNAVAILABLE when the node has
    * no faucet (no dev wallet in the network's genesis).
    */
@@ -6281,6 +6318,15 @@ export interface NodeServiceServer extends UntypedServiceImplementation {
    * totalBalance}], ledgerIndex}.
    */
   getTokenDistribution: handleUnaryCall<ExplorerRequest, LedgerJsonResponse>;
+  /**
+   * GET /api/explorer/v2/search/{text}: what the text names (the dashboard explorer's search box, docs/explorer.md):
+   * {kind: "block" | "transaction" | "milestone" | "output" | "address", id, ...}. The subject is `text`: a decimal
+   * milestone index, a 0x-hex block, transaction or milestone ID (32 bytes) or output ID (34 bytes), or a bech32
+   * address of the network. INVALID_ARGUMENT for text that is none of these (or an address of another network);
+   * NOT_FOUND for an ID or index the node does not hold, saying when it may have been pruned (domain code PRUNED for
+   * a milestone at or below the pruning index).
+   */
+  explorerSearch: handleUnaryCall<ExplorerRequest, LedgerJsonResponse>;
   /**
    * GET /api/faucet/v1/info: the dev network's faucet (inx-faucet's GET /api/info). UNAVAILABLE when the node has
    * no faucet (no dev wallet in the network's genesis).
@@ -7064,6 +7110,29 @@ export interface NodeServiceClient extends Client {
     callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
   ): ClientUnaryCall;
   getTokenDistribution(
+    request: ExplorerRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * GET /api/explorer/v2/search/{text}: what the text names (the dashboard explorer's search box, docs/explorer.md):
+   * {kind: "block" | "transaction" | "milestone" | "output" | "address", id, ...}. The subject is `text`: a decimal
+   * milestone index, a 0x-hex block, transaction or milestone ID (32 bytes) or output ID (34 bytes), or a bech32
+   * address of the network. INVALID_ARGUMENT for text that is none of these (or an address of another network);
+   * NOT_FOUND for an ID or index the node does not hold, saying when it may have been pruned (domain code PRUNED for
+   * a milestone at or below the pruning index).
+   */
+  explorerSearch(
+    request: ExplorerRequest,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  explorerSearch(
+    request: ExplorerRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LedgerJsonResponse) => void,
+  ): ClientUnaryCall;
+  explorerSearch(
     request: ExplorerRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,

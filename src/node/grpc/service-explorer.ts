@@ -1,7 +1,8 @@
 /**
- * The explorer RPCs of the NodeService (inx-chronicle 1.0's `/api/explorer/v2`, docs/explorer.md) over the
- * ExplorerReader: each checks that the request names what its route needs (an address, a milestone, a block; else
- * INVALID_REQUEST), passes the query parameters on (a name given twice is INVALID_REQUEST) and answers the JSON text.
+ * The explorer RPCs of the NodeService (inx-chronicle 1.0's `/api/explorer/v2`, docs/explorer.md, and this node's
+ * search) over the ExplorerReader: each checks that the request names what its route needs (an address, a milestone,
+ * a block, a text; else INVALID_REQUEST), passes the query parameters on (a name given twice is INVALID_REQUEST) and
+ * answers the JSON text.
  */
 import { clip } from '../../core/bytes.ts';
 import { ID_LENGTH } from '../../core/model/index.ts';
@@ -43,6 +44,10 @@ function blockOf(req: ExplorerRequest, route: string): Uint8Array {
   return s?.$case === 'blockId' ? requireId(s.value, ID_LENGTH, 'block ID') : wrong(route, 'a block ID');
 }
 
+function textOf(req: ExplorerRequest, route: string): string {
+  return req.subject?.$case === 'text' ? req.subject.value : wrong(route, 'a text');
+}
+
 function none(req: ExplorerRequest, route: string): void {
   if (req.subject !== undefined) wrong(route, 'nothing');
 }
@@ -74,6 +79,7 @@ export class ExplorerService {
     none(req, 'token distribution');
     return answer(await this.reader.distribution(paramsOf(req)));
   };
+  search: Rpc = async (req) => answer(await this.reader.search(textOf(req, 'search'), paramsOf(req)));
 }
 
 function answer(json: unknown): LedgerJsonResponse {

@@ -257,6 +257,7 @@ export class NodeServiceImpl {
   getBlockChildren: Explorer = (req) => this.explorerService().children(req);
   getRichestAddresses: Explorer = (req) => this.explorerService().richest(req);
   getTokenDistribution: Explorer = (req) => this.explorerService().distribution(req);
+  explorerSearch: Explorer = (req) => this.explorerService().search(req);
 
   // ---- faucet: service-faucet.ts
 

@@ -35,6 +35,7 @@ import {
 } from '../../core/ledger/index.ts';
 import type { NodeStore } from '../../core/store/index.ts';
 import { NodeError } from '../support/errors.ts';
+import { searchText } from './explorer-search.ts';
 
 export type Params = Readonly<Record<string, string>>;
 /** A milestone named by a route: by ID or by index. */
@@ -164,6 +165,12 @@ export class ExplorerReader {
         ledgerIndex: r.ledgerIndex,
       };
     });
+  }
+
+  /** `/search/{text}`: what the text names (explorer-search.ts). */
+  search(text: string, params: Params): Promise<Json> {
+    parseNoParameters('search', params);
+    return searchText(this.store, this.hrp(), text) as Promise<Json>;
   }
 
   /** A bech32 address of this network, serialized. */

@@ -2,31 +2,21 @@
  * Issue 16, the dashboard in a real browser: headless Chromium (Debian's `chromium` package, installed by
  * scripts/ensure-chromium.sh when missing) driven by puppeteer-core opens `/dashboard` of a spawned `ledger-node run`
  * (a milestone every second). The page loads with no console error or failed request, shows the confirmed milestone
- * of GET /info, its chart advances as milestones arrive, and its milestone rows link to the milestone blocks.
+ * of GET /info, its chart advances as milestones arrive, and its milestone rows link to the explorer's milestone
+ * pages (explorer.test.ts tests the explorer).
  *
  * Without a browser (no root, no apt-get, no Debian registry) the test is skipped with the reason; on CI (CI=true) a
  * missing browser fails it. The screenshot goes to the test's temporary folder, or to the file named by
  * LEDGER_DASHBOARD_SCREENSHOT (the README's docs/dashboard.png is made so).
  */
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { spawnNode, type SpawnedNode } from '../../../harness/process.ts';
 import { taggedData } from '../rest/support.ts';
-
-const ENSURE = fileURLToPath(new URL('../../../scripts/ensure-chromium.sh', import.meta.url));
-
-/** The Chromium to drive, or why there is none. */
-function findChromium(): { path: string } | { reason: string } {
-  const r = spawnSync('bash', [ENSURE], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 });
-  const path = r.stdout?.trim().split('\n').pop();
-  if (r.status === 0 && path) return { path };
-  return { reason: (r.stderr || r.error?.message || `exit ${r.status}`).trim().split('\n').pop()! };
-}
+import { chromiumOrSkip, launchChromium, watchProblems } from './browser.ts';
 
 interface Info {
   status: { confirmedMilestone: { index: number } };
@@ -38,7 +28,7 @@ describe('e2e dashboard: /dashboard in headless Chromium', function () {
   let node: SpawnedNode | undefined;
   let browser: Browser | undefined;
   let page: Page;
-  const problems: string[] = [];
+  let problems: string[] = [];
 
   const confirmedOfInfo = async (): Promise<number> =>
     ((await (await fetch(`${node!.rest}/api/core/v2/info`)).json()) as Info).status.confirmedMilestone.index;
@@ -61,16 +51,7 @@ describe('e2e dashboard: /dashboard in headless Chromium', function () {
 
   before(async function () {
     this.timeout(660_000); // installing Chromium may take minutes
-    const found = findChromium();
-    if ('reason' in found) {
-      if (process.env.CI === 'true')
-        throw new Error(`the dashboard browser test needs Chromium on CI: ${found.reason}`);
-      console.log(
-        `      skipped: no Chromium for the dashboard browser test (${found.reason}); ` +
-          `run bash scripts/ensure-chromium.sh as root`,
-      );
-      this.skip();
-    }
+    const chromium = chromiumOrSkip(this, 'dashboard browser test');
     dir = mkdtempSync(join(tmpdir(), 'ledger-e2e-dashboard-'));
     node = await spawnNode(dir, [
       '--milestone-interval',
@@ -82,28 +63,10 @@ describe('e2e dashboard: /dashboard in headless Chromium', function () {
       '--peer-port',
       '0',
     ]);
-    browser = await puppeteer.launch({
-      executablePath: (found as { path: string }).path,
-      headless: true,
-      // root in CI containers: no sandbox; no GPU; /dev/shm may be small
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--no-first-run',
-        '--no-default-browser-check',
-      ],
-    });
+    browser = await launchChromium(chromium);
     page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 1000 });
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warn') problems.push(`console ${m.type()}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${(e as Error).message}`));
-    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
-    page.on('response', (r) => {
-      if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
-    });
+    problems = watchProblems(page);
   });
   after(async () => {
     await browser?.close();
@@ -168,20 +131,24 @@ describe('e2e dashboard: /dashboard in headless Chromium', function () {
     expect(problems).to.deep.equal([]);
   });
 
-  it('lists the last milestones with their cones, each linking to its block', async () => {
+  it("lists the last milestones with their cones, each linking to the explorer's milestone page", async () => {
     const rows = JSON.parse(
       (await page.evaluate(`JSON.stringify([...document.querySelectorAll('#milestones tbody tr')].map((tr) => ({
         href: tr.querySelector('a')?.getAttribute('href') ?? '',
         cells: [...tr.querySelectorAll('td')].map((td) => td.textContent) })))`)) as string,
     ) as { href: string; cells: string[] }[];
     expect(rows.length).to.be.at.least(2);
-    expect(rows[0]!.href).to.match(/^\/api\/core\/v2\/blocks\/0x[0-9a-f]{64}$/);
+    for (const row of rows) expect(row.href).to.equal(`/dashboard/explorer#/milestone/${row.cells[0]}`);
     expect(Number(rows[0]!.cells[0])).to.be.greaterThan(Number(rows[1]!.cells[0])); // newest first
     expect(rows[0]!.cells[5]).to.match(/^\d+ ms$/);
-    const block = (await (await fetch(`${node!.rest}${rows[0]!.href}`)).json()) as {
-      payload: { type: number; index: number };
+    const ms = (await (await fetch(`${node!.rest}/api/core/v2/milestones/by-index/${rows[0]!.cells[0]}`)).json()) as {
+      type: number;
+      index: number;
     };
-    expect(block.payload).to.include({ type: 7, index: Number(rows[0]!.cells[0]) });
+    expect(ms).to.include({ type: 7, index: Number(rows[0]!.cells[0]) });
+    expect(await page.evaluate(`document.querySelector('#explorer-link').getAttribute('href')`)).to.equal(
+      '/dashboard/explorer',
+    );
     expect(Number(await textOf('#tips-nonlazy'))).to.be.at.least(1);
     expect(await textOf('#pow-state')).to.equal('on, 1 worker');
   });

@@ -18,7 +18,8 @@ export type ExplorerRoute =
   | 'milestoneBlocks'
   | 'children'
   | 'richest'
-  | 'distribution';
+  | 'distribution'
+  | 'search';
 
 /** chronicle's DEFAULT_PAGE_SIZE and `max_page_size` default; also the default of `top` (DEFAULT_TOP_RICHLIST). */
 export const EXPLORER_DEFAULT_PAGE_SIZE = 100;
@@ -34,6 +35,7 @@ export const EXPLORER_PARAMS: Readonly<Record<ExplorerRoute, readonly string[]>>
   children: ['pageSize', 'page'],
   richest: ['top', 'ledgerIndex', 'ledger_index'],
   distribution: ['ledgerIndex'],
+  search: [],
 });
 
 export type Sort = 'newest' | 'oldest';
@@ -237,7 +239,7 @@ export function parseAggregateQuery(
   return q;
 }
 
-/** Checks that `route` (balance) got no parameters. */
+/** Checks that `route` (balance, search) got no parameters. */
 export function parseNoParameters(route: ExplorerRoute, params: Readonly<Record<string, string>>): void {
   given(route, params);
 }
