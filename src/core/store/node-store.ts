@@ -110,6 +110,28 @@ export class NodeStore {
     for await (const key of this.kv.keys(this.storeRange(table, range))) yield decodeTableKey(table, key);
   }
 
+  /**
+   * Deletes every key of `tables`, `chunk` keys a batch, unsynced (a rebuilt index: the caller marks it done with a
+   * synced write afterwards, so a crash between leaves it to be cleared and built again).
+   */
+  async clearTables(tables: readonly Table<unknown, unknown>[], chunk: number): Promise<void> {
+    for (const table of tables) {
+      let keys: Uint8Array[] = [];
+      const flush = async (): Promise<void> => {
+        await this.kv.write(
+          keys.map((key) => ({ type: 'del' as const, key })),
+          { sync: false },
+        );
+        keys = [];
+      };
+      for await (const key of this.kv.keys(prefixRange(Uint8Array.of(table.prefix)))) {
+        keys.push(key);
+        if (keys.length >= chunk) await flush();
+      }
+      if (keys.length > 0) await flush();
+    }
+  }
+
   async getMeta<T>(field: MetaField<T>): Promise<T | undefined> {
     const bytes = await this.get(TABLES.meta, field.name);
     return bytes === undefined ? undefined : field.codec.decode(bytes, `meta ${field.name}`);

@@ -16,7 +16,6 @@ import { toHex, toHex0x } from '../../bytes.ts';
 import { decodeBlock } from '../../codec/block.ts';
 import { META } from '../../store/meta.ts';
 import type { NodeStore } from '../../store/node-store.ts';
-import { prefixRange } from '../../store/range.ts';
 import { TABLES } from '../../store/tables.ts';
 import { LEDGER_META } from '../ledger-meta.ts';
 import { LEDGER_TABLES } from '../tables.ts';
@@ -60,21 +59,7 @@ export async function clearHistory(store: NodeStore, chunk = CHUNK): Promise<voi
     .del(TABLES.meta, HISTORY_META.start.name)
     .del(TABLES.meta, HISTORY_META.prunedTo.name)
     .commit({ sync: true });
-  for (const table of [...Object.values(HISTORY_TABLES), ...Object.values(AGGREGATE_TABLES)]) {
-    let keys: Uint8Array[] = [];
-    const flush = async (): Promise<void> => {
-      await store.kv.write(
-        keys.map((key) => ({ type: 'del' as const, key })),
-        { sync: false },
-      );
-      keys = [];
-    };
-    for await (const key of store.kv.keys(prefixRange(Uint8Array.of(table.prefix)))) {
-      keys.push(key);
-      if (keys.length >= chunk) await flush();
-    }
-    if (keys.length > 0) await flush();
-  }
+  await store.clearTables([...Object.values(HISTORY_TABLES), ...Object.values(AGGREGATE_TABLES)], chunk);
 }
 
 /** Drops the history and builds it again from the store (see the file comment). */

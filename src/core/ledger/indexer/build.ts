@@ -7,7 +7,6 @@
 import { toHex0x } from '../../bytes.ts';
 import { META } from '../../store/meta.ts';
 import type { NodeStore } from '../../store/node-store.ts';
-import { prefixRange } from '../../store/range.ts';
 import { TABLES } from '../../store/tables.ts';
 import { LEDGER_TABLES } from '../tables.ts';
 import { INDEX_VERSION, INDEXER_META, INDEXER_TABLES } from './tables.ts';
@@ -63,19 +62,5 @@ export async function rebuildOutputIndex(store: NodeStore, chunk = CHUNK): Promi
 
 /** Deletes every key of the index tables. */
 export async function clearOutputIndex(store: NodeStore, chunk = CHUNK): Promise<void> {
-  for (const table of Object.values(INDEXER_TABLES)) {
-    let keys: Uint8Array[] = [];
-    const flush = async (): Promise<void> => {
-      await store.kv.write(
-        keys.map((key) => ({ type: 'del' as const, key })),
-        { sync: false },
-      );
-      keys = [];
-    };
-    for await (const key of store.kv.keys(prefixRange(Uint8Array.of(table.prefix)))) {
-      keys.push(key);
-      if (keys.length >= chunk) await flush();
-    }
-    if (keys.length > 0) await flush();
-  }
+  await store.clearTables(Object.values(INDEXER_TABLES), chunk);
 }
