@@ -11,11 +11,12 @@
 import { historyRange, pruneHistory, resumeHistoryPruning } from '../../core/ledger/index.ts';
 import type { NodeStore } from '../../core/store/index.ts';
 import type { Logger } from '../logger.ts';
+import { SerialJobs } from '../support/serial-jobs.ts';
 
 class RetentionStopped extends Error {}
 
 export class HistoryRetention {
-  private tail: Promise<unknown> = Promise.resolve();
+  private readonly jobs = new SerialJobs();
   private running = false;
   private again = false;
   private stopped = false;
@@ -63,12 +64,8 @@ export class HistoryRetention {
   }
 
   /** Resolves once no run is under way (tests). */
-  async idle(): Promise<void> {
-    let tail: Promise<unknown>;
-    do {
-      tail = this.tail;
-      await tail;
-    } while (tail !== this.tail);
+  idle(): Promise<void> {
+    return this.jobs.idle();
   }
 
   /** Ends a run under way at its next batch (the next start finishes it). */
@@ -78,7 +75,7 @@ export class HistoryRetention {
   }
 
   private schedule(fn: () => Promise<void>): void {
-    this.tail = this.tail.then(fn).catch((e: unknown) => {
+    void this.jobs.run(fn).catch((e: unknown) => {
       if (!(e instanceof RetentionStopped)) this.logger.error('history: retention failed', e);
     });
   }

@@ -22,6 +22,7 @@ import {
 } from '../../core/pruning/index.ts';
 import type { NodeStore } from '../../core/store/index.ts';
 import { NodeError } from '../support/errors.ts';
+import { SerialJobs } from '../support/serial-jobs.ts';
 import type { ProtocolState } from '../ledger/protocol-state.ts';
 import type { Logger } from '../logger.ts';
 import { formatSize, parseSize } from './size.ts';
@@ -71,9 +72,8 @@ export type PruneRequest = { index: number } | { depth: number } | { targetDatab
 class PruningStopped extends Error {}
 
 export class Pruner {
-  private tail: Promise<unknown> = Promise.resolve();
-  /** Jobs asked for and not finished. */
-  private queued = 0;
+  /** The runs and snapshots, one after the other, in the order asked. */
+  private readonly jobs = new SerialJobs();
   private again = false;
   private stopped = false;
   private lastBySize = 0;
@@ -115,7 +115,7 @@ export class Pruner {
    */
   confirmed(): void {
     if (!this.enabled || this.stopped || !this.deps.synced()) return;
-    if (this.queued > 0) {
+    if (this.jobs.size > 0) {
       this.again = true;
       return;
     }
@@ -174,12 +174,8 @@ export class Pruner {
   }
 
   /** Resolves once no job is under way or waiting (tests; a run that failed is logged, not thrown here). */
-  async idle(): Promise<void> {
-    let tail: Promise<unknown>;
-    do {
-      tail = this.tail;
-      await tail;
-    } while (tail !== this.tail);
+  idle(): Promise<void> {
+    return this.jobs.idle();
   }
 
   /** Ends a run under way at its next batch (it is finished on the next start). */
@@ -188,12 +184,8 @@ export class Pruner {
     await this.idle();
   }
 
-  /** Runs the jobs (runs, snapshots) one after the other, in the order asked. */
   private serial<T>(fn: () => Promise<T>): Promise<T> {
-    this.queued++;
-    const job = this.tail.then(fn).finally(() => this.queued--);
-    this.tail = job.catch(() => undefined);
-    return job;
+    return this.jobs.run(fn);
   }
 
   private autoTarget(): number | undefined {
