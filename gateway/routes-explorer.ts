@@ -2,8 +2,9 @@
  * The explorer routes (`/api/explorer/v2`, inx-chronicle 1.0's, docs/explorer.md) as thin adapters: IDs and indexes in
  * the path are checked here like every other path ID (400 before any call), the address and the query parameters go
  * to the node as the client wrote them (it knows the network's prefix and checks them: 400 naming the parameter), and
- * the answer is the node's JSON text. `/search/{text}` is this node's (the dashboard explorer's search box): the text
- * goes to the node as written, which says what it names.
+ * the answer is the node's JSON text. `/balance/{address}` does not read the query string (chronicle's balance has no
+ * query extractor, and this node's core routes without parameters ignore theirs too). `/search/{text}` is this
+ * node's (the dashboard explorer's search box): the text goes to the node as written, which says what it names.
  */
 import type { Context } from 'koa';
 import type { ExplorerRequest, LedgerJsonResponse } from '../src/grpc/gen/node.ts';
@@ -35,6 +36,9 @@ const blockId = (ctx: Context): Subject => ({
 const text = (ctx: Context): Subject => ({ $case: 'text', value: ctx.params['text']! });
 const nothing = (): Subject => undefined;
 
+/** Routes whose query string is not read at all (a name given twice included), as chronicle's balance. */
+const QUERY_NOT_READ = new Set(['/balance/:address']);
+
 export function addExplorerRoutes(router: RouteGroups, options: RouteOptions): void {
   const { node, call } = options;
   const routes: [path: string, subject: (ctx: Context) => Subject, rpc: Call][] = [
@@ -51,7 +55,8 @@ export function addExplorerRoutes(router: RouteGroups, options: RouteOptions): v
   ];
   for (const [path, subject, rpc] of routes) {
     router.get(`${EXPLORER}${path}`, async (ctx) => {
-      const request: ExplorerRequest = { subject: subject(ctx), parameters: parametersOf(ctx) };
+      const parameters = QUERY_NOT_READ.has(path) ? [] : parametersOf(ctx);
+      const request: ExplorerRequest = { subject: subject(ctx), parameters };
       sendJsonText(ctx, (await rpc.call(node, request, call(ctx))).json);
     });
   }

@@ -155,7 +155,7 @@ async function reads(base: string): Promise<void> {
         await time(`ledger updates by address (${owned}), after a cursor`, () =>
           reader.updatesByAddress(address, { cursor: first.cursor! }),
         );
-      await time(`balance (${owned})`, () => reader.balance(address, {}));
+      await time(`balance (${owned})`, () => reader.balance(address));
     }
     await time('richest addresses, top 100', () => reader.richest({}));
     await time('token distribution', () => reader.distribution({}));

@@ -71,6 +71,21 @@ describeOverTransports('gateway explorer routes (the node explorer service behin
     ]);
   });
 
+  it("GET balance/{address} ignores a query string, as chronicle's balance (it reads none)", async () => {
+    const plain = await get(`/balance/${BOB}`);
+    expect(await get(`/balance/${BOB}?_=1700000000&pageSize=1&_=2`)).to.deep.equal(plain);
+    expect(t.node.calls.map((c) => (c.request as Json).parameters)).to.deep.equal([[], []]);
+    // the node ignores parameters an RPC client sends it
+    const direct = await s.explorer.balance({
+      subject: { $case: 'address', value: BOB },
+      parameters: [
+        { name: 'x', value: '1' },
+        { name: 'x', value: '2' },
+      ],
+    });
+    expect(JSON.parse(direct.json)).to.deep.equal(plain.body);
+  });
+
   it('GET ledger/updates/by-address/{address}: items, a cursor to follow, null on the last page', async () => {
     const first = await get(`/ledger/updates/by-address/${ALICE}?pageSize=1&sort=oldest`);
     expect(first.status).to.equal(200);

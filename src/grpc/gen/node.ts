@@ -5946,7 +5946,8 @@ export const NodeServiceService = {
    * the route's JSON text. The query parameters travel as the client gave them (the node checks them:
    * INVALID_ARGUMENT naming the parameter); an address is bech32 of the network. NOT_FOUND for what the history never
    * held or does not hold yet, with the range it keeps; for what its retention dropped too (domain code PRUNED).
-   * GET /api/explorer/v2/balance/{address}: {totalBalance, availableBalance, ledgerIndex}.
+   * GET /api/explorer/v2/balance/{address}: {totalBalance, availableBalance, ledgerIndex}. Its parameters are not read
+   * (chronicle's balance takes none and ignores a query string).
    */
   getExplorerBalance: {
     path: "/ledger.v1.NodeService/GetExplorerBalance" as const,
@@ -6289,7 +6290,8 @@ export interface NodeServiceServer extends UntypedServiceImplementation {
    * the route's JSON text. The query parameters travel as the client gave them (the node checks them:
    * INVALID_ARGUMENT naming the parameter); an address is bech32 of the network. NOT_FOUND for what the history never
    * held or does not hold yet, with the range it keeps; for what its retention dropped too (domain code PRUNED).
-   * GET /api/explorer/v2/balance/{address}: {totalBalance, availableBalance, ledgerIndex}.
+   * GET /api/explorer/v2/balance/{address}: {totalBalance, availableBalance, ledgerIndex}. Its parameters are not read
+   * (chronicle's balance takes none and ignores a query string).
    */
   getExplorerBalance: handleUnaryCall<ExplorerRequest, LedgerJsonResponse>;
   /**
@@ -6974,7 +6976,8 @@ export interface NodeServiceClient extends Client {
    * the route's JSON text. The query parameters travel as the client gave them (the node checks them:
    * INVALID_ARGUMENT naming the parameter); an address is bech32 of the network. NOT_FOUND for what the history never
    * held or does not hold yet, with the range it keeps; for what its retention dropped too (domain code PRUNED).
-   * GET /api/explorer/v2/balance/{address}: {totalBalance, availableBalance, ledgerIndex}.
+   * GET /api/explorer/v2/balance/{address}: {totalBalance, availableBalance, ledgerIndex}. Its parameters are not read
+   * (chronicle's balance takes none and ignores a query string).
    */
   getExplorerBalance(
     request: ExplorerRequest,

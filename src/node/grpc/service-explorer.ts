@@ -1,8 +1,8 @@
 /**
  * The explorer RPCs of the NodeService (inx-chronicle 1.0's `/api/explorer/v2`, docs/explorer.md, and this node's
  * search) over the ExplorerReader: each checks that the request names what its route needs (an address, a milestone,
- * a block, a text; else INVALID_REQUEST), passes the query parameters on (a name given twice is INVALID_REQUEST) and
- * answers the JSON text.
+ * a block, a text; else INVALID_REQUEST), passes the query parameters on (a name given twice is INVALID_REQUEST; the
+ * balance reads none, as chronicle's) and answers the JSON text.
  */
 import { clip } from '../../core/bytes.ts';
 import { ID_LENGTH } from '../../core/model/index.ts';
@@ -59,7 +59,7 @@ function none(req: ExplorerRequest, route: string): void {
 export class ExplorerService {
   constructor(private readonly reader: ExplorerReader) {}
 
-  balance: Rpc = async (req) => answer(await this.reader.balance(addressOf(req, 'balance'), paramsOf(req)));
+  balance: Rpc = async (req) => answer(await this.reader.balance(addressOf(req, 'balance')));
   updatesByAddress: Rpc = async (req) =>
     answer(await this.reader.updatesByAddress(addressOf(req, 'ledger updates by address'), paramsOf(req)));
   updatesByMilestone: Rpc = async (req) =>

@@ -51,9 +51,11 @@ export class ExplorerReader {
     private readonly hrp: () => string,
   ) {}
 
-  /** `/balance/{address}`: chronicle's total and available balance at the ledger index. */
-  balance(address: string, params: Params): Promise<Json> {
-    parseNoParameters('balance', params);
+  /**
+   * `/balance/{address}`: chronicle's total and available balance at the ledger index. It takes no parameters and, as
+   * chronicle's (no query extractor), does not read any.
+   */
+  balance(address: string): Promise<Json> {
     const key = this.address(address);
     return this.atLedgerIndex(async (r) => {
       const ms = await this.store.milestone(r.ledgerIndex);

@@ -11,7 +11,6 @@ import { reject, type ErrorCode } from '../../errors.ts';
 import { OUTPUT_ID_LENGTH } from '../../model/limits.ts';
 
 export type ExplorerRoute =
-  | 'balance'
   | 'updatesByAddress'
   | 'updatesByMilestone'
   | 'milestones'
@@ -27,7 +26,6 @@ export const EXPLORER_MAX_PAGE_SIZE = 1000;
 
 /** Which parameters each route takes. `ledger_index` is what chronicle's richest-addresses extractor reads. */
 export const EXPLORER_PARAMS: Readonly<Record<ExplorerRoute, readonly string[]>> = Object.freeze({
-  balance: [],
   updatesByAddress: ['pageSize', 'sort', 'startMilestoneIndex', 'endMilestoneIndex', 'cursor'],
   updatesByMilestone: ['pageSize', 'cursor'],
   milestones: ['startTimestamp', 'endTimestamp', 'sort', 'pageSize', 'cursor'],
@@ -239,7 +237,7 @@ export function parseAggregateQuery(
   return q;
 }
 
-/** Checks that `route` (balance, search) got no parameters. */
+/** Checks that `route` (this node's search) got no parameters. */
 export function parseNoParameters(route: ExplorerRoute, params: Readonly<Record<string, string>>): void {
   given(route, params);
 }
