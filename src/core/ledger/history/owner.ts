@@ -4,8 +4,9 @@
  * at or after its expiration time was spent by its expiration return address, and its "spent" ledger update goes to
  * that address. Treasury outputs have no owner. Also what the balance of an address needs of an output (balance.ts).
  */
-import { encodeAddress } from '../../codec/address.ts';
+import { addressId, encodeAddress } from '../../codec/address.ts';
 import type { Address } from '../../model/address.ts';
+import { byteKey } from './keys.ts';
 import {
   OUTPUT_ALIAS,
   OUTPUT_FOUNDRY,
@@ -40,8 +41,11 @@ const OWNER_CONDITION: Readonly<Record<number, number>> = {
 
 type Condition<T extends UnlockCondition['type']> = Extract<UnlockCondition, { type: T }>;
 
-/** One pass over the unlock conditions (the first of each type counts; a confirmation reads thousands of outputs). */
-export function holdingOf(output: CommonOutput): Holding {
+/**
+ * One pass over the unlock conditions (the first of each type counts; a confirmation reads thousands of outputs).
+ * `encode` serializes its addresses (an AddressArrays' `of` shares one array per address).
+ */
+export function holdingOf(output: CommonOutput, encode: (a: Address) => Uint8Array = encodeAddress): Holding {
   const ownerType = OWNER_CONDITION[output.type] ?? UC_ADDRESS;
   let ownerUc: { address: Address } | undefined;
   let sdr: Condition<typeof UC_STORAGE_DEPOSIT_RETURN> | undefined;
@@ -55,14 +59,38 @@ export function holdingOf(output: CommonOutput): Holding {
   }
   if (ownerUc === undefined) throw new RangeError(`output of type ${output.type} has no owning unlock condition`);
   const h: Holding = {
-    owner: encodeAddress(ownerUc.address),
+    owner: encode(ownerUc.address),
     amount: output.amount,
     returnAmount: sdr === undefined ? 0n : sdr.amount,
     storageReturn: sdr !== undefined,
   };
-  if (exp !== undefined) h.expiration = { returnAddress: encodeAddress(exp.returnAddress), unixTime: exp.unixTime };
+  if (exp !== undefined) h.expiration = { returnAddress: encode(exp.returnAddress), unixTime: exp.unixTime };
   if (tl !== undefined) h.timelock = tl.unixTime;
   return h;
+}
+
+/**
+ * Serialized addresses, one array per distinct address (looked up by the 32 bytes of its ID, per type), so the
+ * thousands of holdings of one confirmation allocate an array per address, not per output, and the maps keyed by
+ * address content (keys.ts BytesMap) find each by identity.
+ */
+export class AddressArrays {
+  private readonly byType = new Map<number, Map<string, Uint8Array>>();
+
+  of(a: Address): Uint8Array {
+    let arrays = this.byType.get(a.type);
+    if (arrays === undefined) {
+      arrays = new Map();
+      this.byType.set(a.type, arrays);
+    }
+    const key = byteKey(addressId(a));
+    let bytes = arrays.get(key);
+    if (bytes === undefined) {
+      bytes = encodeAddress(a);
+      arrays.set(key, bytes);
+    }
+    return bytes;
+  }
 }
 
 /** The owner of the output, or (spent at `spentAt`, at or after its expiration) its expiration return address. */

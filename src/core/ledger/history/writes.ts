@@ -16,7 +16,7 @@ import type { StoreBatch } from '../../store/store-batch.ts';
 import type { ConeBlock } from '../cone.ts';
 import { applyBalanceDeltas, BalanceDeltas } from './balances.ts';
 import { BytesMap } from './keys.ts';
-import { holdingOf, type Holding } from './owner.ts';
+import { AddressArrays, holdingOf, type Holding } from './owner.ts';
 import {
   HISTORY_TABLES,
   PART_SIZE,
@@ -150,14 +150,8 @@ export async function writeMilestoneHistory(store: NodeStore, batch: StoreBatch,
   const deltas = new BalanceDeltas();
   const updates: LedgerUpdate[] = [];
   // one array per address: the maps of the updates, the aggregates and the parts' codec then key each address once
-  const addresses = new BytesMap<Uint8Array>();
-  const holding = (output: CommonOutput): Holding => {
-    const h = holdingOf(output);
-    h.owner = addresses.getOrAdd(h.owner, () => h.owner);
-    const e = h.expiration;
-    if (e !== undefined) e.returnAddress = addresses.getOrAdd(e.returnAddress, () => e.returnAddress);
-    return h;
-  };
+  const addresses = new AddressArrays();
+  const holding = (output: CommonOutput): Holding => holdingOf(output, (a) => addresses.of(a));
   for (const o of m.created) {
     const h = holding(o.output);
     updates.push(bookedUpdate(o, h));
