@@ -1,15 +1,23 @@
 /**
  * The explorer history at scale, on demand (never run by the tests):
- *   npx tsx benchmarks/explorer/run.ts [--outputs=1000000] [--engine=rocksdb] [--runs=5] [--queries=200]
+ *   npx tsx benchmarks/explorer/run.ts [--outputs=1000000] [--engine=rocksdb] [--pairs=101] [--runs=11]
+ *     [--queries=200]
  *
  * 1. Fill (fill.ts): a store holding the 1,000-transfer cone of benchmarks/ledger (unconfirmed) and `outputs` unspent
  *    outputs with their TIP-26 entries, ledger updates and aggregates; then it is closed.
- * 2. Confirmation, with and without the history, same run: each round copies the filled store twice and confirms the
- *    cone on one copy as the node does (history written) and on the other with `history: false`, each with its
- *    acknowledged commit, alternating which goes first, after a pair not counted (it compiles both paths). Medians of
- *    `runs` rounds; the history's cost is the difference, as a share of the confirmation without it. On a shared
- *    machine that difference is within the noise, so the history's own work is timed too: its writes for the cone
- *    computed into a batch and committed alone.
+ * 2. The history's cost on the confirmation of that cone, on one copy of the filled store opened once (warm):
+ *    a. computed: `pairs` pairs of confirmMilestone (cone walk, White Flag, every write put into a batch) as the node
+ *       runs it and with `history: false`, the order alternating, after 5 pairs not counted (JIT warm-up). Nothing
+ *       is committed (the store's writes are recorded, not applied), so every computation starts from the same
+ *       state. Medians of each side, and the mean of the pairs' differences with its 95% interval (1.96 standard
+ *       errors), as a share of the confirmation without the history.
+ *    b. committed: the batches of both computations, taken once, written with `sync` on the same store, alternating,
+ *       `pairs` pairs after 5 not counted. After the first, each write puts the same keys again: the WAL append, the
+ *       fsync and the memtable inserts cost what the first did, so the difference is the marginal cost of the
+ *       history's ops in the durable commit. Same statistics.
+ *    c. the history's own work, alone: its writes for the cone computed into a batch (aggregate records read
+ *       included) and that batch committed alone, `runs * 3` times on another copy; medians.
+ *    The shares in (a) and (b) add up to the history's cost on a confirmation with its commit.
  * 3. Reads, on the filled store reopened (no write cache), through the node's ExplorerReader (parameters checked,
  *    the JSON answer built; no gRPC or HTTP): a page of 100 ledger updates by address (newest first, oldest first,
  *    and the page after a cursor) for addresses owning 10, 100 and 1,000 outputs; their balance; the 100 richest
@@ -21,7 +29,7 @@ import { join } from 'node:path';
 import { bech32EncodeAddress } from '../../src/core/ids/index.ts';
 import { confirmMilestone, StoreBlockSource, walkCone, writeMilestoneHistory } from '../../src/core/ledger/index.ts';
 import type { MilestonePayload } from '../../src/core/model/index.ts';
-import { NodeStore } from '../../src/core/store/index.ts';
+import { NodeStore, type BatchOp, type KeyValueStore } from '../../src/core/store/index.ts';
 import { installOpenSslEd25519 } from '../../src/node/crypto/ed25519-openssl.ts';
 import { ExplorerReader } from '../../src/node/ledger/explorer-reads.ts';
 import { openKeyValueStore, type DbEngine } from '../../src/storage/open.ts';
@@ -31,8 +39,10 @@ import { fillStore, TARGETS, targetAddress } from './fill.ts';
 
 const OUTPUTS = Number(scriptArg('outputs', '1000000'));
 const ENGINE = scriptArg('engine', 'rocksdb') as DbEngine;
-const RUNS = Number(scriptArg('runs', '5'));
+const PAIRS = Number(scriptArg('pairs', '101'));
+const RUNS = Number(scriptArg('runs', '11'));
 const QUERIES = Number(scriptArg('queries', '200'));
+const WARM_UP = 5;
 const HRP = 'smr';
 
 const sorted = (xs: number[]): number[] => [...xs].sort((a, b) => a - b);
@@ -40,22 +50,84 @@ const median = (xs: number[]): number => sorted(xs)[Math.floor(xs.length / 2)]!;
 const p99 = (xs: number[]): number => sorted(xs)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))]!;
 const ms = (x: number): string => x.toFixed(2);
 
-async function confirmOnCopy(base: string, copy: string, s: ConeScenario, history: boolean): Promise<number> {
-  cpSync(base, copy, { recursive: true });
+/** The mean of `xs` and the half-width of its 95% interval (1.96 standard errors; `pairs` is large). */
+function meanInterval(xs: number[]): { mean: number; half: number } {
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const variance = xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1);
+  return { mean, half: 1.96 * Math.sqrt(variance / xs.length) };
+}
+
+/** `pairs` pairs of (with, without) timings, the order alternating, after WARM_UP pairs not counted. */
+async function interleaved(run: (history: boolean) => Promise<number>): Promise<{ w: number[]; wo: number[] }> {
+  for (let r = 0; r < WARM_UP; r++) for (const history of [true, false]) await run(history);
+  const [w, wo]: [number[], number[]] = [[], []];
+  for (let r = 0; r < PAIRS; r++)
+    for (const history of r % 2 === 0 ? [true, false] : [false, true]) (history ? w : wo).push(await run(history));
+  return { w, wo };
+}
+
+function report(what: string, { w, wo }: { w: number[]; wo: number[] }, base: number): void {
+  const d = meanInterval(w.map((x, i) => x - wo[i]!));
+  const pct = (x: number): string => ((100 * x) / base).toFixed(1);
+  console.log(
+    `  ${what}: with the history ${ms(median(w))} ms, without ${ms(median(wo))} ms (medians of ${PAIRS} pairs); ` +
+      `the history adds ${ms(d.mean)} ± ${ms(d.half)} ms (mean of the pairs' differences, 95%), ` +
+      `${pct(d.mean)}% ± ${pct(d.half)}% of the confirmation without it`,
+  );
+}
+
+/** `kv` with its writes recorded instead of applied (the last one is `last`). */
+function recording(kv: KeyValueStore): KeyValueStore & { last: readonly BatchOp[] } {
+  const r = Object.create(kv) as KeyValueStore & { last: readonly BatchOp[] };
+  r.last = [];
+  r.write = async (ops) => {
+    r.last = ops;
+  };
+  return r;
+}
+
+const bytesOf = (ops: readonly BatchOp[]): number =>
+  ops.reduce((n, op) => n + op.key.length + (op.type === 'put' ? op.value.length : 0), 0);
+
+/** 2a and 2b on one warm copy; returns the median confirmation without the history (the base of the shares). */
+async function confirmation(copy: string, s: ConeScenario): Promise<number> {
   const kv = await openKeyValueStore(ENGINE, copy);
   try {
-    const store = await NodeStore.open(kv);
-    const t0 = performance.now();
-    const c = await confirmMilestone({
-      store,
-      milestoneBlockId: s.milestone.id,
-      milestoneBlock: s.milestone.block,
-      ...(history ? {} : { history: false }),
+    const rec = recording(kv);
+    const store = await NodeStore.open(rec);
+    const confirm = (history: boolean) =>
+      confirmMilestone({
+        store,
+        milestoneBlockId: s.milestone.id,
+        milestoneBlock: s.milestone.block,
+        ...(history ? {} : { history: false }),
+      });
+    const computed = await interleaved(async (history) => {
+      const t0 = performance.now();
+      const c = await confirm(history);
+      const took = performance.now() - t0;
+      if (c.created.length !== s.blocks.length) throw new Error(`${c.created.length} outputs booked`);
+      return took;
     });
-    await c.batch.commit({ sync: true });
-    const took = performance.now() - t0;
-    if (c.created.length !== s.blocks.length) throw new Error(`${c.created.length} outputs booked`);
-    return took;
+    const base = median(computed.wo);
+    report('1,000-transfer cone, confirmation computed', computed, base);
+    const ops = new Map<boolean, readonly BatchOp[]>();
+    for (const history of [true, false]) {
+      await (await confirm(history)).batch.commit({ sync: true });
+      ops.set(history, rec.last);
+    }
+    const committed = await interleaved(async (history) => {
+      const t0 = performance.now();
+      await kv.write(ops.get(history)!, { sync: true });
+      return performance.now() - t0;
+    });
+    report('its batch committed (sync)', committed, base);
+    const kb = (history: boolean): string => (bytesOf(ops.get(history)!) / 1024).toFixed(0);
+    console.log(
+      `  the batch: ${ops.get(true)!.length} ops, ${kb(true)} KB with the history; ` +
+        `${ops.get(false)!.length} ops, ${kb(false)} KB without`,
+    );
+    return base;
   } finally {
     await kv.close();
     rmSync(copy, { recursive: true, force: true });
@@ -63,23 +135,22 @@ async function confirmOnCopy(base: string, copy: string, s: ConeScenario, histor
 }
 
 /**
- * The history's own work for the same cone on the filled store, without the noise of two whole confirmations: its
- * writes computed into a batch (aggregate records read included) and that batch committed alone, `RUNS * 3` times.
+ * 2c. The history's own work for the same cone on the filled store: its writes computed into a batch (aggregate
+ * records read included) and that batch committed alone, `RUNS * 3` times.
  */
-async function historyShare(base: string, copy: string, s: ConeScenario): Promise<{ compute: number; commit: number }> {
-  cpSync(base, copy, { recursive: true });
+async function historyShare(copy: string, s: ConeScenario, base: number): Promise<void> {
   const kv = await openKeyValueStore(ENGINE, copy);
   try {
     const store = await NodeStore.open(kv);
-    const ms = s.milestone.block.payload as MilestonePayload;
-    const cone = await walkCone(ms.parents, await StoreBlockSource.open(store), ms.index);
+    const payload = s.milestone.block.payload as MilestonePayload;
+    const cone = await walkCone(payload.parents, await StoreBlockSource.open(store), payload.index);
     const c = await confirmMilestone({
       store,
       milestoneBlockId: s.milestone.id,
       milestoneBlock: s.milestone.block,
       history: false,
     });
-    const m = { ...c, index: ms.index, timestamp: ms.timestamp, cone };
+    const m = { ...c, index: payload.index, timestamp: payload.timestamp, cone };
     const [compute, commit]: [number[], number[]] = [[], []];
     for (let r = 0; r < RUNS * 3; r++) {
       const batch = store.batch();
@@ -90,39 +161,16 @@ async function historyShare(base: string, copy: string, s: ConeScenario): Promis
       compute.push(t1 - t0);
       commit.push(performance.now() - t1);
     }
-    return { compute: median(compute), commit: median(commit) };
+    const [cm, cc] = [median(compute), median(commit)];
+    console.log(
+      `  the history's own work for that cone: its writes computed ${ms(cm)} ms, committed alone ` +
+        `${ms(cc)} ms (medians of ${RUNS * 3}) -> ${((100 * (cm + cc)) / base).toFixed(1)}% of the ` +
+        'confirmation computed without it',
+    );
   } finally {
     await kv.close();
     rmSync(copy, { recursive: true, force: true });
   }
-}
-
-async function confirmation(dir: string, base: string, s: ConeScenario): Promise<void> {
-  const withHistory: number[] = [];
-  const without: number[] = [];
-  // a first pair not counted: it compiles the code of both paths
-  for (const history of [true, false]) await confirmOnCopy(base, join(dir, `warm-up-${history}`), s, history);
-  for (let r = 0; r < RUNS; r++) {
-    const order = r % 2 === 0 ? [true, false] : [false, true];
-    for (const history of order) {
-      const took = await confirmOnCopy(base, join(dir, `copy-${r}-${history}`), s, history);
-      (history ? withHistory : without).push(took);
-    }
-    console.log(`  round ${r + 1}: with ${ms(withHistory.at(-1)!)} ms, without ${ms(without.at(-1)!)} ms`);
-  }
-  const [w, wo] = [median(withHistory), median(without)];
-  const paired = median(withHistory.map((x, i) => x - without[i]!));
-  console.log(
-    `  1,000-transfer cone on the filled store, confirmation with its commit: with the history ${ms(w)} ms, ` +
-      `without ${ms(wo)} ms (medians of ${RUNS}) -> the history adds ${ms(w - wo)} ms, ` +
-      `${((100 * (w - wo)) / wo).toFixed(1)}%; median of the rounds' differences ${ms(paired)} ms`,
-  );
-  const share = await historyShare(base, join(dir, 'copy-share'), s);
-  const percent = ((100 * (share.compute + share.commit)) / wo).toFixed(1);
-  console.log(
-    `  the history's own work for that cone: its writes computed ${ms(share.compute)} ms, committed alone ` +
-      `${ms(share.commit)} ms (medians of ${RUNS * 3}) -> ${percent}% of the confirmation without it`,
-  );
 }
 
 async function time(label: string, read: () => Promise<unknown>): Promise<void> {
@@ -174,7 +222,10 @@ try {
   const { seconds } = await fillStore(kv, scenario, OUTPUTS, console.log);
   await kv.close();
   console.log(`  filled in ${seconds.toFixed(1)} s`);
-  await confirmation(dir, base, scenario);
+  cpSync(base, join(dir, 'warm'), { recursive: true });
+  const without = await confirmation(join(dir, 'warm'), scenario);
+  cpSync(base, join(dir, 'share'), { recursive: true });
+  await historyShare(join(dir, 'share'), scenario, without);
   await reads(base);
 } finally {
   rmSync(dir, { recursive: true, force: true });

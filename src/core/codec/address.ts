@@ -4,7 +4,7 @@ import { ID_LENGTH } from '../model/limits.ts';
 import type { ByteReader } from './reader.ts';
 import type { ByteWriter } from './writer.ts';
 import { addressKindProblem, type AddressContext } from './rules.ts';
-import { decodeWhole, encodeWith, failAt, writeFixed } from './common.ts';
+import { decodeWhole, failAt, writeFixed } from './common.ts';
 
 export const ADDRESS_LENGTH = 33;
 
@@ -31,8 +31,19 @@ export function writeAddress(w: ByteWriter, a: Address): void {
   writeFixed(w, addressId(a), ID_LENGTH, 'address');
 }
 
+/** The 33 bytes of `a`, written directly (the same bytes as writeAddress). */
 export function encodeAddress(a: Address): Uint8Array {
-  return encodeWith(writeAddress, a);
+  if (a.type !== 0 && a.type !== 8 && a.type !== 16)
+    throw new RangeError(`Cannot encode address: unknown type ${String((a as Address).type)}`);
+  const id = addressId(a);
+  if (!(id instanceof Uint8Array) || id.length !== ID_LENGTH)
+    throw new RangeError(
+      `Cannot encode address: expected ${ID_LENGTH} bytes, got ${id instanceof Uint8Array ? id.length : typeof id}`,
+    );
+  const out = new Uint8Array(ADDRESS_LENGTH);
+  out[0] = a.type;
+  out.set(id, 1);
+  return out;
 }
 
 export function decodeAddress(bytes: Uint8Array): Address {

@@ -6,11 +6,11 @@
  * then `applyBalanceDeltas` reads the records of the addresses it touches (one multi-get) and writes the new ones,
  * so reads never scan the ledger. An address is in the order and the distribution while its balance is above 0.
  */
-import { toHex } from '../../bytes.ts';
+import { equalBytes, toHex } from '../../bytes.ts';
 import type { CommonOutput } from '../../model/output.ts';
 import type { NodeStore } from '../../store/node-store.ts';
 import type { StoreBatch } from '../../store/store-batch.ts';
-import { byteKey } from './keys.ts';
+import { BytesMap } from './keys.ts';
 import { holdingOf, isSpecial, type Holding } from './owner.ts';
 import { AGGREGATE_TABLES, type AddressBalance, type DistributionBucket } from './tables.ts';
 
@@ -32,20 +32,14 @@ interface Delta {
 
 /** The changes of one ledger change to the balance records, by address. */
 export class BalanceDeltas {
-  private readonly byAddress = new Map<string, Delta>();
+  private readonly byAddress = new BytesMap<Delta>();
 
   get size(): number {
     return this.byAddress.size;
   }
 
   private of(address: Uint8Array): Delta {
-    const key = byteKey(address);
-    let d = this.byAddress.get(key);
-    if (d === undefined) {
-      d = { address, amount: 0n, outputs: 0, special: 0, returns: 0 };
-      this.byAddress.set(key, d);
-    }
-    return d;
+    return this.byAddress.getOrAdd(address, () => ({ address, amount: 0n, outputs: 0, special: 0, returns: 0 }));
   }
 
   /** An output booked (`sign` 1) or spent (-1). */
@@ -60,7 +54,7 @@ export class BalanceDeltas {
     d.outputs += sign;
     if (isSpecial(h)) d.special += sign;
     const r = h.expiration?.returnAddress;
-    if (r !== undefined && byteKey(r) !== byteKey(h.owner)) this.of(r).returns += sign;
+    if (r !== undefined && !equalBytes(r, h.owner)) this.of(r).returns += sign;
   }
 
   entries(): Delta[] {

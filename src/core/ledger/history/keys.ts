@@ -141,6 +141,39 @@ export function byteKey(bytes: Uint8Array): string {
   return String.fromCharCode.apply(null, bytes as unknown as number[]);
 }
 
+/**
+ * A map by the content of byte arrays that looks an array up by identity before making its byteKey: one string key
+ * per distinct array object. The writes of a confirmation pass each address as one array (writes.ts interns them),
+ * so its thousands of updates make one key per address, not per update; other arrays are still matched by content.
+ */
+export class BytesMap<V> {
+  private readonly byArray = new Map<Uint8Array, V>();
+  private readonly byContent = new Map<string, V>();
+
+  get size(): number {
+    return this.byContent.size;
+  }
+
+  /** The value of `bytes`' content; `make()`'s, added, when it has none. */
+  getOrAdd(bytes: Uint8Array, make: () => V): V {
+    let v = this.byArray.get(bytes);
+    if (v !== undefined) return v;
+    const key = byteKey(bytes);
+    v = this.byContent.get(key);
+    if (v === undefined) {
+      v = make();
+      this.byContent.set(key, v);
+    }
+    this.byArray.set(bytes, v);
+    return v;
+  }
+
+  /** The values, in the order their contents were first added. */
+  values(): IterableIterator<V> {
+    return this.byContent.values();
+  }
+}
+
 /** The decoded entries of `table` within a range of raw store keys, one at a time (a reader may stop early). */
 export async function* tableRange<K, V>(
   store: NodeStore,

@@ -4,7 +4,9 @@
  * at or after its expiration time was spent by its expiration return address, and its "spent" ledger update goes to
  * that address. Treasury outputs have no owner. Also what the balance of an address needs of an output (balance.ts).
  */
-import { encodeAddress } from '../../codec/address.ts';
+import { addressId, encodeAddress } from '../../codec/address.ts';
+import type { Address } from '../../model/address.ts';
+import { byteKey } from './keys.ts';
 import {
   OUTPUT_ALIAS,
   OUTPUT_FOUNDRY,
@@ -31,37 +33,64 @@ export interface Holding {
   timelock?: number;
 }
 
-function find<T extends UnlockCondition['type']>(
-  ucs: readonly UnlockCondition[],
-  type: T,
-): Extract<UnlockCondition, { type: T }> | undefined {
-  return ucs.find((u) => u.type === type) as Extract<UnlockCondition, { type: T }> | undefined;
-}
-
 /** The unlock condition naming the owner: state controller (alias), immutable alias (foundry), else Address. */
-const OWNER_CONDITION = { [OUTPUT_ALIAS]: UC_STATE_CONTROLLER, [OUTPUT_FOUNDRY]: UC_IMMUTABLE_ALIAS } as const;
+const OWNER_CONDITION: Readonly<Record<number, number>> = {
+  [OUTPUT_ALIAS]: UC_STATE_CONTROLLER,
+  [OUTPUT_FOUNDRY]: UC_IMMUTABLE_ALIAS,
+};
 
-export function holdingOf(output: CommonOutput): Holding {
-  const ucs = output.unlockConditions;
-  const ownerType = OWNER_CONDITION[output.type as keyof typeof OWNER_CONDITION] ?? UC_ADDRESS;
-  const ownerUc = ucs.find((u) => u.type === ownerType) as { address: Parameters<typeof encodeAddress>[0] } | undefined;
+type Condition<T extends UnlockCondition['type']> = Extract<UnlockCondition, { type: T }>;
+
+/**
+ * One pass over the unlock conditions (the first of each type counts; a confirmation reads thousands of outputs).
+ * `encode` serializes its addresses (an AddressArrays' `of` shares one array per address).
+ */
+export function holdingOf(output: CommonOutput, encode: (a: Address) => Uint8Array = encodeAddress): Holding {
+  const ownerType = OWNER_CONDITION[output.type] ?? UC_ADDRESS;
+  let ownerUc: { address: Address } | undefined;
+  let sdr: Condition<typeof UC_STORAGE_DEPOSIT_RETURN> | undefined;
+  let exp: Condition<typeof UC_EXPIRATION> | undefined;
+  let tl: Condition<typeof UC_TIMELOCK> | undefined;
+  for (const u of output.unlockConditions) {
+    if (u.type === ownerType) ownerUc ??= u as { address: Address };
+    else if (u.type === UC_STORAGE_DEPOSIT_RETURN) sdr ??= u;
+    else if (u.type === UC_EXPIRATION) exp ??= u;
+    else if (u.type === UC_TIMELOCK) tl ??= u;
+  }
   if (ownerUc === undefined) throw new RangeError(`output of type ${output.type} has no owning unlock condition`);
   const h: Holding = {
-    owner: encodeAddress(ownerUc.address),
+    owner: encode(ownerUc.address),
     amount: output.amount,
-    returnAmount: 0n,
-    storageReturn: false,
+    returnAmount: sdr === undefined ? 0n : sdr.amount,
+    storageReturn: sdr !== undefined,
   };
-  const sdr = find(ucs, UC_STORAGE_DEPOSIT_RETURN);
-  if (sdr !== undefined) {
-    h.returnAmount = sdr.amount;
-    h.storageReturn = true;
-  }
-  const exp = find(ucs, UC_EXPIRATION);
-  if (exp !== undefined) h.expiration = { returnAddress: encodeAddress(exp.returnAddress), unixTime: exp.unixTime };
-  const tl = find(ucs, UC_TIMELOCK);
+  if (exp !== undefined) h.expiration = { returnAddress: encode(exp.returnAddress), unixTime: exp.unixTime };
   if (tl !== undefined) h.timelock = tl.unixTime;
   return h;
+}
+
+/**
+ * Serialized addresses, one array per distinct address (looked up by the 32 bytes of its ID, per type), so the
+ * thousands of holdings of one confirmation allocate an array per address, not per output, and the maps keyed by
+ * address content (keys.ts BytesMap) find each by identity.
+ */
+export class AddressArrays {
+  private readonly byType = new Map<number, Map<string, Uint8Array>>();
+
+  of(a: Address): Uint8Array {
+    let arrays = this.byType.get(a.type);
+    if (arrays === undefined) {
+      arrays = new Map();
+      this.byType.set(a.type, arrays);
+    }
+    const key = byteKey(addressId(a));
+    let bytes = arrays.get(key);
+    if (bytes === undefined) {
+      bytes = encodeAddress(a);
+      arrays.set(key, bytes);
+    }
+    return bytes;
+  }
 }
 
 /** The owner of the output, or (spent at `spentAt`, at or after its expiration) its expiration return address. */

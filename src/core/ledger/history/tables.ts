@@ -35,7 +35,7 @@ import type { MetaField } from '../../store/meta.ts';
 import { PREFIX } from '../../store/prefixes.ts';
 import { endRecord, readVersion } from '../../store/record.ts';
 import { defineTable } from '../../store/table.ts';
-import { fixedBytesCodec, fixedKeyCodec, readU32BE, readU64BE, type KeyWriter } from './keys.ts';
+import { BytesMap, fixedBytesCodec, fixedKeyCodec, readU32BE, readU64BE, type KeyWriter } from './keys.ts';
 
 /** A serialized address: type ‖ 32 bytes. */
 export const ADDRESS_BYTES = 1 + ID_LENGTH;
@@ -126,12 +126,23 @@ export interface DistributionBucket {
 
 const RECORD_V1 = 1;
 
-function versioned<T>(what: string, write: (w: ByteWriter, v: T) => void, read: (r: ByteReader) => T): Codec<T> {
+/**
+ * A record of version 1. `size` bounds the encoded length from above, so a part is written into one buffer of that
+ * size (a writer grown from 64 bytes to a part's 10-17 KB copies it eight times): returned as is when filled
+ * exactly, else copied to its length.
+ */
+function versioned<T>(
+  what: string,
+  write: (w: ByteWriter, v: T) => void,
+  read: (r: ByteReader) => T,
+  size: (v: T) => number = () => 64,
+): Codec<T> {
   return {
     encode: (v) => {
-      const w = new ByteWriter(64).u8(RECORD_V1);
+      const capacity = size(v);
+      const w = new ByteWriter(capacity).u8(RECORD_V1);
       write(w, v);
-      return w.finish();
+      return w.length === capacity ? w.written() : w.finish();
     },
     decode: (bytes, subject) => {
       const r = new ByteReader(bytes, subject || what);
@@ -190,6 +201,7 @@ const milestoneBlocksCodec = versioned<MilestoneBlock[]>(
       blockId: r.fixed(ID_LENGTH, `blocks[${i}].blockId`),
       payloadType: payloadOf(r.u8('payloadType')),
     })),
+  (blocks) => 5 + blocks.length * (ID_LENGTH + 1),
 );
 
 const prunedBlockCodec = versioned<PrunedBlock>(
@@ -220,23 +232,18 @@ const addressGroupCodec = versioned<AddressGroup>(
     }));
     return { timestamp, entries };
   },
+  (g) => 9 + g.entries.length * (OUTPUT_ID_LENGTH + 1),
 );
 
 /** A part's updates with its distinct addresses listed once: u16 count ‖ addresses ‖ u32 count ‖ updates. */
 const milestoneUpdatesCodec = versioned<MilestoneUpdate[]>(
   'milestone updates',
   (w, updates) => {
-    const index = new Map<string, number>();
+    const index = new BytesMap<number>();
     const addresses: Uint8Array[] = [];
-    const refs = updates.map((u) => {
-      const key = String.fromCharCode.apply(null, checkLength(u.address, ADDRESS_BYTES, 'address') as never);
-      let i = index.get(key);
-      if (i === undefined) {
-        i = addresses.push(u.address) - 1;
-        index.set(key, i);
-      }
-      return i;
-    });
+    const refs = updates.map((u) =>
+      index.getOrAdd(checkLength(u.address, ADDRESS_BYTES, 'address'), () => addresses.push(u.address) - 1),
+    );
     if (addresses.length > 0xffff) throw new RangeError(`a part names ${addresses.length} addresses, at most 65535`);
     w.u16(addresses.length);
     for (const a of addresses) w.bytes(a);
@@ -264,6 +271,8 @@ const milestoneUpdatesCodec = versioned<MilestoneUpdate[]>(
       return { outputId, spent, address };
     });
   },
+  // at most one address per update
+  (updates) => 7 + updates.length * (ADDRESS_BYTES + OUTPUT_ID_LENGTH + 3),
 );
 
 const balanceCodec = versioned<AddressBalance>(

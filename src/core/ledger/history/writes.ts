@@ -15,8 +15,8 @@ import type { NodeStore } from '../../store/node-store.ts';
 import type { StoreBatch } from '../../store/store-batch.ts';
 import type { ConeBlock } from '../cone.ts';
 import { applyBalanceDeltas, BalanceDeltas } from './balances.ts';
-import { byteKey } from './keys.ts';
-import { holdingOf, type Holding } from './owner.ts';
+import { BytesMap } from './keys.ts';
+import { AddressArrays, holdingOf, type Holding } from './owner.ts';
 import {
   HISTORY_TABLES,
   PART_SIZE,
@@ -100,33 +100,37 @@ function parts<T>(items: readonly T[]): [first: number, part: T[]][] {
  */
 export type UpdatesWrite = 'whole' | 'one each';
 
-/** Adds `updates` to the milestones' and addresses' parts (nothing is read). */
+/**
+ * Adds `updates` to the milestones' and addresses' parts (nothing is read). `whole`: sorted once, so the lists grouped
+ * from them are sorted too; the updates themselves are the items of the parts (their codecs read only their fields).
+ */
 export function putLedgerUpdates(batch: StoreBatch, updates: readonly LedgerUpdate[], write: UpdatesWrite): void {
   const byMilestone = new Map<number, MilestoneUpdate[]>();
-  const byAddress = new Map<string, { address: Uint8Array; milestoneIndex: number; group: AddressGroup }>();
-  for (const u of updates) {
-    const list = byMilestone.get(u.milestoneIndex) ?? [];
-    if (list.length === 0) byMilestone.set(u.milestoneIndex, list);
-    list.push({ outputId: u.outputId, spent: u.spent, address: u.address });
-    const key = `${byteKey(u.address)}.${u.milestoneIndex}`;
-    let g = byAddress.get(key);
-    if (g === undefined) {
-      g = { address: u.address, milestoneIndex: u.milestoneIndex, group: { timestamp: u.timestamp, entries: [] } };
-      byAddress.set(key, g);
+  const byAddress = new Map<number, BytesMap<{ address: Uint8Array; group: AddressGroup }>>();
+  for (const u of write === 'whole' ? [...updates].sort(compareEntries) : updates) {
+    let list = byMilestone.get(u.milestoneIndex);
+    let groups = byAddress.get(u.milestoneIndex);
+    if (list === undefined || groups === undefined) {
+      list = [];
+      groups = new BytesMap();
+      byMilestone.set(u.milestoneIndex, list);
+      byAddress.set(u.milestoneIndex, groups);
     }
-    g.group.entries.push({ outputId: u.outputId, spent: u.spent });
+    list.push(u);
+    const { address, timestamp } = u;
+    groups.getOrAdd(address, () => ({ address, group: { timestamp, entries: [] } })).group.entries.push(u);
   }
-  const cut = <T extends UpdateEntry>(items: T[]): T[][] =>
-    write === 'whole' ? parts(items.sort(compareEntries)).map(([, p]) => p) : items.map((i) => [i]);
+  const cut = <T>(items: T[]): T[][] => (write === 'whole' ? parts(items).map(([, p]) => p) : items.map((i) => [i]));
   for (const [milestoneIndex, list] of byMilestone)
     for (const part of cut(list)) batch.put(HISTORY_TABLES.byMilestone, { milestoneIndex, first: part[0]! }, part);
-  for (const { address, milestoneIndex, group } of byAddress.values())
-    for (const entries of cut(group.entries))
-      batch.put(
-        HISTORY_TABLES.byAddress,
-        { address, milestoneIndex, first: entries[0]! },
-        { timestamp: group.timestamp, entries },
-      );
+  for (const [milestoneIndex, groups] of byAddress)
+    for (const { address, group } of groups.values())
+      for (const entries of cut(group.entries))
+        batch.put(
+          HISTORY_TABLES.byAddress,
+          { address, milestoneIndex, first: entries[0]! },
+          { timestamp: group.timestamp, entries },
+        );
 }
 
 /** A milestone's blocks in White-Flag order, in parts. */
@@ -145,13 +149,16 @@ export async function writeMilestoneHistory(store: NodeStore, batch: StoreBatch,
   );
   const deltas = new BalanceDeltas();
   const updates: LedgerUpdate[] = [];
+  // one array per address: the maps of the updates, the aggregates and the parts' codec then key each address once
+  const addresses = new AddressArrays();
+  const holding = (output: CommonOutput): Holding => holdingOf(output, (a) => addresses.of(a));
   for (const o of m.created) {
-    const h = holdingOf(o.output);
+    const h = holding(o.output);
     updates.push(bookedUpdate(o, h));
     deltas.addHolding(h, 1);
   }
   for (const o of m.consumed) {
-    const h = holdingOf(o.output);
+    const h = holding(o.output);
     updates.push(spentUpdate(o, h));
     deltas.addHolding(h, -1);
   }
