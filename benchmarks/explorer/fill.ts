@@ -13,13 +13,17 @@ import {
   applyBalanceDeltas,
   BalanceDeltas,
   bookedUpdate,
+  confirmMilestone,
   LEDGER_TABLES,
   putLedgerUpdates,
   putOutputIndex,
+  StoreBlockSource,
+  walkCone,
   type BookedOutput,
   type LedgerUpdate,
+  type MilestoneHistory,
 } from '../../src/core/ledger/index.ts';
-import type { BasicOutput, Ed25519Address } from '../../src/core/model/index.ts';
+import type { BasicOutput, Ed25519Address, MilestonePayload } from '../../src/core/model/index.ts';
 import type { KeyValueStore, NodeStore } from '../../src/core/store/index.ts';
 import { freshLedgerStore, type ConeScenario } from '../ledger/cone.ts';
 
@@ -105,4 +109,20 @@ export async function fillStore(
   }
   await store.batch().commit({ sync: true });
   return { store, seconds: (Date.now() - started) / 1000 };
+}
+
+/**
+ * What the history writes for the scenario's cone on `store` (its ledger changes computed with `history: false`,
+ * nothing committed): the input of `writeMilestoneHistory`, for timing those writes alone.
+ */
+export async function coneHistory(store: NodeStore, s: ConeScenario): Promise<MilestoneHistory> {
+  const payload = s.milestone.block.payload as MilestonePayload;
+  const cone = await walkCone(payload.parents, await StoreBlockSource.open(store), payload.index);
+  const c = await confirmMilestone({
+    store,
+    milestoneBlockId: s.milestone.id,
+    milestoneBlock: s.milestone.block,
+    history: false,
+  });
+  return { ...c, index: payload.index, timestamp: payload.timestamp, cone };
 }

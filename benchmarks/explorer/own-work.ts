@@ -14,14 +14,13 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareBytes } from '../../src/core/bytes.ts';
-import { confirmMilestone, StoreBlockSource, walkCone, writeMilestoneHistory } from '../../src/core/ledger/index.ts';
-import type { MilestonePayload } from '../../src/core/model/index.ts';
+import { writeMilestoneHistory } from '../../src/core/ledger/index.ts';
 import { NodeStore, type BatchOp } from '../../src/core/store/index.ts';
 import { installOpenSslEd25519 } from '../../src/node/crypto/ed25519-openssl.ts';
 import { openKeyValueStore } from '../../src/storage/open.ts';
 import { scriptArg } from '../../scripts/lib/args.ts';
 import { confirmationScenario } from '../ledger/cone.ts';
-import { fillStore } from './fill.ts';
+import { coneHistory, fillStore } from './fill.ts';
 
 const OUTPUTS = Number(scriptArg('outputs', '20000'));
 const TIMES = Number(scriptArg('times', '1000'));
@@ -42,15 +41,7 @@ try {
   const s = await confirmationScenario(1000);
   await fillStore(kv, s, OUTPUTS, () => {});
   const store = await NodeStore.open(kv);
-  const payload = s.milestone.block.payload as MilestonePayload;
-  const cone = await walkCone(payload.parents, await StoreBlockSource.open(store), payload.index);
-  const c = await confirmMilestone({
-    store,
-    milestoneBlockId: s.milestone.id,
-    milestoneBlock: s.milestone.block,
-    history: false,
-  });
-  const m = { ...c, index: payload.index, timestamp: payload.timestamp, cone };
+  const m = await coneHistory(store, s);
   const times: number[] = [];
   for (let r = 0; r < TIMES + 20; r++) {
     const t0 = performance.now();

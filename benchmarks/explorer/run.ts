@@ -27,15 +27,14 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bech32EncodeAddress } from '../../src/core/ids/index.ts';
-import { confirmMilestone, StoreBlockSource, walkCone, writeMilestoneHistory } from '../../src/core/ledger/index.ts';
-import type { MilestonePayload } from '../../src/core/model/index.ts';
+import { confirmMilestone, writeMilestoneHistory } from '../../src/core/ledger/index.ts';
 import { NodeStore, type BatchOp, type KeyValueStore } from '../../src/core/store/index.ts';
 import { installOpenSslEd25519 } from '../../src/node/crypto/ed25519-openssl.ts';
 import { ExplorerReader } from '../../src/node/ledger/explorer-reads.ts';
 import { openKeyValueStore, type DbEngine } from '../../src/storage/open.ts';
 import { scriptArg } from '../../scripts/lib/args.ts';
 import { confirmationScenario, type ConeScenario } from '../ledger/cone.ts';
-import { fillStore, TARGETS, targetAddress } from './fill.ts';
+import { coneHistory, fillStore, TARGETS, targetAddress } from './fill.ts';
 
 const OUTPUTS = Number(scriptArg('outputs', '1000000'));
 const ENGINE = scriptArg('engine', 'rocksdb') as DbEngine;
@@ -142,15 +141,7 @@ async function historyShare(copy: string, s: ConeScenario, base: number): Promis
   const kv = await openKeyValueStore(ENGINE, copy);
   try {
     const store = await NodeStore.open(kv);
-    const payload = s.milestone.block.payload as MilestonePayload;
-    const cone = await walkCone(payload.parents, await StoreBlockSource.open(store), payload.index);
-    const c = await confirmMilestone({
-      store,
-      milestoneBlockId: s.milestone.id,
-      milestoneBlock: s.milestone.block,
-      history: false,
-    });
-    const m = { ...c, index: payload.index, timestamp: payload.timestamp, cone };
+    const m = await coneHistory(store, s);
     const [compute, commit]: [number[], number[]] = [[], []];
     for (let r = 0; r < RUNS * 3; r++) {
       const batch = store.batch();
