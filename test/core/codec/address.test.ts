@@ -1,4 +1,7 @@
-/** encodeAddress writes the 33 bytes directly: the same bytes as writeAddress through a ByteWriter, the same refusals. */
+/**
+ * encodeAddress writes the 33 bytes directly: the same bytes as writeAddress through a ByteWriter, the same
+ * refusals.
+ */
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { encodeAddress, writeAddress } from '../../../src/core/codec/address.ts';
