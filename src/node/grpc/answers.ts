@@ -4,6 +4,7 @@
  */
 import { ID_LENGTH, type Block } from '../../core/model/index.ts';
 import { BLOCK_ID_LENGTH as BLOCK_ID_LENGTH_V3 } from '../../core/v3/model/codes.ts';
+import { clip } from '../../core/bytes.ts';
 import { quoteBytes } from '../../core/text.ts';
 import { BlockView, type BlockResponse, type BlockV3Response, type StorageStatus } from '../../grpc/gen/node.ts';
 import type { NodeInfo } from '../status/status.ts';
@@ -13,6 +14,20 @@ import { NodeError } from '../support/errors.ts';
 /** Block and transaction IDs: 32 bytes in v2, 32 + a 4-byte slot index in v3. */
 export const V2_ID_LENGTH = ID_LENGTH;
 export const V3_ID_LENGTH = BLOCK_ID_LENGTH_V3;
+
+/**
+ * A request's query parameters by name (the indexer's and the explorer's routes); a name given twice is refused
+ * (which one would count?), quoted at most 60 characters.
+ */
+export function parametersByName(list: readonly { name: string; value: string }[]): Record<string, string> {
+  const params: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const { name, value } of list) {
+    if (name in params)
+      throw new NodeError('INVALID_REQUEST', `query parameter ${clip(name, 60)} is given more than once`);
+    params[name] = value;
+  }
+  return params;
+}
 
 /**
  * Rejects an identifier of the wrong length with INVALID_REQUEST (-> INVALID_ARGUMENT, 400; docs/decisions.md §10).

@@ -4,24 +4,17 @@
  * a block, a text; else INVALID_REQUEST), passes the query parameters on (a name given twice is INVALID_REQUEST; the
  * balance reads none, as chronicle's) and answers the JSON text.
  */
-import { clip } from '../../core/bytes.ts';
 import { ID_LENGTH } from '../../core/model/index.ts';
 import type { ExplorerRequest, LedgerJsonResponse } from '../../grpc/gen/node.ts';
 import type { ExplorerReader, MilestoneRef, Params } from '../ledger/explorer-reads.ts';
 import { NodeError } from '../support/errors.ts';
-import { requireId } from './answers.ts';
+import { parametersByName, requireId } from './answers.ts';
 
 type Rpc = (req: ExplorerRequest) => Promise<LedgerJsonResponse>;
 
-/** The query parameters by name; a name given twice is refused (which one would count?). */
+/** The query parameters by name (a name given twice is refused). */
 function paramsOf(req: ExplorerRequest): Params {
-  const params: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const { name, value } of req.parameters) {
-    if (name in params)
-      throw new NodeError('INVALID_REQUEST', `query parameter ${clip(name, 60)} is given more than once`);
-    params[name] = value;
-  }
-  return params;
+  return parametersByName(req.parameters);
 }
 
 function wrong(route: string, wanted: string): never {

@@ -23,7 +23,7 @@ import {
 import { NodeError } from '../support/errors.ts';
 import type { ChainKind, IndexerReader } from '../ledger/indexer-reads.ts';
 import type { LedgerReader, MilestoneKey, OutputView } from '../ledger/reads.ts';
-import { rawAndJson, requireId, requireRawOrJsonView } from './answers.ts';
+import { parametersByName, rawAndJson, requireId, requireRawOrJsonView } from './answers.ts';
 import { quoteText } from '../../core/text.ts';
 
 /** The chains the indexer looks up by ID, with the length of their IDs. */
@@ -103,11 +103,7 @@ export class LedgerService {
         'INVALID_REQUEST',
         `unknown indexer route ${quoteText(req.route)} (one of ${INDEXER_ROUTES.join(', ')})`,
       );
-    const params: Record<string, string> = Object.create(null) as Record<string, string>;
-    for (const { name, value } of req.parameters) {
-      if (name in params) throw new NodeError('INVALID_REQUEST', `query parameter ${name} is given more than once`);
-      params[name] = value;
-    }
+    const params = parametersByName(req.parameters);
     return { json: JSON.stringify(await this.indexer.query(route, params, signal ? { signal } : {})) };
   }
 
